@@ -1,0 +1,99 @@
+"""SQuAD-normalised lexical RAG metrics."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ef.evaluation import context_precision, context_recall, exact_match, token_f1
+from ef.evaluation.metrics.lexical import normalize_answer
+
+
+def squad_normalize(s: str) -> str:
+    """The official SQuAD v1.1 evaluation script's normalize_answer, for ASCII comparison."""
+    s = s.lower()
+    s = "".join(ch for ch in s if ch not in set(string.punctuation))
+    s = re.sub(r"\b(a|an|the)\b", " ", s)
+    return " ".join(s.split())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The Eiffel Tower", "eiffel tower"),
+        ("  an   apple, a day!  ", "apple day"),
+        ("Theory of the atom", "theory of atom"),  # 'the' only as a whole word
+        ("«Bonjour», dit-il.", "bonjour ditil"),
+        ("¿Qué? ¡Sí!", "qué sí"),
+        ("“Quoted” — text…", "quoted text"),
+        ("$5 + 3 = 8", "5 3 8"),  # ASCII symbols go too, as in SQuAD
+        ("ÉCOLE", "école"),
+    ],
+)
+def test_normalize_answer(text: str, expected: str) -> None:
+    assert normalize_answer(text) == expected
+
+
+@given(st.text(alphabet=string.printable))
+def test_normalisation_equals_squad_on_ascii(text: str) -> None:
+    assert normalize_answer(text) == squad_normalize(text)
+
+
+def test_exact_match_ignores_case_punctuation_and_articles() -> None:
+    assert exact_match("The Eiffel Tower!", "eiffel   tower") == 1.0
+    assert exact_match("Paris", "paris, france") == 0.0
+
+
+@pytest.mark.parametrize(
+    ("response", "reference", "expected"),
+    [
+        ("the quick brown fox", "a quick brown fox", 1.0),
+        ("quick brown fox", "quick brown dog", 2 / 3),
+        ("a a b", "a b b", 2 / 3),  # articles dropped: bag {b} against {b, b}
+        ("cat", "dog", 0.0),
+        ("", "", 1.0),  # SQuAD: both empty
+        ("the", "", 1.0),  # only an article: empty after normalisation
+        ("cat", "", 0.0),
+        ("", "cat", 0.0),
+    ],
+)
+def test_token_f1(response: str, reference: str, expected: float) -> None:
+    assert token_f1(response, reference) == pytest.approx(expected)
+
+
+def test_token_f1_counts_repeated_tokens_as_a_bag() -> None:
+    # precision 2/3 (one 'x' unmatched), recall 2/2.
+    assert token_f1("x x y", "x y") == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1))
+
+
+@given(st.text(), st.text())
+def test_lexical_scores_are_in_the_unit_interval(response: str, reference: str) -> None:
+    for value in (
+        exact_match(response, reference),
+        token_f1(response, reference),
+        context_recall(reference, [response]),
+        context_precision(reference, [response, "unrelated"]),
+    ):
+        assert 0.0 <= value <= 1.0
+
+
+@given(st.text())
+def test_a_text_matches_itself(text: str) -> None:
+    assert exact_match(text, text) == 1.0
+    assert token_f1(text, text) == 1.0
+
+
+def test_context_recall_counts_distinct_reference_tokens() -> None:
+    assert context_recall("paris paris france", ["Paris!"]) == 0.5
+    assert context_recall("paris france", ["in Paris", "and France"]) == 1.0
+    assert context_recall("the", ["the"]) == 0.0  # no reference tokens
+    assert context_recall("paris", []) == 0.0
+
+
+def test_context_precision_counts_contexts_sharing_a_token() -> None:
+    assert context_precision("paris", ["Paris.", "London", "paris again"]) == pytest.approx(2 / 3)
+    assert context_precision("paris", []) == 0.0
