@@ -1,0 +1,99 @@
+"""ef.evaluation: measuring retrieval and RAG quality.
+
+Retrieval evaluation is BEIR-shaped: :func:`evaluate_retrieval` runs a retriever over the
+judged queries of a (corpus, queries, qrels) triple and reports NDCG@10 and friends, with the
+numbers of trec_eval. RAG evaluation is Ragas-shaped: :func:`evaluate_rag` scores
+:class:`RagSample` dicts with deterministic lexical metrics and never calls an LLM;
+:func:`as_ragas_dataset` hands the same samples to Ragas for the LLM-judged ones.
+
+Metrics, dataset formats and retriever adapters are pluggy plugins, found through the
+``ef_evaluation`` entry-point group; the built-ins register through the same hooks.
+Importing this module loads no plugin: the first evaluation does.
+"""
+
+from __future__ import annotations
+
+from ._loading import PluginInfo
+from ._metrics_view import RetrievalMetricsView
+from ._registry import Registry, get_registry, list_plugins
+from ._version import __version__
+from .errors import (
+    DatasetFormatError,
+    DuplicateNameError,
+    EvaluationError,
+    InvalidSampleError,
+    MissingDependencyError,
+    PluginError,
+    PluginLoadError,
+    RetrieverError,
+    UnknownNameError,
+)
+
+# _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
+from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
+from .formats.beir import read_beir, write_beir
+from .hookspecs import hookimpl
+from .interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+from .metrics.lexical import context_precision, context_recall, exact_match, token_f1
+from .metrics.retrieval import (
+    average_precision,
+    dcg_at_k,
+    ndcg_at_k,
+    precision_at_k,
+    recall_at_k,
+    reciprocal_rank,
+)
+from .rag_eval import evaluate_rag
+from .ragas_bridge import as_ragas_dataset
+from .reports import RagEvalReport, RetrievalEvalReport
+from .retrieval_eval import evaluate_retrieval
+from .types import Corpus, Qrels, Queries, RagSample
+
+#: The retrieval metrics evaluate_retrieval() can compute, each keyed by the short name used in
+#: the ``metrics=`` argument and in report keys: the built-ins (map, mrr, ndcg, precision,
+#: recall) and every plugin's. A read-only mapping; it loads the plugins on first access.
+RETRIEVAL_METRICS = RetrievalMetricsView()
+
+__all__ = [
+    "RETRIEVAL_METRICS",
+    "Corpus",
+    "DatasetFormat",
+    "DatasetFormatError",
+    "DuplicateNameError",
+    "EvaluationError",
+    "InvalidSampleError",
+    "MissingDependencyError",
+    "PluginError",
+    "PluginInfo",
+    "PluginLoadError",
+    "Qrels",
+    "Queries",
+    "RagEvalReport",
+    "RagMetric",
+    "RagSample",
+    "Registry",
+    "RetrievalEvalReport",
+    "RetrievalMetric",
+    "RetrieverAdapter",
+    "RetrieverError",
+    "UnknownNameError",
+    "__version__",
+    "as_ragas_dataset",
+    "average_precision",
+    "context_precision",
+    "context_recall",
+    "dcg_at_k",
+    "evaluate_rag",
+    "evaluate_retrieval",
+    "exact_match",
+    "get_registry",
+    "hookimpl",
+    "list_plugins",
+    "ndcg_at_k",
+    "precision_at_k",
+    "read_beir",
+    "recall_at_k",
+    "reciprocal_rank",
+    "token_f1",
+    "write_beir",
+]

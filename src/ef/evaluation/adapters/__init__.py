@@ -1,0 +1,1 @@
+"""Built-in retriever adapters: turn a retriever object into ``search(query, limit)``."""

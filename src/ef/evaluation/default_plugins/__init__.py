@@ -1,0 +1,1 @@
+"""The built-in plugins: thin ``@hookimpl`` modules, the only built-in code that touches pluggy."""

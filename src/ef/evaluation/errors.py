@@ -1,0 +1,79 @@
+"""The exceptions ef.evaluation raises, in one place.
+
+Every error is a subclass of a built-in exception the spec promises (``ValueError``,
+``TypeError``, ``ImportError``, ``FileNotFoundError``), so ``except ValueError`` keeps working,
+and of :class:`EvaluationError`, so one ``except`` catches everything this library raises.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DatasetFormatError",
+    "DuplicateNameError",
+    "EvaluationError",
+    "InvalidSampleError",
+    "MissingDependencyError",
+    "PluginError",
+    "PluginLoadError",
+    "RetrieverError",
+    "UnknownNameError",
+]
+
+
+class EvaluationError(Exception):
+    """Base class of every error raised by ef.evaluation."""
+
+
+class PluginError(EvaluationError, RuntimeError):
+    """A plugin could not be loaded or registered; the message names the plugin."""
+
+
+class PluginLoadError(PluginError, ImportError):
+    """An entry point of the ``ef_evaluation`` group failed to import.
+
+    The message names the entry point, its distribution and version, and how to disable it.
+    """
+
+
+class DuplicateNameError(PluginError, ValueError):
+    """Two plugins provide a metric, format or adapter of the same name."""
+
+
+class UnknownNameError(EvaluationError, ValueError):
+    """A metric, format or adapter name that no loaded plugin provides.
+
+    Raised for ``metrics=("ndgc",)`` and the like. The message lists the valid names and, when
+    one is close, suggests it. It is a ``ValueError``, as the spec requires.
+    """
+
+
+class InvalidSampleError(EvaluationError, ValueError):
+    """A RAG sample is malformed; the message names the sample's index."""
+
+
+class DatasetFormatError(EvaluationError, ValueError):
+    """A dataset file is malformed; the message names the file and line."""
+
+
+class RetrieverError(EvaluationError, RuntimeError):
+    """The retriever raised while answering a query; the message names the query id."""
+
+
+class MissingDependencyError(EvaluationError, ImportError):
+    """An optional package is needed; the message gives the exact install command."""
+
+
+for _cls in (
+    EvaluationError,
+    PluginError,
+    PluginLoadError,
+    DuplicateNameError,
+    UnknownNameError,
+    InvalidSampleError,
+    DatasetFormatError,
+    RetrieverError,
+    MissingDependencyError,
+):
+    # Tracebacks and docs show the public path, as pytest does for its exceptions.
+    _cls.__module__ = "ef.evaluation"
+del _cls

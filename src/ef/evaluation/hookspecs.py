@@ -1,0 +1,110 @@
+"""The hooks a plugin can implement, and the markers to implement them with.
+
+One name is used everywhere: :data:`NAME` is the pluggy project name, the entry-point group
+(``[project.entry-points.ef_evaluation]``), the hook prefix ``ef_evaluation_`` and the
+environment-variable prefix ``EF_EVALUATION_``.
+
+All hooks are *list* hooks with no arguments: every plugin contributes, and the host collects
+each plugin's results separately, so it knows which plugin provided each item. Arguments may be
+added in later versions (pluggy lets an implementation ignore arguments it does not name);
+none will ever be removed.
+
+Implementations must be cheap and free of side effects: they run once, the first time a
+registry is built, and should import heavy libraries lazily inside the returned callables.
+Hook wrappers are not supported on these hooks, because the host calls the implementations one
+by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+
+__all__ = [
+    "NAME",
+    "ef_evaluation_formats",
+    "ef_evaluation_metrics",
+    "ef_evaluation_retriever_adapters",
+    "hookimpl",
+    "hookspec",
+]
+
+#: The pluggy project name, the entry-point group and the hook prefix.
+NAME = "ef_evaluation"
+
+#: Marks the hook specifications below.
+hookspec = pluggy.HookspecMarker(NAME)
+
+#: Marks a plugin's hook implementations; re-exported as ``ef.evaluation.hookimpl``.
+hookimpl = pluggy.HookimplMarker(NAME)
+
+
+@hookspec
+def ef_evaluation_metrics() -> Iterable[RetrievalMetric | RagMetric]:
+    """Return the metrics this plugin provides.
+
+    Return :class:`~ef.evaluation.RetrievalMetric` objects (``func(ranked, relevant, k)``,
+    computed at every cut-off and reported as ``"<name>@<k>"``) and
+    :class:`~ef.evaluation.RagMetric` objects (``func(sample) -> float | None``). A single
+    object instead of a list is accepted too.
+
+    Names are lower-case identifiers (``hits``, ``answer_length``), optionally namespaced with
+    dots (``ragas.bleu``); namespacing third-party metrics with the plugin's name avoids clashes.
+    Retrieval and RAG metrics share one namespace. Two plugins providing the same name is an
+    error that names both; block one with ``EF_EVALUATION_DISABLE_PLUGINS``.
+
+    Example::
+
+        @hookimpl
+        def ef_evaluation_metrics():
+            return [RetrievalMetric(name="hits", func=hits_at_k)]
+
+    .. versionadded:: 0.1
+    """
+    raise NotImplementedError  # pragma: no cover - a specification, never called
+
+
+@hookspec
+def ef_evaluation_formats() -> Iterable[DatasetFormat]:
+    """Return the dataset formats this plugin provides.
+
+    Each :class:`~ef.evaluation.DatasetFormat` says how to detect, read and write an
+    evaluation triple (corpus, queries, qrels) in its layout. Names follow the metric rules
+    and must be unique across plugins.
+
+    Example::
+
+        @hookimpl
+        def ef_evaluation_formats():
+            return [DatasetFormat(name="mycsv", read_dataset=read_mycsv, detect=looks_like_mycsv)]
+
+    .. versionadded:: 0.1
+    """
+    raise NotImplementedError  # pragma: no cover - a specification, never called
+
+
+@hookspec
+def ef_evaluation_retriever_adapters() -> Iterable[RetrieverAdapter]:
+    """Return the retriever adapters this plugin provides.
+
+    A :class:`~ef.evaluation.RetrieverAdapter` turns an object (a LangChain retriever, an
+    index, ...) into ``search(query, limit) -> results``. When a retriever is evaluated, the
+    adapters are asked in hook-call order and the first whose ``accepts(obj)`` is true wins.
+    The built-in adapters (plain callables, ``.search``/``.retrieve`` objects) are registered
+    with ``trylast=True``, so any plugin's adapter is asked before them; use
+    ``@hookimpl(tryfirst=True)`` to go before other plugins.
+
+    Example::
+
+        @hookimpl
+        def ef_evaluation_retriever_adapters():
+            return [RetrieverAdapter(name="myindex", accepts=is_my_index, adapt=my_search)]
+
+    .. versionadded:: 0.1
+    """
+    raise NotImplementedError  # pragma: no cover - a specification, never called

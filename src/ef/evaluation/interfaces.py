@@ -1,0 +1,151 @@
+"""What plugins return from the hooks: frozen values with a stable ``name``.
+
+A plugin builds these and returns them from a hook of :mod:`ef.evaluation.hookspecs`::
+
+    from ef.evaluation import RetrievalMetric, hookimpl
+
+    def hits_at_k(ranked, relevant, k):
+        return float(any(relevant.get(doc, 0) > 0 for doc in ranked[:k]))
+
+    @hookimpl
+    def ef_evaluation_metrics():
+        return [RetrievalMetric(name="hits", func=hits_at_k)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+if TYPE_CHECKING:
+    from .types import Corpus, Qrels, Queries, RagSample
+
+__all__ = ["DatasetFormat", "RagMetric", "RetrievalMetric", "RetrieverAdapter", "SearchFunction"]
+
+#: Names are lower-case identifiers, optionally dotted for a namespace (``ragas.bleu``).
+#: ``@`` is reserved for cut-offs in report keys (``ndcg@10``).
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
+
+#: ``(query, limit) -> results``: what an adapter turns a retriever into.
+SearchFunction = Callable[[str, int], Sequence[Any]]
+
+
+def _check_name(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if not isinstance(value, str) or not NAME_PATTERN.match(value):
+        raise ValueError(
+            f"{type(instance).__name__} name must match {NAME_PATTERN.pattern} "
+            f"(lower-case, digits, '_', dots for a namespace), got {value!r}"
+        )
+
+
+def _check_callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not callable(value):
+        raise TypeError(
+            f"{type(instance).__name__}.{attribute.name} must be callable, got {value!r}"
+        )
+
+
+def _first_docstring_line(func: object) -> str:
+    doc = getattr(func, "__doc__", None) or ""
+    return doc.strip().splitlines()[0] if doc.strip() else ""
+
+
+@attrs.frozen
+class RetrievalMetric:
+    """A per-query retrieval metric, computed at every cut-off ``k`` of an evaluation.
+
+    ``func(ranked, relevant, k) -> float`` gets the ranked doc ids, the query's judgements
+    ``{doc_id: grade}`` and the cut-off. Reports key it as ``"<name>@<k>"``.
+
+    >>> from ef.evaluation import precision_at_k
+    >>> metric = RetrievalMetric(name="p", func=precision_at_k)
+    >>> metric.description
+    'Fraction of the top ``k`` results that are relevant.'
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    func: Callable[[Sequence[str], Mapping[str, float], int], float] = attrs.field(
+        validator=_check_callable
+    )
+    #: One line for catalogues; defaults to the first line of ``func``'s docstring.
+    description: str = attrs.field(
+        default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
+    )
+
+    kind: ClassVar[str] = "retrieval"
+
+
+@attrs.frozen
+class RagMetric:
+    """A per-sample RAG metric.
+
+    ``func(sample) -> float | None`` gets one validated :class:`~ef.evaluation.RagSample` and
+    returns ``None`` when the metric does not apply to it (for example, no ``reference``): the
+    sample is then left out of that metric's mean and of its ``coverage``.
+
+    >>> metric = RagMetric(name="answer_length", func=lambda s: float(len(s.get("response", ""))))
+    >>> metric.func({"response": "Paris"})
+    5.0
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    func: Callable[[RagSample], float | None] = attrs.field(validator=_check_callable)
+    description: str = attrs.field(
+        default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
+    )
+
+    kind: ClassVar[str] = "rag"
+
+
+@attrs.frozen
+class DatasetFormat:
+    """A dataset format: how to recognise, read and write an evaluation triple on disk.
+
+    ``read_dataset(path) -> (corpus, queries, qrels)`` and
+    ``write_dataset(path, corpus, queries, qrels)``; ``detect(path) -> bool`` says whether
+    ``path`` looks like this format. Any of them may be ``None`` when unsupported.
+
+    >>> from ef.evaluation import read_beir, write_beir
+    >>> fmt = DatasetFormat(name="beir", read_dataset=read_beir, write_dataset=write_beir)
+    >>> fmt.name
+    'beir'
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    read_dataset: Callable[[Path], tuple[Corpus, Queries, Qrels]] | None = attrs.field(
+        default=None, validator=_check_callable
+    )
+    write_dataset: Callable[[Path, Corpus, Queries, Qrels], None] | None = attrs.field(
+        default=None, validator=_check_callable
+    )
+    detect: Callable[[Path], bool] | None = attrs.field(default=None, validator=_check_callable)
+    description: str = ""
+
+    kind: ClassVar[str] = "format"
+
+
+@attrs.frozen
+class RetrieverAdapter:
+    """Turns "whatever answers a query" into a :data:`SearchFunction`.
+
+    ``accepts(obj) -> bool`` says whether this adapter handles ``obj``; ``adapt(obj)`` returns
+    ``search(query, limit) -> results``. Adapters are tried in hook-call order (a plugin's
+    ``@hookimpl(tryfirst=True)`` goes first; the built-ins are ``trylast``) and the first that
+    accepts wins.
+
+    >>> adapter = RetrieverAdapter(
+    ...     name="echo", accepts=lambda obj: obj == "echo", adapt=lambda obj: lambda q, n: [q])
+    >>> adapter.adapt("echo")("d1", 10)
+    ['d1']
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    accepts: Callable[[Any], bool] = attrs.field(validator=_check_callable)
+    adapt: Callable[[Any], SearchFunction] = attrs.field(validator=_check_callable)
+    description: str = ""
+
+    kind: ClassVar[str] = "adapter"

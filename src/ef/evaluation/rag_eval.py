@@ -1,0 +1,104 @@
+"""evaluate_rag(): score RAG samples with deterministic, reference-based lexical metrics."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ._registry import Registry, registry_or_default
+from .errors import PluginError
+from .interfaces import RagMetric
+from .metrics.rag import validate_sample
+from .reports import RagEvalReport
+from .types import RagSample
+
+__all__ = ["evaluate_rag"]
+
+
+def _score(metric: RagMetric, sample: RagSample, index: int) -> float | None:
+    value = metric.func(sample)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        # A NaN would poison the mean silently; say which metric produced it, and where.
+        raise PluginError(
+            f"RAG metric {metric.name!r} returned {value!r} for sample {index}; a metric must "
+            "return a number, or None when the sample lacks what it needs"
+        )
+    return float(value)
+
+
+def evaluate_rag(
+    samples: Iterable[RagSample | Mapping[str, Any]],
+    *,
+    metrics: Sequence[str] = (
+        "exact_match",
+        "token_f1",
+        "context_recall",
+        "context_precision",
+        "non_empty_rate",
+    ),
+    registry: Registry | None = None,
+) -> RagEvalReport:
+    """Score RAG samples with deterministic, reference-based lexical metrics.
+
+    Each sample is a :class:`RagSample`: ``(user_input, response, retrieved_contexts,
+    reference)``. The built-in metrics need no LLM: :func:`exact_match`, :func:`token_f1`,
+    :func:`context_recall`, :func:`context_precision` and ``non_empty_rate`` (the share of
+    samples that retrieved any context). A metric skips the samples that lack a field it needs
+    (the reference-based ones skip samples with no ``reference``); ``coverage`` counts the
+    samples each metric scored, and a metric that scored none has the mean ``None``.
+
+    For the LLM-judged metrics (faithfulness, answer relevancy, ...) pass the same samples to
+    :func:`as_ragas_dataset` and run Ragas with your own LLM.
+
+    Args:
+        samples: an iterable of RagSamples (or plain mappings of the same shape).
+        metrics: which metrics to compute: any of ``exact_match``, ``token_f1``,
+            ``context_recall``, ``context_precision``, ``non_empty_rate``, or a RAG metric a
+            plugin provides.
+        registry: the plugins to use; ``None`` is the default registry of installed plugins.
+
+    Returns:
+        a :class:`RagEvalReport`.
+
+    Raises:
+        ValueError: for an unknown metric name, if ``samples`` is empty, or for a malformed
+            sample (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index).
+
+    >>> samples = [
+    ...     {'user_input': 'capital of France?', 'response': 'Paris',
+    ...      'reference': 'Paris',
+    ...      'retrieved_contexts': ['Paris is the capital of France.']},
+    ...     {'user_input': '2 + 2?', 'response': 'five', 'reference': 'four',
+    ...      'retrieved_contexts': []},
+    ... ]
+    >>> report = evaluate_rag(samples)
+    >>> report.metrics['exact_match']
+    0.5
+    >>> report.metrics['non_empty_rate']
+    0.5
+    """
+    registry = registry_or_default(registry)
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
+    chosen = {name: registry.rag_metric(name) for name in dict.fromkeys(metrics)}
+    if not chosen:
+        raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+    checked = [validate_sample(sample, index) for index, sample in enumerate(samples)]
+    if not checked:
+        raise ValueError("samples is empty; evaluate_rag needs at least one sample")
+
+    per_sample: dict[str, tuple[float | None, ...]] = {}
+    means: dict[str, float | None] = {}
+    coverage: dict[str, int] = {}
+    for name, metric in chosen.items():
+        values = tuple(_score(metric, sample, i) for i, sample in enumerate(checked))
+        scored = [v for v in values if v is not None]
+        per_sample[name] = values
+        coverage[name] = len(scored)
+        means[name] = math.fsum(scored) / len(scored) if scored else None
+    return RagEvalReport(
+        metrics=means, coverage=coverage, n_samples=len(checked), per_sample=per_sample
+    )

@@ -1,0 +1,176 @@
+"""The outcome of an evaluation: frozen values with a dict form and a readable ``str()``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+__all__ = ["RagEvalReport", "RetrievalEvalReport"]
+
+_KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+)$")
+
+
+def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy, so a report never changes after it is made."""
+    return MappingProxyType(dict(value))
+
+
+def _frozen_nested(value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
+    return MappingProxyType({key: MappingProxyType(dict(inner)) for key, inner in value.items()})
+
+
+def _frozen_series(
+    value: Mapping[str, Iterable[float | None]],
+) -> Mapping[str, tuple[float | None, ...]]:
+    return MappingProxyType({key: tuple(series) for key, series in value.items()})
+
+
+def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
+def _plain(value: Any) -> Any:
+    """Mappings and tuples as dicts and lists: what ``json.dumps`` accepts."""
+    if isinstance(value, Mapping):
+        return {key: _plain(inner) for key, inner in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(inner) for inner in value]
+    return value
+
+
+def _dict_repr(value: Mapping[str, Any]) -> str:
+    return repr(_plain(value))
+
+
+def _table(rows: Iterable[tuple[str, ...]]) -> str:
+    rows = list(rows)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    )
+
+
+@attrs.frozen
+class RetrievalEvalReport:
+    """The outcome of :func:`~ef.evaluation.evaluate_retrieval`: metrics over a query set.
+
+    ``metrics`` maps a ``"<name>@<k>"`` key (e.g. ``"ndcg@10"``) to the mean of that metric
+    over every scored query; ``per_query`` keeps the same keys per query for drill-down.
+    ``n_queries`` is how many queries were actually scored (a query with no positive
+    judgement is skipped); ``skipped`` maps each judged query that was not scored to why.
+
+    >>> report = RetrievalEvalReport(
+    ...     metrics={'ndcg@10': 0.83}, per_query={}, n_queries=12, k_values=(10,))
+    >>> report.primary
+    0.83
+    """
+
+    metrics: Mapping[str, float] = attrs.field(converter=_frozen_mapping, repr=_dict_repr)
+    per_query: Mapping[str, Mapping[str, float]] = attrs.field(
+        converter=_frozen_nested, repr=_dict_repr
+    )
+    n_queries: int
+    k_values: tuple[int, ...] = attrs.field(converter=_int_tuple)
+    #: Judged queries that were not scored, each with the reason.
+    skipped: Mapping[str, str] = attrs.field(
+        factory=dict, converter=_frozen_mapping, repr=_dict_repr, kw_only=True
+    )
+
+    @property
+    def primary(self) -> float | None:
+        """The headline number: mean NDCG@10, or None if it was not computed."""
+        return self.primary_at(10)
+
+    def primary_at(self, k: int) -> float | None:
+        """Mean NDCG at cutoff ``k``; None if NDCG@``k`` was not computed.
+
+        >>> RetrievalEvalReport({'ndcg@1': 0.5}, {}, 2, (1,)).primary_at(1)
+        0.5
+        """
+        return self.metrics.get(f"ndcg@{k}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps``.
+
+        >>> RetrievalEvalReport({'ndcg@1': 0.5}, {'q1': {'ndcg@1': 0.5}}, 1, (1,)).to_dict()
+        {'metrics': {'ndcg@1': 0.5}, 'per_query': {'q1': {'ndcg@1': 0.5}}, 'n_queries': 1, \
+'k_values': [1], 'skipped': {}}
+        """
+        return {
+            "metrics": _plain(self.metrics),
+            "per_query": _plain(self.per_query),
+            "n_queries": self.n_queries,
+            "k_values": list(self.k_values),
+            "skipped": _plain(self.skipped),
+        }
+
+    def __str__(self) -> str:
+        names: dict[str, None] = {}
+        for key in self.metrics:
+            match = _KEY.match(key)
+            names[match["name"] if match else key] = None
+        header = ("metric", *(f"@{k}" for k in self.k_values))
+        rows = [header]
+        for name in names:
+            cells = []
+            for k in self.k_values:
+                value = self.metrics.get(f"{name}@{k}")
+                cells.append("-" if value is None else f"{value:.4f}")
+            rows.append((name, *cells))
+        skipped = f", {len(self.skipped)} skipped" if self.skipped else ""
+        title = f"Retrieval evaluation: {self.n_queries} queries scored{skipped}"
+        return f"{title}\n{_table(rows)}" if names else title
+
+
+@attrs.frozen
+class RagEvalReport:
+    """The outcome of :func:`~ef.evaluation.evaluate_rag`: lexical RAG metrics over samples.
+
+    ``metrics`` maps each metric to its mean over the samples it applied to; ``coverage``
+    records how many samples that was (a metric needing a reference skips samples without
+    one). ``n_samples`` is the total scored. ``per_sample`` holds each metric's value per
+    sample, in input order, with ``None`` where the metric did not apply.
+
+    >>> report = RagEvalReport(
+    ...     metrics={'exact_match': 0.5}, coverage={'exact_match': 4}, n_samples=4)
+    >>> report.metrics['exact_match']
+    0.5
+    """
+
+    metrics: Mapping[str, float | None] = attrs.field(converter=_frozen_mapping, repr=_dict_repr)
+    coverage: Mapping[str, int] = attrs.field(converter=_frozen_mapping, repr=_dict_repr)
+    n_samples: int
+    per_sample: Mapping[str, tuple[float | None, ...]] = attrs.field(
+        factory=dict,
+        converter=_frozen_series,
+        repr=_dict_repr,
+        kw_only=True,
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps``.
+
+        >>> RagEvalReport({'token_f1': 1.0}, {'token_f1': 1}, 1).to_dict()['coverage']
+        {'token_f1': 1}
+        """
+        return {
+            "metrics": _plain(self.metrics),
+            "coverage": _plain(self.coverage),
+            "n_samples": self.n_samples,
+            "per_sample": _plain(self.per_sample),
+        }
+
+    def __str__(self) -> str:
+        rows = [("metric", "mean", "coverage")]
+        for name, value in self.metrics.items():
+            mean = "-" if value is None else f"{value:.4f}"
+            rows.append((name, mean, f"{self.coverage.get(name, 0)}/{self.n_samples}"))
+        return f"RAG evaluation: {self.n_samples} samples\n{_table(rows)}"

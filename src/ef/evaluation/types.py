@@ -1,0 +1,48 @@
+"""The data shapes of the public API: plain mappings, so any dict fits."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypedDict
+
+__all__ = ["Corpus", "Qrels", "Queries", "RagSample"]
+
+#: Graded relevance judgements: ``{query_id: {doc_id: relevance}}``. A relevance of 0 means
+#: judged non-relevant; > 0 means relevant (graded judgements feed ndcg_at_k(), binary
+#: relevance the rest). This is the in-memory form of a BEIR qrels.tsv.
+Qrels = Mapping[str, Mapping[str, float]]
+
+#: Documents: ``{doc_id: text}``.
+Corpus = Mapping[str, str]
+
+#: Query texts: ``{query_id: text}``.
+Queries = Mapping[str, str]
+
+
+class RagSample(TypedDict, total=False):
+    """One end-to-end RAG interaction: the unit :func:`~ef.evaluation.evaluate_rag` scores.
+
+    The field names match Ragas' ``SingleTurnSample`` exactly, so a RagSample is the
+    interchange shape RAG applications produce and
+    :func:`~ef.evaluation.as_ragas_dataset` forwards unchanged. ``response`` is the caller's
+    LLM output; ef never synthesizes it. Every key is optional: a metric skips the samples that
+    lack what it needs.
+
+    Keys:
+
+    * ``user_input``: the user's question.
+    * ``response``: the generated answer (the caller's LLM produced it).
+    * ``retrieved_contexts``: the context passages handed to the LLM, as text.
+    * ``reference``: the ground-truth answer, if known.
+    * ``reference_contexts``: the ground-truth context passages, if known.
+
+    >>> sample: RagSample = {"user_input": "capital of France?", "response": "Paris"}
+    >>> sorted(sample)
+    ['response', 'user_input']
+    """
+
+    user_input: str
+    response: str
+    retrieved_contexts: list[str]
+    reference: str
+    reference_contexts: list[str]

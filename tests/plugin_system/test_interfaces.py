@@ -1,0 +1,38 @@
+"""The values plugins return: names and callables are checked when they are made."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from ef.evaluation import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter, ndcg_at_k
+
+
+@pytest.mark.parametrize(
+    "name", ["Hits", "hits@10", "1hits", "", "ragas..bleu", "a-b", "ragas.Bleu"]
+)
+def test_bad_names_are_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="name must match"):
+        RetrievalMetric(name=name, func=ndcg_at_k)
+
+
+@pytest.mark.parametrize("name", ["hits", "hit_rate", "ragas.bleu", "a1.b2.c3"])
+def test_good_names(name: str) -> None:
+    assert RagMetric(name=name, func=lambda s: 1.0).name == name
+
+
+def test_funcs_must_be_callable() -> None:
+    with pytest.raises(TypeError, match=r"RetrievalMetric\.func must be callable"):
+        RetrievalMetric(name="x", func="ndcg")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"RetrieverAdapter\.accepts must be callable"):
+        RetrieverAdapter(name="x", accepts=True, adapt=len)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"DatasetFormat\.detect must be callable"):
+        DatasetFormat(name="x", detect="yes")  # type: ignore[arg-type]
+
+
+def test_values_are_frozen_and_describe_themselves() -> None:
+    metric = RetrievalMetric(name="ndcg", func=ndcg_at_k)
+    assert metric.description.startswith("Normalized DCG at cutoff")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        metric.name = "other"  # type: ignore[misc]
+    assert RetrievalMetric(name="ndcg", func=ndcg_at_k) == metric

@@ -1,0 +1,248 @@
+"""Plugin discovery through real entry points (fake .dist-info directories on sys.path)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ef.evaluation import (
+    RETRIEVAL_METRICS,
+    DuplicateNameError,
+    PluginError,
+    PluginLoadError,
+    Registry,
+    evaluate_rag,
+    evaluate_retrieval,
+    list_plugins,
+)
+
+HITS_PLUGIN = """
+from ef.evaluation import RagMetric, RetrievalMetric, hookimpl
+
+def hits_at_k(ranked, relevant, k):
+    '''1.0 if any of the top k is relevant.'''
+    return float(any(relevant.get(d, 0) > 0 for d in ranked[:k]))
+
+@hookimpl
+def ef_evaluation_metrics():
+    return [
+        RetrievalMetric(name="hits", func=hits_at_k),
+        RagMetric(name="answer_length", func=lambda s: float(len(s["response"])) if "response" in s else None),
+    ]
+"""
+
+QRELS = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+QUERIES = {"q1": "one", "q2": "two"}
+
+
+def retriever(query, *, limit):
+    return ["x", "d1"] if query == "one" else ["x", "y"]
+
+
+def test_an_entry_point_plugin_is_discovered_and_used_by_name(make_dist) -> None:
+    make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_hits"}, {"foo_hits": HITS_PLUGIN})
+    registry = Registry.load()
+    info = registry.provider("hits")
+    assert (info.name, info.distribution, info.version, info.builtin) == (
+        "foo",
+        "ef-evaluation-foo",
+        "0.2.0",
+        False,
+    )
+    assert info.entry_point == "foo = foo_hits"
+    assert info.provides == {"metric": ("answer_length", "hits")}
+
+    report = evaluate_retrieval(
+        retriever, QRELS, QUERIES, k_values=(1, 2), metrics=("ndcg", "hits"), registry=registry
+    )
+    assert report.metrics["hits@1"] == 0.0
+    assert report.metrics["hits@2"] == 0.5
+    assert set(report.metrics) == {"ndcg@1", "ndcg@2", "hits@1", "hits@2"}
+
+    rag = evaluate_rag([{"response": "abc"}, {}], metrics=("answer_length",), registry=registry)
+    assert rag.metrics["answer_length"] == 3.0
+    assert rag.coverage["answer_length"] == 1
+
+
+def test_the_default_registry_and_retrieval_metrics_see_plugins(make_dist) -> None:
+    make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_hits2"}, {"foo_hits2": HITS_PLUGIN})
+    import foo_hits2  # type: ignore[import-not-found]
+
+    assert RETRIEVAL_METRICS["hits"] is foo_hits2.hits_at_k
+    assert {"ndcg", "recall", "precision", "mrr", "map", "hits"} == set(RETRIEVAL_METRICS)
+    assert "foo" in [p.name for p in list_plugins()]
+    report = evaluate_retrieval(retriever, QRELS, QUERIES, k_values=(2,), metrics=("hits",))
+    assert report.metrics == {"hits@2": 0.5}
+
+
+def test_retrieval_metrics_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        RETRIEVAL_METRICS["mine"] = len  # type: ignore[index]
+    assert "map" in repr(RETRIEVAL_METRICS)
+
+
+def test_a_name_clash_names_both_plugins(make_dist) -> None:
+    make_dist(
+        "ef-evaluation-clash", "1.5", {"clash": "clash_mod"},
+        {"clash_mod": """
+            from ef.evaluation import RetrievalMetric, hookimpl, ndcg_at_k
+            @hookimpl
+            def ef_evaluation_metrics():
+                return RetrievalMetric(name="ndcg", func=ndcg_at_k)
+        """},
+    )  # fmt: skip
+    with pytest.raises(DuplicateNameError) as info:
+        Registry.load()
+    message = str(info.value)
+    assert "metric 'ndcg' is provided by two plugins" in message
+    assert "'builtin.retrieval_metrics' (ef-evaluation " in message
+    assert "'clash' (ef-evaluation-clash 1.5)" in message
+    assert "EF_EVALUATION_DISABLE_PLUGINS=clash" in message
+    assert "ndcg" in Registry.load(disable=["clash"]).retrieval_metrics
+
+
+def test_a_broken_plugin_names_entry_point_distribution_version_and_the_way_out(
+    make_dist, monkeypatch
+) -> None:
+    make_dist(
+        "ef-evaluation-broken",
+        "3.1.4",
+        {"broken": "broken_mod:plugin"},
+        {"broken_mod": "import not_installed_anywhere\n"},
+    )
+    with pytest.raises(PluginLoadError) as info:
+        Registry.load()
+    message = str(info.value)
+    assert "plugin 'broken' (entry point 'broken = broken_mod:plugin'" in message
+    assert "ef-evaluation-broken 3.1.4" in message
+    assert "ModuleNotFoundError: No module named 'not_installed_anywhere'" in message
+    assert "set EF_EVALUATION_DISABLE_PLUGINS=broken" in message
+    assert isinstance(info.value, ImportError)
+    assert isinstance(info.value.__cause__, ModuleNotFoundError)
+
+    monkeypatch.setenv("EF_EVALUATION_DISABLE_PLUGINS", "other, broken")
+    assert "broken" not in [p.name for p in Registry.load().plugins]
+
+
+@pytest.mark.parametrize(
+    ("value", "loads_plugins"), [("1", False), ("true", False), ("0", True), ("", True)]
+)
+def test_autoload_switch(make_dist, monkeypatch, value, loads_plugins) -> None:
+    make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_auto"}, {"foo_auto": HITS_PLUGIN})
+    monkeypatch.setenv("EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD", value)
+    registry = Registry.load()
+    assert ("hits" in registry.retrieval_metrics) is loads_plugins
+    assert "ndcg" in registry.retrieval_metrics  # built-ins load either way
+
+
+def test_built_ins_can_be_blocked_too() -> None:
+    registry = Registry.load(autoload=False, disable=["builtin.formats"])
+    assert dict(registry.formats) == {}
+    assert "builtin.formats" not in [p.name for p in registry.plugins]
+
+
+def test_the_builtin_prefix_is_reserved(make_dist) -> None:
+    make_dist("ef-evaluation-sneaky", "1.0", {"builtin.metrics": "sneaky_mod"}, {"sneaky_mod": ""})
+    with pytest.raises(PluginError, match=r"uses the reserved prefix 'builtin\.'"):
+        Registry.load()
+
+
+def test_one_plugin_name_from_two_distributions_is_an_error(make_dist) -> None:
+    make_dist("ef-evaluation-a", "1.0", {"same": "same_a"}, {"same_a": ""})
+    make_dist("ef-evaluation-b", "2.0", {"same": "same_b"}, {"same_b": ""})
+    with pytest.raises(
+        PluginError,
+        match=r"two installed distributions declare the plugin 'same'.*ef-evaluation-[ab].*ef-evaluation-[ab]",
+    ):
+        Registry.load()
+
+
+def test_a_misspelt_hook_is_an_error(make_dist) -> None:
+    make_dist(
+        "ef-evaluation-typo", "1.0", {"typo": "typo_mod"},
+        {"typo_mod": """
+            from ef.evaluation import hookimpl
+            @hookimpl
+            def ef_evaluation_metric():
+                return []
+        """},
+    )  # fmt: skip
+    with pytest.raises(
+        PluginError,
+        match=r"plugin 'typo' \(ef-evaluation-typo 1.0\) implements a hook that does not exist.*ef_evaluation_metrics",
+    ):
+        Registry.load()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "raise RuntimeError('boom')",
+            r"plugin 'bad' \(ef-evaluation-bad 1.0\) raised in ef_evaluation_metrics\(\): RuntimeError: boom",
+        ),
+        (
+            "return ['ndcg']",
+            r"returned 'ndcg' from ef_evaluation_metrics\(\); expected RetrievalMetric or RagMetric objects",
+        ),
+    ],
+)
+def test_a_misbehaving_hook_is_an_error_naming_the_plugin(make_dist, body, message) -> None:
+    make_dist(
+        "ef-evaluation-bad", "1.0", {"bad": "bad_mod"},
+        {"bad_mod": f"from ef.evaluation import hookimpl\n@hookimpl\ndef ef_evaluation_metrics():\n    {body}\n"},
+    )  # fmt: skip
+    with pytest.raises(PluginError, match=message):
+        Registry.load()
+
+
+ADAPTER_PLUGIN = """
+from ef.evaluation import RetrieverAdapter, hookimpl
+
+class Index:
+    def __init__(self, docs):
+        self.docs = docs
+
+@hookimpl{marker}
+def ef_evaluation_retriever_adapters():
+    return [RetrieverAdapter(name="{name}", accepts=lambda obj: isinstance(obj, Index),
+                             adapt=lambda obj: lambda query, limit: obj.docs[:limit])]
+"""
+
+
+def test_plugin_adapters_are_asked_before_the_built_ins(make_dist) -> None:
+    make_dist(
+        "ef-evaluation-idx",
+        "1.0",
+        {"idx": "idx_mod"},
+        {"idx_mod": ADAPTER_PLUGIN.format(marker="", name="idx")},
+    )
+    import idx_mod  # type: ignore[import-not-found]
+
+    registry = Registry.load()
+    assert [a.name for a in registry.adapters] == [
+        "idx",
+        "search_method",
+        "retrieve_method",
+        "callable",
+    ]
+    report = evaluate_retrieval(
+        idx_mod.Index(["d1"]), QRELS, QUERIES, k_values=(1,), registry=registry
+    )
+    assert report.metrics["ndcg@1"] == 0.5
+
+
+def test_tryfirst_orders_adapters_across_plugins(make_dist) -> None:
+    make_dist(
+        "ef-evaluation-first",
+        "1.0",
+        {"first": "first_mod"},
+        {"first_mod": ADAPTER_PLUGIN.format(marker="(tryfirst=True)", name="first")},
+    )
+    make_dist(
+        "ef-evaluation-second",
+        "1.0",
+        {"second": "second_mod"},
+        {"second_mod": ADAPTER_PLUGIN.format(marker="", name="second")},
+    )
+    names = [a.name for a in Registry.load().adapters]
+    assert names.index("first") < names.index("second") < names.index("callable")
