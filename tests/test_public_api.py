@@ -1,0 +1,69 @@
+"""The facade: a deliberate list of public names, and an import that loads nothing heavy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import ef.evaluation
+from ef.evaluation import MissingDependencyError, as_ragas_dataset
+
+PUBLIC = [
+    "Corpus", "DatasetFormat", "DatasetFormatError", "DuplicateNameError", "EvaluationError",
+    "InvalidSampleError", "MissingDependencyError", "PluginError", "PluginInfo", "PluginLoadError",
+    "Qrels", "Queries", "RETRIEVAL_METRICS", "RagEvalReport", "RagMetric", "RagSample", "Registry",
+    "RetrievalEvalReport", "RetrievalMetric", "RetrieverAdapter", "RetrieverError",
+    "UnknownNameError", "__version__", "as_ragas_dataset", "average_precision",
+    "context_precision", "context_recall", "dcg_at_k", "evaluate_rag", "evaluate_retrieval",
+    "exact_match", "get_registry", "hookimpl", "list_plugins", "ndcg_at_k", "precision_at_k",
+    "read_beir", "recall_at_k", "reciprocal_rank", "token_f1", "write_beir",
+]  # fmt: skip
+
+
+def test_the_public_names_change_only_on_purpose() -> None:
+    assert sorted(ef.evaluation.__all__) == sorted(PUBLIC)
+    for name in PUBLIC:
+        assert hasattr(ef.evaluation, name), name
+
+
+def test_ef_is_a_namespace_package() -> None:
+    import ef
+
+    assert getattr(ef, "__file__", None) is None
+
+
+def test_import_loads_no_plugin_and_nothing_heavy() -> None:
+    code = (
+        "import json, sys; import ef.evaluation as ev; from ef.evaluation import _registry;"
+        "print(json.dumps({'modules': sorted(sys.modules), 'loaded': _registry._default is not None}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    state = json.loads(out.stdout)
+    assert state["loaded"] is False
+    heavy = {"numpy", "ragas", "pandas", "rich", "click", "sentence_transformers", "torch"}
+    loaded = set(state["modules"])
+    assert not heavy & loaded
+    assert not [m for m in loaded if m.startswith("ef.evaluation.default_plugins")]
+
+
+def test_hookimpl_is_the_pluggy_marker_of_our_project() -> None:
+    assert ef.evaluation.hookimpl.project_name == "ef_evaluation"
+
+
+@pytest.mark.skipif(
+    __import__("importlib").util.find_spec("ef_evaluation_ragas") is not None,
+    reason="the Ragas bridge is installed here",
+)
+def test_as_ragas_dataset_without_the_bridge_gives_the_install_command() -> None:
+    with pytest.raises(ImportError, match=r'pip install "ef-evaluation\[ragas\]"') as info:
+        as_ragas_dataset([{"user_input": "q", "response": "a"}])
+    assert isinstance(info.value, MissingDependencyError)
+
+
+def test_as_ragas_dataset_when_the_bridge_is_disabled(monkeypatch) -> None:
+    monkeypatch.setenv("EF_EVALUATION_DISABLE_PLUGINS", "ragas")
+    with pytest.raises(ImportError, match="EF_EVALUATION_DISABLE_PLUGINS disables"):
+        as_ragas_dataset([])

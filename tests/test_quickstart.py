@@ -1,0 +1,42 @@
+"""The README's first command, examples/quickstart.py, runs and prints the library's numbers."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+from ef.evaluation import evaluate_retrieval, read_beir
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+
+
+def test_quickstart_prints_the_report_of_the_demo_dataset(builtin_registry) -> None:
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / "quickstart.py")],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "20 documents, 8 queries, 8 judged" in out
+    assert "Retrieval evaluation: 7 queries scored, 1 skipped" in out
+    assert "skipped q8: no positive judgement" in out
+    assert "RAG evaluation: 4 samples" in out
+
+    spec = importlib.util.spec_from_file_location("quickstart", EXAMPLES / "quickstart.py")
+    assert spec is not None
+    assert spec.loader is not None
+    quickstart = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(quickstart)
+    corpus, queries, qrels = read_beir(EXAMPLES / "demo")
+    report = evaluate_retrieval(
+        quickstart.WordOverlapRetriever(corpus),
+        qrels,
+        queries,
+        k_values=(1, 3, 10),
+        registry=builtin_registry,
+    )
+    assert f"primary metric, nDCG@10: {report.primary:.4f}" in out
+    assert report.primary is not None
+    assert 0.5 < report.primary < 1.0
