@@ -11,12 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import (
+    PluginError,
+    Registry,
     RetrievalEvalReport,
+    RetrievalMetric,
     RetrieverError,
     evaluate_retrieval,
+    hookimpl,
     ndcg_at_k,
     recall_at_k,
 )
+from ef.evaluation._loading import load_plugin_manager
 
 from .strategies import judgements, rankings
 
@@ -274,8 +279,6 @@ def test_report_survives_a_round_trip_through_its_constructor() -> None:
     judged=st.dictionaries(st.sampled_from(["q1", "q2", "q3", "q4"]), judgements, min_size=1),
 )
 def test_means_equal_the_per_query_functions(runs, judged) -> None:
-    from ef.evaluation import Registry
-
     registry = Registry.load(autoload=False)
     scorable = {q for q, j in judged.items() if any(g > 0 for g in j.values())}
     queries = {q: q for q in runs}
@@ -288,3 +291,17 @@ def test_means_equal_the_per_query_functions(runs, judged) -> None:
     assert sorted(report.per_query) == scored
     expected = sum(recall_at_k(runs[q], judged[q], 3) for q in scored) / len(scored)
     assert report.metrics["recall@3"] == pytest.approx(expected, abs=1e-12)
+
+
+class NoneMetricPlugin:
+    @hookimpl
+    def ef_evaluation_metrics(self):
+        return RetrievalMetric(name="sloppy", func=lambda ranked, relevant, k: None)  # type: ignore[arg-type,return-value]  # the point of the test
+
+
+def test_a_metric_returning_a_non_number_is_an_error_naming_metric_and_query() -> None:
+    pm, infos = load_plugin_manager(autoload=False)
+    pm.register(NoneMetricPlugin(), name="sloppy")
+    registry = Registry.from_plugin_manager(pm, infos)
+    with pytest.raises(PluginError, match="retrieval metric 'sloppy' returned None for query 'q1'"):
+        evaluate_retrieval(retriever, QRELS, QUERIES, metrics=("sloppy",), registry=registry)

@@ -9,6 +9,19 @@ numbers of trec_eval. RAG evaluation is Ragas-shaped: :func:`evaluate_rag` score
 Metrics, dataset formats and retriever adapters are pluggy plugins, found through the
 ``ef_evaluation`` entry-point group; the built-ins register through the same hooks.
 Importing this module loads no plugin: the first evaluation does.
+
+Example: score a retriever against a tiny BEIR-shaped triple.
+
+>>> qrels = {'q1': {'d1': 1.0, 'd2': 1.0}, 'q2': {'d3': 1.0}}
+>>> queries = {'q1': 'first query', 'q2': 'second query'}
+>>> rankings = {'first query': ['d1', 'd9', 'd2'], 'second query': ['d9', 'd3']}
+>>> def retriever(query, *, limit=10):
+...     return rankings[query][:limit]
+>>> report = evaluate_retrieval(retriever, qrels, queries, k_values=(1, 3))
+>>> report.metrics['recall@3']
+1.0
+>>> round(report.primary_at(1), 3)        # NDCG@1, averaged over the two queries
+0.5
 """
 
 from __future__ import annotations

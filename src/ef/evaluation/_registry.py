@@ -114,7 +114,9 @@ class Registry:
 
     def provider(self, name: str, kind: str = "metric") -> PluginInfo:
         """The plugin that provides the ``kind`` item called ``name``."""
-        plugin = self._providers[(kind, name)]
+        plugin = self._providers.get((kind, name))
+        if plugin is None:
+            raise UnknownNameError(f"no loaded plugin provides the {kind} {name!r}")
         return next(info for info in self.plugins if info.name == plugin)
 
     def _lookup(self, what: str, name: str, valid: Mapping[str, Item]) -> Item:
@@ -154,10 +156,11 @@ class _Collector:
         # Built-ins first in the message, and never suggested for blocking.
         ordered = sorted(plugins, key=lambda p: not p.startswith("builtin."))
         blockable = [p for p in ordered if not p.startswith("builtin.")]
+        hint = " or ".join(f"{DISABLE_PLUGINS_ENV}={p}" for p in blockable)
         return DuplicateNameError(
             f"{kind} {name!r} is provided by two plugins: "
-            f"{self._describe(ordered[0])} and {self._describe(ordered[1])}. Uninstall one, "
-            f"or block it with {' or '.join(f'{DISABLE_PLUGINS_ENV}={p}' for p in blockable)}."
+            f"{self._describe(ordered[0])} and {self._describe(ordered[1])}. Uninstall one"
+            + (f", or block it with {hint}." if hint else ".")
         )
 
     def collect(

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._registry import Registry, registry_or_default
-from .errors import RetrieverError
+from .errors import PluginError, RetrieverError
 from .interfaces import RetrievalMetric, SearchFunction
 from .reports import RetrievalEvalReport
 
@@ -74,6 +74,16 @@ def _ranking(results: Sequence[Any], limit: int) -> list[str]:
     for result in list(results)[:limit]:
         ranked.setdefault(result_doc_id(result), None)
     return list(ranked)
+
+
+def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        # A NaN or a None would poison the mean silently; say which metric and which query.
+        raise PluginError(
+            f"retrieval metric {metric.name!r} returned {value!r} for query {query_id!r}; "
+            "a retrieval metric must return a number"
+        )
+    return float(value)
 
 
 def _check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
@@ -185,7 +195,7 @@ def evaluate_retrieval(
         except TypeError as exc:
             raise TypeError(f"query {query_id!r}: {exc}") from None
         per_query[query_id] = {
-            f"{name}@{k}": float(metric.func(ranked, judged, k))
+            f"{name}@{k}": _checked(metric, metric.func(ranked, judged, k), query_id)
             for name, metric in chosen.items()
             for k in ks
         }
