@@ -122,16 +122,16 @@ class Registry:
     def _lookup(self, what: str, name: str, valid: Mapping[str, Item]) -> Item:
         if name in valid:
             return valid[name]
-        message = f"unknown {what} {name!r}"
         other = self._metrics.get(name)
         if other is not None:
-            message = f"{name!r} is a {other.kind} metric, not a {what}"
+            message = f"{name!r} is a {other.kind} metric, not a {what}."
         else:
+            message = f"unknown {what} {name!r}."
             close = difflib.get_close_matches(str(name), list(valid), n=3)
             if close:
-                message += f"; did you mean {' or '.join(map(repr, close))}?"
+                message = f"unknown {what} {name!r}; did you mean {' or '.join(map(repr, close))}?"
         names = ", ".join(valid) or "(none loaded)"
-        raise UnknownNameError(f"{message}. Valid {what}s: {names}.")
+        raise UnknownNameError(f"{message} Valid {what}s: {names}.")
 
 
 def _sorted_view(items: Mapping[str, Any], kind: type[Item]) -> Mapping[str, Item]:

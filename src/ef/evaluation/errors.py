@@ -1,8 +1,10 @@
 """The exceptions ef.evaluation raises, in one place.
 
-Every error is a subclass of a built-in exception the spec promises (``ValueError``,
-``TypeError``, ``ImportError``, ``FileNotFoundError``), so ``except ValueError`` keeps working,
-and of :class:`EvaluationError`, so one ``except`` catches everything this library raises.
+Each one subclasses the built-in exception the spec promises (``ValueError``, ``ImportError``,
+...), so ``except ValueError`` keeps working, and :class:`EvaluationError`, so one ``except``
+catches every plugin, data, sample and retriever error. Wrong arguments (a bad ``k_values``, a
+retriever no adapter accepts) and missing files raise the plain built-in ``ValueError``,
+``TypeError`` and ``FileNotFoundError``, as the standard library would.
 """
 
 from __future__ import annotations

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 
@@ -14,19 +13,42 @@ __all__ = ["RagEvalReport", "RetrievalEvalReport"]
 _KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+)$")
 
 
+class FrozenDict(dict[str, Any]):
+    """A dict that refuses changes: reports never change after they are made.
+
+    It prints, compares and serialises (``json.dumps``) like the dict it copies.
+
+    >>> metrics = FrozenDict({"ndcg@10": 0.5})
+    >>> metrics
+    {'ndcg@10': 0.5}
+    >>> metrics["ndcg@10"] = 1.0
+    Traceback (most recent call last):
+        ...
+    TypeError: report values are read-only; build a new report instead
+    """
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("report values are read-only; build a new report instead")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; this one is not
+        return hash(tuple(self.items()))
+
+
 def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A read-only copy, so a report never changes after it is made."""
-    return MappingProxyType(dict(value))
+    return FrozenDict(value)
 
 
 def _frozen_nested(value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
-    return MappingProxyType({key: MappingProxyType(dict(inner)) for key, inner in value.items()})
+    return FrozenDict({key: FrozenDict(inner) for key, inner in value.items()})
 
 
 def _frozen_series(
     value: Mapping[str, Iterable[float | None]],
 ) -> Mapping[str, tuple[float | None, ...]]:
-    return MappingProxyType({key: tuple(series) for key, series in value.items()})
+    return FrozenDict({key: tuple(series) for key, series in value.items()})
 
 
 def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
@@ -40,10 +62,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_plain(inner) for inner in value]
     return value
-
-
-def _dict_repr(value: Mapping[str, Any]) -> str:
-    return repr(_plain(value))
 
 
 def _table(rows: Iterable[tuple[str, ...]]) -> str:
@@ -73,16 +91,12 @@ class RetrievalEvalReport:
     0.83
     """
 
-    metrics: Mapping[str, float] = attrs.field(converter=_frozen_mapping, repr=_dict_repr)
-    per_query: Mapping[str, Mapping[str, float]] = attrs.field(
-        converter=_frozen_nested, repr=_dict_repr
-    )
+    metrics: Mapping[str, float] = attrs.field(converter=_frozen_mapping)
+    per_query: Mapping[str, Mapping[str, float]] = attrs.field(converter=_frozen_nested)
     n_queries: int
     k_values: tuple[int, ...] = attrs.field(converter=_int_tuple)
     #: Judged queries that were not scored, each with the reason.
-    skipped: Mapping[str, str] = attrs.field(
-        factory=dict, converter=_frozen_mapping, repr=_dict_repr, kw_only=True
-    )
+    skipped: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_mapping, kw_only=True)
 
     @property
     def primary(self) -> float | None:
@@ -145,13 +159,12 @@ class RagEvalReport:
     0.5
     """
 
-    metrics: Mapping[str, float | None] = attrs.field(converter=_frozen_mapping, repr=_dict_repr)
-    coverage: Mapping[str, int] = attrs.field(converter=_frozen_mapping, repr=_dict_repr)
+    metrics: Mapping[str, float | None] = attrs.field(converter=_frozen_mapping)
+    coverage: Mapping[str, int] = attrs.field(converter=_frozen_mapping)
     n_samples: int
     per_sample: Mapping[str, tuple[float | None, ...]] = attrs.field(
         factory=dict,
         converter=_frozen_series,
-        repr=_dict_repr,
         kw_only=True,
     )
 
