@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import doctest
+import inspect
+import re
 
 import ef.evaluation
 
@@ -29,3 +31,30 @@ def test_spec_names_are_public() -> None:
         "RagSample", "RetrievalEvalReport", "RagEvalReport", "Qrels", "RETRIEVAL_METRICS",
     }  # fmt: skip
     assert spec_names <= set(ef.evaluation.__all__)
+
+
+SIGNATURE = re.compile(r"^(?:class )?ef\.evaluation\.(\w+)\((.*)\)$", re.M)
+
+
+def _spec_signatures() -> dict[str, str]:
+    text = shared_path("spec", "ef_evaluation_api.txt").read_text(encoding="utf-8")
+    return dict(SIGNATURE.findall(text))
+
+
+def test_signatures_and_defaults_match_the_spec() -> None:
+    signatures = _spec_signatures()
+    assert len(signatures) == 17
+    for name, params in signatures.items():
+        ours = inspect.signature(getattr(ef.evaluation, name))
+        # The spec's parameters, in order, with its defaults; ours may add keyword-only
+        # parameters with defaults after them (registry=), never change or drop one.
+        spec = inspect.signature(eval(f"lambda {params}: None"))  # the spec's own text
+        ours_params = list(ours.parameters.values())[: len(spec.parameters)]
+        assert [(p.name, p.kind, p.default) for p in ours_params] == [
+            (p.name, p.kind, p.default) for p in spec.parameters.values()
+        ], name
+        extra = list(ours.parameters.values())[len(spec.parameters) :]
+        assert all(
+            p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is not inspect.Parameter.empty
+            for p in extra
+        ), name

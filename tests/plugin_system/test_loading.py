@@ -246,3 +246,62 @@ def test_tryfirst_orders_adapters_across_plugins(make_dist) -> None:
     )
     names = [a.name for a in Registry.load().adapters]
     assert names.index("first") < names.index("second") < names.index("callable")
+
+
+FORMAT_PLUGIN = """
+from ef.evaluation import DatasetFormat, hookimpl
+
+def read_toy(path):
+    return {{"d1": "text"}}, {{"q1": "query"}}, {{"q1": {{"d1": 1.0}}}}
+
+@hookimpl
+def ef_evaluation_formats():
+    return [DatasetFormat(name="{name}", read_dataset=read_toy, detect=lambda path: False)]
+"""
+
+
+def test_a_format_plugin_is_registered_beside_the_builtin_beir(make_dist, tmp_path) -> None:
+    make_dist(
+        "ef-evaluation-toy",
+        "0.1",
+        {"toy": "toy_fmt"},
+        {"toy_fmt": FORMAT_PLUGIN.format(name="toy")},
+    )
+    registry = Registry.load()
+    assert list(registry.formats) == ["beir", "toy"]
+    assert registry.provider("toy", kind="format").distribution == "ef-evaluation-toy"
+    assert registry.provider("beir", kind="format").name == "builtin.formats"
+    toy = registry.format("toy")
+    assert toy.read_dataset is not None
+    assert toy.read_dataset(tmp_path) == ({"d1": "text"}, {"q1": "query"}, {"q1": {"d1": 1.0}})
+    with pytest.raises(
+        ValueError, match=r"unknown format 'tyo'; did you mean 'toy'\? Valid formats: beir, toy\."
+    ):
+        registry.format("tyo")
+
+
+def test_a_format_name_clash_names_both_plugins(make_dist) -> None:
+    make_dist(
+        "ef-evaluation-beir2",
+        "2.0",
+        {"beir2": "beir2_fmt"},
+        {"beir2_fmt": FORMAT_PLUGIN.format(name="beir")},
+    )
+    with pytest.raises(
+        DuplicateNameError,
+        match=r"format 'beir' is provided by two plugins: 'builtin.formats' .* and 'beir2' \(ef-evaluation-beir2 2.0\)",
+    ):
+        Registry.load()
+
+
+def test_the_builtin_beir_format_reads_and_detects_the_demo(builtin_registry) -> None:
+    from pathlib import Path
+
+    demo = Path(__file__).parents[2] / "examples" / "demo"
+    beir = builtin_registry.format("beir")
+    assert beir.detect is not None
+    assert beir.read_dataset is not None
+    assert beir.detect(demo)
+    assert not beir.detect(demo / "corpus.jsonl")
+    corpus, queries, qrels = beir.read_dataset(demo)
+    assert (len(corpus), len(queries), len(qrels)) == (20, 8, 8)
