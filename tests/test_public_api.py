@@ -19,7 +19,8 @@ PUBLIC = [
     "UnknownNameError", "__version__", "as_ragas_dataset", "average_precision",
     "context_precision", "context_recall", "dcg_at_k", "evaluate_rag", "evaluate_retrieval",
     "exact_match", "get_registry", "hookimpl", "list_plugins", "ndcg_at_k", "precision_at_k",
-    "read_beir", "recall_at_k", "reciprocal_rank", "token_f1", "write_beir",
+    "read_beir", "read_samples", "recall_at_k", "reciprocal_rank", "token_f1", "write_beir",
+    "write_samples",
 ]  # fmt: skip
 
 

@@ -268,14 +268,15 @@ def test_a_format_plugin_is_registered_beside_the_builtin_beir(make_dist, tmp_pa
         {"toy_fmt": FORMAT_PLUGIN.format(name="toy")},
     )
     registry = Registry.load()
-    assert list(registry.formats) == ["beir", "toy"]
+    assert list(registry.formats) == ["beir", "rag_csv", "rag_jsonl", "toy"]
     assert registry.provider("toy", kind="format").distribution == "ef-evaluation-toy"
     assert registry.provider("beir", kind="format").name == "builtin.formats"
     toy = registry.format("toy")
     assert toy.read_dataset is not None
     assert toy.read_dataset(tmp_path) == ({"d1": "text"}, {"q1": "query"}, {"q1": {"d1": 1.0}})
     with pytest.raises(
-        ValueError, match=r"unknown format 'tyo'; did you mean 'toy'\? Valid formats: beir, toy\."
+        ValueError,
+        match=r"unknown format 'tyo'; did you mean 'toy'\? Valid formats: beir, rag_csv, rag_jsonl, toy\.",
     ):
         registry.format("tyo")
 

@@ -41,6 +41,7 @@ from .errors import (
     RetrieverError,
     UnknownNameError,
 )
+from .files import read_samples, write_samples
 
 # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
 from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
@@ -105,8 +106,10 @@ __all__ = [
     "ndcg_at_k",
     "precision_at_k",
     "read_beir",
+    "read_samples",
     "recall_at_k",
     "reciprocal_rank",
     "token_f1",
     "write_beir",
+    "write_samples",
 ]

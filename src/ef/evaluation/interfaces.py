@@ -15,7 +15,7 @@ A plugin builds these and returns them from a hook of :mod:`ef.evaluation.hooksp
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -103,11 +103,13 @@ class RagMetric:
 
 @attrs.frozen
 class DatasetFormat:
-    """A dataset format: how to recognise, read and write an evaluation triple on disk.
+    """A dataset format: how to recognise, read and write evaluation data on disk.
 
     ``read_dataset(path) -> (corpus, queries, qrels)`` and
-    ``write_dataset(path, corpus, queries, qrels)``; ``detect(path) -> bool`` says whether
-    ``path`` looks like this format. Any of them may be ``None`` when unsupported.
+    ``write_dataset(path, corpus, queries, qrels)`` move an evaluation triple;
+    ``read_samples(path) -> list of RagSamples`` and ``write_samples(path, samples)`` move RAG
+    samples; ``detect(path) -> bool`` says whether ``path`` looks like this format. Any of them
+    may be ``None`` when the format does not hold that kind of data.
 
     >>> from ef.evaluation import read_beir, write_beir
     >>> fmt = DatasetFormat(name="beir", read_dataset=read_beir, write_dataset=write_beir)
@@ -120,6 +122,12 @@ class DatasetFormat:
         default=None, validator=_check_callable
     )
     write_dataset: Callable[[Path, Corpus, Queries, Qrels], None] | None = attrs.field(
+        default=None, validator=_check_callable
+    )
+    read_samples: Callable[[Path], list[dict[str, Any]]] | None = attrs.field(
+        default=None, validator=_check_callable
+    )
+    write_samples: Callable[[Path, Iterable[Mapping[str, Any]]], None] | None = attrs.field(
         default=None, validator=_check_callable
     )
     detect: Callable[[Path], bool] | None = attrs.field(default=None, validator=_check_callable)

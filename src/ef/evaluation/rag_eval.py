@@ -100,5 +100,15 @@ def evaluate_rag(
         coverage[name] = len(scored)
         means[name] = math.fsum(scored) / len(scored) if scored else None
     return RagEvalReport(
-        metrics=means, coverage=coverage, n_samples=len(checked), per_sample=per_sample
+        metrics=means,
+        coverage=coverage,
+        n_samples=len(checked),
+        per_sample=per_sample,
+        sample_ids=tuple(sample_id(sample, i) for i, sample in enumerate(checked)),
     )
+
+
+def sample_id(sample: Mapping[str, Any], index: int) -> str:
+    """A sample's ``id`` key as a string, or its index in the input when it has none."""
+    value = sample.get("id")
+    return str(index) if value is None else str(value)

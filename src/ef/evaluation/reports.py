@@ -55,6 +55,10 @@ def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
     return tuple(values)
 
 
+def _str_tuple(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
 def _plain(value: Any) -> Any:
     """Mappings and tuples as dicts and lists: what ``json.dumps`` accepts."""
     if isinstance(value, Mapping):
@@ -151,7 +155,8 @@ class RagEvalReport:
     ``metrics`` maps each metric to its mean over the samples it applied to; ``coverage``
     records how many samples that was (a metric needing a reference skips samples without
     one). ``n_samples`` is the total scored. ``per_sample`` holds each metric's value per
-    sample, in input order, with ``None`` where the metric did not apply.
+    sample, in input order, with ``None`` where the metric did not apply; ``sample_ids`` names
+    the samples in that order (a sample's ``id`` key, else its index).
 
     >>> report = RagEvalReport(
     ...     metrics={'exact_match': 0.5}, coverage={'exact_match': 4}, n_samples=4)
@@ -167,6 +172,7 @@ class RagEvalReport:
         converter=_frozen_series,
         kw_only=True,
     )
+    sample_ids: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple, kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dicts and lists, ready for ``json.dumps``.
@@ -179,6 +185,7 @@ class RagEvalReport:
             "coverage": _plain(self.coverage),
             "n_samples": self.n_samples,
             "per_sample": _plain(self.per_sample),
+            "sample_ids": list(self.sample_ids),
         }
 
     def __str__(self) -> str:

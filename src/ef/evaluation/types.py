@@ -26,7 +26,8 @@ class RagSample(TypedDict, total=False):
     interchange shape RAG applications produce and
     :func:`~ef.evaluation.as_ragas_dataset` forwards unchanged. ``response`` is the caller's
     LLM output; ef never synthesizes it. Every key is optional: a metric skips the samples that
-    lack what it needs.
+    lack what it needs. Keys beyond these (an ``id``, say) are kept by ef's readers, writers
+    and the Ragas bridge, and ignored by the metrics.
 
     Keys:
 
@@ -35,6 +36,9 @@ class RagSample(TypedDict, total=False):
     * ``retrieved_contexts``: the context passages handed to the LLM, as text.
     * ``reference``: the ground-truth answer, if known.
     * ``reference_contexts``: the ground-truth context passages, if known.
+    * ``retrieved_context_ids`` / ``reference_context_ids``: ids of those passages (str or int).
+    * ``multi_responses``, ``rubrics``, ``persona_name``, ``query_style``, ``query_length``:
+      the rest of Ragas' SingleTurnSample, carried through unchanged.
 
     >>> sample: RagSample = {"user_input": "capital of France?", "response": "Paris"}
     >>> sorted(sample)
@@ -46,3 +50,10 @@ class RagSample(TypedDict, total=False):
     retrieved_contexts: list[str]
     reference: str
     reference_contexts: list[str]
+    retrieved_context_ids: list[str | int]
+    reference_context_ids: list[str | int]
+    multi_responses: list[str]
+    rubrics: dict[str, str]
+    persona_name: str
+    query_style: str
+    query_length: str

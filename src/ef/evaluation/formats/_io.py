@@ -12,7 +12,7 @@ from typing import IO, cast
 
 from ..errors import DatasetFormatError
 
-__all__ = ["atomic_writer", "format_error", "numbered_lines"]
+__all__ = ["atomic_writer", "format_error", "numbered_lines", "read_text"]
 
 
 def format_error(
@@ -56,6 +56,23 @@ def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
             text = text.rstrip("\r\n")
             if text.strip():
                 yield line_no, text
+
+
+def read_text(path: Path) -> str:
+    """The whole text of a UTF-8 (optionally gzipped) file, CRLF and BOM handled like
+    :func:`numbered_lines`, for parsers such as ``csv`` whose records may span lines."""
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    parts = []
+    with _open_binary(path) as handle:
+        for line_no, raw in enumerate(handle, start=1):
+            try:
+                parts.append(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise format_error(
+                    path, line_no, f"not valid UTF-8 (byte {exc.start + 1} of the line)"
+                ) from None
+    return "".join(parts).removeprefix("\ufeff")
 
 
 @contextlib.contextmanager

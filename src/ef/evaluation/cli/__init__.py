@@ -1,0 +1,17 @@
+"""The ``ef-eval`` command (also ``python -m ef.evaluation``).
+
+Bad input ends with one line on stderr that names the file and line (or the sample, the query)
+and exit code 2; ``ef-eval --debug ...`` shows the traceback instead. click and rich are
+imported only here, never by ``import ef.evaluation``.
+"""
+
+from __future__ import annotations
+
+from ._app import cli
+
+__all__ = ["cli", "main"]
+
+
+def main() -> None:
+    """Run ``ef-eval`` with the process arguments."""
+    cli(prog_name="ef-eval")

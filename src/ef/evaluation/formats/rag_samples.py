@@ -1,0 +1,195 @@
+"""RAG samples on disk: JSONL (one RagSample object per line) and CSV (one per row).
+
+JSONL is what Ragas' ``EvaluationDataset.to_jsonl`` writes, so its exports read as they are.
+In CSV, list and mapping fields (``retrieved_contexts``, ``rubrics``, ...) are cells holding a
+JSON array or object; cells holding a Python list literal, as pandas' ``to_csv`` (and so
+Ragas' ``to_csv``) writes them, are read too. An empty cell is an absent field. Keys that are
+not RagSample fields (an ``id``) are kept as they are.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidSampleError
+from ..metrics.rag import SAMPLE_FIELDS, validate_sample
+from ._io import atomic_writer, format_error, numbered_lines, read_text
+
+__all__ = [
+    "looks_like_csv_samples",
+    "looks_like_jsonl_samples",
+    "read_csv_samples",
+    "read_jsonl_samples",
+    "write_csv_samples",
+    "write_jsonl_samples",
+]
+
+#: Fields whose CSV cell holds a list or a mapping.
+_STRUCTURED = frozenset(
+    {
+        "retrieved_contexts",
+        "reference_contexts",
+        "retrieved_context_ids",
+        "reference_context_ids",
+        "multi_responses",
+        "rubrics",
+    }
+)
+
+
+def _suffixes(path: str | os.PathLike[str]) -> list[str]:
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    return suffixes[:-1] if suffixes[-1:] == [".gz"] else suffixes
+
+
+def looks_like_jsonl_samples(path: str | os.PathLike[str]) -> bool:
+    """True for a ``.jsonl`` (or ``.jsonl.gz``) name; the file need not exist yet."""
+    return _suffixes(path)[-1:] == [".jsonl"] and not Path(path).is_dir()
+
+
+def looks_like_csv_samples(path: str | os.PathLike[str]) -> bool:
+    """True for a ``.csv`` (or ``.csv.gz``) name; the file need not exist yet."""
+    return _suffixes(path)[-1:] == [".csv"] and not Path(path).is_dir()
+
+
+def _checked(sample: object, path: Path, line_no: int, index: int) -> dict[str, Any]:
+    try:
+        checked = validate_sample(sample, index)
+    except InvalidSampleError as exc:
+        raise format_error(path, line_no, str(exc)) from None
+    return dict(checked)
+
+
+def read_jsonl_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Read RagSamples from a JSONL file, one JSON object per line.
+
+    Raises ``DatasetFormatError`` naming the file and line for bad JSON or a malformed sample.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "samples.jsonl")
+    ...     write_jsonl_samples(path, [{"id": "s1", "response": "Paris"}])
+    ...     read_jsonl_samples(path)
+    [{'id': 's1', 'response': 'Paris'}]
+    """
+    source = Path(path)
+    samples: list[dict[str, Any]] = []
+    for line_no, line in numbered_lines(source):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise format_error(
+                source, line_no, f"invalid JSON ({exc.msg} at column {exc.colno})", line
+            ) from None
+        samples.append(_checked(record, source, line_no, len(samples)))
+    return samples
+
+
+def _cell(field: str, text: str, path: Path, line_no: int) -> Any:
+    if field not in _STRUCTURED:
+        return text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    try:
+        # pandas writes list cells as Python literals: "['a', 'b']".
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        raise format_error(
+            path, line_no, f"{field!r} must be a JSON array or object, got {text[:60]!r}"
+        ) from None
+
+
+def read_csv_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Read RagSamples from a CSV file with a header row of field names.
+
+    An empty cell is an absent field: CSV cannot tell an empty string from a missing value
+    (pandas reads both as NaN). Use JSONL where an empty ``response`` must stay one.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "samples.csv")
+    ...     write_csv_samples(path, [{"response": "Paris", "retrieved_contexts": ["a", "b"]}])
+    ...     read_csv_samples(path)
+    [{'retrieved_contexts': ['a', 'b'], 'response': 'Paris'}]
+    """
+    source = Path(path)
+    reader = csv.reader(io.StringIO(read_text(source), newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise format_error(
+            source, 1, "the file is empty; expected a header row of field names"
+        ) from None
+    except csv.Error as exc:
+        raise format_error(source, reader.line_num, f"unreadable CSV: {exc}") from None
+    if len(set(header)) != len(header) or not all(header):
+        raise format_error(source, 1, "the header has empty or repeated column names")
+    samples: list[dict[str, Any]] = []
+    while True:
+        line_no = reader.line_num + 1  # where the next record starts
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise format_error(source, line_no, f"unreadable CSV: {exc}") from None
+        if not row:
+            continue  # a blank line
+        if len(row) != len(header):
+            raise format_error(source, line_no, f"expected {len(header)} columns, got {len(row)}")
+        record = {
+            field: _cell(field, text, source, line_no)
+            for field, text in zip(header, row, strict=True)
+            if text != ""
+        }
+        samples.append(_checked(record, source, line_no, len(samples)))
+    return samples
+
+
+def _validated(samples: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [validate_sample(sample, index) for index, sample in enumerate(samples)]
+
+
+def write_jsonl_samples(path: str | os.PathLike[str], samples: Iterable[Mapping[str, Any]]) -> None:
+    """Write RagSamples as JSONL, atomically (a temporary file renamed when complete)."""
+    rows = _validated(samples)
+    with atomic_writer(Path(path)) as out:
+        for sample in rows:
+            out.write(json.dumps(dict(sample)) + "\n")
+
+
+def write_csv_samples(path: str | os.PathLike[str], samples: Iterable[Mapping[str, Any]]) -> None:
+    """Write RagSamples as CSV: SingleTurnSample fields first, then other keys in first-seen order.
+
+    List and mapping fields are written as JSON; absent fields as empty cells. Atomic.
+    """
+    rows = _validated(samples)
+    seen: dict[str, None] = {}
+    for sample in rows:
+        seen.update(dict.fromkeys(k for k, v in sample.items() if v is not None))
+    header = [f for f in SAMPLE_FIELDS if f in seen] + [k for k in seen if k not in SAMPLE_FIELDS]
+    # Samples with no fields at all still need one column, or their rows would vanish.
+    header = header or ["user_input"]
+    with atomic_writer(Path(path)) as out:
+        # RFC 4180 line ends: with "\r\n" as terminator, csv quotes any cell holding \r or \n.
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(header)
+        for sample in rows:
+            writer.writerow([_to_cell(sample.get(field)) for field in header])
+
+
+def _to_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple, Mapping)):
+        return json.dumps(value if not isinstance(value, tuple) else list(value))
+    return str(value)

@@ -1,0 +1,124 @@
+"""ef-eval: the rag, metrics and plugins commands, outputs, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ef.evaluation import evaluate_rag, read_samples
+from ef.evaluation.cli import cli
+
+DEMO_SAMPLES = Path(__file__).parents[1] / "examples" / "demo" / "rag_samples.jsonl"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), prog_name="ef-eval")
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_rag_json_is_the_report_dict(builtin_registry) -> None:
+    code, out, _ = run("rag", str(DEMO_SAMPLES), "-o", "json")
+    assert code == 0
+    expected = evaluate_rag(read_samples(DEMO_SAMPLES), registry=builtin_registry).to_dict()
+    del expected["per_sample"], expected["sample_ids"]
+    assert json.loads(out) == expected
+
+
+def test_rag_per_sample_drill_down_uses_sample_ids() -> None:
+    code, out, _ = run("rag", str(DEMO_SAMPLES), "-m", "token_f1,exact_match", "-s", "-o", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert list(data["metrics"]) == ["token_f1", "exact_match"]
+    assert data["sample_ids"] == ["s1", "s2", "s3", "s4"]
+    assert data["per_sample"]["exact_match"] == [0.0, 1.0, 0.0, None]
+
+
+def test_rag_csv_and_markdown_and_table() -> None:
+    code, out, _ = run("rag", str(DEMO_SAMPLES), "-m", "exact_match", "-s", "-o", "csv")
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[:2] == [["metric", "mean", "coverage"], ["exact_match", "0.3333", "3/4"]]
+    assert rows[2:] == [
+        ["sample", "exact_match"],
+        ["s1", "0.0000"],
+        ["s2", "1.0000"],
+        ["s3", "0.0000"],
+        ["s4", "-"],
+    ]
+    code, out, _ = run("rag", str(DEMO_SAMPLES), "-o", "markdown")
+    assert "| token_f1 | 0.4286 | 3/4 |" in out
+    code, out, _ = run("rag", str(DEMO_SAMPLES))
+    assert code == 0
+    assert "non_empty_rate" in out
+    assert "0.7500" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rag", "missing.jsonl"], "Error: no such file or directory: missing.jsonl"),
+        (["rag", "{bad}", "-m", "f1"], "Error: unknown RAG metric 'f1'"),
+        (["rag", "{bad}"], r"Error: {bad}:2: invalid JSON"),
+        (["rag", "{bad}", "-f", "nope"], "Error: unknown format 'nope'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"response": "ok"}\n{"response": \n')
+    args = [a.replace("{bad}", str(bad)) for a in args]
+    if "-m" in args:  # an unknown metric is reported before the file is parsed
+        bad.write_text('{"response": "ok"}\n')
+    code, out, err = run(*args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith(message.replace("{bad}", str(bad)))
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+
+
+def test_debug_shows_the_real_exception(tmp_path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    result = CliRunner().invoke(cli, ["--debug", "rag", str(bad)])
+    assert result.exit_code == 1
+    assert type(result.exception).__name__ == "DatasetFormatError"
+
+
+def test_metrics_catalogue_json_fields() -> None:
+    code, out, _ = run("metrics", "-o", "json")
+    assert code == 0
+    entries = {e["name"]: e for e in json.loads(out)}
+    assert {"ndcg", "recall", "precision", "mrr", "map", "exact_match", "token_f1"} <= set(entries)
+    assert entries["ndcg"] == {
+        "name": "ndcg",
+        "kind": "retrieval",
+        "plugin": "builtin.retrieval_metrics",
+        "description": "Normalized DCG at cutoff ``k``: ef's primary retrieval metric.",
+    }
+    assert entries["token_f1"]["kind"] == "rag"
+    assert entries["token_f1"]["plugin"] == "builtin.rag_metrics"
+
+
+def test_plugins_listing() -> None:
+    code, out, _ = run("plugins", "-o", "json")
+    assert code == 0
+    plugins = {p["name"]: p for p in json.loads(out)}
+    assert plugins["builtin.formats"]["provides"] == {"format": ["beir", "rag_csv", "rag_jsonl"]}
+    assert plugins["builtin.formats"]["distribution"] == "ef-evaluation"
+    code, out, _ = run("plugins")
+    assert "builtin.adapters" in out
+
+
+def test_python_dash_m_is_the_same_command() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "ef.evaluation", "rag", str(DEMO_SAMPLES), "-m", "exact_match", "-o", "csv"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert out.splitlines()[1] == "exact_match,0.3333,3/4"
