@@ -18,7 +18,7 @@ PUBLIC = [
     "RetrievalEvalReport", "RetrievalMetric", "RetrieverAdapter", "RetrieverError",
     "UnknownNameError", "__version__", "as_ragas_dataset", "average_precision",
     "context_precision", "context_recall", "dcg_at_k", "evaluate_rag", "evaluate_retrieval",
-    "exact_match", "get_registry", "hookimpl", "list_plugins", "ndcg_at_k", "precision_at_k",
+    "exact_match", "from_ragas_dataset", "get_registry", "hookimpl", "list_plugins", "ndcg_at_k", "precision_at_k",
     "read_beir", "read_samples", "recall_at_k", "reciprocal_rank", "token_f1", "write_beir",
     "write_samples",
 ]  # fmt: skip
@@ -68,3 +68,15 @@ def test_as_ragas_dataset_when_the_bridge_is_disabled(monkeypatch) -> None:
     monkeypatch.setenv("EF_EVALUATION_DISABLE_PLUGINS", "ragas")
     with pytest.raises(ImportError, match="EF_EVALUATION_DISABLE_PLUGINS disables"):
         as_ragas_dataset([])
+
+
+def test_every_public_name_is_in_the_api_reference() -> None:
+    from pathlib import Path
+
+    reference = (Path(__file__).parents[1] / "docs" / "reference.md").read_text(encoding="utf-8")
+    missing = [
+        name
+        for name in PUBLIC
+        if name != "__version__" and f"ef.evaluation.{name}" not in reference
+    ]
+    assert not missing, f"add these to docs/reference.md: {missing}"

@@ -58,7 +58,7 @@ from .metrics.retrieval import (
     reciprocal_rank,
 )
 from .rag_eval import evaluate_rag
-from .ragas_bridge import as_ragas_dataset
+from .ragas_bridge import as_ragas_dataset, from_ragas_dataset
 from .reports import RagEvalReport, RetrievalEvalReport
 from .retrieval_eval import evaluate_retrieval
 from .types import Corpus, Qrels, Queries, RagSample
@@ -100,6 +100,7 @@ __all__ = [
     "evaluate_rag",
     "evaluate_retrieval",
     "exact_match",
+    "from_ragas_dataset",
     "get_registry",
     "hookimpl",
     "list_plugins",

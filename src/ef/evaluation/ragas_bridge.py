@@ -10,11 +10,30 @@ from ._loading import DISABLE_PLUGINS_ENV, _env_list
 from .errors import MissingDependencyError
 from .types import RagSample
 
-__all__ = ["RAGAS_INSTALL_COMMAND", "as_ragas_dataset"]
+__all__ = ["RAGAS_INSTALL_COMMAND", "as_ragas_dataset", "from_ragas_dataset"]
 
 #: The exact command that installs the bridge (and Ragas with it).
 RAGAS_INSTALL_COMMAND = 'pip install "ef-evaluation[ragas]"'
 _BRIDGE_MODULE = "ef_evaluation_ragas"
+
+
+def _bridge(caller: str) -> Any:
+    """The ef_evaluation_ragas module, or an ImportError that says how to get it."""
+    if "ragas" in _env_list(DISABLE_PLUGINS_ENV):
+        raise MissingDependencyError(
+            f"{caller}() needs the Ragas bridge, which {DISABLE_PLUGINS_ENV} disables; "
+            "remove 'ragas' from it."
+        )
+    try:
+        return importlib.import_module(_BRIDGE_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name != _BRIDGE_MODULE:
+            raise  # the bridge is there but something it needs is not: show that
+        raise MissingDependencyError(
+            f"{caller}() needs the Ragas bridge and Ragas; install them with: "
+            f"{RAGAS_INSTALL_COMMAND} (from a source checkout: "
+            "pip install ./plugins/ef-evaluation-ragas)"
+        ) from None
 
 
 def as_ragas_dataset(samples: Iterable[RagSample | Mapping[str, Any]]) -> Any:
@@ -41,18 +60,15 @@ def as_ragas_dataset(samples: Iterable[RagSample | Mapping[str, Any]]) -> Any:
         ImportError: if the optional Ragas bridge is not installed (or is disabled); the
             message gives the exact install command.
     """
-    if "ragas" in _env_list(DISABLE_PLUGINS_ENV):
-        raise MissingDependencyError(
-            f"as_ragas_dataset() needs the Ragas bridge, which {DISABLE_PLUGINS_ENV} disables; "
-            "remove 'ragas' from it."
-        )
-    try:
-        bridge = importlib.import_module(_BRIDGE_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name != _BRIDGE_MODULE:
-            raise  # the bridge is there but something it needs is not: show that
-        raise MissingDependencyError(
-            f"as_ragas_dataset() needs the Ragas bridge and Ragas; install them with: "
-            f"{RAGAS_INSTALL_COMMAND}"
-        ) from None
-    return bridge.as_ragas_dataset(samples)
+    return _bridge("as_ragas_dataset").as_ragas_dataset(samples)
+
+
+def from_ragas_dataset(dataset: Any) -> list[dict[str, Any]]:
+    """Convert a Ragas ``EvaluationDataset`` back into RagSample dicts: the reverse of
+    :func:`as_ragas_dataset`, restoring the keys (sample ids) Ragas cannot hold.
+
+    Raises:
+        ImportError: if the Ragas bridge is not installed (or is disabled).
+    """
+    result: list[dict[str, Any]] = _bridge("from_ragas_dataset").from_ragas_dataset(dataset)
+    return result

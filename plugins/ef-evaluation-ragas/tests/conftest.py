@@ -1,0 +1,27 @@
+"""Offline and quiet: no telemetry, no files in the real home, no socket to anywhere."""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+
+import pytest
+
+# Before anything imports ragas: "true" (not "1") turns its usage tracking off, and ragas still
+# writes $XDG_DATA_HOME/ragas/uuid.json, so point that at a temporary directory.
+os.environ["RAGAS_DO_NOT_TRACK"] = "true"
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ef-ragas-xdg-")
+
+
+class NetworkAccessError(RuntimeError):
+    """A test tried to open a connection; the suite must run with no network."""
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: socket.socket, address: object) -> None:
+        raise NetworkAccessError(f"network access attempted: {address!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)

@@ -1,0 +1,82 @@
+"""A deterministic judge that satisfies Ragas' LLM interface (``BaseRagasLLM``), for tests.
+
+It answers Ragas' Pydantic prompts by rule, reading the prompt's final input:
+
+* AspectCritic ("Criteria Definition"): verdict 1 if the response mentions ``Paris``;
+* Faithfulness, step 1 (statement generation): one statement per sentence of the answer;
+* Faithfulness, step 2 (NLI): verdict 1 for a statement that appears word for word in the
+  context, 0 otherwise.
+
+``fail_with`` makes every call raise; ``garbage`` makes every answer unparseable.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.outputs import Generation, LLMResult
+from ragas.llms.base import BaseRagasLLM
+
+_INPUT = "Now perform the same with the following input"
+
+
+@dataclass
+class FakeJudge(BaseRagasLLM):
+    fail_with: Exception | None = None
+    garbage: bool = False
+    prompts: list[str] = field(default_factory=list)
+
+    def _answer(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.fail_with is not None:
+            raise self.fail_with
+        if self.garbage:
+            return "I am not JSON"
+        data = json.loads(prompt.split(_INPUT, 1)[1].split("input: ", 1)[1].rsplit("Output:", 1)[0])
+        if "Criteria Definition" in prompt:
+            verdict = int("Paris" in json.dumps(data.get("response", "")))
+            return json.dumps({"reason": "rule", "verdict": verdict})
+        if "Break down each sentence" in prompt:
+            sentences = [s.strip() for s in re.split(r"(?<=\.)\s+", data["answer"]) if s.strip()]
+            return json.dumps({"statements": sentences})
+        if "judge the faithfulness" in prompt:
+            context = data["context"]
+            return json.dumps(
+                {
+                    "statements": [
+                        {"statement": s, "reason": "rule", "verdict": int(s.rstrip(".") in context)}
+                        for s in data["statements"]
+                    ]
+                }
+            )
+        raise AssertionError(f"FakeJudge has no rule for this prompt: {prompt[:200]!r}")
+
+    def _result(self, prompt: Any, n: int) -> LLMResult:
+        text = self._answer(prompt.to_string())
+        return LLMResult(generations=[[Generation(text=text) for _ in range(n)]])
+
+    def generate_text(
+        self,
+        prompt: Any,
+        n: int = 1,
+        temperature: float = 0.01,
+        stop: Any = None,
+        callbacks: Any = None,
+    ) -> LLMResult:
+        return self._result(prompt, n)
+
+    async def agenerate_text(
+        self,
+        prompt: Any,
+        n: int = 1,
+        temperature: float | None = 0.01,
+        stop: Any = None,
+        callbacks: Any = None,
+    ) -> LLMResult:
+        return self._result(prompt, n)
+
+    def is_finished(self, response: LLMResult) -> bool:
+        return True
