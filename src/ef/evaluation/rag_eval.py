@@ -90,21 +90,12 @@ def evaluate_rag(
     if not checked:
         raise ValueError("samples is empty; evaluate_rag needs at least one sample")
 
-    per_sample: dict[str, tuple[float | None, ...]] = {}
-    means: dict[str, float | None] = {}
-    coverage: dict[str, int] = {}
-    for name, metric in chosen.items():
-        values = tuple(_score(metric, sample, i) for i, sample in enumerate(checked))
-        scored = [v for v in values if v is not None]
-        per_sample[name] = values
-        coverage[name] = len(scored)
-        means[name] = math.fsum(scored) / len(scored) if scored else None
-    return RagEvalReport(
-        metrics=means,
-        coverage=coverage,
-        n_samples=len(checked),
-        per_sample=per_sample,
-        sample_ids=tuple(sample_id(sample, i) for i, sample in enumerate(checked)),
+    per_sample = {
+        name: [_score(metric, sample, i) for i, sample in enumerate(checked)]
+        for name, metric in chosen.items()
+    }
+    return RagEvalReport.from_values(
+        per_sample, [sample_id(sample, i) for i, sample in enumerate(checked)]
     )
 
 

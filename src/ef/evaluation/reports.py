@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 import attrs
@@ -173,6 +174,33 @@ class RagEvalReport:
         kw_only=True,
     )
     sample_ids: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple, kw_only=True)
+
+    @classmethod
+    def from_values(
+        cls, per_sample: Mapping[str, Sequence[float | None]], sample_ids: Sequence[str]
+    ) -> RagEvalReport:
+        """The report of per-sample values: ``None`` marks a sample a metric did not score.
+
+        Each mean is over the scored samples only, and ``coverage`` counts them.
+
+        >>> report = RagEvalReport.from_values({"token_f1": [1.0, None, 0.5]}, ["a", "b", "c"])
+        >>> report.metrics["token_f1"], report.coverage["token_f1"], report.n_samples
+        (0.75, 2, 3)
+        """
+        coverage = {name: sum(v is not None for v in values) for name, values in per_sample.items()}
+        means = {
+            name: math.fsum(v for v in values if v is not None) / coverage[name]
+            if coverage[name]
+            else None
+            for name, values in per_sample.items()
+        }
+        return cls(
+            metrics=means,
+            coverage=coverage,
+            n_samples=len(sample_ids),
+            per_sample=per_sample,
+            sample_ids=sample_ids,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dicts and lists, ready for ``json.dumps``.

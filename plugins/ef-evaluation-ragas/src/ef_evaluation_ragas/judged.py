@@ -112,23 +112,11 @@ def evaluate_with_ragas(
             show_progress=False,
         )
     rows = from_ragas_dataset(dataset)
-    per_sample: dict[str, tuple[float | None, ...]] = {}
-    for key in (_result_key(metric) for metric in chosen):
-        per_sample[key] = tuple(_number(scores.get(key)) for scores in result.scores)
-    coverage = {key: sum(v is not None for v in values) for key, values in per_sample.items()}
-    means = {key: _mean(values) for key, values in per_sample.items()}
-    return RagEvalReport(
-        metrics=means,
-        coverage=coverage,
-        n_samples=len(rows),
-        per_sample=per_sample,
-        sample_ids=tuple(sample_id(row, i) for i, row in enumerate(rows)),
-    )
-
-
-def _mean(values: Sequence[float | None]) -> float | None:
-    scored = [v for v in values if v is not None]
-    return math.fsum(scored) / len(scored) if scored else None
+    per_sample = {
+        key: [_number(scores.get(key)) for scores in result.scores]
+        for key in (_result_key(metric) for metric in chosen)
+    }
+    return RagEvalReport.from_values(per_sample, [sample_id(row, i) for i, row in enumerate(rows)])
 
 
 def _number(value: Any) -> float | None:

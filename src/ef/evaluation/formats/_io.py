@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, Any, cast
 
 from ..errors import DatasetFormatError
 
-__all__ = ["atomic_writer", "format_error", "numbered_lines", "read_text"]
+__all__ = ["atomic_writer", "format_error", "json_lines", "numbered_lines", "read_text"]
 
 
 def format_error(
@@ -56,6 +57,17 @@ def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
             text = text.rstrip("\r\n")
             if text.strip():
                 yield line_no, text
+
+
+def json_lines(path: Path) -> Iterator[tuple[int, str, Any]]:
+    """``(line number, text, parsed value)`` for each non-blank line of a JSONL file."""
+    for line_no, line in numbered_lines(path):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problem = f"invalid JSON ({exc.msg} at column {exc.colno})"
+            raise format_error(path, line_no, problem, line) from None
+        yield line_no, line, value
 
 
 def read_text(path: Path) -> str:

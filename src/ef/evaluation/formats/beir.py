@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DatasetFormatError
-from ._io import atomic_writer, format_error, numbered_lines
+from ._io import atomic_writer, format_error, json_lines, numbered_lines
 
 __all__ = ["_DEFAULT_QRELS_PATHS", "looks_like_beir", "read_beir", "write_beir"]
 
@@ -65,13 +65,7 @@ def _text_field(record: Mapping[str, Any], key: str, path: Path, line_no: int, l
 def _read_jsonl(path: Path, *, with_title: bool) -> dict[str, str]:
     texts: dict[str, str] = {}
     first_seen: dict[str, int] = {}
-    for line_no, line in numbered_lines(path):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise format_error(
-                path, line_no, f"invalid JSON ({exc.msg} at column {exc.colno})", line
-            ) from None
+    for line_no, line, record in json_lines(path):
         if not isinstance(record, dict):
             raise format_error(path, line_no, "expected a JSON object with '_id' and 'text'", line)
         if "_id" not in record:

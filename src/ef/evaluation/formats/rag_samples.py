@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import InvalidSampleError
 from ..metrics.rag import SAMPLE_FIELDS, validate_sample
-from ._io import atomic_writer, format_error, numbered_lines, read_text
+from ._io import atomic_writer, format_error, json_lines, read_text
 
 __all__ = [
     "looks_like_csv_samples",
@@ -81,13 +81,7 @@ def read_jsonl_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """
     source = Path(path)
     samples: list[dict[str, Any]] = []
-    for line_no, line in numbered_lines(source):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise format_error(
-                source, line_no, f"invalid JSON ({exc.msg} at column {exc.colno})", line
-            ) from None
+    for line_no, _, record in json_lines(source):
         samples.append(_checked(record, source, line_no, len(samples)))
     return samples
 

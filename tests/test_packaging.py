@@ -1,0 +1,44 @@
+"""The packaging promises: the console script, the ragas extra, and the bridge's entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
+
+ROOT = Path(__file__).parents[1]
+
+
+def load(path: Path) -> dict[str, Any]:
+    with path.open("rb") as handle:
+        data: dict[str, Any] = tomllib.load(handle)
+    return data
+
+
+def test_core_declares_the_cli_and_the_ragas_extra() -> None:
+    project = load(ROOT / "pyproject.toml")["project"]
+    assert project["scripts"] == {"ef-eval": "ef.evaluation.cli:main"}
+    assert project["optional-dependencies"]["ragas"] == ["ef-evaluation-ragas"]
+    assert {"attrs>=23.1", "pluggy>=1.5", "importlib-metadata>=6.0", "numpy>=1.24"} <= set(
+        project["dependencies"]
+    )
+    assert not (ROOT / "src" / "ef" / "__init__.py").exists()  # ef is a namespace package
+
+
+def test_the_bridge_is_the_plugin_ragas_of_its_own_distribution() -> None:
+    project = load(ROOT / "plugins" / "ef-evaluation-ragas" / "pyproject.toml")["project"]
+    assert project["name"] == "ef-evaluation-ragas"
+    assert project["entry-points"]["ef_evaluation"] == {"ragas": "ef_evaluation_ragas"}
+    requirements = " ".join(project["dependencies"])
+    for needed in (
+        "ef-evaluation",
+        "ragas>=0.4.3,<0.5",
+        "langchain-community>=0.4,<0.4.2",
+        "rapidfuzz",
+        "sacrebleu",
+        "rouge-score",
+    ):
+        assert needed in requirements, needed
