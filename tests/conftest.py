@@ -8,9 +8,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from ef.evaluation import Registry
 from ef.evaluation._registry import _reset_default_registry
+
+# No test may depend on timing: no per-example deadline. On CI, the same examples every run.
+settings.register_profile("default", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 #: ../shared beside the checkout (CI lays it there), or EF_EVALUATION_SHARED.
 SHARED = Path(os.environ.get("EF_EVALUATION_SHARED", Path(__file__).parents[2] / "shared"))

@@ -7,11 +7,18 @@ import socket
 import tempfile
 
 import pytest
+from hypothesis import settings
 
 # Before anything imports ragas: "true" (not "1") turns its usage tracking off, and ragas still
 # writes $XDG_DATA_HOME/ragas/uuid.json, so point that at a temporary directory.
 os.environ["RAGAS_DO_NOT_TRACK"] = "true"
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ef-ragas-xdg-")
+
+
+# No test may depend on timing: no per-example deadline. On CI, the same examples every run.
+settings.register_profile("default", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 class NetworkAccessError(RuntimeError):
