@@ -121,6 +121,6 @@ def test_appending_non_relevant_docs_never_changes_recall(ranked, relevant, k, e
 
 
 @given(ranked=rankings, relevant=judgements, k=cutoffs)
-def test_recall_and_ndcg_never_decrease_with_k(ranked, relevant, k) -> None:
+def test_recall_dcg_and_ap_never_decrease_with_k(ranked, relevant, k) -> None:
     for metric in (recall_at_k, dcg_at_k, average_precision):
         assert metric(ranked, relevant, k + 1) >= metric(ranked, relevant, k)

@@ -36,3 +36,11 @@ def test_values_are_frozen_and_describe_themselves() -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         metric.name = "other"  # type: ignore[misc]
     assert RetrievalMetric(name="ndcg", func=ndcg_at_k) == metric
+
+
+def test_a_missing_function_is_refused() -> None:
+    with pytest.raises(TypeError, match=r"RagMetric\.func must be callable, got None"):
+        RagMetric(name="x", func=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"RetrieverAdapter\.adapt must be callable, got None"):
+        RetrieverAdapter(name="x", accepts=callable, adapt=None)  # type: ignore[arg-type]
+    assert DatasetFormat(name="x").read_dataset is None  # a format's capabilities are optional

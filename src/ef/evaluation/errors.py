@@ -65,17 +65,7 @@ class MissingDependencyError(EvaluationError, ImportError):
     """An optional package is needed; the message gives the exact install command."""
 
 
-for _cls in (
-    EvaluationError,
-    PluginError,
-    PluginLoadError,
-    DuplicateNameError,
-    UnknownNameError,
-    InvalidSampleError,
-    DatasetFormatError,
-    RetrieverError,
-    MissingDependencyError,
-):
-    # Tracebacks and docs show the public path, as pytest does for its exceptions.
-    _cls.__module__ = "ef.evaluation"
-del _cls
+# Tracebacks and docs show the public path, as pytest does for its exceptions.
+for _name in __all__:
+    globals()[_name].__module__ = "ef.evaluation"
+del _name

@@ -14,6 +14,7 @@ A plugin builds these and returns them from a hook of :mod:`ef.evaluation.hooksp
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -43,10 +44,24 @@ def _check_name(instance: object, attribute: attrs.Attribute[str], value: str) -
 
 
 def _check_callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not None and not callable(value):
+    if not callable(value):
         raise TypeError(
             f"{type(instance).__name__}.{attribute.name} must be callable, got {value!r}"
         )
+
+
+def _check_optional_callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None:
+        _check_callable(instance, attribute, value)
+
+
+def is_score(value: object) -> bool:
+    """True for what a metric may return: a real number that is not NaN (``bool`` is not).
+
+    >>> is_score(0.5), is_score(float("nan")), is_score(None), is_score(True)
+    (True, False, False, False)
+    """
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
 
 
 def _first_docstring_line(func: object) -> str:
@@ -119,18 +134,20 @@ class DatasetFormat:
 
     name: str = attrs.field(validator=_check_name)
     read_dataset: Callable[[Path], tuple[Corpus, Queries, Qrels]] | None = attrs.field(
-        default=None, validator=_check_callable
+        default=None, validator=_check_optional_callable
     )
     write_dataset: Callable[[Path, Corpus, Queries, Qrels], None] | None = attrs.field(
-        default=None, validator=_check_callable
+        default=None, validator=_check_optional_callable
     )
     read_samples: Callable[[Path], list[dict[str, Any]]] | None = attrs.field(
-        default=None, validator=_check_callable
+        default=None, validator=_check_optional_callable
     )
     write_samples: Callable[[Path, Iterable[Mapping[str, Any]]], None] | None = attrs.field(
-        default=None, validator=_check_callable
+        default=None, validator=_check_optional_callable
     )
-    detect: Callable[[Path], bool] | None = attrs.field(default=None, validator=_check_callable)
+    detect: Callable[[Path], bool] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
     description: str = ""
 
     kind: ClassVar[str] = "format"

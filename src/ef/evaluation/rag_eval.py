@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ._registry import Registry, registry_or_default
 from .errors import PluginError
-from .interfaces import RagMetric
+from .interfaces import RagMetric, is_score
 from .metrics.rag import validate_sample
 from .reports import RagEvalReport
 from .types import RagSample
@@ -20,7 +19,7 @@ def _score(metric: RagMetric, sample: RagSample, index: int) -> float | None:
     value = metric.func(sample)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+    if not is_score(value):
         # A NaN would poison the mean silently; say which metric produced it, and where.
         raise PluginError(
             f"RAG metric {metric.name!r} returned {value!r} for sample {index}; a metric must "

@@ -8,7 +8,7 @@ from typing import Any
 
 from ._registry import Registry, registry_or_default
 from .errors import PluginError, RetrieverError
-from .interfaces import RetrievalMetric, SearchFunction
+from .interfaces import RetrievalMetric, SearchFunction, is_score
 from .reports import RetrievalEvalReport
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
@@ -77,13 +77,13 @@ def _ranking(results: Sequence[Any], limit: int) -> list[str]:
 
 
 def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+    if not is_score(value):
         # A NaN or a None would poison the mean silently; say which metric and which query.
         raise PluginError(
             f"retrieval metric {metric.name!r} returned {value!r} for query {query_id!r}; "
             "a retrieval metric must return a number"
         )
-    return float(value)
+    return float(value)  # type: ignore[arg-type]  # is_score checked it
 
 
 def _check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:

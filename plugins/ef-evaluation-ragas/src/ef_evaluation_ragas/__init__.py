@@ -18,10 +18,12 @@ Before it does, ``RAGAS_DO_NOT_TRACK`` is set to ``true`` unless you set it your
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from ef.evaluation import RagMetric, hookimpl
 
-from ef.evaluation import RagEvalReport, RagMetric, hookimpl
+# None of these modules imports Ragas at import time; each does on first use.
+from .dataset import as_ragas_dataset, from_ragas_dataset
+from .judged import evaluate_with_ragas
+from .metrics import ragas_metrics
 
 __all__ = ["as_ragas_dataset", "evaluate_with_ragas", "from_ragas_dataset"]
 
@@ -30,43 +32,4 @@ __version__ = "0.1.0.dev0"
 
 @hookimpl
 def ef_evaluation_metrics() -> list[RagMetric]:
-    from .metrics import ragas_metrics
-
     return ragas_metrics()
-
-
-def as_ragas_dataset(samples: Iterable[Mapping[str, Any]]) -> Any:
-    """RagSamples -> ``ragas.EvaluationDataset``, keeping non-Ragas keys (ids) on our side.
-
-    See :func:`ef_evaluation_ragas.dataset.as_ragas_dataset`.
-    """
-    from .dataset import as_ragas_dataset as convert
-
-    return convert(samples)
-
-
-def from_ragas_dataset(dataset: Any) -> list[dict[str, Any]]:
-    """``ragas.EvaluationDataset`` -> RagSample dicts, restoring the keys Ragas cannot hold.
-
-    See :func:`ef_evaluation_ragas.dataset.from_ragas_dataset`.
-    """
-    from .dataset import from_ragas_dataset as convert
-
-    return convert(dataset)
-
-
-def evaluate_with_ragas(
-    samples: Iterable[Mapping[str, Any]],
-    metrics: Sequence[Any],
-    *,
-    llm: Any,
-    embeddings: Any = None,
-    on_error: str = "raise",
-    run_config: Any = None,
-) -> RagEvalReport:
-    """Run LLM-judged Ragas metrics with your own LLM. See :mod:`ef_evaluation_ragas.judged`."""
-    from .judged import evaluate_with_ragas as run
-
-    return run(
-        samples, metrics, llm=llm, embeddings=embeddings, on_error=on_error, run_config=run_config
-    )
