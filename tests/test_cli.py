@@ -110,7 +110,9 @@ def test_plugins_listing() -> None:
     code, out, _ = run("plugins", "-o", "json")
     assert code == 0
     plugins = {p["name"]: p for p in json.loads(out)}
-    assert plugins["builtin.formats"]["provides"] == {"format": ["beir", "rag_csv", "rag_jsonl"]}
+    assert plugins["builtin.formats"]["provides"] == {
+        "format": ["beir", "msmarco", "rag_csv", "rag_jsonl", "trec"]
+    }
     assert plugins["builtin.formats"]["distribution"] == "ef-evaluation"
     code, out, _ = run("plugins")
     assert "builtin.adapters" in out

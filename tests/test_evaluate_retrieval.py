@@ -262,7 +262,7 @@ def test_report_is_frozen_json_ready_and_readable(builtin_registry) -> None:
     assert data["skipped"] == {"q9": "no query text in queries"}
     assert data["k_values"] == [1, 10]
     text = str(report)
-    assert text.splitlines()[0] == "Retrieval evaluation: 2 queries scored, 1 skipped"
+    assert text.splitlines()[0] == "Retrieval evaluation: 2 queries scored (1 skipped)"
     assert text.splitlines()[1].split() == ["metric", "@1", "@10"]
     assert f"{report.metrics['ndcg@10']:.4f}" in text
 

@@ -21,6 +21,10 @@ PUBLIC = [
     "exact_match", "from_ragas_dataset", "get_registry", "hookimpl", "list_plugins", "ndcg_at_k", "precision_at_k",
     "read_beir", "read_samples", "recall_at_k", "reciprocal_rank", "token_f1", "write_beir",
     "write_samples",
+    # Issue 3: formats and stored runs.
+    "Dataset", "Document", "Run", "RunInput", "StreamingCorpus", "convert", "evaluate_run",
+    "read_dataset", "read_qrels", "read_queries", "read_run", "write_dataset", "write_qrels",
+    "write_queries", "write_run",
 ]  # fmt: skip
 
 

@@ -20,7 +20,7 @@ def test_quickstart_prints_the_report_of_the_demo_dataset(builtin_registry) -> N
         text=True,
     ).stdout
     assert "20 documents, 8 queries, 8 judged" in out
-    assert "Retrieval evaluation: 7 queries scored, 1 skipped" in out
+    assert "Retrieval evaluation: 7 queries scored (1 skipped)" in out
     assert "skipped q8: no positive judgement" in out
     assert "RAG evaluation: 4 samples" in out
 

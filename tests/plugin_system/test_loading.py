@@ -13,6 +13,7 @@ from ef.evaluation import (
     evaluate_rag,
     evaluate_retrieval,
     list_plugins,
+    read_qrels,
 )
 
 HITS_PLUGIN = """
@@ -252,11 +253,13 @@ FORMAT_PLUGIN = """
 from ef.evaluation import DatasetFormat, hookimpl
 
 def read_toy(path):
-    return {{"d1": "text"}}, {{"q1": "query"}}, {{"q1": {{"d1": 1.0}}}}
+    # "q,d" pairs, one per line: enough of a format to show detection and reading.
+    pairs = (line.split(",") for line in __import__("pathlib").Path(path).read_text().split())
+    return {{q: {{d: 1}} for q, d in pairs}}
 
 @hookimpl
 def ef_evaluation_formats():
-    return [DatasetFormat(name="{name}", read_dataset=read_toy, detect=lambda path: False)]
+    return [DatasetFormat(name="{name}", read_qrels=read_toy, detect=lambda p: p.suffix == ".toy")]
 """
 
 
@@ -268,15 +271,17 @@ def test_a_format_plugin_is_registered_beside_the_builtin_beir(make_dist, tmp_pa
         {"toy_fmt": FORMAT_PLUGIN.format(name="toy")},
     )
     registry = Registry.load()
-    assert list(registry.formats) == ["beir", "rag_csv", "rag_jsonl", "toy"]
+    assert list(registry.formats) == ["beir", "msmarco", "rag_csv", "rag_jsonl", "toy", "trec"]
     assert registry.provider("toy", kind="format").distribution == "ef-evaluation-toy"
     assert registry.provider("beir", kind="format").name == "builtin.formats"
-    toy = registry.format("toy")
-    assert toy.read_dataset is not None
-    assert toy.read_dataset(tmp_path) == ({"d1": "text"}, {"q1": "query"}, {"q1": {"d1": 1.0}})
+    # A plugin's format is asked before the built-ins when a path's format is detected.
+    assert registry.formats_to_detect[0].name == "toy"
+    path = tmp_path / "judged.toy"
+    path.write_text("q1,d1\nq2,d7\n")
+    assert read_qrels(path, registry=registry) == {"q1": {"d1": 1}, "q2": {"d7": 1}}
     with pytest.raises(
         ValueError,
-        match=r"unknown format 'tyo'; did you mean 'toy'\? Valid formats: beir, rag_csv, rag_jsonl, toy\.",
+        match=r"unknown format 'tyo'; did you mean 'toy'\? Valid formats: beir, msmarco, rag_csv, rag_jsonl, toy, trec\.",
     ):
         registry.format("tyo")
 
@@ -303,6 +308,9 @@ def test_the_builtin_beir_format_reads_and_detects_the_demo(builtin_registry) ->
     assert beir.detect is not None
     assert beir.read_dataset is not None
     assert beir.detect(demo)
-    assert not beir.detect(demo / "corpus.jsonl")
-    corpus, queries, qrels = beir.read_dataset(demo)
-    assert (len(corpus), len(queries), len(qrels)) == (20, 8, 8)
+    assert beir.detect(demo / "qrels" / "test.tsv")
+    assert not beir.detect(demo / "missing")
+    dataset = beir.read_dataset(demo)
+    assert (len(list(dataset.corpus)), len(dataset.queries)) == (20, 8)
+    assert list(dataset.qrels) == ["test"]
+    assert len(dataset.qrels["test"]) == 8

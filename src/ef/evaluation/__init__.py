@@ -30,6 +30,8 @@ from ._loading import PluginInfo
 from ._metrics_view import RetrievalMetricsView
 from ._registry import Registry, get_registry, list_plugins
 from ._version import __version__
+from .convert import convert
+from .dataset import Dataset, Document, StreamingCorpus
 from .errors import (
     DatasetFormatError,
     DuplicateNameError,
@@ -41,7 +43,18 @@ from .errors import (
     RetrieverError,
     UnknownNameError,
 )
-from .files import read_samples, write_samples
+from .files import (
+    read_dataset,
+    read_qrels,
+    read_queries,
+    read_run,
+    read_samples,
+    write_dataset,
+    write_qrels,
+    write_queries,
+    write_run,
+    write_samples,
+)
 
 # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
 from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
@@ -61,7 +74,8 @@ from .rag_eval import evaluate_rag
 from .ragas_bridge import as_ragas_dataset, from_ragas_dataset
 from .reports import RagEvalReport, RetrievalEvalReport
 from .retrieval_eval import evaluate_retrieval
-from .types import Corpus, Qrels, Queries, RagSample
+from .run_eval import evaluate_run
+from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
 #: The retrieval metrics evaluate_retrieval() can compute, each keyed by the short name used in
 #: the ``metrics=`` argument and in report keys: the built-ins (map, mrr, ndcg, precision,
@@ -71,8 +85,10 @@ RETRIEVAL_METRICS = RetrievalMetricsView()
 __all__ = [
     "RETRIEVAL_METRICS",
     "Corpus",
+    "Dataset",
     "DatasetFormat",
     "DatasetFormatError",
+    "Document",
     "DuplicateNameError",
     "EvaluationError",
     "InvalidSampleError",
@@ -90,15 +106,20 @@ __all__ = [
     "RetrievalMetric",
     "RetrieverAdapter",
     "RetrieverError",
+    "Run",
+    "RunInput",
+    "StreamingCorpus",
     "UnknownNameError",
     "__version__",
     "as_ragas_dataset",
     "average_precision",
     "context_precision",
     "context_recall",
+    "convert",
     "dcg_at_k",
     "evaluate_rag",
     "evaluate_retrieval",
+    "evaluate_run",
     "exact_match",
     "from_ragas_dataset",
     "get_registry",
@@ -107,10 +128,18 @@ __all__ = [
     "ndcg_at_k",
     "precision_at_k",
     "read_beir",
+    "read_dataset",
+    "read_qrels",
+    "read_queries",
+    "read_run",
     "read_samples",
     "recall_at_k",
     "reciprocal_rank",
     "token_f1",
     "write_beir",
+    "write_dataset",
+    "write_qrels",
+    "write_queries",
+    "write_run",
     "write_samples",
 ]

@@ -100,6 +100,12 @@ class Registry:
         """Name to :class:`DatasetFormat`, sorted by name."""
         return _sorted_view(self._formats, DatasetFormat)
 
+    @property
+    def formats_to_detect(self) -> tuple[DatasetFormat, ...]:
+        """The formats in the order detection asks them: plugins' before the built-ins (the
+        hook-call order), and the built-ins most specific first (BEIR, TREC, MS MARCO)."""
+        return tuple(self._formats.values())
+
     def retrieval_metric(self, name: str) -> RetrievalMetric:
         """The retrieval metric called ``name``; ``UnknownNameError`` lists the valid ones."""
         return self._lookup("retrieval metric", name, self.retrieval_metrics)

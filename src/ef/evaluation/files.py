@@ -1,17 +1,42 @@
-"""Reading and writing evaluation data by path: the format is detected or named."""
+"""Reading and writing evaluation data by path: the format is detected or named.
+
+Each function finds a :class:`~ef.evaluation.DatasetFormat` that has the capability it needs
+(``read_run``, ``write_qrels``, ...): the one named by ``format=``, or the first format whose
+``detect`` recognises the path. Plugin formats are asked before the built-ins, which are asked
+most specific first: BEIR, TREC, MS MARCO.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ._registry import Registry, registry_or_default
+from .dataset import Dataset, Document, StreamingCorpus, documents_of
 from .errors import UnknownNameError
 from .interfaces import DatasetFormat
+from .types import Qrels, Queries, RunInput
 
-__all__ = ["read_samples", "write_samples"]
+__all__ = [
+    "DEFAULT_SPLITS",
+    "read_dataset",
+    "read_qrels",
+    "read_queries",
+    "read_run",
+    "read_samples",
+    "write_dataset",
+    "write_qrels",
+    "write_queries",
+    "write_run",
+    "write_samples",
+]
+
+#: The split :func:`read_dataset` picks when none is named: the first of these it finds.
+DEFAULT_SPLITS: tuple[str, ...] = ("test", "dev", "train")
+
+T = TypeVar("T")
 
 
 def _format_for(
@@ -19,22 +44,235 @@ def _format_for(
 ) -> DatasetFormat:
     """The format named ``format``, or the one whose ``detect`` recognises ``path``."""
     able = {n: f for n, f in registry.formats.items() if getattr(f, capability) is not None}
+    what = capability.replace("_", " ")
     if format is not None:
         chosen = registry.format(format)
         if getattr(chosen, capability) is None:
             raise UnknownNameError(
-                f"format {format!r} cannot {capability.replace('_', ' ')}; formats that can: "
-                f"{', '.join(able) or '(none)'}"
+                f"format {format!r} cannot {what}; formats that can: {', '.join(able) or '(none)'}"
             )
         return chosen
     if must_exist and not path.exists():
         raise FileNotFoundError(f"no such file or directory: {path}")
-    for fmt in able.values():
-        if fmt.detect is not None and fmt.detect(path):
+    for fmt in registry.formats_to_detect:
+        if fmt.name in able and fmt.detect is not None and fmt.detect(path):
             return fmt
     raise UnknownNameError(
-        f"cannot tell the format of {path}; name it with format= (one of: {', '.join(able)})"
+        f"cannot tell the format of {path} to {what}; name it with format= "
+        f"(one of: {', '.join(able)})"
     )
+
+
+def _read(
+    path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
+) -> Any:
+    source = Path(path)
+    fmt = _format_for(source, format, capability, registry_or_default(registry), must_exist=True)
+    reader: Callable[[Path], Any] = getattr(fmt, capability)
+    return reader(source)
+
+
+def _write(
+    path: str | os.PathLike[str],
+    data: object,
+    format: str | None,
+    capability: str,
+    registry: Registry | None,
+) -> None:
+    target = Path(path)
+    fmt = _format_for(target, format, capability, registry_or_default(registry), must_exist=False)
+    writer: Callable[[Path, object], None] = getattr(fmt, capability)
+    writer(target, data)
+
+
+def read_qrels(
+    path: str | os.PathLike[str], format: str | None = None, *, registry: Registry | None = None
+) -> dict[str, dict[str, float]]:
+    """Read relevance judgements, ``{query_id: {doc_id: relevance}}``, from a file or dataset.
+
+    ``path`` may be a TREC or MS MARCO qrels file (``qid iter docno rel``), a BEIR qrels TSV,
+    or a BEIR directory (its test split, else dev, else train). gzip is read transparently;
+    ``#`` starts a comment line. ``format`` (``"trec"``, ``"msmarco"``, ``"beir"`` or a
+    plugin's) skips detection.
+
+    Raises:
+        FileNotFoundError: if ``path`` does not exist.
+        DatasetFormatError: (a ``ValueError``) for a malformed line, an empty file, or a doc
+            judged twice for a query, naming the file and line.
+        UnknownNameError: (a ``ValueError``) if the format cannot be told or is unknown.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "qrels.txt")
+    ...     _ = path.write_text("# topic iter doc rel\\n301 0 d1 2\\n301 0 d2 0\\n")
+    ...     read_qrels(path)
+    {'301': {'d1': 2, 'd2': 0}}
+    """
+    qrels: dict[str, dict[str, float]] = _read(path, format, "read_qrels", registry)
+    return qrels
+
+
+def write_qrels(
+    path: str | os.PathLike[str],
+    qrels: Qrels,
+    format: str | None = "trec",
+    *,
+    registry: Registry | None = None,
+) -> None:
+    """Write qrels to ``path`` in ``format`` (TREC's ``qid 0 docno rel`` lines by default).
+
+    The file is written through a temporary file: an error (a fractional grade for TREC, an
+    id with whitespace) names the query and doc and leaves nothing behind.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_qrels(pathlib.Path(tmp, "qrels.txt"), {"q1": {"d1": 1}})
+    ...     pathlib.Path(tmp, "qrels.txt").read_text()
+    'q1 0 d1 1\\n'
+    """
+    _write(path, qrels, format, "write_qrels", registry)
+
+
+def read_run(
+    path: str | os.PathLike[str], format: str | None = None, *, registry: Registry | None = None
+) -> dict[str, dict[str, float]]:
+    """Read a run, ``{query_id: {doc_id: score}}``, from a TREC or MS MARCO run file.
+
+    TREC runs are ``qid Q0 docno rank score tag`` lines; the rank column is ignored, as
+    trec_eval ignores it, and ranking later follows trec_eval's rule (score descending, then
+    doc id descending). MS MARCO runs are ``qid<TAB>pid<TAB>rank`` lines; a rank becomes the
+    score ``1/rank``. gzip is read transparently; ``#`` starts a comment line.
+
+    Raises:
+        FileNotFoundError: if ``path`` does not exist.
+        DatasetFormatError: (a ``ValueError``) for a malformed line, a NaN or infinite score,
+            an empty file, or a doc listed twice for a query (trec_eval refuses those too),
+            naming the file and line.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "run.txt")
+    ...     _ = path.write_text("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25\\n")
+    ...     read_run(path)
+    {'q1': {'d1': 2.5, 'd2': 1.5}}
+    """
+    run: dict[str, dict[str, float]] = _read(path, format, "read_run", registry)
+    return run
+
+
+def write_run(
+    path: str | os.PathLike[str],
+    run: RunInput,
+    format: str | None = "trec",
+    *,
+    registry: Registry | None = None,
+) -> None:
+    """Write a run to ``path``: TREC's 6 columns by default, ``"msmarco"`` for qid/pid/rank.
+
+    Docs are ranked by trec_eval's rule, so reading the file back gives the same ranking. A
+    run of ranked lists (``{qid: [doc, ...]}``) keeps its order (TREC scores count down).
+    A name ending in ``.gz`` is compressed. Written through a temporary file.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_run(pathlib.Path(tmp, "run.txt"), {"q1": {"d1": 0.5, "d2": 0.5}})
+    ...     print(pathlib.Path(tmp, "run.txt").read_text(), end="")
+    q1 Q0 d2 1 0.5 ef
+    q1 Q0 d1 2 0.5 ef
+    """
+    _write(path, run, format, "write_run", registry)
+
+
+def read_queries(
+    path: str | os.PathLike[str], format: str | None = None, *, registry: Registry | None = None
+) -> dict[str, str]:
+    """Read query texts, ``{query_id: text}``: TREC topics (SGML or ``qid<TAB>text``), an
+    MS MARCO queries file, or a BEIR ``queries.jsonl``.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "topics.tsv")
+    ...     _ = path.write_text("q1\\twhat is bm25\\n")
+    ...     read_queries(path)
+    {'q1': 'what is bm25'}
+    """
+    queries: dict[str, str] = _read(path, format, "read_queries", registry)
+    return queries
+
+
+def write_queries(
+    path: str | os.PathLike[str],
+    queries: Queries,
+    format: str | None = "trec",
+    *,
+    registry: Registry | None = None,
+) -> None:
+    """Write query texts in ``format`` (``qid<TAB>text`` topics by default), atomically."""
+    _write(path, queries, format, "write_queries", registry)
+
+
+def _pick_split(dataset: Dataset, split: str | None, path: Path) -> Qrels:
+    if split is not None:
+        if split not in dataset.qrels:
+            have = ", ".join(dataset.qrels) or "(none)"
+            raise ValueError(f"{path} has no split {split!r}; it has: {have}")
+        return dataset.qrels[split]
+    name = next((s for s in DEFAULT_SPLITS if s in dataset.qrels), None)
+    return dataset.qrels[name if name is not None else next(iter(dataset.qrels))]
+
+
+def read_dataset(
+    path: str | os.PathLike[str],
+    format: str | None = None,
+    *,
+    split: str | None = None,
+    registry: Registry | None = None,
+) -> tuple[StreamingCorpus, dict[str, str], dict[str, dict[str, float]]]:
+    """Read a dataset directory (BEIR, TREC or MS MARCO) as ``(corpus, queries, qrels)``.
+
+    ``qrels`` is one split's: ``split``, or else the first of :data:`DEFAULT_SPLITS` present.
+    ``corpus`` is a read-only mapping ``{doc_id: text}`` that streams the corpus file whenever
+    it is iterated, so millions of passages are never all in memory; looking a document up by
+    id loads the texts once. A document's text is its title and text joined (BEIR's rule);
+    ``corpus.documents`` yields :class:`~ef.evaluation.Document` values with the title apart.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_dataset(tmp, {"d1": "Paris is in France."}, {"q1": "Paris?"},
+    ...                   {"q1": {"d1": 1}}, format="msmarco")
+    ...     corpus, queries, qrels = read_dataset(tmp)
+    ...     dict(corpus.items()), queries, qrels
+    ({'d1': 'Paris is in France.'}, {'q1': 'Paris?'}, {'q1': {'d1': 1}})
+    """
+    source = Path(path)
+    dataset: Dataset = _read(source, format, "read_dataset", registry)
+    qrels = _pick_split(dataset, split, source)
+    return (
+        StreamingCorpus(dataset.corpus),
+        dict(dataset.queries),
+        {q: dict(j) for q, j in qrels.items()},
+    )
+
+
+def write_dataset(
+    path: str | os.PathLike[str],
+    corpus: Mapping[str, str] | Iterable[Document],
+    queries: Queries,
+    qrels: Qrels,
+    format: str | None = "beir",
+    *,
+    split: str = "test",
+    registry: Registry | None = None,
+) -> None:
+    """Write ``(corpus, queries, qrels)`` as a dataset directory in ``format`` (BEIR by default).
+
+    ``corpus`` may be ``{doc_id: text}``, a corpus from :func:`read_dataset` (titles are
+    kept apart), or any iterable of :class:`~ef.evaluation.Document`; it is written one
+    document at a time. ``qrels`` are written as ``split``. Every file goes through a
+    temporary file, renamed only when all were written.
+    """
+    dataset = Dataset(documents_of(corpus), queries, {split: qrels})
+    _write(path, dataset, format, "write_dataset", registry)
 
 
 def read_samples(
@@ -58,12 +296,8 @@ def read_samples(
     ...     read_samples(path)
     [{'id': 's1', 'response': 'Paris', 'reference': 'Paris'}]
     """
-    source = Path(path)
-    fmt = _format_for(
-        source, format, "read_samples", registry_or_default(registry), must_exist=True
-    )
-    assert fmt.read_samples is not None  # _format_for picked a format that reads samples
-    return fmt.read_samples(source)
+    samples: list[dict[str, Any]] = _read(path, format, "read_samples", registry)
+    return samples
 
 
 def write_samples(
@@ -78,8 +312,4 @@ def write_samples(
     Every sample is validated first, so a malformed one raises
     :class:`~ef.evaluation.InvalidSampleError` naming its index and nothing is written.
     """
-    target = Path(path)
-    registry = registry_or_default(registry)
-    fmt = _format_for(target, format, "write_samples", registry, must_exist=False)
-    assert fmt.write_samples is not None  # _format_for picked a format that writes samples
-    fmt.write_samples(target, samples)
+    _write(path, samples, format, "write_samples", registry)

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 if TYPE_CHECKING:
-    from .types import Corpus, Qrels, Queries, RagSample
+    from .dataset import Dataset, Document
+    from .types import Qrels, Queries, RagSample, Run, RunInput
 
 __all__ = ["DatasetFormat", "RagMetric", "RetrievalMetric", "RetrieverAdapter", "SearchFunction"]
 
@@ -120,23 +121,38 @@ class RagMetric:
 class DatasetFormat:
     """A dataset format: how to recognise, read and write evaluation data on disk.
 
-    ``read_dataset(path) -> (corpus, queries, qrels)`` and
-    ``write_dataset(path, corpus, queries, qrels)`` move an evaluation triple;
-    ``read_samples(path) -> list of RagSamples`` and ``write_samples(path, samples)`` move RAG
-    samples; ``detect(path) -> bool`` says whether ``path`` looks like this format. Any of them
-    may be ``None`` when the format does not hold that kind of data.
+    Every capability is an optional callable; leave out what the format cannot hold:
 
-    >>> from ef.evaluation import read_beir, write_beir
-    >>> fmt = DatasetFormat(name="beir", read_dataset=read_beir, write_dataset=write_beir)
-    >>> fmt.name
-    'beir'
+    ========================================  ================================================
+    ``read_qrels(path) -> Qrels``             ``write_qrels(path, qrels)``
+    ``read_run(path) -> {qid: {doc: score}}``  ``write_run(path, run)`` (``run`` may also map
+                                              query ids to ranked lists of doc ids)
+    ``read_queries(path) -> Queries``         ``write_queries(path, queries)``
+    ``read_corpus(path) -> Iterable[Document]``  ``write_corpus(path, documents)``
+    ``read_dataset(path) -> Dataset``         ``write_dataset(path, dataset)``
+    ``read_samples(path) -> list[dict]``      ``write_samples(path, samples)``
+    ========================================  ================================================
+
+    ``detect(path) -> bool`` says whether ``path`` looks like this format. When a format is
+    not named, the formats that have the wanted capability are asked (plugins' first, then the
+    built-ins) and the first that says yes reads the file. Readers raise
+    :class:`~ef.evaluation.DatasetFormatError` naming the file and line of bad input; writers
+    write through a temporary file, so that an error leaves nothing half-written.
+
+    >>> from pathlib import Path
+    >>> def read_pairs(path):
+    ...     lines = Path(path).read_text().split()
+    ...     return {q: {d: 1} for q, d in (line.split(",") for line in lines)}
+    >>> fmt = DatasetFormat(name="pairs", read_qrels=read_pairs)
+    >>> fmt.capabilities
+    ('read_qrels',)
     """
 
     name: str = attrs.field(validator=_check_name)
-    read_dataset: Callable[[Path], tuple[Corpus, Queries, Qrels]] | None = attrs.field(
+    read_dataset: Callable[[Path], Dataset] | None = attrs.field(
         default=None, validator=_check_optional_callable
     )
-    write_dataset: Callable[[Path, Corpus, Queries, Qrels], None] | None = attrs.field(
+    write_dataset: Callable[[Path, Dataset], None] | None = attrs.field(
         default=None, validator=_check_optional_callable
     )
     read_samples: Callable[[Path], list[dict[str, Any]]] | None = attrs.field(
@@ -149,8 +165,41 @@ class DatasetFormat:
         default=None, validator=_check_optional_callable
     )
     description: str = ""
+    read_qrels: Callable[[Path], Qrels] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
+    write_qrels: Callable[[Path, Qrels], None] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
+    read_run: Callable[[Path], Run] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
+    write_run: Callable[[Path, RunInput], None] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
+    read_queries: Callable[[Path], Queries] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
+    write_queries: Callable[[Path, Queries], None] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
+    read_corpus: Callable[[Path], Iterable[Document]] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
+    write_corpus: Callable[[Path, Iterable[Document]], None] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
 
     kind: ClassVar[str] = "format"
+
+    @property
+    def capabilities(self) -> tuple[str, ...]:
+        """The names of the capabilities this format has, e.g. ``('read_run', 'write_run')``."""
+        return tuple(
+            field.name
+            for field in attrs.fields(type(self))
+            if field.name.startswith(("read_", "write_")) and getattr(self, field.name) is not None
+        )
 
 
 @attrs.frozen

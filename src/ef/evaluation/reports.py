@@ -102,6 +102,10 @@ class RetrievalEvalReport:
     k_values: tuple[int, ...] = attrs.field(converter=_int_tuple)
     #: Judged queries that were not scored, each with the reason.
     skipped: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_mapping, kw_only=True)
+    #: Judged queries the run did not answer (scored 0, or skipped under the intersection).
+    missing: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple, kw_only=True)
+    #: Queries the run answered that have no judgements (never scored).
+    extra: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple, kw_only=True)
 
     @property
     def primary(self) -> float | None:
@@ -121,7 +125,7 @@ class RetrievalEvalReport:
 
         >>> RetrievalEvalReport({'ndcg@1': 0.5}, {'q1': {'ndcg@1': 0.5}}, 1, (1,)).to_dict()
         {'metrics': {'ndcg@1': 0.5}, 'per_query': {'q1': {'ndcg@1': 0.5}}, 'n_queries': 1, \
-'k_values': [1], 'skipped': {}}
+'k_values': [1], 'skipped': {}, 'missing': [], 'extra': []}
         """
         return {
             "metrics": _plain(self.metrics),
@@ -129,6 +133,8 @@ class RetrievalEvalReport:
             "n_queries": self.n_queries,
             "k_values": list(self.k_values),
             "skipped": _plain(self.skipped),
+            "missing": list(self.missing),
+            "extra": list(self.extra),
         }
 
     def __str__(self) -> str:
@@ -144,8 +150,17 @@ class RetrievalEvalReport:
                 value = self.metrics.get(f"{name}@{k}")
                 cells.append("-" if value is None else f"{value:.4f}")
             rows.append((name, *cells))
-        skipped = f", {len(self.skipped)} skipped" if self.skipped else ""
-        title = f"Retrieval evaluation: {self.n_queries} queries scored{skipped}"
+        notes = [
+            f"{len(values)} {label}"
+            for values, label in (
+                (self.skipped, "skipped"),
+                (self.missing, "missing from the run"),
+                (self.extra, "unjudged in the run"),
+            )
+            if values
+        ]
+        extra = f" ({', '.join(notes)})" if notes else ""
+        title = f"Retrieval evaluation: {self.n_queries} queries scored{extra}"
         return f"{title}\n{_table(rows)}" if names else title
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._registry import Registry, registry_or_default
-from .errors import PluginError, RetrieverError
-from .interfaces import RetrievalMetric, SearchFunction, is_score
+from .errors import RetrieverError
+from .interfaces import SearchFunction
 from .reports import RetrievalEvalReport
+from .scoring import mean_of, resolve_measures, score_query
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
 
@@ -74,26 +74,6 @@ def _ranking(results: Sequence[Any], limit: int) -> list[str]:
     for result in list(results)[:limit]:
         ranked.setdefault(result_doc_id(result), None)
     return list(ranked)
-
-
-def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
-    if not is_score(value):
-        # A NaN or a None would poison the mean silently; say which metric and which query.
-        raise PluginError(
-            f"retrieval metric {metric.name!r} returned {value!r} for query {query_id!r}; "
-            "a retrieval metric must return a number"
-        )
-    return float(value)  # type: ignore[arg-type]  # is_score checked it
-
-
-def _check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
-    ks = tuple(k_values)
-    if not ks:
-        raise ValueError("k_values is empty; give at least one cutoff, e.g. k_values=(10,)")
-    for k in ks:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"k_values must be positive ints, got {k!r} in {ks!r}")
-    return tuple(dict.fromkeys(ks))  # duplicates would only repeat report keys
 
 
 def _search_function(retriever: Any, registry: Registry) -> SearchFunction:
@@ -161,14 +141,8 @@ def evaluate_retrieval(
     (1.0, 2)
     """
     registry = registry_or_default(registry)
-    ks = _check_k_values(k_values)
-    if isinstance(metrics, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
-    chosen: dict[str, RetrievalMetric] = {
-        name: registry.retrieval_metric(name) for name in dict.fromkeys(metrics)
-    }
-    if not chosen:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg',)")
+    measures = resolve_measures(metrics, k_values, registry)
+    ks = tuple(dict.fromkeys(m.k for m in measures))
     if limit is None:
         limit = max(ks)
     elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -194,16 +168,11 @@ def evaluate_retrieval(
             ranked = _ranking(results, limit)
         except TypeError as exc:
             raise TypeError(f"query {query_id!r}: {exc}") from None
-        per_query[query_id] = {
-            f"{name}@{k}": _checked(metric, metric.func(ranked, judged, k), query_id)
-            for name, metric in chosen.items()
-            for k in ks
-        }
+        per_query[query_id] = score_query(measures, ranked, judged, query_id)
     if not per_query:
         reasons = sorted(set(skipped.values())) or ["qrels is empty"]
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
-    keys = [f"{name}@{k}" for name in chosen for k in ks]
-    means = {key: math.fsum(s[key] for s in per_query.values()) / len(per_query) for key in keys}
+    means = mean_of(measures, per_query)
     return RetrievalEvalReport(
         metrics=means, per_query=per_query, n_queries=len(per_query), k_values=ks, skipped=skipped
     )

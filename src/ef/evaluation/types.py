@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
-__all__ = ["Corpus", "Qrels", "Queries", "RagSample"]
+__all__ = ["Corpus", "Qrels", "Queries", "RagSample", "Run", "RunInput"]
 
 #: Graded relevance judgements: ``{query_id: {doc_id: relevance}}``. A relevance of 0 means
 #: judged non-relevant; > 0 means relevant (graded judgements feed ndcg_at_k(), binary
@@ -17,6 +17,14 @@ Corpus = Mapping[str, str]
 
 #: Query texts: ``{query_id: text}``.
 Queries = Mapping[str, str]
+
+#: A scored run: ``{query_id: {doc_id: score}}``, as TREC run files hold it. Docs are ranked
+#: by trec_eval's rule: score descending, ties broken by doc id descending.
+Run = Mapping[str, Mapping[str, float]]
+
+#: What run-taking functions accept: a scored run, or ranked lists ``{query_id: [doc_id, ...]}``
+#: used in the order given.
+RunInput = Mapping[str, Mapping[str, float] | Sequence[str]]
 
 
 class RagSample(TypedDict, total=False):

@@ -1,21 +1,59 @@
-"""Registers the BEIR dataset format and the RAG-samples formats (JSONL, CSV)."""
+"""Registers the dataset formats: BEIR, TREC, MS MARCO, and the RAG-samples formats."""
 
 from __future__ import annotations
 
-from ..formats import beir, rag_samples
+from ..formats import _records, beir, msmarco, rag_samples, trec
 from ..hookspecs import hookimpl
 from ..interfaces import DatasetFormat
 
 
+# Detection asks formats in this order, so the most specific layouts come first: a 3-column
+# TSV with a header is BEIR qrels, a 6-column file a TREC run, a tab-separated one MS MARCO.
 @hookimpl
 def ef_evaluation_formats() -> list[DatasetFormat]:
     return [
         DatasetFormat(
             name="beir",
-            read_dataset=beir.read_beir,
-            write_dataset=beir.write_beir,
+            read_dataset=beir.read_beir_dataset,
+            write_dataset=beir.write_beir_dataset,
+            read_qrels=beir.read_beir_qrels,
+            write_qrels=beir.write_beir_qrels,
+            read_queries=beir.read_beir_queries,
+            write_queries=beir.write_beir_queries,
+            read_corpus=beir.read_beir_corpus,
+            write_corpus=beir.write_beir_corpus,
             detect=beir.looks_like_beir,
             description="BEIR: corpus.jsonl, queries.jsonl and qrels/<split>.tsv in a directory.",
+        ),
+        DatasetFormat(
+            name="trec",
+            read_dataset=trec.read_trec_dataset,
+            write_dataset=trec.write_trec_dataset,
+            read_qrels=_records.read_qrels_lines,
+            write_qrels=_records.write_qrels_lines,
+            read_run=_records.read_run_lines,
+            write_run=_records.write_run_lines,
+            read_queries=trec.read_trec_topics,
+            write_queries=trec.write_trec_topics,
+            read_corpus=trec.read_trec_corpus,
+            write_corpus=trec.write_trec_documents,
+            detect=trec.looks_like_trec,
+            description="TREC: 4-column qrels, 6-column runs, SGML or TSV topics, TREC-text docs.",
+        ),
+        DatasetFormat(
+            name="msmarco",
+            read_dataset=msmarco.read_msmarco_dataset,
+            write_dataset=msmarco.write_msmarco_dataset,
+            read_qrels=_records.read_qrels_lines,
+            write_qrels=msmarco.write_msmarco_qrels,
+            read_run=msmarco.read_msmarco_run,
+            write_run=_records.write_ranked_lines,
+            read_queries=msmarco.read_msmarco_queries,
+            write_queries=msmarco.write_msmarco_queries,
+            read_corpus=msmarco.read_msmarco_corpus,
+            write_corpus=msmarco.write_msmarco_corpus,
+            detect=msmarco.looks_like_msmarco,
+            description="MS MARCO: collection.tsv, queries.<split>.tsv, qrels, qid/pid/rank runs.",
         ),
         DatasetFormat(
             name="rag_jsonl",

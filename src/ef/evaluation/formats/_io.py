@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import io
 import json
 import os
 import tempfile
@@ -13,7 +14,15 @@ from typing import IO, Any, cast
 
 from ..errors import DatasetFormatError
 
-__all__ = ["atomic_writer", "format_error", "json_lines", "numbered_lines", "read_text"]
+__all__ = [
+    "atomic_writer",
+    "first_line",
+    "format_error",
+    "json_lines",
+    "numbered_lines",
+    "open_binary",
+    "read_text",
+]
 
 
 def format_error(
@@ -27,6 +36,19 @@ def format_error(
     return DatasetFormatError(message)
 
 
+def _check_file(path: Path) -> None:
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory; expected a file")
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+
+
+def open_binary(path: Path) -> IO[bytes]:
+    """``path`` opened for reading bytes, gunzipped if it is gzip (by magic number)."""
+    _check_file(path)
+    return _open_binary(path)
+
+
 def _open_binary(path: Path) -> IO[bytes]:
     # gzip is transparent: chosen by the magic number, not the name.
     with open(path, "rb") as probe:
@@ -36,14 +58,18 @@ def _open_binary(path: Path) -> IO[bytes]:
     return open(path, "rb")  # the caller closes it
 
 
-def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
+def numbered_lines(
+    path: Path, *, keep_blank: bool = False, comments: bool = False
+) -> Iterator[tuple[int, str]]:
     """``(line number, text)`` for each non-blank line of a UTF-8 (optionally gzipped) file.
 
     Decoding is per line, so a bad byte is reported with its line number; a UTF-8 byte-order
-    mark and CRLF line ends are accepted. Raises ``FileNotFoundError`` naming ``path``.
+    mark and CRLF line ends are accepted. ``keep_blank`` yields blank lines too (for formats
+    whose texts span lines); ``comments`` skips lines whose first non-blank character is ``#``,
+    as trec_eval 10 does (a ``#`` later in the line is data). Raises ``FileNotFoundError``
+    naming ``path``.
     """
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
+    _check_file(path)
     with _open_binary(path) as handle:
         for line_no, raw in enumerate(handle, start=1):
             try:
@@ -55,7 +81,10 @@ def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
             if line_no == 1:
                 text = text.removeprefix("\ufeff")
             text = text.rstrip("\r\n")
-            if text.strip():
+            stripped = text.lstrip()
+            if comments and stripped.startswith("#"):
+                continue
+            if stripped or keep_blank:
                 yield line_no, text
 
 
@@ -73,8 +102,7 @@ def json_lines(path: Path) -> Iterator[tuple[int, str, Any]]:
 def read_text(path: Path) -> str:
     """The whole text of a UTF-8 (optionally gzipped) file, CRLF and BOM handled like
     :func:`numbered_lines`, for parsers such as ``csv`` whose records may span lines."""
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
+    _check_file(path)
     parts = []
     with _open_binary(path) as handle:
         for line_no, raw in enumerate(handle, start=1):
@@ -87,18 +115,39 @@ def read_text(path: Path) -> str:
     return "".join(parts).removeprefix("\ufeff")
 
 
+def first_line(path: Path) -> str | None:
+    """The first non-blank, non-comment line of a file, stripped; None if none or unreadable."""
+    if not path.is_file():
+        return None
+    try:
+        with _open_binary(path) as handle:
+            for raw in handle:
+                line = raw.decode("utf-8", errors="replace").strip().removeprefix("\ufeff")
+                if line and not line.startswith("#"):
+                    return line
+    except OSError:
+        return None
+    return None
+
+
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator[IO[str]]:
     """Write ``path`` through a temporary file in the same directory, renamed on success.
 
-    On any error the temporary file is removed and ``path`` is left as it was.
+    A name ending in ``.gz`` is written gzip-compressed. On any error the temporary file is
+    removed and ``path`` is left as it was.
     """
     handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed or removed below
-        "w", encoding="utf-8", newline="\n", dir=path.parent, prefix=f".{path.name}.", delete=False
+        "wb", dir=path.parent, prefix=f".{path.name}.", delete=False
     )
     try:
         with handle:
-            yield handle
+            raw: IO[bytes] = handle
+            if path.name.endswith(".gz"):
+                # mtime=0: the same data gives the same bytes, run after run.
+                raw = cast("IO[bytes]", gzip.GzipFile(fileobj=handle, mode="wb", mtime=0))
+            with raw, io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as text:
+                yield text
         os.replace(handle.name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -14,12 +14,13 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from ..dataset import Dataset, Document, DocumentStream
 from ..errors import DatasetFormatError
-from ._io import atomic_writer, format_error, json_lines, numbered_lines
+from ._io import atomic_writer, first_line, format_error, json_lines, numbered_lines
 
 __all__ = ["_DEFAULT_QRELS_PATHS", "looks_like_beir", "read_beir", "write_beir"]
 
@@ -62,8 +63,8 @@ def _text_field(record: Mapping[str, Any], key: str, path: Path, line_no: int, l
     return value
 
 
-def _read_jsonl(path: Path, *, with_title: bool) -> dict[str, str]:
-    texts: dict[str, str] = {}
+def _records(path: Path) -> Iterator[tuple[int, str, str, dict[str, Any]]]:
+    """``(line number, line, id, record)`` per JSON line; a duplicate id is an error."""
     first_seen: dict[str, int] = {}
     for line_no, line, record in json_lines(path):
         if not isinstance(record, dict):
@@ -75,13 +76,25 @@ def _read_jsonl(path: Path, *, with_title: bool) -> dict[str, str]:
             raise format_error(
                 path, line_no, f"duplicate _id {doc_id!r} (first on line {first_seen[doc_id]})"
             )
-        text = _text_field(record, "text", path, line_no, line)
-        if with_title:
-            title = _text_field(record, "title", path, line_no, line)
-            text = " ".join(part for part in (title, text) if part)
         first_seen[doc_id] = line_no
-        texts[doc_id] = text
-    return texts
+        yield line_no, line, doc_id, record
+
+
+def iter_beir_documents(path: Path) -> Iterator[Document]:
+    """Stream the documents of a ``corpus.jsonl``, title and text apart."""
+    for line_no, line, doc_id, record in _records(path):
+        title = _text_field(record, "title", path, line_no, line)
+        yield Document(doc_id, title, _text_field(record, "text", path, line_no, line))
+
+
+def read_beir_queries(path: Path) -> dict[str, str]:
+    """``{query_id: text}`` from a ``queries.jsonl`` (or the one in a BEIR directory)."""
+    if path.is_dir():
+        path = _jsonl_path(path, "queries")
+    return {
+        query_id: _text_field(record, "text", path, line_no, line)
+        for line_no, line, query_id, record in _records(path)
+    }
 
 
 def _is_header_score(field: str) -> bool:
@@ -102,7 +115,7 @@ def _parse_grade(field: str, path: Path, line_no: int, line: str) -> float:
     return grade
 
 
-def _read_qrels_tsv(path: Path) -> dict[str, dict[str, float]]:
+def _read_qrels_tsv(path: Path, *, allow_empty: bool = False) -> dict[str, dict[str, float]]:
     qrels: dict[str, dict[str, float]] = {}
     for line_no, line in numbered_lines(path):
         fields = [f.strip() for f in (line.split("\t") if "\t" in line else line.split())]
@@ -129,6 +142,10 @@ def _read_qrels_tsv(path: Path) -> dict[str, dict[str, float]]:
                 line,
             )
         judged[doc_id] = grade
+    if not qrels and not allow_empty:
+        raise DatasetFormatError(
+            f"{path}: the file is empty; expected qrels lines (query-id, corpus-id, score)"
+        )
     return qrels
 
 
@@ -181,19 +198,95 @@ def read_beir(
     root = Path(directory)
     if not root.is_dir():
         raise FileNotFoundError(f"no such dataset directory: {root}")
-    corpus = _read_jsonl(_jsonl_path(root, "corpus"), with_title=True)
-    queries = _read_jsonl(_jsonl_path(root, "queries"), with_title=False)
-    judgements = _read_qrels_tsv(_qrels_path(root, qrels))
+    corpus = {doc.id: doc.joined for doc in iter_beir_documents(_jsonl_path(root, "corpus"))}
+    queries = read_beir_queries(_jsonl_path(root, "queries"))
+    # write_beir() may write an empty qrels file: its inverse reads it.
+    judgements = _read_qrels_tsv(_qrels_path(root, qrels), allow_empty=True)
     return corpus, queries, judgements
 
 
 def looks_like_beir(path: str | os.PathLike[str]) -> bool:
-    """True if ``path`` is a directory holding a BEIR ``corpus.jsonl`` or ``queries.jsonl``."""
+    """True for a directory holding a BEIR ``corpus.jsonl`` or ``queries.jsonl``, a JSON-lines
+    file, or a 3-column tab-separated qrels file."""
     root = Path(path)
-    return root.is_dir() and any(
-        (root / name).is_file()
-        for name in ("corpus.jsonl", "corpus.jsonl.gz", "queries.jsonl", "queries.jsonl.gz")
-    )
+    if root.is_dir():
+        return any(
+            (root / name).is_file()
+            for name in ("corpus.jsonl", "corpus.jsonl.gz", "queries.jsonl", "queries.jsonl.gz")
+        )
+    first = first_line(root)
+    if first is None:
+        return False
+    return first.startswith("{") or len(first.split("\t")) == 3
+
+
+def read_beir_qrels(path: Path) -> dict[str, dict[str, float]]:
+    """Qrels from a BEIR qrels TSV, or from a BEIR directory's first default split."""
+    if path.is_dir():
+        return _read_qrels_tsv(_qrels_path(path, None))
+    return _read_qrels_tsv(path)
+
+
+def write_beir_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> None:
+    """Write a BEIR qrels TSV (with its header row), atomically."""
+    rows = _qrels_rows(qrels)
+    with atomic_writer(path) as out:
+        out.write("\t".join(_QRELS_HEADER) + "\n")
+        out.writelines(rows)
+
+
+def _split_files(root: Path) -> dict[str, Path]:
+    folder = root / "qrels"
+    found = {
+        p.name.split(".")[0]: p
+        for p in sorted(folder.iterdir() if folder.is_dir() else ())
+        if p.is_file() and p.name.endswith((".tsv", ".tsv.gz"))
+    }
+    if not found and (root / "qrels.tsv").is_file():
+        found["test"] = root / "qrels.tsv"
+    return found
+
+
+def read_beir_dataset(path: Path) -> Dataset:
+    """Every split of a BEIR directory (``qrels/<split>.tsv``), documents streamed."""
+    if not path.is_dir():
+        raise FileNotFoundError(f"no such dataset directory: {path}")
+    corpus = _jsonl_path(path, "corpus")
+    if not corpus.is_file():
+        raise FileNotFoundError(f"no such file: {corpus}")
+    splits = _split_files(path)
+    if not splits:
+        raise FileNotFoundError(f"no qrels in {path}: expected qrels/<split>.tsv or qrels.tsv")
+    qrels = {split: _read_qrels_tsv(file) for split, file in splits.items()}
+    queries = read_beir_queries(_jsonl_path(path, "queries"))
+    return Dataset(DocumentStream(lambda: iter_beir_documents(corpus)), queries, qrels)
+
+
+def write_beir_dataset(path: Path, dataset: Dataset) -> None:
+    """Write ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/<split>.tsv``, titles kept.
+
+    Every file goes through a temporary file, renamed only when all were written.
+    """
+    rows = {split: _qrels_rows(qrels) for split, qrels in dataset.qrels.items()}
+    (path / "qrels").mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        corpus_out = stack.enter_context(atomic_writer(path / "corpus.jsonl"))
+        queries_out = stack.enter_context(atomic_writer(path / "queries.jsonl"))
+        for split, lines in rows.items():
+            qrels_out = stack.enter_context(atomic_writer(path / "qrels" / f"{split}.tsv"))
+            qrels_out.write("\t".join(_QRELS_HEADER) + "\n")
+            qrels_out.writelines(lines)
+        _write_documents(corpus_out, dataset.corpus)
+        _write_queries(queries_out, dataset.queries)
+
+
+def _qrels_rows(qrels: Mapping[str, Mapping[str, float]]) -> list[str]:
+    return [
+        f"{_check_tsv_id('query id', qid)}\t{_check_tsv_id('doc id', doc)}\t"
+        f"{_format_grade(qid, doc, grade)}\n"
+        for qid, judged in qrels.items()
+        for doc, grade in judged.items()
+    ]
 
 
 def _check_texts(kind: str, items: Mapping[str, str]) -> None:
@@ -272,12 +365,7 @@ def write_beir(
     root = Path(directory)
     _check_texts("corpus", corpus)
     _check_texts("query", queries)
-    rows = [
-        f"{_check_tsv_id('query id', qid)}\t{_check_tsv_id('doc id', doc)}\t"
-        f"{_format_grade(qid, doc, grade)}\n"
-        for qid, judged in qrels.items()
-        for doc, grade in judged.items()
-    ]
+    rows = _qrels_rows(qrels)
     shadowing = [p for p in _DEFAULT_QRELS_PATHS[:-1] if (root / p).is_file()]
     if shadowing:
         raise DatasetFormatError(
@@ -301,3 +389,36 @@ def write_beir(
 def _json_line(record: Mapping[str, str]) -> str:
     # ASCII escapes, as BEIR's own files have them: any str round-trips, lone surrogates too.
     return json.dumps(record) + "\n"
+
+
+def read_beir_corpus(path: Path) -> DocumentStream:
+    """The documents of a ``corpus.jsonl`` (or a BEIR directory's), streamed on iteration."""
+    file = _jsonl_path(path, "corpus") if path.is_dir() else path
+    if not file.is_file():
+        raise FileNotFoundError(f"no such file: {file}")
+    return DocumentStream(lambda: iter_beir_documents(file))
+
+
+def write_beir_corpus(path: Path, documents: Iterable[Document]) -> None:
+    """Write a ``corpus.jsonl``, atomically, one document at a time."""
+    with atomic_writer(path) as out:
+        _write_documents(out, documents)
+
+
+def _write_documents(out: IO[str], documents: Iterable[Document]) -> None:
+    for doc in documents:
+        _check_texts("corpus", {doc.id: doc.text})
+        _check_texts("corpus", {doc.id: doc.title})
+        out.write(_json_line({"_id": doc.id, "title": doc.title, "text": doc.text}))
+
+
+def write_beir_queries(path: Path, queries: Mapping[str, str]) -> None:
+    """Write a ``queries.jsonl``, atomically."""
+    with atomic_writer(path) as out:
+        _write_queries(out, queries)
+
+
+def _write_queries(out: IO[str], queries: Mapping[str, str]) -> None:
+    _check_texts("query", queries)
+    for query_id, text in queries.items():
+        out.write(_json_line({"_id": query_id, "text": text}))

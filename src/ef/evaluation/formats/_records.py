@@ -1,0 +1,299 @@
+"""Line records shared by the TREC and MS MARCO formats: qrels, runs and ``id<TAB>text`` files.
+
+Every reader names the file and line of the first bad record and never drops one: a
+duplicate judgement or a doc listed twice for a query is an error, not a silent overwrite.
+Columns of qrels and runs are split on any run of whitespace, as trec_eval does, so tabs and
+spaces may mix; an ``id<TAB>text`` file splits on its first tab only, since texts hold spaces.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO
+
+from ..errors import DatasetFormatError
+from ._io import atomic_writer, format_error, numbered_lines
+
+__all__ = [
+    "format_grade",
+    "format_score",
+    "iter_id_texts",
+    "parse_score",
+    "read_id_texts",
+    "read_qrels_lines",
+    "read_ranked_lines",
+    "read_run_lines",
+    "scored_order",
+    "write_id_texts",
+    "write_qrels_lines",
+    "write_run_lines",
+]
+
+_INTEGER = re.compile(r"^[+-]?\d+$")
+# What float() takes, minus its extras ("1_0", "infinity"): trec_eval reads scores with atof.
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+QRELS_COLUMNS = "query-id iteration doc-id relevance"
+RUN_COLUMNS = "query-id Q0 doc-id rank score run-tag"
+
+
+def _empty(path: Path, what: str) -> DatasetFormatError:
+    return DatasetFormatError(f"{path}: the file is empty; expected {what}")
+
+
+def parse_score(field: str, path: Path, line_no: int, line: str, what: str = "score") -> float:
+    """A finite float, or an error naming the file and line."""
+    if not _NUMBER.match(field):
+        if field.lower().lstrip("+-") in {"nan", "inf", "infinity"}:
+            raise format_error(path, line_no, f"{what} {field!r} is not a finite number", line)
+        raise format_error(path, line_no, f"{what} {field!r} is not a number", line)
+    value = float(field)
+    if not math.isfinite(value):  # "1e999" overflows to inf
+        raise format_error(path, line_no, f"{what} {field!r} is not a finite number", line)
+    return value
+
+
+def _parse_grade(field: str, path: Path, line_no: int, line: str) -> int:
+    if not _INTEGER.match(field):
+        raise format_error(
+            path, line_no, f"relevance {field!r} is not an integer (trec_eval reads ints)", line
+        )
+    return int(field)
+
+
+def read_qrels_lines(path: Path) -> dict[str, dict[str, int]]:
+    """``{query_id: {doc_id: grade}}`` from a 4-column TREC qrels file."""
+    qrels: dict[str, dict[str, int]] = {}
+    for line_no, line in numbered_lines(path, comments=True):
+        fields = line.split()
+        if len(fields) != 4:
+            raise format_error(
+                path, line_no, f"expected 4 columns ({QRELS_COLUMNS}), got {len(fields)}", line
+            )
+        query_id, _, doc_id, field = fields
+        grade = _parse_grade(field, path, line_no, line)
+        judged = qrels.setdefault(query_id, {})
+        if doc_id in judged:
+            raise format_error(
+                path, line_no, f"doc {doc_id!r} is judged twice for query {query_id!r}", line
+            )
+        judged[doc_id] = grade
+    if not qrels:
+        raise _empty(path, f"qrels lines ({QRELS_COLUMNS})")
+    return qrels
+
+
+def _add_to_run(
+    run: dict[str, dict[str, float]],
+    query_id: str,
+    doc_id: str,
+    score: float,
+    where: tuple[Path, int, str],
+) -> None:
+    ranked = run.setdefault(query_id, {})
+    if doc_id in ranked:
+        # trec_eval refuses a run that lists a doc twice for a query; so do we, rather than
+        # keep one of the two scores silently.
+        path, line_no, line = where
+        raise format_error(
+            path, line_no, f"doc {doc_id!r} is listed twice for query {query_id!r}", line
+        )
+    ranked[doc_id] = score
+
+
+def read_run_lines(path: Path) -> dict[str, dict[str, float]]:
+    """``{query_id: {doc_id: score}}`` from a 6-column TREC run; the rank column is ignored.
+
+    Columns after the sixth are ignored, as trec_eval ignores them.
+    """
+    run: dict[str, dict[str, float]] = {}
+    for line_no, line in numbered_lines(path, comments=True):
+        fields = line.split()
+        if len(fields) < 6:
+            raise format_error(
+                path, line_no, f"expected 6 columns ({RUN_COLUMNS}), got {len(fields)}", line
+            )
+        score = parse_score(fields[4], path, line_no, line)
+        _add_to_run(run, fields[0], fields[2], score, (path, line_no, line))
+    if not run:
+        raise _empty(path, f"run lines ({RUN_COLUMNS})")
+    return run
+
+
+def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:
+    """``{query_id: {doc_id: 1/rank}}`` from an MS MARCO ``qid<TAB>pid<TAB>rank`` run.
+
+    A rank becomes the score ``1/rank`` (Pyserini's conversion), so the trec_eval order of the
+    scores is the rank order.
+    """
+    run: dict[str, dict[str, float]] = {}
+    for line_no, line in numbered_lines(path, comments=True):
+        fields = line.split()
+        if len(fields) != 3:
+            raise format_error(
+                path, line_no, f"expected 3 columns (query-id doc-id rank), got {len(fields)}", line
+            )
+        rank = fields[2]
+        if not _INTEGER.match(rank) or int(rank) < 1:
+            raise format_error(path, line_no, f"rank {rank!r} is not a positive integer", line)
+        _add_to_run(run, fields[0], fields[1], 1.0 / int(rank), (path, line_no, line))
+    if not run:
+        raise _empty(path, "run lines (query-id doc-id rank)")
+    return run
+
+
+def iter_id_texts(path: Path, kind: str) -> Iterator[tuple[int, str, str]]:
+    """``(line number, id, text)`` for each ``id<TAB>text`` line; the text is kept verbatim."""
+    seen: set[str] = set()
+    for line_no, line in numbered_lines(path):
+        item_id, tab, text = line.partition("\t")
+        if not tab:
+            raise format_error(path, line_no, f"expected {kind}-id<TAB>text; no tab", line)
+        if not item_id.strip() or item_id != item_id.strip():
+            raise format_error(path, line_no, f"empty or padded {kind} id {item_id!r}", line)
+        if item_id in seen:
+            raise format_error(path, line_no, f"duplicate {kind} id {item_id!r}", line)
+        seen.add(item_id)
+        yield line_no, item_id, text
+
+
+def read_id_texts(path: Path, kind: str) -> dict[str, str]:
+    """``{id: text}`` from an ``id<TAB>text`` file (queries, topics)."""
+    texts = {item_id: text for _, item_id, text in iter_id_texts(path, kind)}
+    if not texts:
+        raise _empty(path, f"{kind}-id<TAB>text lines")
+    return texts
+
+
+def check_id(kind: str, value: object) -> str:
+    """``value`` if it can be one whitespace-free column of a line; else a clear error."""
+    if isinstance(value, str) and value and not any(c.isspace() for c in value):
+        return value
+    raise DatasetFormatError(
+        f"{kind} {value!r} cannot be written: ids must be non-empty strings without whitespace"
+    )
+
+
+def check_line_text(kind: str, item_id: str, text: object) -> str:
+    """``text`` if it fits on one TSV line; else an error naming the item, never a mangled line."""
+    if not isinstance(text, str):
+        raise DatasetFormatError(
+            f"{kind} {item_id!r}: text must be a string, got {type(text).__name__}"
+        )
+    if any(c in text for c in "\t\n\r"):
+        raise DatasetFormatError(
+            f"{kind} {item_id!r}: the text holds a tab or line break, which this format cannot "
+            "store; write BEIR (JSON lines) instead"
+        )
+    return text
+
+
+def format_grade(query_id: str, doc_id: str, grade: object) -> str:
+    """An integer relevance as text; a fractional or non-numeric one is an error."""
+    if isinstance(grade, bool) or not isinstance(grade, (int, float)) or not math.isfinite(grade):
+        raise DatasetFormatError(
+            f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: relevance must be a finite number"
+        )
+    if not float(grade).is_integer():
+        raise DatasetFormatError(
+            f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: TREC qrels hold integer relevance "
+            "only; write BEIR to keep fractional grades"
+        )
+    return str(int(grade))
+
+
+def format_score(query_id: str, doc_id: str, score: object) -> str:
+    """A finite score as the shortest text that reads back as the same float."""
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        raise DatasetFormatError(
+            f"run[{query_id!r}][{doc_id!r}] = {score!r}: a score must be a finite number"
+        )
+    return repr(float(score))
+
+
+def write_qrels_lines(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> None:
+    """Write TREC qrels (``qid 0 docno rel``), atomically."""
+    with atomic_writer(path) as out:
+        write_qrels_to(out, qrels)
+
+
+def write_qrels_to(out: IO[str], qrels: Mapping[str, Mapping[str, float]], sep: str = " ") -> None:
+    for query_id, judged in qrels.items():
+        qid = check_id("query id", query_id)
+        for doc_id, grade in judged.items():
+            rel = format_grade(query_id, doc_id, grade)
+            out.write(f"{qid}{sep}0{sep}{check_id('doc id', doc_id)}{sep}{rel}\n")
+
+
+def scored_order(ranked: Mapping[str, float]) -> list[str]:
+    """Doc ids in trec_eval's order: score descending (as float32), then doc id descending.
+
+    trec_eval keeps scores as C ``float`` and breaks ties by ``strcmp`` of the docnos, in
+    descending order; UTF-8 byte order is code-point order, so ``str`` comparison matches it.
+
+    >>> scored_order({"a": 1.0, "b": 1.0, "c": 2.0})
+    ['c', 'b', 'a']
+    """
+    import numpy as np  # only callers that rank runs pay for it
+
+    docs = list(ranked)
+    as_float32 = np.asarray([ranked[d] for d in docs], dtype=np.float64).astype(np.float32)
+    scores = as_float32.tolist()
+    order = sorted(range(len(docs)), key=lambda i: (scores[i], docs[i]), reverse=True)
+    return [docs[i] for i in order]
+
+
+def _ranked_scores(query_id: str, ranked: Mapping[str, float] | Iterable[str]) -> list[str]:
+    if isinstance(ranked, Mapping):
+        for doc_id, score in ranked.items():
+            format_score(query_id, doc_id, score)  # refuses NaN before it can be sorted
+        return scored_order(ranked)
+    if isinstance(ranked, str):
+        raise DatasetFormatError(f"run[{query_id!r}] is a str; expected a list of doc ids")
+    return list(ranked)
+
+
+def write_run_lines(
+    path: Path, run: Mapping[str, Mapping[str, float] | Iterable[str]], tag: str = "ef"
+) -> None:
+    """Write a 6-column TREC run, atomically, ranks in trec_eval's order.
+
+    A ranked list (``{qid: [docs]}``) gets descending integer scores, so its order survives.
+    """
+    check_id("run tag", tag)
+    with atomic_writer(path) as out:
+        for query_id, ranked in run.items():
+            qid = check_id("query id", query_id)
+            docs = _ranked_scores(query_id, ranked)
+            scores = ranked if isinstance(ranked, Mapping) else None
+            for rank, doc_id in enumerate(docs, start=1):
+                score = (
+                    format_score(query_id, doc_id, scores[doc_id])
+                    if scores is not None
+                    else str(len(docs) - rank + 1)
+                )
+                out.write(f"{qid} Q0 {check_id('doc id', doc_id)} {rank} {score} {tag}\n")
+
+
+def write_ranked_lines(path: Path, run: Mapping[str, Mapping[str, float] | Iterable[str]]) -> None:
+    """Write an MS MARCO ``qid<TAB>pid<TAB>rank`` run, atomically, ranks in trec_eval's order."""
+    with atomic_writer(path) as out:
+        for query_id, ranked in run.items():
+            qid = check_id("query id", query_id)
+            for rank, doc_id in enumerate(_ranked_scores(query_id, ranked), start=1):
+                out.write(f"{qid}\t{check_id('doc id', doc_id)}\t{rank}\n")
+
+
+def write_id_texts(path: Path, texts: Iterable[tuple[str, str]], kind: str) -> None:
+    """Write ``id<TAB>text`` lines, atomically; a text with a tab or line break is an error."""
+    with atomic_writer(path) as out:
+        write_id_texts_to(out, texts, kind)
+
+
+def write_id_texts_to(out: IO[str], texts: Iterable[tuple[str, str]], kind: str) -> None:
+    for item_id, text in texts:
+        checked = check_id(f"{kind} id", item_id)
+        out.write(f"{checked}\t{check_line_text(kind, item_id, text)}\n")

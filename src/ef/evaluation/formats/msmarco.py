@@ -1,0 +1,165 @@
+"""The MS MARCO formats: ``collection.tsv``, ``queries.<split>.tsv``, qrels and runs.
+
+* collection: ``pid<TAB>text`` (no title: a title is joined to the text when written);
+* queries: ``qid<TAB>text``, one file per split (``queries.dev.tsv``); queries judged in no
+  split go to ``queries.tsv``;
+* qrels: the 4-column TREC form, ``qid 0 pid rel`` (``qrels.<split>.tsv``);
+* runs: ``qid<TAB>pid<TAB>rank`` (the official evaluation script's form), or the 6-column TREC
+  form. A rank becomes the score ``1/rank`` when read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO
+
+from ..dataset import Dataset, Document, DocumentStream
+from ..errors import DatasetFormatError
+from ._io import atomic_writer, first_line
+from ._records import (
+    iter_id_texts,
+    read_id_texts,
+    read_qrels_lines,
+    read_ranked_lines,
+    read_run_lines,
+    write_id_texts,
+    write_id_texts_to,
+    write_qrels_to,
+)
+
+__all__ = [
+    "iter_collection",
+    "looks_like_msmarco",
+    "read_msmarco_dataset",
+    "read_msmarco_run",
+    "write_msmarco_dataset",
+]
+
+_COLLECTION_NAMES = ("collection.tsv", "collection.tsv.gz")
+_QUERIES_FILE = re.compile(r"^queries(?:\.(?P<split>[^.]+))?\.tsv(\.gz)?$")
+_QRELS_FILE = re.compile(r"^qrels(?:\.(?P<split>[^.]+))?\.tsv(\.gz)?$")
+
+
+def iter_collection(path: Path) -> Iterator[Document]:
+    """Stream ``pid<TAB>text`` lines as documents without a title."""
+    empty = True
+    for _, doc_id, text in iter_id_texts(path, "passage"):
+        empty = False
+        yield Document(doc_id, "", text)
+    if empty:
+        raise DatasetFormatError(f"{path}: the file is empty; expected pid<TAB>text lines")
+
+
+def read_msmarco_run(path: Path) -> dict[str, dict[str, float]]:
+    """A run in ``qid<TAB>pid<TAB>rank`` form or the 6-column TREC form (told by the first line)."""
+    first = first_line(path)
+    if first is not None and len(first.split()) >= 6:
+        return read_run_lines(path)
+    return read_ranked_lines(path)
+
+
+def _named(root: Path, pattern: re.Pattern[str]) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(root.iterdir()):
+        match = pattern.match(path.name)
+        if match and path.is_file():
+            found[match["split"] or ""] = path
+    return found
+
+
+def read_msmarco_dataset(path: Path) -> Dataset:
+    """A directory of ``collection.tsv``, ``queries*.tsv`` and ``qrels.<split>.tsv`` files."""
+    if not path.is_dir():
+        raise FileNotFoundError(f"no such dataset directory: {path}")
+    collection = next((path / n for n in _COLLECTION_NAMES if (path / n).is_file()), None)
+    query_files = _named(path, _QUERIES_FILE)
+    qrels_files = _named(path, _QRELS_FILE)
+    if collection is None or not query_files or not qrels_files:
+        raise FileNotFoundError(
+            f"{path} is not an MS MARCO dataset directory: it needs collection.tsv, "
+            "queries.<split>.tsv and qrels.<split>.tsv"
+        )
+    queries: dict[str, str] = {}
+    for file in query_files.values():
+        for query_id, text in read_id_texts(file, "query").items():
+            if queries.get(query_id, text) != text:
+                raise DatasetFormatError(
+                    f"{file}: query {query_id!r} has a different text in another queries file"
+                )
+            queries[query_id] = text
+    qrels = {split or "test": read_qrels_lines(file) for split, file in qrels_files.items()}
+    return Dataset(DocumentStream(lambda: iter_collection(collection)), queries, qrels)
+
+
+def write_msmarco_dataset(path: Path, dataset: Dataset) -> None:
+    """Write ``collection.tsv``, ``queries.<split>.tsv`` and ``qrels.<split>.tsv`` per split.
+
+    A document's title is joined to its text (the collection has no title column); queries
+    judged in no split are written to ``queries.tsv`` so that none is lost.
+    """
+    path.mkdir(parents=True, exist_ok=True)
+    judged = {qid for qrels in dataset.qrels.values() for qid in qrels}
+    unjudged = {q: t for q, t in dataset.queries.items() if q not in judged}
+    missing = sorted(judged - set(dataset.queries))
+    if missing:
+        raise DatasetFormatError(
+            f"qrels judge queries with no text ({', '.join(missing[:5])}); MS MARCO keeps "
+            "queries per split, so each judged query needs its text"
+        )
+    with contextlib.ExitStack() as stack:
+        # Each file is renamed into place only when all of them were written.
+        def open_out(name: str) -> IO[str]:
+            return stack.enter_context(atomic_writer(path / name))
+
+        collection = open_out("collection.tsv")
+        write_id_texts_to(collection, ((d.id, d.joined) for d in dataset.corpus), "document")
+        for split, qrels in dataset.qrels.items():
+            write_qrels_to(open_out(f"qrels.{split}.tsv"), qrels, sep="\t")
+            texts = ((qid, dataset.queries[qid]) for qid in qrels)
+            write_id_texts_to(open_out(f"queries.{split}.tsv"), texts, "query")
+        if unjudged:
+            write_id_texts_to(open_out("queries.tsv"), unjudged.items(), "query")
+
+
+def looks_like_msmarco(path: Path) -> bool:
+    """True for an MS MARCO directory, or a file of tab-separated MS MARCO lines."""
+    if path.is_dir():
+        return any((path / n).is_file() for n in _COLLECTION_NAMES)
+    first = first_line(path)
+    if first is None:
+        return False
+    return "\t" in first or len(first.split()) in (3, 4, 6)
+
+
+def read_msmarco_corpus(path: Path) -> DocumentStream:
+    """The passages of a ``collection.tsv`` (or an MS MARCO directory's), streamed."""
+    file = path
+    if path.is_dir():
+        file = next((path / n for n in _COLLECTION_NAMES if (path / n).is_file()), path / "x")
+    if not file.is_file():
+        raise FileNotFoundError(f"no such file: {path / _COLLECTION_NAMES[0]}")
+    return DocumentStream(lambda: iter_collection(file))
+
+
+def write_msmarco_corpus(path: Path, documents: Iterable[Document]) -> None:
+    """Write ``pid<TAB>text`` lines, a title joined to its text, atomically."""
+    write_id_texts(path, ((doc.id, doc.joined) for doc in documents), "document")
+
+
+def read_msmarco_queries(path: Path) -> dict[str, str]:
+    """``{qid: text}`` from a ``qid<TAB>text`` file."""
+    return read_id_texts(path, "query")
+
+
+def write_msmarco_queries(path: Path, queries: Mapping[str, str]) -> None:
+    """Write ``qid<TAB>text`` lines, atomically."""
+    write_id_texts(path, queries.items(), "query")
+
+
+def write_msmarco_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> None:
+    """Write qrels as MS MARCO has them: ``qid<TAB>0<TAB>pid<TAB>rel``, atomically."""
+    with atomic_writer(path) as out:
+        write_qrels_to(out, qrels, sep="\t")

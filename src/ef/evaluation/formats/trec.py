@@ -1,0 +1,290 @@
+"""The TREC formats: qrels, runs, topics, TREC-text documents, and a directory of them.
+
+* qrels: ``qid iter docno rel`` (4 columns, ``iter`` ignored, integer ``rel``);
+* runs: ``qid Q0 docno rank score tag`` (6 columns; the rank is ignored, as trec_eval does);
+* topics: the SGML ``<top>`` form (``<num>``, ``<title>``, ``<desc>``, ``<narr>``; the title
+  is the query), the ``<DOC><DOCNO>`` form of the CACM topics, or ``qid<TAB>text`` lines;
+* documents: TREC text, ``<DOC> <DOCNO>id</DOCNO> <TITLE>..</TITLE> <TEXT>..</TEXT> </DOC>``;
+* a dataset directory: ``corpus.trec`` (documents), ``topics.tsv`` and ``qrels.<split>.txt``.
+
+A line whose first non-blank character is ``#`` is a comment, as in trec_eval 10.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+
+from ..dataset import Dataset, Document, DocumentStream
+from ..errors import DatasetFormatError
+from ._io import atomic_writer, first_line, format_error, numbered_lines, read_text
+from ._records import (
+    check_id,
+    read_id_texts,
+    read_qrels_lines,
+    write_id_texts,
+    write_id_texts_to,
+    write_qrels_to,
+)
+
+__all__ = [
+    "iter_trec_documents",
+    "looks_like_trec",
+    "read_trec_dataset",
+    "read_trec_topics",
+    "write_trec_dataset",
+    "write_trec_documents",
+]
+
+# The tags that end a topic field; nothing else counts, so "<" inside a title is text.
+_TOPIC_TAG = re.compile(r"<(num|title|desc|narr|/top|top)>", re.IGNORECASE)
+_TOPIC_PREFIX = {
+    "num": re.compile(r"^\s*Number:\s*", re.IGNORECASE),
+    "title": re.compile(r"^\s*Topic:\s*", re.IGNORECASE),
+    "desc": re.compile(r"^\s*Description:\s*", re.IGNORECASE),
+    "narr": re.compile(r"^\s*Narrative:\s*", re.IGNORECASE),
+}
+_DOC_BLOCK = re.compile(r"<DOC>(.*?)</DOC>", re.DOTALL | re.IGNORECASE)
+_DOCNO = re.compile(r"<DOCNO>(.*?)</DOCNO>", re.DOTALL | re.IGNORECASE)
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _sgml_topics(path: Path, text: str) -> dict[str, str]:
+    topics: dict[str, str] = {}
+    if "<top>" not in text.lower():
+        return _doc_topics(path, text)
+    for block in re.finditer(r"<top>(.*?)</top>", text, re.DOTALL | re.IGNORECASE):
+        fields: dict[str, str] = {}
+        body = block.group(1)
+        tags = list(_TOPIC_TAG.finditer(body))
+        for tag, following in zip(tags, [*tags[1:], None], strict=True):
+            end = following.start() if following else len(body)
+            name = tag.group(1).lower()
+            fields[name] = _fold(_TOPIC_PREFIX[name].sub("", body[tag.end() : end]))
+        line_no = _line_of(text, block.start())
+        query_id = fields.get("num", "")
+        if not query_id or len(query_id.split()) != 1:
+            raise format_error(path, line_no, f"topic without a one-word <num> ({query_id!r})")
+        if query_id in topics:
+            raise format_error(path, line_no, f"duplicate topic number {query_id!r}")
+        topics[query_id] = fields.get("title") or fields.get("desc", "")
+    if not topics:
+        raise DatasetFormatError(f"{path}: no complete <top> ... </top> topic in the file")
+    return topics
+
+
+def _doc_topics(path: Path, text: str) -> dict[str, str]:
+    # The CACM topics: <DOC> <DOCNO> n </DOCNO> query text </DOC>.
+    topics: dict[str, str] = {}
+    for block in _DOC_BLOCK.finditer(text):
+        line_no = _line_of(text, block.start())
+        docno = _DOCNO.search(block.group(1))
+        if docno is None or not docno.group(1).strip():
+            raise format_error(path, line_no, "topic <DOC> without a <DOCNO>")
+        query_id = docno.group(1).strip()
+        if query_id in topics:
+            raise format_error(path, line_no, f"duplicate topic number {query_id!r}")
+        topics[query_id] = _fold(block.group(1)[docno.end() :])
+    if not topics:
+        raise DatasetFormatError(f"{path}: no <top> or <DOC> topic in the file")
+    return topics
+
+
+def read_trec_topics(path: Path) -> dict[str, str]:
+    """``{query_id: text}`` from SGML topics (``<top>`` or ``<DOC>`` blocks) or TSV lines.
+
+    The form is told from the first non-blank character: ``<`` is SGML. An SGML topic's text
+    is its title (its description if it has no title), whitespace folded; a TSV text is kept
+    verbatim.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "topics.txt")
+    ...     _ = path.write_text("<top>\\n<num> Number: 301\\n<title> Organized crime\\n</top>\\n")
+    ...     read_trec_topics(path)
+    {'301': 'Organized crime'}
+    """
+    first = next(numbered_lines(path, comments=True), None)
+    if first is None:
+        raise DatasetFormatError(f"{path}: the file is empty; expected TREC topics")
+    if first[1].lstrip().startswith("<"):
+        return _sgml_topics(path, read_text(path))
+    return read_id_texts(path, "query")
+
+
+def _block_field(block: str, tag: str) -> str | None:
+    # One newline after the opening tag and before the closing one belong to the layout.
+    parts = re.findall(rf"<{tag}>\n?(.*?)\n?</{tag}>", block, re.DOTALL | re.IGNORECASE)
+    return "\n".join(parts) if parts else None
+
+
+def iter_trec_documents(path: Path) -> Iterator[Document]:
+    """Stream the documents of a TREC-text file, one ``<DOC>`` block in memory at a time.
+
+    The id is the ``<DOCNO>``; the title is the ``<TITLE>`` (or ``<HEAD>``); the text is the
+    ``<TEXT>`` blocks joined by line breaks. A block without ``<TEXT>`` keeps whatever follows
+    its DOCNO and title as text, as collections without a TEXT tag (CACM's topics) have it.
+    """
+    seen: set[str] = set()
+    block: list[str] | None = None
+    start = 0
+    count = 0
+    for line_no, line in numbered_lines(path, keep_blank=True):
+        stripped = line.strip().upper()
+        if block is None:
+            if stripped == "<DOC>":
+                block, start = [], line_no
+            elif stripped:
+                raise format_error(path, line_no, "expected <DOC> to open a document", line)
+            continue
+        if stripped == "</DOC>":
+            doc = _document(path, start, "\n".join(block), seen)
+            count += 1
+            block = None
+            yield doc
+        else:
+            block.append(line)
+    if block is not None:
+        raise format_error(path, start, "this <DOC> is never closed by </DOC>")
+    if count == 0:
+        raise DatasetFormatError(f"{path}: the file is empty; expected <DOC> documents")
+
+
+def _document(path: Path, line_no: int, block: str, seen: set[str]) -> Document:
+    docno = _DOCNO.search(block)
+    if docno is None or not docno.group(1).strip():
+        raise format_error(path, line_no, "document without a <DOCNO>")
+    doc_id = docno.group(1).strip()
+    if doc_id in seen:
+        raise format_error(path, line_no, f"duplicate DOCNO {doc_id!r}")
+    seen.add(doc_id)
+    title = _block_field(block, "TITLE")
+    if title is None:
+        title = _block_field(block, "HEAD")
+    text = _block_field(block, "TEXT")
+    if text is None:
+        rest = re.sub(r"<(TITLE|HEAD)>.*?</\1>", "", block[docno.end() :], flags=re.DOTALL)
+        text = rest.strip()
+    return Document(doc_id, title or "", text)
+
+
+_FORBIDDEN_IN_TEXT = re.compile(r"</?(DOC|TEXT|TITLE)>", re.IGNORECASE)
+
+
+def _document_block(doc: Document) -> str:
+    doc_id = check_id("doc id", doc.id)
+    for field, value in (("title", doc.title), ("text", doc.text)):
+        if _FORBIDDEN_IN_TEXT.search(value):
+            raise DatasetFormatError(
+                f"document {doc.id!r}: its {field} holds a TREC tag (<DOC>, <TEXT> or <TITLE>), "
+                "which TREC text cannot store; write BEIR (JSON lines) instead"
+            )
+    title = f"<TITLE>\n{doc.title}\n</TITLE>\n" if doc.title else ""
+    return f"<DOC>\n<DOCNO>{doc_id}</DOCNO>\n{title}<TEXT>\n{doc.text}\n</TEXT>\n</DOC>\n"
+
+
+def write_trec_documents(path: Path, documents: Iterable[Document]) -> None:
+    """Write documents as TREC text, atomically, streaming them one at a time."""
+    with atomic_writer(path) as out:
+        for doc in documents:
+            out.write(_document_block(doc))
+
+
+# A dataset directory.
+
+_CORPUS_NAMES = ("corpus.trec", "corpus.trec.gz", "corpus.txt", "corpus.txt.gz")
+_QRELS_FILE = re.compile(r"^qrels(?:\.(?P<split>[^.]+))?\.(txt|qrels|tsv)(\.gz)?$")
+_TOPICS_FILE = re.compile(r"^(topics|queries)([.\-].*)?$")
+
+
+def _find_corpus(root: Path) -> Path | None:
+    return next((root / n for n in _CORPUS_NAMES if (root / n).is_file()), None)
+
+
+def _split_files(root: Path) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(root.iterdir()):
+        match = _QRELS_FILE.match(path.name)
+        if match and path.is_file():
+            found[match["split"] or "test"] = path
+    return found
+
+
+def _merge_queries(paths: Iterable[Path]) -> dict[str, str]:
+    queries: dict[str, str] = {}
+    for path in paths:
+        for query_id, text in read_trec_topics(path).items():
+            if queries.get(query_id, text) != text:
+                raise DatasetFormatError(
+                    f"{path}: query {query_id!r} has a different text in another topics file"
+                )
+            queries[query_id] = text
+    return queries
+
+
+def read_trec_dataset(path: Path) -> Dataset:
+    """A directory of ``corpus.trec``, ``topics*`` files and ``qrels.<split>.txt`` files."""
+    if not path.is_dir():
+        raise FileNotFoundError(f"no such dataset directory: {path}")
+    corpus = _find_corpus(path)
+    topics = [p for p in sorted(path.iterdir()) if _TOPICS_FILE.match(p.name) and p.is_file()]
+    splits = _split_files(path)
+    if corpus is None or not topics or not splits:
+        raise FileNotFoundError(
+            f"{path} is not a TREC dataset directory: it needs {' or '.join(_CORPUS_NAMES)}, "
+            "a topics file and a qrels.<split>.txt file"
+        )
+    documents = DocumentStream(lambda: iter_trec_documents(corpus))
+    qrels = {split: read_qrels_lines(file) for split, file in splits.items()}
+    return Dataset(documents, _merge_queries(topics), qrels)
+
+
+def write_trec_dataset(path: Path, dataset: Dataset) -> None:
+    """Write ``corpus.trec``, ``topics.tsv`` and one ``qrels.<split>.txt`` per split."""
+    path.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        # Each file is renamed into place only when all of them were written.
+        corpus, topics, *qrels_outs = (
+            stack.enter_context(atomic_writer(path / name))
+            for name in ("corpus.trec", "topics.tsv", *(f"qrels.{s}.txt" for s in dataset.qrels))
+        )
+        for doc in dataset.corpus:
+            corpus.write(_document_block(doc))
+        write_id_texts_to(topics, dataset.queries.items(), "query")
+        for out, qrels in zip(qrels_outs, dataset.qrels.values(), strict=True):
+            write_qrels_to(out, qrels)
+
+
+def looks_like_trec(path: Path) -> bool:
+    """True for a TREC dataset directory, or a file whose first line is TREC qrels, run or SGML."""
+    if path.is_dir():
+        return _find_corpus(path) is not None and bool(_split_files(path))
+    first = first_line(path)
+    if first is None:
+        return False
+    if first.lstrip().startswith("<"):
+        return True
+    columns = len(first.split())
+    return columns in (4, 6) or (columns >= 6 and first.split()[1] == "Q0")
+
+
+def read_trec_corpus(path: Path) -> DocumentStream:
+    """The documents of a TREC-text file (or a TREC directory's), streamed on iteration."""
+    file = _find_corpus(path) if path.is_dir() else path
+    if file is None or not file.is_file():
+        raise FileNotFoundError(f"no such file: {file or path / _CORPUS_NAMES[0]}")
+    return DocumentStream(lambda: iter_trec_documents(file))
+
+
+def write_trec_topics(path: Path, queries: Mapping[str, str]) -> None:
+    """Write topics as ``qid<TAB>text`` lines (the form that keeps any one-line text exact)."""
+    write_id_texts(path, queries.items(), "query")

@@ -1,0 +1,104 @@
+"""Scoring rankings against qrels: the engine behind evaluate_retrieval() and evaluate_run().
+
+Pure glue between resolved metrics and per-query rankings: which ``"<name>@<k>"`` keys to
+compute, each metric's value per query (checked to be a number), and the means.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+import attrs
+
+from ._registry import Registry
+from .errors import PluginError
+from .interfaces import RetrievalMetric, is_score
+
+__all__ = ["Measure", "check_k_values", "mean_of", "resolve_measures", "score_query"]
+
+_WITH_CUTOFF = re.compile(r"^(?P<name>[^@\s]+)@(?P<k>[^@\s]*)$")
+
+
+@attrs.frozen
+class Measure:
+    """One metric at one cutoff: what a report key (``ndcg@10``) stands for."""
+
+    metric: RetrievalMetric
+    k: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.metric.name}@{self.k}"
+
+
+def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
+    """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise."""
+    ks = tuple(k_values)
+    if not ks:
+        raise ValueError("k_values is empty; give at least one cutoff, e.g. k_values=(10,)")
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k_values must be positive ints, got {k!r} in {ks!r}")
+    return tuple(dict.fromkeys(ks))  # duplicates would only repeat report keys
+
+
+def resolve_measures(
+    metrics: Iterable[str], k_values: Sequence[int], registry: Registry
+) -> list[Measure]:
+    """The measures that ``metrics`` name: ``"ndcg"`` at every cutoff of ``k_values``,
+    ``"ndcg@10"`` at cutoff 10 only. Unknown names raise UnknownNameError."""
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
+    ks = check_k_values(k_values)
+    measures: dict[str, Measure] = {}
+    for entry in metrics:
+        match = _WITH_CUTOFF.match(entry) if isinstance(entry, str) else None
+        if match is None:
+            chosen = [Measure(registry.retrieval_metric(entry), k) for k in ks]
+        else:
+            k = match["k"]
+            if not k.isdigit() or int(k) < 1:
+                raise ValueError(f"{entry!r}: the cutoff after '@' must be a positive int")
+            chosen = [Measure(registry.retrieval_metric(match["name"]), int(k))]
+        for measure in chosen:
+            measures.setdefault(measure.key, measure)
+    if not measures:
+        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg',)")
+    return list(measures.values())
+
+
+def cutoffs_of(measures: Iterable[Measure]) -> tuple[int, ...]:
+    """The distinct cutoffs of ``measures``, ascending."""
+    return tuple(sorted({m.k for m in measures}))
+
+
+def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
+    if not is_score(value):
+        # A NaN or a None would poison the mean silently; say which metric and which query.
+        raise PluginError(
+            f"retrieval metric {metric.name!r} returned {value!r} for query {query_id!r}; "
+            "a retrieval metric must return a number"
+        )
+    return float(value)  # type: ignore[arg-type]  # is_score checked it
+
+
+def score_query(
+    measures: Sequence[Measure],
+    ranked: Sequence[str],
+    judged: Mapping[str, float],
+    query_id: str,
+) -> dict[str, float]:
+    """Every measure's value for one query's ranking."""
+    return {
+        m.key: _checked(m.metric, m.metric.func(ranked, judged, m.k), query_id) for m in measures
+    }
+
+
+def mean_of(
+    measures: Sequence[Measure], per_query: Mapping[str, Mapping[str, float]]
+) -> dict[str, float]:
+    """Each measure's mean over the queries of ``per_query`` (exactly summed)."""
+    n = len(per_query)
+    return {m.key: math.fsum(s[m.key] for s in per_query.values()) / n for m in measures}
