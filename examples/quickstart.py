@@ -1,10 +1,12 @@
 """Evaluate a toy retriever on the shipped demo dataset: the README's first command.
 
     python examples/quickstart.py [DATASET_DIR]
+    python examples/quickstart.py --write-run RUN_FILE [DATASET_DIR]
 
 It reads a BEIR-layout dataset (``examples/demo`` by default), ranks the corpus for each query
 by word overlap, scores the rankings with evaluate_retrieval(), then scores the demo's RAG
-samples with evaluate_rag().
+samples with evaluate_rag(). With ``--write-run`` it writes the same rankings as a TREC run
+file instead: ``examples/demo/run.overlap.trec`` was made that way, for ``ef-eval evaluate``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ef.evaluation import evaluate_rag, evaluate_retrieval, read_beir
+from ef.evaluation import evaluate_rag, evaluate_retrieval, read_beir, write_run
 
 HERE = Path(__file__).parent
 # fmt: off
@@ -61,5 +63,16 @@ def main(dataset: Path) -> None:
         print(evaluate_rag(samples))
 
 
+def write_demo_run(target: Path, dataset: Path) -> None:
+    corpus, queries, _ = read_beir(dataset)
+    retriever = WordOverlapRetriever(corpus)
+    run = {qid: dict(retriever.search(text, limit=20)) for qid, text in queries.items()}
+    write_run(target, run)  # TREC format; tied scores are ranked by trec_eval's rule
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "demo")
+    args = sys.argv[1:]
+    if args[:1] == ["--write-run"] and len(args) >= 2:
+        write_demo_run(Path(args[1]), Path(args[2]) if len(args) > 2 else HERE / "demo")
+    else:
+        main(Path(args[0]) if args else HERE / "demo")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
 
-from ef.evaluation import evaluate_retrieval, read_beir
+from ef.evaluation import evaluate_retrieval, evaluate_run, read_beir
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 
@@ -40,3 +41,36 @@ def test_quickstart_prints_the_report_of_the_demo_dataset(builtin_registry) -> N
     assert f"primary metric, nDCG@10: {report.primary:.4f}" in out
     assert report.primary is not None
     assert 0.5 < report.primary < 1.0
+
+
+MAIN_JOB = "ef-eval evaluate examples/demo examples/demo/run.overlap.trec"
+
+
+def test_the_readme_main_job_evaluates_the_shipped_run(builtin_registry) -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    assert MAIN_JOB in readme
+    args = MAIN_JOB.split()[1:]
+    out = subprocess.run(
+        [sys.executable, "-m", "ef.evaluation", *args, "-o", "json"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=EXAMPLES.parent,
+    ).stdout
+    expected = evaluate_run(
+        EXAMPLES / "demo" / "run.overlap.trec", EXAMPLES / "demo", registry=builtin_registry
+    )
+    data = json.loads(out)
+    assert data["metrics"] == expected.metrics
+    assert data["n_queries"] == 7
+    assert data["skipped"] == {"q8": "no positive judgement"}
+
+
+def test_the_shipped_run_is_what_the_quickstart_writes(tmp_path) -> None:
+    target = tmp_path / "run.trec"
+    subprocess.run(
+        [sys.executable, str(EXAMPLES / "quickstart.py"), "--write-run", str(target)],
+        check=True,
+    )
+    shipped = EXAMPLES / "demo" / "run.overlap.trec"
+    assert target.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")

@@ -16,7 +16,14 @@ from ._registry import Registry
 from .errors import PluginError
 from .interfaces import RetrievalMetric, is_score
 
-__all__ = ["Measure", "check_k_values", "mean_of", "resolve_measures", "score_query"]
+__all__ = [
+    "Measure",
+    "check_k_values",
+    "mean_of",
+    "resolve_measures",
+    "score_query",
+    "split_key",
+]
 
 _WITH_CUTOFF = re.compile(r"^(?P<name>[^@\s]+)@(?P<k>[^@\s]*)$")
 
@@ -31,6 +38,14 @@ class Measure:
     @property
     def key(self) -> str:
         return f"{self.metric.name}@{self.k}"
+
+
+def split_key(key: str) -> tuple[str, int | None]:
+    """``"ndcg@10"`` -> ``("ndcg", 10)``; a key without a cutoff -> ``(key, None)``."""
+    name, at, k = key.rpartition("@")
+    if not at or not k.isdigit():
+        return key, None
+    return name, int(k)
 
 
 def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:

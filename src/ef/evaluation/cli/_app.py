@@ -5,16 +5,22 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import click
 
 from .._registry import get_registry
+from ..convert import KINDS, Kind
+from ..convert import convert as convert_data
 from ..errors import EvaluationError
-from ..files import read_samples
+from ..files import read_qrels, read_run, read_samples
 from ..interfaces import RagMetric, RetrievalMetric
 from ..rag_eval import evaluate_rag
-from ._render import OUTPUTS, emit_json, emit_rows, number
+from ..reports import RetrievalEvalReport
+from ..run_eval import AVERAGING, evaluate_run
+from ..scoring import split_key
+from ..trec_names import trec_eval_line, trec_eval_name
+from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
 EXIT_BAD_INPUT = 2
@@ -113,6 +119,140 @@ def rag(
             output,
             title="per sample",
         )
+
+
+EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
+
+
+@cli.command()
+@click.argument("qrels", type=click.Path(path_type=Path))
+@click.argument("run", type=click.Path(path_type=Path))
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="A metric, as name@k (ndcg@10) or a name at every --k (repeat or comma-separate). "
+    "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100.",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
+)
+@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@click.option(
+    "--averaging",
+    type=click.Choice(AVERAGING),
+    default="qrels",
+    show_default=True,
+    help="qrels: a judged query missing from the run scores 0 (trec_eval -c); "
+    "intersection: only queries in both (trec_eval 9's default).",
+)
+@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
+@click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@click.option(
+    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
+)
+def evaluate(  # click passes every option by keyword
+    *,
+    qrels: Path,
+    run: Path,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    per_query: bool,
+    averaging: Literal["qrels", "intersection"],
+    qrels_format: str | None,
+    run_format: str | None,
+    output: str,
+) -> None:
+    """Score the run file RUN against the judgements in QRELS, as trec_eval does.
+
+    QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV, or a BEIR directory (its test
+    split). RUN is a TREC run (qid Q0 docno rank score tag) or an MS MARCO run (qid pid
+    rank); gzip is read transparently. Docs are ranked by score, ties broken by docno
+    descending, the rank column ignored: trec_eval's rule, and trec_eval's numbers.
+    """
+    judged = read_qrels(qrels, qrels_format)
+    ranked = read_run(run, run_format)
+    chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
+    report = evaluate_run(
+        ranked, judged, metrics=chosen, k_values=k_values or (1, 5, 10, 100), averaging=averaging
+    )
+    title = str(report).splitlines()[0].replace("Retrieval evaluation", str(run))
+    if output == "json":
+        data = report.to_dict()
+        if not per_query:
+            del data["per_query"]
+        emit_json(data)
+    elif output == "trec":
+        _emit_trec(report, per_query)
+    elif per_query:
+        keys = list(report.metrics)
+        rows = [
+            [qid, *(number(values[key]) for key in keys)]
+            for qid, values in report.per_query.items()
+        ]
+        rows.append(["all", *(number(report.metrics[key]) for key in keys)])
+        emit_rows(["query", *keys], rows, output, title=title)
+    else:
+        emit_rows(*_summary_rows(report), output, title=title)
+
+
+def _summary_rows(report: RetrievalEvalReport) -> tuple[list[str], list[list[str]]]:
+    """One row per metric, one column per cutoff, as the report's own table."""
+    by_name: dict[str, dict[int, float]] = {}
+    for key, value in report.metrics.items():
+        name, k = split_key(key)
+        by_name.setdefault(name, {})[k or 0] = value
+    header = ["metric", *(f"@{k}" for k in report.k_values)]
+    rows = [[name, *(number(v.get(k)) for k in report.k_values)] for name, v in by_name.items()]
+    return header, rows
+
+
+def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
+    lines = []
+    if per_query:
+        for query_id, values in report.per_query.items():
+            lines += [trec_eval_line(trec_eval_name(k), query_id, v) for k, v in values.items()]
+    lines.append(trec_eval_line("num_q", "all", report.n_queries))
+    lines += [trec_eval_line(trec_eval_name(k), "all", v) for k, v in report.metrics.items()]
+    click.echo("\n".join(lines))
+
+
+@cli.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.argument("target", type=click.Path(path_type=Path))
+@click.option("--from", "from_format", default=None, help="The SOURCE format; default: detected.")
+@click.option(
+    "--to",
+    "to_format",
+    default=None,
+    help="The TARGET format (beir, trec, msmarco, or a plugin's); default: from a .jsonl, "
+    ".trec or .run name.",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    default=None,
+    help="What SOURCE holds; default: a directory is a dataset, a file is told by its name "
+    "(qrels, run, topics, queries, collection, corpus) or its first line.",
+)
+def convert(
+    source: Path, target: Path, from_format: str | None, to_format: str | None, kind: Kind | None
+) -> None:
+    """Convert SOURCE into TARGET in another format: a dataset directory, qrels, a run,
+    queries or a corpus.
+
+    Datasets keep every split; corpora stream through one document at a time. Where the
+    target has no title field (MS MARCO), a title is joined to its text. Nothing is written
+    unless all of it can be: a value the target cannot hold is an error naming it.
+    """
+    what = convert_data(source, target, from_format=from_format, to_format=to_format, kind=kind)
+    click.echo(f"converted {what}: {source} -> {target}")
 
 
 @cli.command()

@@ -1,4 +1,4 @@
-"""Rendering rows of cells as a terminal table, Markdown, CSV or JSON."""
+"""Rendering rows of cells as a terminal table, Markdown, LaTeX, CSV or JSON."""
 
 from __future__ import annotations
 
@@ -10,10 +10,34 @@ from typing import Any
 
 import click
 
-__all__ = ["OUTPUTS", "emit_json", "emit_rows", "number"]
+__all__ = ["OUTPUTS", "TABLE_OUTPUTS", "emit_json", "emit_rows", "latex_escape", "number"]
 
 #: The tabular outputs every command offers, plus json.
 OUTPUTS = ("table", "json", "csv", "markdown")
+#: Every tabular output emit_rows can render.
+TABLE_OUTPUTS = (*OUTPUTS, "latex")
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped.
+
+    >>> latex_escape("ndcg@10 & P_5")
+    'ndcg@10 \\& P\\_5'
+    """
+    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
 def number(value: float | None) -> str:
@@ -44,6 +68,9 @@ def emit_rows(
         writer.writerows(rows)
         click.echo(buffer.getvalue(), nl=False)
         return
+    if output == "latex":
+        _emit_latex(header, rows, title=title, numeric=numeric)
+        return
     if output == "markdown":
         if title:
             click.echo(f"**{title}**\n")
@@ -69,3 +96,20 @@ def emit_rows(
     if title:
         console.print(title, markup=False, highlight=False)
     console.print(table)
+
+
+def _emit_latex(
+    header: Sequence[str], rows: Sequence[Sequence[str]], *, title: str | None, numeric: bool
+) -> None:
+    # booktabs rules, as journals ask; a title becomes a comment, since a caption needs a float.
+    align = "l" + ("r" if numeric else "l") * (len(header) - 1)
+    if title:
+        click.echo(f"% {title}")
+    click.echo(f"\\begin{{tabular}}{{{align}}}")
+    click.echo("\\toprule")
+    click.echo(" & ".join(latex_escape(cell) for cell in header) + " \\\\")
+    click.echo("\\midrule")
+    for row in rows:
+        click.echo(" & ".join(latex_escape(cell) for cell in row) + " \\\\")
+    click.echo("\\bottomrule")
+    click.echo("\\end{tabular}")

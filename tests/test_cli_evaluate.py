@@ -1,0 +1,258 @@
+"""ef-eval evaluate and convert: outputs, trec_eval's numbers, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ef.evaluation import evaluate_run, read_qrels, read_run
+from ef.evaluation.cli import cli
+
+from .conftest import shared_path
+
+DEMO = Path(__file__).parents[1] / "examples" / "demo"
+DEMO_RUN = DEMO / "run.overlap.trec"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), prog_name="ef-eval")
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_is_the_report_dict_keyed_name_at_k(builtin_registry) -> None:
+    code, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10,recall@5", "-o", "json")
+    assert code == 0
+    data = json.loads(out)
+    expected = evaluate_run(
+        DEMO_RUN, DEMO, metrics=("ndcg@10", "recall@5"), registry=builtin_registry
+    ).to_dict()
+    del expected["per_query"]
+    assert data == expected
+    assert list(data["metrics"]) == ["ndcg@10", "recall@5"]
+    assert "per_query" not in data
+
+
+def test_per_query_json_adds_per_query() -> None:
+    code, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "mrr@10", "-q", "-o", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert sorted(data["per_query"]) == [f"q{i}" for i in range(1, 8)]
+    assert data["skipped"] == {"q8": "no positive judgement"}
+
+
+def test_metric_names_with_and_without_cutoffs() -> None:
+    code, out, _ = run(
+        "evaluate",
+        str(DEMO),
+        str(DEMO_RUN),
+        "-m",
+        "ndcg",
+        "-m",
+        "map@1000",
+        "-k",
+        "3",
+        "-o",
+        "json",
+    )
+    assert code == 0
+    assert list(json.loads(out)["metrics"]) == ["ndcg@3", "map@1000"]
+
+
+def test_csv_markdown_latex_and_table_show_the_same_numbers(builtin_registry) -> None:
+    report = evaluate_run(DEMO_RUN, DEMO, metrics=("ndcg@10",), registry=builtin_registry)
+    shown = f"{report.metrics['ndcg@10']:.4f}"
+    code, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10", "-o", "csv")
+    assert code == 0
+    assert list(csv.reader(io.StringIO(out))) == [["metric", "@10"], ["ndcg", shown]]
+    _, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10", "-o", "markdown")
+    assert f"| ndcg | {shown} |" in out
+    _, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10", "-o", "latex")
+    assert "\\toprule" in out
+    assert f"ndcg & {shown} \\\\" in out
+    _, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10")
+    assert shown in out
+    assert "7 queries scored (1 skipped)" in out
+
+
+def test_per_query_table_ends_with_the_all_row() -> None:
+    code, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "precision@1", "-q", "-o", "csv")
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["query", "precision@1"]
+    assert [r[0] for r in rows[1:]] == [*(f"q{i}" for i in range(1, 8)), "all"]
+
+
+def test_trec_output_is_trec_eval_lines() -> None:
+    code, out, _ = run(
+        "evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10,precision@5,map@1000", "-o", "trec"
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "num_q                 \tall\t7"
+    assert [line.split("\t")[0].rstrip() for line in lines[1:]] == [
+        "ndcg_cut_10",
+        "P_5",
+        "map_cut_1000",
+    ]
+    assert all(len(line.split("\t")[0]) == 22 for line in lines)
+
+
+@pytest.fixture(scope="module")
+def cacm() -> Path:
+    return shared_path("datasets", "cacm")
+
+
+def test_cacm_through_the_cli_prints_trec_eval_s_lines(cacm) -> None:
+    # Per query and `all`, the lines equal trec_eval 9.0.8's output for the same measures.
+    golden_file = shared_path("validation", "generated", "cacm-bm25.trec_eval-9.0.8.all_trec.q.txt")
+    golden = {
+        tuple(line.split("\t")[:2]): line
+        for line in golden_file.read_text(encoding="utf-8").splitlines()
+    }
+    code, out, _ = run(
+        "evaluate",
+        str(cacm / "qrels.cacm.txt"),
+        str(cacm / "run.cacm-bm25.txt"),
+        "-m",
+        "ndcg@10,precision@30,recall@10,map@1000",
+        "-q",
+        "-o",
+        "trec",
+    )
+    assert code == 0
+    lines = [line for line in out.splitlines() if not line.startswith("map_cut_1000")]
+    assert len(lines) == 52 * 3 + 1 + 3
+    for line in lines:
+        assert golden[tuple(line.split("\t")[:2])] == line
+    assert "map_cut_1000          \tall\t0.2744" in out  # trec_eval: map all 0.2744
+
+
+def test_scifact_beir_directory_as_qrels() -> None:
+    scifact = shared_path("datasets", "scifact")
+    runs = shared_path("datasets", "scifact-runs")
+    code, out, _ = run(
+        "evaluate",
+        str(scifact),
+        str(runs / "run.scifact.test.bm25s-lucene-k1_1.2-b_0.75.txt.gz"),
+        "-m",
+        "ndcg@10,recall@100",
+        "-o",
+        "json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["n_queries"] == 300
+    # trec_eval 9.0.8: ndcg_cut_10 all 0.6791, recall_100 all 0.9127
+    assert f"{data['metrics']['ndcg@10']:.4f}" == "0.6791"
+    assert f"{data['metrics']['recall@100']:.4f}" == "0.9127"
+
+
+def test_averaging_intersection_and_the_missing_queries(tmp_path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 1\n2 0 b 1\n")
+    run_file = tmp_path / "run.trec"
+    run_file.write_text("1 Q0 a 1 1.0 x\n3 Q0 c 1 1.0 x\n")
+    _, out, _ = run("evaluate", str(qrels), str(run_file), "-m", "mrr@10", "-o", "json")
+    data = json.loads(out)
+    assert (data["metrics"]["mrr@10"], data["missing"], data["extra"]) == (0.5, ["2"], ["3"])
+    args = ("evaluate", str(qrels), str(run_file), "-m", "mrr@10", "-o", "json")
+    _, out, _ = run(*args, "--averaging", "intersection")
+    assert json.loads(out)["metrics"]["mrr@10"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("q1 Q0 d1 1 abc tag\n", "score 'abc' is not a number"),
+        ("q1 Q0 d1 1 nan tag\n", "score 'nan' is not a finite number"),
+        ("q1 Q0 d1 1\n", "expected 6 columns"),
+        ("q1 Q0 d1 1 1.0 t\nq1 Q0 d1 2 0.5 t\n", "doc 'd1' is listed twice for query 'q1'"),
+    ],
+)
+def test_bad_run_lines_give_one_line_naming_file_and_line(tmp_path, content, message) -> None:
+    bad = tmp_path / "bad.run"
+    bad.write_text(content)
+    code, out, err = run("evaluate", str(DEMO), str(bad))
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    line_no = content.count("\n")
+    assert err.startswith(f"Error: {bad}:{line_no}: {message}")
+    assert "Traceback" not in err
+
+
+def test_missing_and_empty_files_exit_2(tmp_path) -> None:
+    code, _, err = run("evaluate", str(tmp_path / "nope.txt"), str(DEMO_RUN))
+    assert (code, err.strip()) == (2, f"Error: no such file or directory: {tmp_path / 'nope.txt'}")
+    empty = tmp_path / "empty.run"
+    empty.write_text("")
+    code, _, err = run("evaluate", str(DEMO), str(empty), "--run-format", "trec")
+    assert code == 2
+    assert err.strip() == f"Error: {empty}: the file is empty; expected run lines " + (
+        "(query-id Q0 doc-id rank score run-tag)"
+    )
+
+
+def test_unknown_metric_is_a_usage_error() -> None:
+    code, _, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndgc@10")
+    assert code == 2
+    assert "did you mean 'ndcg'" in err
+
+
+def test_debug_shows_the_traceback(tmp_path) -> None:
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 d1 1 nan tag\n")
+    result = CliRunner().invoke(cli, ["--debug", "evaluate", str(DEMO), str(bad)])
+    assert result.exception is not None
+    assert "not a finite number" in str(result.exception)
+
+
+def test_convert_a_run_and_evaluate_it_again(tmp_path, builtin_registry) -> None:
+    target = tmp_path / "run.tsv"
+    code, out, _ = run("convert", str(DEMO_RUN), str(target), "--to", "msmarco")
+    assert code == 0
+    assert out.strip() == f"converted run: {DEMO_RUN} -> {target}"
+    assert target.read_text().splitlines()[0] == "q1\ttide-1\t1"
+    # Ranks survive as 1/rank scores, so every number stays the same.
+    before = evaluate_run(read_run(DEMO_RUN), DEMO, registry=builtin_registry)
+    after = evaluate_run(read_run(target), DEMO, registry=builtin_registry)
+    assert before.metrics == after.metrics
+
+
+def test_convert_a_dataset_to_trec_and_back(tmp_path) -> None:
+    code, _, _ = run("convert", str(DEMO), str(tmp_path / "trec"), "--to", "trec")
+    assert code == 0
+    assert sorted(p.name for p in (tmp_path / "trec").iterdir()) == [
+        "corpus.trec",
+        "qrels.test.txt",
+        "topics.tsv",
+    ]
+    code, _, _ = run("convert", str(tmp_path / "trec"), str(tmp_path / "beir"), "--to", "beir")
+    assert code == 0
+    assert read_qrels(tmp_path / "beir") == read_qrels(DEMO)
+
+
+def test_convert_without_a_target_format_is_a_usage_error(tmp_path) -> None:
+    code, _, err = run("convert", str(DEMO_RUN), str(tmp_path / "out.txt"))
+    assert code == 2
+    assert "name it with to_format=" in err
+    assert not (tmp_path / "out.txt").exists()
+
+
+def test_python_dash_m_is_the_same_cli() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "ef.evaluation", "evaluate", str(DEMO), str(DEMO_RUN), "-o", "json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    code, direct, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-o", "json")
+    assert code == 0
+    assert json.loads(out) == json.loads(direct)
