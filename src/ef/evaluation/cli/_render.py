@@ -34,8 +34,8 @@ _LATEX_SPECIAL = {
 def latex_escape(text: str) -> str:
     """``text`` with LaTeX's special characters escaped.
 
-    >>> latex_escape("ndcg@10 & P_5")
-    'ndcg@10 \\& P\\_5'
+    >>> print(latex_escape("ndcg@10 & P_5"))
+    ndcg@10 \\& P\\_5
     """
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
