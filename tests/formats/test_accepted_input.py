@@ -80,20 +80,11 @@ def _save(path: Path, data: bytes) -> Path:
     return path
 
 
-BLANK_BEFORE_BEIR_HEADER = pytest.mark.xfail(
-    strict=True,
-    reason="bug: _read_qrels_tsv takes a header only on physical line 1, so blank lines before "
-    "BEIR's 'query-id corpus-id score' header make it a data row ('score' is not a number)",
-)
-
-
 def _cases() -> list[object]:
     cases: list[object] = []
     for kind in GOOD:
         for variant in VARIANTS:
-            bug = kind == "beir-qrels" and variant == "leading-blank-lines"
-            marks = [BLANK_BEFORE_BEIR_HEADER] if bug else []
-            cases.append(pytest.param(kind, variant, marks=marks, id=f"{kind}-{variant}"))
+            cases.append(pytest.param(kind, variant, id=f"{kind}-{variant}"))
     return cases
 
 
@@ -252,12 +243,6 @@ def test_a_collection_keeps_passage_texts_verbatim(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: read_trec_topics skips '#' comment lines when it tells SGML from TSV, but "
-    "the TSV reader (iter_id_texts) then rejects the same comment line ('no tab'); "
-    "trec.py's docstring says '#' lines are comments in every TREC format",
-)
 def test_a_comment_line_in_tsv_trec_topics_is_skipped(tmp_path: Path) -> None:
     path = tmp_path / "topics.tsv"
     path.write_text("# qid<TAB>title\n301\tInternational Organized Crime\n")
@@ -291,12 +276,6 @@ def test_an_sgml_topic_without_a_number_names_its_line(tmp_path: Path) -> None:
     assert "<num>" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: read_qrels() detection asks BEIR first, and looks_like_beir() takes any first "
-    "line with exactly 2 tabs as a BEIR qrels row; a TREC qrels line 'q1 0<TAB>d1<TAB>1' is then "
-    "split on tabs only, silently giving the query id 'q1 0'",
-)
 def test_detected_trec_qrels_with_tabs_and_spaces_mixed_are_read_as_trec(tmp_path: Path) -> None:
     path = tmp_path / "qrels.txt"
     path.write_text("q1 0\td1\t1\nq1 0\td2\t0\n")

@@ -279,10 +279,6 @@ def test_a_directory_for_detected_qrels_cannot_be_told_apart(tmp_path: Path) -> 
     error_at(tmp_path, None, lambda: read_qrels(tmp_path), ValueError)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a truncated gzip file raises a bare EOFError without the path (DESIGN §6)",
-)
 def test_a_truncated_gzip_file_is_an_error_naming_it(tmp_path: Path) -> None:
     lines = "".join(f"q{i} 0 d{i} 1\n" for i in range(3000))
     path = tmp_path / "qrels.txt.gz"
@@ -290,11 +286,6 @@ def test_a_truncated_gzip_file_is_an_error_naming_it(tmp_path: Path) -> None:
     error_at(path, None, lambda: read_qrels(path, format="trec"), ValueError)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_INTEGER/_NUMBER use \\d, which matches non-ASCII digits; trec_eval's atoi/atof "
-    "read only ASCII digits",
-)
 @pytest.mark.parametrize(
     ("content", "read"),
     [

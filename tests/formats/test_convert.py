@@ -212,12 +212,6 @@ def test_a_failed_conversion_leaves_no_target(tmp_path: Path) -> None:
     assert set(listing(tmp_path)) == {"qrels.tsv"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: guess_kind() matches its name hints as substrings, in order: 'run' inside "
-    "'queries.truncated.tsv' (or 'prune', 'brunch') wins over 'queries', so the queries are "
-    "read as a run",
-)
 def test_a_name_hint_inside_another_word_does_not_decide_the_kind(tmp_path: Path) -> None:
     source = tmp_path / "queries.truncated.tsv"
     source.write_text("q1\twhat is bm25\n")

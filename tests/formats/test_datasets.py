@@ -160,11 +160,6 @@ def test_msmarco_refuses_judged_queries_without_text(tmp_path: Path) -> None:
     assert listing(tmp_path) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: write_dataset() with empty qrels writes an empty qrels file (BEIR: a header "
-    "only) that read_dataset() then refuses as 'the file is empty'",
-)
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_dataset_without_judgements_reads_back(tmp_path: Path, fmt: str) -> None:
     write_dataset(tmp_path, {"d1": "x"}, {"q1": "y"}, {}, format=fmt)

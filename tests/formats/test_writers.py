@@ -132,12 +132,6 @@ def test_a_gz_target_is_gzip_compressed_and_reads_back(
     assert read(target) == data
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: atomic_writer's GzipFile takes its header's file name from the temporary file "
-    "('.run.txt.gz.k2j3h4'), so the bytes differ on every write despite mtime=0, and "
-    "'gunzip -N' would restore that temporary name",
-)
 def test_a_gz_target_is_the_same_bytes_every_time(tmp_path: Path) -> None:
     target = tmp_path / "run.txt.gz"
     write_run(target, {"q1": {"d1": 2.5}})
@@ -351,11 +345,6 @@ def test_an_unknown_writer_format_is_a_value_error(tmp_path: Path) -> None:
 # Known bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: write_run writes a ranked list that names a doc twice; read_run then refuses "
-    "the file it wrote ('listed twice'), as trec_eval would",
-)
 @pytest.mark.parametrize("fmt", ["trec", "msmarco"])
 def test_write_run_refuses_a_doc_listed_twice_in_a_ranked_list(tmp_path: Path, fmt: str) -> None:
     with pytest.raises(DatasetFormatError, match="d1"):
@@ -363,11 +352,6 @@ def test_write_run_refuses_a_doc_listed_twice_in_a_ranked_list(tmp_path: Path, f
     assert listing(tmp_path) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: corpus writers write two documents with the same id; their own readers then "
-    "refuse the file (duplicate DOCNO / _id / passage id)",
-)
 @pytest.mark.parametrize("fmt", ["beir", "trec", "msmarco"])
 def test_a_corpus_writer_refuses_a_duplicate_document_id(tmp_path: Path, fmt: str) -> None:
     with pytest.raises(DatasetFormatError, match="d1"):
@@ -399,11 +383,6 @@ HASH_IDS: dict[str, tuple[Callable[[Path], None], Callable[[Path], object], obje
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: TREC/MS MARCO qrels and run writers accept a query id starting with '#'; the "
-    "line they write is a comment to their readers, so the query is silently dropped",
-)
 @pytest.mark.parametrize("case", HASH_IDS)
 def test_a_query_id_starting_with_hash_is_refused_or_survives(tmp_path: Path, case: str) -> None:
     write, read, data = HASH_IDS[case]
@@ -420,12 +399,6 @@ def test_a_query_id_starting_with_hash_is_refused_or_survives(tmp_path: Path, ca
     assert read(path) == data
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: atomic_writer writes through tempfile.NamedTemporaryFile, created with mode "
-    "0600, and renames it into place: every written file is private to its owner, whatever "
-    "the umask, and an existing file's mode is replaced",
-)
 def test_written_files_have_the_usual_permissions(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
@@ -441,13 +414,6 @@ def test_written_files_have_the_usual_permissions(tmp_path: Path) -> None:
     assert stat.S_IMODE(existing.stat().st_mode) == 0o644
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RuntimeWarning,
-    reason="bug: scored_order() casts scores to float32 with numpy; a finite score beyond "
-    "float32's range (1e39) makes write_run emit 'RuntimeWarning: overflow encountered in "
-    "cast' (an error under -W error)",
-)
 def test_write_run_takes_a_score_beyond_float32_range_silently(tmp_path: Path) -> None:
     path = tmp_path / "run.txt"
     with warnings.catch_warnings():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,11 +33,12 @@ def guess_kind(path: Path) -> str:
     """What ``path`` holds, from its name, else its first line; a ValueError if unclear."""
     if path.is_dir():
         return "dataset"
-    name = path.name.lower()
-    by_name = next((kind for hint, kind in _NAME_HINTS if hint in name), None)
+    # Whole words of the name only: "truncated" does not say "run".
+    words = set(re.split(r"[^a-z0-9]+", path.name.lower()))
+    by_name = next((kind for hint, kind in _NAME_HINTS if hint in words), None)
     if by_name is not None:
         return by_name
-    first = first_line(path) or ""
+    first = (first_line(path) or "").strip()
     columns = first.split()
     by_content = [
         (first.startswith("{") and '"title"' in first, "corpus"),

@@ -7,7 +7,9 @@ import gzip
 import io
 import json
 import os
+import stat
 import tempfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, cast
@@ -58,6 +60,16 @@ def _open_binary(path: Path) -> IO[bytes]:
     return open(path, "rb")  # the caller closes it
 
 
+@contextlib.contextmanager
+def _reading(path: Path) -> Iterator[IO[bytes]]:
+    """``path`` opened for bytes; a damaged gzip stream becomes an error naming the file."""
+    try:
+        with _open_binary(path) as handle:
+            yield handle
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise DatasetFormatError(f"{path}: damaged gzip data ({exc})") from None
+
+
 def numbered_lines(
     path: Path, *, keep_blank: bool = False, comments: bool = False
 ) -> Iterator[tuple[int, str]]:
@@ -70,7 +82,7 @@ def numbered_lines(
     naming ``path``.
     """
     _check_file(path)
-    with _open_binary(path) as handle:
+    with _reading(path) as handle:
         for line_no, raw in enumerate(handle, start=1):
             try:
                 text = raw.decode("utf-8")
@@ -104,7 +116,7 @@ def read_text(path: Path) -> str:
     :func:`numbered_lines`, for parsers such as ``csv`` whose records may span lines."""
     _check_file(path)
     parts = []
-    with _open_binary(path) as handle:
+    with _reading(path) as handle:
         for line_no, raw in enumerate(handle, start=1):
             try:
                 parts.append(raw.decode("utf-8"))
@@ -116,18 +128,30 @@ def read_text(path: Path) -> str:
 
 
 def first_line(path: Path) -> str | None:
-    """The first non-blank, non-comment line of a file, stripped; None if none or unreadable."""
+    """The first non-blank, non-comment line of a file, without its line end (tabs kept, so
+    an empty last column still counts); None if there is none or the file is unreadable."""
     if not path.is_file():
         return None
     try:
         with _open_binary(path) as handle:
-            for raw in handle:
-                line = raw.decode("utf-8", errors="replace").strip().removeprefix("\ufeff")
-                if line and not line.startswith("#"):
+            for number, raw in enumerate(handle):
+                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+                if number == 0:
+                    line = line.removeprefix("\ufeff")
+                if line.strip() and not line.lstrip().startswith("#"):
                     return line
-    except OSError:
+    except (OSError, EOFError, zlib.error):
         return None
     return None
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @contextlib.contextmanager
@@ -144,10 +168,18 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         with handle:
             raw: IO[bytes] = handle
             if path.name.endswith(".gz"):
-                # mtime=0: the same data gives the same bytes, run after run.
-                raw = cast("IO[bytes]", gzip.GzipFile(fileobj=handle, mode="wb", mtime=0))
+                # The target's name and mtime=0 in the header: the same data, the same bytes.
+                raw = cast(
+                    "IO[bytes]",
+                    gzip.GzipFile(
+                        filename=path.name.removesuffix(".gz"), fileobj=handle, mode="wb", mtime=0
+                    ),
+                )
             with raw, io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as text:
                 yield text
+        # A temporary file is private (0600); the result gets the mode a new file would get,
+        # or keeps the mode of the file it replaces.
+        os.chmod(handle.name, _mode_for(path))
         os.replace(handle.name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -32,9 +32,9 @@ __all__ = [
     "write_run_lines",
 ]
 
-_INTEGER = re.compile(r"^[+-]?\d+$")
+_INTEGER = re.compile(r"^[+-]?\d+$", re.ASCII)
 # What float() takes, minus its extras ("1_0", "infinity"): trec_eval reads scores with atof.
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)
 
 QRELS_COLUMNS = "query-id iteration doc-id relevance"
 RUN_COLUMNS = "query-id Q0 doc-id rank score run-tag"
@@ -64,8 +64,11 @@ def _parse_grade(field: str, path: Path, line_no: int, line: str) -> int:
     return int(field)
 
 
-def read_qrels_lines(path: Path) -> dict[str, dict[str, int]]:
-    """``{query_id: {doc_id: grade}}`` from a 4-column TREC qrels file."""
+def read_qrels_lines(path: Path, *, allow_empty: bool = False) -> dict[str, dict[str, int]]:
+    """``{query_id: {doc_id: grade}}`` from a 4-column TREC qrels file.
+
+    An empty file is an error unless ``allow_empty`` (a dataset's split may have no judgement).
+    """
     qrels: dict[str, dict[str, int]] = {}
     for line_no, line in numbered_lines(path, comments=True):
         fields = line.split()
@@ -81,7 +84,7 @@ def read_qrels_lines(path: Path) -> dict[str, dict[str, int]]:
                 path, line_no, f"doc {doc_id!r} is judged twice for query {query_id!r}", line
             )
         judged[doc_id] = grade
-    if not qrels:
+    if not qrels and not allow_empty:
         raise _empty(path, f"qrels lines ({QRELS_COLUMNS})")
     return qrels
 
@@ -148,7 +151,7 @@ def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:
 def iter_id_texts(path: Path, kind: str) -> Iterator[tuple[int, str, str]]:
     """``(line number, id, text)`` for each ``id<TAB>text`` line; the text is kept verbatim."""
     seen: set[str] = set()
-    for line_no, line in numbered_lines(path):
+    for line_no, line in numbered_lines(path, comments=True):
         item_id, tab, text = line.partition("\t")
         if not tab:
             raise format_error(path, line_no, f"expected {kind}-id<TAB>text; no tab", line)
@@ -168,10 +171,19 @@ def read_id_texts(path: Path, kind: str) -> dict[str, str]:
     return texts
 
 
-def check_id(kind: str, value: object) -> str:
-    """``value`` if it can be one whitespace-free column of a line; else a clear error."""
+def check_id(kind: str, value: object, *, starts_line: bool = False) -> str:
+    """``value`` if it can be one whitespace-free column of a line; else a clear error.
+
+    An id that ``starts_line`` may not begin with ``#``: readers would take the line for a
+    comment, as trec_eval 10 does.
+    """
     if isinstance(value, str) and value and not any(c.isspace() for c in value):
-        return value
+        if not (starts_line and value.startswith("#")):
+            return value
+        raise DatasetFormatError(
+            f"{kind} {value!r} cannot be written first on a line: a line starting with '#' "
+            "is a comment"
+        )
     raise DatasetFormatError(
         f"{kind} {value!r} cannot be written: ids must be non-empty strings without whitespace"
     )
@@ -222,7 +234,7 @@ def write_qrels_lines(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> N
 
 def write_qrels_to(out: IO[str], qrels: Mapping[str, Mapping[str, float]], sep: str = " ") -> None:
     for query_id, judged in qrels.items():
-        qid = check_id("query id", query_id)
+        qid = check_id("query id", query_id, starts_line=True)
         for doc_id, grade in judged.items():
             rel = format_grade(query_id, doc_id, grade)
             out.write(f"{qid}{sep}0{sep}{check_id('doc id', doc_id)}{sep}{rel}\n")
@@ -240,7 +252,8 @@ def scored_order(ranked: Mapping[str, float]) -> list[str]:
     import numpy as np  # only callers that rank runs pay for it
 
     docs = list(ranked)
-    as_float32 = np.asarray([ranked[d] for d in docs], dtype=np.float64).astype(np.float32)
+    with np.errstate(over="ignore"):  # beyond float32's range is +-inf there, as in C
+        as_float32 = np.asarray([ranked[d] for d in docs], dtype=np.float64).astype(np.float32)
     scores = as_float32.tolist()
     order = sorted(range(len(docs)), key=lambda i: (scores[i], docs[i]), reverse=True)
     return [docs[i] for i in order]
@@ -253,7 +266,14 @@ def _ranked_scores(query_id: str, ranked: Mapping[str, float] | Iterable[str]) -
         return scored_order(ranked)
     if isinstance(ranked, str):
         raise DatasetFormatError(f"run[{query_id!r}] is a str; expected a list of doc ids")
-    return list(ranked)
+    docs = list(ranked)
+    if len(set(docs)) != len(docs):
+        twice = next(doc for i, doc in enumerate(docs) if doc in docs[:i])
+        raise DatasetFormatError(
+            f"run[{query_id!r}] lists doc {twice!r} twice; a run file cannot hold that "
+            "(trec_eval refuses it)"
+        )
+    return docs
 
 
 def write_run_lines(
@@ -266,7 +286,7 @@ def write_run_lines(
     check_id("run tag", tag)
     with atomic_writer(path) as out:
         for query_id, ranked in run.items():
-            qid = check_id("query id", query_id)
+            qid = check_id("query id", query_id, starts_line=True)
             docs = _ranked_scores(query_id, ranked)
             scores = ranked if isinstance(ranked, Mapping) else None
             for rank, doc_id in enumerate(docs, start=1):
@@ -282,7 +302,7 @@ def write_ranked_lines(path: Path, run: Mapping[str, Mapping[str, float] | Itera
     """Write an MS MARCO ``qid<TAB>pid<TAB>rank`` run, atomically, ranks in trec_eval's order."""
     with atomic_writer(path) as out:
         for query_id, ranked in run.items():
-            qid = check_id("query id", query_id)
+            qid = check_id("query id", query_id, starts_line=True)
             for rank, doc_id in enumerate(_ranked_scores(query_id, ranked), start=1):
                 out.write(f"{qid}\t{check_id('doc id', doc_id)}\t{rank}\n")
 
@@ -294,6 +314,10 @@ def write_id_texts(path: Path, texts: Iterable[tuple[str, str]], kind: str) -> N
 
 
 def write_id_texts_to(out: IO[str], texts: Iterable[tuple[str, str]], kind: str) -> None:
+    seen: set[str] = set()
     for item_id, text in texts:
-        checked = check_id(f"{kind} id", item_id)
+        checked = check_id(f"{kind} id", item_id, starts_line=True)
+        if checked in seen:
+            raise DatasetFormatError(f"{kind} id {item_id!r} is given twice")
+        seen.add(checked)
         out.write(f"{checked}\t{check_line_text(kind, item_id, text)}\n")

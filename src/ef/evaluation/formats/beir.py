@@ -117,6 +117,7 @@ def _parse_grade(field: str, path: Path, line_no: int, line: str) -> float:
 
 def _read_qrels_tsv(path: Path, *, allow_empty: bool = False) -> dict[str, dict[str, float]]:
     qrels: dict[str, dict[str, float]] = {}
+    seen_rows = False  # the header, if any, is the first non-blank row
     for line_no, line in numbered_lines(path):
         fields = [f.strip() for f in (line.split("\t") if "\t" in line else line.split())]
         if len(fields) != 3:
@@ -127,7 +128,9 @@ def _read_qrels_tsv(path: Path, *, allow_empty: bool = False) -> dict[str, dict[
                 line,
             )
         query_id, doc_id, score = fields
-        if line_no == 1 and _is_header_score(score):
+        first_row = not seen_rows
+        seen_rows = True
+        if first_row and _is_header_score(score):
             continue
         if not query_id or not doc_id:
             raise format_error(path, line_no, "empty query-id or corpus-id", line)
@@ -217,7 +220,11 @@ def looks_like_beir(path: str | os.PathLike[str]) -> bool:
     first = first_line(root)
     if first is None:
         return False
-    return first.startswith("{") or len(first.split("\t")) == 3
+    if first.lstrip().startswith("{"):
+        with contextlib.suppress(ValueError):
+            return isinstance(json.loads(first), dict)
+    # Three tab-separated columns, none holding a space (that would be TREC's whitespace).
+    return len(first.split("\t")) == 3 and len(first.split()) == 3
 
 
 def read_beir_qrels(path: Path) -> dict[str, dict[str, float]]:
@@ -257,7 +264,7 @@ def read_beir_dataset(path: Path) -> Dataset:
     splits = _split_files(path)
     if not splits:
         raise FileNotFoundError(f"no qrels in {path}: expected qrels/<split>.tsv or qrels.tsv")
-    qrels = {split: _read_qrels_tsv(file) for split, file in splits.items()}
+    qrels = {split: _read_qrels_tsv(file, allow_empty=True) for split, file in splits.items()}
     queries = read_beir_queries(_jsonl_path(path, "queries"))
     return Dataset(DocumentStream(lambda: iter_beir_documents(corpus)), queries, qrels)
 
@@ -406,7 +413,11 @@ def write_beir_corpus(path: Path, documents: Iterable[Document]) -> None:
 
 
 def _write_documents(out: IO[str], documents: Iterable[Document]) -> None:
+    seen: set[str] = set()
     for doc in documents:
+        if doc.id in seen:
+            raise DatasetFormatError(f"document id {doc.id!r} is given twice")
+        seen.add(doc.id)
         _check_texts("corpus", {doc.id: doc.text})
         _check_texts("corpus", {doc.id: doc.title})
         out.write(_json_line({"_id": doc.id, "title": doc.title, "text": doc.text}))

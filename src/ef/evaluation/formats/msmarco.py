@@ -84,13 +84,17 @@ def read_msmarco_dataset(path: Path) -> Dataset:
         )
     queries: dict[str, str] = {}
     for file in query_files.values():
-        for query_id, text in read_id_texts(file, "query").items():
+        # A split's queries file may be empty: a split without judgements has no queries.
+        for _, query_id, text in iter_id_texts(file, "query"):
             if queries.get(query_id, text) != text:
                 raise DatasetFormatError(
                     f"{file}: query {query_id!r} has a different text in another queries file"
                 )
             queries[query_id] = text
-    qrels = {split or "test": read_qrels_lines(file) for split, file in qrels_files.items()}
+    qrels = {
+        split or "test": read_qrels_lines(file, allow_empty=True)
+        for split, file in qrels_files.items()
+    }
     return Dataset(DocumentStream(lambda: iter_collection(collection)), queries, qrels)
 
 

@@ -16,6 +16,7 @@ import contextlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import IO
 
 from ..dataset import Dataset, Document, DocumentStream
 from ..errors import DatasetFormatError
@@ -116,9 +117,14 @@ def read_trec_topics(path: Path) -> dict[str, str]:
     first = next(numbered_lines(path, comments=True), None)
     if first is None:
         raise DatasetFormatError(f"{path}: the file is empty; expected TREC topics")
-    if first[1].lstrip().startswith("<"):
+    if _is_sgml(first[1]):
         return _sgml_topics(path, read_text(path))
     return read_id_texts(path, "query")
+
+
+def _is_sgml(line: str) -> bool:
+    # A TSV topic id may start with "<" too; SGML starts with one of these tags.
+    return bool(re.match(r"\s*<(top|doc)>", line, re.IGNORECASE))
 
 
 def _block_field(block: str, tag: str) -> str | None:
@@ -177,7 +183,8 @@ def _document(path: Path, line_no: int, block: str, seen: set[str]) -> Document:
     return Document(doc_id, title or "", text)
 
 
-_FORBIDDEN_IN_TEXT = re.compile(r"</?(DOC|TEXT|TITLE)>", re.IGNORECASE)
+# <DOCNO> may appear in a text: the reader takes the first one, which the writer puts first.
+_FORBIDDEN_IN_TEXT = re.compile(r"</?(DOC|TEXT|TITLE|HEAD)>", re.IGNORECASE)
 
 
 def _document_block(doc: Document) -> str:
@@ -185,8 +192,13 @@ def _document_block(doc: Document) -> str:
     for field, value in (("title", doc.title), ("text", doc.text)):
         if _FORBIDDEN_IN_TEXT.search(value):
             raise DatasetFormatError(
-                f"document {doc.id!r}: its {field} holds a TREC tag (<DOC>, <TEXT> or <TITLE>), "
-                "which TREC text cannot store; write BEIR (JSON lines) instead"
+                f"document {doc.id!r}: its {field} holds a TREC tag (<DOC>, <TEXT>, <TITLE> "
+                "or <HEAD>), which TREC text cannot store; write BEIR (JSON lines)"
+            )
+        if "\r" in value:
+            raise DatasetFormatError(
+                f"document {doc.id!r}: its {field} holds a carriage return, which TREC text "
+                "cannot keep (line ends are read as line breaks); write BEIR (JSON lines)"
             )
     title = f"<TITLE>\n{doc.title}\n</TITLE>\n" if doc.title else ""
     return f"<DOC>\n<DOCNO>{doc_id}</DOCNO>\n{title}<TEXT>\n{doc.text}\n</TEXT>\n</DOC>\n"
@@ -195,8 +207,16 @@ def _document_block(doc: Document) -> str:
 def write_trec_documents(path: Path, documents: Iterable[Document]) -> None:
     """Write documents as TREC text, atomically, streaming them one at a time."""
     with atomic_writer(path) as out:
-        for doc in documents:
-            out.write(_document_block(doc))
+        _write_documents(out, documents)
+
+
+def _write_documents(out: IO[str], documents: Iterable[Document]) -> None:
+    seen: set[str] = set()
+    for doc in documents:
+        if doc.id in seen:
+            raise DatasetFormatError(f"document id {doc.id!r} is given twice")
+        seen.add(doc.id)
+        out.write(_document_block(doc))
 
 
 # A dataset directory.
@@ -244,7 +264,7 @@ def read_trec_dataset(path: Path) -> Dataset:
             "a topics file and a qrels.<split>.txt file"
         )
     documents = DocumentStream(lambda: iter_trec_documents(corpus))
-    qrels = {split: read_qrels_lines(file) for split, file in splits.items()}
+    qrels = {split: read_qrels_lines(file, allow_empty=True) for split, file in splits.items()}
     return Dataset(documents, _merge_queries(topics), qrels)
 
 
@@ -257,8 +277,7 @@ def write_trec_dataset(path: Path, dataset: Dataset) -> None:
             stack.enter_context(atomic_writer(path / name))
             for name in ("corpus.trec", "topics.tsv", *(f"qrels.{s}.txt" for s in dataset.qrels))
         )
-        for doc in dataset.corpus:
-            corpus.write(_document_block(doc))
+        _write_documents(corpus, dataset.corpus)
         write_id_texts_to(topics, dataset.queries.items(), "query")
         for out, qrels in zip(qrels_outs, dataset.qrels.values(), strict=True):
             write_qrels_to(out, qrels)
@@ -271,7 +290,7 @@ def looks_like_trec(path: Path) -> bool:
     first = first_line(path)
     if first is None:
         return False
-    if first.lstrip().startswith("<"):
+    if _is_sgml(first):
         return True
     columns = len(first.split())
     return columns in (4, 6) or (columns >= 6 and first.split()[1] == "Q0")
