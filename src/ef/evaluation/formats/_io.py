@@ -10,11 +10,13 @@ import os
 import stat
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, TypeVar, cast
 
 from ..errors import DatasetFormatError
+
+T = TypeVar("T")
 
 __all__ = [
     "atomic_writer",
@@ -22,6 +24,7 @@ __all__ = [
     "format_error",
     "json_lines",
     "numbered_lines",
+    "once_each",
     "open_binary",
     "read_text",
 ]
@@ -143,6 +146,20 @@ def first_line(path: Path) -> str | None:
     except (OSError, EOFError, zlib.error):
         return None
     return None
+
+
+def once_each(items: Iterable[T], key: Callable[[T], str], kind: str) -> Iterator[T]:
+    """``items`` as they stream by, with an error at the first whose ``key`` came before.
+
+    Writers use it so that they never write a file their own reader would refuse.
+    """
+    seen: set[str] = set()
+    for item in items:
+        item_id = key(item)
+        if item_id in seen:
+            raise DatasetFormatError(f"{kind} id {item_id!r} is given twice")
+        seen.add(item_id)
+        yield item
 
 
 def _mode_for(path: Path) -> int:

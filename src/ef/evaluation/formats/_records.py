@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import DatasetFormatError
-from ._io import atomic_writer, format_error, numbered_lines
+from ._io import atomic_writer, format_error, numbered_lines, once_each
 
 __all__ = [
     "format_grade",
@@ -314,10 +314,6 @@ def write_id_texts(path: Path, texts: Iterable[tuple[str, str]], kind: str) -> N
 
 
 def write_id_texts_to(out: IO[str], texts: Iterable[tuple[str, str]], kind: str) -> None:
-    seen: set[str] = set()
-    for item_id, text in texts:
+    for item_id, text in once_each(texts, lambda pair: pair[0], kind):
         checked = check_id(f"{kind} id", item_id, starts_line=True)
-        if checked in seen:
-            raise DatasetFormatError(f"{kind} id {item_id!r} is given twice")
-        seen.add(checked)
         out.write(f"{checked}\t{check_line_text(kind, item_id, text)}\n")

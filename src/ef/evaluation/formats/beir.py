@@ -20,7 +20,14 @@ from typing import IO, Any
 
 from ..dataset import Dataset, Document, DocumentStream
 from ..errors import DatasetFormatError
-from ._io import atomic_writer, first_line, format_error, json_lines, numbered_lines
+from ._io import (
+    atomic_writer,
+    first_line,
+    format_error,
+    json_lines,
+    numbered_lines,
+    once_each,
+)
 
 __all__ = ["_DEFAULT_QRELS_PATHS", "looks_like_beir", "read_beir", "write_beir"]
 
@@ -413,11 +420,7 @@ def write_beir_corpus(path: Path, documents: Iterable[Document]) -> None:
 
 
 def _write_documents(out: IO[str], documents: Iterable[Document]) -> None:
-    seen: set[str] = set()
-    for doc in documents:
-        if doc.id in seen:
-            raise DatasetFormatError(f"document id {doc.id!r} is given twice")
-        seen.add(doc.id)
+    for doc in once_each(documents, lambda doc: doc.id, "document"):
         _check_texts("corpus", {doc.id: doc.text})
         _check_texts("corpus", {doc.id: doc.title})
         out.write(_json_line({"_id": doc.id, "title": doc.title, "text": doc.text}))

@@ -20,7 +20,14 @@ from typing import IO
 
 from ..dataset import Dataset, Document, DocumentStream
 from ..errors import DatasetFormatError
-from ._io import atomic_writer, first_line, format_error, numbered_lines, read_text
+from ._io import (
+    atomic_writer,
+    first_line,
+    format_error,
+    numbered_lines,
+    once_each,
+    read_text,
+)
 from ._records import (
     check_id,
     read_id_texts,
@@ -211,11 +218,7 @@ def write_trec_documents(path: Path, documents: Iterable[Document]) -> None:
 
 
 def _write_documents(out: IO[str], documents: Iterable[Document]) -> None:
-    seen: set[str] = set()
-    for doc in documents:
-        if doc.id in seen:
-            raise DatasetFormatError(f"document id {doc.id!r} is given twice")
-        seen.add(doc.id)
+    for doc in once_each(documents, lambda doc: doc.id, "document"):
         out.write(_document_block(doc))
 
 
