@@ -123,15 +123,13 @@ class DatasetFormat:
 
     Every capability is an optional callable; leave out what the format cannot hold:
 
-    ========================================  ================================================
-    ``read_qrels(path) -> Qrels``             ``write_qrels(path, qrels)``
-    ``read_run(path) -> {qid: {doc: score}}``  ``write_run(path, run)`` (``run`` may also map
-                                              query ids to ranked lists of doc ids)
-    ``read_queries(path) -> Queries``         ``write_queries(path, queries)``
-    ``read_corpus(path) -> Iterable[Document]``  ``write_corpus(path, documents)``
-    ``read_dataset(path) -> Dataset``         ``write_dataset(path, dataset)``
-    ``read_samples(path) -> list[dict]``      ``write_samples(path, samples)``
-    ========================================  ================================================
+    * ``read_qrels(path) -> Qrels`` and ``write_qrels(path, qrels)``;
+    * ``read_run(path) -> {qid: {doc: score}}`` and ``write_run(path, run)`` (``run`` may
+      also map query ids to ranked lists of doc ids);
+    * ``read_queries(path) -> Queries`` and ``write_queries(path, queries)``;
+    * ``read_corpus(path) -> Iterable[Document]`` and ``write_corpus(path, documents)``;
+    * ``read_dataset(path) -> Dataset`` and ``write_dataset(path, dataset)``;
+    * ``read_samples(path) -> list[dict]`` and ``write_samples(path, samples)``.
 
     ``detect(path) -> bool`` says whether ``path`` looks like this format. When a format is
     not named, the formats that have the wanted capability are asked (plugins' first, then the
