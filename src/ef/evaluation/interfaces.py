@@ -24,6 +24,7 @@ import attrs
 
 if TYPE_CHECKING:
     from .dataset import Dataset, Document
+    from .metrics.batch import JudgedHits
     from .types import Qrels, Queries, RagSample, Run, RunInput
 
 __all__ = ["DatasetFormat", "RagMetric", "RetrievalMetric", "RetrieverAdapter", "SearchFunction"]
@@ -77,6 +78,11 @@ class RetrievalMetric:
     ``func(ranked, relevant, k) -> float`` gets the ranked doc ids, the query's judgements
     ``{doc_id: grade}`` and the cut-off. Reports key it as ``"<name>@<k>"``.
 
+    ``batch(hits, k) -> array``, optional, computes the metric for every query at once from a
+    :class:`~ef.evaluation.metrics.batch.JudgedHits` (where each query's judged docs landed)
+    and returns one value per query, in query order. It must equal ``func``; evaluations use
+    it when it is there and call ``func`` query by query when it is not.
+
     >>> from ef.evaluation import precision_at_k
     >>> metric = RetrievalMetric(name="p", func=precision_at_k)
     >>> metric.description
@@ -90,6 +96,10 @@ class RetrievalMetric:
     #: One line for catalogues; defaults to the first line of ``func``'s docstring.
     description: str = attrs.field(
         default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
+    )
+    #: The vectorised form of ``func`` over every query at once, or None.
+    batch: Callable[[JudgedHits, int], Iterable[float]] | None = attrs.field(
+        default=None, validator=_check_optional_callable, kw_only=True
     )
 
     kind: ClassVar[str] = "retrieval"

@@ -9,7 +9,7 @@ from ._registry import Registry, registry_or_default
 from .errors import RetrieverError
 from .interfaces import SearchFunction
 from .reports import RetrievalEvalReport
-from .scoring import mean_of, resolve_measures, score_query
+from .scoring import mean_of, resolve_measures, score_all
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
 
@@ -149,7 +149,9 @@ def evaluate_retrieval(
         raise ValueError(f"limit must be a positive int or None, got {limit!r}")
     search = _search_function(retriever, registry)
 
-    per_query: dict[str, dict[str, float]] = {}
+    scored: list[str] = []
+    judgements: list[Mapping[str, float]] = []
+    rankings: list[list[str]] = []
     skipped: dict[str, str] = {}
     for query_id, judged in qrels.items():
         if not any(grade > 0 for grade in judged.values()):
@@ -168,7 +170,13 @@ def evaluate_retrieval(
             ranked = _ranking(results, limit)
         except TypeError as exc:
             raise TypeError(f"query {query_id!r}: {exc}") from None
-        per_query[query_id] = score_query(measures, ranked, judged, query_id)
+        scored.append(query_id)
+        judgements.append(judged)
+        rankings.append(ranked)
+    from .metrics.batch import JudgedHits  # numpy, only once something is scored
+
+    hits = JudgedHits.from_rankings(rankings, judgements)
+    per_query = score_all(measures, scored, judgements, hits, lambda: rankings)
     if not per_query:
         reasons = sorted(set(skipped.values())) or ["qrels is empty"]
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")

@@ -12,7 +12,7 @@ from .errors import DatasetFormatError
 from .files import read_qrels, read_run
 from .formats._records import format_score, scored_order
 from .reports import RetrievalEvalReport
-from .scoring import mean_of, resolve_measures, score_query
+from .scoring import mean_of, resolve_measures, score_all
 from .types import Qrels, RunInput
 
 __all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
@@ -101,7 +101,11 @@ def evaluate_run(
     if isinstance(qrels, (str, os.PathLike)):
         qrels = read_qrels(Path(qrels), registry=registry)
 
-    per_query: dict[str, dict[str, float]] = {}
+    from .metrics.batch import JudgedHits  # numpy, only once something is scored
+
+    scored: list[str] = []
+    judgements: list[Mapping[str, float]] = []
+    rankings: list[list[str]] = []
     skipped: dict[str, str] = {}
     missing: list[str] = []
     for query_id, judged in qrels.items():
@@ -113,8 +117,11 @@ def evaluate_run(
             if averaging == "intersection":
                 skipped[query_id] = "not in the run"
                 continue
-        ranked = ranking_of(query_id, run.get(query_id, ()))
-        per_query[query_id] = score_query(measures, ranked, judged, query_id)
+        scored.append(query_id)
+        judgements.append(judged)
+        rankings.append(ranking_of(query_id, run.get(query_id, ())))
+    hits = JudgedHits.from_rankings(rankings, judgements)
+    per_query = score_all(measures, scored, judgements, hits, lambda: rankings)
     if not per_query:
         reasons = sorted(set(skipped.values())) or ["qrels is empty"]
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")

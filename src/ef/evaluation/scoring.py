@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -16,11 +17,15 @@ from ._registry import Registry
 from .errors import PluginError
 from .interfaces import RetrievalMetric, is_score
 
+if TYPE_CHECKING:
+    from .metrics.batch import JudgedHits
+
 __all__ = [
     "Measure",
     "check_k_values",
     "mean_of",
     "resolve_measures",
+    "score_all",
     "score_query",
     "split_key",
 ]
@@ -108,6 +113,40 @@ def score_query(
     """Every measure's value for one query's ranking."""
     return {
         m.key: _checked(m.metric, m.metric.func(ranked, judged, m.k), query_id) for m in measures
+    }
+
+
+def score_all(
+    measures: Sequence[Measure],
+    query_ids: Sequence[str],
+    judgements: Sequence[Mapping[str, float]],
+    hits: JudgedHits,
+    rankings: Callable[[], Sequence[Sequence[str]]],
+) -> dict[str, dict[str, float]]:
+    """Every measure's value for every query: ``{query_id: {key: value}}``.
+
+    A metric with a ``batch`` form computes all queries at once from ``hits``; one without is
+    called query by query on ``rankings()``, which is built only if some metric needs it.
+    """
+    columns: dict[str, list[float]] = {}
+    ranked: Sequence[Sequence[str]] | None = None
+    for m in measures:
+        if m.metric.batch is not None:
+            raw = m.metric.batch(hits, m.k)
+            # An array's tolist() gives Python floats in one step; any sequence will do.
+            values: list[Any] = raw.tolist() if hasattr(raw, "tolist") else list(raw)
+            if len(values) != len(query_ids):
+                raise PluginError(
+                    f"retrieval metric {m.metric.name!r}: its batch form returned "
+                    f"{len(values)} values for {len(query_ids)} queries"
+                )
+        else:
+            ranked = rankings() if ranked is None else ranked
+            values = [m.metric.func(r, j, m.k) for r, j in zip(ranked, judgements, strict=True)]
+        columns[m.key] = [_checked(m.metric, v, q) for v, q in zip(values, query_ids, strict=True)]
+    return {
+        query_id: {key: column[i] for key, column in columns.items()}
+        for i, query_id in enumerate(query_ids)
     }
 
 

@@ -1,0 +1,96 @@
+"""Generate the benchmark run and qrels deterministically (same seed, same bytes).
+
+    python benchmarks/generate.py M benchmarks/data     # 7,000 queries x 1,000 docs
+    python benchmarks/generate.py L benchmarks/data     # 50,000 queries x 1,000 docs
+
+Each scale writes ``run.<scale>.trec`` (TREC, 6 columns, written in rank order) and
+``qrels.<scale>.txt`` (TREC qrels). The shape follows MS MARCO passage dev:
+
+* ids are MS MARCO-like integers: query ids below 1.2 million, passage ids below 8.8 million;
+* about 1.1 relevant passages per query, graded 1 to 3, plus a few judged non-relevant;
+* 85% of the relevant passages are somewhere in the run, at a rank skewed to the top;
+* scores are rounded to 3 decimals, so many tie, and some ties straddle a relevant passage;
+* 1% of the judged queries are missing from the run, and 1% of the run's queries are unjudged.
+
+Needs numpy only.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+SCALES = {"M": 7_000, "L": 50_000}
+DEPTH = 1_000
+N_PASSAGES = 8_841_823
+SEED = 20261130
+
+
+def generate(scale: str, out: Path) -> tuple[Path, Path]:
+    n_queries = SCALES[scale]
+    rng = np.random.default_rng(SEED + n_queries)
+    out.mkdir(parents=True, exist_ok=True)
+    qids = rng.choice(1_200_000, size=n_queries, replace=False)
+    n_missing = n_queries // 100
+    judged = qids  # every generated query is judged...
+    run_qids = qids[n_missing:]  # ...but the first 1% are missing from the run
+    extra = 1_200_000 + np.arange(n_queries // 100)  # and these are in the run only
+
+    # Qrels: 1 relevant passage, a second for 10% of queries, grades 1-3; 0.3 non-relevant.
+    n_rel = 1 + (rng.random(n_queries) < 0.1)
+    rel_q = np.repeat(judged, n_rel)
+    rel_doc = rng.integers(0, N_PASSAGES, size=rel_q.size)
+    rel_grade = rng.integers(1, 4, size=rel_q.size)
+    nonrel_q = judged[rng.random(n_queries) < 0.3]
+    nonrel_doc = rng.integers(0, N_PASSAGES, size=nonrel_q.size)
+    q_all = np.concatenate([rel_q, nonrel_q])
+    d_all = np.concatenate([rel_doc, nonrel_doc])
+    g_all = np.concatenate([rel_grade, np.zeros(nonrel_q.size, dtype=rel_grade.dtype)])
+    # A pair drawn twice would be a duplicate judgement: keep the first.
+    _, first = np.unique(np.stack([q_all, d_all]), axis=1, return_index=True)
+    keep = np.sort(first)
+    qrels_path = out / f"qrels.{scale}.txt"
+    with open(qrels_path, "w", encoding="utf-8") as f:
+        f.writelines(
+            f"{q} 0 {d} {g}\n" for q, d, g in zip(q_all[keep], d_all[keep], g_all[keep], strict=True)
+        )
+
+    # Run: 1,000 distinct passages per query, scores falling with rank, rounded (ties).
+    all_run_q = np.concatenate([run_qids, extra])
+    n_run = all_run_q.size
+    docs = rng.integers(0, N_PASSAGES, size=(n_run, DEPTH))
+    relevant = dict(zip(rel_q.tolist(), rel_doc.tolist(), strict=False))
+    ranks = np.minimum((rng.pareto(1.2, size=n_run) * 5).astype(np.int64), DEPTH - 1)
+    place = rng.random(n_run) < 0.85
+    for i, q in enumerate(all_run_q.tolist()):
+        if place[i] and q in relevant:
+            docs[i, ranks[i]] = relevant[q]
+    # Distinct within a query: a rare collision is moved to a passage id past the collection.
+    docs.sort(axis=1)
+    dup = np.zeros_like(docs, dtype=bool)
+    dup[:, 1:] = docs[:, 1:] == docs[:, :-1]
+    docs[dup] = N_PASSAGES + np.arange(int(dup.sum()))
+    for i in range(n_run):  # back to a random order, the relevant passage at its rank
+        rng.shuffle(docs[i])
+        if place[i] and all_run_q[i] in relevant:
+            j = int(np.flatnonzero(docs[i] == relevant[int(all_run_q[i])])[0])
+            docs[i, [j, ranks[i]]] = docs[i, [ranks[i], j]]
+    base = rng.uniform(20.0, 30.0, size=(n_run, 1))
+    scores = np.round(base - np.sort(rng.exponential(0.01, size=(n_run, DEPTH)).cumsum(1), 1), 3)
+    run_path = out / f"run.{scale}.trec"
+    rank_col = np.arange(1, DEPTH + 1)
+    with open(run_path, "w", encoding="utf-8") as f:
+        for i, q in enumerate(all_run_q.tolist()):
+            f.writelines(
+                f"{q} Q0 {d} {r} {s:.3f} bench\n"
+                for d, r, s in zip(docs[i].tolist(), rank_col.tolist(), scores[i].tolist(), strict=True)
+            )
+    return run_path, qrels_path
+
+
+if __name__ == "__main__":
+    scale, out = sys.argv[1], Path(sys.argv[2] if len(sys.argv) > 2 else "benchmarks/data")
+    for path in generate(scale, out):
+        print(path, f"{path.stat().st_size / 1e6:.0f} MB")

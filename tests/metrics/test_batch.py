@@ -1,0 +1,117 @@
+"""The vectorised metrics equal the per-query reference functions, query by query."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ef.evaluation import Registry, RetrievalMetric, evaluate_run, hookimpl
+from ef.evaluation.errors import PluginError
+from ef.evaluation.metrics import batch, retrieval
+from ef.evaluation.metrics.batch import JudgedHits
+
+from ..strategies import cutoffs, judgements, rankings
+
+PAIRS = [
+    (retrieval.ndcg_at_k, batch.ndcg_batch),
+    (retrieval.recall_at_k, batch.recall_batch),
+    (retrieval.precision_at_k, batch.precision_batch),
+    (retrieval.reciprocal_rank, batch.reciprocal_rank_batch),
+    (retrieval.average_precision, batch.average_precision_batch),
+]
+
+#: Fractional grades too: nDCG's gains are the grades themselves.
+graded = st.dictionaries(
+    st.sampled_from([f"d{i}" for i in range(12)]),
+    st.one_of(st.integers(-1, 3), st.sampled_from([0.5, 1.25, 2.75])),
+    max_size=10,
+)
+queries = st.lists(st.tuples(rankings, st.one_of(judgements, graded)), min_size=1, max_size=8)
+
+
+@pytest.mark.parametrize(("reference", "vectorised"), PAIRS, ids=lambda f: f.__name__)
+@given(data=queries, k=cutoffs)
+def test_batch_equals_the_per_query_function(reference, vectorised, data, k) -> None:
+    ranked = [r for r, _ in data]
+    judged = [j for _, j in data]
+    values = vectorised(JudgedHits.from_rankings(ranked, judged), k)
+    assert len(values) == len(data)
+    for value, r, j in zip(values, ranked, judged, strict=True):
+        assert math.isclose(value, reference(r, j, k), rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_hits_keep_only_judged_docs_in_rank_order() -> None:
+    hits = JudgedHits.from_rankings(
+        [["a", "x", "b"], [], ["c"]], [{"b": 1, "a": -1}, {"z": 2}, {"c": 3, "d": 1}]
+    )
+    assert hits.query.tolist() == [0, 0, 2]
+    assert hits.rank.tolist() == [1, 3, 1]
+    assert hits.grade.tolist() == [-1.0, 1.0, 3.0]
+    assert hits.n_relevant.tolist() == [1, 1, 2]
+    assert hits.ideal.tolist() == [1.0, 2.0, 3.0, 1.0]
+    assert hits.ideal_offsets.tolist() == [0, 1, 2, 4]
+
+
+def _registry_with(metric: RetrievalMetric) -> Registry:
+    import pluggy
+
+    from ef.evaluation import hookspecs
+    from ef.evaluation.default_plugins import retrieval_metrics
+
+    class Plugin:
+        @hookimpl
+        def ef_evaluation_metrics(self) -> list[RetrievalMetric]:
+            return [metric]
+
+    pm = pluggy.PluginManager(hookspecs.NAME)
+    pm.add_hookspecs(hookspecs)
+    pm.register(retrieval_metrics, name="builtin.retrieval_metrics")
+    pm.register(Plugin(), name="test")
+    return Registry.from_plugin_manager(pm)
+
+
+RUN = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0, "d4": 0.5}}
+QRELS = {"q1": {"d2": 1}, "q2": {"d3": 1}}
+
+
+def test_a_metric_without_batch_is_called_query_by_query() -> None:
+    calls: list[tuple[list[str], int]] = []
+
+    def first_is_relevant(ranked, relevant, k):
+        calls.append((list(ranked), k))
+        return float(relevant.get(ranked[0], 0) > 0)
+
+    registry = _registry_with(RetrievalMetric(name="first", func=first_is_relevant))
+    report = evaluate_run(RUN, QRELS, metrics=("first@1", "ndcg@2"), registry=registry)
+    assert report.per_query["q1"]["first@1"] == 0.0
+    assert report.per_query["q2"]["first@1"] == 1.0
+    assert calls == [(["d1", "d2"], 1), (["d3", "d4"], 1)]
+
+
+def test_a_plugin_batch_is_used_and_checked() -> None:
+    def per_query(ranked, relevant, k):
+        raise AssertionError("the batch form should be used")
+
+    def constant(hits, k):
+        return [0.25] * hits.n_queries
+
+    registry = _registry_with(RetrievalMetric(name="quarter", func=per_query, batch=constant))
+    report = evaluate_run(RUN, QRELS, metrics=("quarter@3",), registry=registry)
+    assert report.metrics == {"quarter@3": 0.25}
+
+    def short(hits, k):
+        return [0.25]
+
+    registry = _registry_with(RetrievalMetric(name="short", func=per_query, batch=short))
+    with pytest.raises(PluginError, match=r"batch form returned 1 values for 2 queries"):
+        evaluate_run(RUN, QRELS, metrics=("short@3",), registry=registry)
+
+    def nan_for_second(hits, k):
+        return [0.5, float("nan")]
+
+    registry = _registry_with(RetrievalMetric(name="bad", func=per_query, batch=nan_for_second))
+    with pytest.raises(PluginError, match=r"returned nan for query 'q2'"):
+        evaluate_run(RUN, QRELS, metrics=("bad@3",), registry=registry)
