@@ -25,6 +25,8 @@ PUBLIC = [
     "Dataset", "Document", "Run", "RunInput", "StreamingCorpus", "convert", "evaluate_run",
     "read_dataset", "read_qrels", "read_queries", "read_run", "write_dataset", "write_qrels",
     "write_queries", "write_run",
+    # Issue 4: the fast path.
+    "RunTable",
 ]  # fmt: skip
 
 

@@ -26,6 +26,8 @@ Example: score a retriever against a tiny BEIR-shaped triple.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._loading import PluginInfo
 from ._metrics_view import RetrievalMetricsView
 from ._registry import Registry, get_registry, list_plugins
@@ -77,6 +79,19 @@ from .retrieval_eval import evaluate_retrieval
 from .run_eval import evaluate_run
 from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
+if TYPE_CHECKING:
+    from .run_table import RunTable
+
+
+def __getattr__(name: str) -> object:
+    # RunTable needs numpy; importing ef.evaluation must not (PEP 562 lazy attribute).
+    if name == "RunTable":
+        from .run_table import RunTable
+
+        return RunTable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: The retrieval metrics evaluate_retrieval() can compute, each keyed by the short name used in
 #: the ``metrics=`` argument and in report keys: the built-ins (map, mrr, ndcg, precision,
 #: recall) and every plugin's. A read-only mapping; it loads the plugins on first access.
@@ -108,6 +123,7 @@ __all__ = [
     "RetrieverError",
     "Run",
     "RunInput",
+    "RunTable",
     "StreamingCorpus",
     "UnknownNameError",
     "__version__",

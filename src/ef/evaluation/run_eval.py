@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ._registry import Registry, registry_or_default
-from .errors import DatasetFormatError
-from .files import read_qrels, read_run
-from .formats._records import format_score, scored_order
+from .files import read_qrels
+from .formats._records import ranking_of
 from .reports import RetrievalEvalReport
 from .scoring import mean_of, resolve_measures, score_all
 from .types import Qrels, RunInput
+
+if TYPE_CHECKING:
+    from .run_table import RunTable
 
 __all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
 
@@ -21,31 +23,8 @@ __all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
 AVERAGING = ("qrels", "intersection")
 
 
-def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> list[str]:
-    """One query's doc ids in rank order.
-
-    A scored mapping is ordered by trec_eval's rule (score descending as float32, then doc id
-    descending); a list is used in the order given, a repeated doc counting at its best rank.
-
-    >>> ranking_of("q1", {"d1": 0.5, "d2": 0.5, "d3": 0.9})
-    ['d3', 'd2', 'd1']
-    >>> ranking_of("q1", ["d2", "d1", "d2"])
-    ['d2', 'd1']
-    """
-    if isinstance(ranked, Mapping):
-        for doc_id, score in ranked.items():
-            try:
-                format_score(query_id, doc_id, score)
-            except DatasetFormatError as exc:
-                raise ValueError(str(exc)) from None
-        return scored_order(ranked)
-    if isinstance(ranked, str):
-        raise TypeError(f"run[{query_id!r}] is a str; expected {{doc: score}} or a list of docs")
-    return list(dict.fromkeys(ranked))
-
-
 def evaluate_run(
-    run: RunInput | str | os.PathLike[str],
+    run: RunInput | RunTable | str | os.PathLike[str],
     qrels: Qrels | str | os.PathLike[str],
     *,
     k_values: Sequence[int] = (1, 5, 10, 100),
@@ -68,8 +47,9 @@ def evaluate_run(
     its usual runs. Use ``metrics=("map@1000",)`` for it, or any ``"<name>@<k>"``.
 
     Args:
-        run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), or the
-            path of a run file (TREC or MS MARCO, detected).
+        run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), the
+            path of a run file (TREC or MS MARCO, detected), or a
+            :class:`~ef.evaluation.RunTable` read before.
         qrels: ``{query_id: {doc_id: relevance}}`` or the path of a qrels file or BEIR
             directory.
         k_values: the cutoffs of every metric named without one.
@@ -96,32 +76,36 @@ def evaluate_run(
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
+    from .run_table import RunTable  # numpy, only once something is scored
+
     if isinstance(run, (str, os.PathLike)):
-        run = read_run(Path(run), registry=registry)
+        table = RunTable.read(Path(run), registry=registry)
+    elif isinstance(run, RunTable):
+        table = run
+    else:
+        table = RunTable.from_dict(run)
     if isinstance(qrels, (str, os.PathLike)):
         qrels = read_qrels(Path(qrels), registry=registry)
 
-    from .metrics.batch import JudgedHits  # numpy, only once something is scored
-
     scored: list[str] = []
     judgements: list[Mapping[str, float]] = []
-    rankings: list[list[str]] = []
     skipped: dict[str, str] = {}
     missing: list[str] = []
     for query_id, judged in qrels.items():
         if not any(grade > 0 for grade in judged.values()):
             skipped[query_id] = "no positive judgement"
             continue
-        if query_id not in run:
+        if query_id not in table:
             missing.append(query_id)
             if averaging == "intersection":
                 skipped[query_id] = "not in the run"
                 continue
         scored.append(query_id)
         judgements.append(judged)
-        rankings.append(ranking_of(query_id, run.get(query_id, ())))
-    hits = JudgedHits.from_rankings(rankings, judgements)
-    per_query = score_all(measures, scored, judgements, hits, lambda: rankings)
+    hits = table.judged_hits(scored, judgements)
+    per_query = score_all(
+        measures, scored, judgements, hits, lambda: [table.ranking(q) for q in scored]
+    )
     if not per_query:
         reasons = sorted(set(skipped.values())) or ["qrels is empty"]
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
@@ -132,5 +116,5 @@ def evaluate_run(
         k_values=tuple(dict.fromkeys(m.k for m in measures)),
         skipped=skipped,
         missing=missing,
-        extra=[query_id for query_id in run if query_id not in qrels],
+        extra=[query_id for query_id in table.query_ids if query_id not in qrels],
     )

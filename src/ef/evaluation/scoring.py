@@ -143,10 +143,15 @@ def score_all(
         else:
             ranked = rankings() if ranked is None else ranked
             values = [m.metric.func(r, j, m.k) for r, j in zip(ranked, judgements, strict=True)]
-        columns[m.key] = [_checked(m.metric, v, q) for v, q in zip(values, query_ids, strict=True)]
+        if not all(type(v) is float and not math.isnan(v) for v in values):
+            # Only a value that is not a plain, non-NaN float needs the full check.
+            values = [_checked(m.metric, v, q) for v, q in zip(values, query_ids, strict=True)]
+        columns[m.key] = values
+    keys = list(columns)
+    rows = zip(*columns.values(), strict=True)
     return {
-        query_id: {key: column[i] for key, column in columns.items()}
-        for i, query_id in enumerate(query_ids)
+        query_id: dict(zip(keys, row, strict=True))
+        for query_id, row in zip(query_ids, rows, strict=True)
     }
 
 

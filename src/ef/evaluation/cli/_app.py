@@ -13,11 +13,12 @@ from .._registry import get_registry
 from ..convert import KINDS, Kind
 from ..convert import convert as convert_data
 from ..errors import EvaluationError
-from ..files import read_qrels, read_run, read_samples
+from ..files import read_qrels, read_samples
 from ..interfaces import RagMetric, RetrievalMetric
 from ..rag_eval import evaluate_rag
 from ..reports import RetrievalEvalReport
 from ..run_eval import AVERAGING, evaluate_run
+from ..run_table import RunTable
 from ..scoring import split_key
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, number
@@ -177,7 +178,7 @@ def evaluate(  # click passes every option by keyword
     descending, the rank column ignored: trec_eval's rule, and trec_eval's numbers.
     """
     judged = read_qrels(qrels, qrels_format)
-    ranked = read_run(run, run_format)
+    ranked = RunTable.read(run, run_format)
     chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     report = evaluate_run(
         ranked, judged, metrics=chosen, k_values=k_values or (1, 5, 10, 100), averaging=averaging

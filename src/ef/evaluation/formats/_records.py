@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -22,6 +22,7 @@ __all__ = [
     "format_score",
     "iter_id_texts",
     "parse_score",
+    "ranking_of",
     "read_id_texts",
     "read_qrels_lines",
     "read_ranked_lines",
@@ -257,6 +258,29 @@ def scored_order(ranked: Mapping[str, float]) -> list[str]:
     scores = as_float32.tolist()
     order = sorted(range(len(docs)), key=lambda i: (scores[i], docs[i]), reverse=True)
     return [docs[i] for i in order]
+
+
+def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> list[str]:
+    """One query's doc ids in rank order.
+
+    A scored mapping is ordered by trec_eval's rule (score descending as float32, then doc id
+    descending); a list is used in the order given, a repeated doc counting at its best rank.
+
+    >>> ranking_of("q1", {"d1": 0.5, "d2": 0.5, "d3": 0.9})
+    ['d3', 'd2', 'd1']
+    >>> ranking_of("q1", ["d2", "d1", "d2"])
+    ['d2', 'd1']
+    """
+    if isinstance(ranked, Mapping):
+        for doc_id, score in ranked.items():
+            if isinstance(score, bool) or not isinstance(score, (int, float)):
+                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not a number")
+            if not math.isfinite(score):
+                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not finite")
+        return scored_order(ranked)
+    if isinstance(ranked, str):
+        raise TypeError(f"run[{query_id!r}] is a str; expected {{doc: score}} or a list of docs")
+    return list(dict.fromkeys(ranked))
 
 
 def _ranked_scores(query_id: str, ranked: Mapping[str, float] | Iterable[str]) -> list[str]:

@@ -1,0 +1,331 @@
+"""RunTable: a run held as columns, and where its judged docs rank, for the vectorised path.
+
+A run file of 7,000 queries x 1,000 docs is 7 million lines. Holding it as a dict of dicts
+costs a Python object per line; a :class:`RunTable` keeps one score array (float32, the
+precision trec_eval ranks by), the query offsets, and the doc ids in one column. Scoring needs
+only the *judged* docs: their rank in trec_eval's order is counted (how many docs of the query
+score higher, or tie with a greater docno), so the run is never sorted.
+
+Files are read with polars when it is installed (``pip install "ef-evaluation[fast]"``),
+without a Python object per line. Any file polars would read differently from the reference
+reader (tabs, doubled spaces, a byte-order mark, carriage returns, a doc listed twice, a bad
+score, ...) is read by the reference reader instead, which gives the same numbers or the same
+error naming the file and line. Without polars, every file takes that path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from .formats._io import open_binary
+from .formats._records import ranking_of
+from .metrics.batch import JudgedHits
+
+if TYPE_CHECKING:
+    from ._registry import Registry
+    from .types import RunInput
+
+__all__ = ["RunTable"]
+
+Ints = npt.NDArray[np.int64]
+
+
+class _DocColumn(Protocol):
+    """The doc ids of every row: a polars Series or a Python list behind one interface."""
+
+    def take(self, rows: Ints) -> list[str]: ...
+
+    def rows_in(self, docs: set[str]) -> Ints: ...
+
+    def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]: ...
+
+
+class _ListDocs:
+    def __init__(self, docs: list[str]) -> None:
+        self.docs = docs
+
+    def take(self, rows: Ints) -> list[str]:
+        return [self.docs[i] for i in rows.tolist()]
+
+    def rows_in(self, docs: set[str]) -> Ints:
+        return np.fromiter((i for i, d in enumerate(self.docs) if d in docs), dtype=np.int64)
+
+    def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
+        # For each row r: docs[r - 1] > docs[r] (byte order, as strcmp).
+        return np.fromiter(
+            (self.docs[r - 1] > self.docs[r] for r in rows.tolist()), dtype=bool, count=rows.size
+        )
+
+
+class _SeriesDocs:
+    def __init__(self, docs: Any) -> None:
+        self.docs = docs  # a polars Series of str
+
+    def take(self, rows: Ints) -> list[str]:
+        taken: list[str] = self.docs.gather(rows).to_list()
+        return taken
+
+    def rows_in(self, docs: set[str]) -> Ints:
+        mask = self.docs.is_in(list(docs)).to_numpy()
+        return np.flatnonzero(mask).astype(np.int64)
+
+    def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
+        before = self.docs.gather(rows - 1)
+        here = self.docs.gather(rows)
+        return np.asarray((before > here).to_numpy(), dtype=bool)
+
+
+class RunTable:
+    """A run as columns: query ids, per-query offsets, float32 scores and doc ids.
+
+    Build one with :meth:`read` (a TREC or MS MARCO run file) or :meth:`from_dict`;
+    :func:`~ef.evaluation.evaluate_run` takes it like a dict or a path. Reading once and
+    evaluating many times (several metric sets, several qrels) reads the file once.
+
+    >>> table = RunTable.from_dict({"q1": {"d1": 0.5, "d2": 0.5}, "q2": ["d3", "d4"]})
+    >>> table.query_ids, len(table), table.ranking("q1")
+    (('q1', 'q2'), 4, ['d2', 'd1'])
+    """
+
+    def __init__(
+        self,
+        query_ids: Sequence[str],
+        offsets: Ints,
+        scores: npt.NDArray[np.float64],
+        docs: _DocColumn,
+        *,
+        ordered: bool | None = None,
+    ) -> None:
+        self.query_ids = tuple(query_ids)
+        self._index = {q: i for i, q in enumerate(self.query_ids)}
+        self.offsets = offsets
+        self.original_scores = scores
+        with np.errstate(over="ignore"):  # beyond float32's range is +-inf, as in C
+            #: The scores as trec_eval keeps them (C float): what ranks the docs.
+            self.scores = scores.astype(np.float32)
+        self._docs = docs
+        self._ordered = ordered  # found out on first need: only ranking() needs it
+
+    def __len__(self) -> int:
+        return int(self.scores.size)
+
+    def __contains__(self, query_id: object) -> bool:
+        return query_id in self._index
+
+    def __repr__(self) -> str:
+        return f"<RunTable: {len(self.query_ids)} queries, {len(self)} docs>"
+
+    @classmethod
+    def from_dict(cls, run: RunInput) -> RunTable:
+        """A table of ``{qid: {doc: score}}`` or ``{qid: [doc, ...]}`` (a ranked list keeps
+        its order; a repeated doc counts at its best rank)."""
+        query_ids: list[str] = []
+        docs: list[str] = []
+        scores: list[float] = []
+        offsets = [0]
+        for query_id, ranked in run.items():
+            ordered = ranking_of(query_id, ranked)  # validates scores, orders, de-duplicates
+            query_ids.append(query_id)
+            docs.extend(ordered)
+            if isinstance(ranked, Mapping):
+                scores.extend(float(ranked[d]) for d in ordered)
+            else:
+                scores.extend(float(len(ordered) - i) for i in range(len(ordered)))
+            offsets.append(len(docs))
+        return cls(
+            query_ids,
+            np.asarray(offsets, dtype=np.int64),
+            np.asarray(scores, dtype=np.float64),
+            _ListDocs(docs),
+            ordered=True,
+        )
+
+    @classmethod
+    def read(
+        cls,
+        path: str | os.PathLike[str],
+        format: str | None = None,
+        *,
+        registry: Registry | None = None,
+    ) -> RunTable:
+        """Read a run file: fast with polars where it reads exactly as the reference reader
+        would, through :func:`~ef.evaluation.read_run` otherwise (same numbers, same errors).
+
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = pathlib.Path(tmp, "run.txt")
+        ...     _ = path.write_text("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 2.5 bm25\\n")
+        ...     RunTable.read(path).ranking("q1")
+        ['d2', 'd1']
+        """
+        source = Path(path)
+        if format in (None, "trec"):
+            table = _read_trec_with_polars(source)
+            if table is not None:
+                return table
+        from .files import read_run
+
+        return cls.from_dict(read_run(source, format, registry=registry))
+
+    def ranking(self, query_id: str) -> list[str]:
+        """The query's doc ids in trec_eval's order (empty if the run does not have it)."""
+        i = self._index.get(query_id)
+        if i is None:
+            return []
+        start, end = int(self.offsets[i]), int(self.offsets[i + 1])
+        rows = np.arange(start, end, dtype=np.int64)
+        if self._ordered is None:
+            self._ordered = self._check_order()
+        if self._ordered:
+            return self._docs.take(rows)
+        docs = self._docs.take(rows)
+        scores = self.scores[start:end].tolist()
+        order = sorted(range(len(docs)), key=lambda j: (scores[j], docs[j]), reverse=True)
+        return [docs[j] for j in order]
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{qid: {doc: score}}``, as :func:`~ef.evaluation.read_run` returns it."""
+        return {
+            q: dict(zip(self._docs.take(self._rows(i)), self._scores(i), strict=True))
+            for i, q in enumerate(self.query_ids)
+        }
+
+    def _rows(self, i: int) -> Ints:
+        return np.arange(self.offsets[i], self.offsets[i + 1], dtype=np.int64)
+
+    def _scores(self, i: int) -> list[float]:
+        scores: list[float] = self.original_scores[self.offsets[i] : self.offsets[i + 1]].tolist()
+        return scores
+
+    def _check_order(self) -> bool:
+        """True if every query's rows are already in trec_eval's order."""
+        s = self.scores
+        if s.size < 2:
+            return True
+        same_query = np.ones(s.size - 1, dtype=bool)
+        boundaries = self.offsets[1:-1]
+        boundaries = boundaries[(boundaries > 0) & (boundaries < s.size)]
+        same_query[boundaries - 1] = False  # the pair across a query boundary
+        falling = s[1:] < s[:-1]
+        tied = (s[1:] == s[:-1]) & same_query
+        if not np.all(falling | tied | ~same_query):
+            return False
+        tie_rows = np.flatnonzero(tied).astype(np.int64) + 1
+        return bool(np.all(self._docs.descending_pairs(tie_rows)))
+
+    def judged_hits(
+        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+    ) -> JudgedHits:
+        """Where the judged docs of ``query_ids`` rank in this run, for the batch metrics.
+
+        A judged doc's rank is counted, not sorted for: 1 + the docs of its query that score
+        higher + those that tie with a greater doc id (trec_eval's order).
+        """
+        position = {q: i for i, q in enumerate(query_ids)}
+        judged_docs: set[str] = set()
+        for judged in judgements:
+            judged_docs.update(judged)
+        rows = self._docs.rows_in(judged_docs)
+        owners = np.searchsorted(self.offsets, rows, side="right") - 1
+        found: list[tuple[int, int, str, float]] = []  # (query position, row, doc, grade)
+        for row, owner, doc in zip(
+            rows.tolist(), owners.tolist(), self._docs.take(rows), strict=True
+        ):
+            i = position.get(self.query_ids[owner])
+            if i is not None and (grade := judgements[i].get(doc)) is not None:
+                found.append((i, row, doc, grade))
+        ranks = self._ranks([(row, doc) for _, row, doc, _ in found])
+        hits = sorted(
+            ((i, rank, grade) for (i, _, _, grade), rank in zip(found, ranks, strict=True))
+        )
+        return JudgedHits.build(
+            len(query_ids),
+            [h[0] for h in hits],
+            [h[1] for h in hits],
+            [h[2] for h in hits],
+            judgements,
+        )
+
+    def _ranks(self, rows_and_docs: Sequence[tuple[int, str]]) -> list[int]:
+        """trec_eval's rank of each ``(row, doc)`` within its query, without sorting."""
+        owners = np.searchsorted(self.offsets, [r for r, _ in rows_and_docs], side="right") - 1
+        higher: list[int] = []
+        tied_rows: list[Ints] = []
+        for (row, _), owner in zip(rows_and_docs, owners.tolist(), strict=True):
+            start, end = int(self.offsets[owner]), int(self.offsets[owner + 1])
+            block = self.scores[start:end]
+            higher.append(int(np.count_nonzero(block > self.scores[row])))
+            tied_rows.append(np.flatnonzero(block == self.scores[row]) + start)
+        # One fetch of every tied doc id, then a string comparison each (strcmp order).
+        flat = np.concatenate(tied_rows) if tied_rows else np.zeros(0, dtype=np.int64)
+        tied_docs = iter(self._docs.take(flat.astype(np.int64)))
+        ranks = []
+        for (_, doc), above, tied in zip(rows_and_docs, higher, tied_rows, strict=True):
+            greater = sum(next(tied_docs) > doc for _ in range(tied.size))
+            ranks.append(above + greater + 1)
+        return ranks
+
+
+def _read_trec_with_polars(path: Path) -> RunTable | None:  # noqa: PLR0911 - one per doubt
+    """The table of a 6-column TREC run, or None where polars might read it differently."""
+    try:
+        import polars as pl
+    except ImportError:
+        return None
+    try:
+        with open_binary(path) as handle:
+            raw = handle.read()
+    except (OSError, EOFError):
+        return None  # the reference reader reports it
+    # Bytes polars would split or keep differently from trec_eval's whitespace split.
+    if raw.startswith(b"\xef\xbb\xbf") or any(c in raw for c in (b"\t", b"\r", b"\x0b", b"\x0c")):
+        return None
+    names = ["q", "q0", "d", "rank", "score", "tag"]
+    try:
+        frame = pl.read_csv(
+            raw,
+            separator=" ",
+            has_header=False,
+            comment_prefix="#",
+            quote_char=None,
+            # Strict: a line with more fields than the first (a doubled or leading space, or
+            # extra columns) is an error, and one with fewer has a null tag.
+            truncate_ragged_lines=False,
+            new_columns=names,
+            columns=[0, 2, 4, 5],
+            schema_overrides={
+                "q": pl.String,
+                "d": pl.String,
+                "score": pl.Float64,
+                "tag": pl.String,
+            },
+        )
+    except Exception:  # any parse failure: the reference reader reports it
+        return None
+    del raw
+    frame = frame.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines
+    if frame.height == 0 or any(frame.null_count().row(0)):
+        return None
+    scores = frame.get_column("score").to_numpy()
+    if not np.all(np.isfinite(scores)):
+        return None
+    queries = frame.get_column("q")
+    docs = frame.get_column("d")
+    starts = np.flatnonzero((queries != queries.shift(1)).fill_null(value=True).to_numpy())
+    query_ids: list[str] = queries.gather(starts).to_list()
+    if len(set(query_ids)) != len(query_ids):
+        return None  # a query's lines are not together: rare, and the reference reader is exact
+    block = np.repeat(np.arange(starts.size, dtype=np.uint64), np.diff(np.r_[starts, frame.height]))
+    key = docs.hash(seed=0).to_numpy() ^ (block * np.uint64(0x9E3779B97F4A7C15))
+    if pl.Series(key).n_unique() != frame.height:
+        return (
+            None  # a doc listed twice for a query (or a hash collision): let the reference decide
+        )
+    offsets = np.r_[starts, frame.height].astype(np.int64)
+    return RunTable(query_ids, offsets, scores, _SeriesDocs(docs))

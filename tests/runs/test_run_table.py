@@ -1,0 +1,142 @@
+"""RunTable: the polars fast path reads and scores exactly as the reference reader does.
+
+Every file either takes the fast path and gives the reference's numbers, or falls back to
+the reference reader and gives its numbers or its error (file and line) word for word.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ef.evaluation import DatasetFormatError, evaluate_run, read_run
+from ef.evaluation.run_table import RunTable, _read_trec_with_polars
+
+pytest.importorskip("polars", reason="the fast path needs polars (the 'fast' extra)")
+
+METRICS = ("ndcg@3", "ndcg@10", "recall@5", "precision@2", "mrr@10", "map@1000")
+
+docs = st.sampled_from([f"d{i}" for i in range(9)] + ["D1", "d10", "é1"])
+# Few distinct scores, including two that are equal only in float32: ties everywhere.
+scores = st.sampled_from([1.0, 1.0 + 1e-9, 0.5, 2.0, -3.25, 1e39])
+queries = st.dictionaries(
+    st.sampled_from(["q1", "q2", "q3", "301"]),
+    st.dictionaries(docs, scores, min_size=1, max_size=8),
+    min_size=1,
+    max_size=4,
+)
+qrels_strategy = st.dictionaries(
+    st.sampled_from(["q1", "q2", "q3", "q9"]),
+    st.dictionaries(docs, st.integers(-1, 3), min_size=1, max_size=5),
+    min_size=1,
+    max_size=4,
+)
+
+
+def write_lines(path: Path, run: dict[str, dict[str, float]], shuffle: int) -> None:
+    lines = []
+    for query_id, ranked in run.items():
+        rows = list(ranked.items())
+        rows = rows[shuffle % len(rows) :] + rows[: shuffle % len(rows)]  # any order in a query
+        lines += [f"{query_id} Q0 {doc} {i} {score!r} tag" for i, (doc, score) in enumerate(rows)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def assert_same_report(a, b) -> None:
+    assert a.per_query.keys() == b.per_query.keys()
+    for query_id, values in a.per_query.items():
+        for key, value in values.items():
+            assert math.isclose(value, b.per_query[query_id][key], abs_tol=1e-12), (query_id, key)
+    assert (a.missing, a.extra, a.skipped) == (b.missing, b.extra, b.skipped)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(run=queries, qrels=qrels_strategy, shuffle=st.integers(0, 7))
+def test_the_fast_path_scores_as_the_reference(tmp_path, run, qrels, shuffle) -> None:
+    path = tmp_path / "run.trec"
+    write_lines(path, run, shuffle)
+    table = _read_trec_with_polars(path)
+    assert table is not None, "a clean file takes the fast path"
+    assert table.to_dict() == read_run(path)
+    scorable = {q: j for q, j in qrels.items() if any(g > 0 for g in j.values())}
+    if not scorable:
+        return
+    fast = evaluate_run(table, qrels, metrics=METRICS)
+    reference = evaluate_run(read_run(path), qrels, metrics=METRICS)
+    assert_same_report(fast, reference)
+    for query_id in table.query_ids:
+        assert table.ranking(query_id) == RunTable.from_dict(read_run(path)).ranking(query_id)
+
+
+GOOD = "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 0.5 t\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("tabs", GOOD.replace(" ", "\t", 1)),
+        ("crlf", GOOD.replace("\n", "\r\n")),
+        ("bom", "\ufeff" + GOOD),
+        ("double space", GOOD.replace("Q0 d2", "Q0  d2")),
+        ("leading space", " " + GOOD),
+        ("extra columns", GOOD.replace("2.0 t", "2.0 t extra")),
+        ("interleaved queries", GOOD + "q1 Q0 d9 3 0.1 t\n"),
+        ("comment after spaces", "  # note\n" + GOOD),
+    ],
+)
+def test_files_polars_might_misread_take_the_reference_path(tmp_path, name, content) -> None:
+    path = tmp_path / "run.trec"
+    path.write_bytes(content.encode("utf-8"))
+    assert _read_trec_with_polars(path) is None
+    assert RunTable.read(path).to_dict() == read_run(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("q1 Q0 d1 1 nan t\n", r"run.trec:1: score 'nan' is not a finite number"),
+        ("q1 Q0 d1 1 abc t\n", r"run.trec:1: score 'abc' is not a number"),
+        ("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0\n", r"run.trec:2: expected 6 columns"),
+        ("q1 Q0 d1 1 2.0 t\nq1 Q0 d1 2 1.0 t\n", r"run.trec:2: doc 'd1' is listed twice"),
+        ("", r"the file is empty"),
+    ],
+)
+def test_bad_files_give_the_reference_error(tmp_path, content, message) -> None:
+    path = tmp_path / "run.trec"
+    path.write_text(content, encoding="utf-8")
+    assert _read_trec_with_polars(path) is None
+    with pytest.raises(DatasetFormatError, match=message):
+        RunTable.read(path, format="trec")
+
+
+def test_gzip_and_blank_lines_and_comments_take_the_fast_path(tmp_path) -> None:
+    path = tmp_path / "run.trec.gz"
+    path.write_bytes(gzip.compress(("# run\n\n" + GOOD + "\n").encode()))
+    table = _read_trec_with_polars(path)
+    assert table is not None
+    assert table.to_dict() == read_run(path)
+
+
+def test_without_polars_every_file_takes_the_reference_path(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "run.trec"
+    path.write_text(GOOD, encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "polars", None)  # import polars now raises ImportError
+    assert _read_trec_with_polars(path) is None
+    report = evaluate_run(path, {"q1": {"d2": 1}}, metrics=("mrr@10",))
+    assert report.metrics == {"mrr@10": 0.5}
+
+
+def test_ties_rank_by_docno_descending_without_sorting(tmp_path) -> None:
+    path = tmp_path / "run.trec"
+    # Written in ascending docno order: the table is not in trec_eval's order.
+    path.write_text("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\nq1 Q0 c 3 1.0 t\n", encoding="utf-8")
+    table = RunTable.read(path)
+    assert table.ranking("q1") == ["c", "b", "a"]
+    report = evaluate_run(table, {"q1": {"a": 1}}, metrics=("mrr@10",))
+    assert report.metrics == {"mrr@10": 1 / 3}
