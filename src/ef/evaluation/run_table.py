@@ -15,6 +15,8 @@ error naming the file and line. Without polars, every file takes that path.
 
 from __future__ import annotations
 
+import io
+import mmap
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -254,11 +256,12 @@ class RunTable:
 
     def _ranks(self, rows_and_docs: Sequence[tuple[int, str]]) -> list[int]:
         """trec_eval's rank of each ``(row, doc)`` within its query, without sorting."""
-        owners = np.searchsorted(self.offsets, [r for r, _ in rows_and_docs], side="right") - 1
+        rows = [r for r, _ in rows_and_docs]
+        owners = np.searchsorted(self.offsets, rows, side="right").tolist()
         higher: list[int] = []
         tied_rows: list[Ints] = []
-        for (row, _), owner in zip(rows_and_docs, owners.tolist(), strict=True):
-            start, end = int(self.offsets[owner]), int(self.offsets[owner + 1])
+        for row, end_index in zip(rows, owners, strict=True):
+            start, end = int(self.offsets[end_index - 1]), int(self.offsets[end_index])
             block = self.scores[start:end]
             higher.append(int(np.count_nonzero(block > self.scores[row])))
             tied_rows.append(np.flatnonzero(block == self.scores[row]) + start)
@@ -272,24 +275,47 @@ class RunTable:
         return ranks
 
 
+# Bytes polars would split or keep differently from trec_eval's whitespace split.
+_NOT_SPLIT = (b"\t", b"\r", b"\x0b", b"\x0c")
+
+
+def _polars_source(path: Path) -> Path | bytes | None:
+    """What polars should read (the path itself, or gunzipped bytes); None if it must not.
+
+    Files with bytes that polars would split or keep differently from trec_eval's whitespace
+    split (tab, CR, VT, FF, a byte-order mark) are left to the reference reader.
+    """
+    try:
+        with open_binary(path) as handle:
+            gzipped = not isinstance(handle, io.BufferedReader)
+            if gzipped:
+                data: bytes | mmap.mmap = handle.read()
+            else:
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, EOFError, ValueError):  # missing, damaged, or empty (mmap of 0 bytes)
+        return None
+    try:
+        if data[:3] == b"\xef\xbb\xbf" or any(data.find(c) != -1 for c in _NOT_SPLIT):
+            return None
+        return bytes(data) if gzipped else path
+    finally:
+        if isinstance(data, mmap.mmap):
+            data.close()
+
+
 def _read_trec_with_polars(path: Path) -> RunTable | None:  # noqa: PLR0911 - one per doubt
     """The table of a 6-column TREC run, or None where polars might read it differently."""
     try:
         import polars as pl
     except ImportError:
         return None
-    try:
-        with open_binary(path) as handle:
-            raw = handle.read()
-    except (OSError, EOFError):
-        return None  # the reference reader reports it
-    # Bytes polars would split or keep differently from trec_eval's whitespace split.
-    if raw.startswith(b"\xef\xbb\xbf") or any(c in raw for c in (b"\t", b"\r", b"\x0b", b"\x0c")):
+    source = _polars_source(path)
+    if source is None:
         return None
     names = ["q", "q0", "d", "rank", "score", "tag"]
     try:
         frame = pl.read_csv(
-            raw,
+            source,
             separator=" ",
             has_header=False,
             comment_prefix="#",
@@ -308,24 +334,25 @@ def _read_trec_with_polars(path: Path) -> RunTable | None:  # noqa: PLR0911 - on
         )
     except Exception:  # any parse failure: the reference reader reports it
         return None
-    del raw
-    frame = frame.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines
-    if frame.height == 0 or any(frame.null_count().row(0)):
+    del source
+    if any(frame.null_count().row(0)):
+        frame = frame.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines are fine
+        if any(frame.null_count().row(0)):
+            return None  # a short line
+    if frame.height == 0:
         return None
     scores = frame.get_column("score").to_numpy()
     if not np.all(np.isfinite(scores)):
         return None
     queries = frame.get_column("q")
     docs = frame.get_column("d")
-    starts = np.flatnonzero((queries != queries.shift(1)).fill_null(value=True).to_numpy())
+    block = queries.rle_id().to_numpy()  # a new id wherever the query changes
+    starts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
     query_ids: list[str] = queries.gather(starts).to_list()
     if len(set(query_ids)) != len(query_ids):
         return None  # a query's lines are not together: rare, and the reference reader is exact
-    block = np.repeat(np.arange(starts.size, dtype=np.uint64), np.diff(np.r_[starts, frame.height]))
-    key = docs.hash(seed=0).to_numpy() ^ (block * np.uint64(0x9E3779B97F4A7C15))
+    key = docs.hash(seed=0).to_numpy() ^ (block.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
     if pl.Series(key).n_unique() != frame.height:
-        return (
-            None  # a doc listed twice for a query (or a hash collision): let the reference decide
-        )
+        return None  # a doc twice in a query (or a hash collision): the reference decides
     offsets = np.r_[starts, frame.height].astype(np.int64)
     return RunTable(query_ids, offsets, scores, _SeriesDocs(docs))

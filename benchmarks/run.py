@@ -1,0 +1,242 @@
+"""Time ef-evaluation against pytrec-eval-terrier, ranx and ir-measures on the same files.
+
+    python benchmarks/run.py M            # 7,000 queries x 1,000 docs (generated if absent)
+    python benchmarks/run.py L --repeat 1 # 50,000 queries x 1,000 docs
+
+Every measurement runs in its own fresh process, so peak RSS is that tool's alone. Each tool
+reads the same TREC run and qrels and computes ndcg@10, recall@100, mrr@10, map (full depth)
+and P@10. The script prints medians, ratios to pytrec_eval, and peak RSS, then checks that
+the tools that share trec_eval's tie rule agree with ef's numbers (to 1e-9) and prints any
+that differ. Timings are never asserted anywhere: this is a script, not a test.
+
+Needs: ef-evaluation with the ``fast`` extra, and ``benchmarks/requirements.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+# Each snippet prints one JSON object: load and score seconds, the mean of each measure.
+TOOLS: dict[str, str] = {
+    "ef (API)": """
+        import time
+        t0 = time.perf_counter()
+        from ef.evaluation import RunTable, evaluate_run, read_qrels
+        run, qrels = RunTable.read(RUN), read_qrels(QRELS)
+        t1 = time.perf_counter()
+        metrics = ("ndcg@10", "recall@100", "mrr@10", "map@1000", "precision@10")
+        report = evaluate_run(run, qrels, metrics=metrics, averaging="intersection")
+        t2 = time.perf_counter()
+        # A second, warm call in the same process: a fresh one should cost no more than 1.5x.
+        run2, qrels2 = RunTable.read(RUN), read_qrels(QRELS)
+        evaluate_run(run2, qrels2, metrics=metrics, averaging="intersection")
+        t3 = time.perf_counter()
+        def named(m):
+            return {"ndcg@10": m["ndcg@10"], "recall@100": m["recall@100"],
+                    "mrr@10": m["mrr@10"], "map": m["map@1000"], "P@10": m["precision@10"]}
+        # ranx averages over every judged query (missing ones score 0): ef's default.
+        over_qrels = evaluate_run(run, qrels, metrics=metrics).metrics
+        emit(t1 - t0, t2 - t1, named(report.metrics), warm=t3 - t2,
+             values_over_qrels=named(over_qrels))
+    """,
+    "pytrec_eval": """
+        import time
+        t0 = time.perf_counter()
+        import pytrec_eval
+        with open(QRELS) as f:
+            qrels = pytrec_eval.parse_qrel(f)
+        with open(RUN) as f:
+            run = pytrec_eval.parse_run(f)
+        t1 = time.perf_counter()
+        measures = {"ndcg_cut.10", "recall.100", "recip_rank", "map", "P.10"}
+        per_query = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+        t2 = time.perf_counter()
+        def mean(name):
+            return sum(v[name] for v in per_query.values()) / len(per_query)
+        # trec_eval has no cut-off for recip_rank: "mrr@10" is not comparable, so not compared.
+        emit(t1 - t0, t2 - t1, {"ndcg@10": mean("ndcg_cut_10"), "recall@100": mean("recall_100"),
+             "map": mean("map"), "P@10": mean("P_10")})
+    """,
+    "ir_measures": """
+        import time
+        t0 = time.perf_counter()
+        import ir_measures
+        from ir_measures import AP, P, R, RR, nDCG
+        qrels = list(ir_measures.read_trec_qrels(QRELS))
+        run = list(ir_measures.read_trec_run(RUN))
+        t1 = time.perf_counter()
+        values = ir_measures.calc_aggregate([nDCG@10, R@100, RR@10, AP, P@10], qrels, run)
+        t2 = time.perf_counter()
+        emit(t1 - t0, t2 - t1, {"ndcg@10": values[nDCG@10], "recall@100": values[R@100],
+             "mrr@10": values[RR@10], "map": values[AP], "P@10": values[P@10]})
+    """,
+    "ranx": """
+        import time
+        t0 = time.perf_counter()
+        from ranx import Qrels, Run, evaluate
+        qrels, run = Qrels.from_file(QRELS, kind="trec"), Run.from_file(RUN, kind="trec")
+        t1 = time.perf_counter()
+        metrics = ["ndcg@10", "recall@100", "mrr@10", "map", "precision@10"]
+        # make_comparable: the judged queries missing from the run score 0, the others go.
+        values = evaluate(qrels, run, metrics, make_comparable=True)
+        t2 = time.perf_counter()
+        qrels, run = Qrels.from_file(QRELS, kind="trec"), Run.from_file(RUN, kind="trec")
+        t3 = time.perf_counter()
+        evaluate(qrels, run, metrics, make_comparable=True)
+        t4 = time.perf_counter()
+        emit(t1 - t0, t2 - t1, {"ndcg@10": values["ndcg@10"], "recall@100": values["recall@100"],
+             "mrr@10": values["mrr@10"], "map": values["map"], "P@10": values["precision@10"]},
+             warm_load=t3 - t2, warm_score=t4 - t3, averaging="qrels")
+    """,
+}
+
+PRELUDE = """
+import json, sys
+RUN, QRELS = sys.argv[1], sys.argv[2]
+def emit(load, score, values, **extra):
+    print(json.dumps({"load": load, "score": score, "values": values, **extra}))
+"""
+
+
+def measure(code: str, run: Path, qrels: Path, env: dict[str, str]) -> dict[str, object]:
+    """Run ``code`` in a fresh interpreter; its JSON line, plus its wall time and peak RSS."""
+    script = PRELUDE + textwrap.dedent(code)
+    return _timed([sys.executable, "-c", script, str(run), str(qrels)], env)
+
+
+def _timed(command: list[str], env: dict[str, str]) -> dict[str, object]:
+    import time
+
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, env=env, text=True)
+    assert child.stdout is not None
+    out = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.stdout.close()
+    if status != 0:
+        raise SystemExit(f"{command[:3]} failed with status {status}")
+    # A tool snippet prints one JSON line; the CLI prints its report (checked to be JSON).
+    lines = out.strip().splitlines()
+    try:
+        result: dict[str, object] = json.loads(lines[-1])
+    except (IndexError, json.JSONDecodeError):
+        json.loads(out)  # the CLI's report: it must be valid JSON, but is not a measurement
+        result = {}
+    result["wall"] = wall
+    result["rss_mb"] = usage.ru_maxrss / 1024  # kilobytes on Linux
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scale", choices=["M", "L"])
+    parser.add_argument("--data", type=Path, default=HERE / "data")
+    parser.add_argument("--repeat", type=int, default=3, help="fresh processes per tool")
+    parser.add_argument("--tools", default=",".join([*TOOLS, "ef (CLI)"]))
+    args = parser.parse_args()
+
+    run, qrels = args.data / f"run.{args.scale}.trec", args.data / f"qrels.{args.scale}.txt"
+    if not run.exists() or not qrels.exists():
+        sys.path.insert(0, str(HERE))
+        from generate import generate
+
+        generate(args.scale, args.data)
+    print(f"{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores")
+    print(f"run {run} ({run.stat().st_size / 1e6:.0f} MB), qrels {qrels}\n")
+
+    results: dict[str, list[dict[str, object]]] = {}
+    for tool in args.tools.split(","):
+        env = dict(os.environ)
+        runs = []
+        for _ in range(args.repeat if tool != "ranx" else 1):
+            with tempfile.TemporaryDirectory() as numba_cache:
+                env["NUMBA_CACHE_DIR"] = numba_cache  # ranx's first call: a fresh environment
+                if tool == "ef (CLI)":
+                    command = [sys.executable, "-m", "ef.evaluation", "evaluate", str(qrels),
+                               str(run), "-m", "ndcg@10,recall@100,mrr@10,map@1000,precision@10",
+                               "--averaging", "intersection", "-o", "json"]  # fmt: skip
+                    runs.append(_timed(command, env))
+                else:
+                    runs.append(measure(TOOLS[tool], run, qrels, env))
+        results[tool] = runs
+        print(f"measured {tool}", flush=True)
+    report(results)
+
+
+def _median(runs: list[dict[str, object]], key: str) -> float:
+    return statistics.median(float(r[key]) for r in runs)  # type: ignore[arg-type]
+
+
+def report(results: dict[str, list[dict[str, object]]]) -> None:
+    base = results.get("pytrec_eval")
+    base_total = _median(base, "load") + _median(base, "score") if base else None
+    base_score = _median(base, "score") if base else None
+    base_rss = _median(base, "rss_mb") if base else None
+    base_wall = _median(base, "wall") if base else None
+    print(
+        "\n| tool | load s | score s | load+score s | x pytrec_eval | score x | process s "
+        "| process x | peak RSS MB | RSS x |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for tool, runs in results.items():
+        wall, rss = _median(runs, "wall"), _median(runs, "rss_mb")
+        if "load" in runs[0]:
+            load, score = _median(runs, "load"), _median(runs, "score")
+            total = load + score
+            cells = [f"{load:.2f}", f"{score:.3f}", f"{total:.2f}"]
+            cells.append(f"{total / base_total:.3f}" if base_total else "-")
+            cells.append(f"{score / base_score:.3f}" if base_score else "-")
+        else:
+            cells = ["-", "-", "-", "-", "-"]
+        cells += [f"{wall:.2f}", f"{wall / base_wall:.3f}" if base_wall else "-"]
+        cells += [f"{rss:.0f}", f"{rss / base_rss:.2f}" if base_rss else "-"]
+        print(f"| {tool} | " + " | ".join(cells) + " |")
+    for tool, runs in results.items():
+        if "warm" in runs[0]:
+            first = _median(runs, "load") + _median(runs, "score")
+            print(f"\n{tool}: first call {first:.2f} s, warm call {_median(runs, 'warm'):.2f} s "
+                  f"(fresh/warm = {first / _median(runs, 'warm'):.2f})")  # fmt: skip
+        if "warm_score" in runs[0]:
+            warm = _median(runs, "warm_load") + _median(runs, "warm_score")
+            print(f"{tool}: warm call load {_median(runs, 'warm_load'):.2f} s, "
+                  f"score {_median(runs, 'warm_score'):.2f} s, total {warm:.2f} s")  # fmt: skip
+    agreement(results)
+
+
+def agreement(results: dict[str, list[dict[str, object]]]) -> None:
+    ours = results.get("ef (API)")
+    if not ours:
+        return
+    print("\nAgreement with ef (ties: score desc, docno desc), |difference| > 1e-9 listed:")
+    for tool, runs in results.items():
+        values: dict[str, float] = runs[0].get("values", {})  # type: ignore[assignment]
+        if tool.startswith("ef") or not values:
+            continue
+        key = "values_over_qrels" if runs[0].get("averaging") == "qrels" else "values"
+        reference: dict[str, float] = ours[0][key]  # type: ignore[assignment]
+        differ = {
+            name: (value, reference[name])
+            for name, value in values.items()
+            if abs(value - reference[name]) > 1e-9
+        }
+        same = sorted(set(values) - set(differ))
+        print(f"  {tool}: same {', '.join(same) or '-'}", end="")
+        for name, (theirs, mine) in differ.items():
+            print(f"; {name} differs: {theirs:.6f} vs ef {mine:.6f}", end="")
+        print()
+
+
+if __name__ == "__main__":
+    main()
