@@ -74,8 +74,7 @@ class _SeriesDocs:
         return taken
 
     def rows_in(self, docs: set[str]) -> Ints:
-        mask = self.docs.is_in(list(docs)).to_numpy()
-        return np.flatnonzero(mask).astype(np.int64)
+        return np.asarray(self.docs.is_in(list(docs)).arg_true().to_numpy(), dtype=np.int64)
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
         before = self.docs.gather(rows - 1)

@@ -160,4 +160,5 @@ def mean_of(
 ) -> dict[str, float]:
     """Each measure's mean over the queries of ``per_query`` (exactly summed)."""
     n = len(per_query)
-    return {m.key: math.fsum(s[m.key] for s in per_query.values()) / n for m in measures}
+    columns = {m.key: [values[m.key] for values in per_query.values()] for m in measures}
+    return {key: math.fsum(column) / n for key, column in columns.items()}
