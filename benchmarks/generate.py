@@ -2,6 +2,7 @@
 
     python benchmarks/generate.py M benchmarks/data     # 7,000 queries x 1,000 docs
     python benchmarks/generate.py L benchmarks/data     # 50,000 queries x 1,000 docs
+    python benchmarks/generate.py S /tmp/bench          # 200 x 100, for tests
 
 Each scale writes ``run.<scale>.trec`` (TREC, 6 columns, written in rank order) and
 ``qrels.<scale>.txt`` (TREC qrels). The shape follows MS MARCO passage dev:
@@ -22,14 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-SCALES = {"M": 7_000, "L": 50_000}
-DEPTH = 1_000
+#: Queries and docs per query of each scale; S is a tiny one for tests.
+SCALES = {"S": (200, 100), "M": (7_000, 1_000), "L": (50_000, 1_000)}
 N_PASSAGES = 8_841_823
 SEED = 20261130
 
 
 def generate(scale: str, out: Path) -> tuple[Path, Path]:
-    n_queries = SCALES[scale]
+    n_queries, depth = SCALES[scale]
     rng = np.random.default_rng(SEED + n_queries)
     out.mkdir(parents=True, exist_ok=True)
     qids = rng.choice(1_200_000, size=n_queries, replace=False)
@@ -54,15 +55,16 @@ def generate(scale: str, out: Path) -> tuple[Path, Path]:
     qrels_path = out / f"qrels.{scale}.txt"
     with open(qrels_path, "w", encoding="utf-8") as f:
         f.writelines(
-            f"{q} 0 {d} {g}\n" for q, d, g in zip(q_all[keep], d_all[keep], g_all[keep], strict=True)
+            f"{q} 0 {d} {g}\n"
+            for q, d, g in zip(q_all[keep], d_all[keep], g_all[keep], strict=True)
         )
 
     # Run: 1,000 distinct passages per query, scores falling with rank, rounded (ties).
     all_run_q = np.concatenate([run_qids, extra])
     n_run = all_run_q.size
-    docs = rng.integers(0, N_PASSAGES, size=(n_run, DEPTH))
+    docs = rng.integers(0, N_PASSAGES, size=(n_run, depth))
     relevant = dict(zip(rel_q.tolist(), rel_doc.tolist(), strict=False))
-    ranks = np.minimum((rng.pareto(1.2, size=n_run) * 5).astype(np.int64), DEPTH - 1)
+    ranks = np.minimum((rng.pareto(1.2, size=n_run) * 5).astype(np.int64), depth - 1)
     place = rng.random(n_run) < 0.85
     for i, q in enumerate(all_run_q.tolist()):
         if place[i] and q in relevant:
@@ -78,14 +80,16 @@ def generate(scale: str, out: Path) -> tuple[Path, Path]:
             j = int(np.flatnonzero(docs[i] == relevant[int(all_run_q[i])])[0])
             docs[i, [j, ranks[i]]] = docs[i, [ranks[i], j]]
     base = rng.uniform(20.0, 30.0, size=(n_run, 1))
-    scores = np.round(base - np.sort(rng.exponential(0.01, size=(n_run, DEPTH)).cumsum(1), 1), 3)
+    scores = np.round(base - np.sort(rng.exponential(0.01, size=(n_run, depth)).cumsum(1), 1), 3)
     run_path = out / f"run.{scale}.trec"
-    rank_col = np.arange(1, DEPTH + 1)
+    rank_col = np.arange(1, depth + 1)
     with open(run_path, "w", encoding="utf-8") as f:
         for i, q in enumerate(all_run_q.tolist()):
             f.writelines(
                 f"{q} Q0 {d} {r} {s:.3f} bench\n"
-                for d, r, s in zip(docs[i].tolist(), rank_col.tolist(), scores[i].tolist(), strict=True)
+                for d, r, s in zip(
+                    docs[i].tolist(), rank_col.tolist(), scores[i].tolist(), strict=True
+                )
             )
     return run_path, qrels_path
 

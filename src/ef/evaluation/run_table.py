@@ -278,8 +278,9 @@ class RunTable:
 _NOT_SPLIT = (b"\t", b"\r", b"\x0b", b"\x0c")
 
 
-def _polars_source(path: Path) -> Path | bytes | None:
-    """What polars should read (the path itself, or gunzipped bytes); None if it must not.
+def _polars_source(path: Path) -> tuple[Path | bytes, bool] | None:
+    """What polars should read (the path itself, or gunzipped bytes) and whether the file
+    holds a ``#`` (so comment lines must be looked for); None if polars must not read it.
 
     Files with bytes that polars would split or keep differently from trec_eval's whitespace
     split (tab, CR, VT, FF, a byte-order mark) are left to the reference reader.
@@ -296,7 +297,8 @@ def _polars_source(path: Path) -> Path | bytes | None:
     try:
         if data[:3] == b"\xef\xbb\xbf" or any(data.find(c) != -1 for c in _NOT_SPLIT):
             return None
-        return bytes(data) if gzipped else path
+        # Looking for comment lines costs polars time; a file without "#" has none.
+        return (bytes(data) if gzipped else path), data.find(b"#") != -1
     finally:
         if isinstance(data, mmap.mmap):
             data.close()
@@ -308,16 +310,17 @@ def _read_trec_with_polars(path: Path) -> RunTable | None:  # noqa: PLR0911 - on
         import polars as pl
     except ImportError:
         return None
-    source = _polars_source(path)
-    if source is None:
+    found = _polars_source(path)
+    if found is None:
         return None
+    source, has_hash = found
     names = ["q", "q0", "d", "rank", "score", "tag"]
     try:
         frame = pl.read_csv(
             source,
             separator=" ",
             has_header=False,
-            comment_prefix="#",
+            comment_prefix="#" if has_hash else None,
             quote_char=None,
             # Strict: a line with more fields than the first (a doubled or leading space, or
             # extra columns) is an error, and one with fewer has a null tag.
@@ -333,7 +336,7 @@ def _read_trec_with_polars(path: Path) -> RunTable | None:  # noqa: PLR0911 - on
         )
     except Exception:  # any parse failure: the reference reader reports it
         return None
-    del source
+    del source, found
     if any(frame.null_count().row(0)):
         frame = frame.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines are fine
         if any(frame.null_count().row(0)):

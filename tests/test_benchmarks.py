@@ -1,0 +1,72 @@
+"""benchmarks/: the data generator is deterministic and its runs score alike on both paths.
+
+Only correctness is tested here. How fast anything runs is for benchmarks/run.py to show.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ef.evaluation import evaluate_run, read_qrels, read_run
+
+BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    run, qrels = load("generate").generate("S", tmp_path_factory.mktemp("bench"))
+    return run, qrels
+
+
+def test_the_generator_writes_the_same_bytes_every_time(small, tmp_path) -> None:
+    run, qrels = load("generate").generate("S", tmp_path)
+    assert run.read_bytes() == small[0].read_bytes()
+    assert qrels.read_bytes() == small[1].read_bytes()
+
+
+def test_the_generated_run_has_the_documented_shape(small) -> None:
+    run, qrels = read_run(small[0]), read_qrels(small[1])
+    assert len(run) == 198 + 2  # 1% of the judged queries missing, 1% unjudged added
+    assert all(len(docs) == 100 for docs in run.values())
+    assert len(set(qrels) - set(run)) == 2
+    assert len(set(run) - set(qrels)) == 2
+    tied = sum(len(set(docs.values())) < len(docs) for docs in run.values())
+    assert tied > 150  # scores rounded to 3 decimals: most queries have ties
+
+
+def test_both_paths_score_the_generated_run_alike(small) -> None:
+    metrics = ("ndcg@10", "recall@100", "mrr@10", "map@1000", "precision@10")
+    fast = evaluate_run(small[0], small[1], metrics=metrics)
+    reference = evaluate_run(read_run(small[0]), read_qrels(small[1]), metrics=metrics)
+    assert fast.n_queries == reference.n_queries
+    for key, value in fast.metrics.items():
+        assert math.isclose(value, reference.metrics[key], abs_tol=1e-12)
+
+
+def test_the_agreement_check_lists_what_differs(capsys) -> None:
+    run = load("run")
+    ours = {"values": {"map": 0.5, "P@10": 0.1}, "values_over_qrels": {"map": 0.4, "P@10": 0.1}}
+    run.agreement(
+        {
+            "ef (API)": [ours],
+            "pytrec_eval": [{"values": {"map": 0.5, "P@10": 0.2}}],
+            "ranx": [{"values": {"map": 0.4, "P@10": 0.1}, "averaging": "qrels"}],
+        }
+    )
+    out = capsys.readouterr().out
+    assert "pytrec_eval: same map; P@10 differs: 0.200000 vs ef 0.100000" in out
+    assert "ranx: same P@10, map" in out
