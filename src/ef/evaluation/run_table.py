@@ -88,6 +88,7 @@ class RunTable:
     Build one with :meth:`read` (a TREC or MS MARCO run file) or :meth:`from_dict`;
     :func:`~ef.evaluation.evaluate_run` takes it like a dict or a path. Reading once and
     evaluating many times (several metric sets, several qrels) reads the file once.
+    ``query_ids`` holds the run's query ids in file order; ``len()`` counts its docs.
 
     >>> table = RunTable.from_dict({"q1": {"d1": 0.5, "d2": 0.5}, "q2": ["d3", "d4"]})
     >>> table.query_ids, len(table), table.ranking("q1")
