@@ -26,7 +26,6 @@ __all__ = [
     "mean_of",
     "resolve_measures",
     "score_all",
-    "score_query",
     "split_key",
 ]
 
@@ -89,11 +88,6 @@ def resolve_measures(
     return list(measures.values())
 
 
-def cutoffs_of(measures: Iterable[Measure]) -> tuple[int, ...]:
-    """The distinct cutoffs of ``measures``, ascending."""
-    return tuple(sorted({m.k for m in measures}))
-
-
 def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
     if not is_score(value):
         # A NaN or a None would poison the mean silently; say which metric and which query.
@@ -102,18 +96,6 @@ def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
             "a retrieval metric must return a number"
         )
     return float(value)  # type: ignore[arg-type]  # is_score checked it
-
-
-def score_query(
-    measures: Sequence[Measure],
-    ranked: Sequence[str],
-    judged: Mapping[str, float],
-    query_id: str,
-) -> dict[str, float]:
-    """Every measure's value for one query's ranking."""
-    return {
-        m.key: _checked(m.metric, m.metric.func(ranked, judged, m.k), query_id) for m in measures
-    }
 
 
 def score_all(
