@@ -45,6 +45,10 @@ class _DocColumn(Protocol):
 
     def rows_in(self, docs: set[str]) -> Ints: ...
 
+    def hash_rows(self, rows: Ints) -> npt.NDArray[np.uint64]: ...
+
+    def hash_docs(self, docs: list[str]) -> npt.NDArray[np.uint64]: ...
+
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]: ...
 
 
@@ -57,6 +61,12 @@ class _ListDocs:
 
     def rows_in(self, docs: set[str]) -> Ints:
         return np.fromiter((i for i, d in enumerate(self.docs) if d in docs), dtype=np.int64)
+
+    def hash_rows(self, rows: Ints) -> npt.NDArray[np.uint64]:
+        return self.hash_docs(self.take(rows))
+
+    def hash_docs(self, docs: list[str]) -> npt.NDArray[np.uint64]:
+        return np.fromiter((hash(d) for d in docs), dtype=np.int64, count=len(docs)).view(np.uint64)
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
         # For each row r: docs[r - 1] > docs[r] (byte order, as strcmp).
@@ -75,6 +85,15 @@ class _SeriesDocs:
 
     def rows_in(self, docs: set[str]) -> Ints:
         return np.asarray(self.docs.is_in(list(docs)).arg_true().to_numpy(), dtype=np.int64)
+
+    def hash_rows(self, rows: Ints) -> npt.NDArray[np.uint64]:
+        return np.asarray(self.docs.gather(rows).hash(seed=0).to_numpy(), dtype=np.uint64)
+
+    def hash_docs(self, docs: list[str]) -> npt.NDArray[np.uint64]:
+        import polars as pl
+
+        hashed = pl.Series(docs, dtype=pl.String).hash(seed=0).to_numpy()
+        return np.asarray(hashed, dtype=np.uint64)
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
         before = self.docs.gather(rows - 1)
@@ -113,6 +132,7 @@ class RunTable:
             self.scores = scores.astype(np.float32)
         self._docs = docs
         self._ordered = ordered  # found out on first need: only ranking() needs it
+        self._monotone: npt.NDArray[np.bool_] | None = None
 
     def __len__(self) -> int:
         return int(self.scores.size)
@@ -235,6 +255,21 @@ class RunTable:
             judged_docs.update(judged)
         rows = self._docs.rows_in(judged_docs)
         owners = np.searchsorted(self.offsets, rows, side="right") - 1
+        # Most of these rows hold a doc judged for *another* query. Keep the rows whose
+        # (query, doc) hash is a judged pair's; a hash collision only keeps a row that the
+        # exact lookup below then drops.
+        pair_queries: list[int] = []
+        pair_docs: list[str] = []
+        for query_id, judged in zip(query_ids, judgements, strict=True):
+            block = self._index.get(query_id)
+            if block is not None:
+                pair_queries.extend([block] * len(judged))
+                pair_docs.extend(judged)
+        mix = np.uint64(0x9E3779B97F4A7C15)
+        wanted = self._docs.hash_docs(pair_docs) ^ (np.asarray(pair_queries, np.uint64) * mix)
+        here = self._docs.hash_rows(rows) ^ (owners.astype(np.uint64) * mix)
+        keep = np.isin(here, wanted)
+        rows, owners = rows[keep], owners[keep]
         found: list[tuple[int, int, str, float]] = []  # (query position, row, doc, grade)
         for row, owner, doc in zip(
             rows.tolist(), owners.tolist(), self._docs.take(rows), strict=True
@@ -254,17 +289,38 @@ class RunTable:
             judgements,
         )
 
+    def _falls(self) -> npt.NDArray[np.bool_]:
+        """Per query: do its scores never rise down the file (a run written in rank order)?"""
+        if self._monotone is None:
+            s = self.scores
+            rises = np.flatnonzero(s[1:] > s[:-1]) + 1  # row r scores above row r - 1
+            owner = np.searchsorted(self.offsets, rises, side="right") - 1
+            first_of_query = rises == self.offsets[owner]  # a new query may start higher
+            self._monotone = np.ones(len(self.query_ids), dtype=bool)
+            self._monotone[owner[~first_of_query]] = False
+        return self._monotone
+
     def _ranks(self, rows_and_docs: Sequence[tuple[int, str]]) -> list[int]:
         """trec_eval's rank of each ``(row, doc)`` within its query, without sorting."""
         rows = [r for r, _ in rows_and_docs]
-        owners = np.searchsorted(self.offsets, rows, side="right").tolist()
+        owners = (np.searchsorted(self.offsets, rows, side="right") - 1).tolist()
+        falls = self._falls()
         higher: list[int] = []
         tied_rows: list[Ints] = []
-        for row, end_index in zip(rows, owners, strict=True):
-            start, end = int(self.offsets[end_index - 1]), int(self.offsets[end_index])
-            block = self.scores[start:end]
-            higher.append(int(np.count_nonzero(block > self.scores[row])))
-            tied_rows.append(np.flatnonzero(block == self.scores[row]) + start)
+        for row, owner in zip(rows, owners, strict=True):
+            start, end = int(self.offsets[owner]), int(self.offsets[owner + 1])
+            score = self.scores[row]
+            if falls[owner]:
+                # Scores fall down the file: the docs above are those before the tie run.
+                rising = self.scores[start:end][::-1]
+                above = end - start - int(np.searchsorted(rising, score, side="right"))
+                last = end - start - int(np.searchsorted(rising, score, side="left"))
+                higher.append(above)
+                tied_rows.append(np.arange(start + above, start + last, dtype=np.int64))
+            else:
+                block = self.scores[start:end]
+                higher.append(int(np.count_nonzero(block > score)))
+                tied_rows.append(np.flatnonzero(block == score) + start)
         # One fetch of every tied doc id, then a string comparison each (strcmp order).
         flat = np.concatenate(tied_rows) if tied_rows else np.zeros(0, dtype=np.int64)
         tied_docs = iter(self._docs.take(flat.astype(np.int64)))
