@@ -279,3 +279,17 @@ def test_a_streaming_corpus_over_a_generator_factory() -> None:
     assert corpus["b"] == "y"
     assert list(corpus) == ["a", "b"]
     assert len(opened) == 4  # the lookup loaded once; iteration now uses the loaded texts
+
+
+@pytest.mark.parametrize(
+    ("fmt", "names"),
+    [("msmarco", ("queries.dev.tsv", "queries.test.tsv")), ("trec", ("topics.a", "topics.b"))],
+)
+def test_one_query_with_two_texts_in_two_files_is_an_error(
+    tmp_path: Path, fmt: str, names: tuple[str, str]
+) -> None:
+    write_dataset(tmp_path, {"d1": "x"}, {"q1": "y"}, {"q1": {"d1": 1}}, format=fmt)
+    (tmp_path / names[0]).write_text("q1\tsame\n", encoding="utf-8")
+    (tmp_path / names[1]).write_text("q1\tother\n", encoding="utf-8")
+    with pytest.raises(DatasetFormatError, match=r"query 'q1' has a different text"):
+        read_dataset(tmp_path)

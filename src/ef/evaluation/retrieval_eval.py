@@ -117,7 +117,8 @@ def evaluate_retrieval(
             cannot be run and is skipped.
         k_values: the rank cutoffs to evaluate at.
         metrics: which metrics to compute: ``ndcg``, ``recall``, ``precision``, ``mrr``,
-            ``map``, or any retrieval metric a plugin provides.
+            ``map``, or any retrieval metric a plugin provides, each at every cutoff of
+            ``k_values``; ``"ndcg@10"`` names one cutoff only.
         limit: how many results to retrieve per query. ``None`` uses ``max(k_values)``; raise
             it when sources segment into many pieces (de-duplication to source level can
             otherwise shorten the ranking).

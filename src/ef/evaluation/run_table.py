@@ -1,10 +1,10 @@
 """RunTable: a run held as columns, and where its judged docs rank, for the vectorised path.
 
 A run file of 7,000 queries x 1,000 docs is 7 million lines. Holding it as a dict of dicts
-costs a Python object per line; a :class:`RunTable` keeps one score array (float32, the
-precision trec_eval ranks by), the query offsets, and the doc ids in one column. Scoring needs
-only the *judged* docs: their rank in trec_eval's order is counted (how many docs of the query
-score higher, or tie with a greater docno), so the run is never sorted.
+costs a Python object per line; a :class:`RunTable` keeps the scores as read and as float32
+(the precision trec_eval ranks by), the query offsets, and the doc ids in one column. Scoring
+needs only the *judged* docs: their rank in trec_eval's order is counted (how many docs of the
+query score higher, or tie with a greater docno), so the run is never sorted.
 
 Files are read with polars when it is installed (``pip install "ef-evaluation[fast]"``),
 without a Python object per line. Any file polars would read differently from the reference
@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .formats._io import open_binary
-from .formats._records import ranking_of
+from .formats._records import ranking_of, scored_order
 from .metrics.batch import JudgedHits
 
 if TYPE_CHECKING:
@@ -206,10 +206,7 @@ class RunTable:
             self._ordered = self._check_order()
         if self._ordered:
             return self._docs.take(rows)
-        docs = self._docs.take(rows)
-        scores = self.scores[start:end].tolist()
-        order = sorted(range(len(docs)), key=lambda j: (scores[j], docs[j]), reverse=True)
-        return [docs[j] for j in order]
+        return scored_order(dict(zip(self._docs.take(rows), self._scores(i), strict=True)))
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{qid: {doc: score}}``, as :func:`~ef.evaluation.read_run` returns it."""

@@ -21,6 +21,7 @@ __all__ = [
     "format_grade",
     "format_score",
     "iter_id_texts",
+    "merge_texts",
     "parse_score",
     "ranking_of",
     "read_id_texts",
@@ -170,6 +171,22 @@ def read_id_texts(path: Path, kind: str) -> dict[str, str]:
     if not texts:
         raise _empty(path, f"{kind}-id<TAB>text lines")
     return texts
+
+
+def merge_texts(
+    sources: Iterable[tuple[Path, Iterable[tuple[str, str]]]], kind: str
+) -> dict[str, str]:
+    """``{id: text}`` from several files' ``(id, text)`` pairs; an id may repeat across files
+    (a query judged in two splits) only with the same text."""
+    merged: dict[str, str] = {}
+    for path, pairs in sources:
+        for item_id, text in pairs:
+            if merged.get(item_id, text) != text:
+                raise DatasetFormatError(
+                    f"{path}: {kind} {item_id!r} has a different text in another file"
+                )
+            merged[item_id] = text
+    return merged
 
 
 def check_id(kind: str, value: object, *, starts_line: bool = False) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from ..dataset import Dataset, Document, DocumentStream
+from ..dataset import Dataset, Document, DocumentStream, documents_of
 from ..errors import DatasetFormatError
 from ._io import (
     atomic_writer,
@@ -245,8 +245,7 @@ def write_beir_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> No
     """Write a BEIR qrels TSV (with its header row), atomically."""
     rows = _qrels_rows(qrels)
     with atomic_writer(path) as out:
-        out.write("\t".join(_QRELS_HEADER) + "\n")
-        out.writelines(rows)
+        _write_qrels_rows(out, rows)
 
 
 def _split_files(root: Path) -> dict[str, Path]:
@@ -287,11 +286,16 @@ def write_beir_dataset(path: Path, dataset: Dataset) -> None:
         corpus_out = stack.enter_context(atomic_writer(path / "corpus.jsonl"))
         queries_out = stack.enter_context(atomic_writer(path / "queries.jsonl"))
         for split, lines in rows.items():
-            qrels_out = stack.enter_context(atomic_writer(path / "qrels" / f"{split}.tsv"))
-            qrels_out.write("\t".join(_QRELS_HEADER) + "\n")
-            qrels_out.writelines(lines)
+            _write_qrels_rows(
+                stack.enter_context(atomic_writer(path / "qrels" / f"{split}.tsv")), lines
+            )
         _write_documents(corpus_out, dataset.corpus)
         _write_queries(queries_out, dataset.queries)
+
+
+def _write_qrels_rows(out: IO[str], rows: list[str]) -> None:
+    out.write("\t".join(_QRELS_HEADER) + "\n")  # BEIR's header row
+    out.writelines(rows)
 
 
 def _qrels_rows(qrels: Mapping[str, Mapping[str, float]]) -> list[str]:
@@ -392,12 +396,9 @@ def write_beir(
         corpus_out = stack.enter_context(atomic_writer(root / "corpus.jsonl"))
         queries_out = stack.enter_context(atomic_writer(root / "queries.jsonl"))
         qrels_out = stack.enter_context(atomic_writer(root / "qrels.tsv"))
-        for doc_id, text in corpus.items():
-            corpus_out.write(_json_line({"_id": doc_id, "title": "", "text": text}))
-        for query_id, text in queries.items():
-            queries_out.write(_json_line({"_id": query_id, "text": text}))
-        qrels_out.write("\t".join(_QRELS_HEADER) + "\n")
-        qrels_out.writelines(rows)
+        _write_documents(corpus_out, documents_of(corpus))  # an empty title each
+        _write_queries(queries_out, queries)
+        _write_qrels_rows(qrels_out, rows)
 
 
 def _json_line(record: Mapping[str, str]) -> str:

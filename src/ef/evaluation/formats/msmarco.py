@@ -21,6 +21,7 @@ from ..errors import DatasetFormatError
 from ._io import atomic_writer, first_line
 from ._records import (
     iter_id_texts,
+    merge_texts,
     read_id_texts,
     read_qrels_lines,
     read_ranked_lines,
@@ -82,15 +83,11 @@ def read_msmarco_dataset(path: Path) -> Dataset:
             f"{path} is not an MS MARCO dataset directory: it needs collection.tsv, "
             "queries.<split>.tsv and qrels.<split>.tsv"
         )
-    queries: dict[str, str] = {}
-    for file in query_files.values():
-        # A split's queries file may be empty: a split without judgements has no queries.
-        for _, query_id, text in iter_id_texts(file, "query"):
-            if queries.get(query_id, text) != text:
-                raise DatasetFormatError(
-                    f"{file}: query {query_id!r} has a different text in another queries file"
-                )
-            queries[query_id] = text
+    # A split's queries file may be empty: a split without judgements has no queries.
+    queries = merge_texts(
+        ((f, ((q, t) for _, q, t in iter_id_texts(f, "query"))) for f in query_files.values()),
+        "query",
+    )
     qrels = {
         split or "test": read_qrels_lines(file, allow_empty=True)
         for split, file in qrels_files.items()

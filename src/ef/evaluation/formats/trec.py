@@ -30,6 +30,7 @@ from ._io import (
 )
 from ._records import (
     check_id,
+    merge_texts,
     read_id_texts,
     read_qrels_lines,
     write_id_texts,
@@ -242,18 +243,6 @@ def _split_files(root: Path) -> dict[str, Path]:
     return found
 
 
-def _merge_queries(paths: Iterable[Path]) -> dict[str, str]:
-    queries: dict[str, str] = {}
-    for path in paths:
-        for query_id, text in read_trec_topics(path).items():
-            if queries.get(query_id, text) != text:
-                raise DatasetFormatError(
-                    f"{path}: query {query_id!r} has a different text in another topics file"
-                )
-            queries[query_id] = text
-    return queries
-
-
 def read_trec_dataset(path: Path) -> Dataset:
     """A directory of ``corpus.trec``, ``topics*`` files and ``qrels.<split>.txt`` files."""
     if not path.is_dir():
@@ -268,7 +257,8 @@ def read_trec_dataset(path: Path) -> Dataset:
         )
     documents = DocumentStream(lambda: iter_trec_documents(corpus))
     qrels = {split: read_qrels_lines(file, allow_empty=True) for split, file in splits.items()}
-    return Dataset(documents, _merge_queries(topics), qrels)
+    queries = merge_texts(((p, read_trec_topics(p).items()) for p in topics), "query")
+    return Dataset(documents, queries, qrels)
 
 
 def write_trec_dataset(path: Path, dataset: Dataset) -> None:
