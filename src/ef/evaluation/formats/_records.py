@@ -2,8 +2,10 @@
 
 Every reader names the file and line of the first bad record and never drops one: a
 duplicate judgement or a doc listed twice for a query is an error, not a silent overwrite.
-Columns of qrels and runs are split on any run of whitespace, as trec_eval does, so tabs and
-spaces may mix; an ``id<TAB>text`` file splits on its first tab only, since texts hold spaces.
+Columns of qrels and runs are split on any run of ASCII whitespace (space, tab, CR, VT, FF),
+as trec_eval's ``isspace`` does, so tabs and spaces may mix and a no-break space or another
+Unicode space stays inside an id; an ``id<TAB>text`` file splits on its first tab only,
+since texts hold spaces.
 """
 
 from __future__ import annotations
@@ -38,12 +40,29 @@ _INTEGER = re.compile(r"^[+-]?\d+$", re.ASCII)
 # What float() takes, minus its extras ("1_0", "infinity"): trec_eval reads scores with atof.
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)
 
+# Whitespace to str.split() that C's isspace() (trec_eval's split) does not count.
+_NOT_C_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_C_SPACES = re.compile("[ \t\n\r\x0b\x0c]+")
+
 QRELS_COLUMNS = "query-id iteration doc-id relevance"
 RUN_COLUMNS = "query-id Q0 doc-id rank score run-tag"
 
 
 def _empty(path: Path, what: str) -> DatasetFormatError:
     return DatasetFormatError(f"{path}: the file is empty; expected {what}")
+
+
+def split_fields(line: str) -> list[str]:
+    """The whitespace-separated fields of a line, split as trec_eval splits them.
+
+    >>> split_fields("q1 Q0\\td1 1")
+    ['q1', 'Q0', 'd1', '1']
+    >>> split_fields("q1 Q0 doc\\u00a0one 1")  # a no-break space is part of the id
+    ['q1', 'Q0', 'doc\\xa0one', '1']
+    """
+    if _NOT_C_SPACE.search(line) is None:
+        return line.split()  # the common case: the same split, faster
+    return [field for field in _C_SPACES.split(line) if field]
 
 
 def parse_score(field: str, path: Path, line_no: int, line: str, what: str = "score") -> float:
@@ -73,7 +92,7 @@ def read_qrels_lines(path: Path, *, allow_empty: bool = False) -> dict[str, dict
     """
     qrels: dict[str, dict[str, int]] = {}
     for line_no, line in numbered_lines(path, comments=True):
-        fields = line.split()
+        fields = split_fields(line)
         if len(fields) != 4:
             raise format_error(
                 path, line_no, f"expected 4 columns ({QRELS_COLUMNS}), got {len(fields)}", line
@@ -116,7 +135,7 @@ def read_run_lines(path: Path) -> dict[str, dict[str, float]]:
     """
     run: dict[str, dict[str, float]] = {}
     for line_no, line in numbered_lines(path, comments=True):
-        fields = line.split()
+        fields = split_fields(line)
         if len(fields) < 6:
             raise format_error(
                 path, line_no, f"expected 6 columns ({RUN_COLUMNS}), got {len(fields)}", line
@@ -136,7 +155,7 @@ def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:
     """
     run: dict[str, dict[str, float]] = {}
     for line_no, line in numbered_lines(path, comments=True):
-        fields = line.split()
+        fields = split_fields(line)
         if len(fields) != 3:
             raise format_error(
                 path, line_no, f"expected 3 columns (query-id doc-id rank), got {len(fields)}", line
