@@ -140,3 +140,56 @@ def test_ties_rank_by_docno_descending_without_sorting(tmp_path) -> None:
     assert table.ranking("q1") == ["c", "b", "a"]
     report = evaluate_run(table, {"q1": {"a": 1}}, metrics=("mrr@10",))
     assert report.metrics == {"mrr@10": 1 / 3}
+
+
+def test_unicode_spaces_stay_inside_ids_on_both_paths(tmp_path) -> None:
+    # trec_eval splits on C's isspace(): a no-break space or U+001C is part of the doc id.
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 d\u00a0one 1 2.0 t\nq1 Q0 d\x1ctwo 2 1.0 t\n", encoding="utf-8")
+    expected = {"q1": {"d\u00a0one": 2.0, "d\x1ctwo": 1.0}}
+    assert read_run(path) == expected
+    table = _read_trec_with_polars(path)
+    assert table is not None
+    assert table.to_dict() == expected
+
+
+def test_a_long_line_and_a_short_one_do_not_balance_out(tmp_path) -> None:
+    # 7 + 5 fields hold as many spaces as 6 + 6: the short line must still be found.
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t x\nq1 Q0 d3 3 0.5\n", encoding="utf-8")
+    assert _read_trec_with_polars(path) is None
+    with pytest.raises(DatasetFormatError, match=r"run.trec:3: expected 6 columns"):
+        RunTable.read(path)
+
+
+def test_a_short_line_after_the_first_is_found_by_the_space_count(tmp_path) -> None:
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 d1 1 2.0 t\nq2 Q0 d2 1 1.0\nq3 Q0 d3 1 0.5 t\n", encoding="utf-8")
+    assert _read_trec_with_polars(path) is None
+    with pytest.raises(DatasetFormatError, match=r"run.trec:2: expected 6 columns"):
+        RunTable.read(path)
+
+
+@pytest.mark.parametrize(
+    ("lengths", "docs", "repeated"),
+    [
+        ((3, 3), ["a", "b", "c", "a", "b", "c"], False),  # the same docs in two queries
+        ((3, 3), ["a", "b", "c", "a", "b", "a"], True),
+        ((2, 4, 1), ["a", "b", "c", "d", "e", "f", "g"], False),
+        ((2, 4, 1), ["a", "b", "c", "d", "c", "f", "g"], True),
+        ((1, 1), ["a", "a"], False),
+    ],
+)
+def test_repeated_docs_are_found_per_query(lengths, docs, repeated) -> None:
+    import numpy as np
+    import polars as pl
+
+    from ef.evaluation.run_table import _repeats_a_doc, _SeriesDocs
+
+    offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    series = pl.Series(docs)
+    hashes = series.hash(seed=0).to_numpy()
+    assert _repeats_a_doc(offsets, hashes, _SeriesDocs(series)) is repeated
+    # Equal hashes alone never make a repeat: the doc ids are compared.
+    clashing = np.full(len(docs), 7 << 32, dtype=np.uint64)
+    assert _repeats_a_doc(offsets, clashing, _SeriesDocs(series)) is repeated

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -299,42 +300,81 @@ class RunTable:
 
     def _ranks(self, rows_and_docs: Sequence[tuple[int, str]]) -> list[int]:
         """trec_eval's rank of each ``(row, doc)`` within its query, without sorting."""
-        rows = [r for r, _ in rows_and_docs]
-        owners = (np.searchsorted(self.offsets, rows, side="right") - 1).tolist()
-        falls = self._falls()
-        higher: list[int] = []
-        tied_rows: list[Ints] = []
-        for row, owner in zip(rows, owners, strict=True):
-            start, end = int(self.offsets[owner]), int(self.offsets[owner + 1])
-            score = self.scores[row]
-            if falls[owner]:
-                # Scores fall down the file: the docs above are those before the tie run.
-                rising = self.scores[start:end][::-1]
-                above = end - start - int(np.searchsorted(rising, score, side="right"))
-                last = end - start - int(np.searchsorted(rising, score, side="left"))
-                higher.append(above)
-                tied_rows.append(np.arange(start + above, start + last, dtype=np.int64))
-            else:
-                block = self.scores[start:end]
-                higher.append(int(np.count_nonzero(block > score)))
-                tied_rows.append(np.flatnonzero(block == score) + start)
+        rows = np.fromiter((r for r, _ in rows_and_docs), dtype=np.int64, count=len(rows_and_docs))
+        owners = np.searchsorted(self.offsets, rows, side="right") - 1
+        above = np.zeros(rows.size, dtype=np.int64)
+        lo, hi = rows.copy(), rows + 1  # each row's run of tied scores: rows lo .. hi - 1
+        falls = self._falls()[owners]
+        if falls.any():
+            # Scores fall down the file: the docs above a row are those before its tie run.
+            which = np.flatnonzero(falls)
+            lo[which], hi[which] = self._tie_runs(rows[which], owners[which])
+            above[which] = lo[which] - self.offsets[owners[which]]
+        tied: list[Ints] = []  # per row, the rows of its tied docs (itself included)
+        for i, (row, owner, a, b, in_order) in enumerate(
+            zip(rows, owners, lo.tolist(), hi.tolist(), falls.tolist(), strict=True)
+        ):
+            if in_order:
+                tied.append(np.arange(a, b, dtype=np.int64))
+            else:  # a query out of order: count in its whole block
+                start = int(self.offsets[owner])
+                block = self.scores[start : self.offsets[owner + 1]]
+                above[i] = np.count_nonzero(block > self.scores[row])
+                tied.append(np.flatnonzero(block == self.scores[row]) + start)
         # One fetch of every tied doc id, then a string comparison each (strcmp order).
-        flat = np.concatenate(tied_rows) if tied_rows else np.zeros(0, dtype=np.int64)
-        tied_docs = iter(self._docs.take(flat.astype(np.int64)))
-        ranks = []
-        for (_, doc), above, tied in zip(rows_and_docs, higher, tied_rows, strict=True):
-            greater = sum(next(tied_docs) > doc for _ in range(tied.size))
-            ranks.append(above + greater + 1)
+        tied_docs = iter(self._docs.take(np.concatenate(tied) if tied else rows))
+        ranks: list[int] = above.tolist()
+        for i, (_, doc) in enumerate(rows_and_docs):
+            ranks[i] += sum(next(tied_docs) > doc for _ in range(tied[i].size)) + 1
         return ranks
+
+    def _tie_runs(self, rows: Ints, owners: Ints) -> tuple[Ints, Ints]:
+        """For rows of queries whose scores never rise: the first row of each one's run of
+        equal scores, and the row after its last. Runs are grown a row at a time, all rows at
+        once: ties are short in real runs."""
+        s = self.scores
+        target = s[rows]
+        first, end = self.offsets[owners], self.offsets[owners + 1]
+        lo, hi = rows.copy(), rows + 1
+        moving = np.arange(rows.size)
+        while moving.size:
+            moving = moving[lo[moving] > first[moving]]
+            moving = moving[s[lo[moving] - 1] == target[moving]]
+            lo[moving] -= 1
+        moving = np.arange(rows.size)
+        while moving.size:
+            moving = moving[hi[moving] < end[moving]]
+            moving = moving[s[hi[moving]] == target[moving]]
+            hi[moving] += 1
+        return lo, hi
 
 
 # Bytes polars would split or keep differently from trec_eval's whitespace split.
 _NOT_SPLIT = (b"\t", b"\r", b"\x0b", b"\x0c")
+_CHUNK = 1 << 22  # bytes per numpy pass when counting spaces: 4 MB keeps the temporaries small
 
 
-def _polars_source(path: Path) -> tuple[Path | bytes, bool] | None:
-    """What polars should read (the path itself, or gunzipped bytes) and whether the file
-    holds a ``#`` (so comment lines must be looked for); None if polars must not read it.
+@attrs.frozen
+class _Source:
+    """What polars should read, and what the bytes say about the lines."""
+
+    data: Path | bytes  # the path itself, or the gunzipped bytes
+    has_hash: bool  # a "#" somewhere: comment lines must be looked for
+    spaces: int  # how many spaces the file holds
+
+
+def _count_spaces(data: bytes | mmap.mmap) -> int:
+    view = np.frombuffer(data, dtype=np.uint8)
+    try:
+        return sum(
+            int(np.count_nonzero(view[i : i + _CHUNK] == 32)) for i in range(0, view.size, _CHUNK)
+        )
+    finally:
+        del view  # an mmap cannot close while a view of it lives
+
+
+def _polars_source(path: Path) -> _Source | None:
+    """What polars should read, or None if polars must not read it.
 
     Files with bytes that polars would split or keep differently from trec_eval's whitespace
     split (tab, CR, VT, FF, a byte-order mark) are left to the reference reader.
@@ -351,8 +391,10 @@ def _polars_source(path: Path) -> tuple[Path | bytes, bool] | None:
     try:
         if data[:3] == b"\xef\xbb\xbf" or any(data.find(c) != -1 for c in _NOT_SPLIT):
             return None
-        # Looking for comment lines costs polars time; a file without "#" has none.
-        return (bytes(data) if gzipped else path), data.find(b"#") != -1
+        has_hash = data.find(b"#") != -1
+        return _Source(
+            bytes(data) if gzipped else path, has_hash, 0 if has_hash else _count_spaces(data)
+        )
     finally:
         if isinstance(data, mmap.mmap):
             data.close()
@@ -364,51 +406,74 @@ def _read_trec_with_polars(path: Path) -> RunTable | None:  # noqa: PLR0911 - on
         import polars as pl
     except ImportError:
         return None
-    found = _polars_source(path)
-    if found is None:
+    source = _polars_source(path)
+    if source is None:
         return None
-    source, has_hash = found
     names = ["q", "q0", "d", "rank", "score", "tag"]
+    # Without comment lines, a short line shows in the count of spaces (checked below), so
+    # the tag column need not be read: that saves a fifth of the parse.
+    columns = [0, 2, 4, 5] if source.has_hash else [0, 2, 4]
     try:
         frame = pl.read_csv(
-            source,
+            source.data,
             separator=" ",
             has_header=False,
-            comment_prefix="#" if has_hash else None,
+            comment_prefix="#" if source.has_hash else None,
             quote_char=None,
             # Strict: a line with more fields than the first (a doubled or leading space, or
-            # extra columns) is an error, and one with fewer has a null tag.
+            # extra columns) is an error, and one with fewer has nulls at its end.
             truncate_ragged_lines=False,
             new_columns=names,
-            columns=[0, 2, 4, 5],
-            schema_overrides={
-                "q": pl.String,
-                "d": pl.String,
-                "score": pl.Float64,
-                "tag": pl.String,
-            },
+            columns=columns,
+            # Categorical query ids: a code per row makes finding each query's lines cheap.
+            schema_overrides={"q": pl.Categorical, "d": pl.String, "score": pl.Float64},
         )
     except Exception:  # any parse failure: the reference reader reports it
         return None
-    del source, found
     if any(frame.null_count().row(0)):
         frame = frame.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines are fine
         if any(frame.null_count().row(0)):
             return None  # a short line
-    if frame.height == 0:
-        return None
+    if frame.height == 0 or (not source.has_hash and source.spaces != 5 * frame.height):
+        return None  # empty, or some line has other than 6 fields
     scores = frame.get_column("score").to_numpy()
     if not np.all(np.isfinite(scores)):
         return None
     queries = frame.get_column("q")
     docs = frame.get_column("d")
-    block = queries.rle_id().to_numpy()  # a new id wherever the query changes
-    starts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
-    query_ids: list[str] = queries.gather(starts).to_list()
+    codes = queries.to_physical().to_numpy()
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    query_ids: list[str] = queries.gather(starts).cast(pl.String).to_list()
     if len(set(query_ids)) != len(query_ids):
         return None  # a query's lines are not together: rare, and the reference reader is exact
-    key = docs.hash(seed=0).to_numpy() ^ (block.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
-    if pl.Series(key).n_unique() != frame.height:
-        return None  # a doc twice in a query (or a hash collision): the reference decides
     offsets = np.r_[starts, frame.height].astype(np.int64)
-    return RunTable(query_ids, offsets, scores, _SeriesDocs(docs))
+    doc_column = _SeriesDocs(docs)
+    if _repeats_a_doc(offsets, docs.hash(seed=0).to_numpy(), doc_column):
+        return None  # the reference reader names the line
+    return RunTable(query_ids, offsets, scores, doc_column)
+
+
+def _repeats_a_doc(offsets: Ints, hashes: npt.NDArray[np.uint64], docs: _DocColumn) -> bool:
+    """True if some query lists a doc twice.
+
+    Each query's doc hashes (32 bits of them) are sorted, all queries of one length at once as
+    the rows of a matrix: many small sorts, much cheaper than one over the whole run. Only a
+    query with two equal hashes has its doc ids compared.
+    """
+    short = (hashes >> np.uint64(32)).astype(np.uint32)
+    lengths = np.diff(offsets)
+    for length in np.unique(lengths).tolist():
+        if length < 2:
+            continue
+        which = np.flatnonzero(lengths == length)
+        if which.size == lengths.size:  # one length: the rows are the whole column, in order
+            block = short.reshape(-1, length)
+        else:
+            block = short[offsets[which][:, None] + np.arange(length, dtype=np.int64)]
+        block.sort(axis=1)
+        clash = np.any(block[:, 1:] == block[:, :-1], axis=1)
+        for i in which[clash].tolist():
+            seen = docs.take(np.arange(offsets[i], offsets[i + 1], dtype=np.int64))
+            if len(set(seen)) != len(seen):
+                return True
+    return False

@@ -98,6 +98,15 @@ def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
     return float(value)  # type: ignore[arg-type]  # is_score checked it
 
 
+def _plain_floats(raw: object, values: list[Any]) -> bool:
+    """True if every value is a float and none is NaN (a float64 array is checked at once)."""
+    if getattr(raw, "dtype", None) == "float64" and getattr(raw, "ndim", None) == 1:
+        import numpy as np  # a batch metric returned an array: numpy is loaded already
+
+        return not np.isnan(raw).any()  # type: ignore[call-overload]  # raw is an ndarray
+    return all(type(v) is float and not math.isnan(v) for v in values)
+
+
 def score_all(
     measures: Sequence[Measure],
     query_ids: Sequence[str],
@@ -113,6 +122,7 @@ def score_all(
     columns: dict[str, list[float]] = {}
     ranked: Sequence[Sequence[str]] | None = None
     for m in measures:
+        raw: object = None
         if m.metric.batch is not None:
             raw = m.metric.batch(hits, m.k)
             # An array's tolist() gives Python floats in one step; any sequence will do.
@@ -125,7 +135,7 @@ def score_all(
         else:
             ranked = rankings() if ranked is None else ranked
             values = [m.metric.func(r, j, m.k) for r, j in zip(ranked, judgements, strict=True)]
-        if not all(type(v) is float and not math.isnan(v) for v in values):
+        if not _plain_floats(raw, values):
             # Only a value that is not a plain, non-NaN float needs the full check.
             values = [_checked(m.metric, v, q) for v, q in zip(values, query_ids, strict=True)]
         columns[m.key] = values
@@ -142,5 +152,5 @@ def mean_of(
 ) -> dict[str, float]:
     """Each measure's mean over the queries of ``per_query`` (exactly summed)."""
     n = len(per_query)
-    columns = {m.key: [values[m.key] for values in per_query.values()] for m in measures}
-    return {key: math.fsum(column) / n for key, column in columns.items()}
+    keys = [m.key for m in measures]
+    return {key: math.fsum(values[key] for values in per_query.values()) / n for key in keys}
