@@ -193,3 +193,22 @@ def test_repeated_docs_are_found_per_query(lengths, docs, repeated) -> None:
     # Equal hashes alone never make a repeat: the doc ids are compared.
     clashing = np.full(len(docs), 7 << 32, dtype=np.uint64)
     assert _repeats_a_doc(offsets, clashing, _SeriesDocs(series)) is repeated
+
+
+def test_judged_docs_are_found_even_when_every_hash_clashes(monkeypatch) -> None:
+    import numpy as np
+
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 2.0}, "q2": {"a": 1.0, "d": 0.5}}
+    qrels = {"q1": {"c": 1, "a": 0, "z": 2}, "q2": {"d": 2, "b": 1}}
+    expected = evaluate_run(RunTable.from_dict(run), qrels, metrics=METRICS)
+    table = RunTable.from_dict(run)
+    docs = table._docs
+    # Every doc hashes alike: the (query, doc) keys clash and doc ids decide alone.
+    monkeypatch.setattr(docs, "hash_docs", lambda ids: np.zeros(len(ids), dtype=np.uint64))
+    monkeypatch.setattr(
+        docs,
+        "rows_with_hashes",
+        lambda wanted: (np.arange(len(table), dtype=np.int64), np.zeros(len(table), np.uint64)),
+    )
+    assert_same_report(evaluate_run(table, qrels, metrics=METRICS), expected)
+    assert expected.per_query["q1"]["mrr@10"] == 0.5  # c ties b and ranks above it

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 __all__ = ["RunTable"]
 
 Ints = npt.NDArray[np.int64]
+Hashes = npt.NDArray[np.uint64]
+
+_BITMAP_BITS = 24  # 2 MB of flags: few false passes for the judged docs of 50,000 queries
+_ROWS_PER_CHUNK = 1 << 22
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads a query's number over a pair's hash bits
 
 
 class _DocColumn(Protocol):
@@ -44,11 +49,11 @@ class _DocColumn(Protocol):
 
     def take(self, rows: Ints) -> list[str]: ...
 
-    def rows_in(self, docs: set[str]) -> Ints: ...
-
-    def hash_rows(self, rows: Ints) -> npt.NDArray[np.uint64]: ...
-
     def hash_docs(self, docs: list[str]) -> npt.NDArray[np.uint64]: ...
+
+    def rows_with_hashes(self, wanted: npt.NDArray[np.uint64]) -> tuple[Ints, Hashes]:
+        """The rows whose doc hash is in ``wanted`` (sorted, unique), and those hashes."""
+        ...
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]: ...
 
@@ -60,14 +65,13 @@ class _ListDocs:
     def take(self, rows: Ints) -> list[str]:
         return [self.docs[i] for i in rows.tolist()]
 
-    def rows_in(self, docs: set[str]) -> Ints:
-        return np.fromiter((i for i, d in enumerate(self.docs) if d in docs), dtype=np.int64)
-
-    def hash_rows(self, rows: Ints) -> npt.NDArray[np.uint64]:
-        return self.hash_docs(self.take(rows))
-
-    def hash_docs(self, docs: list[str]) -> npt.NDArray[np.uint64]:
+    def hash_docs(self, docs: list[str]) -> Hashes:
         return np.fromiter((hash(d) for d in docs), dtype=np.int64, count=len(docs)).view(np.uint64)
+
+    def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
+        hashes = self.hash_docs(self.docs)
+        rows = np.flatnonzero(np.isin(hashes, wanted)).astype(np.int64)
+        return rows, hashes[rows]
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
         # For each row r: docs[r - 1] > docs[r] (byte order, as strcmp).
@@ -84,17 +88,30 @@ class _SeriesDocs:
         taken: list[str] = self.docs.gather(rows).to_list()
         return taken
 
-    def rows_in(self, docs: set[str]) -> Ints:
-        return np.asarray(self.docs.is_in(list(docs)).arg_true().to_numpy(), dtype=np.int64)
-
-    def hash_rows(self, rows: Ints) -> npt.NDArray[np.uint64]:
-        return np.asarray(self.docs.gather(rows).hash(seed=0).to_numpy(), dtype=np.uint64)
-
-    def hash_docs(self, docs: list[str]) -> npt.NDArray[np.uint64]:
+    def hash_docs(self, docs: list[str]) -> Hashes:
         import polars as pl
 
         hashed = pl.Series(docs, dtype=pl.String).hash(seed=0).to_numpy()
         return np.asarray(hashed, dtype=np.uint64)
+
+    def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
+        # A bitmap of the wanted hashes' top bits passes a few rows besides the wanted ones;
+        # those are then looked up exactly. Chunks keep the temporaries small.
+        bitmap = np.zeros(1 << _BITMAP_BITS, dtype=bool)
+        bitmap[wanted >> np.uint64(64 - _BITMAP_BITS)] = True
+        rows: list[Ints] = []
+        hashes: list[Hashes] = []
+        for start in range(0, len(self.docs), _ROWS_PER_CHUNK):
+            hashed = self.docs.slice(start, _ROWS_PER_CHUNK).hash(seed=0).to_numpy()
+            maybe = np.flatnonzero(bitmap[hashed >> np.uint64(64 - _BITMAP_BITS)])
+            found = hashed[maybe]
+            at = np.searchsorted(wanted, found).clip(max=max(wanted.size - 1, 0))
+            hit = wanted[at] == found if wanted.size else np.zeros(found.size, dtype=bool)
+            rows.append(maybe[hit].astype(np.int64) + start)
+            hashes.append(found[hit])
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint64)
+        return np.concatenate(rows), np.concatenate(hashes)
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
         before = self.docs.gather(rows - 1)
@@ -247,44 +264,64 @@ class RunTable:
         A judged doc's rank is counted, not sorted for: 1 + the docs of its query that score
         higher + those that tie with a greater doc id (trec_eval's order).
         """
-        position = {q: i for i, q in enumerate(query_ids)}
-        judged_docs: set[str] = set()
-        for judged in judgements:
-            judged_docs.update(judged)
-        rows = self._docs.rows_in(judged_docs)
-        owners = np.searchsorted(self.offsets, rows, side="right") - 1
-        # Most of these rows hold a doc judged for *another* query. Keep the rows whose
-        # (query, doc) hash is a judged pair's; a hash collision only keeps a row that the
-        # exact lookup below then drops.
-        pair_queries: list[int] = []
+        # Every judged (query, doc) pair of a query the run answers.
+        pair_query: list[int] = []  # the query's position in query_ids
+        pair_block: list[int] = []  # the query's block in this table
         pair_docs: list[str] = []
-        for query_id, judged in zip(query_ids, judgements, strict=True):
+        pair_grades: list[float] = []
+        for i, (query_id, judged) in enumerate(zip(query_ids, judgements, strict=True)):
             block = self._index.get(query_id)
             if block is not None:
-                pair_queries.extend([block] * len(judged))
+                pair_query.extend([i] * len(judged))
+                pair_block.extend([block] * len(judged))
                 pair_docs.extend(judged)
-        mix = np.uint64(0x9E3779B97F4A7C15)
-        wanted = self._docs.hash_docs(pair_docs) ^ (np.asarray(pair_queries, np.uint64) * mix)
-        here = self._docs.hash_rows(rows) ^ (owners.astype(np.uint64) * mix)
-        keep = np.isin(here, wanted)
-        rows, owners = rows[keep], owners[keep]
-        found: list[tuple[int, int, str, float]] = []  # (query position, row, doc, grade)
-        for row, owner, doc in zip(
-            rows.tolist(), owners.tolist(), self._docs.take(rows), strict=True
-        ):
-            i = position.get(self.query_ids[owner])
-            if i is not None and (grade := judgements[i].get(doc)) is not None:
-                found.append((i, row, doc, grade))
-        ranks = self._ranks([(row, doc) for _, row, doc, _ in found])
-        hits = sorted(
-            ((i, rank, grade) for (i, _, _, grade), rank in zip(found, ranks, strict=True))
+                pair_grades.extend(judged.values())
+        doc_hashes = self._docs.hash_docs(pair_docs)
+        rows, row_hashes = self._docs.rows_with_hashes(np.unique(doc_hashes))
+        owners = np.searchsorted(self.offsets, rows, side="right") - 1
+        # Most of these rows hold a doc judged for *another* query: match (query, doc) keys.
+        pair_keys = doc_hashes ^ (np.asarray(pair_block, dtype=np.uint64) * _MIX)
+        order = np.argsort(pair_keys, kind="stable")
+        keys = pair_keys[order]
+        if keys.size and np.any(keys[1:] == keys[:-1]):
+            # Two pairs share a hash: never seen in practice, but then match doc ids directly.
+            pair = self._pairs_by_id(rows, owners, pair_block, pair_docs)
+        else:
+            row_keys = row_hashes ^ (owners.astype(np.uint64) * _MIX)
+            at = np.searchsorted(keys, row_keys).clip(max=max(keys.size - 1, 0))
+            pair = np.where(keys[at] == row_keys, order[at], -1) if keys.size else at - 1
+        rows, pair = rows[pair >= 0], pair[pair >= 0]
+        # Exact: the row's doc id is the pair's (a hash clash is dropped here).
+        docs = self._docs.take(rows)
+        same = np.fromiter(
+            (doc == pair_docs[p] for doc, p in zip(docs, pair.tolist(), strict=True)),
+            dtype=bool,
+            count=len(docs),
         )
+        rows, pair = rows[same], pair[same]
+        ranks = self._ranks(rows, [doc for doc, keep in zip(docs, same, strict=True) if keep])
+        query = np.asarray(pair_query, dtype=np.int64)[pair]
+        by_query_then_rank = np.lexsort((ranks, query))
         return JudgedHits.build(
             len(query_ids),
-            [h[0] for h in hits],
-            [h[1] for h in hits],
-            [h[2] for h in hits],
+            query[by_query_then_rank],
+            ranks[by_query_then_rank],
+            np.asarray(pair_grades, dtype=np.float64)[pair][by_query_then_rank],
             judgements,
+        )
+
+    def _pairs_by_id(
+        self, rows: Ints, owners: Ints, pair_block: list[int], pair_docs: list[str]
+    ) -> Ints:
+        """For each row, the index of the judged pair with its query and doc id, or -1."""
+        index = {(b, d): i for i, (b, d) in enumerate(zip(pair_block, pair_docs, strict=True))}
+        return np.fromiter(
+            (
+                index.get((owner, doc), -1)
+                for owner, doc in zip(owners.tolist(), self._docs.take(rows), strict=True)
+            ),
+            dtype=np.int64,
+            count=rows.size,
         )
 
     def _falls(self) -> npt.NDArray[np.bool_]:
@@ -298,9 +335,9 @@ class RunTable:
             self._monotone[owner[~first_of_query]] = False
         return self._monotone
 
-    def _ranks(self, rows_and_docs: Sequence[tuple[int, str]]) -> list[int]:
-        """trec_eval's rank of each ``(row, doc)`` within its query, without sorting."""
-        rows = np.fromiter((r for r, _ in rows_and_docs), dtype=np.int64, count=len(rows_and_docs))
+    def _ranks(self, rows: Ints, docs: list[str]) -> Ints:
+        """trec_eval's rank of the doc ``docs[i]`` at each row ``rows[i]`` within its query,
+        without sorting."""
         owners = np.searchsorted(self.offsets, rows, side="right") - 1
         above = np.zeros(rows.size, dtype=np.int64)
         lo, hi = rows.copy(), rows + 1  # each row's run of tied scores: rows lo .. hi - 1
@@ -323,10 +360,11 @@ class RunTable:
                 tied.append(np.flatnonzero(block == self.scores[row]) + start)
         # One fetch of every tied doc id, then a string comparison each (strcmp order).
         tied_docs = iter(self._docs.take(np.concatenate(tied) if tied else rows))
-        ranks: list[int] = above.tolist()
-        for i, (_, doc) in enumerate(rows_and_docs):
-            ranks[i] += sum(next(tied_docs) > doc for _ in range(tied[i].size)) + 1
-        return ranks
+        greater = [
+            sum(next(tied_docs) > doc for _ in range(t.size))
+            for doc, t in zip(docs, tied, strict=True)
+        ]
+        return above + np.asarray(greater, dtype=np.int64) + 1
 
     def _tie_runs(self, rows: Ints, owners: Ints) -> tuple[Ints, Ints]:
         """For rows of queries whose scores never rise: the first row of each one's run of

@@ -13,6 +13,7 @@ the last bit or nearly (numpy's ``log2`` may differ from ``math.log2`` in the la
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import attrs
@@ -91,12 +92,20 @@ class JudgedHits:
         judgements: Sequence[Mapping[str, float]],
     ) -> JudgedHits:
         """Hits from their arrays (sorted by query, then rank) and each query's qrels."""
-        positives = [sorted((g for g in j.values() if g > 0), reverse=True) for j in judgements]
-        lengths = np.fromiter((len(p) for p in positives), dtype=np.int64, count=n_queries)
+        sizes = [len(j) for j in judgements]
+        grades = np.fromiter(
+            itertools.chain.from_iterable(j.values() for j in judgements),
+            dtype=np.float64,
+            count=sum(sizes),
+        )
+        owner = np.repeat(np.arange(n_queries, dtype=np.int64), sizes)
+        positive = grades > 0
+        grades, owner = grades[positive], owner[positive]
+        by_query_then_grade = np.lexsort((-grades, owner))  # each query's grades, best first
+        lengths = np.bincount(owner, minlength=n_queries).astype(np.int64)
         offsets = np.zeros(n_queries + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        ideal = np.fromiter((g for p in positives for g in p), dtype=np.float64)
-        return cls(n_queries, query, rank, grade, lengths, ideal, offsets)
+        return cls(n_queries, query, rank, grade, lengths, grades[by_query_then_grade], offsets)
 
 
 def _per_query(hits: JudgedHits, mask: npt.NDArray[np.bool_], weights: Floats | None) -> Floats:
