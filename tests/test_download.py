@@ -584,3 +584,9 @@ def test_cli_errors_are_one_line_with_exit_code_2(
     assert re.search(message.format(url=re.escape(base)), err)
     assert not folder.exists()
     assert os.listdir(tmp_path) == []
+
+
+def test_the_docs_list_exactly_the_checksums_of_the_code() -> None:
+    page = (Path(__file__).parents[1] / "docs" / "datasets.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^\| `([a-z0-9-]+)` \| `([0-9a-f]{32})` \|$", page, re.M))
+    assert listed == dict(BEIR_DATASETS)
