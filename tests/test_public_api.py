@@ -27,6 +27,8 @@ PUBLIC = [
     "write_queries", "write_run",
     # Issue 4: the fast path.
     "RunTable",
+    # Issue 6: dataset download.
+    "DownloadError", "download_dataset",
 ]  # fmt: skip
 
 

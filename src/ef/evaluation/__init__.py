@@ -34,8 +34,10 @@ from ._registry import Registry, get_registry, list_plugins
 from ._version import __version__
 from .convert import convert
 from .dataset import Dataset, Document, StreamingCorpus
+from .download import download_dataset
 from .errors import (
     DatasetFormatError,
+    DownloadError,
     DuplicateNameError,
     EvaluationError,
     InvalidSampleError,
@@ -104,6 +106,7 @@ __all__ = [
     "DatasetFormat",
     "DatasetFormatError",
     "Document",
+    "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
     "InvalidSampleError",
@@ -133,6 +136,7 @@ __all__ = [
     "context_recall",
     "convert",
     "dcg_at_k",
+    "download_dataset",
     "evaluate_rag",
     "evaluate_retrieval",
     "evaluate_run",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 __all__ = [
     "DatasetFormatError",
+    "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
     "InvalidSampleError",
@@ -42,7 +43,8 @@ class DuplicateNameError(PluginError, ValueError):
 
 
 class UnknownNameError(EvaluationError, ValueError):
-    """A metric, format or adapter name that no loaded plugin provides.
+    """A metric, format or adapter name that no loaded plugin provides, or a dataset name
+    :func:`~ef.evaluation.download_dataset` does not know.
 
     Raised for ``metrics=("ndgc",)`` and the like. The message lists the valid names and, when
     one is close, suggests it. It is a ``ValueError``, as the spec requires.
@@ -55,6 +57,16 @@ class InvalidSampleError(EvaluationError, ValueError):
 
 class DatasetFormatError(EvaluationError, ValueError):
     """A dataset file is malformed; the message names the file and line."""
+
+
+class DownloadError(EvaluationError, OSError):
+    """Fetching or unpacking a dataset archive failed; the message names the URL.
+
+    An HTTP error, a network failure, a truncated transfer, a checksum that differs from the
+    published one, or an archive that is corrupt, unsafe (a member that would land outside
+    the target, a symlink) or not laid out as expected. It is an ``OSError``, as the
+    ``urllib`` errors it replaces are, so ``except OSError`` keeps catching a failed download.
+    """
 
 
 class RetrieverError(EvaluationError, RuntimeError):

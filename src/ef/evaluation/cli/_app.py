@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ import click
 from .._registry import get_registry
 from ..convert import KINDS, Kind
 from ..convert import convert as convert_data
+from ..download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..errors import EvaluationError
 from ..files import read_qrels, read_samples
 from ..interfaces import RagMetric, RetrievalMetric
@@ -254,6 +256,54 @@ def convert(
     """
     what = convert_data(source, target, from_format=from_format, to_format=to_format, kind=kind)
     click.echo(f"converted {what}: {source} -> {target}")
+
+
+@cli.command()
+@click.argument("name")
+@click.option(
+    "-d",
+    "--dir",
+    "directory",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=DEFAULT_DIRECTORY,
+    show_default=True,
+    help="The folder to put NAME/ in, created if absent.",
+)
+@click.option(
+    "--url",
+    default=None,
+    help="Fetch the zip from here instead of BEIR's server (a mirror; http, https or file).",
+)
+@click.option(
+    "--checksum",
+    default=None,
+    help="The zip's md5 (or md5:<hex>, sha256:<hex>); default: the md5 BEIR publishes.",
+)
+@click.option("--force", is_flag=True, help="Download again and replace DIR/NAME if it exists.")
+def download(
+    name: str, directory: Path, url: str | None, checksum: str | None, force: bool
+) -> None:
+    """Download the BEIR dataset NAME (scifact, nfcorpus, fiqa, ...) into DIR/NAME.
+
+    The zip's md5 is checked against the one BEIR publishes before anything is unpacked.
+    It is unpacked into a temporary folder (nothing outside DIR/NAME, no symlinks) and
+    renamed into place only when complete. A complete DIR/NAME is left as it is.
+    """
+    target = directory / name
+    present = not force and dataset_present(target)
+    path = download_dataset(
+        name,
+        directory,
+        url=url,
+        checksum=checksum,
+        force=force,
+        progress=not present and sys.stderr.isatty(),
+    )
+    if present:
+        click.echo(f"{path} is already there; nothing downloaded (--force downloads it again)")
+    else:
+        click.echo(f"downloaded {name} into {path}")
+    click.echo(f"score a run on it: ef-eval evaluate {shlex.quote(str(path))} RUN")
 
 
 @cli.command()
