@@ -27,6 +27,8 @@ PUBLIC = [
     "write_queries", "write_run",
     # Issue 4: the fast path.
     "RunTable",
+    # Issue 6: running retrievers.
+    "Retrieval", "retrieve",
 ]  # fmt: skip
 
 
