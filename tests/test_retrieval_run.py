@@ -375,7 +375,7 @@ def test_a_query_text_must_be_a_string(builtin_registry) -> None:
 def test_an_unadaptable_retriever_lists_the_adapters_tried(builtin_registry) -> None:
     with pytest.raises(
         TypeError,
-        match=r"no retriever adapter accepts int objects; tried: search_batch_method .*"
+        match=r"no retriever adapter accepts int objects; tried: langchain .*search_batch_method .*"
         r"search_method .*retrieve_method .*precomputed_run .*callable",
     ):
         retrieve(42, QUERIES, registry=builtin_registry)
