@@ -146,6 +146,18 @@ def test_dask_on_worker_processes_gives_the_same_retrieval(builtin_registry, mon
     assert result == EXPECTED
 
 
+def test_results_pickle_and_copy(builtin_registry) -> None:
+    import copy
+
+    result = retrieve(
+        FailingIndex(frozenset({"t1"})), QUERIES, on_error="skip", registry=builtin_registry
+    )
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert copy.deepcopy(result) == result
+    report = evaluate_retrieval(BatchIndex(), QRELS, QUERIES, registry=builtin_registry)
+    assert pickle.loads(pickle.dumps(report)) == report
+
+
 def test_a_given_executor_is_not_shut_down(builtin_registry) -> None:
     with cf.ThreadPoolExecutor(2) as pool:
         retrieve(BatchIndex(), QUERIES, limit=5, executor=pool, registry=builtin_registry)
