@@ -29,6 +29,8 @@ PUBLIC = [
     "RunTable",
     # Issue 6: dataset download.
     "DownloadError", "download_dataset",
+    # Issue 6: running retrievers.
+    "Retrieval", "retrieve",
 ]  # fmt: skip
 
 
