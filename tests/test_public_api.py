@@ -27,6 +27,8 @@ PUBLIC = [
     "write_queries", "write_run",
     # Issue 4: the fast path.
     "RunTable",
+    # Issue 7: comparing systems.
+    "ComparisonReport", "PairComparison", "compare",
 ]  # fmt: skip
 
 

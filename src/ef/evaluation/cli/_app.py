@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import click
 
+from .._manifest import with_inputs
 from .._registry import get_registry
 from ..convert import KINDS, Kind
 from ..convert import convert as convert_data
@@ -21,6 +22,7 @@ from ..run_eval import AVERAGING, evaluate_run
 from ..run_table import RunTable
 from ..scoring import split_key
 from ..trec_names import trec_eval_line, trec_eval_name
+from ._compare import compare_command
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
@@ -97,6 +99,7 @@ def rag(
     rows = read_samples(samples, format_)
     chosen = _split(metrics)
     report = evaluate_rag(rows, metrics=chosen) if chosen else evaluate_rag(rows)
+    report = with_inputs(report, samples=samples)
     if output == "json":
         data = report.to_dict()
         if not per_sample:
@@ -183,6 +186,7 @@ def evaluate(  # click passes every option by keyword
     report = evaluate_run(
         ranked, judged, metrics=chosen, k_values=k_values or (1, 5, 10, 100), averaging=averaging
     )
+    report = with_inputs(report, run=run, qrels=qrels)
     title = str(report).splitlines()[0].replace("Retrieval evaluation", str(run))
     if output == "json":
         data = report.to_dict()
@@ -321,3 +325,6 @@ def plugins(output: str) -> None:
         output,
         numeric=False,
     )
+
+
+cli.add_command(compare_command)
