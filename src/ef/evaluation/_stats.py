@@ -179,7 +179,7 @@ def adjust(p_values: Sequence[float], correction: str | None) -> list[float]:
     if correction == "holm":
         scaled = np.maximum.accumulate(ranked * (m - np.arange(m)))
     elif correction == "bh":
-        scaled = np.minimum.accumulate((ranked * m / np.arange(1, m + 1))[::-1])[::-1]
+        scaled = np.minimum.accumulate((ranked / (np.arange(1, m + 1) / m))[::-1])[::-1]
     else:
         raise ValueError(f"correction must be None or one of {CORRECTIONS}, got {correction!r}")
     adjusted = np.empty(m)

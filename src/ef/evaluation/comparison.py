@@ -447,8 +447,6 @@ class _Columns:
 def _metric_keys(metrics: Sequence[str], k_values: Sequence[int]) -> tuple[str, ...]:
     from .scoring import check_k_values, split_key
 
-    if isinstance(metrics, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
     keys: dict[str, None] = {}
     for name in metrics:
         if split_key(name)[1] is not None:
@@ -499,24 +497,14 @@ def _retrieval_columns(
     for name, report in reports.items():
         if not report.per_query:
             raise ValueError(f"system {name!r} has no per-query values (its per_query is empty)")
-        lacking = [key for key in keys if key not in report.metrics]
-        if lacking:
-            raise ValueError(
-                f"system {name!r} has no {', '.join(map(repr, lacking))}; "
-                f"its metrics are {', '.join(report.metrics)}"
-            )
+        _require(name, keys, report.metrics)
     universe = list(dict.fromkeys(q for report in reports.values() for q in report.per_query))
-    present = {
-        name: set(report.per_query) - set(report.missing) for name, report in reports.items()
-    }
-    missing = {name: [q for q in universe if q not in present[name]] for name in reports}
-    if averaging == "intersection":
-        query_ids = [q for q in universe if all(q in ids for ids in present.values())]
-    else:
-        query_ids = universe
-    kept = set(query_ids)
-    dropped = [q for q in universe if q not in kept]
-    scores = {
+    query_ids, missing, dropped = _pairing(
+        universe,
+        {name: set(report.per_query) - set(report.missing) for name, report in reports.items()},
+        intersect=averaging == "intersection",
+    )
+    scores: dict[str, dict[str, list[float | None]]] = {
         name: {
             key: [
                 float(report.per_query[q][key]) if q in report.per_query else 0.0 for q in query_ids
@@ -525,15 +513,30 @@ def _retrieval_columns(
         }
         for name, report in reports.items()
     }
-    return _Columns(
-        keys,
-        tuple(query_ids),
-        scores,  # type: ignore[arg-type]  # floats are float | None
-        missing,
-        dropped,
-        {name: _plain(report.manifest) for name, report in reports.items()},
-        inputs,
-    )
+    manifests = {name: _plain(report.manifest) for name, report in reports.items()}
+    return _Columns(keys, tuple(query_ids), scores, missing, dropped, manifests, inputs)
+
+
+def _require(name: str, keys: Sequence[str], available: Mapping[str, object]) -> None:
+    lacking = [key for key in keys if key not in available]
+    if lacking:
+        raise ValueError(
+            f"system {name!r} has no {', '.join(map(repr, lacking))}; "
+            f"its metrics are {', '.join(available)}"
+        )
+
+
+def _pairing(
+    universe: list[str], present: Mapping[str, set[str]], *, intersect: bool
+) -> tuple[list[str], dict[str, list[str]], list[str]]:
+    """The ids to compare, what each system lacks, and the ids left out of the comparison."""
+    missing = {name: [q for q in universe if q not in ids] for name, ids in present.items()}
+    if intersect:
+        kept = [q for q in universe if all(q in ids for ids in present.values())]
+    else:
+        kept = universe
+    chosen = set(kept)
+    return kept, missing, [q for q in universe if q not in chosen]
 
 
 def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
@@ -561,36 +564,22 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
         if not keys:
             raise ValueError("the RAG reports share no metric")
     else:
-        if isinstance(metrics, str):
-            raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
         keys = tuple(dict.fromkeys(metrics))
         if not keys:
             raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
         for name, report in reports.items():
-            lacking = [key for key in keys if key not in report.per_sample]
-            if lacking:
-                raise ValueError(
-                    f"system {name!r} has no {', '.join(map(repr, lacking))}; "
-                    f"its metrics are {', '.join(report.per_sample)}"
-                )
+            _require(name, keys, report.per_sample)
     universe = list(dict.fromkeys(s for r in reports.values() for s in r.sample_ids))
-    ids = {name: set(report.sample_ids) for name, report in reports.items()}
-    kept = [s for s in universe if all(s in present for present in ids.values())]
+    kept, missing, dropped = _pairing(
+        universe, {name: set(r.sample_ids) for name, r in reports.items()}, intersect=True
+    )
     positions = {name: {s: i for i, s in enumerate(r.sample_ids)} for name, r in reports.items()}
     scores = {
         name: {key: [report.per_sample[key][positions[name][s]] for s in kept] for key in keys}
         for name, report in reports.items()
     }
-    kept_set = set(kept)
-    return _Columns(
-        keys,
-        tuple(kept),
-        scores,
-        {name: [s for s in universe if s not in ids[name]] for name in reports},
-        [s for s in universe if s not in kept_set],
-        {name: _plain(report.manifest) for name, report in reports.items()},
-        {},
-    )
+    manifests = {name: _plain(report.manifest) for name, report in reports.items()}
+    return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
 
 
 def _counts(values: Sequence[str]) -> dict[str, int]:
@@ -687,6 +676,8 @@ def compare(
         seed=seed,
         averaging=averaging,
     )
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
     named = _named(systems)
     if baseline is not None and baseline not in named:
         raise ValueError(

@@ -13,6 +13,7 @@ pyplot, so no GUI backend is touched and nothing is left open. matplotlib is opt
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -82,7 +83,7 @@ def plot_differences(
 
     Defaults: the first comparison of the report (the baseline and the first other system,
     or the first two systems) on its first metric. The title gives the mean difference, the
-    wins, ties and losses, and the test's p-value.
+    wins, ties and losses, and the test's p-value if the report tested that pair.
 
     >>> from ef.evaluation import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
@@ -112,12 +113,14 @@ def plot_differences(
     axes.set_xlabel(f"{unit}, sorted by difference ({len(differences)})")
     axes.set_ylabel(f"{metric}: {b} - {a}")
     axes.set_xlim(-0.5, len(differences) - 0.5)
-    pair = report.pair(a, b, metric)
-    axes.set_title(
-        f"{b} vs {a} on {metric}: mean {mean:+.4f}, "
-        f"{pair.wins} up / {pair.ties} tied / {pair.losses} down, p = {pair.p_value:.3g}",
-        fontsize="medium",
+    counts = [sum(d > 0 for d in differences), sum(d == 0 for d in differences)]
+    title = (
+        f"{b} vs {a} on {metric}: mean {mean:+.4f}, {counts[0]} up / {counts[1]} tied / "
+        f"{len(differences) - sum(counts)} down"
     )
+    with contextlib.suppress(KeyError):  # a pair the report did not test: no p-value
+        title += f", p = {report.pair(a, b, metric).p_value:.3g}"
+    axes.set_title(title, fontsize="medium")
     return _save(figure, path)
 
 

@@ -309,7 +309,9 @@ def _rich_text(renderables: Sequence[RenderableType]) -> str:
     from rich.console import Console
 
     console = Console(file=io.StringIO(), width=100_000, color_system=None, force_terminal=False)
-    for renderable in renderables:
+    for i, renderable in enumerate(renderables):
+        if i:
+            console.print()
         console.print(renderable)
     # Trailing spaces pad each line to the table's width; they carry nothing.
     return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines()) + "\n"  # type: ignore[attr-defined]

@@ -42,7 +42,7 @@ def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
         if not source.exists():
             raise FileNotFoundError(f"{source}: no such file")
         if chosen in named:
-            raise click.UsageError(f"two systems are called {chosen!r}; name them with NAME=PATH")
+            raise ValueError(f"two systems are called {chosen!r}; name them with NAME=PATH")
         named[chosen] = source
     return named
 
@@ -75,7 +75,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
     for name, path in named.items():
         if Path(choice) == path:
             return name
-    raise click.UsageError(f"--baseline {choice!r} is none of the systems: {', '.join(named)}")
+    raise ValueError(f"--baseline {choice!r} is none of the systems: {', '.join(named)}")
 
 
 @click.command("compare")
@@ -186,7 +186,7 @@ def compare_command(  # click passes every option by keyword
         qrels = None
     else:
         if len(inputs) < 3:
-            raise click.UsageError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
+            raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
         named = _named_paths(inputs[1:])
         qrels_path = Path(inputs[0])
         qrels = read_qrels(qrels_path, qrels_format)
@@ -241,5 +241,7 @@ def _emit(report: ComparisonReport, output: str, per_query: bool) -> None:
     if output in ("csv", "latex"):
         click.echo(render(report, output, details=per_query), nl=False)
         return
-    for table in report_tables(report, details=per_query):
+    for i, table in enumerate(report_tables(report, details=per_query)):
+        if i and output == "table":
+            click.echo()
         emit_table(table, output)
