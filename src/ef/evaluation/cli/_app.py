@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import attrs
 import click
 
 from .._manifest import with_inputs
@@ -17,13 +18,13 @@ from ..errors import EvaluationError
 from ..files import read_qrels, read_samples
 from ..interfaces import RagMetric, RetrievalMetric
 from ..rag_eval import evaluate_rag
+from ..render import report_tables
 from ..reports import RetrievalEvalReport
 from ..run_eval import AVERAGING, evaluate_run
 from ..run_table import RunTable
-from ..scoring import split_key
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._compare import compare_command
-from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, number
+from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
 EXIT_BAD_INPUT = 2
@@ -106,23 +107,10 @@ def rag(
             del data["per_sample"], data["sample_ids"]
         emit_json(data)
         return
-    names = list(report.metrics)
-    emit_rows(
-        ["metric", "mean", "coverage"],
-        [[n, number(report.metrics[n]), f"{report.coverage[n]}/{report.n_samples}"] for n in names],
-        output,
-        title=f"{samples}: {report.n_samples} samples",
-    )
-    if per_sample:
-        emit_rows(
-            ["sample", *names],
-            [
-                [sample_id, *(number(report.per_sample[n][i]) for n in names)]
-                for i, sample_id in enumerate(report.sample_ids)
-            ],
-            output,
-            title="per sample",
-        )
+    summary, *details = report_tables(report, details=per_sample)
+    emit_table(attrs.evolve(summary, title=f"{samples}: {report.n_samples} samples"), output)
+    for table in details:
+        emit_table(table, output)
 
 
 EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
@@ -209,13 +197,8 @@ def evaluate(  # click passes every option by keyword
 
 def _summary_rows(report: RetrievalEvalReport) -> tuple[list[str], list[list[str]]]:
     """One row per metric, one column per cutoff, as the report's own table."""
-    by_name: dict[str, dict[int, float]] = {}
-    for key, value in report.metrics.items():
-        name, k = split_key(key)
-        by_name.setdefault(name, {})[k or 0] = value
-    header = ["metric", *(f"@{k}" for k in report.k_values)]
-    rows = [[name, *(number(v.get(k)) for k in report.k_values)] for name, v in by_name.items()]
-    return header, rows
+    table = report_tables(report)[0]
+    return list(table.header), [list(row) for row in table.rows]
 
 
 def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
