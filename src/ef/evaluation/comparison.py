@@ -22,7 +22,7 @@ import attrs
 from ._manifest import file_entry
 from ._stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
 from ._version import __version__
-from .render import Rendered, Table, number, p_value
+from .render import Rendered, Table, number, p_value, plain_text
 from .reports import (
     FrozenDict,
     RagEvalReport,
@@ -337,8 +337,6 @@ class ComparisonReport(Rendered):
         return Table([unit, "metric", *self.systems], rows, title=f"per {unit}", text_columns=2)
 
     def __str__(self) -> str:
-        from .render import plain_text
-
         return "\n\n".join(plain_text(t) for t in (self._means_table(), self._pairs_table()))
 
     # --- Plots --------------------------------------------------------------------------
