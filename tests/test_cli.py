@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ef.evaluation import evaluate_rag, read_samples
+from ef.evaluation._manifest import with_inputs
 from ef.evaluation.cli import cli
 
 DEMO_SAMPLES = Path(__file__).parents[1] / "examples" / "demo" / "rag_samples.jsonl"
@@ -26,7 +27,8 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_rag_json_is_the_report_dict(builtin_registry) -> None:
     code, out, _ = run("rag", str(DEMO_SAMPLES), "-o", "json")
     assert code == 0
-    expected = evaluate_rag(read_samples(DEMO_SAMPLES), registry=builtin_registry).to_dict()
+    report = evaluate_rag(read_samples(DEMO_SAMPLES), registry=builtin_registry)
+    expected = with_inputs(report, samples=DEMO_SAMPLES).to_dict()
     del expected["per_sample"], expected["sample_ids"]
     assert json.loads(out) == expected
 

@@ -31,6 +31,8 @@ PUBLIC = [
     "DownloadError", "download_dataset",
     # Issue 6: running retrievers.
     "Retrieval", "retrieve",
+    # Issue 7: comparing systems.
+    "ComparisonReport", "PairComparison", "compare",
 ]  # fmt: skip
 
 

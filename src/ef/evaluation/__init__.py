@@ -32,6 +32,7 @@ from ._loading import PluginInfo
 from ._metrics_view import RetrievalMetricsView
 from ._registry import Registry, get_registry, list_plugins
 from ._version import __version__
+from .comparison import ComparisonReport, PairComparison, compare
 from .convert import convert
 from .dataset import Dataset, Document, StreamingCorpus
 from .download import download_dataset
@@ -102,6 +103,7 @@ RETRIEVAL_METRICS = RetrievalMetricsView()
 
 __all__ = [
     "RETRIEVAL_METRICS",
+    "ComparisonReport",
     "Corpus",
     "Dataset",
     "DatasetFormat",
@@ -112,6 +114,7 @@ __all__ = [
     "EvaluationError",
     "InvalidSampleError",
     "MissingDependencyError",
+    "PairComparison",
     "PluginError",
     "PluginInfo",
     "PluginLoadError",
@@ -134,6 +137,7 @@ __all__ = [
     "__version__",
     "as_ragas_dataset",
     "average_precision",
+    "compare",
     "context_precision",
     "context_recall",
     "convert",

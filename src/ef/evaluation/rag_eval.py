@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import attrs
+
+from ._manifest import rag_manifest
 from ._registry import Registry, registry_or_default
 from .errors import PluginError
 from .interfaces import RagMetric, is_score
@@ -93,9 +96,10 @@ def evaluate_rag(
         name: [_score(metric, sample, i) for i, sample in enumerate(checked)]
         for name, metric in chosen.items()
     }
-    return RagEvalReport.from_values(
+    report = RagEvalReport.from_values(
         per_sample, [sample_id(sample, i) for i, sample in enumerate(checked)]
     )
+    return attrs.evolve(report, manifest=rag_manifest(registry, chosen))
 
 
 def sample_id(sample: Mapping[str, Any], index: int) -> str:

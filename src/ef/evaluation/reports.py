@@ -9,6 +9,8 @@ from typing import Any, NoReturn
 
 import attrs
 
+from .render import Rendered
+
 __all__ = ["RagEvalReport", "RetrievalEvalReport"]
 
 _KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+)$")
@@ -56,6 +58,15 @@ def _frozen_series(
     return FrozenDict({key: tuple(series) for key, series in value.items()})
 
 
+def _frozen_deep(value: Any) -> Any:
+    """Mappings as FrozenDicts and lists as tuples, all the way down (a manifest)."""
+    if isinstance(value, Mapping):
+        return FrozenDict({key: _frozen_deep(inner) for key, inner in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen_deep(inner) for inner in value)
+    return value
+
+
 def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
     return tuple(values)
 
@@ -86,7 +97,7 @@ def _table(rows: Iterable[tuple[str, ...]]) -> str:
 
 
 @attrs.frozen
-class RetrievalEvalReport:
+class RetrievalEvalReport(Rendered):
     """The outcome of :func:`~ef.evaluation.evaluate_retrieval`: metrics over a query set.
 
     ``metrics`` maps a ``"<name>@<k>"`` key (e.g. ``"ndcg@10"``) to the mean of that metric
@@ -110,6 +121,12 @@ class RetrievalEvalReport:
     missing: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple, kw_only=True)
     #: Queries the run answered that have no judgements (never scored).
     extra: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple, kw_only=True)
+    #: How the report was made, to make it again: versions, metric parameters, policies and
+    #: the sha256 of the input files (see :doc:`/compare`). Empty for a report built by hand;
+    #: not compared by ``==`` (two reports with the same numbers are equal).
+    manifest: Mapping[str, Any] = attrs.field(
+        factory=dict, converter=_frozen_deep, kw_only=True, eq=False
+    )
 
     @property
     def primary(self) -> float | None:
@@ -129,7 +146,7 @@ class RetrievalEvalReport:
 
         >>> RetrievalEvalReport({'ndcg@1': 0.5}, {'q1': {'ndcg@1': 0.5}}, 1, (1,)).to_dict()
         {'metrics': {'ndcg@1': 0.5}, 'per_query': {'q1': {'ndcg@1': 0.5}}, 'n_queries': 1, \
-'k_values': [1], 'skipped': {}, 'missing': [], 'extra': []}
+'k_values': [1], 'skipped': {}, 'missing': [], 'extra': [], 'manifest': {}}
         """
         return {
             "metrics": _plain(self.metrics),
@@ -139,6 +156,7 @@ class RetrievalEvalReport:
             "skipped": _plain(self.skipped),
             "missing": list(self.missing),
             "extra": list(self.extra),
+            "manifest": _plain(self.manifest),
         }
 
     def __str__(self) -> str:
@@ -169,7 +187,7 @@ class RetrievalEvalReport:
 
 
 @attrs.frozen
-class RagEvalReport:
+class RagEvalReport(Rendered):
     """The outcome of :func:`~ef.evaluation.evaluate_rag`: lexical RAG metrics over samples.
 
     ``metrics`` maps each metric to its mean over the samples it applied to; ``coverage``
@@ -193,6 +211,12 @@ class RagEvalReport:
         kw_only=True,
     )
     sample_ids: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple, kw_only=True)
+    #: How the report was made, to make it again: versions, metric parameters, policies and
+    #: the sha256 of the input files (see :doc:`/compare`). Empty for a report built by hand;
+    #: not compared by ``==`` (two reports with the same numbers are equal).
+    manifest: Mapping[str, Any] = attrs.field(
+        factory=dict, converter=_frozen_deep, kw_only=True, eq=False
+    )
 
     @classmethod
     def from_values(
@@ -233,6 +257,7 @@ class RagEvalReport:
             "n_samples": self.n_samples,
             "per_sample": _plain(self.per_sample),
             "sample_ids": list(self.sample_ids),
+            "manifest": _plain(self.manifest),
         }
 
     def __str__(self) -> str:

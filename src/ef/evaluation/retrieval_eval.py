@@ -6,6 +6,7 @@ import concurrent.futures as cf
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from ._manifest import retrieval_manifest
 from ._registry import Registry, registry_or_default
 from ._results import result_doc_id
 from .reports import RetrievalEvalReport
@@ -131,5 +132,15 @@ def evaluate_retrieval(
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
     means = mean_of(measures, per_query)
     return RetrievalEvalReport(
-        metrics=means, per_query=per_query, n_queries=len(per_query), k_values=ks, skipped=skipped
+        metrics=means,
+        per_query=per_query,
+        n_queries=len(per_query),
+        k_values=ks,
+        skipped=skipped,
+        manifest=retrieval_manifest(
+            registry,
+            [(m.key, m.metric.name, m.k) for m in measures],
+            tie_policy="input_order",
+            averaging="qrels",
+        ),
     )

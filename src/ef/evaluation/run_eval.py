@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from ._manifest import retrieval_manifest
 from ._registry import Registry, registry_or_default
 from .files import read_qrels
 from .formats._records import ranking_of
@@ -76,6 +77,7 @@ def evaluate_run(
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
+    inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     from .run_table import RunTable  # numpy, only once something is scored
 
     if isinstance(run, (str, os.PathLike)):
@@ -117,4 +119,11 @@ def evaluate_run(
         skipped=skipped,
         missing=missing,
         extra=[query_id for query_id in table.query_ids if query_id not in qrels],
+        manifest=retrieval_manifest(
+            registry,
+            [(m.key, m.metric.name, m.k) for m in measures],
+            tie_policy="trec_eval",
+            averaging=averaging,
+            inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
+        ),
     )

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import attrs
 import click
 
+from .._manifest import with_inputs
 from .._registry import get_registry
 from ..convert import KINDS, Kind
 from ..convert import convert as convert_data
@@ -18,12 +20,13 @@ from ..errors import EvaluationError
 from ..files import read_qrels, read_samples
 from ..interfaces import RagMetric, RetrievalMetric
 from ..rag_eval import evaluate_rag
+from ..render import report_tables
 from ..reports import RetrievalEvalReport
 from ..run_eval import AVERAGING, evaluate_run
 from ..run_table import RunTable
-from ..scoring import split_key
 from ..trec_names import trec_eval_line, trec_eval_name
-from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, number
+from ._compare import compare_command
+from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
 EXIT_BAD_INPUT = 2
@@ -99,29 +102,17 @@ def rag(
     rows = read_samples(samples, format_)
     chosen = _split(metrics)
     report = evaluate_rag(rows, metrics=chosen) if chosen else evaluate_rag(rows)
+    report = with_inputs(report, samples=samples)
     if output == "json":
         data = report.to_dict()
         if not per_sample:
             del data["per_sample"], data["sample_ids"]
         emit_json(data)
         return
-    names = list(report.metrics)
-    emit_rows(
-        ["metric", "mean", "coverage"],
-        [[n, number(report.metrics[n]), f"{report.coverage[n]}/{report.n_samples}"] for n in names],
-        output,
-        title=f"{samples}: {report.n_samples} samples",
-    )
-    if per_sample:
-        emit_rows(
-            ["sample", *names],
-            [
-                [sample_id, *(number(report.per_sample[n][i]) for n in names)]
-                for i, sample_id in enumerate(report.sample_ids)
-            ],
-            output,
-            title="per sample",
-        )
+    summary, *details = report_tables(report, details=per_sample)
+    emit_table(attrs.evolve(summary, title=f"{samples}: {report.n_samples} samples"), output)
+    for table in details:
+        emit_table(table, output)
 
 
 EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
@@ -185,6 +176,7 @@ def evaluate(  # click passes every option by keyword
     report = evaluate_run(
         ranked, judged, metrics=chosen, k_values=k_values or (1, 5, 10, 100), averaging=averaging
     )
+    report = with_inputs(report, run=run, qrels=qrels)
     title = str(report).splitlines()[0].replace("Retrieval evaluation", str(run))
     if output == "json":
         data = report.to_dict()
@@ -207,13 +199,8 @@ def evaluate(  # click passes every option by keyword
 
 def _summary_rows(report: RetrievalEvalReport) -> tuple[list[str], list[list[str]]]:
     """One row per metric, one column per cutoff, as the report's own table."""
-    by_name: dict[str, dict[int, float]] = {}
-    for key, value in report.metrics.items():
-        name, k = split_key(key)
-        by_name.setdefault(name, {})[k or 0] = value
-    header = ["metric", *(f"@{k}" for k in report.k_values)]
-    rows = [[name, *(number(v.get(k)) for k in report.k_values)] for name, v in by_name.items()]
-    return header, rows
+    table = report_tables(report)[0]
+    return list(table.header), [list(row) for row in table.rows]
 
 
 def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
@@ -371,3 +358,6 @@ def plugins(output: str) -> None:
         output,
         numeric=False,
     )
+
+
+cli.add_command(compare_command)

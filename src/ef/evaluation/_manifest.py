@@ -1,0 +1,154 @@
+"""The reproducibility manifest every report carries: versions, parameters, policies, inputs.
+
+A manifest is a plain dict (JSON-ready): what someone needs to get the same numbers again.
+
+* ``ef_evaluation``, ``python``: the versions that computed the report;
+* ``plugins``: name, distribution and version of each plugin that provided a metric used;
+* ``metrics``: each report key with its metric name, cutoff ``k`` and providing plugin;
+* ``tie_policy``: ``"trec_eval"`` (score descending, compared as float32, then doc id
+  descending) for scored runs, ``"input_order"`` for ranked lists;
+* ``averaging``: ``"qrels"`` or ``"intersection"`` (DESIGN §4) for retrieval, and
+  ``"scored_samples"`` for RAG (a metric's mean is over the samples it scored);
+* ``inputs``: for every input given as a path, the path and the sha256 and size of the file
+  read (for a BEIR directory, its qrels file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from ._registry import Registry
+from ._version import __version__
+
+__all__ = [
+    "TIE_POLICIES",
+    "file_entry",
+    "rag_manifest",
+    "retrieval_manifest",
+    "with_inputs",
+]
+
+#: What each tie policy means, as the docs say it.
+TIE_POLICIES = {
+    "trec_eval": "score descending (as float32), then doc id descending",
+    "input_order": "the order the retriever returned",
+}
+
+Report = TypeVar("Report")
+
+
+def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The path, sha256 and size of an input file; a BEIR directory stands for its qrels.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "run.txt")
+    ...     _ = path.write_bytes(b"q1 Q0 d1 1 2.5 bm25\\n")
+    ...     entry = file_entry(path)
+    >>> entry["sha256"][:12], entry["bytes"]
+    ('c9f7e388ce61', 20)
+    """
+    source = Path(path)
+    if source.is_dir():
+        from .formats.beir import _DEFAULT_QRELS_PATHS
+
+        found = next((source / p for p in _DEFAULT_QRELS_PATHS if (source / p).is_file()), None)
+        if found is None:
+            return {"path": str(path), "sha256": None, "bytes": None}
+        source = found
+    digest = hashlib.sha256()
+    size = 0
+    with source.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    shown = str(path) if source == Path(path) else str(source)
+    return {"path": shown, "sha256": digest.hexdigest(), "bytes": size}
+
+
+def _base(registry: Registry, metrics: Iterable[tuple[str, str, int | None]]) -> dict[str, Any]:
+    entries = []
+    used: dict[str, None] = {}
+    for key, name, k in metrics:
+        plugin = registry.provider(name).name
+        used[plugin] = None
+        entries.append({"key": key, "name": name, "k": k, "plugin": plugin})
+    infos = {info.name: info for info in registry.plugins}
+    return {
+        "ef_evaluation": __version__,
+        "python": platform.python_version(),
+        "plugins": [
+            {
+                "name": name,
+                "distribution": infos[name].distribution,
+                "version": infos[name].version,
+            }
+            for name in used
+        ],
+        "metrics": entries,
+    }
+
+
+def retrieval_manifest(
+    registry: Registry,
+    keys: Iterable[tuple[str, str, int]],
+    *,
+    tie_policy: str,
+    averaging: str,
+    inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+) -> dict[str, Any]:
+    """The manifest of a retrieval report: ``keys`` are ``(key, metric name, k)``.
+
+    >>> from ef.evaluation import Registry
+    >>> manifest = retrieval_manifest(
+    ...     Registry.load(autoload=False), [("ndcg@10", "ndcg", 10)],
+    ...     tie_policy="trec_eval", averaging="qrels")
+    >>> manifest["metrics"], manifest["tie_policy"], manifest["averaging"]
+    ([{'key': 'ndcg@10', 'name': 'ndcg', 'k': 10, 'plugin': 'builtin.retrieval_metrics'}], \
+'trec_eval', 'qrels')
+    """
+    manifest = _base(registry, keys)
+    manifest["tie_policy"] = tie_policy
+    manifest["averaging"] = averaging
+    manifest["inputs"] = _inputs(inputs or {})
+    return manifest
+
+
+def rag_manifest(registry: Registry, names: Iterable[str]) -> dict[str, Any]:
+    """The manifest of a RAG report over the metrics ``names``.
+
+    >>> from ef.evaluation import Registry
+    >>> manifest = rag_manifest(Registry.load(autoload=False), ["token_f1"])
+    >>> manifest["metrics"], manifest["averaging"]
+    ([{'key': 'token_f1', 'name': 'token_f1', 'k': None, 'plugin': 'builtin.rag_metrics'}], \
+'scored_samples')
+    """
+    manifest = _base(registry, ((name, name, None) for name in names))
+    manifest["averaging"] = "scored_samples"
+    manifest["inputs"] = {}
+    return manifest
+
+
+def _inputs(paths: Mapping[str, str | os.PathLike[str] | None]) -> dict[str, Any]:
+    return {
+        role: file_entry(path)
+        for role, path in paths.items()
+        if isinstance(path, (str, os.PathLike))
+    }
+
+
+def with_inputs(report: Report, **paths: str | os.PathLike[str] | None) -> Report:
+    """``report`` with the files it was computed from added to its manifest's ``inputs``.
+
+    For callers that read the files themselves (the CLI reads a run once, then scores it).
+    """
+    manifest: Mapping[str, Any] = getattr(report, "manifest")  # noqa: B009 - any report type
+    inputs = {**manifest.get("inputs", {}), **_inputs(paths)}
+    return attrs.evolve(report, manifest={**manifest, "inputs": inputs})  # type: ignore[misc]

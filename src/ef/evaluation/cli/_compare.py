@@ -1,0 +1,247 @@
+"""``ef-eval compare``: paired significance tests between runs, or between RAG reports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import click
+
+from .._stats import CORRECTIONS, TESTS
+from ..comparison import ComparisonReport, compare
+from ..errors import DatasetFormatError
+from ..files import read_samples
+from ..rag_eval import evaluate_rag
+from ..reports import RagEvalReport
+from ..run_eval import AVERAGING
+from ..run_table import RunTable
+from ._render import emit_table
+
+__all__ = ["compare_command"]
+
+COMPARE_OUTPUTS = ("table", "markdown", "latex", "json", "csv")
+
+
+def _split(values: Sequence[str]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
+    """``NAME=PATH`` or ``PATH`` (named by its file name) for each argument."""
+    from ..comparison import _system_name
+
+    named: dict[str, Path] = {}
+    for index, argument in enumerate(arguments):
+        name, equals, path = argument.partition("=")
+        if equals and name and not Path(argument).exists():
+            chosen, source = name, Path(path)
+        else:
+            chosen, source = _system_name(argument, index), Path(argument)
+        if not source.exists():
+            raise FileNotFoundError(f"{source}: no such file")
+        if chosen in named:
+            raise ValueError(f"two systems are called {chosen!r}; name them with NAME=PATH")
+        named[chosen] = source
+    return named
+
+
+def _rag_report(path: Path, metrics: tuple[str, ...]) -> RagEvalReport:
+    """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score."""
+    if path.suffix.lower() != ".json":
+        rows = read_samples(path)
+        return evaluate_rag(rows, metrics=metrics) if metrics else evaluate_rag(rows)
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetFormatError(f"{path}: not a JSON RAG report: {exc}") from None
+    if not isinstance(data, dict) or not {"metrics", "coverage", "n_samples"} <= set(data):
+        raise DatasetFormatError(
+            f"{path}: not a RAG report: expected the JSON of ef-eval rag -s -o json "
+            "(with metrics, coverage, n_samples, per_sample and sample_ids)"
+        )
+    if not data.get("per_sample") or not data.get("sample_ids"):
+        raise DatasetFormatError(
+            f"{path}: the report has no per-sample values; save it with ef-eval rag -s -o json"
+        )
+    fields = ("metrics", "coverage", "n_samples", "per_sample", "sample_ids", "manifest")
+    return RagEvalReport(**{key: data[key] for key in fields if key in data})
+
+
+def _system_name_of(choice: str, named: dict[str, Path]) -> str:
+    if choice in named:
+        return choice
+    for name, path in named.items():
+        if Path(choice) == path:
+            return name
+    raise ValueError(f"--baseline {choice!r} is none of the systems: {', '.join(named)}")
+
+
+@click.command("compare")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option(
+    "--rag",
+    is_flag=True,
+    help="Compare RAG reports (JSON of ef-eval rag -s -o json) or sample files; no QRELS.",
+)
+@click.option(
+    "-b",
+    "--baseline",
+    default=None,
+    help="Compare every system with this one (its name or path). Default: every pair.",
+)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="A metric, as name@k or a name at every --k (repeat or comma-separate). "
+    "Default: ndcg@10; with --rag, every metric the reports share.",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 10.",
+)
+@click.option("-t", "--test", type=click.Choice(TESTS), default="paired-t", show_default=True)
+@click.option(
+    "-c",
+    "--correction",
+    type=click.Choice(("none", *CORRECTIONS)),
+    default="none",
+    show_default=True,
+    help="Multiple-comparison correction over every pair and metric (bh: Benjamini-Hochberg).",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+)
+@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
+@click.option(
+    "--averaging",
+    type=click.Choice(AVERAGING),
+    default="qrels",
+    show_default=True,
+    help="qrels: a judged query missing from a run scores 0; intersection: only queries "
+    "every run answers.",
+)
+@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
+@click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@click.option(
+    "-o", "--output", type=click.Choice(COMPARE_OUTPUTS), default="table", show_default=True
+)
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the sorted per-query differences of the first comparison (PNG, PDF, SVG).",
+)
+@click.option(
+    "--plot-distribution",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write a box plot of each system's per-query values of the first metric.",
+)
+def compare_command(  # click passes every option by keyword
+    *,
+    inputs: tuple[str, ...],
+    rag: bool,
+    baseline: str | None,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap"],
+    correction: str,
+    alpha: float,
+    n_resamples: int,
+    seed: int | None,
+    averaging: Literal["qrels", "intersection"],
+    qrels_format: str | None,
+    run_format: str | None,
+    per_query: bool,
+    output: str,
+    plot: Path | None,
+    plot_distribution: Path | None,
+) -> None:
+    """Compare systems with paired significance tests: QRELS RUN1 RUN2 [RUN3 ...].
+
+    Each run is scored against QRELS as ef-eval evaluate does, queries are paired by id, and
+    every pair of runs (or each run and --baseline) is tested on every metric. Name a run
+    with NAME=PATH; otherwise its file name is its name. With --rag, the arguments are RAG
+    reports saved by ef-eval rag -s -o json, or sample files to score, paired by sample id.
+    """
+    from ..files import read_qrels
+
+    chosen = _split(metrics)
+    if rag:
+        named = _named_paths(inputs)
+        systems: dict[str, Any] = {name: _rag_report(path, chosen) for name, path in named.items()}
+        qrels = None
+    else:
+        if len(inputs) < 3:
+            raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
+        named = _named_paths(inputs[1:])
+        qrels_path = Path(inputs[0])
+        qrels = read_qrels(qrels_path, qrels_format)
+        systems = {name: RunTable.read(path, run_format) for name, path in named.items()}
+    report = compare(
+        systems,
+        qrels,
+        metrics=chosen or None,
+        k_values=k_values or (10,),
+        baseline=None if baseline is None else _system_name_of(baseline, named),
+        test=test,
+        correction=None if correction == "none" else correction,  # type: ignore[arg-type]
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        averaging=averaging,
+    )
+    report = _with_files(report, named, None if rag else qrels_path)
+    if plot is not None:
+        report.plot_differences(path=plot)
+    if plot_distribution is not None:
+        report.plot_distribution(path=plot_distribution)
+    _emit(report, output, per_query)
+
+
+def _with_files(
+    report: ComparisonReport, named: dict[str, Path], qrels: Path | None
+) -> ComparisonReport:
+    """The files the CLI read itself, in the manifest: qrels and every system's file."""
+    import attrs
+
+    from .._manifest import file_entry
+
+    manifest = dict(report.manifest)
+    inputs = {"qrels": file_entry(qrels)} if qrels is not None else {}
+    inputs.update({name: file_entry(path) for name, path in named.items()})
+    manifest["inputs"] = inputs
+    return attrs.evolve(report, manifest=manifest)
+
+
+def _emit(report: ComparisonReport, output: str, per_query: bool) -> None:
+    from ..render import render, report_tables
+
+    if output == "json":
+        text = render(report, "json")
+        if not per_query:
+            data = json.loads(text)
+            del data["query_ids"], data["scores"]
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        click.echo(text, nl=False)
+        return
+    if output in ("csv", "latex"):
+        click.echo(render(report, output, details=per_query), nl=False)
+        return
+    for i, table in enumerate(report_tables(report, details=per_query)):
+        if i and output == "table":
+            click.echo()
+        emit_table(table, output)

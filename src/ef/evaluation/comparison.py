@@ -1,0 +1,827 @@
+"""compare(): is system B better than system A? Paired tests over queries, with corrections.
+
+Systems are runs (scored against qrels with :func:`~ef.evaluation.evaluate_run`), retrieval
+reports, or RAG reports. Their per-query (per-sample) values are paired by id, and each pair
+of systems is tested on each metric; the p-values of the whole family are corrected together.
+numpy and scipy are imported only when :func:`compare` runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import platform
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from ._manifest import file_entry
+from ._stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
+from ._version import __version__
+from .render import Rendered, Table, number, p_value, plain_text
+from .reports import (
+    FrozenDict,
+    RagEvalReport,
+    RetrievalEvalReport,
+    _frozen_deep,
+    _plain,
+    _str_tuple,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ._registry import Registry
+    from .run_table import RunTable
+    from .types import Qrels, RunInput
+
+    System = RunInput | RunTable | str | os.PathLike[str] | RetrievalEvalReport | RagEvalReport
+
+__all__ = ["ComparisonReport", "PairComparison", "compare"]
+
+_TEST_NAMES = {
+    "paired-t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "randomization": "randomization test",
+    "bootstrap": "bootstrap test",
+}
+_CORRECTION_NAMES = {
+    None: "no correction",
+    "bonferroni": "Bonferroni correction",
+    "holm": "Holm correction",
+    "bh": "Benjamini-Hochberg correction",
+}
+_RUN_SUFFIXES = (".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".csv")
+
+
+@attrs.frozen(kw_only=True)
+class PairComparison:
+    """One metric compared between two systems ``a`` and ``b``: is ``b`` better than ``a``?
+
+    ``difference`` is ``mean_b - mean_a`` over the ``n`` paired queries, and ``ci_low`` to
+    ``ci_high`` its confidence interval (level ``1 - alpha``). ``p_value`` is the test's
+    two-sided p; ``p_corrected`` is adjusted for the whole family of comparisons in the report,
+    and ``reject`` is ``p_corrected <= alpha``. ``effect_size`` is the paired Cohen's d (mean
+    difference over the standard deviation of the differences; NaN if they have none and are
+    not all 0). ``wins``, ``ties`` and ``losses`` count the queries where ``b`` scores
+    higher than, the same as, or lower than ``a``.
+    """
+
+    metric: str
+    a: str
+    b: str
+    n: int
+    mean_a: float
+    mean_b: float
+    difference: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_corrected: float
+    reject: bool
+    effect_size: float
+    wins: int
+    ties: int
+    losses: int
+
+    def flipped(self) -> PairComparison:
+        """The same comparison seen from the other side: ``a`` and ``b`` swapped.
+
+        >>> pair = PairComparison(metric="ndcg@10", a="x", b="y", n=3, mean_a=0.5,
+        ...     mean_b=0.6, difference=0.1, ci_low=0.05, ci_high=0.15, p_value=0.01,
+        ...     p_corrected=0.01, reject=True, effect_size=1.2, wins=2, ties=1, losses=0)
+        >>> flipped = pair.flipped()
+        >>> flipped.a, flipped.difference, flipped.ci_low, flipped.losses
+        ('y', -0.1, -0.15, 2)
+        """
+        return attrs.evolve(
+            self,
+            a=self.b,
+            b=self.a,
+            mean_a=self.mean_b,
+            mean_b=self.mean_a,
+            difference=-self.difference,
+            ci_low=-self.ci_high,
+            ci_high=-self.ci_low,
+            effect_size=-self.effect_size,
+            wins=self.losses,
+            losses=self.wins,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a dict; NaN stays NaN (JSON output writes it as null)."""
+        return attrs.asdict(self)
+
+
+def _frozen_scores(
+    value: Mapping[str, Mapping[str, Sequence[float | None]]],
+) -> Mapping[str, Mapping[str, tuple[float | None, ...]]]:
+    return FrozenDict(
+        {
+            system: FrozenDict({k: tuple(v) for k, v in inner.items()})
+            for system, inner in value.items()
+        }
+    )
+
+
+def _pairs(value: Iterable[PairComparison]) -> tuple[PairComparison, ...]:
+    return tuple(value)
+
+
+def _frozen_groups(value: Mapping[str, Sequence[str]]) -> Mapping[str, tuple[str, ...]]:
+    return FrozenDict({key: tuple(inner) for key, inner in value.items()})
+
+
+def _frozen_means(value: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:
+    return FrozenDict({key: FrozenDict(inner) for key, inner in value.items()})
+
+
+@attrs.frozen(kw_only=True)
+class ComparisonReport(Rendered):
+    """The outcome of :func:`compare`: means per system and the paired tests between them.
+
+    ``comparisons`` holds a :class:`PairComparison` per pair of systems and metric (metric by
+    metric, pairs in order); with a ``baseline``, ``a`` is always the baseline. ``scores``
+    keeps every system's value per query, aligned with ``query_ids`` (``None`` where a RAG
+    metric did not score a sample). ``missing`` maps each system to the queries it did not
+    answer (scored 0 under ``averaging="qrels"``); ``dropped`` lists the queries left out of
+    every comparison (``"intersection"``, or RAG samples that some report lacks).
+
+    Render it with ``str()``, :meth:`to_markdown`, :meth:`to_latex`, :meth:`to_csv`,
+    :meth:`to_json`, :meth:`to_pandas`, ``rich.print(report)`` or in a notebook; plot it
+    with :meth:`plot_differences` and :meth:`plot_distribution`.
+    """
+
+    systems: tuple[str, ...] = attrs.field(converter=_str_tuple)
+    metrics: tuple[str, ...] = attrs.field(converter=_str_tuple)
+    means: Mapping[str, Mapping[str, float]] = attrs.field(converter=_frozen_means)
+    comparisons: tuple[PairComparison, ...] = attrs.field(converter=_pairs)
+    query_ids: tuple[str, ...] = attrs.field(converter=_str_tuple)
+    scores: Mapping[str, Mapping[str, tuple[float | None, ...]]] = attrs.field(
+        converter=_frozen_scores
+    )
+    baseline: str | None = None
+    test: str = "paired-t"
+    correction: str | None = None
+    alpha: float = 0.05
+    n_resamples: int = 10_000
+    #: The seed the resampling tests used: the one given, or the one drawn when it was None.
+    seed: int | None = None
+    averaging: str = "qrels"
+    #: ``"retrieval"`` (queries) or ``"rag"`` (samples).
+    kind: str = "retrieval"
+    missing: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_frozen_groups)
+    dropped: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
+    #: Versions, test settings, and each system's own manifest (see :doc:`/compare`); not
+    #: compared by ``==``.
+    manifest: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_deep, eq=False)
+
+    def pair(self, a: str, b: str, metric: str | None = None) -> PairComparison:
+        """The comparison of ``b`` with ``a`` on ``metric`` (the first metric by default),
+        flipped if the report holds it the other way round."""
+        metric = self.metrics[0] if metric is None else metric
+        for found in self.comparisons:
+            if found.metric == metric and (found.a, found.b) == (a, b):
+                return found
+            if found.metric == metric and (found.a, found.b) == (b, a):
+                return found.flipped()
+        raise KeyError(f"no comparison of {b!r} with {a!r} on {metric!r} in this report")
+
+    def significant(self) -> tuple[PairComparison, ...]:
+        """The comparisons whose corrected p-value is at most ``alpha``."""
+        return tuple(pair for pair in self.comparisons if pair.reject)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps`` (``to_json()`` writes NaN as null)."""
+        return {
+            "systems": list(self.systems),
+            "metrics": list(self.metrics),
+            "baseline": self.baseline,
+            "test": self.test,
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "averaging": self.averaging,
+            "kind": self.kind,
+            "means": _plain(self.means),
+            "comparisons": [pair.to_dict() for pair in self.comparisons],
+            "missing": _plain(self.missing),
+            "dropped": list(self.dropped),
+            "query_ids": list(self.query_ids),
+            "scores": _plain(self.scores),
+            "manifest": _plain(self.manifest),
+        }
+
+    # --- Tables -------------------------------------------------------------------------
+
+    def _labels(self) -> dict[str, str]:
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        return {
+            system: letters[i] if i < len(letters) else f"s{i + 1}"
+            for i, system in enumerate(self.systems)
+        }
+
+    def _describe_test(self) -> str:
+        family = len(self.comparisons)
+        correction = _CORRECTION_NAMES[self.correction]
+        if self.correction is not None:
+            correction += f" over {family} tests"
+        return f"{_TEST_NAMES[self.test]}, {correction}, alpha = {self.alpha:g}"
+
+    def _means_table(self) -> Table:
+        labels = self._labels()
+        rows = []
+        for system in self.systems:
+            if self.baseline is None:
+                name = f"({labels[system]}) {system}"
+            else:
+                name = f"{system} (baseline)" if system == self.baseline else system
+            rows.append([name, *(number(self.means[system][m]) for m in self.metrics)])
+        bold = set()
+        for column, metric in enumerate(self.metrics, start=1):
+            best = max(self.means[s][metric] for s in self.systems)
+            bold |= {
+                (row, column)
+                for row, system in enumerate(self.systems)
+                if self.means[system][metric] == best
+            }
+        marks: dict[tuple[int, int], str] = {}
+        row_of = {system: row for row, system in enumerate(self.systems)}
+        column_of = {metric: column for column, metric in enumerate(self.metrics, start=1)}
+        for pair in self.significant():
+            if pair.difference == 0:
+                continue
+            cell_of = (row_of[pair.b], column_of[pair.metric])
+            if self.baseline is not None:
+                marks[cell_of] = marks.get(cell_of, "") + ("*" if pair.difference > 0 else "†")
+                continue
+            better, worse = (pair.b, pair.a) if pair.difference > 0 else (pair.a, pair.b)
+            cell = (row_of[better], column_of[pair.metric])
+            marks[cell] = "".join(sorted(marks.get(cell, "") + labels[worse]))
+        how = self._describe_test()
+        if self.baseline is not None:
+            notes = [
+                f"* significantly better than the baseline {self.baseline}, † significantly "
+                f"worse ({how})."
+            ]
+        else:
+            notes = [f"Superscripts: significantly better than that system ({how})."]
+        notes.append("Bold: the best mean of each metric.")
+        notes += self._coverage_notes()
+        unit = "queries" if self.kind == "retrieval" else "samples"
+        title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
+        return Table(
+            ["system", *self.metrics], rows, title=title, bold=bold, marks=marks, notes=notes
+        )
+
+    def _coverage_notes(self) -> list[str]:
+        unit = "queries" if self.kind == "retrieval" else "samples"
+        notes = []
+        gaps = {system: ids for system, ids in self.missing.items() if ids}
+        if gaps:
+            fate = (
+                "scored 0" if self.kind == "retrieval" and self.averaging == "qrels" else "left out"
+            )
+            listed = ", ".join(f"{system} {len(ids)}" for system, ids in gaps.items())
+            notes.append(f"Missing {unit} ({fate}): {listed}.")
+        if self.dropped:
+            notes.append(f"{len(self.dropped)} {unit} not in every system were left out.")
+        return notes
+
+    def _pairs_table(self, *, exact: bool = False) -> Table:
+        if exact:
+            fields = [field.name for field in attrs.fields(PairComparison)]
+            rows = [[str(pair.to_dict()[name]) for name in fields] for pair in self.comparisons]
+            return Table(fields, rows, text_columns=3)
+        level = f"{(1 - self.alpha) * 100:g}% CI"
+        header = ["metric", "A", "B", "mean A", "mean B", "B-A", level, "p"]
+        if self.correction is not None:
+            header.append(f"p ({self.correction})")
+        header += ["sig", "d", "W/T/L", "n"]
+        rows = []
+        for pair in self.comparisons:
+            row = [
+                pair.metric,
+                pair.a,
+                pair.b,
+                number(pair.mean_a),
+                number(pair.mean_b),
+                f"{pair.difference:+.4f}",
+                f"[{pair.ci_low:+.4f}, {pair.ci_high:+.4f}]",
+                p_value(pair.p_value),
+            ]
+            if self.correction is not None:
+                row.append(p_value(pair.p_corrected))
+            row += [
+                "*" if pair.reject else "",
+                "-" if math.isnan(pair.effect_size) else f"{pair.effect_size:+.3f}",
+                f"{pair.wins}/{pair.ties}/{pair.losses}",
+                str(pair.n),
+            ]
+            rows.append(row)
+        title = f"Pairwise tests: {self._describe_test()}"
+        return Table(header, rows, title=title, text_columns=3)
+
+    def _per_query_table(self) -> Table:
+        rows = [
+            [query_id, metric, *(number(self.scores[s][metric][i]) for s in self.systems)]
+            for metric in self.metrics
+            for i, query_id in enumerate(self.query_ids)
+        ]
+        unit = "query" if self.kind == "retrieval" else "sample"
+        return Table([unit, "metric", *self.systems], rows, title=f"per {unit}", text_columns=2)
+
+    def __str__(self) -> str:
+        return "\n\n".join(plain_text(t) for t in (self._means_table(), self._pairs_table()))
+
+    # --- Plots --------------------------------------------------------------------------
+
+    def plot_differences(
+        self,
+        a: str | None = None,
+        b: str | None = None,
+        metric: str | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+    ) -> Figure:
+        """The per-query difference ``b - a`` on ``metric``, sorted; see
+        :func:`ef.evaluation.plots.plot_differences`."""
+        from .plots import plot_differences
+
+        return plot_differences(self, a, b, metric, path=path)
+
+    def plot_distribution(
+        self,
+        metric: str | None = None,
+        *,
+        kind: Literal["box", "violin"] = "box",
+        path: str | os.PathLike[str] | None = None,
+    ) -> Figure:
+        """Each system's per-query values of ``metric`` as a box (or violin) plot; see
+        :func:`ef.evaluation.plots.plot_distribution`."""
+        from .plots import plot_distribution
+
+        return plot_distribution(self, metric, kind=kind, path=path)
+
+
+# --- compare() ------------------------------------------------------------------------
+
+
+def _system_name(item: object, index: int) -> str:
+    if isinstance(item, (str, os.PathLike)):
+        name = Path(item).name
+        name = name.removesuffix(".gz")
+        for suffix in _RUN_SUFFIXES:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                return name.removesuffix(suffix)
+        return name
+    return f"system-{index + 1}"
+
+
+def _named(systems: Mapping[str, System] | Sequence[System]) -> dict[str, System]:
+    if isinstance(systems, (str, os.PathLike)):
+        raise TypeError("systems must be a mapping of name to system, or a sequence of systems")
+    if isinstance(systems, Mapping):
+        named = {str(name): item for name, item in systems.items()}
+    else:
+        items = list(systems)
+        names = [_system_name(item, i) for i, item in enumerate(items)]
+        seen: dict[str, int] = {}
+        for i, name in enumerate(names):
+            seen[name] = seen.get(name, 0) + 1
+            if seen[name] > 1:
+                names[i] = f"{name}-{seen[name]}"
+        named = dict(zip(names, items, strict=True))
+    if len(named) < 2:
+        raise ValueError(f"compare needs two or more systems, got {len(named)}")
+    return named
+
+
+def _check_options(
+    *,
+    test: str,
+    correction: str | None,
+    alpha: float,
+    n_resamples: int,
+    seed: int | None,
+    averaging: str,
+) -> None:
+    from .run_eval import AVERAGING
+
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if correction is not None and correction not in CORRECTIONS:
+        raise ValueError(
+            f"correction must be None or one of {', '.join(CORRECTIONS)}, got {correction!r}"
+        )
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be a positive int, got {n_resamples!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed must be None or a non-negative int, got {seed!r}")
+    if averaging not in AVERAGING:
+        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
+
+
+@attrs.frozen
+class _Columns:
+    """Every system's values per metric over the paired ids, and who lacked what."""
+
+    keys: tuple[str, ...]
+    query_ids: tuple[str, ...]
+    scores: dict[str, dict[str, list[float | None]]]
+    missing: dict[str, list[str]]
+    dropped: list[str]
+    manifests: dict[str, Any]
+    inputs: dict[str, Any]
+
+
+def _metric_keys(metrics: Sequence[str], k_values: Sequence[int]) -> tuple[str, ...]:
+    from .scoring import check_k_values, split_key
+
+    keys: dict[str, None] = {}
+    for name in metrics:
+        if split_key(name)[1] is not None:
+            keys[name] = None
+        else:
+            keys.update((f"{name}@{k}", None) for k in check_k_values(k_values))
+    if not keys:
+        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
+    return tuple(keys)
+
+
+def _retrieval_columns(
+    named: Mapping[str, System],
+    *,
+    qrels: Qrels | str | os.PathLike[str] | None,
+    metrics: Sequence[str] | None,
+    k_values: Sequence[int],
+    averaging: str,
+    registry: Registry | None,
+) -> _Columns:
+    from .files import read_qrels
+    from .run_eval import evaluate_run
+
+    chosen = ("ndcg@10",) if metrics is None else tuple(metrics)
+    keys = _metric_keys(chosen, k_values)
+    inputs = {}
+    judged: Qrels | None = None
+    if isinstance(qrels, (str, os.PathLike)):
+        inputs["qrels"] = file_entry(qrels)
+        judged = read_qrels(qrels, registry=registry)
+    elif qrels is not None:
+        judged = qrels
+    reports: dict[str, RetrievalEvalReport] = {}
+    for name, item in named.items():
+        if isinstance(item, RetrievalEvalReport):
+            reports[name] = item
+            continue
+        if judged is None:
+            raise ValueError(f"system {name!r} is a run: compare needs qrels to score it")
+        reports[name] = evaluate_run(
+            item,  # type: ignore[arg-type]  # a run, a RunTable or a path
+            judged,
+            metrics=chosen,
+            k_values=k_values,
+            averaging="qrels",  # every judged query; the intersection is taken below
+            registry=registry,
+        )
+    for name, report in reports.items():
+        if not report.per_query:
+            raise ValueError(f"system {name!r} has no per-query values (its per_query is empty)")
+        _require(name, keys, report.metrics)
+    universe = list(dict.fromkeys(q for report in reports.values() for q in report.per_query))
+    query_ids, missing, dropped = _pairing(
+        universe,
+        {name: set(report.per_query) - set(report.missing) for name, report in reports.items()},
+        intersect=averaging == "intersection",
+    )
+    scores: dict[str, dict[str, list[float | None]]] = {
+        name: {
+            key: [
+                float(report.per_query[q][key]) if q in report.per_query else 0.0 for q in query_ids
+            ]
+            for key in keys
+        }
+        for name, report in reports.items()
+    }
+    manifests = {name: _plain(report.manifest) for name, report in reports.items()}
+    return _Columns(keys, tuple(query_ids), scores, missing, dropped, manifests, inputs)
+
+
+def _require(name: str, keys: Sequence[str], available: Mapping[str, object]) -> None:
+    lacking = [key for key in keys if key not in available]
+    if lacking:
+        raise ValueError(
+            f"system {name!r} has no {', '.join(map(repr, lacking))}; "
+            f"its metrics are {', '.join(available)}"
+        )
+
+
+def _pairing(
+    universe: list[str], present: Mapping[str, set[str]], *, intersect: bool
+) -> tuple[list[str], dict[str, list[str]], list[str]]:
+    """The ids to compare, what each system lacks, and the ids left out of the comparison."""
+    missing = {name: [q for q in universe if q not in ids] for name, ids in present.items()}
+    if intersect:
+        kept = [q for q in universe if all(q in ids for ids in present.values())]
+    else:
+        kept = universe
+    chosen = set(kept)
+    return kept, missing, [q for q in universe if q not in chosen]
+
+
+def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
+    reports: dict[str, RagEvalReport] = {}
+    for name, item in named.items():
+        if not isinstance(item, RagEvalReport):
+            raise TypeError(
+                f"system {name!r} is a {type(item).__name__}: a RAG report cannot be "
+                "compared with runs or retrieval reports"
+            )
+        if not item.sample_ids or not item.per_sample:
+            raise ValueError(f"system {name!r} has no per-sample values (per_sample is empty)")
+        repeated = [s for s, count in _counts(item.sample_ids).items() if count > 1]
+        if repeated:
+            raise ValueError(
+                f"system {name!r}: sample id {repeated[0]!r} appears more than once; "
+                "samples are paired by id"
+            )
+        reports[name] = item
+    first = next(iter(reports.values()))
+    if metrics is None:
+        keys = tuple(
+            m for m in first.per_sample if all(m in r.per_sample for r in reports.values())
+        )
+        if not keys:
+            raise ValueError("the RAG reports share no metric")
+    else:
+        keys = tuple(dict.fromkeys(metrics))
+        if not keys:
+            raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+        for name, report in reports.items():
+            _require(name, keys, report.per_sample)
+    universe = list(dict.fromkeys(s for r in reports.values() for s in r.sample_ids))
+    kept, missing, dropped = _pairing(
+        universe, {name: set(r.sample_ids) for name, r in reports.items()}, intersect=True
+    )
+    positions = {name: {s: i for i, s in enumerate(r.sample_ids)} for name, r in reports.items()}
+    scores = {
+        name: {key: [report.per_sample[key][positions[name][s]] for s in kept] for key in keys}
+        for name, report in reports.items()
+    }
+    manifests = {name: _plain(report.manifest) for name, report in reports.items()}
+    return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
+
+
+def _counts(values: Sequence[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def compare(
+    systems: Mapping[str, System] | Sequence[System],
+    qrels: Qrels | str | os.PathLike[str] | None = None,
+    *,
+    metrics: Sequence[str] | None = None,
+    k_values: Sequence[int] = (10,),
+    baseline: str | None = None,
+    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap"] = "paired-t",
+    correction: Literal["bonferroni", "holm", "bh"] | None = None,
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    seed: int | None = None,
+    averaging: Literal["qrels", "intersection"] = "qrels",
+    registry: Registry | None = None,
+) -> ComparisonReport:
+    """Compare two or more systems metric by metric, with paired significance tests.
+
+    Each system is a run (``{qid: {doc: score}}``, ``{qid: [doc, ...]}``, a run file or a
+    :class:`~ef.evaluation.RunTable`, scored against ``qrels`` with
+    :func:`~ef.evaluation.evaluate_run`), a :class:`~ef.evaluation.RetrievalEvalReport`
+    (its ``per_query`` values), or a :class:`~ef.evaluation.RagEvalReport` (its
+    ``per_sample`` values, paired by ``sample_ids``). Give them as ``{name: system}``, or as
+    a sequence: a path is named by its file name without ``.gz`` and the run suffix, other
+    systems ``system-1``, ``system-2``, ...
+
+    Queries are paired by id. With ``averaging="qrels"`` a judged query a system does not
+    answer scores 0 for it (DESIGN §4); with ``"intersection"`` only the queries every
+    system answers are compared. Either way ``report.missing`` lists what each system
+    lacked. RAG samples are paired over the ids every report has; a metric compares only the
+    samples every system scored (not ``None``).
+
+    With ``baseline=None`` every pair of systems is compared; with a name, every other system
+    is compared with that one. Each comparison tests the per-query differences ``b - a``:
+
+    * ``"paired-t"``: ``scipy.stats.ttest_rel``, with its t-based confidence interval;
+    * ``"wilcoxon"``: ``scipy.stats.wilcoxon`` (``zero_method="wilcox"``: zero differences
+      are dropped, as R's ``wilcox.test`` does);
+    * ``"randomization"``: ``scipy.stats.permutation_test`` swapping each query's pair
+      (``permutation_type="samples"``), with the mean difference as statistic;
+    * ``"bootstrap"``: ``scipy.stats.bootstrap`` of the mean difference; the p-value is the
+      share of the recentred bootstrap means at least as far from 0 as the observed one.
+
+    The last three take their confidence interval from the bootstrap (BCa, ``n_resamples``).
+    ``correction`` (``"bonferroni"``, ``"holm"``, ``"bh"`` for Benjamini-Hochberg, or
+    ``None``) adjusts the p-values of all comparisons, every pair on every metric, as one
+    family; ``reject`` is ``p_corrected <= alpha``. Resampling draws from
+    ``numpy.random.default_rng(seed)``, afresh for each comparison, so a seed reproduces every
+    number; ``seed=None`` draws one and records it in ``report.seed``.
+
+    Args:
+        systems: two or more systems, as above.
+        qrels: the judgements to score runs against (a mapping or a path); not needed for
+            reports.
+        metrics: ``"<name>@<k>"`` keys, or names to take at every cutoff of ``k_values``.
+            Default: ``("ndcg@10",)`` for retrieval, every metric the RAG reports share.
+        k_values: the cutoffs of metric names given without one.
+        baseline: the name of the system every other is compared with; None for all pairs.
+        test: ``"paired-t"``, ``"wilcoxon"``, ``"randomization"`` or ``"bootstrap"``.
+        correction: ``None``, ``"bonferroni"``, ``"holm"`` or ``"bh"``.
+        alpha: the significance level, and ``1 - alpha`` the confidence of the intervals.
+        n_resamples: resamples of the randomization and bootstrap tests and intervals.
+        seed: the seed of the resampling, or None for a fresh one.
+        averaging: ``"qrels"`` or ``"intersection"``, as in ``evaluate_run``.
+        registry: the plugins to use; ``None`` is the default registry.
+
+    Raises:
+        ValueError: for fewer than two systems, an unknown option, a metric a report lacks,
+            runs without qrels, or fewer than two paired queries.
+        MissingDependencyError: (an ``ImportError``) if scipy is not installed
+            (``pip install "ef-evaluation[stats]"``).
+
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}, "q4": {"d4": 1}}
+    >>> bm25 = {"q1": ["d1"], "q2": ["x", "d2"], "q3": ["x", "y", "d3"], "q4": ["x"]}
+    >>> dense = {"q1": ["d1"], "q2": ["d2"], "q3": ["d3"], "q4": ["x", "d4"]}
+    >>> report = compare({"bm25": bm25, "dense": dense}, qrels, metrics=("mrr@10",), seed=7)
+    >>> pair = report.pair("bm25", "dense")
+    >>> round(pair.difference, 4), round(pair.p_value, 4), (pair.wins, pair.ties, pair.losses)
+    (0.4167, 0.0632, (3, 1, 0))
+    """
+    _check_options(
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        averaging=averaging,
+    )
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
+    named = _named(systems)
+    if baseline is not None and baseline not in named:
+        raise ValueError(
+            f"baseline {baseline!r} is not a system; the systems are {', '.join(named)}"
+        )
+    rag = [isinstance(item, RagEvalReport) for item in named.values()]
+    if any(rag):
+        columns = _rag_columns(named, metrics)
+        averaging = "intersection"
+    else:
+        columns = _retrieval_columns(
+            named,
+            qrels=qrels,
+            metrics=metrics,
+            k_values=k_values,
+            averaging=averaging,
+            registry=registry,
+        )
+    return _test_all(
+        named=list(named),
+        columns=columns,
+        kind="rag" if any(rag) else "retrieval",
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=float(alpha),
+        n_resamples=n_resamples,
+        seed=secrets.randbits(63) if seed is None else seed,
+        averaging=averaging,
+    )
+
+
+def _test_all(
+    *,
+    named: list[str],
+    columns: _Columns,
+    kind: str,
+    baseline: str | None,
+    test: str,
+    correction: str | None,
+    alpha: float,
+    n_resamples: int,
+    seed: int,
+    averaging: str,
+) -> ComparisonReport:
+    import numpy as np
+
+    from ._stats import adjust, cohens_d, paired_test, scipy_stats
+
+    scipy_stats()  # the ImportError that names the extra, before any work
+    import scipy
+
+    if baseline is None:
+        pairs = list(itertools.combinations(named, 2))
+    else:
+        pairs = [(baseline, other) for other in named if other != baseline]
+    unit = "queries" if kind == "retrieval" else "samples"
+    means: dict[str, dict[str, float]] = {name: {} for name in named}
+    found: list[dict[str, Any]] = []
+    for key in columns.keys:
+        values = {name: columns.scores[name][key] for name in named}
+        usable = [
+            i for i in range(len(columns.query_ids)) if all(values[s][i] is not None for s in named)
+        ]
+        if len(usable) < 2:
+            raise ValueError(f"{key}: {len(usable)} paired {unit}; a comparison needs at least two")
+        arrays = {name: np.array([values[name][i] for i in usable], dtype=float) for name in named}
+        for name in named:
+            means[name][key] = math.fsum(arrays[name]) / len(usable)
+        for a, b in pairs:
+            result = paired_test(
+                arrays[a],
+                arrays[b],
+                test,
+                confidence=1 - alpha,
+                n_resamples=n_resamples,
+                seed=seed,
+            )
+            differences = arrays[b] - arrays[a]
+            found.append(
+                {
+                    "metric": key,
+                    "a": a,
+                    "b": b,
+                    "n": len(usable),
+                    "mean_a": means[a][key],
+                    "mean_b": means[b][key],
+                    "difference": means[b][key] - means[a][key],
+                    "ci_low": result.ci_low,
+                    "ci_high": result.ci_high,
+                    "p_value": result.p_value,
+                    "effect_size": cohens_d(differences),
+                    "wins": int(np.count_nonzero(differences > 0)),
+                    "ties": int(np.count_nonzero(differences == 0)),
+                    "losses": int(np.count_nonzero(differences < 0)),
+                }
+            )
+    corrected = adjust([entry["p_value"] for entry in found], correction)
+    comparisons = [
+        PairComparison(**entry, p_corrected=p, reject=p <= alpha)
+        for entry, p in zip(found, corrected, strict=True)
+    ]
+    manifest = {
+        "ef_evaluation": __version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "statistics": {
+            "test": test,
+            "scipy_function": _SCIPY_FUNCTIONS[test],
+            "wilcoxon_zero_method": WILCOXON_ZERO_METHOD if test == "wilcoxon" else None,
+            "confidence_interval": "t" if test == "paired-t" else "bootstrap BCa",
+            "correction": correction,
+            "family": len(comparisons),
+            "alpha": alpha,
+            "n_resamples": n_resamples,
+            "seed": seed,
+        },
+        "averaging": averaging,
+        "inputs": columns.inputs,
+        "systems": columns.manifests,
+    }
+    return ComparisonReport(
+        systems=named,
+        metrics=columns.keys,
+        means=means,
+        comparisons=comparisons,
+        query_ids=columns.query_ids,
+        scores=columns.scores,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        averaging=averaging,
+        kind=kind,
+        missing=columns.missing,
+        dropped=columns.dropped,
+        manifest=manifest,
+    )
+
+
+_SCIPY_FUNCTIONS = {
+    "paired-t": "scipy.stats.ttest_rel",
+    "wilcoxon": "scipy.stats.wilcoxon",
+    "randomization": "scipy.stats.permutation_test",
+    "bootstrap": "scipy.stats.bootstrap",
+}

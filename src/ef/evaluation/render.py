@@ -1,0 +1,571 @@
+"""Reports as tables: terminal (rich), Markdown, LaTeX (booktabs), CSV, JSON, HTML and pandas.
+
+Every report (:class:`~ef.evaluation.RetrievalEvalReport`,
+:class:`~ef.evaluation.RagEvalReport`, :class:`~ef.evaluation.ComparisonReport`) becomes one
+or more :class:`Table` values, and each output format renders a Table. The reports' methods
+(``to_markdown()``, ``to_latex()``, ...) and the ``ef-eval`` commands both come here, so a
+table looks the same from Python and from the shell. rich and pandas are imported only by
+the functions that need them.
+
+>>> from ef.evaluation import RetrievalEvalReport
+>>> report = RetrievalEvalReport({"ndcg@10": 0.5, "recall@10": 0.75}, {}, 4, (10,))
+>>> print(report.to_markdown(), end="")
+**Retrieval evaluation: 4 queries scored**
+<BLANKLINE>
+| metric | @10 |
+|---|---:|
+| ndcg | 0.5000 |
+| recall | 0.7500 |
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from rich.console import RenderableType
+    from rich.table import Table as RichTable
+
+    from .comparison import ComparisonReport
+    from .reports import RagEvalReport, RetrievalEvalReport
+
+    AnyReport: TypeAlias = "RetrievalEvalReport | RagEvalReport | ComparisonReport"
+
+__all__ = [
+    "OUTPUTS",
+    "Rendered",
+    "Table",
+    "format_table",
+    "latex_escape",
+    "number",
+    "p_value",
+    "plain_text",
+    "render",
+    "report_tables",
+    "rich_renderable",
+    "rich_table",
+    "superscript",
+    "to_pandas",
+]
+
+#: The outputs :func:`render` and :func:`format_table` produce.
+OUTPUTS = ("table", "markdown", "latex", "csv", "json", "html")
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_LATEX_MARKS = {"†": r"\dag{}", "*": "*"}
+_SUPERSCRIPTS = dict(
+    zip(
+        "abcdefghijklmnoprstuvwxyz0123456789*†,",
+        "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ⁰¹²³⁴⁵⁶⁷⁸⁹*†˒",
+        strict=True,
+    )
+)
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped.
+
+    >>> print(latex_escape("ndcg@10 & P_5"))
+    ndcg@10 \\& P\\_5
+    """
+    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+
+
+def number(value: float | None) -> str:
+    """Four decimals, as trec_eval prints; '-' for a value that does not exist (None, NaN).
+
+    >>> number(0.123456), number(None)
+    ('0.1235', '-')
+    """
+    return "-" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def p_value(value: float) -> str:
+    """A p-value with four decimals, or in scientific notation below 0.0001.
+
+    >>> p_value(0.04321), p_value(0.0000123)
+    ('0.0432', '1.2e-05')
+    """
+    if math.isnan(value):
+        return "-"
+    return f"{value:.4f}" if value >= 0.0001 or value == 0 else f"{value:.1e}"
+
+
+def superscript(marks: str) -> str:
+    """``marks`` in Unicode superscript, for the terminal; a character with no superscript
+    form is written ``^x``.
+
+    >>> superscript("ab"), superscript("q")
+    ('ᵃᵇ', '^q')
+    """
+    return "".join(_SUPERSCRIPTS.get(char, f"^{char}") for char in marks)
+
+
+def _frozen_marks(value: Mapping[tuple[int, int], str]) -> Mapping[tuple[int, int], str]:
+    return dict(value)
+
+
+def _cells(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _rows(rows: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(row) for row in rows)
+
+
+def _positions(cells: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+    return frozenset(cells)
+
+
+@attrs.frozen
+class Table:
+    """Rows of cells under a header, with what each output needs to style them.
+
+    ``bold`` holds the ``(row, column)`` cells to set in bold (the best value of a column);
+    ``marks`` maps a cell to its significance marks, shown as a superscript; ``notes`` are
+    the legend lines printed under the table. With ``numeric``, every column after the first
+    ones named in ``text_columns`` holds numbers and is right-aligned.
+    """
+
+    header: tuple[str, ...] = attrs.field(converter=_cells)
+    rows: tuple[tuple[str, ...], ...] = attrs.field(converter=_rows)
+    title: str | None = None
+    numeric: bool = True
+    text_columns: int = 1
+    bold: frozenset[tuple[int, int]] = attrs.field(default=frozenset(), converter=_positions)
+    marks: Mapping[tuple[int, int], str] = attrs.field(factory=dict, converter=_frozen_marks)
+    notes: tuple[str, ...] = attrs.field(default=(), converter=_cells)
+
+    def _right(self, column: int) -> bool:
+        return self.numeric and column >= self.text_columns
+
+
+def plain_text(table: Table) -> str:
+    """``table`` as aligned plain text, marks as superscripts: what ``str()`` shows.
+
+    >>> print(plain_text(Table(["system", "ndcg@10"], [["bm25", "0.6791"], ["dense", "0.7012"]],
+    ...                        marks={(1, 1): "a"}, title="Comparison")))
+    Comparison
+    system  ndcg@10
+    bm25     0.6791
+    dense   0.7012ᵃ
+    """
+    rows = [list(table.header)]
+    for r, row in enumerate(table.rows):
+        rows.append([cell + superscript(table.marks.get((r, c), "")) for c, cell in enumerate(row)])
+    widths = [max(len(line[i]) for line in rows) for i in range(len(table.header))]
+    lines = [table.title] if table.title else []
+    for line in rows:
+        cells = [
+            cell.rjust(width) if table._right(i) else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join([*lines, *table.notes])
+
+
+def _markdown(table: Table) -> str:
+    lines = [f"**{table.title}**", ""] if table.title else []
+    lines.append("| " + " | ".join(table.header) + " |")
+    lines.append(
+        "|" + "|".join("---:" if table._right(i) else "---" for i in range(len(table.header))) + "|"
+    )
+    for r, row in enumerate(table.rows):
+        cells = []
+        for c, cell in enumerate(row):
+            text = cell.replace("|", "\\|")
+            if (r, c) in table.bold:
+                text = f"**{text}**"
+            if table.marks.get((r, c)):
+                text += f"<sup>{html.escape(table.marks[(r, c)])}</sup>"
+            cells.append(text)
+        lines.append("| " + " | ".join(cells) + " |")
+    if table.notes:  # a paragraph under the table, a hard line break between notes
+        lines += ["", *(f"{note}  " for note in table.notes[:-1]), table.notes[-1]]
+    return "\n".join(lines) + "\n"
+
+
+def _latex_marks(marks: str) -> str:
+    return ",".join(_LATEX_MARKS.get(mark, latex_escape(mark)) for mark in marks)
+
+
+def _latex(table: Table) -> str:
+    # booktabs rules, as journals ask; a title becomes a comment, since a caption needs a float.
+    align = "".join("r" if table._right(i) else "l" for i in range(len(table.header)))
+    lines = [f"% {table.title}"] if table.title else []
+    lines += [f"\\begin{{tabular}}{{{align}}}", "\\toprule"]
+    lines.append(" & ".join(latex_escape(cell) for cell in table.header) + " \\\\")
+    lines.append("\\midrule")
+    for r, row in enumerate(table.rows):
+        cells = []
+        for c, cell in enumerate(row):
+            text = latex_escape(cell)
+            if (r, c) in table.bold:
+                text = f"\\textbf{{{text}}}"
+            if table.marks.get((r, c)):
+                text += f"\\textsuperscript{{{_latex_marks(table.marks[(r, c)])}}}"
+            cells.append(text)
+        lines.append(" & ".join(cells) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    lines += [f"% {latex_escape(note)}" for note in table.notes]
+    return "\n".join(lines) + "\n"
+
+
+def _csv(table: Table) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(table.header)
+    writer.writerows(table.rows)
+    return buffer.getvalue()
+
+
+def _html(table: Table) -> str:
+    parts = ["<table>"]
+    if table.title:
+        parts.append(f"<caption>{html.escape(table.title)}</caption>")
+    parts.append(
+        "<thead><tr>"
+        + "".join(
+            f'<th style="text-align: {"right" if table._right(i) else "left"}">'
+            f"{html.escape(cell)}</th>"
+            for i, cell in enumerate(table.header)
+        )
+        + "</tr></thead><tbody>"
+    )
+    for r, row in enumerate(table.rows):
+        cells = []
+        for c, cell in enumerate(row):
+            text = html.escape(cell)
+            if (r, c) in table.bold:
+                text = f"<strong>{text}</strong>"
+            if table.marks.get((r, c)):
+                text += f"<sup>{html.escape(table.marks[(r, c)])}</sup>"
+            align = "right" if table._right(c) else "left"
+            cells.append(f'<td style="text-align: {align}">{text}</td>')
+        parts.append("<tr>" + "".join(cells) + "</tr>")
+    parts.append("</tbody></table>")
+    parts += [f"<p><small>{html.escape(note)}</small></p>" for note in table.notes]
+    return "".join(parts)
+
+
+def rich_table(table: Table) -> RichTable:
+    """``table`` as a :class:`rich.table.Table`: best values bold, marks as superscripts.
+
+    The title and notes are not part of it (rich would wrap them to the table's width):
+    :func:`rich_renderable` adds them.
+    """
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    result = RichTable()
+    for i, name in enumerate(table.header):
+        result.add_column(name, justify="right" if table._right(i) else "left", overflow="fold")
+    for r, row in enumerate(table.rows):
+        cells = []
+        for c, cell in enumerate(row):
+            text = Text(cell, style="bold" if (r, c) in table.bold else "")
+            if table.marks.get((r, c)):
+                text.append(superscript(table.marks[(r, c)]))
+            cells.append(text)
+        result.add_row(*cells)
+    return result
+
+
+def rich_renderable(table: Table) -> RenderableType:
+    """``table`` for a rich console: its title, the table, then its notes."""
+    from rich.console import Group
+    from rich.text import Text
+
+    parts: list[RenderableType] = []
+    if table.title:
+        parts.append(Text(table.title))
+    parts.append(rich_table(table))
+    parts += [Text(note) for note in table.notes]
+    return Group(*parts)
+
+
+def _rich_text(renderables: Sequence[RenderableType]) -> str:
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=100_000, color_system=None, force_terminal=False)
+    for i, renderable in enumerate(renderables):
+        if i:
+            console.print()
+        console.print(renderable)
+    # Trailing spaces pad each line to the table's width; they carry nothing.
+    return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines()) + "\n"  # type: ignore[attr-defined]
+
+
+def format_table(table: Table, output: str) -> str:
+    """``table`` as text in ``output``: ``table`` (rich, no colour), ``markdown``,
+    ``latex``, ``csv`` or ``html``.
+
+    >>> table = Table(["system", "ndcg@10"], [["bm25", "0.6791"], ["dense", "0.7012"]],
+    ...               bold={(1, 1)}, marks={(1, 1): "a"}, notes=["a: better than bm25"])
+    >>> print(format_table(table, "latex"))
+    \\begin{tabular}{lr}
+    \\toprule
+    system & ndcg@10 \\\\
+    \\midrule
+    bm25 & 0.6791 \\\\
+    dense & \\textbf{0.7012}\\textsuperscript{a} \\\\
+    \\bottomrule
+    \\end{tabular}
+    % a: better than bm25
+    <BLANKLINE>
+    """
+    if output == "markdown":
+        return _markdown(table)
+    if output == "latex":
+        return _latex(table)
+    if output == "csv":
+        return _csv(table)
+    if output == "html":
+        return _html(table)
+    if output == "table":
+        return _rich_text([rich_renderable(table)])
+    raise ValueError(f"output must be one of table, markdown, latex, csv or html, got {output!r}")
+
+
+_FORMATS = {"markdown": _markdown, "latex": _latex, "csv": _csv, "html": _html}
+
+
+# --- Reports as tables ------------------------------------------------------------------
+
+
+def _retrieval_tables(report: RetrievalEvalReport, details: bool) -> list[Table]:
+    from .scoring import split_key
+
+    by_name: dict[str, dict[int, float]] = {}
+    for key, value in report.metrics.items():
+        name, k = split_key(key)
+        by_name.setdefault(name, {})[k or 0] = value
+    title = str(report).splitlines()[0]
+    summary = Table(
+        ["metric", *(f"@{k}" for k in report.k_values)],
+        [[name, *(number(v.get(k)) for k in report.k_values)] for name, v in by_name.items()],
+        title=title,
+    )
+    if not details:
+        return [summary]
+    keys = list(report.metrics)
+    per_query = Table(
+        ["query", *keys],
+        [
+            [qid, *(number(values.get(key)) for key in keys)]
+            for qid, values in report.per_query.items()
+        ],
+        title="per query",
+    )
+    return [summary, per_query]
+
+
+def _rag_tables(report: RagEvalReport, details: bool) -> list[Table]:
+    names = list(report.metrics)
+    summary = Table(
+        ["metric", "mean", "coverage"],
+        [
+            [n, number(report.metrics[n]), f"{report.coverage.get(n, 0)}/{report.n_samples}"]
+            for n in names
+        ],
+        title=f"RAG evaluation: {report.n_samples} samples",
+    )
+    if not details:
+        return [summary]
+    per_sample = Table(
+        ["sample", *names],
+        [
+            [sample_id, *(number(report.per_sample[n][i]) for n in names if n in report.per_sample)]
+            for i, sample_id in enumerate(report.sample_ids)
+        ],
+        title="per sample",
+    )
+    return [summary, per_sample]
+
+
+def report_tables(report: AnyReport, *, details: bool = False) -> list[Table]:
+    """The tables that show ``report``: its summary, then (with ``details``) the values per
+    query or sample. A comparison shows its means per system and the pairwise tests.
+
+    >>> from ef.evaluation import RagEvalReport
+    >>> report = RagEvalReport.from_values({"token_f1": [1.0, 0.5]}, ["a", "b"])
+    >>> [table.title for table in report_tables(report, details=True)]
+    ['RAG evaluation: 2 samples', 'per sample']
+    """
+    from .comparison import ComparisonReport
+    from .reports import RagEvalReport, RetrievalEvalReport
+
+    if isinstance(report, RetrievalEvalReport):
+        return _retrieval_tables(report, details)
+    if isinstance(report, RagEvalReport):
+        return _rag_tables(report, details)
+    if isinstance(report, ComparisonReport):
+        tables = [report._means_table(), report._pairs_table()]
+        return [*tables, report._per_query_table()] if details else tables
+    raise TypeError(f"expected an ef.evaluation report, got {type(report).__name__}")
+
+
+def render(report: AnyReport, output: str = "table", *, details: bool = False) -> str:
+    """``report`` as text: ``table`` (what the terminal shows, without colour), ``markdown``,
+    ``latex``, ``csv``, ``json`` or ``html``.
+
+    ``details`` adds the values per query (or per sample). LaTeX shows only the first table
+    (the one a paper prints: for a comparison, the means with significance marks). CSV is one
+    table for machines: a report's summary (its per-query values with ``details``), and a
+    comparison's pairwise tests, with full precision. JSON is ``report.to_dict()``.
+
+    >>> from ef.evaluation import RagEvalReport
+    >>> report = RagEvalReport.from_values({"token_f1": [1.0, 0.5]}, ["a", "b"])
+    >>> print(render(report, "csv"))
+    metric,mean,coverage
+    token_f1,0.7500,2/2
+    <BLANKLINE>
+    """
+    if output == "json":
+        return json.dumps(_json_ready(report.to_dict()), indent=2, ensure_ascii=False) + "\n"
+    if output not in OUTPUTS:
+        raise ValueError(f"output must be one of {', '.join(OUTPUTS)}, got {output!r}")
+    from .comparison import ComparisonReport
+
+    tables = report_tables(report, details=details)
+    if output == "csv":
+        if isinstance(report, ComparisonReport):
+            tables = [report._per_query_table() if details else report._pairs_table(exact=True)]
+        else:
+            tables = tables[-1:] if details else tables[:1]
+    elif output == "latex":
+        tables = tables[:1]
+    if output == "table":
+        return _rich_text([rich_renderable(table) for table in tables])
+    return ("\n" if output == "markdown" else "").join(_FORMATS[output](t) for t in tables)
+
+
+def _json_ready(value: Any) -> Any:
+    """NaN and infinities become None: JSON has no such numbers."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _json_ready(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_json_ready(inner) for inner in value]
+    return value
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError as exc:
+        from .errors import MissingDependencyError
+
+        raise MissingDependencyError(
+            'to_pandas() needs pandas: pip install "ef-evaluation[pandas]" '
+            f"(or pip install pandas); importing it failed: {exc}"
+        ) from exc
+    return pandas
+
+
+def to_pandas(report: AnyReport, *, details: bool = False) -> Any:
+    """``report`` as a :class:`pandas.DataFrame`.
+
+    Without ``details``: a retrieval report's means (a row per metric, a column per cutoff),
+    a RAG report's means and coverage (a row per metric), a comparison's pairwise tests (a
+    row per pair and metric, the columns of :class:`~ef.evaluation.PairComparison`). With
+    ``details``: the values per query (per sample), a row each; a comparison's columns are
+    ``(metric, system)``. pandas is optional: ``pip install "ef-evaluation[pandas]"``.
+    """
+    pd = _pandas()
+    from .comparison import ComparisonReport
+    from .reports import RagEvalReport, RetrievalEvalReport
+    from .scoring import split_key
+
+    if isinstance(report, RetrievalEvalReport):
+        if details:
+            frame = pd.DataFrame.from_dict(dict(report.per_query), orient="index")
+            return frame.rename_axis("query_id")
+        cells: dict[str, dict[str, float]] = {}
+        for key, value in report.metrics.items():
+            name, k = split_key(key)
+            cells.setdefault(name, {})[f"@{k}"] = value
+        return pd.DataFrame.from_dict(cells, orient="index").rename_axis("metric")
+    if isinstance(report, RagEvalReport):
+        if details:
+            data = {name: list(values) for name, values in report.per_sample.items()}
+            return pd.DataFrame(data, index=pd.Index(report.sample_ids, name="sample_id"))
+        return pd.DataFrame(
+            {
+                "mean": [report.metrics[n] for n in report.metrics],
+                "coverage": [report.coverage.get(n, 0) for n in report.metrics],
+            },
+            index=pd.Index(list(report.metrics), name="metric"),
+        )
+    if isinstance(report, ComparisonReport):
+        if details:
+            columns = {
+                (metric, system): list(report.scores[system][metric])
+                for metric in report.metrics
+                for system in report.systems
+            }
+            frame = pd.DataFrame(columns, index=pd.Index(report.query_ids, name="query_id"))
+            frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", "system"])
+            return frame
+        return pd.DataFrame([pair.to_dict() for pair in report.comparisons])
+    raise TypeError(f"expected an ef.evaluation report, got {type(report).__name__}")
+
+
+class Rendered:
+    """The output methods every report shares; each delegates to this module."""
+
+    __slots__ = ()
+
+    def to_markdown(self, *, details: bool = False) -> str:
+        """The report as Markdown tables (GitHub flavour); see :func:`render`."""
+        return render(self, "markdown", details=details)  # type: ignore[arg-type]
+
+    def to_latex(self) -> str:
+        """The report's main table as a LaTeX ``tabular`` with booktabs rules (needs
+        ``\\usepackage{booktabs}``); see :func:`render`."""
+        return render(self, "latex")  # type: ignore[arg-type]
+
+    def to_csv(self, *, details: bool = False) -> str:
+        """The report as CSV; see :func:`render`."""
+        return render(self, "csv", details=details)  # type: ignore[arg-type]
+
+    def to_json(self) -> str:
+        """``to_dict()`` as indented JSON; NaN becomes ``null``."""
+        return render(self, "json")  # type: ignore[arg-type]
+
+    def to_pandas(self, *, details: bool = False) -> Any:
+        """The report as a pandas DataFrame; see :func:`to_pandas`."""
+        return to_pandas(self, details=details)  # type: ignore[arg-type]
+
+    def _repr_html_(self) -> str:
+        # Jupyter shows this; plain HTML, no pandas needed.
+        return render(self, "html")  # type: ignore[arg-type]
+
+    def __rich__(self) -> RenderableType:
+        # rich.print(report) and the console show the tables, best values bold.
+        from rich.console import Group
+
+        tables = report_tables(self)  # type: ignore[arg-type]
+        return Group(*(rich_renderable(table) for table in tables))
