@@ -64,7 +64,7 @@ def test_rag_csv_and_markdown_and_table() -> None:
     ("args", "message"),
     [
         (["rag", "missing.jsonl"], "Error: no such file or directory: missing.jsonl"),
-        (["rag", "{bad}", "-m", "f1"], "Error: unknown RAG metric 'f1'"),
+        (["rag", "{bad}", "-m", "f2"], "Error: unknown RAG metric 'f2'"),
         (["rag", "{bad}"], r"Error: {bad}:2: invalid JSON"),
         (["rag", "{bad}", "-f", "nope"], "Error: unknown format 'nope'"),
     ],

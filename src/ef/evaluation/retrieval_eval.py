@@ -9,7 +9,7 @@ from ._registry import Registry, registry_or_default
 from .errors import RetrieverError
 from .interfaces import SearchFunction
 from .reports import RetrievalEvalReport
-from .scoring import mean_of, resolve_measures, score_all
+from .scoring import check_k_values, mean_of, resolve_measures, score_all
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
 
@@ -97,6 +97,7 @@ def evaluate_retrieval(
     metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
     limit: int | None = None,
     registry: Registry | None = None,
+    ignore_identical_ids: bool = False,
 ) -> RetrievalEvalReport:
     """Score a retriever against a BEIR-shaped evaluation set.
 
@@ -117,12 +118,15 @@ def evaluate_retrieval(
             cannot be run and is skipped.
         k_values: the rank cutoffs to evaluate at.
         metrics: which metrics to compute: ``ndcg``, ``recall``, ``precision``, ``mrr``,
-            ``map``, or any retrieval metric a plugin provides, each at every cutoff of
-            ``k_values``; ``"ndcg@10"`` names one cutoff only.
+            ``map``, or any other retrieval metric (built-in or a plugin's), each at every
+            cutoff of ``k_values``; ``"ndcg@10"`` names one cutoff only, and ir_measures' or
+            trec_eval's syntax works too (``"P(rel=2)@5"``, ``"ndcg_cut.10"``).
         limit: how many results to retrieve per query. ``None`` uses ``max(k_values)``; raise
             it when sources segment into many pieces (de-duplication to source level can
             otherwise shorten the ranking).
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
+        ignore_identical_ids: drop a result whose doc id is the query's id (BEIR's option,
+            for corpora that contain the queries); the results below move up a rank.
 
     Returns:
         a :class:`RetrievalEvalReport`; its ``skipped`` maps each judged query that was not
@@ -143,9 +147,9 @@ def evaluate_retrieval(
     """
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
-    ks = tuple(dict.fromkeys(m.k for m in measures))
-    if limit is None:
-        limit = max(ks)
+    ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
+    if limit is None:  # measures of the whole ranking get max(k_values) results
+        limit = max(ks or check_k_values(k_values))
     elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ValueError(f"limit must be a positive int or None, got {limit!r}")
     search = _search_function(retriever, registry)
@@ -171,6 +175,8 @@ def evaluate_retrieval(
             ranked = _ranking(results, limit)
         except TypeError as exc:
             raise TypeError(f"query {query_id!r}: {exc}") from None
+        if ignore_identical_ids:
+            ranked = [doc for doc in ranked if doc != query_id]
         scored.append(query_id)
         judgements.append(judged)
         rankings.append(ranked)

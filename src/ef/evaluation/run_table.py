@@ -52,6 +52,8 @@ class _DocColumn(Protocol):
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]: ...
 
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _DocColumn: ...
+
 
 class _ListDocs:
     def __init__(self, docs: list[str]) -> None:
@@ -74,6 +76,9 @@ class _ListDocs:
         return np.fromiter(
             (self.docs[r - 1] > self.docs[r] for r in rows.tolist()), dtype=bool, count=rows.size
         )
+
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _ListDocs:
+        return _ListDocs([d for d, kept in zip(self.docs, keep.tolist(), strict=True) if kept])
 
 
 class _SeriesDocs:
@@ -100,6 +105,11 @@ class _SeriesDocs:
         before = self.docs.gather(rows - 1)
         here = self.docs.gather(rows)
         return np.asarray((before > here).to_numpy(), dtype=bool)
+
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _SeriesDocs:
+        import polars as pl
+
+        return _SeriesDocs(self.docs.filter(pl.Series(keep)))
 
 
 class RunTable:
@@ -209,6 +219,35 @@ class RunTable:
             return self._docs.take(rows)
         return scored_order(dict(zip(self._docs.take(rows), self._scores(i), strict=True)))
 
+    def without_identical_ids(self) -> RunTable:
+        """This run without the docs whose id is their query's id (BEIR's
+        ``ignore_identical_ids``); the docs below them move up a rank.
+
+        >>> table = RunTable.from_dict({"q1": {"q1": 2.0, "d1": 1.0}, "q2": {"d2": 1.0}})
+        >>> table.without_identical_ids().ranking("q1")
+        ['d1']
+        """
+        rows = self._docs.rows_in(set(self.query_ids))
+        if rows.size:
+            owners = np.searchsorted(self.offsets, rows, side="right") - 1
+            same = [
+                doc == self.query_ids[owner]
+                for doc, owner in zip(self._docs.take(rows), owners.tolist(), strict=True)
+            ]
+            rows = rows[np.asarray(same, dtype=bool)]
+        if rows.size == 0:
+            return self
+        keep = np.ones(len(self), dtype=bool)
+        keep[rows] = False
+        removed = np.r_[0, np.cumsum(~keep)]
+        return RunTable(
+            self.query_ids,
+            self.offsets - removed[self.offsets],
+            self.original_scores[keep],
+            self._docs.subset(keep),
+            ordered=self._ordered,
+        )
+
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{qid: {doc: score}}``, as :func:`~ef.evaluation.read_run` returns it."""
         return {
@@ -279,12 +318,16 @@ class RunTable:
         hits = sorted(
             ((i, rank, grade) for (i, _, _, grade), rank in zip(found, ranks, strict=True))
         )
+        lengths = np.diff(self.offsets)
         return JudgedHits.build(
             len(query_ids),
             [h[0] for h in hits],
             [h[1] for h in hits],
             [h[2] for h in hits],
             judgements,
+            n_retrieved=[
+                int(lengths[i]) if (i := self._index.get(q)) is not None else 0 for q in query_ids
+            ],
         )
 
     def _falls(self) -> npt.NDArray[np.bool_]:
