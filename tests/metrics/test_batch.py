@@ -67,6 +67,7 @@ PARAMETERS = {
     "dcg": st.sampled_from(["log2", "exp-log2"]),
     "p": st.sampled_from([0.5, 0.8, 0.9, 0.95]),
     "max_grade": st.sampled_from([4.0, 3.0, 1.0]),
+    "graded": st.booleans(),
 }
 
 
@@ -76,6 +77,8 @@ def test_batch_equals_the_per_query_function(reference, vectorised, data, k, cho
     names = _keywords(reference)
     assert names == _keywords(vectorised)
     params = {name: choices.draw(PARAMETERS[name], label=name) for name in sorted(names)}
+    if params.get("graded") and params.get("rel") is not None:
+        params["rel"] = None  # refused together (test_rbp_graded_refuses_rel)
     ranked = [r for r, _ in data]
     judged = [j for _, j in data]
     values = vectorised(JudgedHits.from_rankings(ranked, judged), k, **params)

@@ -257,7 +257,7 @@ class Synonym:
     still override them.
 
     >>> Synonym("trec_eval", "set_P", cutoff=False)
-    Synonym(syntax='trec_eval', name='set_P', cutoff=False, params=())
+    Synonym(syntax='trec_eval', name='set_P', cutoff=False, params=(), requires=(), selects=())
     """
 
     syntax: str = attrs.field(validator=attrs.validators.in_(SYNTAXES))
@@ -266,6 +266,20 @@ class Synonym:
     params: tuple[tuple[str, Any], ...] = attrs.field(
         default=(), converter=_synonym_params, kw_only=True
     )
+    #: The spelling means this metric only when the string sets these parameters
+    #: (ir_measures' ``NumRet(rel=1)`` is ``num_rel_ret``, its bare ``NumRet`` is ``num_ret``).
+    requires: tuple[str, ...] = attrs.field(default=(), converter=_names_tuple, kw_only=True)
+    #: ... or sets these other tool's parameters to these values, which then say nothing more
+    #: (ir_measures' ``SetP(relative=True)`` is ``r_cap@all``).
+    selects: tuple[tuple[str, Any], ...] = attrs.field(
+        default=(), converter=_synonym_params, kw_only=True
+    )
+
+    def matches(self, given: Mapping[str, Any]) -> bool:
+        """Whether a string setting the parameters ``given`` means this synonym's metric."""
+        return set(self.requires) <= set(given) and all(
+            name in given and given[name] == value for name, value in self.selects
+        )
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not re.match(r"^[A-Za-z][A-Za-z0-9_]*$", self.name):
@@ -291,6 +305,12 @@ def _check_synonyms(
         raise TypeError(f"RetrievalMetric.synonyms holds Synonym objects, got {value!r}")
     params = {p.name: p for p in instance.params}
     for synonym in value:
+        for name in synonym.requires:
+            if name not in params:
+                raise ValueError(
+                    f"retrieval metric {instance.name!r}: synonym {synonym.name!r} requires "
+                    f"{name!r}, which is not one of its parameters"
+                )
         for name, fixed in synonym.params:
             if name not in params:
                 raise ValueError(

@@ -121,8 +121,19 @@ class _Index:
     """Every way to name a metric of one registry."""
 
     names: dict[str, str]  # our names and aliases -> metric name
-    ir_measures: dict[str, tuple[str, Synonym]]
-    trec_eval: dict[str, tuple[str, Synonym]]
+    #: Spelling -> (metric name, synonym), the ones that require parameters first.
+    ir_measures: dict[str, list[tuple[str, Synonym]]]
+    trec_eval: dict[str, list[tuple[str, Synonym]]]
+
+    def synonym(
+        self, syntax: str, name: str, given: Mapping[str, Any]
+    ) -> tuple[str, Synonym] | None:
+        """The metric that ``name`` means in ``syntax`` with the parameters ``given``."""
+        table = self.ir_measures if syntax == "ir_measures" else self.trec_eval
+        for metric_name, synonym in table.get(name, ()):
+            if synonym.matches(given):
+                return metric_name, synonym
+        return None
 
 
 def _index(registry: Registry) -> _Index:
@@ -148,7 +159,10 @@ def _who(registry: Registry, name: str) -> str:
 def _build_index(registry: Registry) -> _Index:
     metrics = registry.retrieval_metrics
     names = {name: name for name in metrics}
-    syntaxes: dict[str, dict[str, tuple[str, Synonym]]] = {"ir_measures": {}, "trec_eval": {}}
+    syntaxes: dict[str, dict[str, list[tuple[str, Synonym]]]] = {
+        "ir_measures": {},
+        "trec_eval": {},
+    }
     for name, metric in metrics.items():
         for alias in metric.aliases:
             other = names.get(alias)
@@ -159,13 +173,16 @@ def _build_index(registry: Registry) -> _Index:
                 )
             names[alias] = name
         for synonym in metric.synonyms:
-            table = syntaxes[synonym.syntax]
-            if synonym.name in table and table[synonym.name][0] != name:
-                raise DuplicateNameError(
-                    f"the {synonym.syntax} name {synonym.name!r} is claimed by "
-                    f"{_who(registry, table[synonym.name][0])} and {_who(registry, name)}"
-                )
-            table[synonym.name] = (name, synonym)
+            entries = syntaxes[synonym.syntax].setdefault(synonym.name, [])
+            for other, taken in entries:
+                same = taken.requires == synonym.requires and taken.selects == synonym.selects
+                if other != name and same:
+                    raise DuplicateNameError(
+                        f"the {synonym.syntax} name {synonym.name!r} is claimed by "
+                        f"{_who(registry, other)} and {_who(registry, name)}"
+                    )
+            entries.append((name, synonym))
+            entries.sort(key=lambda entry: -len(entry[1].requires) - len(entry[1].selects))
     return _Index(names, syntaxes["ir_measures"], syntaxes["trec_eval"])
 
 
@@ -336,11 +353,13 @@ def parse_measure(
         return [Measure(metric, k, chosen) for k in ks]
 
     if match and name in index.ir_measures:
-        metric_name, synonym = index.ir_measures[name]
+        given = _literal_params(spec, match["params"]) if match["params"] is not None else []
+        found = index.synonym("ir_measures", name, dict(given))
+        if found is None:
+            raise ValueError(f"{spec!r}: ir_measures' {name} needs other parameters here")
+        metric_name, synonym = found
+        given = [(n, v) for n, v in given if n not in dict(synonym.selects)]
         metric = metrics[metric_name]
-        params = [*synonym.params]
-        if match["params"] is not None:
-            params += _literal_params(spec, match["params"])
         cutoff = _cutoff(spec, match["k"])
         if cutoff is not None and not synonym.cutoff:
             raise ValueError(
@@ -348,11 +367,15 @@ def parse_measure(
                 f"{metric_name}@{cutoff} for the ranking cut at {cutoff}"
             )
         k = cutoff if isinstance(cutoff, int) else None
+        params = [*synonym.params, *given]
         return [Measure(metric, k, _canonical_params(spec, metric, params))]
 
     base, _, rest = text.partition(".")
+    found = None
     if "(" not in text and "@" not in text and base in index.trec_eval:
-        metric_name, synonym = index.trec_eval[base]
+        found = index.synonym("trec_eval", base, {})
+    if found is not None:
+        metric_name, synonym = found
         metric = metrics[metric_name]
         params = [*synonym.params]
         if synonym.cutoff:

@@ -59,6 +59,12 @@ MAX_GRADE = MetricParam(
     "the grade that satisfies the user almost surely (gdeval's 4)",
     check=_positive("max_grade"),
 )
+GRADED = MetricParam(
+    "graded",
+    bool,
+    False,
+    "gain grade / the query's highest grade (if above 1), as trec_eval's rbp, not 0 or 1",
+)
 BINARY = (REL, JUDGED_ONLY)
 
 TREC = "trec_eval"
@@ -210,6 +216,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             params=BINARY,
             synonyms=(
                 Synonym(IRM, "SetRelP", cutoff=False),
+                Synonym(IRM, "SetP", cutoff=False, selects={"relative": True}),
                 Synonym(TREC, "relative_P"),
                 Synonym(TREC, "set_relative_P", cutoff=False),
             ),
@@ -236,11 +243,11 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="num_ret",
             func=retrieval.num_ret,
             batch=batch.num_ret_batch,
-            params=BINARY,
+            params=(JUDGED_ONLY,),
             cutoff=False,
             aggregate="sum",
             synonyms=(Synonym(IRM, "NumRet", cutoff=False), Synonym(TREC, "num_ret", cutoff=False)),
-            formula="|top k| (with rel: |docs graded >= rel in top k|); summed over queries",
+            formula="|top k|; summed over queries",
             citation=_CITE_TREC,
         ),
         RetrievalMetric(
@@ -263,6 +270,8 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             aggregate="sum",
             synonyms=(
                 Synonym(IRM, "NumRelRet", cutoff=False),
+                # ir_measures spells NumRelRet as NumRet(rel=1).
+                Synonym(IRM, "NumRet", cutoff=False, requires=("rel",)),
                 Synonym(TREC, "num_rel_ret", cutoff=False),
             ),
             formula="|relevant in top k|; summed over queries",
@@ -272,13 +281,14 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="rbp",
             func=retrieval.rbp,
             batch=batch.rbp_batch,
-            params=(P, REL, JUDGED_ONLY),
+            params=(P, REL, GRADED, JUDGED_ONLY),
             cutoff=False,
             synonyms=(
                 Synonym(IRM, "RBP", params={"p": 0.8}),  # ir_measures' default persistence
-                Synonym(TREC, "rbp", cutoff=False),
+                Synonym(TREC, "rbp", cutoff=False, params={"graded": True}),
             ),
-            formula="(1 - p) * sum(p ** (i - 1) for each relevant doc at rank i <= k)",
+            formula="(1 - p) * sum(gain_i * p ** (i - 1), i <= k); gain 1 if relevant "
+            "(graded: grade / the query's highest grade)",
             citation="Moffat and Zobel, ACM TOIS 27(1), 2008",
         ),
         RetrievalMetric(

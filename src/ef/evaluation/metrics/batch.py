@@ -425,14 +425,10 @@ def hole_batch(hits: JudgedHits, k: int | None) -> Floats:
     return _safe_divide(shown - judged, depth)
 
 
-def num_ret_batch(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Docs retrieved in each query's top ``k``; with ``rel``, those graded ``rel`` or more."""
+def num_ret_batch(hits: JudgedHits, k: int | None, *, judged_only: bool = False) -> Floats:
+    """Docs retrieved in each query's top ``k``."""
     hits = _prepared(hits, judged_only)
-    if rel is None:
-        return np.minimum(_depth(hits, k), hits.n_retrieved).astype(np.float64)
-    return _per_query(hits, _relevant_within(hits, k, rel), None)
+    return np.minimum(_depth(hits, k), hits.n_retrieved).astype(np.float64)
 
 
 def num_rel_batch(hits: JudgedHits, k: int | None, *, rel: float | None = None) -> Floats:
@@ -454,25 +450,37 @@ def rbp_batch(
     *,
     p: float = 0.9,
     rel: float | None = None,
+    graded: bool = False,
     judged_only: bool = False,
 ) -> Floats:
-    """Rank-biased precision of every query (binary gain)."""
+    """Rank-biased precision of every query (binary gain, or graded as trec_eval's)."""
     hits = _prepared(hits, judged_only)
-    mask = _relevant_within(hits, k, rel)
-    weights = np.power(p, (hits.rank - 1).astype(np.float64))
+    if graded:
+        if rel is not None:
+            raise ValueError("rbp: rel does not apply to graded gains; set one of rel, graded")
+        # Each query's grades run in descending order: the first is its highest.
+        top = np.ones(hits.n_queries, dtype=np.float64)
+        some = np.diff(hits.judged_offsets) > 0
+        top[some] = np.maximum(1.0, hits.judged[hits.judged_offsets[:-1][some]])
+        gain = np.maximum(hits.grade, 0.0) / top[hits.query]
+    else:
+        gain = _is_relevant(hits.grade, rel).astype(np.float64)
+    mask = (gain != 0) & _within(hits, k)
+    weights = gain * np.power(p, (hits.rank - 1).astype(np.float64))
     return (1.0 - p) * _per_query(hits, mask, weights)
 
 
 def rbp_residual_batch(hits: JudgedHits, k: int | None, *, p: float = 0.9) -> Floats:
-    """The RBP residual of every query: unjudged docs in the top ``k`` and empty ranks."""
-    shown = np.minimum(_depth(hits, k), hits.n_retrieved).astype(np.float64)
+    """The RBP residual of every query, as trec_eval's ``rbp_resid`` (0 if nothing in the top
+    ``k`` is unjudged)."""
+    shown = np.minimum(_depth(hits, k), hits.n_retrieved)
     judged = _within(hits, k) & (hits.grade >= 0)
+    n_judged = _per_query(hits, judged, None)
     weights = np.power(p, (hits.rank - 1).astype(np.float64))
-    # (1 - p) * (all ranks 1..shown) - (1 - p) * (the judged ones), then the empty ranks.
-    every = 1.0 - np.power(p, shown)
-    unjudged = every - (1.0 - p) * _per_query(hits, judged, weights)
-    empty = np.power(p, shown) - (p**k if k is not None else 0.0)
-    return unjudged + empty
+    tail = np.power(p, shown.astype(np.float64))
+    # (1 - p) * (p ** 0 + ... + p ** (shown - 1)) = 1 - tail, less the judged docs' share.
+    unjudged = (1.0 - tail) - (1.0 - p) * _per_query(hits, judged, weights)
+    return np.where(shown > n_judged, tail + unjudged, 0.0)
 
 
 def err_batch(

@@ -457,17 +457,14 @@ def num_ret(
     relevant: Mapping[str, float],
     k: int | None = None,
     *,
-    rel: float | None = None,
     judged_only: bool = False,
 ) -> float:
-    """Number of docs retrieved (in the top ``k``); with ``rel``, only those graded ``rel``
-    or more (ir_measures' ``NumRet(rel=...)``).
+    """Number of docs retrieved (in the top ``k``).
 
-    >>> num_ret(['d1', 'x', 'd2'], {'d1': 2, 'd2': 1}), num_ret(['d1', 'x'], {'d1': 2}, rel=2)
-    (3.0, 1.0)
+    >>> num_ret(['d1', 'x', 'd2'], {'d1': 2, 'd2': 1}), num_ret(['d1', 'x'], {}, judged_only=True)
+    (3.0, 0.0)
     """
-    top = _top(ranked, relevant, k, judged_only)
-    return float(len(top) if rel is None else _hits(top, relevant, rel))
+    return float(len(_top(ranked, relevant, k, judged_only)))
 
 
 def num_rel(
@@ -510,23 +507,34 @@ def rbp(
     *,
     p: float = 0.9,
     rel: float | None = None,
+    graded: bool = False,
     judged_only: bool = False,
 ) -> float:
-    """Rank-biased precision (Moffat and Zobel, 2008): ``(1 - p) * sum(p ** (i - 1))`` over
-    the ranks ``i`` of the relevant docs in the top ``k``.
+    """Rank-biased precision (Moffat and Zobel, 2008): ``(1 - p) * sum(gain_i * p ** (i - 1))``
+    over the ranks ``i`` of the top ``k``.
 
-    ``p`` is the user's persistence (trec_eval's default 0.9; ir_measures' is 0.8). Binary: a
-    relevant doc gains 1, any other doc 0.
+    ``p`` is the user's persistence (trec_eval's default 0.9; ir_measures' is 0.8). The gain is
+    binary (1 for a relevant doc) unless ``graded``: then it is the grade over the query's
+    highest grade (if above 1), trec_eval's ``rbp``, and ``rel`` does not apply.
 
     >>> rbp(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, p=0.5)  # 0.5 * (1 + 0.25)
     0.625
+    >>> rbp(['d1', 'x', 'd2'], {'d1': 2, 'd2': 1}, p=0.5, graded=True)  # 0.5 * (1 + 0.25 / 2)
+    0.5625
     """
+    if graded and rel is not None:
+        raise ValueError("rbp: rel does not apply to graded gains; set one of rel, graded")
     top = _top(ranked, relevant, k, judged_only)
-    gained = sum(
-        p ** (rank - 1)
-        for rank, doc in enumerate(top, start=1)
-        if _is_relevant(relevant.get(doc), rel)
-    )
+    top_grade = max(1.0, max(relevant.values(), default=0.0))
+    gained = 0.0
+    for rank, doc in enumerate(top, start=1):
+        grade = relevant.get(doc)
+        if graded:
+            gain = max(grade, 0.0) / top_grade if grade is not None else 0.0
+        else:
+            gain = 1.0 if _is_relevant(grade, rel) else 0.0
+        if gain != 0:
+            gained += gain * p ** (rank - 1)
     return (1.0 - p) * gained
 
 
@@ -537,22 +545,23 @@ def rbp_residual(
     *,
     p: float = 0.9,
 ) -> float:
-    """The most :func:`rbp` could still grow: what the unjudged docs (no judgement, or a
-    negative one) in the top ``k`` and the ranks left empty would add if all were relevant.
+    """How much :func:`rbp` could still grow, as trec_eval's ``rbp_resid`` computes it.
 
-    Without a cutoff, the ranks past the end of the ranking count as empty: ``p ** n`` for a
-    ranking of ``n`` docs. trec_eval's ``rbp_resid`` (``p = 0.9``) is the same, except that
-    it reports 0 when the ranking holds no unjudged doc at all.
+    With ``n`` docs in the top ``k``: ``p ** n`` (the ranks past them) plus
+    ``(1 - p) * sum(p ** (i - 1))`` over the ranks ``i`` of the unjudged docs (no judgement,
+    or a negative one) among them. As in trec_eval, it is 0 when no doc of the top ``k`` is
+    unjudged, the ``p ** n`` notwithstanding.
 
-    >>> rbp_residual(['d1', 'x'], {'d1': 1}, 4, p=0.5)  # x at rank 2 (0.25), ranks 3-4 empty
-    0.4375
+    >>> rbp_residual(['d1', 'x'], {'d1': 1}, p=0.5)  # 0.5 ** 2 + 0.5 * 0.5 (x at rank 2)
+    0.5
+    >>> rbp_residual(['d1'], {'d1': 1}, p=0.5)  # nothing unjudged
+    0.0
     """
     top = _top(ranked, relevant, k)
-    unjudged = sum(
-        p ** (rank - 1) for rank, doc in enumerate(top, start=1) if relevant.get(doc, -1) < 0
-    )
-    empty = p ** len(top) - (p**k if k is not None else 0.0)
-    return (1.0 - p) * unjudged + empty
+    unjudged = [rank for rank, doc in enumerate(top, start=1) if relevant.get(doc, -1) < 0]
+    if not unjudged:
+        return 0.0
+    return p ** len(top) + (1.0 - p) * sum(p ** (rank - 1) for rank in unjudged)
 
 
 def err_at_k(
