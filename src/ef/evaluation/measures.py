@@ -427,10 +427,14 @@ def describe_syntaxes(metric: RetrievalMetric) -> Mapping[str, list[str]]:
         for synonym in metric.synonyms:
             if synonym.syntax != syntax:
                 continue
+            name = synonym.name
+            said = [f"{n}=..." for n in synonym.requires]
+            said += [f"{n}={format_value(v)}" for n, v in synonym.selects]
+            if said:
+                name += "(" + ",".join(said) + ")"
             if synonym.cutoff:
-                spelled.append(synonym.name + ("@k" if syntax == "ir_measures" else ".k"))
-            else:
-                spelled.append(synonym.name)
+                name += "@k" if syntax == "ir_measures" else ".k"
+            spelled.append(name)
         if spelled:
             described[syntax] = spelled
     return described

@@ -11,7 +11,7 @@ import attrs
 
 __all__ = ["RagEvalReport", "RetrievalEvalReport"]
 
-_KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+)$")
+_KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
 
 
 class FrozenDict(dict[str, Any]):
@@ -138,18 +138,22 @@ class RetrievalEvalReport:
         }
 
     def __str__(self) -> str:
-        names: dict[str, None] = {}
-        for key in self.metrics:
+        # One row per metric, one column per cutoff, and "all" for the whole ranking
+        # ("map@all", "rprec").
+        table: dict[str, dict[str, float]] = {}
+        for key, value in self.metrics.items():
             match = _KEY.match(key)
-            names[match["name"] if match else key] = None
-        header = ("metric", *(f"@{k}" for k in self.k_values))
+            name, k = (match["name"], match["k"]) if match else (key, "all")
+            table.setdefault(name, {})[k] = value
+        columns = [str(k) for k in self.k_values]
+        if any("all" in cells for cells in table.values()):
+            columns.append("all")
+        header = ("metric", *(f"@{k}" if k != "all" else "all" for k in columns))
         rows = [header]
-        for name in names:
-            cells = []
-            for k in self.k_values:
-                value = self.metrics.get(f"{name}@{k}")
-                cells.append("-" if value is None else f"{value:.4f}")
-            rows.append((name, *cells))
+        for name, values in table.items():
+            cells = [values.get(k) for k in columns]
+            rows.append((name, *("-" if v is None else f"{v:.4f}" for v in cells)))
+        names = table
         notes = [
             f"{len(values)} {label}"
             for values, label in (

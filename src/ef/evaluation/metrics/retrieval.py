@@ -423,11 +423,10 @@ def f1_at_k(
 
 
 def judged_at_k(ranked: Sequence[str], relevant: Mapping[str, float], k: int | None) -> float:
-    """Share of the top ``k`` results that have a judgement, of any grade (ir_measures'
-    ``Judged``).
+    """Share of the top ``k`` results that have a judgement, of any grade.
 
-    Divided by the number of docs in the top ``k``, which is fewer than ``k`` for a short
-    ranking; 0.0 for an empty one.
+    ir_measures' ``Judged``. Divided by the number of docs in the top ``k``, which is fewer
+    than ``k`` for a short ranking; 0.0 for an empty one.
 
     >>> judged_at_k(['d1', 'x', 'd2'], {'d1': 1, 'd2': 0}, 2), judged_at_k(['d1'], {'d1': 0}, 10)
     (0.5, 1.0)
@@ -437,11 +436,10 @@ def judged_at_k(ranked: Sequence[str], relevant: Mapping[str, float], k: int | N
 
 
 def hole_at_k(ranked: Sequence[str], relevant: Mapping[str, float], k: int | None) -> float:
-    """Share of the top ``k`` results with no judgement, or a negative one (trec_eval's
-    ``unj.k``).
+    """Share of the top ``k`` results with no judgement, or a negative one.
 
-    Divided by ``k``, as a short ranking is padded with judged docs; for ``k=None`` by the
-    number of docs retrieved.
+    trec_eval's ``unj.k``. Divided by ``k``, as a short ranking is padded with judged docs;
+    for ``k=None`` by the number of docs retrieved.
 
     >>> hole_at_k(['d1', 'x', 'd2'], {'d1': 1, 'd2': 0}, 2), hole_at_k(['x'], {}, 10)
     (0.5, 0.1)
@@ -474,8 +472,9 @@ def num_rel(
     *,
     rel: float | None = None,
 ) -> float:
-    """Number of relevant docs of the query, retrieved or not (``ranked`` and ``k`` are
-    ignored).
+    """Number of relevant docs of the query, retrieved or not.
+
+    ``ranked`` and ``k`` are ignored.
 
     >>> num_rel([], {'d1': 2, 'd2': 1, 'd3': 0}), num_rel([], {'d1': 2, 'd2': 1}, rel=2)
     (2.0, 1.0)
@@ -510,12 +509,12 @@ def rbp(
     graded: bool = False,
     judged_only: bool = False,
 ) -> float:
-    """Rank-biased precision (Moffat and Zobel, 2008): ``(1 - p) * sum(gain_i * p ** (i - 1))``
-    over the ranks ``i`` of the top ``k``.
+    """Rank-biased precision (Moffat and Zobel, 2008).
 
-    ``p`` is the user's persistence (trec_eval's default 0.9; ir_measures' is 0.8). The gain is
-    binary (1 for a relevant doc) unless ``graded``: then it is the grade over the query's
-    highest grade (if above 1), trec_eval's ``rbp``, and ``rel`` does not apply.
+    ``(1 - p) * sum(gain_i * p ** (i - 1))`` over the ranks ``i`` of the top ``k``. ``p`` is
+    the user's persistence (trec_eval's default 0.9; ir_measures' is 0.8). The gain is binary
+    (1 for a relevant doc) unless ``graded``: then it is the grade over the query's highest
+    grade (if above 1), trec_eval's ``rbp``, and ``rel`` does not apply.
 
     >>> rbp(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, p=0.5)  # 0.5 * (1 + 0.25)
     0.625
@@ -545,7 +544,7 @@ def rbp_residual(
     *,
     p: float = 0.9,
 ) -> float:
-    """How much :func:`rbp` could still grow, as trec_eval's ``rbp_resid`` computes it.
+    """How much RBP could still grow, as trec_eval's ``rbp_resid`` computes it.
 
     With ``n`` docs in the top ``k``: ``p ** n`` (the ranks past them) plus
     ``(1 - p) * sum(p ** (i - 1))`` over the ranks ``i`` of the unjudged docs (no judgement,
@@ -601,11 +600,11 @@ def capped_recall_at_k(
     rel: float | None = None,
     judged_only: bool = False,
 ) -> float:
-    """Relevant docs in the top ``k`` over ``min(k, R)``: BEIR's ``R_cap@k``, trec_eval's
-    ``relative_P.k``.
+    """Relevant docs in the top ``k`` over ``min(k, R)``: BEIR's capped recall ``R_cap@k``.
 
-    1.0 when the top ``k`` holds as many relevant docs as it can. For ``k=None``, over
-    ``min(retrieved, R)`` (trec_eval's ``set_relative_P``); 0.0 when that is 0.
+    trec_eval's ``relative_P.k``. 1.0 when the top ``k`` holds as many relevant docs as it
+    can. For ``k=None``, over ``min(retrieved, R)`` (trec_eval's ``set_relative_P``); 0.0
+    when that is 0.
 
     >>> capped_recall_at_k(['d1', 'x'], {'d1': 1, 'd2': 1, 'd3': 1}, 1)
     1.0
