@@ -27,6 +27,8 @@ PUBLIC = [
     "write_queries", "write_run",
     # Issue 4: the fast path.
     "RunTable",
+    # Issue 8: metric parameters and other tools' names.
+    "MetricParam", "Synonym",
 ]  # fmt: skip
 
 

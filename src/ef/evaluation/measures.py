@@ -352,7 +352,9 @@ def parse_measure(
         chosen = _canonical_params(spec, metric, params)
         return [Measure(metric, k, chosen) for k in ks]
 
-    if match and name in index.ir_measures:
+    # A bare name that is trec_eval's too is trec_eval's: ``P`` is every cutoff.
+    bare = match is not None and match["params"] is None and match["k"] is None
+    if match and name in index.ir_measures and not (bare and name in index.trec_eval):
         given = _literal_params(spec, match["params"]) if match["params"] is not None else []
         found = index.synonym("ir_measures", name, dict(given))
         if found is None:

@@ -136,10 +136,11 @@ def _query_sets(
                 judgements.append(judged)
             elif judged is not None:
                 skipped[query_id] = "no judgement"
-        for query_id in qrels:
+        for query_id, judged in qrels.items():
             if query_id not in table:
-                missing.append(query_id)
-                skipped[query_id] = "not in the run"
+                if judged:
+                    missing.append(query_id)
+                skipped[query_id] = "not in the run" if judged else "no judgement"
         return scored, judgements, skipped, missing
     for query_id, judged in qrels.items():
         if not any(grade > 0 for grade in judged.values()):
