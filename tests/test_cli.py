@@ -66,7 +66,7 @@ def test_rag_csv_and_markdown_and_table() -> None:
     ("args", "message"),
     [
         (["rag", "missing.jsonl"], "Error: no such file or directory: missing.jsonl"),
-        (["rag", "{bad}", "-m", "f1"], "Error: unknown RAG metric 'f1'"),
+        (["rag", "{bad}", "-m", "f2"], "Error: unknown RAG metric 'f2'"),
         (["rag", "{bad}"], r"Error: {bad}:2: invalid JSON"),
         (["rag", "{bad}", "-f", "nope"], "Error: unknown format 'nope'"),
     ],
@@ -98,14 +98,26 @@ def test_metrics_catalogue_json_fields() -> None:
     assert code == 0
     entries = {e["name"]: e for e in json.loads(out)}
     assert {"ndcg", "recall", "precision", "mrr", "map", "exact_match", "token_f1"} <= set(entries)
-    assert entries["ndcg"] == {
+    assert {key: entries["ndcg"][key] for key in ("name", "kind", "plugin", "description")} == {
         "name": "ndcg",
         "kind": "retrieval",
         "plugin": "builtin.retrieval_metrics",
         "description": "Normalized DCG at cutoff ``k``: ef's primary retrieval metric.",
     }
+    assert entries["ndcg"]["syntaxes"]["trec_eval"] == ["ndcg_cut.k", "ndcg"]
+    assert [p["name"] for p in entries["ndcg"]["parameters"]] == ["gains", "dcg", "judged_only"]
     assert entries["token_f1"]["kind"] == "rag"
     assert entries["token_f1"]["plugin"] == "builtin.rag_metrics"
+
+
+def test_metrics_table_lists_parameters_and_syntaxes() -> None:
+    code, out, _ = run("metrics", "-o", "csv")
+    assert code == 0
+    rows = {row.split(",")[0]: row for row in out.splitlines()}
+    assert rows["name"] == "name,kind,parameters,syntaxes,plugin"
+    assert "ir_measures: P@k" in rows["precision"]
+    assert "trec_eval: P.k" in rows["precision"]
+    assert "rel=unset" in rows["precision"]
 
 
 def test_plugins_listing() -> None:

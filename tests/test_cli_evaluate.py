@@ -104,6 +104,43 @@ def test_trec_output_is_trec_eval_lines() -> None:
     assert all(len(line.split("\t")[0]) == 22 for line in lines)
 
 
+def test_trec_eval_s_own_syntax_and_output_reproduce_out_test() -> None:
+    # trec_eval qrels.test results.test: every line we print is one trec_eval printed.
+    trec = shared_path("validation", "trec_eval")
+    golden = set((trec / "out.test").read_text(encoding="utf-8").splitlines())
+    code, out, _ = run(
+        "evaluate",
+        str(trec / "qrels.test"),
+        str(trec / "results.test"),
+        "-m",
+        "num_ret,num_rel,num_rel_ret,AP,Rprec,bpref,recip_rank,P.5,10,15,20,30,100,200,500,1000",
+        "--averaging",
+        "run",
+        "-o",
+        "trec",
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 1 + 7 + 9
+    assert set(lines) <= golden, sorted(set(lines) - golden)
+
+
+def test_parameters_and_identical_ids_on_the_command_line(tmp_path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 2\n1 0 b 1\n")
+    run_file = tmp_path / "run.trec"
+    run_file.write_text("1 Q0 1 1 3.0 x\n1 Q0 b 2 2.0 x\n1 Q0 a 3 1.0 x\n")
+    args = ("evaluate", str(qrels), str(run_file), "-o", "json")
+    _, out, _ = run(*args, "-m", "P(rel=2)@2,nDCG(gains={1:0,2:1})@2,P.1,2")
+    metrics = json.loads(out)["metrics"]
+    assert list(metrics) == [
+        "precision(rel=2)@2", "ndcg(gains={1:0,2:1})@2", "precision@1", "precision@2"
+    ]  # fmt: skip
+    assert metrics["precision(rel=2)@2"] == 0.0
+    _, out, _ = run(*args, "-m", "P(rel=2)@2", "--ignore-identical-ids")
+    assert json.loads(out)["metrics"]["precision(rel=2)@2"] == 0.5
+
+
 @pytest.fixture(scope="module")
 def cacm() -> Path:
     return shared_path("datasets", "cacm")

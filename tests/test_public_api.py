@@ -33,6 +33,8 @@ PUBLIC = [
     "Retrieval", "retrieve",
     # Issue 7: comparing systems.
     "ComparisonReport", "PairComparison", "compare",
+    # Issue 8: metric parameters and other tools' names.
+    "MetricParam", "Synonym",
 ]  # fmt: skip
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import pytest
@@ -21,6 +22,20 @@ PAIRS = [
     (retrieval.precision_at_k, batch.precision_batch),
     (retrieval.reciprocal_rank, batch.reciprocal_rank_batch),
     (retrieval.average_precision, batch.average_precision_batch),
+    (retrieval.r_precision, batch.r_precision_batch),
+    (retrieval.bpref, batch.bpref_batch),
+    (retrieval.inferred_average_precision, batch.inferred_average_precision_batch),
+    (retrieval.success_at_k, batch.success_batch),
+    (retrieval.f1_at_k, batch.f1_batch),
+    (retrieval.judged_at_k, batch.judged_batch),
+    (retrieval.hole_at_k, batch.hole_batch),
+    (retrieval.num_ret, batch.num_ret_batch),
+    (retrieval.num_rel, batch.num_rel_batch),
+    (retrieval.num_rel_ret, batch.num_rel_ret_batch),
+    (retrieval.rbp, batch.rbp_batch),
+    (retrieval.rbp_residual, batch.rbp_residual_batch),
+    (retrieval.err_at_k, batch.err_batch),
+    (retrieval.capped_recall_at_k, batch.capped_recall_batch),
 ]
 
 #: Fractional grades too: nDCG's gains are the grades themselves.
@@ -30,17 +45,56 @@ graded = st.dictionaries(
     max_size=10,
 )
 queries = st.lists(st.tuples(rankings, st.one_of(judgements, graded)), min_size=1, max_size=8)
+#: A cutoff, or None for the whole ranking.
+maybe_cutoffs = st.one_of(st.none(), cutoffs)
+
+
+def _keywords(function: object) -> set[str]:
+    return {
+        name
+        for name, p in inspect.signature(function).parameters.items()  # type: ignore[arg-type]
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+
+
+#: Values for every parameter a built-in takes; each example draws one per parameter.
+PARAMETERS = {
+    "rel": st.sampled_from([None, 1.0, 2.0, 0.5, 3.0]),
+    "judged_only": st.booleans(),
+    "gains": st.sampled_from(
+        [None, {0: 0.5, 1: 1.0, 2: 3.0}, {1: 3.0, 2: 9.0, 3: 4.5}, {2: 0.0, -1: 1.0}, {1: -1.0}]
+    ),
+    "dcg": st.sampled_from(["log2", "exp-log2"]),
+    "p": st.sampled_from([0.5, 0.8, 0.9, 0.95]),
+    "max_grade": st.sampled_from([4.0, 3.0, 1.0]),
+    "graded": st.booleans(),
+}
 
 
 @pytest.mark.parametrize(("reference", "vectorised"), PAIRS, ids=lambda f: f.__name__)
-@given(data=queries, k=cutoffs)
-def test_batch_equals_the_per_query_function(reference, vectorised, data, k) -> None:
+@given(data=queries, k=maybe_cutoffs, choices=st.data())
+def test_batch_equals_the_per_query_function(reference, vectorised, data, k, choices) -> None:
+    names = _keywords(reference)
+    assert names == _keywords(vectorised)
+    params = {name: choices.draw(PARAMETERS[name], label=name) for name in sorted(names)}
+    if params.get("graded") and params.get("rel") is not None:
+        params["rel"] = None  # refused together (test_rbp_graded_refuses_rel)
     ranked = [r for r, _ in data]
     judged = [j for _, j in data]
-    values = vectorised(JudgedHits.from_rankings(ranked, judged), k)
+    values = vectorised(JudgedHits.from_rankings(ranked, judged), k, **params)
     assert len(values) == len(data)
     for value, r, j in zip(values, ranked, judged, strict=True):
-        assert math.isclose(value, reference(r, j, k), rel_tol=1e-12, abs_tol=1e-12)
+        assert math.isclose(value, reference(r, j, k, **params), rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_every_builtin_has_its_pair_tested() -> None:
+    registry = Registry.load(autoload=False)
+    builtins = {
+        (m.func, m.batch)
+        for m in registry.retrieval_metrics.values()
+        if registry.provider(m.name).name == "builtin.retrieval_metrics"
+    }
+    assert builtins == set(PAIRS)
 
 
 def test_hits_keep_only_judged_docs_in_rank_order() -> None:
@@ -53,6 +107,13 @@ def test_hits_keep_only_judged_docs_in_rank_order() -> None:
     assert hits.n_relevant.tolist() == [1, 1, 2]
     assert hits.ideal.tolist() == [1.0, 2.0, 3.0, 1.0]
     assert hits.ideal_offsets.tolist() == [0, 1, 2, 4]
+    assert hits.judged.tolist() == [1.0, -1.0, 2.0, 3.0, 1.0]
+    assert hits.judged_offsets.tolist() == [0, 2, 3, 5]
+    assert hits.n_retrieved.tolist() == [3, 0, 1]
+    judged_only = hits.judged_only()
+    assert judged_only.query.tolist() == [0, 2]
+    assert judged_only.rank.tolist() == [1, 1]  # "a" (-1) and "x" (unjudged) are dropped
+    assert judged_only.n_retrieved.tolist() == [1, 0, 1]
 
 
 def _registry_with(metric: RetrievalMetric) -> Registry:

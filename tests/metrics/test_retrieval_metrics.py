@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -19,8 +20,8 @@ from ef.evaluation import (
 
 from ..strategies import cutoffs, judgements, rankings
 
-AT_K = [ndcg_at_k, recall_at_k, precision_at_k]
-OPTIONAL_K = [reciprocal_rank, average_precision]
+AT_K: list[Callable[..., float]] = [ndcg_at_k, recall_at_k, precision_at_k]
+OPTIONAL_K: list[Callable[..., float]] = [reciprocal_rank, average_precision]
 ALL = AT_K + OPTIONAL_K
 
 

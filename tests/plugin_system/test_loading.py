@@ -69,7 +69,7 @@ def test_the_default_registry_and_retrieval_metrics_see_plugins(make_dist) -> No
     import foo_hits2  # type: ignore[import-not-found]
 
     assert RETRIEVAL_METRICS["hits"] is foo_hits2.hits_at_k
-    assert {"ndcg", "recall", "precision", "mrr", "map", "hits"} == set(RETRIEVAL_METRICS)
+    assert {"ndcg", "recall", "precision", "mrr", "map", "hits"} <= set(RETRIEVAL_METRICS)
     assert "foo" in [p.name for p in list_plugins()]
     report = evaluate_retrieval(retriever, QRELS, QUERIES, k_values=(2,), metrics=("hits",))
     assert report.metrics == {"hits@2": 0.5}

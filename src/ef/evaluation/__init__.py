@@ -65,7 +65,14 @@ from .files import (
 from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
 from .formats.beir import read_beir, write_beir
 from .hookspecs import hookimpl
-from .interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+from .interfaces import (
+    DatasetFormat,
+    MetricParam,
+    RagMetric,
+    RetrievalMetric,
+    RetrieverAdapter,
+    Synonym,
+)
 from .metrics.lexical import context_precision, context_recall, exact_match, token_f1
 from .metrics.retrieval import (
     average_precision,
@@ -98,7 +105,8 @@ def __getattr__(name: str) -> object:
 
 #: The retrieval metrics evaluate_retrieval() can compute, each keyed by the short name used in
 #: the ``metrics=`` argument and in report keys: the built-ins (map, mrr, ndcg, precision,
-#: recall) and every plugin's. A read-only mapping; it loads the plugins on first access.
+#: recall, and the rest of docs/metrics.md) and every plugin's. A read-only mapping; it loads
+#: the plugins on first access.
 RETRIEVAL_METRICS = RetrievalMetricsView()
 
 __all__ = [
@@ -113,6 +121,7 @@ __all__ = [
     "DuplicateNameError",
     "EvaluationError",
     "InvalidSampleError",
+    "MetricParam",
     "MissingDependencyError",
     "PairComparison",
     "PluginError",
@@ -133,6 +142,7 @@ __all__ = [
     "RunInput",
     "RunTable",
     "StreamingCorpus",
+    "Synonym",
     "UnknownNameError",
     "__version__",
     "as_ragas_dataset",

@@ -98,7 +98,7 @@ def _base(registry: Registry, metrics: Iterable[tuple[str, str, int | None]]) ->
 
 def retrieval_manifest(
     registry: Registry,
-    keys: Iterable[tuple[str, str, int]],
+    keys: Iterable[tuple[str, str, int | None]],
     *,
     tie_policy: str,
     averaging: str,

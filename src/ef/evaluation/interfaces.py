@@ -14,6 +14,7 @@ A plugin builds these and returns them from a hook of :mod:`ef.evaluation.hooksp
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,16 +25,17 @@ import attrs
 
 if TYPE_CHECKING:
     from .dataset import Dataset, Document
-    from .metrics.batch import JudgedHits
     from .types import Qrels, Queries, RagSample, Run, RunInput
 
 __all__ = [
     "BatchSearchFunction",
     "DatasetFormat",
+    "MetricParam",
     "RagMetric",
     "RetrievalMetric",
     "RetrieverAdapter",
     "SearchFunction",
+    "Synonym",
 ]
 
 #: Names are lower-case identifiers, optionally dotted for a namespace (``ragas.bleu``).
@@ -83,6 +85,254 @@ def _first_docstring_line(func: object) -> str:
     return doc.strip().splitlines()[0] if doc.strip() else ""
 
 
+#: What a metric parameter may hold: ``bool``, ``int``, ``float``, ``str``, or ``dict`` (a
+#: mapping of numbers to numbers, such as nDCG's ``gains``).
+PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict)
+
+#: Names a parameter cannot take: the positional arguments of a metric function.
+_RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits"})
+_PARAM_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+#: The other tools whose measure names a :class:`Synonym` can give.
+SYNTAXES = ("ir_measures", "trec_eval")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _any_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(value)
+
+
+def _to_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"parameter {name!r} must be True or False, got {value!r}")
+    return value
+
+
+def _to_int(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"parameter {name!r} must be an int, got {value!r}")
+    return value
+
+
+def _to_float(name: str, value: object) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise ValueError(f"parameter {name!r} must be a number, got {value!r}")
+    return float(value)
+
+
+def _to_str(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"parameter {name!r} must be a string, got {value!r}")
+    return value
+
+
+def _to_pairs(name: str, value: object) -> tuple[tuple[float, float], ...]:
+    return _frozen_gains(name, _thawed(value))
+
+
+def _frozen_gains(name: str, value: object) -> tuple[tuple[float, float], ...]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"parameter {name!r} must be a dict of numbers, got {value!r}")
+    pairs = []
+    for key, gain in value.items():
+        if not (_is_number(key) and _is_number(gain)) or not all(
+            math.isfinite(v) for v in (key, gain)
+        ):
+            raise ValueError(
+                f"parameter {name!r} maps numbers to numbers, e.g. {{1: 1, 2: 3}}; "
+                f"got {key!r}: {gain!r}"
+            )
+        pairs.append((float(key), float(gain)))
+    return tuple(sorted(pairs))
+
+
+@attrs.frozen
+class MetricParam:
+    """A parameter of a retrieval metric, set in a measure string: ``precision(rel=2)@5``.
+
+    ``type`` is one of :data:`PARAM_TYPES`; ``default`` is the value when the measure string
+    does not set it (``None`` only where the metric gives it a meaning). A ``dict`` value is
+    held as sorted ``(key, value)`` pairs, so that a measure can be hashed, and handed to the
+    metric function as a ``dict``. ``choices`` limits the values; ``check(value)`` may raise
+    ``ValueError`` for any other rule (``p`` must lie in (0, 1)).
+
+    >>> rel = MetricParam("rel", float, None, "the lowest grade that counts as relevant")
+    >>> rel.convert(2), rel.convert(None)
+    (2.0, None)
+    >>> rel.convert("two")
+    Traceback (most recent call last):
+        ...
+    ValueError: parameter 'rel' must be a number, got 'two'
+    """
+
+    name: str
+    type: type
+    default: Any = None
+    description: str = ""
+    choices: tuple[Any, ...] = attrs.field(default=(), converter=_any_tuple, kw_only=True)
+    check: Callable[[Any], None] | None = attrs.field(
+        default=None, validator=_check_optional_callable, kw_only=True
+    )
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _PARAM_NAME.match(self.name):
+            raise ValueError(
+                f"a metric parameter's name must match {_PARAM_NAME.pattern}, got {self.name!r}"
+            )
+        if self.name in _RESERVED_PARAMS:
+            raise ValueError(
+                f"{self.name!r} cannot name a metric parameter: the metric function "
+                f"already takes it ({', '.join(sorted(_RESERVED_PARAMS))} are reserved)"
+            )
+        if self.type not in PARAM_TYPES:
+            kinds = ", ".join(t.__name__ for t in PARAM_TYPES)
+            raise TypeError(f"parameter {self.name!r}: type must be one of {kinds}")
+        if self.default is not None:
+            object.__setattr__(self, "default", self.convert(self.default))
+
+    def convert(self, value: object) -> Any:
+        """``value`` checked and converted to this parameter's type; ValueError otherwise."""
+        if value is None:
+            if self.default is None:
+                return None
+            raise ValueError(f"parameter {self.name!r} cannot be None")
+        converted = _CONVERTERS[self.type](self.name, value)
+        if self.choices and converted not in self.choices:
+            raise ValueError(
+                f"parameter {self.name!r} must be one of {', '.join(map(repr, self.choices))}, "
+                f"got {value!r}"
+            )
+        if self.check is not None:
+            self.check(converted)
+        return converted
+
+    def as_argument(self, value: Any) -> Any:
+        """The value as the metric function receives it (a ``dict`` for a dict parameter)."""
+        return dict(value) if self.type is dict and value is not None else value
+
+
+def _thawed(value: object) -> object:
+    """A dict from the frozen form of one (pairs), else ``value`` unchanged."""
+    if isinstance(value, tuple):
+        try:
+            return dict(value)
+        except (TypeError, ValueError):
+            return value  # _frozen_gains names the problem
+    return value
+
+
+def _params_tuple(value: Iterable[MetricParam]) -> tuple[MetricParam, ...]:
+    return tuple(value)
+
+
+def _synonyms_tuple(value: Iterable[Synonym]) -> tuple[Synonym, ...]:
+    return tuple(value)
+
+
+def _names_tuple(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+_CONVERTERS: dict[type, Callable[[str, object], Any]] = {
+    bool: _to_bool,
+    int: _to_int,
+    float: _to_float,
+    str: _to_str,
+    dict: _to_pairs,
+}
+
+
+def _synonym_params(value: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> tuple[Any, ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    return tuple(sorted(items))
+
+
+@attrs.frozen
+class Synonym:
+    """A retrieval metric's name in another tool, so measure strings in its syntax resolve.
+
+    ``syntax`` is ``"ir_measures"`` (``P(rel=2)@5``, ``nDCG@10``, ``AP``) or ``"trec_eval"``
+    (``P.5,10``, ``ndcg_cut.10``, ``map``). ``cutoff`` says whether that tool's measure takes
+    cutoffs: in trec_eval's syntax ``P.5,10`` (a cutoff family; bare ``P`` means every cutoff
+    of ``k_values``) against ``set_P`` (the whole ranking); in ir_measures' syntax ``@k`` is
+    optional when it does, refused when it does not. ``params`` fixes parameter values the
+    other tool's measure implies (trec_eval's ``rbp`` has ``p=0.9``); a measure string may
+    still override them.
+
+    >>> Synonym("trec_eval", "set_P", cutoff=False)
+    Synonym(syntax='trec_eval', name='set_P', cutoff=False, params=(), requires=(), selects=())
+    """
+
+    syntax: str = attrs.field(validator=attrs.validators.in_(SYNTAXES))
+    name: str
+    cutoff: bool = attrs.field(default=True, kw_only=True)
+    params: tuple[tuple[str, Any], ...] = attrs.field(
+        default=(), converter=_synonym_params, kw_only=True
+    )
+    #: The spelling means this metric only when the string sets these parameters
+    #: (ir_measures' ``NumRet(rel=1)`` is ``num_rel_ret``, its bare ``NumRet`` is ``num_ret``).
+    requires: tuple[str, ...] = attrs.field(default=(), converter=_names_tuple, kw_only=True)
+    #: ... or sets these other tool's parameters to these values, which then say nothing more
+    #: (ir_measures' ``SetP(relative=True)`` is ``r_cap@all``).
+    selects: tuple[tuple[str, Any], ...] = attrs.field(
+        default=(), converter=_synonym_params, kw_only=True
+    )
+
+    def matches(self, given: Mapping[str, Any]) -> bool:
+        """Whether a string setting the parameters ``given`` means this synonym's metric."""
+        return set(self.requires) <= set(given) and all(
+            name in given and given[name] == value for name, value in self.selects
+        )
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not re.match(r"^[A-Za-z][A-Za-z0-9_]*$", self.name):
+            raise ValueError(
+                f"a synonym's name is a letter then letters, digits or '_', got {self.name!r}"
+            )
+
+
+def _check_params(
+    instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
+) -> None:
+    names = [p.name for p in value]
+    if not all(isinstance(p, MetricParam) for p in value):
+        raise TypeError(f"RetrievalMetric.params holds MetricParam objects, got {value!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"retrieval metric {instance.name!r} repeats a parameter: {names}")
+
+
+def _check_synonyms(
+    instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
+) -> None:
+    if not all(isinstance(s, Synonym) for s in value):
+        raise TypeError(f"RetrievalMetric.synonyms holds Synonym objects, got {value!r}")
+    params = {p.name: p for p in instance.params}
+    for synonym in value:
+        for name in synonym.requires:
+            if name not in params:
+                raise ValueError(
+                    f"retrieval metric {instance.name!r}: synonym {synonym.name!r} requires "
+                    f"{name!r}, which is not one of its parameters"
+                )
+        for name, fixed in synonym.params:
+            if name not in params:
+                raise ValueError(
+                    f"retrieval metric {instance.name!r}: synonym {synonym.name!r} sets "
+                    f"{name!r}, which is not one of its parameters"
+                )
+            params[name].convert(fixed)
+
+
+def _check_aliases(
+    instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[str, ...]
+) -> None:
+    for alias in value:
+        _check_name(instance, attribute, alias)
+
+
 @attrs.frozen
 class RetrievalMetric:
     """A per-query retrieval metric, computed at every cut-off ``k`` of an evaluation.
@@ -95,6 +345,21 @@ class RetrievalMetric:
     and returns one value per query, in query order. It must equal ``func``; evaluations use
     it when it is there and call ``func`` query by query when it is not.
 
+    The keyword-only fields describe the metric further; all are optional:
+
+    * ``params``: the :class:`MetricParam` objects it takes. A measure string sets them
+      (``precision(rel=2)@5``) and ``func`` and ``batch`` receive every one as a keyword
+      argument, at its default when the string does not set it.
+    * ``cutoff``: ``True`` (the default) when the bare name means every cutoff of
+      ``k_values`` (``ndcg`` -> ``ndcg@1``, ``ndcg@5``, ...); ``False`` when it means the whole
+      ranking (``rprec``, ``bpref``). ``k`` is ``None`` for the whole ranking
+      (``"ndcg@all"``), so ``func`` must accept ``k=None`` to be asked for it.
+    * ``synonyms``: its names in ir_measures' and trec_eval's syntax (:class:`Synonym`);
+      ``aliases``: other names in ours (``hit_rate`` for ``success``).
+    * ``aggregate``: ``"mean"`` (the default) or ``"sum"`` over queries (trec_eval and
+      ir_measures sum the counts ``num_ret``, ``num_rel``, ``num_rel_ret``).
+    * ``formula`` and ``citation``: one line each, for the metric catalogue.
+
     >>> from ef.evaluation import precision_at_k
     >>> metric = RetrievalMetric(name="p", func=precision_at_k)
     >>> metric.description
@@ -102,19 +367,51 @@ class RetrievalMetric:
     """
 
     name: str = attrs.field(validator=_check_name)
-    func: Callable[[Sequence[str], Mapping[str, float], int], float] = attrs.field(
-        validator=_check_callable
-    )
+    func: Callable[..., float] = attrs.field(validator=_check_callable)
     #: One line for catalogues; defaults to the first line of ``func``'s docstring.
     description: str = attrs.field(
         default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
     )
     #: The vectorised form of ``func`` over every query at once, or None.
-    batch: Callable[[JudgedHits, int], Iterable[float]] | None = attrs.field(
+    batch: Callable[..., Iterable[float]] | None = attrs.field(
         default=None, validator=_check_optional_callable, kw_only=True
     )
+    params: tuple[MetricParam, ...] = attrs.field(
+        default=(), converter=_params_tuple, validator=_check_params, kw_only=True
+    )
+    cutoff: bool = attrs.field(default=True, kw_only=True)
+    synonyms: tuple[Synonym, ...] = attrs.field(
+        default=(), converter=_synonyms_tuple, validator=_check_synonyms, kw_only=True
+    )
+    aliases: tuple[str, ...] = attrs.field(
+        default=(), converter=_names_tuple, validator=_check_aliases, kw_only=True
+    )
+    aggregate: str = attrs.field(
+        default="mean", validator=attrs.validators.in_(("mean", "sum")), kw_only=True
+    )
+    formula: str = attrs.field(default="", kw_only=True)
+    citation: str = attrs.field(default="", kw_only=True)
 
     kind: ClassVar[str] = "retrieval"
+
+    def param(self, name: str) -> MetricParam:
+        """The parameter called ``name``; ``UnknownNameError`` lists the valid ones.
+
+        >>> from ef.evaluation import get_registry
+        >>> get_registry().retrieval_metric("precision").param("rel").default is None
+        True
+        """
+        for param in self.params:
+            if param.name == name:
+                return param
+        from .errors import UnknownNameError
+
+        valid = [p.name for p in self.params]
+        message = f"retrieval metric {self.name!r} has no parameter {name!r}"
+        close = difflib.get_close_matches(str(name), valid, n=3)
+        message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
+        listed = ", ".join(valid) if valid else "none"
+        raise UnknownNameError(f"{message} Its parameters: {listed}.")
 
 
 @attrs.frozen

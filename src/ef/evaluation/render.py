@@ -355,17 +355,11 @@ _FORMATS = {"markdown": _markdown, "latex": _latex, "csv": _csv, "html": _html}
 
 
 def _retrieval_tables(report: RetrievalEvalReport, details: bool) -> list[Table]:
-    from .scoring import split_key
-
-    by_name: dict[str, dict[int, float]] = {}
-    for key, value in report.metrics.items():
-        name, k = split_key(key)
-        by_name.setdefault(name, {})[k or 0] = value
-    title = str(report).splitlines()[0]
+    columns, by_name = report.grid()
     summary = Table(
-        ["metric", *(f"@{k}" for k in report.k_values)],
-        [[name, *(number(v.get(k)) for k in report.k_values)] for name, v in by_name.items()],
-        title=title,
+        ["metric", *(f"@{k}" if k != "all" else "all" for k in columns)],
+        [[name, *(number(v.get(k)) for k in columns)] for name, v in by_name.items()],
+        title=str(report).splitlines()[0],
     )
     if not details:
         return [summary]

@@ -13,7 +13,7 @@ from .render import Rendered
 
 __all__ = ["RagEvalReport", "RetrievalEvalReport"]
 
-_KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+)$")
+_KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
 
 
 class FrozenDict(dict[str, Any]):
@@ -159,19 +159,33 @@ class RetrievalEvalReport(Rendered):
             "manifest": _plain(self.manifest),
         }
 
-    def __str__(self) -> str:
-        names: dict[str, None] = {}
-        for key in self.metrics:
+    def grid(self) -> tuple[list[str], dict[str, dict[str, float]]]:
+        """The means as a grid: the columns (each cutoff, then ``"all"`` if some measure
+        covers the whole ranking, as ``"map@all"`` or ``"rprec"``) and ``{name: {column:
+        value}}``.
+
+        >>> RetrievalEvalReport({"ndcg@10": 0.5, "rprec": 0.25}, {}, 1, (10,)).grid()
+        (['10', 'all'], {'ndcg': {'10': 0.5}, 'rprec': {'all': 0.25}})
+        """
+        table: dict[str, dict[str, float]] = {}
+        for key, value in self.metrics.items():
             match = _KEY.match(key)
-            names[match["name"] if match else key] = None
-        header = ("metric", *(f"@{k}" for k in self.k_values))
+            name, k = (match["name"], match["k"]) if match else (key, "all")
+            table.setdefault(name, {})[k] = value
+        columns = [str(k) for k in self.k_values]
+        if any("all" in cells for cells in table.values()):
+            columns.append("all")
+        return columns, table
+
+    def __str__(self) -> str:
+        # One row per metric, one column per cutoff, and "all" for the whole ranking.
+        columns, table = self.grid()
+        header = ("metric", *(f"@{k}" if k != "all" else "all" for k in columns))
         rows = [header]
-        for name in names:
-            cells = []
-            for k in self.k_values:
-                value = self.metrics.get(f"{name}@{k}")
-                cells.append("-" if value is None else f"{value:.4f}")
-            rows.append((name, *cells))
+        for name, values in table.items():
+            cells = [values.get(k) for k in columns]
+            rows.append((name, *("-" if v is None else f"{v:.4f}" for v in cells)))
+        names = table
         notes = [
             f"{len(values)} {label}"
             for values, label in (

@@ -11,7 +11,7 @@ from ._registry import Registry, registry_or_default
 from ._results import result_doc_id
 from .reports import RetrievalEvalReport
 from .retrieval_run import Progress, retrieve
-from .scoring import mean_of, resolve_measures, score_all
+from .scoring import check_k_values, mean_of, resolve_measures, score_all
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
 
@@ -29,6 +29,7 @@ def evaluate_retrieval(
     batch_size: int = 32,
     progress: Progress = False,
     on_error: Literal["raise", "skip"] = "raise",
+    ignore_identical_ids: bool = False,
 ) -> RetrievalEvalReport:
     """Score a retriever against a BEIR-shaped evaluation set.
 
@@ -49,8 +50,9 @@ def evaluate_retrieval(
             cannot be run and is skipped.
         k_values: the rank cutoffs to evaluate at.
         metrics: which metrics to compute: ``ndcg``, ``recall``, ``precision``, ``mrr``,
-            ``map``, or any retrieval metric a plugin provides, each at every cutoff of
-            ``k_values``; ``"ndcg@10"`` names one cutoff only.
+            ``map``, or any other retrieval metric (built-in or a plugin's), each at every
+            cutoff of ``k_values``; ``"ndcg@10"`` names one cutoff only, and ir_measures' or
+            trec_eval's syntax works too (``"P(rel=2)@5"``, ``"ndcg_cut.10"``).
         limit: how many results to retrieve per query. ``None`` uses ``max(k_values)``; raise
             it when sources segment into many pieces (de-duplication to source level can
             otherwise shorten the ranking).
@@ -65,6 +67,8 @@ def evaluate_retrieval(
         on_error: ``"raise"`` stops at the first query whose retriever call raises;
             ``"skip"`` leaves that query out of the scores and lists it in ``skipped`` with
             the reason ``"retriever raised: <ExcType>: <message>"``.
+        ignore_identical_ids: drop a result whose doc id is the query's id (BEIR's option,
+            for corpora that contain the queries); the results below move up a rank.
 
     Returns:
         a :class:`RetrievalEvalReport`; its ``skipped`` maps each judged query that was not
@@ -87,9 +91,9 @@ def evaluate_retrieval(
     """
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
-    ks = tuple(dict.fromkeys(m.k for m in measures))
-    if limit is None:
-        limit = max(ks)
+    ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
+    if limit is None:  # measures of the whole ranking get max(k_values) results
+        limit = max(ks or check_k_values(k_values))
     elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ValueError(f"limit must be a positive int or None, got {limit!r}")
 
@@ -121,7 +125,10 @@ def evaluate_retrieval(
         elif query_id in retrieval.rankings:
             scored.append(query_id)
             judgements.append(judged)
-            rankings.append(retrieval.rankings[query_id])
+            ranked = retrieval.rankings[query_id]
+            if ignore_identical_ids:
+                ranked = tuple(doc for doc in ranked if doc != query_id)
+            rankings.append(ranked)
     skipped = {query_id: skipped[query_id] for query_id in qrels if query_id in skipped}
     from .metrics.batch import JudgedHits  # numpy, only once something is scored
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
 
 #: The query-averaging policies of :func:`evaluate_run`.
-AVERAGING = ("qrels", "intersection")
+AVERAGING = ("qrels", "intersection", "run")
 
 
 def evaluate_run(
@@ -30,8 +30,9 @@ def evaluate_run(
     *,
     k_values: Sequence[int] = (1, 5, 10, 100),
     metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
-    averaging: Literal["qrels", "intersection"] = "qrels",
+    averaging: Literal["qrels", "intersection", "run"] = "qrels",
     registry: Registry | None = None,
+    ignore_identical_ids: bool = False,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -40,12 +41,15 @@ def evaluate_run(
     is ignored. Queries are averaged per the design (DESIGN §4): a judged query with no
     positive grade is skipped; with ``averaging="qrels"`` a judged query the run does not
     answer scores 0 (as ``trec_eval -c``); ``averaging="intersection"`` scores only the
-    queries in both, as trec_eval 9 does without ``-c``. The report lists the ``missing``
-    queries (judged, not in the run), the ``extra`` ones (in the run, not judged) and the
-    ``skipped`` ones with the reason.
+    queries in both. ``averaging="run"`` scores every query of the run that qrels judges,
+    even one with no positive grade (it scores 0 on the relevance metrics), and nothing else:
+    trec_eval's own averaging without ``-c``, and ranx's and pytrec_eval's. The report lists
+    the ``missing`` queries (judged, not in the run), the ``extra`` ones (in the run, not
+    judged: never scored, as trec_eval and ranx ignore them) and the ``skipped`` ones with
+    the reason.
 
-    trec_eval's ``map`` is ``map@1000`` here: trec_eval ranks at most 1,000 docs per query in
-    its usual runs. Use ``metrics=("map@1000",)`` for it, or any ``"<name>@<k>"``.
+    A bare ``"map"`` is ``map`` at every cutoff of ``k_values``; trec_eval's ``map`` (the
+    whole ranking) is ``"map@all"``, or ``"AP"`` in ir_measures' syntax.
 
     Args:
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), the
@@ -54,9 +58,13 @@ def evaluate_run(
         qrels: ``{query_id: {doc_id: relevance}}`` or the path of a qrels file or BEIR
             directory.
         k_values: the cutoffs of every metric named without one.
-        metrics: metric names (``"ndcg"``, at every cutoff) or ``"<name>@<k>"`` (one cutoff).
-        averaging: ``"qrels"`` (default) or ``"intersection"``.
+        metrics: measure strings: ``"ndcg"`` (at every cutoff), ``"ndcg@10"``,
+            ``"precision(rel=2)@5"``, or the same in ir_measures' or trec_eval's syntax
+            (``"nDCG@10"``, ``"ndcg_cut.10"``); see :mod:`ef.evaluation.measures`.
+        averaging: ``"qrels"`` (default), ``"intersection"`` or ``"run"``.
         registry: the plugins to use; ``None`` is the default registry.
+        ignore_identical_ids: drop a doc whose id is its query's id from the run before
+            ranking (BEIR's ``ignore_identical_ids``, for corpora that contain the queries).
 
     Raises:
         ValueError: for an unknown metric, a bad cutoff, a NaN score, an unknown
@@ -72,6 +80,8 @@ def evaluate_run(
     (('q3',), 3)
     >>> evaluate_run(run, qrels, metrics=("mrr@10",), averaging="intersection").metrics
     {'mrr@10': 0.75}
+    >>> evaluate_run(run, qrels, metrics=("P(rel=1)@1", "recip_rank", "num_ret")).metrics
+    {'precision(rel=1)@1': 0.3333333333333333, 'mrr@all': 0.5, 'num_ret': 3.0}
     """
     if averaging not in AVERAGING:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
@@ -86,24 +96,12 @@ def evaluate_run(
         table = run
     else:
         table = RunTable.from_dict(run)
+    if ignore_identical_ids:
+        table = table.without_identical_ids()
     if isinstance(qrels, (str, os.PathLike)):
         qrels = read_qrels(Path(qrels), registry=registry)
 
-    scored: list[str] = []
-    judgements: list[Mapping[str, float]] = []
-    skipped: dict[str, str] = {}
-    missing: list[str] = []
-    for query_id, judged in qrels.items():
-        if not any(grade > 0 for grade in judged.values()):
-            skipped[query_id] = "no positive judgement"
-            continue
-        if query_id not in table:
-            missing.append(query_id)
-            if averaging == "intersection":
-                skipped[query_id] = "not in the run"
-                continue
-        scored.append(query_id)
-        judgements.append(judged)
+    scored, judgements, skipped, missing = _query_sets(table, qrels, averaging)
     hits = table.judged_hits(scored, judgements)
     per_query = score_all(
         measures, scored, judgements, hits, lambda: [table.ranking(q) for q in scored]
@@ -115,7 +113,7 @@ def evaluate_run(
         metrics=mean_of(measures, per_query),
         per_query=per_query,
         n_queries=len(per_query),
-        k_values=tuple(dict.fromkeys(m.k for m in measures)),
+        k_values=tuple(dict.fromkeys(m.k for m in measures if m.k is not None)),
         skipped=skipped,
         missing=missing,
         extra=[query_id for query_id in table.query_ids if query_id not in qrels],
@@ -127,3 +125,41 @@ def evaluate_run(
             inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
         ),
     )
+
+
+def _query_sets(
+    table: RunTable, qrels: Qrels, averaging: str
+) -> tuple[list[str], list[Mapping[str, float]], dict[str, str], list[str]]:
+    """The queries to score and their judgements, the skipped ones (with why) and the
+    missing ones, under the averaging policy."""
+    scored: list[str] = []
+    judgements: list[Mapping[str, float]] = []
+    skipped: dict[str, str] = {}
+    missing: list[str] = []
+    if averaging == "run":
+        # The run's order; a judged query with no positive grade is scored too.
+        for query_id in table.query_ids:
+            judged = qrels.get(query_id)
+            if judged:
+                scored.append(query_id)
+                judgements.append(judged)
+            elif judged is not None:
+                skipped[query_id] = "no judgement"
+        for query_id, judged in qrels.items():
+            if query_id not in table:
+                if judged:
+                    missing.append(query_id)
+                skipped[query_id] = "not in the run" if judged else "no judgement"
+        return scored, judgements, skipped, missing
+    for query_id, judged in qrels.items():
+        if not any(grade > 0 for grade in judged.values()):
+            skipped[query_id] = "no positive judgement"
+            continue
+        if query_id not in table:
+            missing.append(query_id)
+            if averaging == "intersection":
+                skipped[query_id] = "not in the run"
+                continue
+        scored.append(query_id)
+        judgements.append(judged)
+    return scored, judgements, skipped, missing

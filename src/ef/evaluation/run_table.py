@@ -57,6 +57,8 @@ class _DocColumn(Protocol):
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]: ...
 
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _DocColumn: ...
+
 
 class _ListDocs:
     def __init__(self, docs: list[str]) -> None:
@@ -78,6 +80,9 @@ class _ListDocs:
         return np.fromiter(
             (self.docs[r - 1] > self.docs[r] for r in rows.tolist()), dtype=bool, count=rows.size
         )
+
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _ListDocs:
+        return _ListDocs([d for d, kept in zip(self.docs, keep.tolist(), strict=True) if kept])
 
 
 class _SeriesDocs:
@@ -117,6 +122,11 @@ class _SeriesDocs:
         before = self.docs.gather(rows - 1)
         here = self.docs.gather(rows)
         return np.asarray((before > here).to_numpy(), dtype=bool)
+
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _SeriesDocs:
+        import polars as pl
+
+        return _SeriesDocs(self.docs.filter(pl.Series(keep)))
 
 
 class RunTable:
@@ -226,6 +236,36 @@ class RunTable:
             return self._docs.take(rows)
         return scored_order(dict(zip(self._docs.take(rows), self._scores(i), strict=True)))
 
+    def without_identical_ids(self) -> RunTable:
+        """This run without the docs whose id is their query's id (BEIR's
+        ``ignore_identical_ids``); the docs below them move up a rank.
+
+        >>> table = RunTable.from_dict({"q1": {"q1": 2.0, "d1": 1.0}, "q2": {"d2": 1.0}})
+        >>> table.without_identical_ids().ranking("q1")
+        ['d1']
+        """
+        query_ids = list(self.query_ids)
+        rows, _ = self._docs.rows_with_hashes(np.unique(self._docs.hash_docs(query_ids)))
+        if rows.size:
+            owners = np.searchsorted(self.offsets, rows, side="right") - 1
+            same = [
+                doc == self.query_ids[owner]
+                for doc, owner in zip(self._docs.take(rows), owners.tolist(), strict=True)
+            ]
+            rows = rows[np.asarray(same, dtype=bool)]
+        if rows.size == 0:
+            return self
+        keep = np.ones(len(self), dtype=bool)
+        keep[rows] = False
+        removed = np.r_[0, np.cumsum(~keep)]
+        return RunTable(
+            self.query_ids,
+            self.offsets - removed[self.offsets],
+            self.original_scores[keep],
+            self._docs.subset(keep),
+            ordered=self._ordered,
+        )
+
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{qid: {doc: score}}``, as :func:`~ef.evaluation.read_run` returns it."""
         return {
@@ -302,12 +342,17 @@ class RunTable:
         ranks = self._ranks(rows, [doc for doc, keep in zip(docs, same, strict=True) if keep])
         query = np.asarray(pair_query, dtype=np.int64)[pair]
         by_query_then_rank = np.lexsort((ranks, query))
+        lengths = np.diff(self.offsets)
+        blocks = np.fromiter(
+            (self._index.get(q, -1) for q in query_ids), dtype=np.int64, count=len(query_ids)
+        )
         return JudgedHits.build(
             len(query_ids),
             query[by_query_then_rank],
             ranks[by_query_then_rank],
             np.asarray(pair_grades, dtype=np.float64)[pair][by_query_then_rank],
             judgements,
+            n_retrieved=np.where(blocks >= 0, lengths[blocks], 0),
         )
 
     def _pairs_by_id(

@@ -7,15 +7,13 @@ compute, each metric's value per query (checked to be a number), and the means.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-
-import attrs
 
 from ._registry import Registry
 from .errors import PluginError
 from .interfaces import RetrievalMetric, is_score
+from .measures import Measure, parse_measures
 
 if TYPE_CHECKING:
     from .metrics.batch import JudgedHits
@@ -28,20 +26,6 @@ __all__ = [
     "score_all",
     "split_key",
 ]
-
-_WITH_CUTOFF = re.compile(r"^(?P<name>[^@\s]+)@(?P<k>[^@\s]*)$")
-
-
-@attrs.frozen
-class Measure:
-    """One metric at one cutoff: what a report key (``ndcg@10``) stands for."""
-
-    metric: RetrievalMetric
-    k: int
-
-    @property
-    def key(self) -> str:
-        return f"{self.metric.name}@{self.k}"
 
 
 def split_key(key: str) -> tuple[str, int | None]:
@@ -66,26 +50,16 @@ def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
 def resolve_measures(
     metrics: Iterable[str], k_values: Sequence[int], registry: Registry
 ) -> list[Measure]:
-    """The measures that ``metrics`` name: ``"ndcg"`` at every cutoff of ``k_values``,
-    ``"ndcg@10"`` at cutoff 10 only. Unknown names raise UnknownNameError."""
+    """The measures that ``metrics`` name, in any syntax :func:`~ef.evaluation.measures.
+    parse_measure` reads: ``"ndcg"`` at every cutoff of ``k_values``, ``"ndcg@10"`` at cutoff
+    10 only, ``"P(rel=2)@5"``, ``"ndcg_cut.10"``. Unknown names raise UnknownNameError."""
     if isinstance(metrics, str):
         raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
-    ks = check_k_values(k_values)
-    measures: dict[str, Measure] = {}
-    for entry in metrics:
-        match = _WITH_CUTOFF.match(entry) if isinstance(entry, str) else None
-        if match is None:
-            chosen = [Measure(registry.retrieval_metric(entry), k) for k in ks]
-        else:
-            k = match["k"]
-            if not k.isdigit() or int(k) < 1:
-                raise ValueError(f"{entry!r}: the cutoff after '@' must be a positive int")
-            chosen = [Measure(registry.retrieval_metric(match["name"]), int(k))]
-        for measure in chosen:
-            measures.setdefault(measure.key, measure)
+    check_k_values(k_values)
+    measures = parse_measures(list(metrics), k_values=k_values, registry=registry)
     if not measures:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg',)")
-    return list(measures.values())
+    return measures
 
 
 def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
@@ -124,7 +98,7 @@ def score_all(
     for m in measures:
         raw: object = None
         if m.metric.batch is not None:
-            raw = m.metric.batch(hits, m.k)
+            raw = m.metric.batch(hits, m.k, **m.kwargs)
             # An array's tolist() gives Python floats in one step; any sequence will do.
             values: list[Any] = raw.tolist() if hasattr(raw, "tolist") else list(raw)
             if len(values) != len(query_ids):
@@ -134,7 +108,10 @@ def score_all(
                 )
         else:
             ranked = rankings() if ranked is None else ranked
-            values = [m.metric.func(r, j, m.k) for r, j in zip(ranked, judgements, strict=True)]
+            kwargs = m.kwargs
+            values = [
+                m.metric.func(r, j, m.k, **kwargs) for r, j in zip(ranked, judgements, strict=True)
+            ]
         if not _plain_floats(raw, values):
             # Only a value that is not a plain, non-NaN float needs the full check.
             values = [_checked(m.metric, v, q) for v, q in zip(values, query_ids, strict=True)]
@@ -150,7 +127,10 @@ def score_all(
 def mean_of(
     measures: Sequence[Measure], per_query: Mapping[str, Mapping[str, float]]
 ) -> dict[str, float]:
-    """Each measure's mean over the queries of ``per_query`` (exactly summed)."""
+    """Each measure's mean over the queries of ``per_query`` (exactly summed); the sum for a
+    metric that aggregates by sum (``num_ret``, as trec_eval and ir_measures report it)."""
     n = len(per_query)
-    keys = [m.key for m in measures]
-    return {key: math.fsum(values[key] for values in per_query.values()) / n for key in keys}
+    totals = {m.key: math.fsum(values[m.key] for values in per_query.values()) for m in measures}
+    return {
+        m.key: totals[m.key] if m.metric.aggregate == "sum" else totals[m.key] / n for m in measures
+    }

@@ -18,7 +18,6 @@ from ..convert import convert as convert_data
 from ..download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..errors import EvaluationError
 from ..files import read_qrels, read_samples
-from ..interfaces import RagMetric, RetrievalMetric
 from ..rag_eval import evaluate_rag
 from ..render import report_tables
 from ..reports import RetrievalEvalReport
@@ -62,8 +61,33 @@ class _Group(click.Group):
 
 
 def _split(values: Sequence[str]) -> tuple[str, ...]:
-    """``-m a -m b,c`` -> ``(a, b, c)``."""
-    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+    """``-m a -m b,c`` -> ``(a, b, c)``.
+
+    A comma inside brackets does not split (``nDCG(gains={1:3,2:9})@10``), nor one before a
+    digit, which continues trec_eval's cutoffs and gains (``P.5,10``, ``ndcg.1=3,2=9``).
+    """
+    parts: list[str] = []
+    for value in values:
+        depth = 0
+        current = ""
+        for char in value:
+            if char in "({[":
+                depth += 1
+            elif char in ")}]":
+                depth -= 1
+            if char == "," and depth == 0:
+                parts.append(current)
+                current = ""
+            else:
+                current += char
+        parts.append(current)
+    joined: list[str] = []
+    for part in (p.strip() for p in parts):
+        if part[:1].isdigit() and joined and "." in joined[-1] and "(" not in joined[-1]:
+            joined[-1] += "," + part
+        elif part:
+            joined.append(part)
+    return tuple(joined)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -126,7 +150,9 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     "--metric",
     "metrics",
     multiple=True,
-    help="A metric, as name@k (ndcg@10) or a name at every --k (repeat or comma-separate). "
+    help="A measure: name@k (ndcg@10), a name at every --k, name@all (the whole ranking), "
+    "with parameters (precision(rel=2)@5), or in ir_measures' (nDCG@10) or trec_eval's "
+    "(ndcg_cut.10, P.5,10) syntax; repeat or comma-separate. ef-eval metrics lists them. "
     "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100.",
 )
 @click.option(
@@ -144,7 +170,13 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     default="qrels",
     show_default=True,
     help="qrels: a judged query missing from the run scores 0 (trec_eval -c); "
-    "intersection: only queries in both (trec_eval 9's default).",
+    "intersection: only queries in both; run: every judged query of the run, one with no "
+    "relevant doc included (trec_eval's default, pytrec_eval, ranx).",
+)
+@click.option(
+    "--ignore-identical-ids",
+    is_flag=True,
+    help="Drop a doc whose id is its query's id from the run (BEIR's option).",
 )
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
@@ -158,7 +190,8 @@ def evaluate(  # click passes every option by keyword
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
     per_query: bool,
-    averaging: Literal["qrels", "intersection"],
+    averaging: Literal["qrels", "intersection", "run"],
+    ignore_identical_ids: bool,
     qrels_format: str | None,
     run_format: str | None,
     output: str,
@@ -174,7 +207,12 @@ def evaluate(  # click passes every option by keyword
     ranked = RunTable.read(run, run_format)
     chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     report = evaluate_run(
-        ranked, judged, metrics=chosen, k_values=k_values or (1, 5, 10, 100), averaging=averaging
+        ranked,
+        judged,
+        metrics=chosen,
+        k_values=k_values or (1, 5, 10, 100),
+        averaging=averaging,
+        ignore_identical_ids=ignore_identical_ids,
     )
     report = with_inputs(report, run=run, qrels=qrels)
     title = str(report).splitlines()[0].replace("Retrieval evaluation", str(run))
@@ -203,13 +241,24 @@ def _summary_rows(report: RetrievalEvalReport) -> tuple[list[str], list[list[str
     return list(table.header), [list(row) for row in table.rows]
 
 
+def _trec_value(name: str, value: float) -> float | int:
+    # trec_eval prints its counts (num_ret, num_rel, num_rel_ret) as integers.
+    return int(value) if name.startswith("num_") and float(value).is_integer() else value
+
+
 def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
+    names = {key: trec_eval_name(key) for key in report.metrics}
     lines = []
     if per_query:
         for query_id, values in report.per_query.items():
-            lines += [trec_eval_line(trec_eval_name(k), query_id, v) for k, v in values.items()]
+            lines += [
+                trec_eval_line(names[k], query_id, _trec_value(names[k], v))
+                for k, v in values.items()
+            ]
     lines.append(trec_eval_line("num_q", "all", report.n_queries))
-    lines += [trec_eval_line(trec_eval_name(k), "all", v) for k, v in report.metrics.items()]
+    lines += [
+        trec_eval_line(names[k], "all", _trec_value(names[k], v)) for k, v in report.metrics.items()
+    ]
     click.echo("\n".join(lines))
 
 
@@ -296,32 +345,26 @@ def download(
 @cli.command()
 @click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
 def metrics(output: str) -> None:
-    """List every metric the loaded plugins provide, and which plugin provides it."""
-    registry = get_registry()
-    catalogue: dict[str, RetrievalMetric | RagMetric] = {
-        **registry.retrieval_metrics,
-        **registry.rag_metrics,
-    }
-    entries = [
-        {
-            "name": name,
-            "kind": metric.kind,
-            "plugin": registry.provider(name).name,
-            "description": metric.description,
-        }
-        for name, metric in sorted(
-            catalogue.items(), key=lambda item: (item[1].kind != "retrieval", item[0])
-        )
-    ]
+    """List every metric the loaded plugins provide: its parameters, its names in our,
+    ir_measures' and trec_eval's syntax, and the plugin that provides it."""
+    from ..catalogue import catalogue_entries
+
+    entries = catalogue_entries(get_registry())
     if output == "json":
         emit_json(entries)
-    else:
-        emit_rows(
-            ["name", "kind", "plugin", "description"],
-            [[e["name"], e["kind"], e["plugin"], e["description"]] for e in entries],
-            output,
-            numeric=False,
+        return
+    rows = []
+    for entry in entries:
+        params = ", ".join(
+            f"{p['name']}={p['default'] if p['default'] is not None else 'unset'}"
+            for p in entry["parameters"]
         )
+        syntaxes = "; ".join(
+            (f"{syntax}: " if syntax != "ours" else "") + ", ".join(spelled)
+            for syntax, spelled in entry["syntaxes"].items()
+        )
+        rows.append([entry["name"], entry["kind"], params or "-", syntaxes, entry["plugin"]])
+    emit_rows(["name", "kind", "parameters", "syntaxes", "plugin"], rows, output, numeric=False)
 
 
 @cli.command()

@@ -1,0 +1,442 @@
+"""Measure strings: ``ndcg@10``, ``P(rel=2)@5``, ``ndcg_cut.10``, all resolved to one form.
+
+A *measure* is one retrieval metric at one cutoff (or over the whole ranking) with its
+parameters set. Three syntaxes name one:
+
+* ours: ``name``, ``name@k``, ``name@all``, ``name(param=value, ...)@k``, with the names of
+  the registry (``ndcg``, ``precision``, a plugin's ``hits``) or their aliases;
+* ir_measures': ``nDCG@10``, ``P(rel=2)@5``, ``AP(judged_only=True)``, ``RBP(p=0.8)``;
+* trec_eval's: ``ndcg_cut.10``, ``P.5,10``, ``map``, ``recip_rank``, ``ndcg.1=3,2=9``.
+
+Each resolves to :class:`Measure` objects whose :attr:`Measure.key` is the canonical
+spelling that reports use: our name, the parameters that differ from their defaults in
+declaration order, then ``@k``, ``@all`` (the whole ranking) or nothing (a metric that has
+no cutoff by nature, such as ``rprec``):
+
+>>> [m.key for m in parse_measure("P(rel=2)@5")]
+['precision(rel=2)@5']
+>>> [m.key for m in parse_measure("P.5,10")]
+['precision@5', 'precision@10']
+>>> parse_measure("AP") == parse_measure("map@all") == parse_measure("AP(judged_only=False)")
+True
+
+Parsing a canonical key gives back the same measure, so keys can be stored and read again.
+Where the syntaxes disagree, ours wins: a bare ``ndcg`` or ``map`` is that metric at every
+cutoff of ``k_values`` (trec_eval would read the whole ranking: write ``ndcg@all`` or
+``nDCG``). A bare name of an ir_measures measure is the whole ranking (``AP``, ``nDCG``), as
+in ir_measures; a bare trec_eval family that takes cutoffs (``P``, ``ndcg_cut``) is every
+cutoff of ``k_values``.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import math
+import re
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .errors import DuplicateNameError, UnknownNameError
+from .interfaces import MetricParam, RetrievalMetric, Synonym
+
+if TYPE_CHECKING:
+    from ._registry import Registry
+
+__all__ = ["DEFAULT_K_VALUES", "Measure", "format_value", "parse_measure", "parse_measures"]
+
+#: The cutoffs of a bare metric name when none are given.
+DEFAULT_K_VALUES = (1, 5, 10, 100)
+
+_SPEC = re.compile(r"^(?P<name>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<k>[^()@]*))?$", re.S)
+
+
+def format_value(value: Any) -> str:
+    """A parameter value as a measure string writes it.
+
+    Whole numbers lose their ``.0``; other floats use Python's shortest repr; strings are
+    quoted; a dict (held as pairs) is written ``{1:3,2:9}``.
+
+    >>> format_value(2.0), format_value(0.8), format_value(True), format_value("exp-log2")
+    ('2', '0.8', 'True', "'exp-log2'")
+    >>> format_value(((1.0, 3.0), (2.0, 9.5)))
+    '{1:3,2:9.5}'
+    """
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, tuple):
+        return "{" + ",".join(f"{format_value(a)}:{format_value(b)}" for a, b in value) + "}"
+    return repr(value)
+
+
+def _pairs(value: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    return tuple(value)
+
+
+@attrs.frozen
+class Measure:
+    """One retrieval metric at one cutoff, with its parameters: what a report key stands for.
+
+    ``k`` is the cutoff, or ``None`` for the whole ranking. ``params`` holds the parameters
+    that differ from their defaults, in the metric's declaration order, as
+    ``(name, value)`` pairs (see :meth:`MetricParam.convert
+    <ef.evaluation.MetricParam.convert>`).
+
+    >>> from ef.evaluation import get_registry
+    >>> ndcg = get_registry().retrieval_metric("ndcg")
+    >>> Measure(ndcg, 10).key, Measure(ndcg, None).key
+    ('ndcg@10', 'ndcg@all')
+    """
+
+    metric: RetrievalMetric
+    k: int | None
+    params: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
+
+    @property
+    def key(self) -> str:
+        """The canonical spelling: ``name``, ``(params)``, then ``@k``, ``@all`` or nothing."""
+        text = self.metric.name
+        if self.params:
+            text += "(" + ",".join(f"{n}={format_value(v)}" for n, v in self.params) + ")"
+        if self.k is not None:
+            return f"{text}@{self.k}"
+        return f"{text}@all" if self.metric.cutoff else text
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        """Every declared parameter, at its value here or its default, for ``func``/``batch``."""
+        set_here = dict(self.params)
+        return {p.name: p.as_argument(set_here.get(p.name, p.default)) for p in self.metric.params}
+
+
+@attrs.frozen
+class _Index:
+    """Every way to name a metric of one registry."""
+
+    names: dict[str, str]  # our names and aliases -> metric name
+    #: Spelling -> (metric name, synonym), the ones that require parameters first.
+    ir_measures: dict[str, list[tuple[str, Synonym]]]
+    trec_eval: dict[str, list[tuple[str, Synonym]]]
+
+    def synonym(
+        self, syntax: str, name: str, given: Mapping[str, Any]
+    ) -> tuple[str, Synonym] | None:
+        """The metric that ``name`` means in ``syntax`` with the parameters ``given``."""
+        table = self.ir_measures if syntax == "ir_measures" else self.trec_eval
+        for metric_name, synonym in table.get(name, ()):
+            if synonym.matches(given):
+                return metric_name, synonym
+        return None
+
+
+def _index(registry: Registry) -> _Index:
+    cached = _INDEXES.get(id(registry))
+    if cached is not None and cached[0]() is registry:
+        return cached[1]
+    index = _build_index(registry)
+    _INDEXES[id(registry)] = (weakref.ref(registry), index)
+    return index
+
+
+#: Built indexes by registry id (a weak reference tells a reused id from its first owner).
+_INDEXES: dict[int, tuple[weakref.ref[Registry], _Index]] = {}
+
+
+def _who(registry: Registry, name: str) -> str:
+    try:
+        return f"{name!r} ({registry.provider(name).describe()})"
+    except UnknownNameError:  # a registry built by hand
+        return repr(name)
+
+
+def _build_index(registry: Registry) -> _Index:
+    metrics = registry.retrieval_metrics
+    names = {name: name for name in metrics}
+    syntaxes: dict[str, dict[str, list[tuple[str, Synonym]]]] = {
+        "ir_measures": {},
+        "trec_eval": {},
+    }
+    for name, metric in metrics.items():
+        for alias in metric.aliases:
+            other = names.get(alias)
+            if other is not None and other != name:
+                raise DuplicateNameError(
+                    f"retrieval metric name {alias!r} is claimed by {_who(registry, other)} "
+                    f"and by {_who(registry, name)} (as an alias)"
+                )
+            names[alias] = name
+        for synonym in metric.synonyms:
+            entries = syntaxes[synonym.syntax].setdefault(synonym.name, [])
+            for other, taken in entries:
+                same = taken.requires == synonym.requires and taken.selects == synonym.selects
+                if other != name and same:
+                    raise DuplicateNameError(
+                        f"the {synonym.syntax} name {synonym.name!r} is claimed by "
+                        f"{_who(registry, other)} and {_who(registry, name)}"
+                    )
+            entries.append((name, synonym))
+            entries.sort(key=lambda entry: -len(entry[1].requires) - len(entry[1].selects))
+    return _Index(names, syntaxes["ir_measures"], syntaxes["trec_eval"])
+
+
+def _literal_params(spec: str, text: str) -> list[tuple[str, Any]]:
+    """``rel=2, judged_only=True`` -> ``[("rel", 2), ("judged_only", True)]``."""
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+    except SyntaxError as exc:
+        raise ValueError(
+            f"{spec!r}: cannot read the parameters {text!r} ({exc.msg}); write them as "
+            "name=value, e.g. P(rel=2)@5"
+        ) from None
+    assert isinstance(call, ast.Call)
+    if call.args or any(kw.arg is None for kw in call.keywords):
+        raise ValueError(f"{spec!r}: parameters are name=value pairs, e.g. P(rel=2)@5")
+    params = []
+    for keyword in call.keywords:
+        try:
+            value = ast.literal_eval(keyword.value)
+        except ValueError:
+            raise ValueError(
+                f"{spec!r}: the value of {keyword.arg!r} must be a literal (a number, True, "
+                f"False, a quoted string or a dict), got {ast.unparse(keyword.value)!r}"
+            ) from None
+        params.append((str(keyword.arg), value))
+    return params
+
+
+def _number(spec: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{spec!r}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{spec!r}: {text!r} is not a finite number")
+    return value
+
+
+def _trec_params(spec: str, metric: RetrievalMetric, text: str) -> list[tuple[str, Any]]:
+    """trec_eval's parameters after the dot: ``1=3,2=9`` (gains) or ``p=0.8``."""
+    pairs = []
+    for part in text.split(","):
+        name, equals, value = part.partition("=")
+        if not equals or not name or not value:
+            raise ValueError(
+                f"{spec!r}: trec_eval's parameters are name=value pairs after the dot, e.g. "
+                "ndcg.1=3,2=9 or rbp.p=0.8"
+            )
+        pairs.append((name.strip(), value.strip()))
+    if all(re.fullmatch(r"[+-]?\d+", name) for name, _ in pairs):
+        param = metric.param("gains")  # the grade=gain pairs of trec_eval's ndcg
+        return [(param.name, {int(name): _number(spec, value) for name, value in pairs})]
+    params: list[tuple[str, Any]] = []
+    for name, value in pairs:
+        param = metric.param(name)
+        params.append((name, value == "1" if param.type is bool else _number(spec, value)))
+    return params
+
+
+def _cutoffs(spec: str, text: str) -> list[int]:
+    ks = []
+    for part in text.split(","):
+        if not part.strip().isdigit() or int(part) < 1:
+            raise ValueError(
+                f"{spec!r}: trec_eval's cutoffs after the dot must be positive ints, e.g. P.5,10"
+            )
+        ks.append(int(part))
+    return ks
+
+
+def _cutoff(spec: str, text: str | None) -> int | str | None:
+    """``None`` (no ``@``), an int, or ``"all"``."""
+    if text is None:
+        return None
+    if text == "all":
+        return "all"
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(
+            f"{spec!r}: the cutoff after '@' must be a positive int or 'all', got {text!r}"
+        )
+    return int(text)
+
+
+def _canonical_params(
+    spec: str, metric: RetrievalMetric, given: Iterable[tuple[str, Any]]
+) -> tuple[tuple[str, Any], ...]:
+    values: dict[str, Any] = {}
+    for name, value in given:
+        param: MetricParam = metric.param(name)
+        try:
+            values[name] = param.convert(value)
+        except ValueError as exc:
+            raise ValueError(f"{spec!r}: {exc}") from None
+    return tuple(
+        (p.name, values[p.name])
+        for p in metric.params
+        if p.name in values and values[p.name] != p.default
+    )
+
+
+def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> UnknownNameError:
+    if name in registry.rag_metrics:
+        return UnknownNameError(f"{name!r} is a rag metric, not a retrieval metric.")
+    candidates = list(dict.fromkeys([*index.names, *index.ir_measures, *index.trec_eval]))
+    folded = {c.lower(): c for c in reversed(candidates)}
+    close = [folded[name.lower()]] if name.lower() in folded else []
+    close += [c for c in difflib.get_close_matches(name, candidates, n=3) if c not in close]
+    message = f"unknown retrieval metric {name!r}"
+    if close:
+        message += f"; did you mean {' or '.join(map(repr, close[:3]))}?"
+    else:
+        message += "."
+    return UnknownNameError(
+        f"{message} Valid retrieval metrics: {', '.join(registry.retrieval_metrics)}; or their "
+        "names in ir_measures' or trec_eval's syntax (ef-eval metrics lists them)."
+    )
+
+
+def parse_measure(
+    spec: str,
+    *,
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    registry: Registry | None = None,
+) -> list[Measure]:
+    """The measures one string names, in any of the three syntaxes.
+
+    A name without a cutoff stands for every cutoff of ``k_values`` when its metric takes
+    cutoffs (in our syntax and trec_eval's), so one string may give several measures.
+
+    Raises:
+        UnknownNameError: (a ``ValueError``) for an unknown metric or parameter, with the
+            valid ones and a "did you mean".
+        ValueError: for a malformed string or a bad parameter value.
+
+    >>> [m.key for m in parse_measure("ndcg", k_values=(5, 10))]
+    ['ndcg@5', 'ndcg@10']
+    >>> [m.key for m in parse_measure("nDCG(dcg='exp-log2')@10")]
+    ["ndcg(dcg='exp-log2')@10"]
+    >>> [m.key for m in parse_measure("ndcg.1=3,2=9")], [m.key for m in parse_measure("Rprec")]
+    (['ndcg(gains={1:3,2:9})@all'], ['rprec'])
+    >>> parse_measure("P(rell=2)@5")
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.UnknownNameError: retrieval metric 'precision' has no parameter \
+'rell'; did you mean 'rel'? Its parameters: rel, judged_only.
+    """
+    from ._registry import registry_or_default
+    from .scoring import check_k_values
+
+    if not isinstance(spec, str):
+        raise TypeError(f"a measure is a string such as 'ndcg@10', got {spec!r}")
+    registry = registry_or_default(registry)
+    index = _index(registry)
+    text = spec.strip()
+    match = _SPEC.match(text)
+    name = match["name"] if match else text
+    metrics = registry.retrieval_metrics
+
+    if match and name in index.names:  # ours
+        metric = metrics[index.names[name]]
+        params = _literal_params(spec, match["params"]) if match["params"] is not None else []
+        cutoff = _cutoff(spec, match["k"])
+        if cutoff is None:
+            ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
+        else:
+            ks = [None if cutoff == "all" else int(cutoff)]
+        chosen = _canonical_params(spec, metric, params)
+        return [Measure(metric, k, chosen) for k in ks]
+
+    # A bare name that is trec_eval's too is trec_eval's: ``P`` is every cutoff.
+    bare = match is not None and match["params"] is None and match["k"] is None
+    if match and name in index.ir_measures and not (bare and name in index.trec_eval):
+        given = _literal_params(spec, match["params"]) if match["params"] is not None else []
+        found = index.synonym("ir_measures", name, dict(given))
+        if found is None:
+            raise ValueError(f"{spec!r}: ir_measures' {name} needs other parameters here")
+        metric_name, synonym = found
+        given = [(n, v) for n, v in given if n not in dict(synonym.selects)]
+        metric = metrics[metric_name]
+        cutoff = _cutoff(spec, match["k"])
+        if cutoff is not None and not synonym.cutoff:
+            raise ValueError(
+                f"{spec!r}: ir_measures' {name} takes no cutoff; write "
+                f"{metric_name}@{cutoff} for the ranking cut at {cutoff}"
+            )
+        k = cutoff if isinstance(cutoff, int) else None
+        params = [*synonym.params, *given]
+        return [Measure(metric, k, _canonical_params(spec, metric, params))]
+
+    base, _, rest = text.partition(".")
+    found = None
+    if "(" not in text and "@" not in text and base in index.trec_eval:
+        found = index.synonym("trec_eval", base, {})
+    if found is not None:
+        metric_name, synonym = found
+        metric = metrics[metric_name]
+        params = [*synonym.params]
+        if synonym.cutoff:
+            ks = list(check_k_values(k_values)) if not rest else list(_cutoffs(spec, rest))
+        else:
+            ks = [None]
+            if rest:
+                params += _trec_params(spec, metric, rest)
+        chosen = _canonical_params(spec, metric, params)
+        return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
+
+    raise _unknown(spec, name if match else base, registry, index)
+
+
+def parse_measures(
+    specs: Iterable[str],
+    *,
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    registry: Registry | None = None,
+) -> list[Measure]:
+    """The measures of several strings, each once, in order (see :func:`parse_measure`).
+
+    >>> [m.key for m in parse_measures(["P@5", "precision@5", "P.5,10"])]
+    ['precision@5', 'precision@10']
+    """
+    if isinstance(specs, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({specs!r},), not a str")
+    measures: dict[str, Measure] = {}
+    for spec in specs:
+        for measure in parse_measure(spec, k_values=k_values, registry=registry):
+            measures.setdefault(measure.key, measure)
+    return list(measures.values())
+
+
+def describe_syntaxes(metric: RetrievalMetric) -> Mapping[str, list[str]]:
+    """How each syntax names ``metric``: ``{"ours": [...], "ir_measures": [...], ...}``.
+
+    >>> from ef.evaluation import get_registry
+    >>> dict(describe_syntaxes(get_registry().retrieval_metric("precision")))
+    {'ours': ['precision@k', 'precision@all'], 'ir_measures': ['P@k', 'Precision@k', \
+'SetP'], 'trec_eval': ['P.k', 'set_P']}
+    """
+    ours = [metric.name, *metric.aliases]
+    described: dict[str, list[str]] = {
+        "ours": [s for n in ours for s in (f"{n}@k", f"{n}@all")] if metric.cutoff else ours
+    }
+    for syntax in ("ir_measures", "trec_eval"):
+        spelled = []
+        for synonym in metric.synonyms:
+            if synonym.syntax != syntax:
+                continue
+            name = synonym.name
+            said = [f"{n}=..." for n in synonym.requires]
+            said += [f"{n}={format_value(v)}" for n, v in synonym.selects]
+            if said:
+                name += "(" + ",".join(said) + ")"
+            if synonym.cutoff:
+                name += "@k" if syntax == "ir_measures" else ".k"
+            spelled.append(name)
+        if spelled:
+            described[syntax] = spelled
+    return described

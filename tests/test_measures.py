@@ -1,0 +1,347 @@
+"""Measure strings: three syntaxes, one canonical key, clear errors."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pluggy
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ef.evaluation import (
+    MetricParam,
+    Registry,
+    RetrievalMetric,
+    Synonym,
+    evaluate_run,
+    hookimpl,
+    hookspecs,
+)
+from ef.evaluation.errors import DuplicateNameError, UnknownNameError
+from ef.evaluation.measures import Measure, format_value, parse_measure, parse_measures
+
+BUILTINS = Registry.load(autoload=False)
+
+
+def keys(spec: str, k_values: tuple[int, ...] = (1, 10)) -> list[str]:
+    return [m.key for m in parse_measure(spec, k_values=k_values, registry=BUILTINS)]
+
+
+# The examples of issue 8 and of the catalogue, in each syntax, with the key each gives.
+SAME = {
+    # ours
+    "ndcg@10": ["ndcg@10"],
+    "ndcg": ["ndcg@1", "ndcg@10"],
+    "ndcg@all": ["ndcg@all"],
+    "precision(rel=2)@5": ["precision(rel=2)@5"],
+    "precision(rel=2.0, judged_only=False)@5": ["precision(rel=2)@5"],
+    "map(judged_only=True)@all": ["map(judged_only=True)@all"],
+    "rprec": ["rprec"],
+    "rprec@10": ["rprec@10"],
+    "hit_rate@5": ["success@5"],
+    "r_precision": ["rprec"],
+    # ir_measures'
+    "nDCG@10": ["ndcg@10"],
+    "NDCG@10": ["ndcg@10"],
+    "P(rel=2)@5": ["precision(rel=2)@5"],
+    "AP(judged_only=True)": ["map(judged_only=True)@all"],
+    "RBP(p=0.8)": ["rbp(p=0.8)"],
+    "RBP": ["rbp(p=0.8)"],
+    "RBP(p=0.5,rel=2)": ["rbp(p=0.5,rel=2)"],
+    "R@100": ["recall@100"],
+    "RR@10": ["mrr@10"],
+    "RR": ["mrr@all"],
+    "Judged@10": ["judged@10"],
+    "Success@5": ["success@5"],
+    "ERR@20": ["err@20"],
+    "Rprec": ["rprec"],
+    "Bpref": ["bpref"],
+    "infAP": ["infap"],
+    "NumRet": ["num_ret"],
+    "NumRel": ["num_rel"],
+    "NumRelRet": ["num_rel_ret"],
+    "NumRet(rel=2)": ["num_rel_ret(rel=2)"],
+    "SetP": ["precision@all"],
+    "SetP(relative=True)": ["r_cap@all"],
+    "SetF": ["f1@all"],
+    "nDCG(dcg='exp-log2')@10": ["ndcg(dcg='exp-log2')@10"],
+    "nDCG(gains={0:0,1:1,2:3})@10": ["ndcg(gains={0:0,1:1,2:3})@10"],
+    "nDCG(gains={1: 1, 2: 3})": ["ndcg(gains={1:1,2:3})@all"],
+    # trec_eval's
+    "ndcg_cut.10": ["ndcg@10"],
+    "ndcg_cut": ["ndcg@1", "ndcg@10"],
+    "P.5,10": ["precision@5", "precision@10"],
+    "P": ["precision@1", "precision@10"],
+    "recall.100": ["recall@100"],
+    "map_cut.10": ["map@10"],
+    "recip_rank": ["mrr@all"],
+    "bpref": ["bpref"],
+    "success.1,5": ["success@1", "success@5"],
+    "num_ret": ["num_ret"],
+    "set_P": ["precision@all"],
+    "set_relative_P": ["r_cap@all"],
+    "relative_P.5": ["r_cap@5"],
+    "unj.5,10": ["hole@5", "hole@10"],
+    "ndcg.1=3,2=9,4=4.5": ["ndcg(gains={1:3,2:9,4:4.5})@all"],
+    "rbp.p=0.5": ["rbp(p=0.5,graded=True)"],  # trec_eval's rbp has graded gains
+    "rbp_resid": ["rbp_resid"],
+    # where ours and trec_eval's names meet, ours wins
+    "map": ["map@1", "map@10"],
+    "rbp": ["rbp"],
+}
+
+
+@pytest.mark.parametrize("spec", SAME)
+def test_each_syntax_resolves_to_the_canonical_key(spec: str) -> None:
+    assert keys(spec) == SAME[spec]
+
+
+def test_the_same_measure_is_the_same_object() -> None:
+    ours = parse_measure("precision(rel=2)@5", registry=BUILTINS)
+    assert ours == parse_measure("P(rel=2)@5", registry=BUILTINS)
+    assert ours[0].metric is BUILTINS.retrieval_metric("precision")
+    assert ours[0].kwargs == {"rel": 2.0, "judged_only": False}
+    assert parse_measure(" ndcg@10 ", registry=BUILTINS)[0].kwargs["gains"] is None
+
+
+def test_parse_measures_keeps_each_key_once_in_order() -> None:
+    measures = parse_measures(["P.5", "precision@5", "nDCG@3", "P.5,10"], registry=BUILTINS)
+    assert [m.key for m in measures] == ["precision@5", "ndcg@3", "precision@10"]
+    with pytest.raises(TypeError, match="not a str"):
+        parse_measures("ndcg", registry=BUILTINS)
+
+
+# --- round trips ------------------------------------------------------------------------
+
+
+def _values(param: MetricParam) -> st.SearchStrategy[Any]:
+    if param.choices:
+        return st.sampled_from(param.choices)
+    if param.type is bool:
+        return st.booleans()
+    if param.type is dict:
+        numbers = st.one_of(st.integers(-3, 5), st.sampled_from([0.5, 2.75, 1e-3]))
+        return st.dictionaries(numbers, numbers, min_size=1, max_size=4)
+    if param.name == "p":
+        return st.floats(min_value=0.01, max_value=0.99)
+    return st.one_of(st.integers(1, 4), st.floats(min_value=0.01, max_value=1e6))
+
+
+@st.composite
+def measures(draw: st.DrawFn) -> Measure:
+    metric = draw(st.sampled_from(list(BUILTINS.retrieval_metrics.values())))
+    chosen = {}
+    for param in metric.params:
+        if draw(st.booleans()):
+            chosen[param.name] = param.convert(draw(_values(param)))
+    if chosen.get("graded"):
+        chosen.pop("rel", None)
+    params = [(p.name, chosen[p.name]) for p in metric.params if p.name in chosen]
+    params = [(n, v) for n, v in params if v != metric.param(n).default]
+    k = draw(st.one_of(st.none(), st.integers(1, 2000)))
+    return Measure(metric, k, params)
+
+
+@given(measure=measures())
+def test_a_canonical_key_parses_back_to_its_measure(measure: Measure) -> None:
+    assert parse_measure(measure.key, registry=BUILTINS) == [measure]
+
+
+@given(measure=measures(), spaces=st.booleans())
+def test_parameters_may_be_spelled_in_any_order_and_form(measure: Measure, spaces: bool) -> None:
+    if not measure.params:
+        return
+    reordered = list(reversed(measure.params))
+    sep = ", " if spaces else ","
+    text = sep.join(f"{n}={_python(v)}" for n, v in reordered)
+    at = "" if measure.k is None and not measure.metric.cutoff else f"@{measure.k or 'all'}"
+    assert parse_measure(f"{measure.metric.name}({text}){at}", registry=BUILTINS) == [measure]
+
+
+def _python(value: Any) -> str:
+    if isinstance(value, tuple):
+        return repr(dict(value))
+    return repr(value)
+
+
+@given(value=st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers()))
+def test_format_value_round_trips_numbers(value: float) -> None:
+    text = format_value(float(value))
+    assert float(text) == float(value) or math.isclose(float(text), float(value))
+
+
+# --- errors -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ndgc@10", r"unknown retrieval metric 'ndgc'; did you mean 'ndcg'\?"),
+        ("Ndcg@10", r"unknown retrieval metric 'Ndcg'; did you mean 'ndcg'"),
+        ("set_p", r"did you mean 'set_P'"),
+        (
+            "bleu",
+            r"unknown retrieval metric 'bleu'\. Valid retrieval metrics: bpref, .*ir_measures",
+        ),
+        ("token_f1", r"'token_f1' is a rag metric, not a retrieval metric"),
+        (
+            "P(rell=2)@5",
+            r"metric 'precision' has no parameter 'rell'; did you mean 'rel'\? Its parameters: rel, judged_only",
+        ),
+        (
+            "ndcg(rel=2)@5",
+            r"metric 'ndcg' has no parameter 'rel'\. Its parameters: gains, dcg, judged_only",
+        ),
+        (
+            "hole(judged_only=True)@5",
+            r"metric 'hole' has no parameter 'judged_only'\. Its parameters: none",
+        ),
+        ("P(rel='2')@5", r"\"P\(rel='2'\)@5\": parameter 'rel' must be a number, got '2'"),
+        ("P(rel=0)@5", r"parameter 'rel' must be > 0, got 0"),
+        ("P(judged_only=1)@5", r"parameter 'judged_only' must be True or False, got 1"),
+        ("RBP(p=1)", r"parameter 'p' must lie strictly between 0 and 1"),
+        ("nDCG(dcg='exp')@5", r"parameter 'dcg' must be one of 'log2', 'exp-log2', got 'exp'"),
+        ("nDCG(gains={1:'a'})@5", r"parameter 'gains' maps numbers to numbers"),
+        ("nDCG(gains=[1])@5", r"parameter 'gains' must be a dict of numbers"),
+        ("P(rel=2", r"unknown retrieval metric 'P\(rel=2'"),
+        ("P(rel=)@5", r"cannot read the parameters 'rel='"),
+        ("P(2)@5", r"parameters are name=value pairs"),
+        ("P(rel=x)@5", r"the value of 'rel' must be a literal .* got 'x'"),
+        ("ndcg@0", r"the cutoff after '@' must be a positive int or 'all', got '0'"),
+        ("ndcg@", r"must be a positive int or 'all', got ''"),
+        ("ndcg@23.4", r"must be a positive int"),
+        ("P.5,x", r"trec_eval's cutoffs after the dot must be positive ints"),
+        ("ndcg.1", r"trec_eval's parameters are name=value pairs after the dot"),
+        ("ndcg.1=x", r"'x' is not a number"),
+        ("set_P.p=0.5", r"metric 'precision' has no parameter 'p'"),
+        ("Rprec@10", r"ir_measures' Rprec takes no cutoff; write rprec@10"),
+    ],
+)
+def test_bad_measure_strings_say_what_is_wrong(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_measure(spec, registry=BUILTINS)
+
+
+def test_unknown_names_are_unknown_name_errors() -> None:
+    with pytest.raises(UnknownNameError):
+        parse_measure("ndgc@10", registry=BUILTINS)
+    with pytest.raises(TypeError, match="a measure is a string"):
+        parse_measure(10, registry=BUILTINS)  # type: ignore[arg-type]
+
+
+# --- third-party metrics ----------------------------------------------------------------
+
+
+def top_grade_at_k(ranked, relevant, k, *, floor=0.0, squash=False):
+    """The highest grade in the top k, at least ``floor``."""
+    best = max([relevant.get(d, 0.0) for d in ranked[:k]] + [floor])
+    return min(best, 1.0) if squash else best
+
+
+def registry_with(*metrics: RetrievalMetric) -> Registry:
+    from ef.evaluation.default_plugins import retrieval_metrics
+
+    class Plugin:
+        @hookimpl
+        def ef_evaluation_metrics(self) -> list[RetrievalMetric]:
+            return list(metrics)
+
+    pm = pluggy.PluginManager(hookspecs.NAME)
+    pm.add_hookspecs(hookspecs)
+    pm.register(retrieval_metrics, name="builtin.retrieval_metrics")
+    pm.register(Plugin(), name="mine")
+    return Registry.from_plugin_manager(pm)
+
+
+TOP = RetrievalMetric(
+    name="top_grade",
+    func=top_grade_at_k,
+    params=(
+        MetricParam("floor", float, 0.0, "the least value"),
+        MetricParam("squash", bool, False, "cap at 1"),
+    ),
+    synonyms=(Synonym("ir_measures", "TopGrade"), Synonym("trec_eval", "top_grade_cut")),
+)
+
+
+def test_a_plugin_metric_takes_parameters_in_every_syntax() -> None:
+    registry = registry_with(TOP)
+    assert [m.key for m in parse_measure("top_grade(floor=0.5)@3", registry=registry)] == [
+        "top_grade(floor=0.5)@3"
+    ]
+    assert parse_measure("TopGrade(floor=0.5)@3", registry=registry) == parse_measure(
+        "top_grade(floor=0.5)@3", registry=registry
+    )
+    assert [m.key for m in parse_measure("top_grade_cut.1,3", registry=registry)] == [
+        "top_grade@1",
+        "top_grade@3",
+    ]
+    report = evaluate_run(
+        {"q": {"a": 2.0, "b": 1.0}},
+        {"q": {"a": 0.25, "b": 3}},
+        metrics=("top_grade(floor=0.5)@1", "top_grade@2", "top_grade(squash=True)@2"),
+        registry=registry,
+    )
+    assert report.metrics == {
+        "top_grade(floor=0.5)@1": 0.5,
+        "top_grade@2": 3.0,
+        "top_grade(squash=True)@2": 1.0,
+    }
+    with pytest.raises(UnknownNameError, match="did you mean 'floor'"):
+        parse_measure("top_grade(flor=1)@3", registry=registry)
+
+
+def test_two_plugins_cannot_claim_one_synonym() -> None:
+    clash = RetrievalMetric(
+        name="other", func=top_grade_at_k, synonyms=(Synonym("ir_measures", "P"),)
+    )
+    registry = registry_with(clash)
+    with pytest.raises(
+        DuplicateNameError,
+        match=r"the ir_measures name 'P' is claimed by 'other' \('mine'\) and 'precision'",
+    ):
+        parse_measure("ndcg@10", registry=registry)
+    alias = RetrievalMetric(name="other", func=top_grade_at_k, aliases=("ndcg",))
+    with pytest.raises(DuplicateNameError, match=r"name 'ndcg' is claimed by 'ndcg'"):
+        parse_measure("ndcg@10", registry=registry_with(alias))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"name": "Rel"}, ValueError, "name must match"),
+        ({"name": "k"}, ValueError, "'k' cannot name a metric parameter"),
+        ({"type": list}, TypeError, "type must be one of bool, int, float, str, dict"),
+        ({"default": "x"}, ValueError, "parameter 'rel' must be a number"),
+    ],
+)
+def test_metric_params_are_checked(kwargs, error, message) -> None:
+    arguments = {"name": "rel", "type": float, "default": None, **kwargs}
+    with pytest.raises(error, match=message):
+        MetricParam(**arguments)
+
+
+def test_retrieval_metric_checks_params_and_synonyms() -> None:
+    rel = MetricParam("rel", float)
+    with pytest.raises(ValueError, match="repeats a parameter"):
+        RetrievalMetric(name="m", func=top_grade_at_k, params=(rel, rel))
+    with pytest.raises(
+        ValueError, match="synonym 'M' sets 'p', which is not one of its parameters"
+    ):
+        RetrievalMetric(
+            name="m", func=top_grade_at_k, synonyms=(Synonym("ir_measures", "M", params={"p": 1}),)
+        )
+    with pytest.raises(ValueError, match="synonym 'M' requires 'p'"):
+        RetrievalMetric(
+            name="m", func=top_grade_at_k, synonyms=(Synonym("ir_measures", "M", requires=("p",)),)
+        )
+    with pytest.raises(ValueError, match="must be in"):
+        Synonym("ranx", "ndcg")
+    with pytest.raises(ValueError, match="a synonym's name is a letter"):
+        Synonym("trec_eval", "P.5")
+    with pytest.raises(ValueError, match="name must match"):
+        RetrievalMetric(name="m", func=top_grade_at_k, aliases=("Bad",))
+    with pytest.raises(ValueError, match="must be in"):
+        RetrievalMetric(name="m", func=top_grade_at_k, aggregate="median")
