@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ef.evaluation import evaluate_retrieval, evaluate_run, read_beir
+from ef.evaluation import demo_path, evaluate_retrieval, evaluate_run, read_beir
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
+SHIPPED_RUN = EXAMPLES / "run.overlap.trec"
 
 
 def test_quickstart_prints_the_report_of_the_demo_dataset(builtin_registry) -> None:
@@ -20,8 +21,8 @@ def test_quickstart_prints_the_report_of_the_demo_dataset(builtin_registry) -> N
         capture_output=True,
         text=True,
     ).stdout
-    assert "20 documents, 8 queries, 8 judged" in out
-    assert "Retrieval evaluation: 7 queries scored (1 skipped)" in out
+    assert "36 documents, 15 queries, 15 judged" in out
+    assert "Retrieval evaluation: 14 queries scored (1 skipped)" in out
     assert "skipped q8: no positive judgement" in out
     assert "RAG evaluation: 4 samples" in out
 
@@ -30,7 +31,7 @@ def test_quickstart_prints_the_report_of_the_demo_dataset(builtin_registry) -> N
     assert spec.loader is not None
     quickstart = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(quickstart)
-    corpus, queries, qrels = read_beir(EXAMPLES / "demo")
+    corpus, queries, qrels = read_beir(demo_path())
     report = evaluate_retrieval(
         quickstart.WordOverlapRetriever(corpus),
         qrels,
@@ -72,5 +73,4 @@ def test_the_shipped_run_is_what_the_quickstart_writes(tmp_path) -> None:
         [sys.executable, str(EXAMPLES / "quickstart.py"), "--write-run", str(target)],
         check=True,
     )
-    shipped = EXAMPLES / "demo" / "run.overlap.trec"
-    assert target.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
+    assert target.read_text(encoding="utf-8") == SHIPPED_RUN.read_text(encoding="utf-8")

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import click
 
+from .._demo import DEMO_NAME, demo_path
 from .._registry import get_registry
 from ..convert import KINDS, Kind
 from ..convert import convert as convert_data
@@ -56,6 +57,11 @@ class _Group(click.Group):
             sys.exit(1)
 
 
+def _dataset(path: Path) -> Path:
+    """The name ``demo`` is the demo dataset shipped in the package (``./demo`` is a path)."""
+    return demo_path() if str(path) == DEMO_NAME else path
+
+
 def _split(values: Sequence[str]) -> tuple[str, ...]:
     """``-m a -m b,c`` -> ``(a, b, c)``."""
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
@@ -89,11 +95,13 @@ def cli(debug: bool) -> None:
 def rag(
     samples: Path, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
 ) -> None:
-    """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples).
+    """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).
 
     The lexical metrics (exact_match, token_f1, context_recall, context_precision,
     non_empty_rate) need no LLM; plugins add more (ef-eval metrics lists them).
     """
+    if str(samples) == DEMO_NAME:
+        samples = demo_path() / "rag_samples.jsonl"
     rows = read_samples(samples, format_)
     chosen = _split(metrics)
     report = evaluate_rag(rows, metrics=chosen) if chosen else evaluate_rag(rows)
@@ -173,11 +181,12 @@ def evaluate(  # click passes every option by keyword
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
 
     QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV, or a BEIR directory (its test
-    split). RUN is a TREC run (qid Q0 docno rank score tag) or an MS MARCO run (qid pid
-    rank); gzip is read transparently. Docs are ranked by score, ties broken by docno
-    descending, the rank column ignored: trec_eval's rule, and trec_eval's numbers.
+    split); demo is the demo dataset shipped with ef-evaluation. RUN is a TREC run (qid Q0
+    docno rank score tag) or an MS MARCO run (qid pid rank); gzip is read transparently.
+    Docs are ranked by score, ties broken by docno descending, the rank column ignored:
+    trec_eval's rule, and trec_eval's numbers.
     """
-    judged = read_qrels(qrels, qrels_format)
+    judged = read_qrels(_dataset(qrels), qrels_format)
     ranked = RunTable.read(run, run_format)
     chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     report = evaluate_run(
