@@ -29,6 +29,8 @@ PUBLIC = [
     "RunTable",
     # Issue 6: the baseline retrievers and the demo dataset.
     "BM25Retriever", "DenseRetriever", "demo_path", "load_retriever",
+    # Issue 6: running retrievers.
+    "Retrieval", "retrieve",
 ]  # fmt: skip
 
 

@@ -41,6 +41,13 @@ def test_values_are_frozen_and_describe_themselves() -> None:
 def test_a_missing_function_is_refused() -> None:
     with pytest.raises(TypeError, match=r"RagMetric\.func must be callable, got None"):
         RagMetric(name="x", func=None)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"RetrieverAdapter\.adapt must be callable, got None"):
-        RetrieverAdapter(name="x", accepts=callable, adapt=None)  # type: ignore[arg-type]
+    # An adapter needs adapt=, adapt_batch=, or both; each must be callable.
+    with pytest.raises(TypeError, match=r"RetrieverAdapter 'x' needs adapt= .*adapt_batch="):
+        RetrieverAdapter(name="x", accepts=callable, adapt=None)
+    with pytest.raises(TypeError, match=r"RetrieverAdapter\.adapt must be callable, got 3"):
+        RetrieverAdapter(name="x", accepts=callable, adapt=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"RetrieverAdapter\.adapt_batch must be callable, got 3"):
+        RetrieverAdapter(name="x", accepts=callable, adapt_batch=3)  # type: ignore[arg-type]
+    only_batch = RetrieverAdapter(name="x", accepts=callable, adapt_batch=lambda obj: obj)
+    assert only_batch.adapt is None
     assert DatasetFormat(name="x").read_dataset is None  # a format's capabilities are optional

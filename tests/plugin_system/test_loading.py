@@ -222,8 +222,10 @@ def test_plugin_adapters_are_asked_before_the_built_ins(make_dist) -> None:
     registry = Registry.load()
     assert [a.name for a in registry.adapters] == [
         "idx",
+        "search_batch_method",
         "search_method",
         "retrieve_method",
+        "precomputed_run",
         "callable",
     ]
     report = evaluate_retrieval(

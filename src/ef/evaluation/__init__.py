@@ -77,6 +77,7 @@ from .rag_eval import evaluate_rag
 from .ragas_bridge import as_ragas_dataset, from_ragas_dataset
 from .reports import RagEvalReport, RetrievalEvalReport
 from .retrieval_eval import evaluate_retrieval
+from .retrieval_run import Retrieval, retrieve
 from .run_eval import evaluate_run
 from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
@@ -128,6 +129,7 @@ __all__ = [
     "RagMetric",
     "RagSample",
     "Registry",
+    "Retrieval",
     "RetrievalEvalReport",
     "RetrievalMetric",
     "RetrieverAdapter",
@@ -164,6 +166,7 @@ __all__ = [
     "read_samples",
     "recall_at_k",
     "reciprocal_rank",
+    "retrieve",
     "token_f1",
     "write_beir",
     "write_dataset",

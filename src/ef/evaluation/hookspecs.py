@@ -93,17 +93,27 @@ def ef_evaluation_retriever_adapters() -> Iterable[RetrieverAdapter]:
     """Return the retriever adapters this plugin provides.
 
     A :class:`~ef.evaluation.RetrieverAdapter` turns an object (a LangChain retriever, an
-    index, ...) into ``search(query, limit) -> results``. When a retriever is evaluated, the
-    adapters are asked in hook-call order and the first whose ``accepts(obj)`` is true wins.
-    The built-in adapters (plain callables, ``.search``/``.retrieve`` objects) are registered
-    with ``trylast=True``, so any plugin's adapter is asked before them; use
-    ``@hookimpl(tryfirst=True)`` to go before other plugins.
+    index, a stored run, ...) into a search function: ``adapt(obj)`` returns
+    ``search(query, limit) -> results`` for one query at a time, and ``adapt_batch(obj)``
+    returns ``search_batch(query_ids, query_texts, limit) -> [results, ...]`` for many queries
+    per call (one result list per query, in order). Give either or both; the engine batches
+    through ``adapt_batch`` when it is there and otherwise calls ``adapt``'s function once per
+    query. Return picklable functions (instances of module-level classes, not lambdas) so that
+    process pools and Dask can run them.
+
+    When a retriever is evaluated, the adapters are asked in hook-call order and the first
+    whose ``accepts(obj)`` is true wins. The built-in adapters (``.search_batch``, ``.search``
+    and ``.retrieve`` objects, precomputed runs, plain callables) are registered with
+    ``trylast=True``, so any plugin's adapter is asked before them; use
+    ``@hookimpl(tryfirst=True)`` to go before other plugins. ``accepts`` should not import a
+    library the object cannot come from: check ``type(obj).__mro__``'s module names, or
+    ``sys.modules``, instead.
 
     Example::
 
         @hookimpl
         def ef_evaluation_retriever_adapters():
-            return [RetrieverAdapter(name="myindex", accepts=is_my_index, adapt=my_search)]
+            return [RetrieverAdapter(name="myindex", accepts=is_my_index, adapt=MySearch)]
 
     .. versionadded:: 0.1
     """

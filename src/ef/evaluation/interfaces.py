@@ -27,14 +27,26 @@ if TYPE_CHECKING:
     from .metrics.batch import JudgedHits
     from .types import Qrels, Queries, RagSample, Run, RunInput
 
-__all__ = ["DatasetFormat", "RagMetric", "RetrievalMetric", "RetrieverAdapter", "SearchFunction"]
+__all__ = [
+    "BatchSearchFunction",
+    "DatasetFormat",
+    "RagMetric",
+    "RetrievalMetric",
+    "RetrieverAdapter",
+    "SearchFunction",
+]
 
 #: Names are lower-case identifiers, optionally dotted for a namespace (``ragas.bleu``).
 #: ``@`` is reserved for cut-offs in report keys (``ndcg@10``).
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
 
-#: ``(query, limit) -> results``: what an adapter turns a retriever into.
+#: ``(query, limit) -> results``: what an adapter turns a retriever into, one query at a time.
 SearchFunction = Callable[[str, int], Sequence[Any]]
+
+#: ``(query_ids, query_texts, limit) -> results per query``, in the order of the queries: what
+#: an adapter turns a retriever into when it answers many queries in one call. The ids let a
+#: precomputed run answer by query id; a search engine uses the texts.
+BatchSearchFunction = Callable[[Sequence[str], Sequence[str], int], Sequence[Sequence[Any]]]
 
 
 def _check_name(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -210,24 +222,61 @@ class DatasetFormat:
         )
 
 
+def _check_adapt_given(
+    instance: RetrieverAdapter, attribute: attrs.Attribute[Any], value: Any
+) -> None:
+    _check_optional_callable(instance, attribute, value)
+    if value is None and instance.adapt is None:
+        raise TypeError(
+            f"RetrieverAdapter {instance.name!r} needs adapt= (one query at a time), "
+            "adapt_batch= (many queries per call), or both"
+        )
+
+
 @attrs.frozen
 class RetrieverAdapter:
-    """Turns "whatever answers a query" into a :data:`SearchFunction`.
+    """Turns "whatever answers a query" into a :data:`SearchFunction` or a
+    :data:`BatchSearchFunction`.
 
-    ``accepts(obj) -> bool`` says whether this adapter handles ``obj``; ``adapt(obj)`` returns
-    ``search(query, limit) -> results``. Adapters are tried in hook-call order (a plugin's
-    ``@hookimpl(tryfirst=True)`` goes first; the built-ins are ``trylast``) and the first that
-    accepts wins.
+    ``accepts(obj) -> bool`` says whether this adapter handles ``obj``. ``adapt(obj)`` returns
+    ``search(query, limit) -> results``; ``adapt_batch(obj)`` returns
+    ``search_batch(query_ids, query_texts, limit) -> [results, ...]``, one list per query in
+    the order given. Give either or both: the engine uses ``adapt_batch`` when it is there and
+    otherwise calls ``adapt``'s function one query at a time. Adapters are tried in hook-call
+    order (a plugin's ``@hookimpl(tryfirst=True)`` goes first; the built-ins are ``trylast``)
+    and the first that accepts wins.
+
+    The returned functions should be picklable (module-level functions or instances of
+    module-level classes, not lambdas or closures) so that process pools and Dask can ship
+    them to their workers; inline and thread runs do not need it.
 
     >>> adapter = RetrieverAdapter(
     ...     name="echo", accepts=lambda obj: obj == "echo", adapt=lambda obj: lambda q, n: [q])
     >>> adapter.adapt("echo")("d1", 10)
     ['d1']
+    >>> batched = RetrieverAdapter(
+    ...     name="echo_batch",
+    ...     accepts=lambda obj: obj == "echo",
+    ...     adapt_batch=lambda obj: lambda ids, texts, n: [[t] for t in texts],
+    ... )
+    >>> batched.adapt_batch("echo")(["q1", "q2"], ["d1", "d2"], 10)
+    [['d1'], ['d2']]
+    >>> RetrieverAdapter(name="nothing", accepts=callable)
+    Traceback (most recent call last):
+        ...
+    TypeError: RetrieverAdapter 'nothing' needs adapt= (one query at a time), adapt_batch= \
+(many queries per call), or both
     """
 
     name: str = attrs.field(validator=_check_name)
     accepts: Callable[[Any], bool] = attrs.field(validator=_check_callable)
-    adapt: Callable[[Any], SearchFunction] = attrs.field(validator=_check_callable)
+    adapt: Callable[[Any], SearchFunction] | None = attrs.field(
+        default=None, validator=_check_optional_callable
+    )
     description: str = ""
+    #: ``adapt_batch(obj) -> search_batch(query_ids, query_texts, limit)``, or None.
+    adapt_batch: Callable[[Any], BatchSearchFunction] | None = attrs.field(
+        default=None, validator=_check_adapt_given, kw_only=True
+    )
 
     kind: ClassVar[str] = "adapter"

@@ -2,90 +2,17 @@
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from ._registry import Registry, registry_or_default
-from .errors import RetrieverError
-from .interfaces import SearchFunction
+from ._results import result_doc_id
 from .reports import RetrievalEvalReport
+from .retrieval_run import Progress, retrieve
 from .scoring import mean_of, resolve_measures, score_all
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
-
-_ID_ATTRIBUTES = ("doc_id", "source_id", "id")
-_ID_KEYS = ("_id", "doc_id", "id")
-_ACCEPTED = (
-    "a doc-id string; an object with a doc_id, source_id or id attribute; a mapping with an "
-    "'_id', 'doc_id' or 'id' key; or a (doc_id, score) pair"
-)
-
-
-def _as_id(value: object) -> str | None:
-    if isinstance(value, str):
-        return value
-    # An integer id (a row number, a bm25s index) is an id too; qrels ids are strings.
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return None
-
-
-def result_doc_id(result: object) -> str:
-    """The source document id of one retriever result.
-
-    Accepted shapes, tried in this order: a doc-id string; a ``(doc_id, score)`` pair; a
-    mapping with an ``_id``, ``doc_id`` or ``id`` key; an object with a ``doc_id``,
-    ``source_id`` or ``id`` attribute. Integer ids become strings.
-
-    >>> result_doc_id("d1"), result_doc_id(("d2", 0.7)), result_doc_id({"_id": "d3"})
-    ('d1', 'd2', 'd3')
-    >>> result_doc_id(3.5)
-    Traceback (most recent call last):
-        ...
-    TypeError: cannot find a doc id in the retriever result 3.5 (float); expected a doc-id \
-string; an object with a doc_id, source_id or id attribute; a mapping with an '_id', 'doc_id' \
-or 'id' key; or a (doc_id, score) pair
-    """
-    found = _as_id(result)
-    if found is None and isinstance(result, tuple) and len(result) == 2:
-        found = _as_id(result[0])
-    elif found is None and isinstance(result, Mapping):
-        found = next((_as_id(result[k]) for k in _ID_KEYS if k in result), None)
-    elif found is None:
-        found = next(
-            (
-                _as_id(getattr(result, a))
-                for a in _ID_ATTRIBUTES
-                if getattr(result, a, None) is not None
-            ),
-            None,
-        )
-    if found is None:
-        raise TypeError(
-            f"cannot find a doc id in the retriever result {result!r} "
-            f"({type(result).__name__}); expected {_ACCEPTED}"
-        )
-    return found
-
-
-def _ranking(results: Sequence[Any], limit: int) -> list[str]:
-    """The first ``limit`` results as source doc ids, each kept at its best rank."""
-    ranked: dict[str, None] = {}
-    for result in list(results)[:limit]:
-        ranked.setdefault(result_doc_id(result), None)
-    return list(ranked)
-
-
-def _search_function(retriever: Any, registry: Registry) -> SearchFunction:
-    for adapter in registry.adapters:
-        if adapter.accepts(retriever):
-            return adapter.adapt(retriever)
-    tried = ", ".join(
-        f"{a.name} ({a.description})" if a.description else a.name for a in registry.adapters
-    )
-    raise TypeError(
-        f"no retriever adapter accepts {type(retriever).__name__} objects; tried: {tried}"
-    )
 
 
 def evaluate_retrieval(
@@ -97,6 +24,10 @@ def evaluate_retrieval(
     metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
     limit: int | None = None,
     registry: Registry | None = None,
+    executor: int | cf.Executor | None = None,
+    batch_size: int = 32,
+    progress: Progress = False,
+    on_error: Literal["raise", "skip"] = "raise",
 ) -> RetrievalEvalReport:
     """Score a retriever against a BEIR-shaped evaluation set.
 
@@ -123,15 +54,27 @@ def evaluate_retrieval(
             it when sources segment into many pieces (de-duplication to source level can
             otherwise shorten the ranking).
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
+        executor: where the retriever runs: ``None`` inline, an int ``n`` on ``n`` threads,
+            or any :class:`concurrent.futures.Executor` (a process pool, a Dask client's
+            ``get_executor()``). The report is the same whatever it is; see
+            :func:`~ef.evaluation.retrieve`.
+        batch_size: how many queries go into one task, and one call of a retriever that
+            answers queries in batches.
+        progress: ``True`` shows a progress bar on stderr; a callable gets ``(done, total)``.
+        on_error: ``"raise"`` stops at the first query whose retriever call raises;
+            ``"skip"`` leaves that query out of the scores and lists it in ``skipped`` with
+            the reason ``"retriever raised: <ExcType>: <message>"``.
 
     Returns:
         a :class:`RetrievalEvalReport`; its ``skipped`` maps each judged query that was not
         scored to the reason.
 
     Raises:
-        ValueError: for an unknown metric name, a bad cutoff, or if no query can be scored.
+        ValueError: for an unknown metric name, a bad cutoff or option, or if no query can be
+            scored.
         TypeError: if no adapter accepts ``retriever`` or a result has no doc id.
-        RetrieverError: if the retriever raises; the message names the query id.
+        RetrieverError: if the retriever raises (and ``on_error="raise"``); the message names
+            the query id.
 
     >>> qrels = {'q1': {'d1': 1.0}, 'q2': {'d2': 1.0}}
     >>> queries = {'q1': 'alpha', 'q2': 'beta'}
@@ -148,32 +91,37 @@ def evaluate_retrieval(
         limit = max(ks)
     elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ValueError(f"limit must be a positive int or None, got {limit!r}")
-    search = _search_function(retriever, registry)
 
-    scored: list[str] = []
-    judgements: list[Mapping[str, float]] = []
-    rankings: list[list[str]] = []
+    runnable: dict[str, str] = {}
     skipped: dict[str, str] = {}
     for query_id, judged in qrels.items():
         if not any(grade > 0 for grade in judged.values()):
             skipped[query_id] = "no positive judgement"
-            continue
-        if query_id not in queries:
+        elif query_id not in queries:
             skipped[query_id] = "no query text in queries"
-            continue
-        try:
-            results = search(queries[query_id], limit)
-        except Exception as exc:
-            raise RetrieverError(
-                f"the retriever raised on query {query_id!r}: {type(exc).__name__}: {exc}"
-            ) from exc
-        try:
-            ranked = _ranking(results, limit)
-        except TypeError as exc:
-            raise TypeError(f"query {query_id!r}: {exc}") from None
-        scored.append(query_id)
-        judgements.append(judged)
-        rankings.append(ranked)
+        else:
+            runnable[query_id] = queries[query_id]
+    retrieval = retrieve(
+        retriever,
+        runnable,
+        limit=limit,
+        executor=executor,
+        batch_size=batch_size,
+        progress=progress,
+        on_error=on_error,
+        registry=registry,
+    )
+    scored: list[str] = []
+    judgements: list[Mapping[str, float]] = []
+    rankings: list[Sequence[str]] = []
+    for query_id, judged in qrels.items():
+        if query_id in retrieval.failures:
+            skipped[query_id] = f"retriever raised: {retrieval.failures[query_id]}"
+        elif query_id in retrieval.rankings:
+            scored.append(query_id)
+            judgements.append(judged)
+            rankings.append(retrieval.rankings[query_id])
+    skipped = {query_id: skipped[query_id] for query_id in qrels if query_id in skipped}
     from .metrics.batch import JudgedHits  # numpy, only once something is scored
 
     hits = JudgedHits.from_rankings(rankings, judgements)

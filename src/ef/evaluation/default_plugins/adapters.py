@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from ..adapters import basic
+from ..adapters import basic, precomputed
 from ..hookspecs import hookimpl
 from ..interfaces import RetrieverAdapter
 
 
 @hookimpl(trylast=True)
 def ef_evaluation_retriever_adapters() -> list[RetrieverAdapter]:
-    # Methods before plain callables: an object may be callable *and* have .search.
+    # Batch methods before per-query ones, methods before plain callables: an object may be
+    # callable *and* have .search; a run mapping is neither.
     return [
+        RetrieverAdapter(
+            name="search_batch_method",
+            accepts=basic.has_search_batch,
+            adapt_batch=basic.adapt_search_batch,
+            description="Objects with .search_batch(texts, limit=...), one result list per text.",
+        ),
         RetrieverAdapter(
             name="search_method",
             accepts=basic.has_search,
@@ -22,6 +29,14 @@ def ef_evaluation_retriever_adapters() -> list[RetrieverAdapter]:
             accepts=basic.has_retrieve,
             adapt=basic.adapt_retrieve,
             description="Objects with .retrieve(query, ...).",
+        ),
+        RetrieverAdapter(
+            name="precomputed_run",
+            accepts=precomputed.is_precomputed_run,
+            adapt_batch=precomputed.adapt_precomputed_run,
+            description=(
+                "A run answering by query id: {qid: {doc: score}}, {qid: [docs]}, or a run file."
+            ),
         ),
         RetrieverAdapter(
             name="callable",
