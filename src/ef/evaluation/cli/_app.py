@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,13 +15,13 @@ from .._registry import get_registry
 from ..convert import KINDS, Kind
 from ..convert import convert as convert_data
 from ..errors import EvaluationError
-from ..files import read_qrels, read_samples
+from ..files import read_dataset, read_qrels, read_samples, write_run
 from ..interfaces import RagMetric, RetrievalMetric
 from ..rag_eval import evaluate_rag
 from ..reports import RetrievalEvalReport
 from ..run_eval import AVERAGING, evaluate_run
 from ..run_table import RunTable
-from ..scoring import split_key
+from ..scoring import resolve_measures, split_key
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, number
 
@@ -192,7 +193,12 @@ def evaluate(  # click passes every option by keyword
     report = evaluate_run(
         ranked, judged, metrics=chosen, k_values=k_values or (1, 5, 10, 100), averaging=averaging
     )
-    title = str(report).splitlines()[0].replace("Retrieval evaluation", str(run))
+    _emit_report(report, output, per_query, str(run))
+
+
+def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:
+    """A retrieval report as ``output``, titled by ``name`` (the run, or the dataset)."""
+    title = str(report).splitlines()[0].replace("Retrieval evaluation", name)
     if output == "json":
         data = report.to_dict()
         if not per_query:
@@ -231,6 +237,118 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
     lines.append(trec_eval_line("num_q", "all", report.n_queries))
     lines += [trec_eval_line(trec_eval_name(k), "all", v) for k, v in report.metrics.items()]
     click.echo("\n".join(lines))
+
+
+@cli.command()
+@click.argument("dataset", type=click.Path(path_type=Path))
+@click.option(
+    "-r",
+    "--retriever",
+    "retriever_spec",
+    required=True,
+    help="bm25 (bm25s; the bm25 extra), dense (sentence-transformers; the dense extra), or "
+    "module:object, a retriever or a class built with the corpus, imported from the current "
+    "directory or the environment.",
+)
+@click.option("--split", default=None, help="The qrels split to run. Default: test, dev, train.")
+@click.option(
+    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the rankings as a TREC run here (.gz compresses), atomically.",
+)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="A metric, as name@k (ndcg@10) or a name at every --k (repeat or comma-separate). "
+    "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100.",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
+)
+@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=32,
+    show_default=True,
+    help="Queries per retriever call.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run the batches on this many threads. Default: one after another.",
+)
+@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@click.option(
+    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
+)
+def retrieve(  # click passes every option by keyword
+    *,
+    dataset: Path,
+    retriever_spec: str,
+    split: str | None,
+    dataset_format: str | None,
+    out: Path | None,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    per_query: bool,
+    limit: int | None,
+    batch_size: int,
+    workers: int | None,
+    no_progress: bool,
+    output: str,
+) -> None:
+    """Index DATASET's corpus, run its judged queries through a retriever, and score them.
+
+    DATASET is demo (the demo dataset shipped with ef-evaluation) or a dataset directory
+    (BEIR, TREC or MS MARCO). The numbers are those of ef-eval evaluate on the run that
+    --out writes: each query's ranking is scored in the retriever's order.
+    """
+    from ..retrieval_run import retrieve as run_retriever
+    from ..retrievers._load import retriever_factory
+
+    # Every name is checked before the corpus is read and indexed.
+    chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
+    cutoffs = k_values or (1, 5, 10, 100)
+    measures = resolve_measures(chosen, cutoffs, get_registry())
+    if ":" in retriever_spec and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # module:object from the current directory, as python -m
+    build = retriever_factory(retriever_spec)
+    corpus, queries, qrels = read_dataset(_dataset(dataset), dataset_format, split=split)
+    if not no_progress:
+        click.echo(f"indexing the corpus of {dataset} with {retriever_spec}...", err=True)
+    retriever = build(corpus)
+    judged = {qid: queries[qid] for qid in qrels if qid in queries}
+    result = run_retriever(
+        retriever,
+        judged,
+        limit=limit or max(m.k for m in measures),
+        executor=workers,
+        batch_size=batch_size,
+        progress=not no_progress,
+    )
+    if out is not None:
+        write_run(out, result.rankings)
+    report = evaluate_run(result.rankings, qrels, metrics=chosen, k_values=cutoffs)
+    _emit_report(report, output, per_query, f"{dataset} with {retriever_spec}")
 
 
 @cli.command()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 import importlib
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ._corpus import CorpusInput
 
-__all__ = ["BUILTIN_RETRIEVERS", "load_retriever"]
+__all__ = ["BUILTIN_RETRIEVERS", "load_retriever", "retriever_factory"]
 
 #: The retriever names load_retriever() knows without an import path.
 BUILTIN_RETRIEVERS = ("bm25", "dense")
@@ -65,11 +67,14 @@ module:object to import one
         MissingDependencyError: (an ``ImportError``) when the ``bm25`` or ``dense`` extra is
             not installed; the message gives the install command.
     """
-    if spec in BUILTIN_RETRIEVERS:
-        from . import BM25Retriever, DenseRetriever
+    return retriever_factory(spec)(corpus, **options)
 
-        factory: type[Any] = BM25Retriever if spec == "bm25" else DenseRetriever
-        return factory(corpus, **options)
+
+def retriever_factory(spec: str) -> Callable[..., Any]:
+    """What :func:`load_retriever` calls with the corpus and options, found without reading
+    the corpus: so a bad name fails before a large corpus is indexed."""
+    if spec in BUILTIN_RETRIEVERS:
+        return partial(_builtin, spec)
     if ":" not in spec:
         close = difflib.get_close_matches(spec, BUILTIN_RETRIEVERS, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -80,10 +85,21 @@ module:object to import one
     found = _import_object(spec)
     if isinstance(found, type):
         from_corpus = getattr(found, "from_corpus", None)
-        return from_corpus(corpus, **options) if callable(from_corpus) else found(corpus, **options)
+        return from_corpus if callable(from_corpus) else found
+    return partial(_ready, spec, found)
+
+
+def _builtin(name: str, corpus: CorpusInput, **options: Any) -> Any:
+    from . import BM25Retriever, DenseRetriever
+
+    factory: type[Any] = BM25Retriever if name == "bm25" else DenseRetriever
+    return factory(corpus, **options)
+
+
+def _ready(spec: str, retriever: Any, corpus: CorpusInput, **options: Any) -> Any:
     if options:
         raise ValueError(
-            f"retriever {spec!r} is a ready {type(found).__name__}, not a class: it takes no "
-            f"options (got {', '.join(sorted(options))})"
+            f"retriever {spec!r} is a ready {type(retriever).__name__}, not a class: it takes "
+            f"no options (got {', '.join(sorted(options))})"
         )
-    return found
+    return retriever
