@@ -40,7 +40,7 @@ def as_json(*args: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def user_dir(tmp_path, monkeypatch) -> Path:
+def user_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A current directory holding a user's retriever module, as ``ef-eval`` finds it."""
     (tmp_path / "my_search.py").write_text(
         textwrap.dedent(

@@ -98,6 +98,17 @@ def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
     return float(value)  # type: ignore[arg-type]  # is_score checked it
 
 
+def _clean_floats(raw: object, values: Sequence[Any]) -> bool:
+    """True if every value is a plain float and none is NaN: one numpy pass for a float64
+    array (what the built-in batch metrics return), a Python pass otherwise."""
+    if type(raw).__module__ == "numpy" and getattr(raw, "dtype", None) == "float64":
+        import numpy as np
+
+        array: Any = raw
+        return not bool(np.isnan(array).any())
+    return all(type(v) is float and not math.isnan(v) for v in values)
+
+
 def score_all(
     measures: Sequence[Measure],
     query_ids: Sequence[str],
@@ -125,7 +136,7 @@ def score_all(
         else:
             ranked = rankings() if ranked is None else ranked
             values = [m.metric.func(r, j, m.k) for r, j in zip(ranked, judgements, strict=True)]
-        if not all(type(v) is float and not math.isnan(v) for v in values):
+        if not _clean_floats(raw if m.metric.batch is not None else None, values):
             # Only a value that is not a plain, non-NaN float needs the full check.
             values = [_checked(m.metric, v, q) for v, q in zip(values, query_ids, strict=True)]
         columns[m.key] = values
@@ -142,5 +153,6 @@ def mean_of(
 ) -> dict[str, float]:
     """Each measure's mean over the queries of ``per_query`` (exactly summed)."""
     n = len(per_query)
-    columns = {m.key: [values[m.key] for values in per_query.values()] for m in measures}
-    return {key: math.fsum(column) / n for key, column in columns.items()}
+    rows = list(per_query.values())
+    keys = [m.key for m in measures]  # a key is formatted anew on every access
+    return {key: math.fsum([row[key] for row in rows]) / n for key in keys}

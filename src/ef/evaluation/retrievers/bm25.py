@@ -115,7 +115,8 @@ class BM25Retriever:
                 continue
             scores = self._model.get_scores_from_ids(terms)
             best = top_k(scores, limit, self._ranks, positive_only=True)
-            hits.append([(self.doc_ids[i], float(scores[i])) for i in best])
+            doc_ids = [self.doc_ids[i] for i in best.tolist()]
+            hits.append(list(zip(doc_ids, scores[best].tolist(), strict=True)))
         return hits
 
     def search(self, text: str, limit: int = 10) -> list[tuple[str, float]]:

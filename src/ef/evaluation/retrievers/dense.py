@@ -201,7 +201,8 @@ class DenseRetriever:
             indices = np.concatenate([part[0] for part in parts])
             values = np.concatenate([part[1] for part in parts])
             best = top_k(values, limit, self._ranks[indices])
-            hits.append([(self.doc_ids[indices[b]], float(values[b])) for b in best])
+            doc_ids = [self.doc_ids[i] for i in indices[best].tolist()]
+            hits.append(list(zip(doc_ids, values[best].tolist(), strict=True)))
         return hits
 
     def search(self, text: str, limit: int = 10) -> list[tuple[str, float]]:
