@@ -194,3 +194,18 @@ def test_scifact_bm25_through_the_cli_lands_in_the_published_band(tmp_path) -> N
     assert shown["n_queries"] == 300
     assert 0.665 <= shown["metrics"]["ndcg@10"] <= 0.695
     assert as_json("evaluate", str(scifact), str(out), *args[:2])["metrics"] == shown["metrics"]
+
+
+def test_the_name_demo_is_the_shipped_demo_in_every_command(tmp_path, monkeypatch) -> None:
+    samples = demo_path() / "rag_samples.jsonl"
+    assert as_json("rag", "demo") == as_json("rag", str(samples))
+    run_file = tmp_path / "bm25.trec"
+    run("retrieve", "demo", "-r", "bm25", "--out", str(run_file), "--no-progress")
+    assert as_json("evaluate", "demo", str(run_file)) == as_json(
+        "evaluate", str(demo_path()), str(run_file)
+    )
+    (tmp_path / "demo").mkdir()  # a directory named demo is reached as ./demo
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run("retrieve", "./demo", "-r", "bm25")
+    assert code == 2
+    assert "demo" in err

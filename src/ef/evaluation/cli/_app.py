@@ -58,9 +58,12 @@ class _Group(click.Group):
             sys.exit(1)
 
 
-def _dataset(path: Path) -> Path:
-    """The name ``demo`` is the demo dataset shipped in the package (``./demo`` is a path)."""
-    return demo_path() if str(path) == DEMO_NAME else path
+def _dataset(value: str) -> Path:
+    """The name ``demo`` is the demo dataset shipped in the package (``./demo`` is a path).
+
+    Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
+    """
+    return demo_path() if value == DEMO_NAME else Path(value)
 
 
 def _split(values: Sequence[str]) -> tuple[str, ...]:
@@ -76,7 +79,7 @@ def cli(debug: bool) -> None:
 
 
 @cli.command()
-@click.argument("samples", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("samples", type=click.Path(dir_okay=False))
 @click.option(
     "-m",
     "--metric",
@@ -94,16 +97,15 @@ def cli(debug: bool) -> None:
 @click.option("-s", "--per-sample", is_flag=True, help="Also show every sample's values.")
 @click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
 def rag(
-    samples: Path, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
+    samples: str, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
 ) -> None:
     """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).
 
     The lexical metrics (exact_match, token_f1, context_recall, context_precision,
     non_empty_rate) need no LLM; plugins add more (ef-eval metrics lists them).
     """
-    if str(samples) == DEMO_NAME:
-        samples = demo_path() / "rag_samples.jsonl"
-    rows = read_samples(samples, format_)
+    path = demo_path() / "rag_samples.jsonl" if samples == DEMO_NAME else Path(samples)
+    rows = read_samples(path, format_)
     chosen = _split(metrics)
     report = evaluate_rag(rows, metrics=chosen) if chosen else evaluate_rag(rows)
     if output == "json":
@@ -135,7 +137,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 
 
 @cli.command()
-@click.argument("qrels", type=click.Path(path_type=Path))
+@click.argument("qrels", type=click.Path())
 @click.argument("run", type=click.Path(path_type=Path))
 @click.option(
     "-m",
@@ -169,7 +171,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 )
 def evaluate(  # click passes every option by keyword
     *,
-    qrels: Path,
+    qrels: str,
     run: Path,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
@@ -240,7 +242,7 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
 
 
 @cli.command()
-@click.argument("dataset", type=click.Path(path_type=Path))
+@click.argument("dataset", type=click.Path())
 @click.option(
     "-r",
     "--retriever",
@@ -302,7 +304,7 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
 )
 def retrieve(  # click passes every option by keyword
     *,
-    dataset: Path,
+    dataset: str,
     retriever_spec: str,
     split: str | None,
     dataset_format: str | None,

@@ -76,13 +76,16 @@ class JudgedHits:
         rank: list[int] = []
         grade: list[float] = []
         for i, (ranked, judged) in enumerate(zip(rankings, judgements, strict=True)):
-            # The judged docs in the ranking, found in C (a set intersection); a few of them
-            # are placed with index(), many by walking the ranking once.
-            common = judged.keys() & ranked
-            if len(common) <= _FEW:
-                placed = sorted((ranked.index(doc) + 1, doc) for doc in common)
+            # Where the judged docs rank, found by C-level scans: a few judged docs are looked
+            # up in the ranking one by one; many are intersected with it first.
+            if len(judged) <= _FEW:
+                placed = sorted((ranked.index(doc) + 1, doc) for doc in judged if doc in ranked)
             else:
-                placed = [(r, doc) for r, doc in enumerate(ranked, start=1) if doc in common]
+                common = judged.keys() & ranked
+                if len(common) <= _FEW:
+                    placed = sorted((ranked.index(doc) + 1, doc) for doc in common)
+                else:
+                    placed = [(r, doc) for r, doc in enumerate(ranked, start=1) if doc in common]
             for r, doc in placed:
                 query.append(i)
                 rank.append(r)
