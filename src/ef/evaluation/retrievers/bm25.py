@@ -35,6 +35,14 @@ class BM25Retriever:
 
     Needs the ``bm25`` extra: ``pip install "ef-evaluation[bm25]"``.
 
+    Args:
+        corpus: what to index (see :meth:`from_corpus`).
+        k1, b: BM25's term-frequency saturation and length normalisation.
+        method: bm25s' variant: ``"lucene"``, ``"robertson"``, ``"atire"``, ``"bm25l"``
+            or ``"bm25+"``.
+        stopwords: ``"en"`` (bm25s' English list), a list of words, or None.
+        stemmer: a PyStemmer (Snowball) language, or None not to stem.
+
     >>> corpus = {
     ...     "d1": {"title": "Tides", "text": "The Moon's gravity raises the ocean tides."},
     ...     "d2": {"title": "Volcanoes", "text": "Magma erupts from volcanoes."},
@@ -69,9 +77,6 @@ class BM25Retriever:
         self._model = bm25s.BM25(k1=k1, b=b, method=method)
         self._model.index(tokens, show_progress=False)
         self._empty_id = self._tokenizer.word_to_id.get("")
-        self._setup_ranks()
-
-    def _setup_ranks(self) -> None:
         from ._topk import tie_ranks
 
         self._ranks = tie_ranks(self.doc_ids)
