@@ -18,6 +18,9 @@ settings.register_profile("default", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
+# Haystack's usage telemetry stays off (it would only send from pipelines; tests stay offline).
+os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")
+
 #: ../shared beside the checkout (CI lays it there), or EF_EVALUATION_SHARED.
 SHARED = Path(os.environ.get("EF_EVALUATION_SHARED", Path(__file__).parents[2] / "shared"))
 

@@ -146,6 +146,18 @@ def test_dask_on_worker_processes_gives_the_same_retrieval(builtin_registry, mon
     assert result == EXPECTED
 
 
+def test_results_pickle_and_copy(builtin_registry) -> None:
+    import copy
+
+    result = retrieve(
+        FailingIndex(frozenset({"t1"})), QUERIES, on_error="skip", registry=builtin_registry
+    )
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert copy.deepcopy(result) == result
+    report = evaluate_retrieval(BatchIndex(), QRELS, QUERIES, registry=builtin_registry)
+    assert pickle.loads(pickle.dumps(report)) == report
+
+
 def test_a_given_executor_is_not_shut_down(builtin_registry) -> None:
     with cf.ThreadPoolExecutor(2) as pool:
         retrieve(BatchIndex(), QUERIES, limit=5, executor=pool, registry=builtin_registry)
@@ -375,7 +387,7 @@ def test_a_query_text_must_be_a_string(builtin_registry) -> None:
 def test_an_unadaptable_retriever_lists_the_adapters_tried(builtin_registry) -> None:
     with pytest.raises(
         TypeError,
-        match=r"no retriever adapter accepts int objects; tried: search_batch_method .*"
+        match=r"no retriever adapter accepts int objects; tried: langchain .*search_batch_method .*"
         r"search_method .*retrieve_method .*precomputed_run .*callable",
     ):
         retrieve(42, QUERIES, registry=builtin_registry)

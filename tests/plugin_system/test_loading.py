@@ -222,6 +222,10 @@ def test_plugin_adapters_are_asked_before_the_built_ins(make_dist) -> None:
     registry = Registry.load()
     assert [a.name for a in registry.adapters] == [
         "idx",
+        "langchain",
+        "llamaindex",
+        "haystack",
+        "bm25s",
         "search_batch_method",
         "search_method",
         "retrieve_method",

@@ -37,6 +37,10 @@ class FrozenDict(dict[str, Any]):
     def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; this one is not
         return hash(tuple(self.items()))
 
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
+        # Rebuilt from a plain dict: pickle and copy would otherwise set items one by one.
+        return (type(self), (dict(self),))
+
 
 def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
     return FrozenDict(value)

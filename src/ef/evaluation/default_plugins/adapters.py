@@ -2,16 +2,62 @@
 
 from __future__ import annotations
 
-from ..adapters import basic, precomputed
+from typing import Any
+
+from ..adapters import _bm25s, _haystack, _langchain, _llamaindex, basic, precomputed
 from ..hookspecs import hookimpl
-from ..interfaces import RetrieverAdapter
+from ..interfaces import BatchSearchFunction, RetrieverAdapter, SearchFunction
+
+
+# The libraries' adapters with their documented defaults; the wrappers in
+# ef.evaluation.adapters take other id fields.
+def _adapt_langchain(obj: Any) -> BatchSearchFunction:
+    return basic.adapt_search_batch(_langchain.langchain(obj))
+
+
+def _adapt_llamaindex(obj: Any) -> SearchFunction:
+    return basic.adapt_search(_llamaindex.llamaindex(obj))
+
+
+def _adapt_haystack(obj: Any) -> SearchFunction:
+    return basic.adapt_search(_haystack.haystack(obj))
+
+
+def _adapt_bm25s(obj: Any) -> BatchSearchFunction:
+    return basic.adapt_search_batch(_bm25s.bm25s(obj))
 
 
 @hookimpl(trylast=True)
 def ef_evaluation_retriever_adapters() -> list[RetrieverAdapter]:
-    # Batch methods before per-query ones, methods before plain callables: an object may be
-    # callable *and* have .search; a run mapping is neither.
+    # The libraries' adapters first: a LlamaIndex retriever and a bm25s.BM25 have a .retrieve
+    # that the generic adapter would call wrongly. Then batch methods before per-query ones,
+    # methods before plain callables: an object may be callable *and* have .search; a run
+    # mapping is neither.
     return [
+        RetrieverAdapter(
+            name="langchain",
+            accepts=_langchain.is_langchain_retriever,
+            adapt_batch=_adapt_langchain,
+            description="LangChain BaseRetriever: .batch(texts); doc id = Document.id.",
+        ),
+        RetrieverAdapter(
+            name="llamaindex",
+            accepts=_llamaindex.is_llamaindex_retriever,
+            adapt=_adapt_llamaindex,
+            description="LlamaIndex BaseRetriever: .retrieve(text); doc id = node.ref_doc_id.",
+        ),
+        RetrieverAdapter(
+            name="haystack",
+            accepts=_haystack.is_haystack_retriever,
+            adapt=_adapt_haystack,
+            description="Haystack retrievers: .run(query=, top_k=); doc id = Document.id.",
+        ),
+        RetrieverAdapter(
+            name="bm25s",
+            accepts=_bm25s.is_bm25s_retriever,
+            adapt_batch=_adapt_bm25s,
+            description="bm25s.BM25 whose corpus holds {'id': ...} dicts.",
+        ),
         RetrieverAdapter(
             name="search_batch_method",
             accepts=basic.has_search_batch,
