@@ -1,12 +1,13 @@
-"""Evaluate a toy retriever on the shipped demo dataset: the README's first command.
+"""Evaluate a toy retriever on the demo dataset shipped in the package, from Python.
 
     python examples/quickstart.py [DATASET_DIR]
     python examples/quickstart.py --write-run RUN_FILE [DATASET_DIR]
 
-It reads a BEIR-layout dataset (``examples/demo`` by default), ranks the corpus for each query
-by word overlap, scores the rankings with evaluate_retrieval(), then scores the demo's RAG
-samples with evaluate_rag(). With ``--write-run`` it writes the same rankings as a TREC run
-file instead: ``examples/demo/run.overlap.trec`` was made that way, for ``ef-eval evaluate``.
+It reads a BEIR-layout dataset (the package's demo, ``ef.evaluation.demo_path()``, by default),
+ranks the corpus for each query by word overlap, scores the rankings with
+evaluate_retrieval(), then scores the demo's RAG samples with evaluate_rag(). With
+``--write-run`` it writes the same rankings as a TREC run file instead:
+``examples/run.overlap.trec`` was made that way, for ``ef-eval evaluate demo RUN``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ef.evaluation import evaluate_rag, evaluate_retrieval, read_beir, write_run
+from ef.evaluation import demo_path, evaluate_rag, evaluate_retrieval, read_beir, write_run
 
-HERE = Path(__file__).parent
 # fmt: off
 STOPWORDS = {
     "the", "a", "an", "of", "to", "and", "is", "are", "how", "what", "why", "who", "do", "does",
@@ -73,6 +73,6 @@ def write_demo_run(target: Path, dataset: Path) -> None:
 if __name__ == "__main__":
     args = sys.argv[1:]
     if args[:1] == ["--write-run"] and len(args) >= 2:
-        write_demo_run(Path(args[1]), Path(args[2]) if len(args) > 2 else HERE / "demo")
+        write_demo_run(Path(args[1]), Path(args[2]) if len(args) > 2 else demo_path())
     else:
-        main(Path(args[0]) if args else HERE / "demo")
+        main(Path(args[0]) if args else demo_path())

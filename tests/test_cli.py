@@ -7,16 +7,15 @@ import io
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from ef.evaluation import evaluate_rag, read_samples
+from ef.evaluation import demo_path, evaluate_rag, read_samples
 from ef.evaluation._manifest import with_inputs
 from ef.evaluation.cli import cli
 
-DEMO_SAMPLES = Path(__file__).parents[1] / "examples" / "demo" / "rag_samples.jsonl"
+DEMO_SAMPLES = demo_path() / "rag_samples.jsonl"
 
 
 def run(*args: str) -> tuple[int, str, str]:

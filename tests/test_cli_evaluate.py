@@ -12,13 +12,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ef.evaluation import evaluate_run, read_qrels, read_run
+from ef.evaluation import demo_path, evaluate_run, read_qrels, read_run
 from ef.evaluation.cli import cli
 
 from .conftest import shared_path
 
-DEMO = Path(__file__).parents[1] / "examples" / "demo"
-DEMO_RUN = DEMO / "run.overlap.trec"
+DEMO = demo_path()
+DEMO_RUN = Path(__file__).parents[1] / "examples" / "run.overlap.trec"
+#: The demo's judged queries in qrels order; q8 has no relevant document and is skipped.
+DEMO_SCORED = [f"q{i}" for i in (*range(1, 8), *range(9, 16))]
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -43,7 +45,7 @@ def test_per_query_json_adds_per_query() -> None:
     code, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "mrr@10", "-q", "-o", "json")
     assert code == 0
     data = json.loads(out)
-    assert sorted(data["per_query"]) == [f"q{i}" for i in range(1, 8)]
+    assert sorted(data["per_query"]) == sorted(DEMO_SCORED)
     assert data["skipped"] == {"q8": "no positive judgement"}
 
 
@@ -78,7 +80,7 @@ def test_csv_markdown_latex_and_table_show_the_same_numbers(builtin_registry) ->
     assert f"ndcg & {shown} \\\\" in out
     _, out, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10")
     assert shown in out
-    assert "7 queries scored (1 skipped)" in out
+    assert "14 queries scored (1 skipped, 1 missing from the run)" in out
 
 
 def test_per_query_table_ends_with_the_all_row() -> None:
@@ -86,7 +88,7 @@ def test_per_query_table_ends_with_the_all_row() -> None:
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["query", "precision@1"]
-    assert [r[0] for r in rows[1:]] == [*(f"q{i}" for i in range(1, 8)), "all"]
+    assert [r[0] for r in rows[1:]] == [*DEMO_SCORED, "all"]
 
 
 def test_trec_output_is_trec_eval_lines() -> None:
@@ -95,7 +97,7 @@ def test_trec_output_is_trec_eval_lines() -> None:
     )
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "num_q                 \tall\t7"
+    assert lines[0] == "num_q                 \tall\t14"
     assert [line.split("\t")[0].rstrip() for line in lines[1:]] == [
         "ndcg_cut_10",
         "P_5",

@@ -15,14 +15,15 @@ from ef.evaluation import (
     Registry,
     RetrievalEvalReport,
     __version__,
+    demo_path,
     evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
 )
 from ef.evaluation._manifest import file_entry, with_inputs
 
-DEMO = Path(__file__).parents[2] / "examples" / "demo"
-DEMO_RUN = DEMO / "run.overlap.trec"
+DEMO = demo_path()
+DEMO_RUN = Path(__file__).parents[2] / "examples" / "run.overlap.trec"
 
 
 def sha256(path: Path) -> str:
@@ -129,7 +130,7 @@ def test_the_manifest_is_frozen_round_trips_and_does_not_decide_equality(builtin
     assert again == report
     assert hash(again) == hash(report)
     bare = RetrievalEvalReport(report.metrics, report.per_query, report.n_queries, report.k_values,
-                               skipped=report.skipped)  # fmt: skip
+                               skipped=report.skipped, missing=report.missing)  # fmt: skip
     assert bare == report
     assert bare.to_dict()["manifest"] == {}
     assert RagEvalReport({"m": 1.0}, {"m": 1}, 1).to_dict()["manifest"] == {}

@@ -307,9 +307,9 @@ def test_a_format_name_clash_names_both_plugins(make_dist) -> None:
 
 
 def test_the_builtin_beir_format_reads_and_detects_the_demo(builtin_registry) -> None:
-    from pathlib import Path
+    from ef.evaluation import demo_path
 
-    demo = Path(__file__).parents[2] / "examples" / "demo"
+    demo = demo_path()
     beir = builtin_registry.format("beir")
     assert beir.detect is not None
     assert beir.read_dataset is not None
@@ -317,6 +317,6 @@ def test_the_builtin_beir_format_reads_and_detects_the_demo(builtin_registry) ->
     assert beir.detect(demo / "qrels" / "test.tsv")
     assert not beir.detect(demo / "missing")
     dataset = beir.read_dataset(demo)
-    assert (len(list(dataset.corpus)), len(dataset.queries)) == (20, 8)
+    assert (len(list(dataset.corpus)), len(dataset.queries)) == (36, 15)
     assert list(dataset.qrels) == ["test"]
-    assert len(dataset.qrels["test"]) == 8
+    assert len(dataset.qrels["test"]) == 15

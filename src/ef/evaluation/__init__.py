@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._demo import demo_path
 from ._loading import PluginInfo
 from ._metrics_view import RetrievalMetricsView
 from ._registry import Registry, get_registry, list_plugins
@@ -91,15 +92,23 @@ from .run_eval import evaluate_run
 from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
 if TYPE_CHECKING:
+    from .retrievers import BM25Retriever, DenseRetriever, load_retriever
     from .run_table import RunTable
+
+_RETRIEVERS = ("BM25Retriever", "DenseRetriever", "load_retriever")
 
 
 def __getattr__(name: str) -> object:
-    # RunTable needs numpy; importing ef.evaluation must not (PEP 562 lazy attribute).
+    # RunTable and the retrievers need numpy; importing ef.evaluation must not (PEP 562 lazy
+    # attributes).
     if name == "RunTable":
         from .run_table import RunTable
 
         return RunTable
+    if name in _RETRIEVERS:
+        from . import retrievers
+
+        return getattr(retrievers, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -111,11 +120,13 @@ RETRIEVAL_METRICS = RetrievalMetricsView()
 
 __all__ = [
     "RETRIEVAL_METRICS",
+    "BM25Retriever",
     "ComparisonReport",
     "Corpus",
     "Dataset",
     "DatasetFormat",
     "DatasetFormatError",
+    "DenseRetriever",
     "Document",
     "DownloadError",
     "DuplicateNameError",
@@ -152,6 +163,7 @@ __all__ = [
     "context_recall",
     "convert",
     "dcg_at_k",
+    "demo_path",
     "download_dataset",
     "evaluate_rag",
     "evaluate_retrieval",
@@ -161,6 +173,7 @@ __all__ = [
     "get_registry",
     "hookimpl",
     "list_plugins",
+    "load_retriever",
     "ndcg_at_k",
     "precision_at_k",
     "read_beir",

@@ -64,8 +64,36 @@ or 'id' key; or a (doc_id, score) pair
 
 
 def ranking(results: Iterable[Any], limit: int) -> list[str]:
-    """The first ``limit`` results as source doc ids, each kept at its best rank."""
+    """The first ``limit`` results as source doc ids, each kept at its best rank.
+
+    >>> ranking([("d2", 0.9), ("d1", 0.5), ("d2", 0.4)], 10), ranking(["d3", {"_id": 4}], 1)
+    (['d2', 'd1'], ['d3'])
+    """
+    head = results[:limit] if isinstance(results, list) else list(islice(results, limit))
+    fast = _plain_ids(head)
+    if fast is not None:
+        return fast
     ranked: dict[str, None] = {}
-    for result in islice(results, limit):
+    for result in head:
         ranked.setdefault(result_doc_id(result), None)
     return list(ranked)
+
+
+def _plain_ids(head: list[Any]) -> list[str] | None:
+    """:func:`ranking` of doc-id strings or of ``(str, score)`` pairs, in C-level passes.
+
+    The common shapes (the baselines, bm25s, most search clients) cost ef a fraction of a
+    microsecond per result this way, instead of a call of :func:`result_doc_id` per result.
+    ``dict(pairs)`` keeps each doc id at its first (best) position. For anything else this
+    returns None, and :func:`ranking` takes the general path, with the same outcome.
+    """
+    kinds = set(map(type, head))
+    if kinds == {str}:
+        return list(dict.fromkeys(head))
+    if kinds != {tuple}:
+        return None
+    try:
+        first = dict(head)  # every pair's first item, in order; fails for any other length
+    except (TypeError, ValueError):
+        return None
+    return list(first) if set(map(type, first)) == {str} else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from ._manifest import retrieval_manifest
 from ._registry import Registry, registry_or_default
@@ -16,9 +16,42 @@ from .scoring import mean_of, resolve_measures, score_all
 from .types import Qrels, RunInput
 
 if TYPE_CHECKING:
+    from .metrics.batch import JudgedHits
     from .run_table import RunTable
 
 __all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
+
+
+class _RankedLists:
+    """The part of RunTable that evaluate_run uses, over ``{qid: [doc, ...]}`` in memory.
+
+    Ranked lists are used in their order (a repeated doc at its best rank), as
+    ``RunTable.from_dict`` uses them, without building its arrays: for the rankings of
+    :func:`~ef.evaluation.retrieve` that is most of the cost of scoring them.
+    """
+
+    def __init__(self, run: Mapping[str, Sequence[str]]) -> None:
+        self._rankings = {query_id: ranking_of(query_id, docs) for query_id, docs in run.items()}
+        self.query_ids = list(self._rankings)
+
+    def __contains__(self, query_id: object) -> bool:
+        return query_id in self._rankings
+
+    def ranking(self, query_id: str) -> list[str]:
+        return self._rankings.get(query_id, [])
+
+    def without_identical_ids(self) -> _RankedLists:
+        return _RankedLists(
+            {q: [doc for doc in docs if doc != q] for q, docs in self._rankings.items()}
+        )
+
+    def judged_hits(
+        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+    ) -> JudgedHits:
+        from .metrics.batch import JudgedHits
+
+        return JudgedHits.from_rankings([self.ranking(q) for q in query_ids], judgements)
+
 
 #: The query-averaging policies of :func:`evaluate_run`.
 AVERAGING = ("qrels", "intersection", "run")
@@ -90,10 +123,13 @@ def evaluate_run(
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     from .run_table import RunTable  # numpy, only once something is scored
 
+    table: RunTable | _RankedLists
     if isinstance(run, (str, os.PathLike)):
         table = RunTable.read(Path(run), registry=registry)
     elif isinstance(run, RunTable):
         table = run
+    elif all(isinstance(r, (list, tuple)) for r in run.values()):
+        table = _RankedLists(cast("Mapping[str, Sequence[str]]", run))  # no table to build
     else:
         table = RunTable.from_dict(run)
     if ignore_identical_ids:
@@ -128,7 +164,7 @@ def evaluate_run(
 
 
 def _query_sets(
-    table: RunTable, qrels: Qrels, averaging: str
+    table: RunTable | _RankedLists, qrels: Qrels, averaging: str
 ) -> tuple[list[str], list[Mapping[str, float]], dict[str, str], list[str]]:
     """The queries to score and their judgements, the skipped ones (with why) and the
     missing ones, under the averaging policy."""

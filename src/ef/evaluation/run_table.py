@@ -352,7 +352,9 @@ class RunTable:
             ranks[by_query_then_rank],
             np.asarray(pair_grades, dtype=np.float64)[pair][by_query_then_rank],
             judgements,
-            n_retrieved=np.where(blocks >= 0, lengths[blocks], 0),
+            n_retrieved=np.where(blocks >= 0, lengths[np.maximum(blocks, 0)], 0)
+            if lengths.size
+            else np.zeros(blocks.size, dtype=np.int64),
         )
 
     def _pairs_by_id(

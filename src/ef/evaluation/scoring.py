@@ -130,7 +130,10 @@ def mean_of(
     """Each measure's mean over the queries of ``per_query`` (exactly summed); the sum for a
     metric that aggregates by sum (``num_ret``, as trec_eval and ir_measures report it)."""
     n = len(per_query)
-    totals = {m.key: math.fsum(values[m.key] for values in per_query.values()) for m in measures}
-    return {
-        m.key: totals[m.key] if m.metric.aggregate == "sum" else totals[m.key] / n for m in measures
-    }
+    rows = list(per_query.values())
+    means: dict[str, float] = {}
+    for m in measures:
+        key = m.key  # formatted anew on every access: once per measure, not per query
+        total = math.fsum([row[key] for row in rows])
+        means[key] = total if m.metric.aggregate == "sum" else total / n
+    return means

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -11,18 +12,20 @@ from typing import Any, Literal
 import attrs
 import click
 
+from .._demo import DEMO_NAME, demo_path
 from .._manifest import with_inputs
 from .._registry import get_registry
 from ..convert import KINDS, Kind
 from ..convert import convert as convert_data
 from ..download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..errors import EvaluationError
-from ..files import read_qrels, read_samples
+from ..files import read_dataset, read_qrels, read_samples, write_run
 from ..rag_eval import evaluate_rag
 from ..render import report_tables
 from ..reports import RetrievalEvalReport
 from ..run_eval import AVERAGING, evaluate_run
 from ..run_table import RunTable
+from ..scoring import resolve_measures
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._compare import compare_command
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
@@ -58,6 +61,14 @@ class _Group(click.Group):
                 err=True,
             )
             sys.exit(1)
+
+
+def _dataset(value: str) -> Path:
+    """The name ``demo`` is the demo dataset shipped in the package (``./demo`` is a path).
+
+    Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
+    """
+    return demo_path() if value == DEMO_NAME else Path(value)
 
 
 def _split(values: Sequence[str]) -> tuple[str, ...]:
@@ -98,7 +109,7 @@ def cli(debug: bool) -> None:
 
 
 @cli.command()
-@click.argument("samples", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("samples", type=click.Path(dir_okay=False))
 @click.option(
     "-m",
     "--metric",
@@ -116,17 +127,18 @@ def cli(debug: bool) -> None:
 @click.option("-s", "--per-sample", is_flag=True, help="Also show every sample's values.")
 @click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
 def rag(
-    samples: Path, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
+    samples: str, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
 ) -> None:
-    """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples).
+    """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).
 
     The lexical metrics (exact_match, token_f1, context_recall, context_precision,
     non_empty_rate) need no LLM; plugins add more (ef-eval metrics lists them).
     """
-    rows = read_samples(samples, format_)
+    path = demo_path() / "rag_samples.jsonl" if samples == DEMO_NAME else Path(samples)
+    rows = read_samples(path, format_)
     chosen = _split(metrics)
     report = evaluate_rag(rows, metrics=chosen) if chosen else evaluate_rag(rows)
-    report = with_inputs(report, samples=samples)
+    report = with_inputs(report, samples=path)
     if output == "json":
         data = report.to_dict()
         if not per_sample:
@@ -143,7 +155,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 
 
 @cli.command()
-@click.argument("qrels", type=click.Path(path_type=Path))
+@click.argument("qrels", type=click.Path())
 @click.argument("run", type=click.Path(path_type=Path))
 @click.option(
     "-m",
@@ -185,7 +197,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 )
 def evaluate(  # click passes every option by keyword
     *,
-    qrels: Path,
+    qrels: str,
     run: Path,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
@@ -199,11 +211,12 @@ def evaluate(  # click passes every option by keyword
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
 
     QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV, or a BEIR directory (its test
-    split). RUN is a TREC run (qid Q0 docno rank score tag) or an MS MARCO run (qid pid
-    rank); gzip is read transparently. Docs are ranked by score, ties broken by docno
-    descending, the rank column ignored: trec_eval's rule, and trec_eval's numbers.
+    split); demo is the demo dataset shipped with ef-evaluation. RUN is a TREC run (qid Q0
+    docno rank score tag) or an MS MARCO run (qid pid rank); gzip is read transparently.
+    Docs are ranked by score, ties broken by docno descending, the rank column ignored:
+    trec_eval's rule, and trec_eval's numbers.
     """
-    judged = read_qrels(qrels, qrels_format)
+    judged = read_qrels(_dataset(qrels), qrels_format)
     ranked = RunTable.read(run, run_format)
     chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     report = evaluate_run(
@@ -214,8 +227,13 @@ def evaluate(  # click passes every option by keyword
         averaging=averaging,
         ignore_identical_ids=ignore_identical_ids,
     )
-    report = with_inputs(report, run=run, qrels=qrels)
-    title = str(report).splitlines()[0].replace("Retrieval evaluation", str(run))
+    report = with_inputs(report, run=run, qrels=_dataset(qrels))
+    _emit_report(report, output, per_query, str(run))
+
+
+def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:
+    """A retrieval report as ``output``, titled by ``name`` (the run, or the dataset)."""
+    title = str(report).splitlines()[0].replace("Retrieval evaluation", name)
     if output == "json":
         data = report.to_dict()
         if not per_query:
@@ -260,6 +278,118 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
         trec_eval_line(names[k], "all", _trec_value(names[k], v)) for k, v in report.metrics.items()
     ]
     click.echo("\n".join(lines))
+
+
+@cli.command()
+@click.argument("dataset", type=click.Path())
+@click.option(
+    "-r",
+    "--retriever",
+    "retriever_spec",
+    required=True,
+    help="bm25 (bm25s; the bm25 extra), dense (sentence-transformers; the dense extra), or "
+    "module:object, a retriever or a class built with the corpus, imported from the current "
+    "directory or the environment.",
+)
+@click.option("--split", default=None, help="The qrels split to run. Default: test, dev, train.")
+@click.option(
+    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the rankings as a TREC run here (.gz compresses), atomically.",
+)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="A metric, as name@k (ndcg@10) or a name at every --k (repeat or comma-separate). "
+    "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100.",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
+)
+@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=32,
+    show_default=True,
+    help="Queries per retriever call.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run the batches on this many threads. Default: one after another.",
+)
+@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@click.option(
+    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
+)
+def retrieve(  # click passes every option by keyword
+    *,
+    dataset: str,
+    retriever_spec: str,
+    split: str | None,
+    dataset_format: str | None,
+    out: Path | None,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    per_query: bool,
+    limit: int | None,
+    batch_size: int,
+    workers: int | None,
+    no_progress: bool,
+    output: str,
+) -> None:
+    """Index DATASET's corpus, run its judged queries through a retriever, and score them.
+
+    DATASET is demo (the demo dataset shipped with ef-evaluation) or a dataset directory
+    (BEIR, TREC or MS MARCO). The numbers are those of ef-eval evaluate on the run that
+    --out writes: each query's ranking is scored in the retriever's order.
+    """
+    from ..retrieval_run import retrieve as run_retriever
+    from ..retrievers._load import retriever_factory
+
+    # Every name is checked before the corpus is read and indexed.
+    chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
+    cutoffs = k_values or (1, 5, 10, 100)
+    measures = resolve_measures(chosen, cutoffs, get_registry())
+    if ":" in retriever_spec and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # module:object from the current directory, as python -m
+    build = retriever_factory(retriever_spec)
+    corpus, queries, qrels = read_dataset(_dataset(dataset), dataset_format, split=split)
+    if not no_progress:
+        click.echo(f"indexing the corpus of {dataset} with {retriever_spec}...", err=True)
+    retriever = build(corpus)
+    judged = {qid: queries[qid] for qid in qrels if qid in queries}
+    result = run_retriever(
+        retriever,
+        judged,
+        limit=limit or max((m.k for m in measures if m.k is not None), default=100),
+        executor=workers,
+        batch_size=batch_size,
+        progress=not no_progress,
+    )
+    if out is not None:
+        write_run(out, result.rankings)
+    report = evaluate_run(result.rankings, qrels, metrics=chosen, k_values=cutoffs)
+    _emit_report(report, output, per_query, f"{dataset} with {retriever_spec}")
 
 
 @cli.command()

@@ -9,13 +9,13 @@ from typing import Any, Literal
 
 import click
 
+from .._demo import DEMO_NAME, demo_path
 from .._stats import CORRECTIONS, TESTS
 from ..comparison import ComparisonReport, compare
 from ..errors import DatasetFormatError
 from ..files import read_samples
 from ..rag_eval import evaluate_rag
 from ..reports import RagEvalReport
-from ..run_eval import AVERAGING
 from ..run_table import RunTable
 from ._render import emit_table
 
@@ -126,7 +126,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
 @click.option(
     "--averaging",
-    type=click.Choice(AVERAGING),
+    type=click.Choice(("qrels", "intersection")),
     default="qrels",
     show_default=True,
     help="qrels: a judged query missing from a run scores 0; intersection: only queries "
@@ -188,7 +188,7 @@ def compare_command(  # click passes every option by keyword
         if len(inputs) < 3:
             raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
         named = _named_paths(inputs[1:])
-        qrels_path = Path(inputs[0])
+        qrels_path = demo_path() if inputs[0] == DEMO_NAME else Path(inputs[0])
         qrels = read_qrels(qrels_path, qrels_format)
         systems = {name: RunTable.read(path, run_format) for name, path in named.items()}
     report = compare(

@@ -25,6 +25,9 @@ import numpy.typing as npt
 
 from .retrieval import INFAP_EPSILON
 
+# from_rankings places up to this many judged docs of a ranking by index() (a C scan each).
+_FEW = 8
+
 __all__ = [
     "JudgedHits",
     "average_precision_batch",
@@ -100,12 +103,20 @@ class JudgedHits:
         rank: list[int] = []
         grade: list[float] = []
         for i, (ranked, judged) in enumerate(zip(rankings, judgements, strict=True)):
-            for r, doc in enumerate(ranked, start=1):
-                g = judged.get(doc)
-                if g is not None:
-                    query.append(i)
-                    rank.append(r)
-                    grade.append(g)
+            # Where the judged docs rank, found by C-level scans: a few judged docs are looked
+            # up in the ranking one by one; many are intersected with it first.
+            if len(judged) <= _FEW:
+                placed = sorted((ranked.index(doc) + 1, doc) for doc in judged if doc in ranked)
+            else:
+                common = judged.keys() & ranked
+                if len(common) <= _FEW:
+                    placed = sorted((ranked.index(doc) + 1, doc) for doc in common)
+                else:
+                    placed = [(r, doc) for r, doc in enumerate(ranked, start=1) if doc in common]
+            for r, doc in placed:
+                query.append(i)
+                rank.append(r)
+                grade.append(judged[doc])
         return cls.build(
             len(rankings), query, rank, grade, judgements, n_retrieved=[len(r) for r in rankings]
         )

@@ -1,0 +1,168 @@
+"""ef's own overhead over calling a retriever directly: BM25 on SciFact by default.
+
+    python benchmarks/retrieval_overhead.py                       # ../shared/datasets/scifact
+    python benchmarks/retrieval_overhead.py path/to/beir --repeat 9 --batch-size 32
+    python benchmarks/retrieval_overhead.py demo --repeat 3       # the shipped demo, a smoke run
+
+One BM25Retriever is built (indexing is not timed). Then, alternating in each round, the
+same judged queries go through the same retriever in the same batches three ways:
+
+* direct: ``retriever.search_batch(texts, limit)`` per batch, nothing else;
+* evaluate_retrieval: the API end to end (adapter, retrieve(), doc ids, scoring);
+* ef-eval retrieve: what the CLI does after indexing: retrieve() then evaluate_run().
+
+It prints the median and the best wall time of each (the best is the least disturbed by
+other work on a shared machine); each path's overhead over direct as a share of its own
+wall time, from the medians and from the best times, against the target of issue 6 (at
+most 5%); and ef's own time per query: a retriever that takes 19 times that per query keeps
+the overhead at 5%. Timings are never
+asserted anywhere: this is a script, not a test. Needs the ``bm25`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ef.evaluation import (
+    BM25Retriever,
+    demo_path,
+    evaluate_retrieval,
+    evaluate_run,
+    read_dataset,
+    retrieve,
+)
+
+HERE = Path(__file__).parent
+DEFAULT_DATASET = HERE.parent.parent / "shared" / "datasets" / "scifact"
+#: Issue 6: ef's own overhead must be at most this share of the wall time.
+TARGET = 0.05
+METRICS = ("ndcg", "recall", "precision", "mrr", "map")
+K_VALUES = (1, 5, 10, 100)
+
+
+def measure(dataset: Path, repeat: int, batch_size: int, limit: int) -> dict[str, object]:
+    """Median seconds of each path over ``repeat`` rounds, and the overheads."""
+    corpus, queries, qrels = read_dataset(dataset)
+    started = time.perf_counter()
+    retriever = BM25Retriever(corpus)
+    indexing = time.perf_counter() - started
+    judged = {qid: queries[qid] for qid in qrels if qid in queries}
+    texts = list(judged.values())
+    batches = [texts[i : i + batch_size] for i in range(0, len(texts), batch_size)]
+
+    def direct() -> object:
+        return [retriever.search_batch(batch, limit) for batch in batches]
+
+    def api() -> object:
+        return evaluate_retrieval(
+            retriever, qrels, queries, limit=limit, batch_size=batch_size, k_values=K_VALUES
+        )
+
+    def cli() -> object:
+        rankings = retrieve(retriever, judged, limit=limit, batch_size=batch_size).rankings
+        return evaluate_run(rankings, qrels, metrics=METRICS, k_values=K_VALUES)
+
+    paths: dict[str, Callable[[], object]] = {
+        "direct": direct,
+        "evaluate_retrieval": api,
+        "ef-eval retrieve": cli,
+    }
+    for path in paths.values():  # warm up: imports, the plugin registry, numpy's caches
+        path()
+    times: dict[str, list[float]] = {name: [] for name in paths}
+    for round_ in range(repeat):
+        names = list(paths) if round_ % 2 == 0 else list(reversed(paths))
+        for name in names:
+            started = time.perf_counter()
+            paths[name]()
+            times[name].append(time.perf_counter() - started)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    base = medians["direct"]
+    per_query = {name: (seconds - base) / len(texts) for name, seconds in medians.items()}
+    return {
+        "dataset": str(dataset),
+        "documents": len(retriever),
+        "queries": len(texts),
+        "batch_size": batch_size,
+        "limit": limit,
+        "repeat": repeat,
+        "indexing_seconds": indexing,
+        "seconds": medians,
+        "best_seconds": {name: min(values) for name, values in times.items()},
+        "overhead": {
+            name: (seconds - base) / seconds
+            for name, seconds in medians.items()
+            if name != "direct"
+        },
+        "overhead_seconds_per_query": {k: v for k, v in per_query.items() if k != "direct"},
+        "retriever_seconds_per_query": base / len(texts),
+    }
+
+
+def report(result: dict[str, object]) -> str:
+    """The result as the lines the script prints."""
+    seconds = result["seconds"]
+    best = result["best_seconds"]
+    overhead = result["overhead"]
+    assert isinstance(seconds, dict)
+    assert isinstance(best, dict)
+    assert isinstance(overhead, dict)
+    per_query = result["overhead_seconds_per_query"]
+    assert isinstance(per_query, dict)
+    lines = [
+        f"{result['dataset']}: {result['documents']} documents, {result['queries']} judged "
+        f"queries, BM25, limit {result['limit']}, batches of {result['batch_size']}, "
+        f"median of {result['repeat']} (indexing {result['indexing_seconds']:.2f} s, not timed)",
+        f"python {platform.python_version()} on {platform.machine()}",
+        "",
+        f"{'path':<20} {'median s':>9} {'best s':>9} {'overhead':>9} {'best ovh':>9} "
+        f"{'ef µs/query':>12}",
+    ]
+    for name, value in seconds.items():
+        share, cost = overhead.get(name), per_query.get(name)
+        shown = "-" if share is None else f"{100 * share:.1f}%"
+        lowest = "-" if share is None else f"{100 * (1 - best['direct'] / best[name]):.1f}%"
+        micro = "-" if cost is None else f"{1e6 * cost:.0f}"
+        lines.append(
+            f"{name:<20} {value:>9.4f} {best[name]:>9.4f} {shown:>9} {lowest:>9} {micro:>12}"
+        )
+    worst = max(overhead.values())
+    verdict = "met" if worst <= TARGET else "NOT met"
+    retriever = result["retriever_seconds_per_query"]
+    assert isinstance(retriever, float)
+    needed = max(per_query.values()) * (1 - TARGET) / TARGET
+    lines += [
+        "",
+        f"target: overhead <= {100 * TARGET:.0f}% of wall time: {verdict}",
+        f"the retriever takes {1e3 * retriever:.3f} ms per query; ef's overhead is within the "
+        f"target for retrievers taking {1e3 * needed:.2f} ms or more",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", nargs="?", default=str(DEFAULT_DATASET))
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--limit", type=int, default=100)
+    parser.add_argument("--json", action="store_true", help="Print the result as JSON.")
+    args = parser.parse_args(argv)
+    dataset = demo_path() if args.dataset == "demo" else Path(args.dataset)
+    if not dataset.exists():
+        print(f"{dataset} is absent: give a BEIR dataset directory, or demo", file=sys.stderr)
+        return 2
+    result = measure(dataset, args.repeat, args.batch_size, args.limit)
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The fast paths added for retrieval overhead give what the general code gives.
+
+ranking() takes C-level passes for lists of doc-id strings and (str, score) pairs,
+JudgedHits.from_rankings() finds judged docs by set intersection, and evaluate_run() scores
+ranked lists without building a RunTable: each is checked here against the general code on
+generated inputs.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ef.evaluation._results import ranking, result_doc_id
+from ef.evaluation.metrics.batch import JudgedHits
+from ef.evaluation.scoring import _plain_floats
+
+IDS = st.sampled_from(["d1", "d2", "d3", "d10", "x"])
+RESULTS = st.one_of(
+    IDS,
+    st.tuples(IDS, st.floats(allow_nan=False)),
+    st.tuples(IDS, st.floats(allow_nan=False), st.just(1)),  # not a pair
+    st.tuples(st.integers(0, 3), st.floats(allow_nan=False)),  # an int id
+    st.builds(lambda i: {"_id": i}, IDS),
+    st.integers(0, 3),
+)
+
+
+def reference_ranking(results: list[Any], limit: int) -> list[str]:
+    ranked: dict[str, None] = {}
+    for result in islice(results, limit):
+        ranked.setdefault(result_doc_id(result), None)
+    return list(ranked)
+
+
+@given(st.lists(RESULTS, max_size=12), st.integers(1, 15))
+def test_ranking_is_the_per_result_definition(results, limit) -> None:
+    try:
+        expected = reference_ranking(results, limit)
+    except TypeError:
+        with pytest.raises(TypeError, match="cannot find a doc id"):
+            ranking(results, limit)
+        return
+    assert ranking(results, limit) == expected
+    assert ranking(iter(results), limit) == expected
+
+
+def test_the_fast_shapes_keep_the_best_rank() -> None:
+    assert ranking([("d2", 0.9), ("d1", 0.5), ("d2", 0.4)], 10) == ["d2", "d1"]
+    assert ranking(["d2", "d1", "d2", "d3"], 3) == ["d2", "d1"]
+    assert ranking([("d2", 0.9), (7, 0.5)], 10) == ["d2", "7"]  # the general path
+    with pytest.raises(TypeError, match=r"retriever result \('d1', 0.5, 0\) \(tuple\)"):
+        ranking([("d2", 0.9), ("d1", 0.5, 0)], 10)
+
+
+def reference_hits(rankings, judgements) -> JudgedHits:
+    query, rank, grade = [], [], []
+    for i, (ranked, judged) in enumerate(zip(rankings, judgements, strict=True)):
+        for r, doc in enumerate(ranked, start=1):
+            if doc in judged:
+                query.append(i)
+                rank.append(r)
+                grade.append(judged[doc])
+    return JudgedHits.build(
+        len(rankings), query, rank, grade, judgements, n_retrieved=[len(r) for r in rankings]
+    )
+
+
+DOCS = [f"d{i}" for i in range(30)]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(DOCS), unique=True, max_size=25),
+            st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 3), max_size=20),
+        ),
+        max_size=6,
+    )
+)
+def test_judged_hits_from_rankings_is_the_per_doc_walk(pairs) -> None:
+    rankings = [ranked for ranked, _ in pairs]
+    judgements = [judged for _, judged in pairs]
+    fast, slow = (
+        JudgedHits.from_rankings(rankings, judgements),
+        reference_hits(rankings, judgements),
+    )
+    for name in ("query", "rank", "grade", "n_relevant", "ideal", "ideal_offsets"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+def test_plain_floats_checks_arrays_and_lists_alike() -> None:
+    assert _plain_floats(np.array([0.5, 1.0]), [0.5, 1.0])
+    assert not _plain_floats(np.array([0.5, np.nan]), [0.5, float("nan")])
+    assert _plain_floats(None, [0.5, 1.0])
+    assert not _plain_floats(None, [0.5, 1])
+    assert not _plain_floats(np.array([1, 2]), [1, 2])  # an int array: the full check decides
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["q1", "q2", "q3", "q4"]),
+        st.lists(st.sampled_from(DOCS[:12]), max_size=15),
+        max_size=4,
+    ),
+    st.dictionaries(
+        st.sampled_from(["q1", "q2", "q3", "q5"]),
+        st.dictionaries(st.sampled_from(DOCS[:12]), st.integers(0, 2), min_size=1, max_size=6),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_evaluate_run_scores_ranked_lists_as_their_run_table(run, qrels) -> None:
+    from ef.evaluation import RunTable, evaluate_run
+
+    if not any(g > 0 for judged in qrels.values() for g in judged.values()):
+        return
+    metrics = ("ndcg@3", "recall@10", "map@5", "mrr@10", "precision@2")
+    for averaging in ("qrels", "intersection"):
+        try:
+            expected = evaluate_run(
+                RunTable.from_dict(run), qrels, metrics=metrics, averaging=averaging
+            )
+        except ValueError:
+            with pytest.raises(ValueError, match="no query can be scored"):
+                evaluate_run(run, qrels, metrics=metrics, averaging=averaging)
+            continue
+        assert evaluate_run(run, qrels, metrics=metrics, averaging=averaging) == expected

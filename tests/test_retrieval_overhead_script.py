@@ -1,0 +1,47 @@
+"""benchmarks/retrieval_overhead.py runs (on the demo) and reports what it says it does.
+
+How fast anything runs is for the script to show; nothing here looks at a time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
+
+pytest.importorskip("bm25s", reason="the benchmark runs BM25 (the bm25 extra)")
+
+
+def load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("overhead", BENCHMARKS / "retrieval_overhead.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_it_times_the_three_paths_on_the_demo(capsys) -> None:
+    assert load().main(["demo", "--repeat", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["documents"], result["queries"], result["repeat"]) == (36, 15, 1)
+    assert list(result["seconds"]) == ["direct", "evaluate_retrieval", "ef-eval retrieve"]
+    assert list(result["overhead"]) == ["evaluate_retrieval", "ef-eval retrieve"]
+    assert all(share < 1 for share in result["overhead"].values())
+
+
+def test_the_report_names_the_target(capsys) -> None:
+    assert load().main(["demo", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "15 judged queries, BM25, limit 100, batches of 32" in out
+    assert "target: overhead <= 5% of wall time: " in out
+
+
+def test_a_missing_dataset_is_exit_2(tmp_path, capsys) -> None:
+    assert load().main([str(tmp_path / "nowhere")]) == 2
+    assert "is absent: give a BEIR dataset directory, or demo" in capsys.readouterr().err
