@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,6 +27,7 @@ from ..run_table import RunTable
 from ..scoring import resolve_measures
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._compare import compare_command
+from ._options import MEASURES_HELP, cutoffs_option, per_query_option, split_measures
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
@@ -71,36 +71,6 @@ def _dataset(value: str) -> Path:
     return demo_path() if value == DEMO_NAME else Path(value)
 
 
-def _split(values: Sequence[str]) -> tuple[str, ...]:
-    """``-m a -m b,c`` -> ``(a, b, c)``.
-
-    A comma inside brackets does not split (``nDCG(gains={1:3,2:9})@10``), nor one before a
-    digit, which continues trec_eval's cutoffs and gains (``P.5,10``, ``ndcg.1=3,2=9``).
-    """
-    parts: list[str] = []
-    for value in values:
-        depth = 0
-        current = ""
-        for char in value:
-            if char in "({[":
-                depth += 1
-            elif char in ")}]":
-                depth -= 1
-            if char == "," and depth == 0:
-                parts.append(current)
-                current = ""
-            else:
-                current += char
-        parts.append(current)
-    joined: list[str] = []
-    for part in (p.strip() for p in parts):
-        if part[:1].isdigit() and joined and "." in joined[-1] and "(" not in joined[-1]:
-            joined[-1] += "," + part
-        elif part:
-            joined.append(part)
-    return tuple(joined)
-
-
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.version_option(package_name="ef-evaluation", prog_name="ef-eval")
@@ -136,7 +106,7 @@ def rag(
     """
     path = demo_path() / "rag_samples.jsonl" if samples == DEMO_NAME else Path(samples)
     rows = read_samples(path, format_)
-    chosen = _split(metrics)
+    chosen = split_measures(metrics)
     report = evaluate_rag(rows, metrics=chosen) if chosen else evaluate_rag(rows)
     report = with_inputs(report, samples=path)
     if output == "json":
@@ -162,20 +132,10 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     "--metric",
     "metrics",
     multiple=True,
-    help="A measure: name@k (ndcg@10), a name at every --k, name@all (the whole ranking), "
-    "with parameters (precision(rel=2)@5), or in ir_measures' (nDCG@10) or trec_eval's "
-    "(ndcg_cut.10, P.5,10) syntax; repeat or comma-separate. ef-eval metrics lists them. "
-    "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100.",
+    help=MEASURES_HELP,
 )
-@click.option(
-    "-k",
-    "--k",
-    "k_values",
-    multiple=True,
-    type=click.IntRange(min=1),
-    help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
-)
-@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@cutoffs_option
+@per_query_option
 @click.option(
     "--averaging",
     type=click.Choice(AVERAGING),
@@ -218,7 +178,7 @@ def evaluate(  # click passes every option by keyword
     """
     judged = read_qrels(_dataset(qrels), qrels_format)
     ranked = RunTable.read(run, run_format)
-    chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
+    chosen = split_measures(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     report = evaluate_run(
         ranked,
         judged,
@@ -306,18 +266,10 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
     "--metric",
     "metrics",
     multiple=True,
-    help="A metric, as name@k (ndcg@10) or a name at every --k (repeat or comma-separate). "
-    "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100.",
+    help=MEASURES_HELP,
 )
-@click.option(
-    "-k",
-    "--k",
-    "k_values",
-    multiple=True,
-    type=click.IntRange(min=1),
-    help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
-)
-@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@cutoffs_option
+@per_query_option
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
@@ -367,7 +319,7 @@ def retrieve(  # click passes every option by keyword
     from ..retrievers._load import retriever_factory
 
     # Every name is checked before the corpus is read and indexed.
-    chosen = _split(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
+    chosen = split_measures(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     cutoffs = k_values or (1, 5, 10, 100)
     measures = resolve_measures(chosen, cutoffs, get_registry())
     if ":" in retriever_spec and os.getcwd() not in sys.path:

@@ -17,15 +17,12 @@ from ..files import read_samples
 from ..rag_eval import evaluate_rag
 from ..reports import RagEvalReport
 from ..run_table import RunTable
+from ._options import split_measures
 from ._render import emit_table
 
 __all__ = ["compare_command"]
 
 COMPARE_OUTPUTS = ("table", "markdown", "latex", "json", "csv")
-
-
-def _split(values: Sequence[str]) -> tuple[str, ...]:
-    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
@@ -179,7 +176,7 @@ def compare_command(  # click passes every option by keyword
     """
     from ..files import read_qrels
 
-    chosen = _split(metrics)
+    chosen = split_measures(metrics)
     if rag:
         named = _named_paths(inputs)
         systems: dict[str, Any] = {name: _rag_report(path, chosen) for name, path in named.items()}

@@ -1,0 +1,62 @@
+"""Options and parsing shared by the ef-eval commands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+__all__ = ["MEASURES_HELP", "cutoffs_option", "per_query_option", "split_measures"]
+
+MEASURES_HELP = (
+    "A measure: name@k (ndcg@10), a name at every --k, name@all (the whole ranking), "
+    "with parameters (precision(rel=2)@5), or in ir_measures' (nDCG@10) or trec_eval's "
+    "(ndcg_cut.10, P.5,10) syntax; repeat or comma-separate. ef-eval metrics lists them. "
+    "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100."
+)
+
+cutoffs_option = click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
+)
+
+per_query_option = click.option(
+    "-q", "--per-query", is_flag=True, help="Also show every query's values."
+)
+
+
+def split_measures(values: Sequence[str]) -> tuple[str, ...]:
+    """``-m a -m b,c`` -> ``(a, b, c)``.
+
+    >>> split_measures(["ndcg@10,P.5,10", "nDCG(gains={1:3,2:9})@10"])
+    ('ndcg@10', 'P.5,10', 'nDCG(gains={1:3,2:9})@10')
+
+    A comma inside brackets does not split (``nDCG(gains={1:3,2:9})@10``), nor one before a
+    digit, which continues trec_eval's cutoffs and gains (``P.5,10``, ``ndcg.1=3,2=9``).
+    """
+    parts: list[str] = []
+    for value in values:
+        depth = 0
+        current = ""
+        for char in value:
+            if char in "({[":
+                depth += 1
+            elif char in ")}]":
+                depth -= 1
+            if char == "," and depth == 0:
+                parts.append(current)
+                current = ""
+            else:
+                current += char
+        parts.append(current)
+    joined: list[str] = []
+    for part in (p.strip() for p in parts):
+        if part[:1].isdigit() and joined and "." in joined[-1] and "(" not in joined[-1]:
+            joined[-1] += "," + part
+        elif part:
+            joined.append(part)
+    return tuple(joined)
