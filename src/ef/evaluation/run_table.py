@@ -39,8 +39,6 @@ __all__ = ["RunTable"]
 Ints = npt.NDArray[np.int64]
 Hashes = npt.NDArray[np.uint64]
 
-_BITMAP_BITS = 24  # 2 MB of flags: few false passes for the judged docs of 50,000 queries
-_ROWS_PER_CHUNK = 1 << 22
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads a query's number over a pair's hash bits
 
 
@@ -86,8 +84,9 @@ class _ListDocs:
 
 
 class _SeriesDocs:
-    def __init__(self, docs: Any) -> None:
+    def __init__(self, docs: Any, hashes: Hashes | None = None) -> None:
         self.docs = docs  # a polars Series of str
+        self._hashes = hashes  # each row's doc hash, kept from reading (the repeat check)
 
     def take(self, rows: Ints) -> list[str]:
         taken: list[str] = self.docs.gather(rows).to_list()
@@ -100,23 +99,14 @@ class _SeriesDocs:
         return np.asarray(hashed, dtype=np.uint64)
 
     def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
-        # A bitmap of the wanted hashes' top bits passes a few rows besides the wanted ones;
-        # those are then looked up exactly. Chunks keep the temporaries small.
-        bitmap = np.zeros(1 << _BITMAP_BITS, dtype=bool)
-        bitmap[wanted >> np.uint64(64 - _BITMAP_BITS)] = True
-        rows: list[Ints] = []
-        hashes: list[Hashes] = []
-        for start in range(0, len(self.docs), _ROWS_PER_CHUNK):
-            hashed = self.docs.slice(start, _ROWS_PER_CHUNK).hash(seed=0).to_numpy()
-            maybe = np.flatnonzero(bitmap[hashed >> np.uint64(64 - _BITMAP_BITS)])
-            found = hashed[maybe]
-            at = np.searchsorted(wanted, found).clip(max=max(wanted.size - 1, 0))
-            hit = wanted[at] == found if wanted.size else np.zeros(found.size, dtype=bool)
-            rows.append(maybe[hit].astype(np.int64) + start)
-            hashes.append(found[hit])
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint64)
-        return np.concatenate(rows), np.concatenate(hashes)
+        import polars as pl
+
+        if self._hashes is None:
+            self._hashes = np.asarray(self.docs.hash(seed=0).to_numpy(), dtype=np.uint64)
+        hashes = pl.Series(self._hashes)
+        rows = hashes.is_in(pl.Series(wanted).implode()).arg_true().to_numpy()
+        rows = np.asarray(rows, dtype=np.int64)
+        return rows, self._hashes[rows]
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
         before = self.docs.gather(rows - 1)
@@ -126,7 +116,8 @@ class _SeriesDocs:
     def subset(self, keep: npt.NDArray[np.bool_]) -> _SeriesDocs:
         import polars as pl
 
-        return _SeriesDocs(self.docs.filter(pl.Series(keep)))
+        hashes = None if self._hashes is None else self._hashes[keep]
+        return _SeriesDocs(self.docs.filter(pl.Series(keep)), hashes)
 
 
 class RunTable:
@@ -532,8 +523,9 @@ def _read_trec_with_polars(path: Path) -> RunTable | None:  # noqa: PLR0911 - on
     if len(set(query_ids)) != len(query_ids):
         return None  # a query's lines are not together: rare, and the reference reader is exact
     offsets = np.r_[starts, frame.height].astype(np.int64)
-    doc_column = _SeriesDocs(docs)
-    if _repeats_a_doc(offsets, docs.hash(seed=0).to_numpy(), doc_column):
+    hashes = np.asarray(docs.hash(seed=0).to_numpy(), dtype=np.uint64)
+    doc_column = _SeriesDocs(docs, hashes)
+    if _repeats_a_doc(offsets, hashes, doc_column):
         return None  # the reference reader names the line
     return RunTable(query_ids, offsets, scores, doc_column)
 
