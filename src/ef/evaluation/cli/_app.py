@@ -27,7 +27,7 @@ from ..run_table import RunTable
 from ..scoring import resolve_measures
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._compare import compare_command
-from ._options import MEASURES_HELP, cutoffs_option, per_query_option, split_measures
+from ._options import cutoffs_option, measures_option, per_query_option, split_measures
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
@@ -127,13 +127,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 @cli.command()
 @click.argument("qrels", type=click.Path())
 @click.argument("run", type=click.Path(path_type=Path))
-@click.option(
-    "-m",
-    "--metric",
-    "metrics",
-    multiple=True,
-    help=MEASURES_HELP,
-)
+@measures_option
 @cutoffs_option
 @per_query_option
 @click.option(
@@ -261,13 +255,7 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
     default=None,
     help="Write the rankings as a TREC run here (.gz compresses), atomically.",
 )
-@click.option(
-    "-m",
-    "--metric",
-    "metrics",
-    multiple=True,
-    help=MEASURES_HELP,
-)
+@measures_option
 @cutoffs_option
 @per_query_option
 @click.option(

@@ -6,7 +6,13 @@ from collections.abc import Sequence
 
 import click
 
-__all__ = ["MEASURES_HELP", "cutoffs_option", "per_query_option", "split_measures"]
+__all__ = [
+    "MEASURES_HELP",
+    "cutoffs_option",
+    "measures_option",
+    "per_query_option",
+    "split_measures",
+]
 
 MEASURES_HELP = (
     "A measure: name@k (ndcg@10), a name at every --k, name@all (the whole ranking), "
@@ -14,6 +20,8 @@ MEASURES_HELP = (
     "(ndcg_cut.10, P.5,10) syntax; repeat or comma-separate. ef-eval metrics lists them. "
     "Default: ndcg, recall, precision, mrr and map at 1, 5, 10 and 100."
 )
+
+measures_option = click.option("-m", "--metric", "metrics", multiple=True, help=MEASURES_HELP)
 
 cutoffs_option = click.option(
     "-k",
