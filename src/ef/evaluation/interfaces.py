@@ -345,6 +345,11 @@ class RetrievalMetric:
     and returns one value per query, in query order. It must equal ``func``; evaluations use
     it when it is there and call ``func`` query by query when it is not.
 
+    ``expected(hits, k) -> array``, optional, is the metric's exact mean over every order of
+    each group of tied docs (the ``expected`` tie policy; ``hits.above`` and ``hits.tied``
+    give the groups). Without it, that policy averages ``batch`` or ``func`` over the
+    distinct orders of the groups, which is exact too but grows with the size of mixed groups.
+
     The keyword-only fields describe the metric further; all are optional:
 
     * ``params``: the :class:`MetricParam` objects it takes. A measure string sets them
@@ -374,6 +379,10 @@ class RetrievalMetric:
     )
     #: The vectorised form of ``func`` over every query at once, or None.
     batch: Callable[..., Iterable[float]] | None = attrs.field(
+        default=None, validator=_check_optional_callable, kw_only=True
+    )
+    #: The tie-averaged form of ``batch`` (McSherry and Najork, 2008), or None.
+    expected: Callable[..., Iterable[float]] | None = attrs.field(
         default=None, validator=_check_optional_callable, kw_only=True
     )
     params: tuple[MetricParam, ...] = attrs.field(

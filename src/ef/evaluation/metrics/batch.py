@@ -76,6 +76,13 @@ class JudgedHits:
     ``ideal_offsets[i + 1]``. ``judged`` holds every grade of each query's judgements the same
     way (``judged_offsets``), and ``n_retrieved`` how many docs each query's ranking holds.
 
+    Where the run has tied scores, ``above`` and ``tied`` say, per entry, how many docs of its
+    query score strictly higher and how many share its score (itself included): the entry's
+    ``rank`` lies in ``above + 1 .. above + tied``, where the tie policy put it. They are
+    ``None`` for rankings without scores (each doc its own group); :meth:`tie_above` and
+    :meth:`tie_size` give them either way. The ``expected`` tie policy averages a metric over
+    every order of each tie group (McSherry and Najork, 2008) from these two.
+
     >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"]], [{"d2": 2, "d1": 0}])
     >>> hits.rank.tolist(), hits.grade.tolist(), hits.n_relevant.tolist()
     ([1, 3], [0.0, 2.0], [1])
@@ -93,6 +100,26 @@ class JudgedHits:
     n_retrieved: Ints = attrs.field(converter=_ints, kw_only=True)
     judged: Floats = attrs.field(converter=_floats, kw_only=True)
     judged_offsets: Ints = attrs.field(converter=_ints, kw_only=True)
+    above: Ints | None = attrs.field(
+        default=None, converter=attrs.converters.optional(_ints), kw_only=True
+    )
+    tied: Ints | None = attrs.field(
+        default=None, converter=attrs.converters.optional(_ints), kw_only=True
+    )
+
+    def tie_above(self) -> Ints:
+        """Per entry, the docs of its query that score strictly higher (``rank - 1`` when
+        nothing ties).
+
+        >>> hits = JudgedHits.from_rankings([["x", "d1"]], [{"d1": 1}])
+        >>> hits.tie_above().tolist(), hits.tie_size().tolist()
+        ([1], [1])
+        """
+        return self.rank - 1 if self.above is None else self.above
+
+    def tie_size(self) -> Ints:
+        """Per entry, the docs of its query that share its score, itself included."""
+        return np.ones_like(self.rank) if self.tied is None else self.tied
 
     @classmethod
     def from_rankings(
@@ -131,9 +158,11 @@ class JudgedHits:
         judgements: Sequence[Mapping[str, float]],
         *,
         n_retrieved: object,
+        above: object | None = None,
+        tied: object | None = None,
     ) -> JudgedHits:
         """Hits from their arrays (sorted by query, then rank), each query's qrels and the
-        length of each query's ranking."""
+        length of each query's ranking; ``above`` and ``tied`` describe tie groups."""
         sizes = [len(j) for j in judgements]
         grades = np.fromiter(
             itertools.chain.from_iterable(j.values() for j in judgements),
@@ -160,6 +189,8 @@ class JudgedHits:
             n_retrieved=n_retrieved,
             judged=judged,
             judged_offsets=judged_offsets,
+            above=above,
+            tied=tied,
         )
 
     def judged_only(self) -> JudgedHits:
@@ -172,17 +203,36 @@ class JudgedHits:
         """
         keep = self.grade >= 0
         query = self.query[keep]
+        above, tied = self.above, self.tied
+        if above is not None:
+            # A tie group keeps its judged docs only, and starts after the judged docs above.
+            above, tied = _regrouped(query, above[keep])
         return attrs.evolve(
             self,
             query=query,
             rank=_position_in_query(query) + 1,
             grade=self.grade[keep],
             n_retrieved=np.bincount(query, minlength=self.n_queries),
+            above=above,
+            tied=tied,
         )
 
     def judged_owner(self) -> Ints:
         """The query index of every entry of ``judged``."""
         return np.repeat(np.arange(self.n_queries), np.diff(self.judged_offsets))
+
+
+def _regrouped(query: Ints, above: Ints) -> tuple[Ints, Ints]:
+    """Tie groups of the entries left: each group (the entries of a query with one ``above``)
+    starts at its first entry's position in the query and holds its entries only."""
+    if query.size == 0:
+        return above, above
+    starts = np.flatnonzero(np.r_[True, (query[1:] != query[:-1]) | (above[1:] != above[:-1])])
+    lengths = np.diff(np.r_[starts, query.size])
+    return (
+        np.repeat(_position_in_query(query)[starts], lengths),
+        np.repeat(lengths, lengths),
+    )
 
 
 def _per_query(hits: JudgedHits, mask: Bools, weights: Floats | None) -> Floats:
