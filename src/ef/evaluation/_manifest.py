@@ -26,6 +26,7 @@ import attrs
 
 from ._registry import Registry
 from ._version import __version__
+from .ties import TIE_POLICIES
 
 __all__ = [
     "TIE_POLICIES",
@@ -34,12 +35,6 @@ __all__ = [
     "retrieval_manifest",
     "with_inputs",
 ]
-
-#: What each tie policy means, as the docs say it.
-TIE_POLICIES = {
-    "trec_eval": "score descending (as float32), then doc id descending",
-    "input_order": "the order the retriever returned",
-}
 
 Report = TypeVar("Report")
 

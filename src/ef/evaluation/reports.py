@@ -11,7 +11,7 @@ import attrs
 
 from .render import Rendered
 
-__all__ = ["RagEvalReport", "RetrievalEvalReport"]
+__all__ = ["RagEvalReport", "RetrievalEvalReport", "TieDiagnostic"]
 
 _KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
 
@@ -97,6 +97,44 @@ def _table(rows: Iterable[tuple[str, ...]]) -> str:
 
 
 @attrs.frozen
+class TieDiagnostic:
+    """Where tied scores could change a retrieval report: which scored queries have docs with
+    equal scores (``tied``), ties across one of the report's cutoffs (``at_cutoff``: the docs
+    at ranks ``k`` and ``k + 1`` tie, so which one counts depends on the tie policy), and
+    ties between a relevant doc and a doc of another grade or an unjudged one
+    (``at_relevant``). ``policy`` is the tie policy the report used.
+
+    >>> ties = TieDiagnostic(policy="trec_eval", tied=["q1", "q2"], at_cutoff=["q2"])
+    >>> str(ties)
+    'ties (trec_eval): 2 queries with tied scores, 1 across a cutoff, 0 at a relevant doc'
+    """
+
+    policy: str = "trec_eval"
+    tied: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
+    at_cutoff: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
+    at_relevant: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps``."""
+        return {
+            "policy": self.policy,
+            "tied": list(self.tied),
+            "at_cutoff": list(self.at_cutoff),
+            "at_relevant": list(self.at_relevant),
+        }
+
+    def __str__(self) -> str:
+        return (
+            f"ties ({self.policy}): {len(self.tied)} queries with tied scores, "
+            f"{len(self.at_cutoff)} across a cutoff, {len(self.at_relevant)} at a relevant doc"
+        )
+
+
+def _tie_diagnostic(value: TieDiagnostic | Mapping[str, Any]) -> TieDiagnostic:
+    return value if isinstance(value, TieDiagnostic) else TieDiagnostic(**value)
+
+
+@attrs.frozen
 class RetrievalEvalReport(Rendered):
     """The outcome of :func:`~ef.evaluation.evaluate_retrieval`: metrics over a query set.
 
@@ -127,6 +165,11 @@ class RetrievalEvalReport(Rendered):
     manifest: Mapping[str, Any] = attrs.field(
         factory=dict, converter=_frozen_deep, kw_only=True, eq=False
     )
+    #: Which queries tied scores could change, and the tie policy used (:doc:`/semantics`);
+    #: like the manifest, not compared by ``==``.
+    ties: TieDiagnostic = attrs.field(
+        factory=TieDiagnostic, converter=_tie_diagnostic, kw_only=True, eq=False
+    )
 
     @property
     def primary(self) -> float | None:
@@ -146,7 +189,8 @@ class RetrievalEvalReport(Rendered):
 
         >>> RetrievalEvalReport({'ndcg@1': 0.5}, {'q1': {'ndcg@1': 0.5}}, 1, (1,)).to_dict()
         {'metrics': {'ndcg@1': 0.5}, 'per_query': {'q1': {'ndcg@1': 0.5}}, 'n_queries': 1, \
-'k_values': [1], 'skipped': {}, 'missing': [], 'extra': [], 'manifest': {}}
+'k_values': [1], 'skipped': {}, 'missing': [], 'extra': [], 'manifest': {}, \
+'ties': {'policy': 'trec_eval', 'tied': [], 'at_cutoff': [], 'at_relevant': []}}
         """
         return {
             "metrics": _plain(self.metrics),
@@ -157,6 +201,7 @@ class RetrievalEvalReport(Rendered):
             "missing": list(self.missing),
             "extra": list(self.extra),
             "manifest": _plain(self.manifest),
+            "ties": self.ties.to_dict(),
         }
 
     def grid(self) -> tuple[list[str], dict[str, dict[str, float]]]:
@@ -197,7 +242,10 @@ class RetrievalEvalReport(Rendered):
         ]
         extra = f" ({', '.join(notes)})" if notes else ""
         title = f"Retrieval evaluation: {self.n_queries} queries scored{extra}"
-        return f"{title}\n{_table(rows)}" if names else title
+        text = f"{title}\n{_table(rows)}" if names else title
+        if self.ties.at_cutoff or self.ties.at_relevant:
+            text += f"\n{self.ties}"  # the numbers depend on the tie policy: say so
+        return text
 
 
 @attrs.frozen

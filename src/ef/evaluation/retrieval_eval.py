@@ -9,7 +9,7 @@ from typing import Any, Literal
 from ._manifest import retrieval_manifest
 from ._registry import Registry, registry_or_default
 from ._results import result_doc_id
-from .reports import RetrievalEvalReport
+from .reports import RetrievalEvalReport, TieDiagnostic
 from .retrieval_run import Progress, retrieve
 from .scoring import check_k_values, mean_of, resolve_measures, score_all
 
@@ -150,4 +150,5 @@ def evaluate_retrieval(
             tie_policy="input_order",
             averaging="qrels",
         ),
+        ties=TieDiagnostic(policy="input_order"),  # ranked lists: nothing ties
     )

@@ -13,6 +13,7 @@ from .files import read_qrels
 from .formats._records import ranking_of
 from .reports import RetrievalEvalReport
 from .scoring import mean_of, resolve_measures, score_all
+from .ties import check_tie_policy, tie_diagnostic
 from .types import Qrels, RunInput
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ class _RankedLists:
     def __contains__(self, query_id: object) -> bool:
         return query_id in self._rankings
 
-    def ranking(self, query_id: str) -> list[str]:
-        return self._rankings.get(query_id, [])
+    def ranking(self, query_id: str, *_: object) -> list[str]:
+        return self._rankings.get(query_id, [])  # ranked lists have no ties
 
     def without_identical_ids(self) -> _RankedLists:
         return _RankedLists(
@@ -46,7 +47,7 @@ class _RankedLists:
         )
 
     def judged_hits(
-        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]], *_: object
     ) -> JudgedHits:
         from .metrics.batch import JudgedHits
 
@@ -66,6 +67,7 @@ def evaluate_run(
     averaging: Literal["qrels", "intersection", "run"] = "qrels",
     registry: Registry | None = None,
     ignore_identical_ids: bool = False,
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] = "trec_eval",
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -98,6 +100,11 @@ def evaluate_run(
         registry: the plugins to use; ``None`` is the default registry.
         ignore_identical_ids: drop a doc whose id is its query's id from the run before
             ranking (BEIR's ``ignore_identical_ids``, for corpora that contain the queries).
+        tie_policy: how docs with equal scores are ordered, for every metric alike:
+            ``"trec_eval"`` (doc id descending), ``"docno_asc"``, ``"input_order"`` (the
+            order the file or mapping lists them) or ``"expected"`` (each metric averaged
+            over every order of the tied docs); see :mod:`ef.evaluation.ties`. The report's
+            ``ties`` says which queries have ties across a cutoff or at a relevant doc.
 
     Raises:
         ValueError: for an unknown metric, a bad cutoff, a NaN score, an unknown
@@ -115,7 +122,17 @@ def evaluate_run(
     {'mrr@10': 0.75}
     >>> evaluate_run(run, qrels, metrics=("P(rel=1)@1", "recip_rank", "num_ret")).metrics
     {'precision(rel=1)@1': 0.3333333333333333, 'mrr@all': 0.5, 'num_ret': 3.0}
+
+    Ties: d1 and d2 score the same, and only d1 is relevant.
+
+    >>> tied = {"q1": {"d1": 0.5, "d2": 0.5}}
+    >>> [evaluate_run(tied, {"q1": {"d1": 1}}, metrics=("mrr@1",), tie_policy=p).metrics
+    ...  for p in ("trec_eval", "docno_asc", "expected")]
+    [{'mrr@1': 0.0}, {'mrr@1': 1.0}, {'mrr@1': 0.5}]
+    >>> print(evaluate_run(tied, {"q1": {"d1": 1}}, metrics=("mrr@1",)).ties)
+    ties (trec_eval): 1 queries with tied scores, 1 across a cutoff, 1 at a relevant doc
     """
+    check_tie_policy(tie_policy)
     if averaging not in AVERAGING:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
     registry = registry_or_default(registry)
@@ -138,9 +155,14 @@ def evaluate_run(
         qrels = read_qrels(Path(qrels), registry=registry)
 
     scored, judgements, skipped, missing = _query_sets(table, qrels, averaging)
-    hits = table.judged_hits(scored, judgements)
+    hits = table.judged_hits(scored, judgements, tie_policy)
     per_query = score_all(
-        measures, scored, judgements, hits, lambda: [table.ranking(q) for q in scored]
+        measures,
+        scored,
+        judgements,
+        hits,
+        lambda: [table.ranking(q, tie_policy) for q in scored],
+        expected=tie_policy == "expected",
     )
     if not per_query:
         reasons = sorted(set(skipped.values())) or ["qrels is empty"]
@@ -156,9 +178,17 @@ def evaluate_run(
         manifest=retrieval_manifest(
             registry,
             [(m.key, m.metric.name, m.k) for m in measures],
-            tie_policy="trec_eval",
+            tie_policy=tie_policy,
             averaging=averaging,
             inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
+        ),
+        ties=tie_diagnostic(
+            tie_policy,
+            scored,
+            hits,
+            None
+            if isinstance(table, _RankedLists)
+            else table.tie_stats(scored, sorted({m.k for m in measures if m.k is not None})),
         ),
     )
 

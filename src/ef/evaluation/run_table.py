@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .formats._io import open_binary
-from .formats._records import ranking_of, scored_order
+from .formats._records import ranking_of
 from .metrics.batch import JudgedHits
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ class RunTable:
             self.scores = scores.astype(np.float32)
         self._docs = docs
         self._ordered = ordered  # found out on first need: only ranking() needs it
-        self._monotone: npt.NDArray[np.bool_] | None = None
+        self._monotone: dict[bool, npt.NDArray[np.bool_]] = {}  # per float64 flag
 
     def __len__(self) -> int:
         return int(self.scores.size)
@@ -171,12 +171,14 @@ class RunTable:
         scores: list[float] = []
         offsets = [0]
         for query_id, ranked in run.items():
-            ordered = ranking_of(query_id, ranked)  # validates scores, orders, de-duplicates
+            ordered = ranking_of(query_id, ranked)  # validates scores, de-duplicates lists
             query_ids.append(query_id)
-            docs.extend(ordered)
             if isinstance(ranked, Mapping):
-                scores.extend(float(ranked[d]) for d in ordered)
+                # Rows in the mapping's order: the input_order tie policy needs it.
+                docs.extend(ranked)
+                scores.extend(float(score) for score in ranked.values())
             else:
+                docs.extend(ordered)
                 scores.extend(float(len(ordered) - i) for i in range(len(ordered)))
             offsets.append(len(docs))
         return cls(
@@ -184,7 +186,6 @@ class RunTable:
             np.asarray(offsets, dtype=np.int64),
             np.asarray(scores, dtype=np.float64),
             _ListDocs(docs),
-            ordered=True,
         )
 
     @classmethod
@@ -214,18 +215,39 @@ class RunTable:
 
         return cls.from_dict(read_run(source, format, registry=registry))
 
-    def ranking(self, query_id: str) -> list[str]:
-        """The query's doc ids in trec_eval's order (empty if the run does not have it)."""
+    def ranking(
+        self, query_id: str, tie_policy: str = "trec_eval", *, float64: bool = False
+    ) -> list[str]:
+        """The query's doc ids by score, ties broken by ``tie_policy`` (empty if the run does
+        not have the query): ``"trec_eval"`` (doc id descending; ``"expected"`` ranks so
+        too), ``"docno_asc"`` or ``"input_order"`` (the order of the file or mapping).
+        Scores compare as float32, as trec_eval's, unless ``float64``.
+
+        >>> table = RunTable.from_dict({"q1": {"d1": 0.5, "d3": 0.9, "d2": 0.5}})
+        >>> table.ranking("q1"), table.ranking("q1", "docno_asc")
+        (['d3', 'd2', 'd1'], ['d3', 'd1', 'd2'])
+        >>> table.ranking("q1", "input_order")
+        ['d3', 'd1', 'd2']
+        """
         i = self._index.get(query_id)
         if i is None:
             return []
-        start, end = int(self.offsets[i]), int(self.offsets[i + 1])
-        rows = np.arange(start, end, dtype=np.int64)
-        if self._ordered is None:
-            self._ordered = self._check_order()
-        if self._ordered:
-            return self._docs.take(rows)
-        return scored_order(dict(zip(self._docs.take(rows), self._scores(i), strict=True)))
+        rows = self._rows(i)
+        docs = self._docs.take(rows)
+        if tie_policy in ("trec_eval", "expected") and not float64:
+            if self._ordered is None:
+                self._ordered = self._check_order()
+            if self._ordered:
+                return docs
+        scores = (self.original_scores if float64 else self.scores)[rows].tolist()
+        positions = range(len(docs))
+        if tie_policy == "docno_asc":
+            order = sorted(positions, key=lambda j: (-scores[j], docs[j]))
+        elif tie_policy == "input_order":
+            order = sorted(positions, key=lambda j: -scores[j])  # stable: file order in ties
+        else:
+            order = sorted(positions, key=lambda j: (scores[j], docs[j]), reverse=True)
+        return [docs[j] for j in order]
 
     def without_identical_ids(self) -> RunTable:
         """This run without the docs whose id is their query's id (BEIR's
@@ -288,12 +310,18 @@ class RunTable:
         return bool(np.all(self._docs.descending_pairs(tie_rows)))
 
     def judged_hits(
-        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+        self,
+        query_ids: Sequence[str],
+        judgements: Sequence[Mapping[str, float]],
+        tie_policy: str = "trec_eval",
+        *,
+        float64: bool = False,
     ) -> JudgedHits:
         """Where the judged docs of ``query_ids`` rank in this run, for the batch metrics.
 
         A judged doc's rank is counted, not sorted for: 1 + the docs of its query that score
-        higher + those that tie with a greater doc id (trec_eval's order).
+        higher + those of its tie group that ``tie_policy`` puts first (trec_eval's: those
+        with a greater doc id). The hits carry each doc's tie group (``above``, ``tied``).
         """
         # Every judged (query, doc) pair of a query the run answers.
         pair_query: list[int] = []  # the query's position in query_ids
@@ -330,7 +358,9 @@ class RunTable:
             count=len(docs),
         )
         rows, pair = rows[same], pair[same]
-        ranks = self._ranks(rows, [doc for doc, keep in zip(docs, same, strict=True) if keep])
+        ranks, above, tied = self._ranks(
+            rows, [doc for doc, keep in zip(docs, same, strict=True) if keep], tie_policy, float64
+        )
         query = np.asarray(pair_query, dtype=np.int64)[pair]
         by_query_then_rank = np.lexsort((ranks, query))
         lengths = np.diff(self.offsets)
@@ -346,6 +376,8 @@ class RunTable:
             n_retrieved=np.where(blocks >= 0, lengths[np.maximum(blocks, 0)], 0)
             if lengths.size
             else np.zeros(blocks.size, dtype=np.int64),
+            above=above[by_query_then_rank],
+            tied=tied[by_query_then_rank],
         )
 
     def _pairs_by_id(
@@ -362,28 +394,36 @@ class RunTable:
             count=rows.size,
         )
 
-    def _falls(self) -> npt.NDArray[np.bool_]:
+    def _ranking_scores(self, float64: bool) -> npt.NDArray[np.float32] | npt.NDArray[np.float64]:
+        return self.original_scores if float64 else self.scores
+
+    def _falls(self, float64: bool = False) -> npt.NDArray[np.bool_]:
         """Per query: do its scores never rise down the file (a run written in rank order)?"""
-        if self._monotone is None:
-            s = self.scores
+        if float64 not in self._monotone:
+            s = self._ranking_scores(float64)
             rises = np.flatnonzero(s[1:] > s[:-1]) + 1  # row r scores above row r - 1
             owner = np.searchsorted(self.offsets, rises, side="right") - 1
             first_of_query = rises == self.offsets[owner]  # a new query may start higher
-            self._monotone = np.ones(len(self.query_ids), dtype=bool)
-            self._monotone[owner[~first_of_query]] = False
-        return self._monotone
+            monotone = np.ones(len(self.query_ids), dtype=bool)
+            monotone[owner[~first_of_query]] = False
+            self._monotone[float64] = monotone
+        return self._monotone[float64]
 
-    def _ranks(self, rows: Ints, docs: list[str]) -> Ints:
-        """trec_eval's rank of the doc ``docs[i]`` at each row ``rows[i]`` within its query,
+    def _ranks(
+        self, rows: Ints, docs: list[str], tie_policy: str, float64: bool
+    ) -> tuple[Ints, Ints, Ints]:
+        """The rank of the doc ``docs[i]`` at each row ``rows[i]`` within its query under
+        ``tie_policy``, with the docs that score above it and the size of its tie group,
         without sorting."""
+        scores = self._ranking_scores(float64)
         owners = np.searchsorted(self.offsets, rows, side="right") - 1
         above = np.zeros(rows.size, dtype=np.int64)
         lo, hi = rows.copy(), rows + 1  # each row's run of tied scores: rows lo .. hi - 1
-        falls = self._falls()[owners]
+        falls = self._falls(float64)[owners]
         if falls.any():
             # Scores fall down the file: the docs above a row are those before its tie run.
             which = np.flatnonzero(falls)
-            lo[which], hi[which] = self._tie_runs(rows[which], owners[which])
+            lo[which], hi[which] = self._tie_runs(scores, rows[which], owners[which])
             above[which] = lo[which] - self.offsets[owners[which]]
         tied: list[Ints] = []  # per row, the rows of its tied docs (itself included)
         for i, (row, owner, a, b, in_order) in enumerate(
@@ -393,22 +433,76 @@ class RunTable:
                 tied.append(np.arange(a, b, dtype=np.int64))
             else:  # a query out of order: count in its whole block
                 start = int(self.offsets[owner])
-                block = self.scores[start : self.offsets[owner + 1]]
-                above[i] = np.count_nonzero(block > self.scores[row])
-                tied.append(np.flatnonzero(block == self.scores[row]) + start)
+                block = scores[start : self.offsets[owner + 1]]
+                above[i] = np.count_nonzero(block > scores[row])
+                tied.append(np.flatnonzero(block == scores[row]) + start)
+        sizes = np.fromiter((t.size for t in tied), dtype=np.int64, count=len(tied))
+        if tie_policy == "input_order":  # the tied rows before it in the file
+            first = [int(np.count_nonzero(t < row)) for t, row in zip(tied, rows, strict=True)]
+            return above + np.asarray(first, dtype=np.int64) + 1, above, sizes
         # One fetch of every tied doc id, then a string comparison each (strcmp order).
         tied_docs = iter(self._docs.take(np.concatenate(tied) if tied else rows))
-        greater = [
-            sum(next(tied_docs) > doc for _ in range(t.size))
-            for doc, t in zip(docs, tied, strict=True)
-        ]
-        return above + np.asarray(greater, dtype=np.int64) + 1
+        if tie_policy == "docno_asc":
+            first = [
+                sum(next(tied_docs) < doc for _ in range(t.size))
+                for doc, t in zip(docs, tied, strict=True)
+            ]
+        else:  # trec_eval's order; "expected" ranks so too, and averages over the groups
+            first = [
+                sum(next(tied_docs) > doc for _ in range(t.size))
+                for doc, t in zip(docs, tied, strict=True)
+            ]
+        return above + np.asarray(first, dtype=np.int64) + 1, above, sizes
 
-    def _tie_runs(self, rows: Ints, owners: Ints) -> tuple[Ints, Ints]:
+    def tie_stats(
+        self, query_ids: Sequence[str], cutoffs: Sequence[int], *, float64: bool = False
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Per query of ``query_ids``: does its ranking tie two docs, and does a group of tied
+        docs straddle one of ``cutoffs`` (ranks ``k`` and ``k + 1`` tie)?
+
+        >>> table = RunTable.from_dict({"q1": {"a": 2.0, "b": 1.0, "c": 1.0}, "q2": {"d": 1.0}})
+        >>> [v.tolist() for v in table.tie_stats(["q1", "q2", "q3"], [1, 2])]
+        [[True, False, False], [True, False, False]]
+        """
+        scores = self._ranking_scores(float64)
+        has_ties = np.zeros(len(self.query_ids), dtype=bool)
+        at_cutoff = np.zeros(len(self.query_ids), dtype=bool)
+        falls = self._falls(float64)
+        starts, ends = self.offsets[:-1], self.offsets[1:]
+        if scores.size > 1:
+            # Queries in rank order: compare neighbours in place, all queries at once.
+            equal = np.r_[scores[1:] == scores[:-1], False]  # row r ties with row r + 1
+            equal[ends[ends > 0] - 1] = False  # not across a query boundary
+            owner = np.searchsorted(self.offsets, np.flatnonzero(equal), side="right") - 1
+            has_ties[owner] = True
+            for k in cutoffs:
+                deep = np.flatnonzero(falls & (ends - starts > k))
+                at_cutoff[deep[equal[starts[deep] + k - 1]]] = True
+        for i in np.flatnonzero(~falls).tolist():  # out of order: sort the block
+            block = np.sort(scores[starts[i] : ends[i]])[::-1]
+            has_ties[i] = bool(np.any(block[1:] == block[:-1]))
+            at_cutoff[i] = any(k < block.size and block[k - 1] == block[k] for k in cutoffs)
+        blocks = np.fromiter(
+            (self._index.get(q, -1) for q in query_ids), dtype=np.int64, count=len(query_ids)
+        )
+        known = blocks >= 0
+        if not self.query_ids:
+            return known, known
+        return (
+            known & has_ties[np.maximum(blocks, 0)],
+            known & at_cutoff[np.maximum(blocks, 0)],
+        )
+
+    def _tie_runs(
+        self,
+        scores: npt.NDArray[np.float32] | npt.NDArray[np.float64],
+        rows: Ints,
+        owners: Ints,
+    ) -> tuple[Ints, Ints]:
         """For rows of queries whose scores never rise: the first row of each one's run of
         equal scores, and the row after its last. Runs are grown a row at a time, all rows at
         once: ties are short in real runs."""
-        s = self.scores
+        s = scores
         target = s[rows]
         first, end = self.offsets[owners], self.offsets[owners + 1]
         lo, hi = rows.copy(), rows + 1

@@ -87,20 +87,38 @@ def score_all(
     judgements: Sequence[Mapping[str, float]],
     hits: JudgedHits,
     rankings: Callable[[], Sequence[Sequence[str]]],
+    *,
+    expected: bool = False,
 ) -> dict[str, dict[str, float]]:
     """Every measure's value for every query: ``{query_id: {key: value}}``.
 
     A metric with a ``batch`` form computes all queries at once from ``hits``; one without is
     called query by query on ``rankings()``, which is built only if some metric needs it.
+    With ``expected``, each value is the metric's mean over the orders of the query's tied
+    docs: its ``expected`` form if it has one, else its mean over :func:`~ef.evaluation.
+    ties.expand`'s repeats.
     """
     columns: dict[str, list[float]] = {}
     ranked: Sequence[Sequence[str]] | None = None
     for m in measures:
         raw: object = None
-        if m.metric.batch is not None:
+        values: list[Any]
+        if expected:
+            if m.metric.expected is not None:
+                raw = m.metric.expected(hits, m.k, **m.kwargs)
+                values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
+            else:
+                ranked = rankings() if ranked is None and m.metric.batch is None else ranked
+                values = _tie_averaged(m, hits, judgements, ranked)
+            if len(values) != len(query_ids):
+                raise PluginError(
+                    f"retrieval metric {m.metric.name!r}: its expected form returned "
+                    f"{len(values)} values for {len(query_ids)} queries"
+                )
+        elif m.metric.batch is not None:
             raw = m.metric.batch(hits, m.k, **m.kwargs)
             # An array's tolist() gives Python floats in one step; any sequence will do.
-            values: list[Any] = raw.tolist() if hasattr(raw, "tolist") else list(raw)
+            values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
             if len(values) != len(query_ids):
                 raise PluginError(
                     f"retrieval metric {m.metric.name!r}: its batch form returned "
@@ -122,6 +140,27 @@ def score_all(
         query_id: dict(zip(keys, row, strict=True))
         for query_id, row in zip(query_ids, rows, strict=True)
     }
+
+
+def _tie_averaged(
+    m: Measure,
+    hits: JudgedHits,
+    judgements: Sequence[Mapping[str, float]],
+    ranked: Sequence[Sequence[str]] | None,
+) -> list[float]:
+    """A metric without an expected form, averaged over every distinct order of the ties."""
+    from .ties import expand, expand_rankings, mean_by_owner
+
+    name = f"metric {m.metric.name!r}"
+    if m.metric.batch is not None:
+        repeats, owner = expand(hits, name)
+        raw = m.metric.batch(repeats, m.k, **m.kwargs)
+        values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
+    else:
+        assert ranked is not None  # built by the caller for a metric without a batch form
+        orders, judged, owner = expand_rankings(ranked, judgements, hits, name)
+        values = [m.metric.func(r, j, m.k, **m.kwargs) for r, j in zip(orders, judged, strict=True)]
+    return mean_by_owner([_checked(m.metric, v, "?") for v in values], owner, hits.n_queries)
 
 
 def mean_of(
