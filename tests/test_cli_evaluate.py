@@ -143,6 +143,32 @@ def test_parameters_and_identical_ids_on_the_command_line(tmp_path) -> None:
     assert json.loads(out)["metrics"]["precision(rel=2)@2"] == 0.5
 
 
+def test_ties_choose_the_order_and_a_note_counts_the_queries(tmp_path) -> None:
+    # d1 and d2 tie; only d1 is relevant. trec_eval's order puts d2 first, docno_asc and the
+    # file's order put d1 first, and expected averages the two orders.
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 d1 1\n")
+    run_file = tmp_path / "run.trec"
+    run_file.write_text("1 Q0 d1 1 1.0 x\n1 Q0 d2 2 1.0 x\n")
+    values = {}
+    for policy in ("trec_eval", "docno_asc", "input_order", "expected"):
+        code, out, err = run(
+            "evaluate", str(qrels), str(run_file), "-m", "P@1", "-o", "json", "--ties", policy
+        )
+        assert code == 0
+        data = json.loads(out)
+        values[policy] = data["metrics"]["precision@1"]
+        assert data["ties"]["policy"] == data["manifest"]["tie_policy"] == policy
+        assert err == (
+            f"note: ties ({policy}): 1 queries with tied scores, 1 across a cutoff, "
+            "1 at a relevant doc\n"
+        )
+    assert values == {"trec_eval": 0.0, "docno_asc": 1.0, "input_order": 1.0, "expected": 0.5}
+    code, _, err = run("evaluate", str(qrels), str(run_file), "--ties", "random")
+    assert code == 2
+    assert "'random' is not one of 'trec_eval', 'docno_asc', 'input_order', 'expected'" in err
+
+
 @pytest.fixture(scope="module")
 def cacm() -> Path:
     return shared_path("datasets", "cacm")

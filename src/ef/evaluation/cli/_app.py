@@ -25,6 +25,7 @@ from ..reports import RetrievalEvalReport
 from ..run_eval import AVERAGING, evaluate_run
 from ..run_table import RunTable
 from ..scoring import resolve_measures
+from ..ties import TIE_POLICIES
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._compare import compare_command
 from ._options import cutoffs_option, measures_option, per_query_option, split_measures
@@ -144,6 +145,16 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     is_flag=True,
     help="Drop a doc whose id is its query's id from the run (BEIR's option).",
 )
+@click.option(
+    "--ties",
+    "tie_policy",
+    type=click.Choice(list(TIE_POLICIES)),
+    default="trec_eval",
+    show_default=True,
+    help="How docs with equal scores are ordered: trec_eval (docno descending), docno_asc, "
+    "input_order (file order), or expected (each metric averaged over every order of the "
+    "tied docs).",
+)
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
 @click.option(
@@ -158,6 +169,7 @@ def evaluate(  # click passes every option by keyword
     per_query: bool,
     averaging: Literal["qrels", "intersection", "run"],
     ignore_identical_ids: bool,
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"],
     qrels_format: str | None,
     run_format: str | None,
     output: str,
@@ -168,7 +180,8 @@ def evaluate(  # click passes every option by keyword
     split); demo is the demo dataset shipped with ef-evaluation. RUN is a TREC run (qid Q0
     docno rank score tag) or an MS MARCO run (qid pid rank); gzip is read transparently.
     Docs are ranked by score, ties broken by docno descending, the rank column ignored:
-    trec_eval's rule, and trec_eval's numbers.
+    trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
+    change a number, a note on stderr counts the queries.
     """
     judged = read_qrels(_dataset(qrels), qrels_format)
     ranked = RunTable.read(run, run_format)
@@ -180,9 +193,12 @@ def evaluate(  # click passes every option by keyword
         k_values=k_values or (1, 5, 10, 100),
         averaging=averaging,
         ignore_identical_ids=ignore_identical_ids,
+        tie_policy=tie_policy,
     )
     report = with_inputs(report, run=run, qrels=_dataset(qrels))
     _emit_report(report, output, per_query, str(run))
+    if report.ties.at_cutoff or report.ties.at_relevant:
+        click.echo(f"note: {report.ties}", err=True)  # stdout stays the report alone
 
 
 def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:
