@@ -37,6 +37,8 @@ PUBLIC = [
     "ComparisonReport", "PairComparison", "compare",
     # Issue 8: metric parameters and other tools' names.
     "MetricParam", "Synonym",
+    # Issue 8: tie policies.
+    "TieDiagnostic",
 ]  # fmt: skip
 
 

@@ -222,3 +222,26 @@ def test_three_scifact_bm25_systems_render_as_a_table_latex_and_a_png(tmp_path: 
     assert latex.count("\\textbf{") >= 2
     assert "\\toprule" in latex
     assert "(a) bm25-1.2-0.75 & \\textbf{0.6791}" in latex
+
+
+def test_ties_reach_every_run_compared(tmp_path: Path) -> None:
+    # Both runs tie d1 and d2 for q1; only d1 is relevant. Under trec_eval's order d2 ranks
+    # first in both runs, under docno_asc d1 does: mrr@1 means 0.5 and 1.0, and the manifest
+    # records the policy.
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq2 0 d3 1\n")
+    paths = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.trec"
+        path.write_text("q1 Q0 d1 1 1.0 x\nq1 Q0 d2 2 1.0 x\nq2 Q0 d3 1 1.0 x\n")
+        paths.append(str(path))
+    means = {}
+    for policy in ("trec_eval", "docno_asc"):
+        code, out, _ = run(
+            "compare", str(qrels), *paths, "-m", "mrr@1", "-o", "json", "--ties", policy
+        )
+        assert code == 0
+        data = json.loads(out)
+        means[policy] = data["comparisons"][0]["mean_a"]
+        assert {m["tie_policy"] for m in data["manifest"]["systems"].values()} == {policy}
+    assert means == {"trec_eval": 0.5, "docno_asc": 1.0}

@@ -85,7 +85,7 @@ from .metrics.retrieval import (
 )
 from .rag_eval import evaluate_rag
 from .ragas_bridge import as_ragas_dataset, from_ragas_dataset
-from .reports import RagEvalReport, RetrievalEvalReport
+from .reports import RagEvalReport, RetrievalEvalReport, TieDiagnostic
 from .retrieval_eval import evaluate_retrieval
 from .retrieval_run import Retrieval, retrieve
 from .run_eval import evaluate_run
@@ -154,6 +154,7 @@ __all__ = [
     "RunTable",
     "StreamingCorpus",
     "Synonym",
+    "TieDiagnostic",
     "UnknownNameError",
     "__version__",
     "as_ragas_dataset",

@@ -465,6 +465,7 @@ def _retrieval_columns(
     k_values: Sequence[int],
     averaging: str,
     registry: Registry | None,
+    tie_policy: str = "trec_eval",
 ) -> _Columns:
     from .files import read_qrels
     from .run_eval import evaluate_run
@@ -492,6 +493,7 @@ def _retrieval_columns(
             k_values=k_values,
             averaging="qrels",  # every judged query; the intersection is taken below
             registry=registry,
+            tie_policy=tie_policy,  # type: ignore[arg-type]  # checked by evaluate_run
         )
     for name, report in reports.items():
         if not report.per_query:
@@ -602,6 +604,7 @@ def compare(
     seed: int | None = None,
     averaging: Literal["qrels", "intersection"] = "qrels",
     registry: Registry | None = None,
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] = "trec_eval",
 ) -> ComparisonReport:
     """Compare two or more systems metric by metric, with paired significance tests.
 
@@ -652,6 +655,7 @@ def compare(
         seed: the seed of the resampling, or None for a fresh one.
         averaging: ``"qrels"`` or ``"intersection"``, as in ``evaluate_run``.
         registry: the plugins to use; ``None`` is the default registry.
+        tie_policy: how a run's tied docs are ordered, as in ``evaluate_run``.
 
     Raises:
         ValueError: for fewer than two systems, an unknown option, a metric a report lacks,
@@ -694,6 +698,7 @@ def compare(
             k_values=k_values,
             averaging=averaging,
             registry=registry,
+            tie_policy=tie_policy,
         )
     return _test_all(
         named=list(named),

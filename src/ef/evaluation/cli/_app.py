@@ -25,10 +25,15 @@ from ..reports import RetrievalEvalReport
 from ..run_eval import AVERAGING, evaluate_run
 from ..run_table import RunTable
 from ..scoring import resolve_measures
-from ..ties import TIE_POLICIES
 from ..trec_names import trec_eval_line, trec_eval_name
 from ._compare import compare_command
-from ._options import cutoffs_option, measures_option, per_query_option, split_measures
+from ._options import (
+    cutoffs_option,
+    measures_option,
+    per_query_option,
+    split_measures,
+    ties_option,
+)
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
@@ -145,16 +150,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     is_flag=True,
     help="Drop a doc whose id is its query's id from the run (BEIR's option).",
 )
-@click.option(
-    "--ties",
-    "tie_policy",
-    type=click.Choice(list(TIE_POLICIES)),
-    default="trec_eval",
-    show_default=True,
-    help="How docs with equal scores are ordered: trec_eval (docno descending), docno_asc, "
-    "input_order (file order), or expected (each metric averaged over every order of the "
-    "tied docs).",
-)
+@ties_option
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
 @click.option(

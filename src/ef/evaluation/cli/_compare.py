@@ -17,7 +17,7 @@ from ..files import read_samples
 from ..rag_eval import evaluate_rag
 from ..reports import RagEvalReport
 from ..run_table import RunTable
-from ._options import split_measures
+from ._options import split_measures, ties_option
 from ._render import emit_table
 
 __all__ = ["compare_command"]
@@ -129,6 +129,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
     help="qrels: a judged query missing from a run scores 0; intersection: only queries "
     "every run answers.",
 )
+@ties_option
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
 @click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
@@ -160,6 +161,7 @@ def compare_command(  # click passes every option by keyword
     n_resamples: int,
     seed: int | None,
     averaging: Literal["qrels", "intersection"],
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"],
     qrels_format: str | None,
     run_format: str | None,
     per_query: bool,
@@ -200,6 +202,7 @@ def compare_command(  # click passes every option by keyword
         n_resamples=n_resamples,
         seed=seed,
         averaging=averaging,
+        tie_policy=tie_policy,
     )
     report = _with_files(report, named, None if rag else qrels_path)
     if plot is not None:

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import click
 
+from ..ties import TIE_POLICIES
+
 __all__ = [
     "MEASURES_HELP",
     "cutoffs_option",
@@ -34,6 +36,17 @@ cutoffs_option = click.option(
 
 per_query_option = click.option(
     "-q", "--per-query", is_flag=True, help="Also show every query's values."
+)
+
+ties_option = click.option(
+    "--ties",
+    "tie_policy",
+    type=click.Choice(list(TIE_POLICIES)),
+    default="trec_eval",
+    show_default=True,
+    help="How docs with equal scores are ordered: trec_eval (docno descending), docno_asc, "
+    "input_order (file order), or expected (each metric averaged over every order of the "
+    "tied docs).",
 )
 
 
