@@ -5,14 +5,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal, TypeAlias, cast
+
+import attrs
 
 from ._manifest import retrieval_manifest
 from ._registry import Registry, registry_or_default
 from .files import read_qrels
 from .formats._records import ranking_of
-from .reports import RetrievalEvalReport
-from .scoring import mean_of, resolve_measures, score_all
+from .reports import RetrievalEvalReport, TieDiagnostic
+from .scoring import Measure, mean_of, resolve_measures, score_all
 from .ties import check_tie_policy, tie_diagnostic
 from .types import Qrels, RunInput
 
@@ -38,7 +40,7 @@ class _RankedLists:
     def __contains__(self, query_id: object) -> bool:
         return query_id in self._rankings
 
-    def ranking(self, query_id: str, *_: object) -> list[str]:
+    def ranking(self, query_id: str, *_: object, **__: object) -> list[str]:
         return self._rankings.get(query_id, [])  # ranked lists have no ties
 
     def without_identical_ids(self) -> _RankedLists:
@@ -47,7 +49,11 @@ class _RankedLists:
         )
 
     def judged_hits(
-        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]], *_: object
+        self,
+        query_ids: Sequence[str],
+        judgements: Sequence[Mapping[str, float]],
+        *_: object,
+        **__: object,
     ) -> JudgedHits:
         from .metrics.batch import JudgedHits
 
@@ -64,10 +70,11 @@ def evaluate_run(
     *,
     k_values: Sequence[int] = (1, 5, 10, 100),
     metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
-    averaging: Literal["qrels", "intersection", "run"] = "qrels",
+    averaging: Literal["qrels", "intersection", "run"] | None = None,
     registry: Registry | None = None,
-    ignore_identical_ids: bool = False,
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] = "trec_eval",
+    ignore_identical_ids: bool | None = None,
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None = None,
+    profile: Literal["trec_eval", "beir", "mteb", "ranx"] | None = None,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -96,15 +103,21 @@ def evaluate_run(
         metrics: measure strings: ``"ndcg"`` (at every cutoff), ``"ndcg@10"``,
             ``"precision(rel=2)@5"``, or the same in ir_measures' or trec_eval's syntax
             (``"nDCG@10"``, ``"ndcg_cut.10"``); see :mod:`ef.evaluation.measures`.
-        averaging: ``"qrels"`` (default), ``"intersection"`` or ``"run"``.
+        averaging: ``"qrels"`` (the default), ``"intersection"`` or ``"run"``.
         registry: the plugins to use; ``None`` is the default registry.
         ignore_identical_ids: drop a doc whose id is its query's id from the run before
             ranking (BEIR's ``ignore_identical_ids``, for corpora that contain the queries).
+            Off by default; on under ``profile="beir"``.
         tie_policy: how docs with equal scores are ordered, for every metric alike:
-            ``"trec_eval"`` (doc id descending), ``"docno_asc"``, ``"input_order"`` (the
-            order the file or mapping lists them) or ``"expected"`` (each metric averaged
-            over every order of the tied docs); see :mod:`ef.evaluation.ties`. The report's
-            ``ties`` says which queries have ties across a cutoff or at a relevant doc.
+            ``"trec_eval"`` (the default: doc id descending), ``"docno_asc"``,
+            ``"input_order"`` (the order the file or mapping lists them) or ``"expected"``
+            (each metric averaged over every order of the tied docs); see
+            :mod:`ef.evaluation.ties`. The report's ``ties`` says which queries have ties
+            across a cutoff or at a relevant doc.
+        profile: reproduce another tool's numbers on the same inputs: ``"trec_eval"``
+            (and pytrec_eval), ``"beir"`` (``EvaluateRetrieval``), ``"mteb"`` or ``"ranx"``;
+            see :mod:`ef.evaluation.profiles`. A profile sets the tie policy and averaging,
+            so neither may be given with it.
 
     Raises:
         ValueError: for an unknown metric, a bad cutoff, a NaN score, an unknown
@@ -132,72 +145,126 @@ def evaluate_run(
     >>> print(evaluate_run(tied, {"q1": {"d1": 1}}, metrics=("mrr@1",)).ties)
     ties (trec_eval): 1 queries with tied scores, 1 across a cutoff, 1 at a relevant doc
     """
-    check_tie_policy(tie_policy)
-    if averaging not in AVERAGING:
-        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
-    from .run_table import RunTable  # numpy, only once something is scored
+    if profile is not None:
+        from .profiles import evaluate_with_profile
 
-    table: RunTable | _RankedLists
-    if isinstance(run, (str, os.PathLike)):
-        table = RunTable.read(Path(run), registry=registry)
-    elif isinstance(run, RunTable):
-        table = run
-    elif all(isinstance(r, (list, tuple)) for r in run.values()):
-        table = _RankedLists(cast("Mapping[str, Sequence[str]]", run))  # no table to build
-    else:
-        table = RunTable.from_dict(run)
+        if tie_policy is not None or averaging is not None:
+            raise ValueError(
+                f"profile={profile!r} sets the tie policy and the averaging of its tool; "
+                "leave tie_policy and averaging unset, or drop the profile"
+            )
+        return evaluate_with_profile(
+            profile,
+            load_run(run, registry),
+            load_qrels(qrels, registry),
+            measures,
+            registry=registry,
+            inputs=inputs,
+            ignore_identical_ids=ignore_identical_ids,
+        )
+    policy = check_tie_policy(tie_policy or "trec_eval")
+    averaging = averaging or "qrels"
+    if averaging not in AVERAGING:
+        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
+    table = load_run(run, registry)
     if ignore_identical_ids:
         table = table.without_identical_ids()
-    if isinstance(qrels, (str, os.PathLike)):
-        qrels = read_qrels(Path(qrels), registry=registry)
-
-    scored, judgements, skipped, missing = _query_sets(table, qrels, averaging)
-    hits = table.judged_hits(scored, judgements, tie_policy)
-    per_query = score_all(
-        measures,
-        scored,
-        judgements,
-        hits,
-        lambda: [table.ranking(q, tie_policy) for q in scored],
-        expected=tie_policy == "expected",
-    )
-    if not per_query:
-        reasons = sorted(set(skipped.values())) or ["qrels is empty"]
+    qrels = load_qrels(qrels, registry)
+    scored = score_run(table, qrels, measures, averaging=averaging, tie_policy=policy)
+    if not scored.per_query:
+        reasons = sorted(set(scored.skipped.values())) or ["qrels is empty"]
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
     return RetrievalEvalReport(
-        metrics=mean_of(measures, per_query),
-        per_query=per_query,
-        n_queries=len(per_query),
+        metrics=mean_of(measures, scored.per_query),
+        per_query=scored.per_query,
+        n_queries=len(scored.per_query),
         k_values=tuple(dict.fromkeys(m.k for m in measures if m.k is not None)),
-        skipped=skipped,
-        missing=missing,
+        skipped=scored.skipped,
+        missing=scored.missing,
         extra=[query_id for query_id in table.query_ids if query_id not in qrels],
         manifest=retrieval_manifest(
             registry,
             [(m.key, m.metric.name, m.k) for m in measures],
-            tie_policy=tie_policy,
+            tie_policy=policy,
             averaging=averaging,
             inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
         ),
-        ties=tie_diagnostic(
-            tie_policy,
-            scored,
-            hits,
-            None
-            if isinstance(table, _RankedLists)
-            else table.tie_stats(scored, sorted({m.k for m in measures if m.k is not None})),
-        ),
+        ties=scored.ties,
     )
+
+
+Table: TypeAlias = "RunTable | _RankedLists"
+
+
+def load_run(run: RunInput | RunTable | str | os.PathLike[str], registry: Registry) -> Table:
+    """The run as a table: read from a path, or built from a mapping (ranked lists are kept
+    as they are, with no table to build)."""
+    from .run_table import RunTable  # numpy, only once something is scored
+
+    if isinstance(run, (str, os.PathLike)):
+        return RunTable.read(Path(run), registry=registry)
+    if isinstance(run, RunTable):
+        return run
+    if all(isinstance(r, (list, tuple)) for r in run.values()):
+        return _RankedLists(cast("Mapping[str, Sequence[str]]", run))
+    return RunTable.from_dict(run)
+
+
+def load_qrels(qrels: Qrels | str | os.PathLike[str], registry: Registry) -> Qrels:
+    """The judgements, read if ``qrels`` is a path."""
+    if isinstance(qrels, (str, os.PathLike)):
+        return read_qrels(Path(qrels), registry=registry)
+    return qrels
+
+
+@attrs.frozen
+class Scored:
+    """What scoring a run gives: per-query values, the queries skipped (with why) and missing,
+    and the tie diagnostic."""
+
+    per_query: dict[str, dict[str, float]]
+    skipped: dict[str, str]
+    missing: list[str]
+    ties: TieDiagnostic
+
+
+def score_run(
+    table: Table,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    *,
+    averaging: str,
+    tie_policy: str,
+    float64: bool = False,
+) -> Scored:
+    """Every measure on every query ``averaging`` scores, with tied docs ordered by
+    ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would)."""
+    query_ids, judgements, skipped, missing = _query_sets(table, qrels, averaging)
+    hits = table.judged_hits(query_ids, judgements, tie_policy, float64=float64)
+    per_query = score_all(
+        measures,
+        query_ids,
+        judgements,
+        hits,
+        lambda: [table.ranking(q, tie_policy, float64=float64) for q in query_ids],
+        expected=tie_policy == "expected",
+    )
+    cutoffs = sorted({m.k for m in measures if m.k is not None})
+    stats = None
+    if not isinstance(table, _RankedLists):
+        stats = table.tie_stats(query_ids, cutoffs, float64=float64)
+    return Scored(per_query, skipped, missing, tie_diagnostic(tie_policy, query_ids, hits, stats))
 
 
 def _query_sets(
     table: RunTable | _RankedLists, qrels: Qrels, averaging: str
 ) -> tuple[list[str], list[Mapping[str, float]], dict[str, str], list[str]]:
     """The queries to score and their judgements, the skipped ones (with why) and the
-    missing ones, under the averaging policy."""
+    missing ones, under the averaging policy (or ``"all"``: every judged query, scoring 0
+    where the run lacks it, as ranx's ``make_comparable``)."""
     scored: list[str] = []
     judgements: list[Mapping[str, float]] = []
     skipped: dict[str, str] = {}
@@ -218,7 +285,7 @@ def _query_sets(
                 skipped[query_id] = "not in the run" if judged else "no judgement"
         return scored, judgements, skipped, missing
     for query_id, judged in qrels.items():
-        if not any(grade > 0 for grade in judged.values()):
+        if averaging != "all" and not any(grade > 0 for grade in judged.values()):
             skipped[query_id] = "no positive judgement"
             continue
         if query_id not in table:

@@ -19,6 +19,7 @@ from ..convert import convert as convert_data
 from ..download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..errors import EvaluationError
 from ..files import read_dataset, read_qrels, read_samples, write_run
+from ..profiles import PROFILES
 from ..rag_eval import evaluate_rag
 from ..render import report_tables
 from ..reports import RetrievalEvalReport
@@ -139,16 +140,23 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 @click.option(
     "--averaging",
     type=click.Choice(AVERAGING),
-    default="qrels",
-    show_default=True,
-    help="qrels: a judged query missing from the run scores 0 (trec_eval -c); "
+    default=None,
+    help="qrels (the default): a judged query missing from the run scores 0 (trec_eval -c); "
     "intersection: only queries in both; run: every judged query of the run, one with no "
-    "relevant doc included (trec_eval's default, pytrec_eval, ranx).",
+    "relevant doc included (trec_eval's default, pytrec_eval).",
 )
 @click.option(
-    "--ignore-identical-ids",
-    is_flag=True,
-    help="Drop a doc whose id is its query's id from the run (BEIR's option).",
+    "--ignore-identical-ids/--keep-identical-ids",
+    default=None,
+    help="Drop a doc whose id is its query's id from the run (BEIR's option; on under "
+    "--profile beir), or keep it (the default).",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    default=None,
+    help="Reproduce another tool's numbers: its tie order, averaging and rounding, metric "
+    "by metric (trec_eval, beir, mteb, ranx). Not with --ties or --averaging.",
 )
 @ties_option
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
@@ -163,9 +171,10 @@ def evaluate(  # click passes every option by keyword
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
     per_query: bool,
-    averaging: Literal["qrels", "intersection", "run"],
-    ignore_identical_ids: bool,
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"],
+    averaging: Literal["qrels", "intersection", "run"] | None,
+    ignore_identical_ids: bool | None,
+    profile: Literal["trec_eval", "beir", "mteb", "ranx"] | None,
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
     qrels_format: str | None,
     run_format: str | None,
     output: str,
@@ -190,6 +199,7 @@ def evaluate(  # click passes every option by keyword
         averaging=averaging,
         ignore_identical_ids=ignore_identical_ids,
         tie_policy=tie_policy,
+        profile=profile,
     )
     report = with_inputs(report, run=run, qrels=_dataset(qrels))
     _emit_report(report, output, per_query, str(run))

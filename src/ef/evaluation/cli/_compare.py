@@ -161,7 +161,7 @@ def compare_command(  # click passes every option by keyword
     n_resamples: int,
     seed: int | None,
     averaging: Literal["qrels", "intersection"],
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"],
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
     qrels_format: str | None,
     run_format: str | None,
     per_query: bool,
@@ -202,7 +202,7 @@ def compare_command(  # click passes every option by keyword
         n_resamples=n_resamples,
         seed=seed,
         averaging=averaging,
-        tie_policy=tie_policy,
+        tie_policy=tie_policy or "trec_eval",
     )
     report = _with_files(report, named, None if rag else qrels_path)
     if plot is not None:

@@ -42,11 +42,10 @@ ties_option = click.option(
     "--ties",
     "tie_policy",
     type=click.Choice(list(TIE_POLICIES)),
-    default="trec_eval",
-    show_default=True,
-    help="How docs with equal scores are ordered: trec_eval (docno descending), docno_asc, "
-    "input_order (file order), or expected (each metric averaged over every order of the "
-    "tied docs).",
+    default=None,
+    help="How docs with equal scores are ordered: trec_eval (docno descending; the default), "
+    "docno_asc, input_order (file order), or expected (each metric averaged over every order "
+    "of the tied docs).",
 )
 
 
