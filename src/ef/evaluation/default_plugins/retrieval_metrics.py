@@ -7,7 +7,7 @@ from typing import Any
 
 from ..hookspecs import hookimpl
 from ..interfaces import MetricParam, RetrievalMetric, Synonym
-from ..metrics import batch, retrieval
+from ..metrics import batch, expected, retrieval
 
 
 def _positive(name: str) -> Any:
@@ -80,6 +80,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="ndcg",
             func=retrieval.ndcg_at_k,
             batch=batch.ndcg_batch,
+            expected=expected.ndcg_expected,
             params=(GAINS, DCG, JUDGED_ONLY),
             synonyms=(
                 Synonym(IRM, "nDCG"),
@@ -96,6 +97,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="recall",
             func=retrieval.recall_at_k,
             batch=batch.recall_batch,
+            expected=expected.recall_expected,
             params=BINARY,
             synonyms=(
                 Synonym(IRM, "R"),
@@ -111,6 +113,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="precision",
             func=retrieval.precision_at_k,
             batch=batch.precision_batch,
+            expected=expected.precision_expected,
             params=BINARY,
             synonyms=(
                 Synonym(IRM, "P"),
@@ -126,6 +129,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="mrr",
             func=retrieval.reciprocal_rank,
             batch=batch.reciprocal_rank_batch,
+            expected=expected.reciprocal_rank_expected,
             params=BINARY,
             synonyms=(
                 Synonym(IRM, "RR"),
@@ -139,6 +143,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="map",
             func=retrieval.average_precision,
             batch=batch.average_precision_batch,
+            expected=expected.average_precision_expected,
             params=BINARY,
             synonyms=(
                 Synonym(IRM, "AP"),
@@ -153,6 +158,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="rprec",
             func=retrieval.r_precision,
             batch=batch.r_precision_batch,
+            expected=expected.r_precision_expected,
             params=BINARY,
             cutoff=False,
             aliases=("r_precision",),
@@ -168,6 +174,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="bpref",
             func=retrieval.bpref,
             batch=batch.bpref_batch,
+            expected=expected.bpref_expected,
             params=BINARY,
             cutoff=False,
             synonyms=(
@@ -183,6 +190,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="infap",
             func=retrieval.inferred_average_precision,
             batch=batch.inferred_average_precision_batch,
+            expected=expected.inferred_average_precision_expected,
             params=BINARY,
             cutoff=False,
             synonyms=(Synonym(IRM, "infAP", cutoff=False), Synonym(TREC, "infAP", cutoff=False)),
@@ -194,6 +202,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="success",
             func=retrieval.success_at_k,
             batch=batch.success_batch,
+            expected=expected.success_expected,
             params=BINARY,
             aliases=("hit_rate",),
             synonyms=(Synonym(IRM, "Success"), Synonym(TREC, "success")),
@@ -204,6 +213,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="f1",
             func=retrieval.f1_at_k,
             batch=batch.f1_batch,
+            expected=expected.f1_expected,
             params=BINARY,
             synonyms=(Synonym(IRM, "SetF", cutoff=False), Synonym(TREC, "set_F", cutoff=False)),
             formula="2 * P * R / (P + R) with P = precision@k, R = recall@k",
@@ -213,6 +223,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="r_cap",
             func=retrieval.capped_recall_at_k,
             batch=batch.capped_recall_batch,
+            expected=expected.capped_recall_expected,
             params=BINARY,
             synonyms=(
                 Synonym(IRM, "SetRelP", cutoff=False),
@@ -227,6 +238,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="judged",
             func=retrieval.judged_at_k,
             batch=batch.judged_batch,
+            expected=expected.judged_expected,
             synonyms=(Synonym(IRM, "Judged"),),
             formula="|judged docs in top k| / |top k| (any grade, negative included)",
             citation="ir_measures' Judged (MacAvaney et al., ECIR 2022)",
@@ -235,6 +247,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="hole",
             func=retrieval.hole_at_k,
             batch=batch.hole_batch,
+            expected=expected.hole_expected,
             synonyms=(Synonym(TREC, "unj"),),
             formula="|unjudged (or negative) docs in top k| / k",
             citation="trec_eval 10's unj; BEIR's Hole@k (Thakur et al., 2021)",
@@ -243,6 +256,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="num_ret",
             func=retrieval.num_ret,
             batch=batch.num_ret_batch,
+            expected=expected.num_ret_expected,
             params=(JUDGED_ONLY,),
             cutoff=False,
             aggregate="sum",
@@ -254,6 +268,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="num_rel",
             func=retrieval.num_rel,
             batch=batch.num_rel_batch,
+            expected=expected.num_rel_expected,
             params=(REL,),
             cutoff=False,
             aggregate="sum",
@@ -265,6 +280,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="num_rel_ret",
             func=retrieval.num_rel_ret,
             batch=batch.num_rel_ret_batch,
+            expected=expected.num_rel_ret_expected,
             params=BINARY,
             cutoff=False,
             aggregate="sum",
@@ -281,6 +297,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="rbp",
             func=retrieval.rbp,
             batch=batch.rbp_batch,
+            expected=expected.rbp_expected,
             params=(P, REL, GRADED, JUDGED_ONLY),
             cutoff=False,
             synonyms=(
@@ -295,6 +312,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="rbp_resid",
             func=retrieval.rbp_residual,
             batch=batch.rbp_residual_batch,
+            expected=expected.rbp_residual_expected,
             params=(P,),
             cutoff=False,
             aliases=("rbp_residual",),
@@ -307,6 +325,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             name="err",
             func=retrieval.err_at_k,
             batch=batch.err_batch,
+            expected=expected.err_expected,
             params=(MAX_GRADE, JUDGED_ONLY),
             synonyms=(Synonym(IRM, "ERR"),),
             formula="sum(R_i / i * prod(1 - R_j, j < i), i <= k), "
