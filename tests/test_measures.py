@@ -191,8 +191,8 @@ def test_format_value_round_trips_numbers(value: float) -> None:
             r"metric 'precision' has no parameter 'rell'; did you mean 'rel'\? Its parameters: rel, judged_only",
         ),
         (
-            "ndcg(rel=2)@5",
-            r"metric 'ndcg' has no parameter 'rel'\. Its parameters: gains, dcg, judged_only",
+            "ndcg(p=0.8)@5",
+            r"metric 'ndcg' has no parameter 'p'\. Its parameters: gains, dcg, judged_only, rel",
         ),
         (
             "hole(judged_only=True)@5",

@@ -266,6 +266,25 @@ def test_a_plugin_metric_without_an_expected_form_is_averaged_too(
     _close(got.per_query, want)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=small_tied_runs())
+def test_a_plugin_metric_with_only_a_batch_form_is_averaged_over_repeats(
+    data: tuple[Run, dict[str, dict[str, int]]],
+) -> None:
+    # The built-in AP under another name, without its expected form: ties.expand's repeats.
+    from ef.evaluation import average_precision
+    from ef.evaluation.metrics.batch import average_precision_batch
+
+    run, qrels = data
+    metric = RetrievalMetric(name="ap2", func=average_precision, batch=average_precision_batch)
+    registry = _registry_with(metric)
+    got = evaluate_run(run, qrels, metrics=("ap2@3",), tie_policy="expected", registry=registry)
+    _close(got.per_query, brute_force(run, qrels, ("ap2@3",), registry=registry))
+    builtin = evaluate_run(run, qrels, metrics=("map@3",), tie_policy="expected")
+    for q, row in got.per_query.items():
+        assert math.isclose(row["ap2@3"], builtin.per_query[q]["map@3"], abs_tol=1e-12)
+
+
 def test_too_many_orders_for_a_metric_without_an_expected_form_is_refused() -> None:
     # 40 tied docs, 12 judged with four different grades: far more than MAX_ORDERS orders.
     run = {"q": {f"d{i:02d}": 1.0 for i in range(40)}}

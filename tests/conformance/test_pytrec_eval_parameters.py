@@ -2,7 +2,7 @@
 
 pytrec_eval wraps trec_eval 9's C code. ``relevance_level`` (``-l``) and
 ``judged_docs_only_flag`` (``-J``) become our ``rel=`` and ``judged_only=`` parameters on
-every measure that takes them (nDCG takes no ``rel``: its gains are never thresholded), and
+every measure that takes them (not nDCG's ``rel``: trec_eval never thresholds its gains), and
 ``averaging="run"`` scores the queries pytrec_eval scores: those of the run with a judgement,
 a judged topic with no relevant doc included. Random runs with heavy score ties (ties are
 broken by docno descending on both sides) and grades from -1 to 3.
@@ -57,8 +57,8 @@ def switched(printed: str, rel: int, judged_only: bool) -> str:
     assert spec is not None, printed
     (measure,) = parse_measure(spec)
     params = dict(measure.params)
-    if "rel" in measure.kwargs:
-        params["rel"] = float(rel)
+    if "rel" in measure.kwargs and measure.metric.name != "ndcg":
+        params["rel"] = float(rel)  # trec_eval's -l leaves nDCG alone (its rel is ranx's)
     if judged_only and "judged_only" in measure.kwargs:
         params["judged_only"] = True
     order = [p.name for p in measure.metric.params]

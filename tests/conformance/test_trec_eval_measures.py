@@ -82,8 +82,10 @@ def measure_string(printed: str) -> str | None:
 def with_switches(measure: Measure, rel: int | None, depth: int | None) -> Measure | None:
     """``measure`` under trec_eval's ``-l rel`` and ``-M depth``; None if ours cannot say it."""
     params = dict(measure.params)
-    # trec_eval's rbp has graded gains, which -l does not touch (nor nDCG's).
-    if rel is not None and "rel" in measure.kwargs and not params.get("graded"):
+    # trec_eval's rbp has graded gains, which -l does not touch (nor nDCG's: its rel= is
+    # ranx's threshold, which trec_eval does not have).
+    thresholded = measure.metric.name != "ndcg" and not params.get("graded")
+    if rel is not None and "rel" in measure.kwargs and thresholded:
         params["rel"] = float(rel)
     k = measure.k
     if depth is not None:

@@ -41,9 +41,12 @@ def test_relevance_level() -> None:
     assert average_precision(RANKED, JUDGED, rel=2) == (1 / 1 + 2 / 6) / 2
     assert num_rel(RANKED, JUDGED, rel=2) == 2.0
     assert num_rel(RANKED, JUDGED) == 4.0  # a, b, c, d
-    # nDCG takes no rel: grade 1 still gains.
-    with pytest.raises(TypeError):
-        ndcg_at_k(RANKED, JUDGED, 3, rel=2)  # type: ignore[call-arg]
+    # nDCG's gains ignore rel unless it is given (trec_eval's -l leaves nDCG alone); given,
+    # grades below it gain nothing, in the ranking and the ideal (ranx's -l): b (1) drops.
+    # Top 3: a (2), x, b (1): DCG = 2 + 1/log2(4) = 2.5, or 2 with rel=2.
+    # Ideal: c 3, a 2, then b/d 1: 3 + 2/log2(3) + 1/2; with rel=2: 3 + 2/log2(3).
+    assert ndcg_at_k(RANKED, JUDGED, 3) == pytest.approx(2.5 / (3 + 2 / math.log2(3) + 0.5))
+    assert ndcg_at_k(RANKED, JUDGED, 3, rel=2) == pytest.approx(2 / (3 + 2 / math.log2(3)))
 
 
 def test_judged_only_drops_unjudged_and_negative_docs() -> None:

@@ -66,6 +66,14 @@ GRADED = MetricParam(
     "gain grade / the query's highest grade (if above 1), as trec_eval's rbp, not 0 or 1",
 )
 BINARY = (REL, JUDGED_ONLY)
+NDCG_REL = MetricParam(
+    "rel",
+    float,
+    None,
+    "grades below it gain nothing, in the ranking and the ideal (ranx's -l); unset: every "
+    "grade > 0 gains, as trec_eval's -l leaves nDCG alone",
+    check=_positive("rel"),
+)
 
 TREC = "trec_eval"
 IRM = "ir_measures"
@@ -81,7 +89,7 @@ def ef_evaluation_metrics() -> list[RetrievalMetric]:
             func=retrieval.ndcg_at_k,
             batch=batch.ndcg_batch,
             expected=expected.ndcg_expected,
-            params=(GAINS, DCG, JUDGED_ONLY),
+            params=(GAINS, DCG, JUDGED_ONLY, NDCG_REL),
             synonyms=(
                 Synonym(IRM, "nDCG"),
                 Synonym(IRM, "NDCG"),

@@ -339,7 +339,9 @@ def average_precision_batch(
     return _safe_divide(total.astype(np.float64), _n_relevant(hits, rel))
 
 
-def _gains(grade: Floats, gains: Mapping[float, float] | None, dcg: str) -> Floats:
+def _gains(
+    grade: Floats, gains: Mapping[float, float] | None, dcg: str, rel: float | None = None
+) -> Floats:
     """Each grade's gain, as :func:`~ef.evaluation.metrics.retrieval._gain` gives it."""
     value = np.where(grade > 0, grade, 0.0)
     if gains:
@@ -352,14 +354,20 @@ def _gains(grade: Floats, gains: Mapping[float, float] | None, dcg: str) -> Floa
         value = np.where(listed, values[at], value)
     if dcg == "exp-log2":
         value = np.power(2.0, value) - 1.0
+    if rel is not None:
+        value = np.where(grade >= rel, value, 0.0)
     return value
 
 
 def _ideal_dcg(
-    hits: JudgedHits, k: int | None, gains: Mapping[float, float] | None, dcg: str
+    hits: JudgedHits,
+    k: int | None,
+    gains: Mapping[float, float] | None,
+    dcg: str,
+    rel: float | None = None,
 ) -> Floats:
-    if gains:
-        gain = _gains(hits.judged, gains, dcg)
+    if gains or rel is not None:
+        gain = _gains(hits.judged, gains, dcg, rel)
         owner = hits.judged_owner()
         keep = gain > 0
         gain, owner = gain[keep], owner[keep]
@@ -384,15 +392,16 @@ def ndcg_batch(
     gains: Mapping[float, float] | None = None,
     dcg: str = "log2",
     judged_only: bool = False,
+    rel: float | None = None,
 ) -> Floats:
     """nDCG@k of every query, over the ideal DCG of all judged grades (linear gain unless
-    ``gains`` or ``dcg="exp-log2"`` say otherwise)."""
+    ``gains`` or ``dcg="exp-log2"`` say otherwise; grades below ``rel`` gain nothing)."""
     hits = _prepared(hits, judged_only)
-    gain = _gains(hits.grade, gains, dcg)
+    gain = _gains(hits.grade, gains, dcg, rel)
     mask = (gain != 0) & _within(hits, k)
     discounted = gain[mask] / np.log2(hits.rank[mask] + 1.0)
     found = np.bincount(hits.query[mask], weights=discounted, minlength=hits.n_queries)
-    ideal = _ideal_dcg(hits, k, gains, dcg)
+    ideal = _ideal_dcg(hits, k, gains, dcg, rel)
     return _safe_divide(found.astype(np.float64), ideal)
 
 

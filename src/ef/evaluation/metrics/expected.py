@@ -315,6 +315,7 @@ def ndcg_expected(
     gains: Mapping[float, float] | None = None,
     dcg: str = "log2",
     judged_only: bool = False,
+    rel: float | None = None,
 ) -> Floats:
     """Expected nDCG@k: each group's gains times the mean discount of its ranks in the top
     ``k``, ``sum(1 / log2(r + 1), r = above + 1 .. min(above + tied, k)) / tied``, over the
@@ -327,9 +328,9 @@ def ndcg_expected(
     """
     hits = _prepared(hits, judged_only)
     if _untied(hits):
-        return batch.ndcg_batch(hits, k, gains=gains, dcg=dcg)
+        return batch.ndcg_batch(hits, k, gains=gains, dcg=dcg, rel=rel)
     groups = _Groups(hits)
-    gain = _gains(hits.grade, gains, dcg)
+    gain = _gains(hits.grade, gains, dcg, rel)
     has_gain = gain != 0
     group_gain = np.bincount(groups.entry[has_gain], weights=gain[has_gain], minlength=groups.n)
     span = groups.span(k)
@@ -340,7 +341,7 @@ def ndcg_expected(
         weights=group_gain[keep] * discount / groups.size[keep],
         minlength=hits.n_queries,
     ).astype(np.float64)
-    return _safe_divide(found, _ideal_dcg(hits, k, gains, dcg))
+    return _safe_divide(found, _ideal_dcg(hits, k, gains, dcg, rel))
 
 
 def _rbp_gain(hits: JudgedHits, rel: float | None, graded: bool) -> Floats:

@@ -97,11 +97,14 @@ def _hits(top: Sequence[str], relevant: Mapping[str, float], rel: float | None) 
 
 
 def _gain(
-    grade: float | None, gains: Mapping[float, float] | None = None, dcg: str = "log2"
+    grade: float | None,
+    gains: Mapping[float, float] | None = None,
+    dcg: str = "log2",
+    rel: float | None = None,
 ) -> float:
     """A judged grade's gain: the grade (0 if not positive), or ``gains[grade]``; with
-    ``dcg="exp-log2"``, 2 ** that - 1 (Burges et al.)."""
-    if grade is None:
+    ``dcg="exp-log2"``, 2 ** that - 1 (Burges et al.). A grade below ``rel`` gains 0."""
+    if grade is None or (rel is not None and grade < rel):
         return 0.0
     if gains is not None and grade in gains:
         value = float(gains[grade])
@@ -118,6 +121,7 @@ def dcg_at_k(
     gains: Mapping[float, float] | None = None,
     dcg: str = "log2",
     judged_only: bool = False,
+    rel: float | None = None,
 ) -> float:
     """Discounted cumulative gain of ``ranked`` at cutoff ``k``.
 
@@ -125,13 +129,15 @@ def dcg_at_k(
     ``grade_i`` the relevance of the i-th doc (0 if unjudged or not positive): the linear-gain
     DCG of Järvelin and Kekäläinen (2002) that BEIR, pytrec_eval and trec_eval use.
     ``gains`` maps grades to other gains (trec_eval's ``ndcg.1=3,2=9``; unlisted grades keep
-    their own); ``dcg="exp-log2"`` takes ``2 ** gain - 1`` (Burges et al., 2005).
+    their own); ``dcg="exp-log2"`` takes ``2 ** gain - 1`` (Burges et al., 2005). With
+    ``rel``, a grade below it gains nothing (ranx's ``-l``; trec_eval's ``-l`` leaves nDCG
+    alone, so it is unset by default).
 
     >>> round(dcg_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3), 4)
     1.5
     """
     return sum(
-        _gain(relevant.get(doc), gains, dcg) / math.log2(rank + 1)
+        _gain(relevant.get(doc), gains, dcg, rel) / math.log2(rank + 1)
         for rank, doc in enumerate(_top(ranked, relevant, k, judged_only), start=1)
     )
 
@@ -141,9 +147,10 @@ def _ideal_dcg(
     k: int | None,
     gains: Mapping[float, float] | None = None,
     dcg: str = "log2",
+    rel: float | None = None,
 ) -> float:
     ideal = sorted(
-        (g for g in (_gain(grade, gains, dcg) for grade in relevant.values()) if g > 0),
+        (g for g in (_gain(grade, gains, dcg, rel) for grade in relevant.values()) if g > 0),
         reverse=True,
     )[:k]
     return sum(gain / math.log2(rank + 1) for rank, gain in enumerate(ideal, start=1))
@@ -157,13 +164,15 @@ def ndcg_at_k(
     gains: Mapping[float, float] | None = None,
     dcg: str = "log2",
     judged_only: bool = False,
+    rel: float | None = None,
 ) -> float:
     """Normalized DCG at cutoff ``k``: ef's primary retrieval metric.
 
     :func:`dcg_at_k` divided by the ideal DCG, the DCG of the best possible ranking of *all* the
     judged docs (not only the retrieved ones), cut at ``k``. 1.0 is a perfect ranking; 0.0 when
     no relevant doc was judged. Equals trec_eval's ``ndcg_cut.k`` (and ``ndcg`` for
-    ``k=None``). Its gains are never thresholded by a relevance level.
+    ``k=None``). Its gains are thresholded only if ``rel`` is set: then a grade below it
+    gains nothing, in the ranking and in the ideal (ranx's ``-l``).
 
     >>> ndcg_at_k(['d1', 'd2'], {'d1': 1.0, 'd2': 1.0}, 2)   # perfect order
     1.0
@@ -171,10 +180,11 @@ def ndcg_at_k(
     0.6309
     """
     _check_cutoff(k)
-    ideal = _ideal_dcg(relevant, k, gains, dcg)
+    ideal = _ideal_dcg(relevant, k, gains, dcg, rel)
     if ideal <= 0:
         return 0.0
-    return dcg_at_k(ranked, relevant, k, gains=gains, dcg=dcg, judged_only=judged_only) / ideal
+    found = dcg_at_k(ranked, relevant, k, gains=gains, dcg=dcg, judged_only=judged_only, rel=rel)
+    return found / ideal
 
 
 def recall_at_k(
