@@ -6,6 +6,7 @@ The profiles' numbers are checked against the tools themselves in tests/profiles
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,26 @@ def test_the_cli_takes_a_profile(tmp_path: Path) -> None:
     )
     assert both.exit_code == 2
     assert "profile='beir' sets the tie policy and the averaging" in both.stderr
+
+
+def test_ranx_bpref_counts_a_negative_grade_as_judged_non_relevant() -> None:
+    # Every query has a relevant doc and a judged non-relevant one, so ranx's bpref is a
+    # number; q1's only non-relevant doc has a negative grade, which trec_eval would call
+    # unjudged (bpref 1.0) and ranx counts (bpref 0.0: the non-relevant doc ranks first).
+    ranx = pytest.importorskip("ranx")
+    from numba.core.errors import NumbaTypeSafetyWarning
+
+    run = {"q1": {"n": 3.0, "r": 2.0, "x": 1.0}, "q2": {"a": 2.0, "b": 1.0, "c": 0.5}}
+    qrels = {"q1": {"r": 1, "n": -1}, "q2": {"a": 0, "c": 2, "b": 1}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaTypeSafetyWarning)
+        theirs = ranx.evaluate(
+            ranx.Qrels(qrels), ranx.Run(run), ["bpref", "bpref-l2"], return_mean=False
+        )
+    ours = evaluate_run(run, qrels, metrics=("bpref", "bpref(rel=2)"), profile="ranx")
+    assert [q["bpref"] for q in ours.per_query.values()] == pytest.approx(list(theirs["bpref"]))
+    assert [q["bpref(rel=2)"] for q in ours.per_query.values()] == pytest.approx(
+        list(theirs["bpref-l2"])
+    )
+    assert ours.per_query["q1"]["bpref"] == 0.0
+    assert evaluate_run(run, qrels, metrics=("bpref",)).per_query["q1"]["bpref"] == 1.0

@@ -333,6 +333,12 @@ def test_ranx_profile(name: str) -> None:
     unstable = ranx_unstable(input_paths(name, "trec")[1])
     measures = {k: v for k, v in ranx_measures().items() if k not in unstable}
     query_ids, scores = ranx_scores(name, list(measures))
+    # ranx's bpref is NaN (an unguarded 0/0) for a query with a relevant doc retrieved and no
+    # judged non-relevant doc at the level: not a number to reproduce; the profile keeps
+    # trec_eval's value there. Only bpref may be NaN.
+    nan = {theirs for theirs in measures if math.isnan(float(scores[theirs].mean()))}
+    assert all(theirs.startswith("bpref") for theirs in nan), nan
+    measures = {theirs: ours for theirs, ours in measures.items() if theirs not in nan}
     expected = {key(ours): float(scores[theirs].mean()) for theirs, ours in measures.items()}
     run, qrels = input_paths(name, "trec")
     report = evaluate(

@@ -15,14 +15,17 @@ makes the choices of one tool, metric by metric:
   Its ``hole`` counts a doc as judged if any query judges it, over every query of the run.
   Every mean is rounded to 5 decimals, and a doc whose id is its query's id is dropped.
 * ``"mteb"``: MTEB's retrieval evaluator (2.x): pytrec_eval's metrics as in ``"beir"``
-  (``success`` is its ``hit_rate``), rounded to 5 decimals; its own ``mrr`` ties by
-  ``(score, doc_id)`` descending with scores as float64, divides by the queries scored,
-  and is not rounded. Identical ids are kept (MTEB's default).
-* ``"ranx"``: ranx's ``evaluate`` with ``make_comparable=True``: every query of qrels is
-  averaged in (one the run lacks, or one with no relevant doc, scores 0), and a measure's
-  ``rel=`` drops the lower grades from the judgements, nDCG included (ranx's ``-l``).
-  ranx's own order of tied docs is unspecified (an unstable sort); the profile uses
-  trec_eval's.
+  (``success`` is its ``hit_rate``), rounded to 5 decimals; its own ``mrr``, ``r_cap`` and
+  ``hole`` tie by ``(score, doc_id)`` descending with scores as float64 and are not rounded:
+  ``mrr`` divides by the queries scored, ``r_cap`` by those with a relevant doc, ``hole``
+  (over the annotated corpus) by every query of the run. Identical ids are kept.
+* ``"ranx"``: ranx's ``evaluate``: every query of qrels is averaged in (one the run lacks,
+  or one with no relevant doc, scores 0: ``make_comparable=True``), tied docs land where
+  ranx's quicksort puts them (:mod:`ef.evaluation._ranx_order`; sorted twice when the run's
+  queries are not qrels'), a measure's ``rel=`` is ranx's ``-l`` (nDCG included), and bpref
+  counts a negative grade as judged non-relevant. Where ranx's bpref is NaN (a query with
+  a relevant doc retrieved and no judged non-relevant one: an unguarded 0/0), the profile
+  keeps trec_eval's value.
 
 Metrics a tool does not compute follow that tool's pytrec_eval metrics.
 
@@ -42,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from ._manifest import retrieval_manifest
+from ._ranx_order import ranx_order
 from .reports import RetrievalEvalReport
 from .ties import check_tie_policy
 
@@ -60,23 +64,35 @@ def _valid_policy(_: object, __: object, value: str) -> None:
 
 @attrs.frozen
 class Rule:
-    """How a profile scores a metric: the order of tied docs (``float64``: scores compared
-    as Python floats, not as trec_eval's float32), what a mean divides by (``"scored"``: the
-    queries scored; ``"qrels"``: every query of qrels) and the decimals it is rounded to."""
+    """How a profile scores a metric.
+
+    * ``tie_policy`` and ``float64``: the order of tied docs, with scores compared as Python
+      floats rather than trec_eval's float32; ``order="ranx"`` instead ranks each query as
+      ranx's quicksort does (:mod:`ef.evaluation._ranx_order`).
+    * ``denominator``: what a mean divides by: ``"scored"`` (the queries scored), ``"qrels"``
+      (every query of qrels), ``"run"`` (every query of the run) or ``"relevant"`` (the
+      queries scored that have a relevant doc).
+    * ``digits``: the decimals the mean is rounded to.
+    * ``annotated_hole``: Hole counts a doc as judged if any query judges it, over every
+      query of the run (BEIR's and MTEB's Hole).
+    * ``negatives_judged``: a negative grade is a judged non-relevant doc (ranx), not an
+      unjudged one (trec_eval).
+    """
 
     tie_policy: str = attrs.field(default="trec_eval", validator=_valid_policy)
     float64: bool = False
-    denominator: Literal["scored", "qrels"] = "scored"
+    order: Literal["policy", "ranx"] = "policy"
+    denominator: Literal["scored", "qrels", "run", "relevant"] = "scored"
     digits: int | None = None
-    #: BEIR's Hole: judged means judged for any query, over every query of the run.
     annotated_hole: bool = False
+    negatives_judged: bool = False
 
 
 @attrs.frozen
 class Profile:
     """A tool's choices: which queries are scored (``"run"``: the run's judged queries;
-    ``"all"``: every query of qrels), identical ids, each metric's :class:`Rule` (by metric
-    name, ``default`` for the rest), and whether ``rel=`` thresholds the judgements."""
+    ``"all"``: every query of qrels), identical ids, and each metric's :class:`Rule` (by
+    metric name; ``default`` for the rest)."""
 
     name: str
     description: str
@@ -84,7 +100,6 @@ class Profile:
     default: Rule
     rules: Mapping[str, Rule] = attrs.field(factory=dict)
     ignore_identical_ids: bool = False
-    threshold_qrels: bool = False
 
     def rule(self, metric: str) -> Rule:
         """The rule of the metric named ``metric``."""
@@ -94,6 +109,8 @@ class Profile:
 _PYTREC = Rule("trec_eval")
 _PYTREC_5 = Rule("trec_eval", digits=5)
 _BEIR_OWN = Rule("input_order", float64=True, denominator="qrels", digits=5)
+_MTEB_OWN = Rule("trec_eval", float64=True)
+_RANX = Rule(order="ranx")
 
 #: The profiles ``evaluate_run(..., profile=...)`` knows, by name.
 PROFILES: Mapping[str, Profile] = {
@@ -118,17 +135,21 @@ PROFILES: Mapping[str, Profile] = {
     ),
     "mteb": Profile(
         "mteb",
-        "MTEB 2.x retrieval evaluator (calculate_retrieval_scores)",
+        "MTEB 2.x retrieval evaluator (calculate_retrieval_scores, recall_cap, hole)",
         queries="run",
         default=_PYTREC_5,
-        rules={"mrr": Rule("trec_eval", float64=True)},
+        rules={
+            "mrr": _MTEB_OWN,
+            "r_cap": attrs.evolve(_MTEB_OWN, denominator="relevant"),
+            "hole": attrs.evolve(_MTEB_OWN, denominator="run", annotated_hole=True),
+        },
     ),
     "ranx": Profile(
         "ranx",
-        "ranx 0.3 evaluate(make_comparable=True)",
+        "ranx 0.3 evaluate (make_comparable=True where the query sets differ)",
         queries="all",
-        default=_PYTREC,
-        threshold_qrels=True,
+        default=_RANX,
+        rules={"bpref": attrs.evolve(_RANX, negatives_judged=True)},
     ),
 }
 
@@ -142,28 +163,48 @@ def profile_named(name: str) -> Profile:
         raise ValueError(f"profile must be one of {valid}; got {name!r}") from None
 
 
-def _thresholded(qrels: Qrels, level: float | None) -> Qrels:
-    """ranx's ``-l``: the judgements without the grades below ``level``."""
-    if level is None:
-        return qrels
-    return {q: {d: g for d, g in judged.items() if g >= level} for q, judged in qrels.items()}
+def _negatives_judged(qrels: Qrels) -> Qrels:
+    """ranx's view of negative grades: judged non-relevant, as a 0 is."""
+    return {q: {d: max(g, 0) for d, g in judged.items()} for q, judged in qrels.items()}
 
 
-def _annotated_hole(
-    table: Table, qrels: Qrels, k: int, rule: Rule
-) -> tuple[dict[str, float], float]:
-    """BEIR's Hole@k: per query of the run, the share of its top k that no query judges;
-    and their sum over every query of the run (judged or not, as BEIR sums it)."""
+def _ranx_ranked(table: Table, qrels: Qrels) -> Table:
+    """The run as ranked lists in ranx's order: one quicksort of each query's scores, two
+    when the run's queries are not qrels' (``make_comparable`` sorts again)."""
+    from .run_eval import _RankedLists
+
+    if isinstance(table, _RankedLists):
+        return table  # ranked lists: no scores, no ties
+    passes = 2 if set(table.query_ids) != set(qrels) else 1
+    rankings = {}
+    for query_id, scored in table.to_dict().items():
+        docs, scores = list(scored), list(scored.values())
+        if len(set(scores)) < len(scores):
+            rankings[query_id] = ranx_order(docs, scores, passes)
+        else:  # no tie: the order is the scores'
+            rankings[query_id] = sorted(docs, key=lambda doc: -scored[doc])
+    return _RankedLists(rankings)
+
+
+def _annotated_hole(table: Table, qrels: Qrels, k: int, rule: Rule) -> dict[str, float]:
+    """BEIR's and MTEB's Hole@k for every query of the run: the share of its top k that no
+    query judges."""
     annotated = {doc for judged in qrels.values() for doc in judged}
-    values = {
-        q: sum(
-            doc not in annotated
-            for doc in table.ranking(q, rule.tie_policy, float64=rule.float64)[:k]
-        )
-        / k
-        for q in table.query_ids
-    }
-    return values, math.fsum(values.values())
+    values = {}
+    for q in table.query_ids:
+        top = table.ranking(q, rule.tie_policy, float64=rule.float64)[:k]
+        values[q] = sum(doc not in annotated for doc in top) / k
+    return values
+
+
+def _divisor(rule: Rule, scored: Mapping[str, object], qrels: Qrels, table: Table) -> int:
+    if rule.denominator == "qrels":
+        return len(qrels)
+    if rule.denominator == "run":
+        return len(table.query_ids)
+    if rule.denominator == "relevant":
+        return sum(any(g > 0 for g in qrels[q].values()) for q in scored)
+    return len(scored)
 
 
 def evaluate_with_profile(
@@ -185,18 +226,18 @@ def evaluate_with_profile(
     )
     if drop_identical:
         table = table.without_identical_ids()
-    # Measures scored alike go together: same rule, and (ranx) same relevance level.
-    groups: dict[tuple[Rule, float | None], list[Measure]] = {}
+    # Measures scored alike go together.
+    groups: dict[Rule, list[Measure]] = {}
     for m in measures:
-        level = dict(m.params).get("rel") if profile.threshold_qrels else None
-        groups.setdefault((profile.rule(m.metric.name), level), []).append(m)
+        groups.setdefault(profile.rule(m.metric.name), []).append(m)
     per_query: dict[str, dict[str, float]] = {}
     means: dict[str, float] = {}
     main: Scored | None = None  # the default rule's scoring gives skipped, missing and ties
-    for (rule, level), group in groups.items():
+    for rule, group in groups.items():
+        ranked = _ranx_ranked(table, qrels) if rule.order == "ranx" else table
         scored = score_run(
-            table,
-            _thresholded(qrels, level),
+            ranked,
+            _negatives_judged(qrels) if rule.negatives_judged else qrels,
             group,
             averaging=profile.queries,
             tie_policy=rule.tie_policy,
@@ -207,11 +248,12 @@ def evaluate_with_profile(
         for query_id, values in scored.per_query.items():
             per_query.setdefault(query_id, {}).update(values)
         for m in group:
-            divisor = len(scored.per_query) if rule.denominator == "scored" else len(qrels)
+            divisor = _divisor(rule, scored.per_query, qrels, table)
             if rule.annotated_hole and m.k is not None:
-                values, total = _annotated_hole(table, qrels, m.k, rule)
+                values = _annotated_hole(table, qrels, m.k, rule)
                 for query_id in scored.per_query:
                     per_query[query_id][m.key] = values[query_id]
+                total = math.fsum(values.values())  # every query of the run, judged or not
             else:
                 total = math.fsum(row[m.key] for row in scored.per_query.values())
             if m.metric.aggregate == "sum":
