@@ -141,6 +141,11 @@ def test_a_run_file_ranks_as_its_mapping(
     got = evaluate_run(path, qrels, metrics=ALL, k_values=KS, tie_policy=policy)  # type: ignore[arg-type]
     want = evaluate_run(_as_lists(run, policy), qrels, metrics=ALL, k_values=KS)
     _close(got.per_query, want.per_query)
+    # The file's tie groups are the mapping's: the same expected values and diagnostic.
+    from_file = evaluate_run(path, qrels, metrics=ALL, k_values=KS, tie_policy="expected")
+    from_dict = evaluate_run(run, qrels, metrics=ALL, k_values=KS, tie_policy="expected")
+    _close(from_file.per_query, from_dict.per_query)
+    assert from_file.ties == from_dict.ties
 
 
 def _orders(run: Run) -> list[dict[str, list[str]]]:
