@@ -104,7 +104,12 @@ def test_metrics_catalogue_json_fields() -> None:
         "description": "Normalized DCG at cutoff ``k``: ef's primary retrieval metric.",
     }
     assert entries["ndcg"]["syntaxes"]["trec_eval"] == ["ndcg_cut.k", "ndcg"]
-    assert [p["name"] for p in entries["ndcg"]["parameters"]] == ["gains", "dcg", "judged_only"]
+    assert [p["name"] for p in entries["ndcg"]["parameters"]] == [
+        "gains",
+        "dcg",
+        "judged_only",
+        "rel",
+    ]
     assert entries["token_f1"]["kind"] == "rag"
     assert entries["token_f1"]["plugin"] == "builtin.rag_metrics"
 
