@@ -15,3 +15,16 @@ judgements = st.dictionaries(doc_ids, st.integers(min_value=-1, max_value=3), ma
 rankings = st.lists(doc_ids, unique=True, max_size=12)
 
 cutoffs = st.integers(min_value=1, max_value=15)
+
+#: Values for every parameter a built-in retrieval metric takes; each example draws one per parameter.
+PARAMETERS = {
+    "rel": st.sampled_from([None, 1.0, 2.0, 0.5, 3.0]),
+    "judged_only": st.booleans(),
+    "gains": st.sampled_from(
+        [None, {0: 0.5, 1: 1.0, 2: 3.0}, {1: 3.0, 2: 9.0, 3: 4.5}, {2: 0.0, -1: 1.0}, {1: -1.0}]
+    ),
+    "dcg": st.sampled_from(["log2", "exp-log2"]),
+    "p": st.sampled_from([0.5, 0.8, 0.9, 0.95]),
+    "max_grade": st.sampled_from([4.0, 3.0, 1.0]),
+    "graded": st.booleans(),
+}

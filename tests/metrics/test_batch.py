@@ -14,7 +14,7 @@ from ef.evaluation.errors import PluginError
 from ef.evaluation.metrics import batch, retrieval
 from ef.evaluation.metrics.batch import JudgedHits
 
-from ..strategies import cutoffs, judgements, rankings
+from ..strategies import PARAMETERS, cutoffs, judgements, rankings
 
 PAIRS = [
     (retrieval.ndcg_at_k, batch.ndcg_batch),
@@ -55,20 +55,6 @@ def _keywords(function: object) -> set[str]:
         for name, p in inspect.signature(function).parameters.items()  # type: ignore[arg-type]
         if p.kind is inspect.Parameter.KEYWORD_ONLY
     }
-
-
-#: Values for every parameter a built-in takes; each example draws one per parameter.
-PARAMETERS = {
-    "rel": st.sampled_from([None, 1.0, 2.0, 0.5, 3.0]),
-    "judged_only": st.booleans(),
-    "gains": st.sampled_from(
-        [None, {0: 0.5, 1: 1.0, 2: 3.0}, {1: 3.0, 2: 9.0, 3: 4.5}, {2: 0.0, -1: 1.0}, {1: -1.0}]
-    ),
-    "dcg": st.sampled_from(["log2", "exp-log2"]),
-    "p": st.sampled_from([0.5, 0.8, 0.9, 0.95]),
-    "max_grade": st.sampled_from([4.0, 3.0, 1.0]),
-    "graded": st.booleans(),
-}
 
 
 @pytest.mark.parametrize(("reference", "vectorised"), PAIRS, ids=lambda f: f.__name__)

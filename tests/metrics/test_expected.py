@@ -19,7 +19,7 @@ from ef.evaluation import Registry
 from ef.evaluation.metrics import batch, expected, retrieval
 from ef.evaluation.metrics.batch import JudgedHits
 
-from ..strategies import cutoffs, doc_ids, judgements
+from ..strategies import PARAMETERS, cutoffs, doc_ids, judgements
 
 #: (reference, batch, expected) for every built-in metric.
 TRIPLES = [
@@ -53,18 +53,6 @@ TRIPLES = [
 ]
 IDS = [reference.__name__ for reference, _, _ in TRIPLES]
 
-#: Values for every parameter a built-in takes; each example draws one per parameter.
-PARAMETERS = {
-    "rel": st.sampled_from([None, 1.0, 2.0, 0.5, 3.0]),
-    "judged_only": st.booleans(),
-    "gains": st.sampled_from(
-        [None, {0: 0.5, 1: 1.0, 2: 3.0}, {1: 3.0, 2: 9.0, 3: 4.5}, {2: 0.0, -1: 1.0}, {1: -1.0}]
-    ),
-    "dcg": st.sampled_from(["log2", "exp-log2"]),
-    "p": st.sampled_from([0.5, 0.8, 0.9, 0.95]),
-    "max_grade": st.sampled_from([4.0, 3.0, 1.0]),
-    "graded": st.booleans(),
-}
 
 #: Grades -1 .. 3, and a few fractional ones (nDCG's gains are the grades themselves).
 graded = st.dictionaries(

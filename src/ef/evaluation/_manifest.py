@@ -5,10 +5,13 @@ A manifest is a plain dict (JSON-ready): what someone needs to get the same numb
 * ``ef_evaluation``, ``python``: the versions that computed the report;
 * ``plugins``: name, distribution and version of each plugin that provided a metric used;
 * ``metrics``: each report key with its metric name, cutoff ``k`` and providing plugin;
-* ``tie_policy``: ``"trec_eval"`` (score descending, compared as float32, then doc id
-  descending) for scored runs, ``"input_order"`` for ranked lists;
-* ``averaging``: ``"qrels"`` or ``"intersection"`` (DESIGN §4) for retrieval, and
-  ``"scored_samples"`` for RAG (a metric's mean is over the samples it scored);
+* ``tie_policy``: one of :data:`~ef.evaluation.ties.TIE_POLICIES` for scored runs
+  (``"trec_eval"`` by default), ``"input_order"`` for ranked lists;
+* ``averaging``: ``"qrels"``, ``"intersection"`` or ``"run"`` (DESIGN §4) for retrieval
+  (``"all"`` under the ranx profile), and ``"scored_samples"`` for RAG (a metric's mean is
+  over the samples it scored);
+* ``profile``: under a compatibility profile, its name, the tool, whether identical ids
+  were dropped, and each metric's rule (:mod:`ef.evaluation.profiles`);
 * ``inputs``: for every input given as a path, the path and the sha256 and size of the file
   read (for a BEIR directory, its qrels file).
 """
