@@ -344,6 +344,34 @@ def test_a_corrupt_member(server: Server, tmp_path: Path) -> None:
     assert listing(tmp_path) == []
 
 
+def test_an_archive_larger_than_the_free_space_is_refused_before_unpacking(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 20 MB of zeros deflate to about 20 kB: a small zip bomb. With 1 MB free, nothing is
+    # written; with the space, the same archive unpacks.
+    import shutil as shutil_module
+    from collections import namedtuple
+
+    data = make_zip({"scifact/padding.bin": bytes(20_000_000), **beir_files()})
+    assert len(data) < 100_000
+    url = server.serve("/bomb.zip", data)
+    usage = namedtuple("usage", "total used free")
+    real = shutil_module.disk_usage
+    monkeypatch.setattr(
+        "ef.evaluation.download.shutil.disk_usage", lambda path: usage(10**9, 10**9, 10**6)
+    )
+    with pytest.raises(
+        DownloadError,
+        match=rf"^{url}: the archive unpacks to 20,\d{{3}},\d{{3}} bytes, more than the "
+        r"1,000,000 bytes free in ",
+    ):
+        download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
+    assert listing(tmp_path) == []
+    monkeypatch.setattr("ef.evaluation.download.shutil.disk_usage", real)
+    target = download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
+    assert (target / "padding.bin").stat().st_size == 20_000_000
+
+
 def unsafe(filename: str, mode: int = stat.S_IFREG | 0o644) -> zipfile.ZipInfo:
     info = zipfile.ZipInfo(filename)
     info.external_attr = mode << 16

@@ -339,7 +339,9 @@ def _unpack(archive_path: Path, url: str, name: str, staging: Path) -> None:
     root = staging.resolve()
     try:
         with zipfile.ZipFile(archive_path) as archive:
-            for info, parts in _checked_members(archive, url, name):
+            members = _checked_members(archive, url, name)
+            _check_space(members, url, staging)
+            for info, parts in members:
                 destination = staging.joinpath(*parts)
                 if not destination.resolve().is_relative_to(root):
                     raise DownloadError(
@@ -357,6 +359,21 @@ def _unpack(archive_path: Path, url: str, name: str, staging: Path) -> None:
         raise DownloadError(
             f"{url}: {name}/ in the archive is not a BEIR dataset "
             "(it needs corpus.jsonl, queries.jsonl and qrels/*.tsv)"
+        )
+
+
+def _check_space(
+    members: list[tuple[zipfile.ZipInfo, tuple[str, ...]]], url: str, staging: Path
+) -> None:
+    """Refuse an archive that would unpack to more than the disk has free, before writing a
+    byte: a zip bomb (a few kB that claim terabytes) stops here. zipfile never writes more
+    of a member than the size its header declares, so the declared sizes bound the write."""
+    total = sum(info.file_size for info, _ in members)
+    free = shutil.disk_usage(staging).free
+    if total > free:
+        raise DownloadError(
+            f"{url}: the archive unpacks to {total:,} bytes, more than the {free:,} bytes "
+            f"free in {staging.parent}; free some space or download into another folder"
         )
 
 
