@@ -44,9 +44,22 @@ def test_evaluate_run_records_versions_metrics_policies_and_file_hashes(builtin_
             "version": __version__,
         }
     ]
+    ndcg_params = {"gains": None, "dcg": "log2", "judged_only": False, "rel": None}
     assert manifest["metrics"] == [
-        {"key": "ndcg@10", "name": "ndcg", "k": 10, "plugin": "builtin.retrieval_metrics"},
-        {"key": "recall@5", "name": "recall", "k": 5, "plugin": "builtin.retrieval_metrics"},
+        {
+            "key": "ndcg@10",
+            "name": "ndcg",
+            "k": 10,
+            "params": ndcg_params,
+            "plugin": "builtin.retrieval_metrics",
+        },
+        {
+            "key": "recall@5",
+            "name": "recall",
+            "k": 5,
+            "params": {"rel": None, "judged_only": False},
+            "plugin": "builtin.retrieval_metrics",
+        },
     ]
     assert manifest["tie_policy"] == "trec_eval"
     assert manifest["averaging"] == "qrels"
@@ -88,7 +101,13 @@ def test_evaluate_rag_records_its_metrics_and_plugins(builtin_registry) -> None:
         [{"response": "a", "reference": "a"}], metrics=("exact_match",), registry=builtin_registry
     )
     assert report.to_dict()["manifest"]["metrics"] == [
-        {"key": "exact_match", "name": "exact_match", "k": None, "plugin": "builtin.rag_metrics"}
+        {
+            "key": "exact_match",
+            "name": "exact_match",
+            "k": None,
+            "params": {},
+            "plugin": "builtin.rag_metrics",
+        }
     ]
     assert report.manifest["averaging"] == "scored_samples"
     assert report.to_dict()["manifest"]["plugins"][0]["name"] == "builtin.rag_metrics"

@@ -4,7 +4,8 @@ A manifest is a plain dict (JSON-ready): what someone needs to get the same numb
 
 * ``ef_evaluation``, ``python``: the versions that computed the report;
 * ``plugins``: name, distribution and version of each plugin that provided a metric used;
-* ``metrics``: each report key with its metric name, cutoff ``k`` and providing plugin;
+* ``metrics``: each report key with its metric name, cutoff ``k``, every parameter's value
+  (``params``, defaults included) and providing plugin;
 * ``tie_policy``: one of :data:`~ef.evaluation.ties.TIE_POLICIES` for scored runs
   (``"trec_eval"`` by default), ``"input_order"`` for ranked lists;
 * ``averaging``: ``"qrels"``, ``"intersection"`` or ``"run"`` (DESIGN §4) for retrieval
@@ -71,13 +72,17 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
     return {"path": shown, "sha256": digest.hexdigest(), "bytes": size}
 
 
-def _base(registry: Registry, metrics: Iterable[tuple[str, str, int | None]]) -> dict[str, Any]:
+#: A metric of a report: its key, metric name, cutoff and every parameter's value.
+MetricEntry = tuple[str, str, "int | None", "Mapping[str, Any]"]
+
+
+def _base(registry: Registry, metrics: Iterable[MetricEntry]) -> dict[str, Any]:
     entries = []
     used: dict[str, None] = {}
-    for key, name, k in metrics:
+    for key, name, k, params in metrics:
         plugin = registry.provider(name).name
         used[plugin] = None
-        entries.append({"key": key, "name": name, "k": k, "plugin": plugin})
+        entries.append({"key": key, "name": name, "k": k, "params": dict(params), "plugin": plugin})
     infos = {info.name: info for info in registry.plugins}
     return {
         "ef_evaluation": __version__,
@@ -96,21 +101,24 @@ def _base(registry: Registry, metrics: Iterable[tuple[str, str, int | None]]) ->
 
 def retrieval_manifest(
     registry: Registry,
-    keys: Iterable[tuple[str, str, int | None]],
+    keys: Iterable[MetricEntry],
     *,
     tie_policy: str,
     averaging: str,
     inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
 ) -> dict[str, Any]:
-    """The manifest of a retrieval report: ``keys`` are ``(key, metric name, k)``.
+    """The manifest of a retrieval report: ``keys`` are ``(key, metric name, k, params)``,
+    ``params`` holding every parameter's value, defaults included.
 
     >>> from ef.evaluation import Registry
     >>> manifest = retrieval_manifest(
-    ...     Registry.load(autoload=False), [("ndcg@10", "ndcg", 10)],
-    ...     tie_policy="trec_eval", averaging="qrels")
-    >>> manifest["metrics"], manifest["tie_policy"], manifest["averaging"]
-    ([{'key': 'ndcg@10', 'name': 'ndcg', 'k': 10, 'plugin': 'builtin.retrieval_metrics'}], \
-'trec_eval', 'qrels')
+    ...     Registry.load(autoload=False), [("precision(rel=2)@5", "precision", 5,
+    ...     {"rel": 2.0, "judged_only": False})], tie_policy="trec_eval", averaging="qrels")
+    >>> manifest["metrics"]
+    [{'key': 'precision(rel=2)@5', 'name': 'precision', 'k': 5, \
+'params': {'rel': 2.0, 'judged_only': False}, 'plugin': 'builtin.retrieval_metrics'}]
+    >>> manifest["tie_policy"], manifest["averaging"]
+    ('trec_eval', 'qrels')
     """
     manifest = _base(registry, keys)
     manifest["tie_policy"] = tie_policy
@@ -125,10 +133,10 @@ def rag_manifest(registry: Registry, names: Iterable[str]) -> dict[str, Any]:
     >>> from ef.evaluation import Registry
     >>> manifest = rag_manifest(Registry.load(autoload=False), ["token_f1"])
     >>> manifest["metrics"], manifest["averaging"]
-    ([{'key': 'token_f1', 'name': 'token_f1', 'k': None, 'plugin': 'builtin.rag_metrics'}], \
-'scored_samples')
+    ([{'key': 'token_f1', 'name': 'token_f1', 'k': None, 'params': {}, \
+'plugin': 'builtin.rag_metrics'}], 'scored_samples')
     """
-    manifest = _base(registry, ((name, name, None) for name in names))
+    manifest = _base(registry, ((name, name, None, {}) for name in names))
     manifest["averaging"] = "scored_samples"
     manifest["inputs"] = {}
     return manifest

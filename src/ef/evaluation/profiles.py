@@ -266,7 +266,7 @@ def evaluate_with_profile(
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
     manifest = retrieval_manifest(
         registry,
-        [(m.key, m.metric.name, m.k) for m in measures],
+        [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
         tie_policy=profile.default.tie_policy,
         averaging=profile.queries,
         inputs=inputs,

@@ -146,7 +146,7 @@ def evaluate_retrieval(
         skipped=skipped,
         manifest=retrieval_manifest(
             registry,
-            [(m.key, m.metric.name, m.k) for m in measures],
+            [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
             tie_policy="input_order",
             averaging="qrels",
         ),

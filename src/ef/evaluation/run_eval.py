@@ -187,7 +187,7 @@ def evaluate_run(
         extra=[query_id for query_id in table.query_ids if query_id not in qrels],
         manifest=retrieval_manifest(
             registry,
-            [(m.key, m.metric.name, m.k) for m in measures],
+            [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
             tie_policy=policy,
             averaging=averaging,
             inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
