@@ -60,6 +60,18 @@ def test_ranx_averages_every_query_of_qrels() -> None:
     assert report.per_query["q3"] == {"precision@1": 0.0}
 
 
+def test_the_tie_diagnostic_of_a_profile_is_the_run_s() -> None:
+    # d1 and d2 tie, with the relevant d1 among them: at ranks 1 and 2 once BEIR drops the
+    # doc named q1, at ranks 2 and 3 for ranx, which keeps it. ranx ranks through its own
+    # quicksort, but the diagnostic still reports the run's ties.
+    # The cutoffs of every metric count, whatever rule scores it (BEIR's mrr is its own).
+    beir = evaluate_run(RUN, QRELS, metrics=("ndcg@2", "mrr@1"), profile="beir").ties
+    ranx = evaluate_run(RUN, QRELS, metrics=("ndcg@1", "mrr@2"), profile="ranx").ties
+    assert (beir.policy, ranx.policy) == ("trec_eval", "ranx")
+    for ties in (beir, ranx):
+        assert ties.at_cutoff == ties.at_relevant == ("q1",)
+
+
 def test_every_profile_is_documented() -> None:
     page = (Path(__file__).parents[1] / "docs" / "semantics.md").read_text()
     for name in PROFILES:

@@ -233,6 +233,7 @@ def evaluate_with_profile(
     per_query: dict[str, dict[str, float]] = {}
     means: dict[str, float] = {}
     main: Scored | None = None  # the default rule's scoring gives skipped, missing and ties
+    cutoffs = sorted({m.k for m in measures if m.k is not None})  # for the tie diagnostic
     for rule, group in groups.items():
         ranked = _ranx_ranked(table, qrels) if rule.order == "ranx" else table
         scored = score_run(
@@ -242,9 +243,20 @@ def evaluate_with_profile(
             averaging=profile.queries,
             tie_policy=rule.tie_policy,
             float64=rule.float64,
+            cutoffs=cutoffs,
         )
         if main is None or rule == profile.default:
             main = scored
+            if rule.order == "ranx":  # ranked lists have no ties: ask the run itself
+                ties = score_run(
+                    table,
+                    qrels,
+                    group,
+                    averaging=profile.queries,
+                    tie_policy="trec_eval",
+                    cutoffs=cutoffs,
+                ).ties
+                main = attrs.evolve(main, ties=attrs.evolve(ties, policy="ranx"))
         for query_id, values in scored.per_query.items():
             per_query.setdefault(query_id, {}).update(values)
         for m in group:

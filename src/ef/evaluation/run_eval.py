@@ -239,9 +239,11 @@ def score_run(
     averaging: str,
     tie_policy: str,
     float64: bool = False,
+    cutoffs: Sequence[int] | None = None,
 ) -> Scored:
     """Every measure on every query ``averaging`` scores, with tied docs ordered by
-    ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would)."""
+    ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would). The
+    tie diagnostic looks at ``cutoffs`` (default: the measures' own)."""
     query_ids, judgements, skipped, missing = _query_sets(table, qrels, averaging)
     hits = table.judged_hits(query_ids, judgements, tie_policy, float64=float64)
     per_query = score_all(
@@ -252,7 +254,8 @@ def score_run(
         lambda: [table.ranking(q, tie_policy, float64=float64) for q in query_ids],
         expected=tie_policy == "expected",
     )
-    cutoffs = sorted({m.k for m in measures if m.k is not None})
+    if cutoffs is None:
+        cutoffs = sorted({m.k for m in measures if m.k is not None})
     stats = None
     if not isinstance(table, _RankedLists):
         stats = table.tie_stats(query_ids, cutoffs, float64=float64)
