@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import pluggy
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,11 +15,11 @@ from ef.evaluation import (
     RetrievalMetric,
     Synonym,
     evaluate_run,
-    hookimpl,
-    hookspecs,
 )
 from ef.evaluation.errors import DuplicateNameError, UnknownNameError
 from ef.evaluation.measures import Measure, format_value, parse_measure, parse_measures
+
+from .registries import registry_with
 
 BUILTINS = Registry.load(autoload=False)
 
@@ -240,21 +239,6 @@ def top_grade_at_k(ranked, relevant, k, *, floor=0.0, squash=False):
     return min(best, 1.0) if squash else best
 
 
-def registry_with(*metrics: RetrievalMetric) -> Registry:
-    from ef.evaluation.default_plugins import retrieval_metrics
-
-    class Plugin:
-        @hookimpl
-        def ef_evaluation_metrics(self) -> list[RetrievalMetric]:
-            return list(metrics)
-
-    pm = pluggy.PluginManager(hookspecs.NAME)
-    pm.add_hookspecs(hookspecs)
-    pm.register(retrieval_metrics, name="builtin.retrieval_metrics")
-    pm.register(Plugin(), name="mine")
-    return Registry.from_plugin_manager(pm)
-
-
 TOP = RetrievalMetric(
     name="top_grade",
     func=top_grade_at_k,
@@ -267,7 +251,7 @@ TOP = RetrievalMetric(
 
 
 def test_a_plugin_metric_takes_parameters_in_every_syntax() -> None:
-    registry = registry_with(TOP)
+    registry = registry_with(TOP, plugin="mine")
     assert [m.key for m in parse_measure("top_grade(floor=0.5)@3", registry=registry)] == [
         "top_grade(floor=0.5)@3"
     ]
@@ -297,7 +281,7 @@ def test_two_plugins_cannot_claim_one_synonym() -> None:
     clash = RetrievalMetric(
         name="other", func=top_grade_at_k, synonyms=(Synonym("ir_measures", "P"),)
     )
-    registry = registry_with(clash)
+    registry = registry_with(clash, plugin="mine")
     with pytest.raises(
         DuplicateNameError,
         match=r"the ir_measures name 'P' is claimed by 'other' \('mine'\) and 'precision'",
@@ -305,7 +289,7 @@ def test_two_plugins_cannot_claim_one_synonym() -> None:
         parse_measure("ndcg@10", registry=registry)
     alias = RetrievalMetric(name="other", func=top_grade_at_k, aliases=("ndcg",))
     with pytest.raises(DuplicateNameError, match=r"name 'ndcg' is claimed by 'ndcg'"):
-        parse_measure("ndcg@10", registry=registry_with(alias))
+        parse_measure("ndcg@10", registry=registry_with(alias, plugin="mine"))
 
 
 @pytest.mark.parametrize(

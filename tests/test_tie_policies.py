@@ -18,9 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import Registry, RetrievalMetric, evaluate_run
+from ef.evaluation import RetrievalMetric, evaluate_run
 from ef.evaluation.run_table import RunTable
 from ef.evaluation.ties import MAX_ORDERS, TIE_POLICIES
+
+from .registries import registry_with
 
 ALL = (
     "ndcg",
@@ -232,24 +234,6 @@ def test_expected_by_hand_for_a_constant_scorer() -> None:
     )
 
 
-def _registry_with(metric: RetrievalMetric) -> Registry:
-    import pluggy
-
-    from ef.evaluation import hookspecs
-    from ef.evaluation.default_plugins import retrieval_metrics
-
-    class Plugin:
-        @pluggy.HookimplMarker(hookspecs.NAME)
-        def ef_evaluation_metrics(self) -> list[RetrievalMetric]:
-            return [metric]
-
-    pm = pluggy.PluginManager(hookspecs.NAME)
-    pm.add_hookspecs(hookspecs)
-    pm.register(retrieval_metrics, name="builtin.retrieval_metrics")
-    pm.register(Plugin(), name="test")
-    return Registry.from_plugin_manager(pm)
-
-
 def _first_two_grades(ranked: Sequence[str], judged: Mapping[str, float], k: int | None) -> float:
     """A third-party metric with neither a batch nor an expected form: 10 * grade at rank 1
     + grade at rank 2 (unjudged or negative: 0)."""
@@ -263,7 +247,7 @@ def test_a_plugin_metric_without_an_expected_form_is_averaged_too(
     data: tuple[Run, dict[str, dict[str, int]]],
 ) -> None:
     run, qrels = data
-    registry = _registry_with(RetrievalMetric(name="first_two", func=_first_two_grades))
+    registry = registry_with(RetrievalMetric(name="first_two", func=_first_two_grades))
     got = evaluate_run(
         run, qrels, metrics=("first_two@2",), tie_policy="expected", registry=registry
     )
@@ -282,7 +266,7 @@ def test_a_plugin_metric_with_only_a_batch_form_is_averaged_over_repeats(
 
     run, qrels = data
     metric = RetrievalMetric(name="ap2", func=average_precision, batch=average_precision_batch)
-    registry = _registry_with(metric)
+    registry = registry_with(metric)
     got = evaluate_run(run, qrels, metrics=("ap2@3",), tie_policy="expected", registry=registry)
     _close(got.per_query, brute_force(run, qrels, ("ap2@3",), registry=registry))
     builtin = evaluate_run(run, qrels, metrics=("map@3",), tie_policy="expected")
@@ -294,8 +278,10 @@ def test_too_many_orders_for_a_metric_without_an_expected_form_is_refused() -> N
     # 40 tied docs, 12 judged with four different grades: far more than MAX_ORDERS orders.
     run = {"q": {f"d{i:02d}": 1.0 for i in range(40)}}
     qrels = {"q": {f"d{i:02d}": i % 4 for i in range(12)}}
-    registry = _registry_with(RetrievalMetric(name="first_two", func=_first_two_grades))
-    with pytest.raises(ValueError, match=rf"first_two.*distinct orders, more than {MAX_ORDERS:,}"):
+    registry = registry_with(RetrievalMetric(name="first_two", func=_first_two_grades))
+    with pytest.raises(
+        ValueError, match=rf"first_two.*query 'q'.*distinct orders, more than {MAX_ORDERS:,}"
+    ):
         evaluate_run(run, qrels, metrics=("first_two@2",), tie_policy="expected", registry=registry)
 
 

@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ef.evaluation import Registry, RetrievalMetric, evaluate_run, hookimpl
+from ef.evaluation import Registry, RetrievalMetric, evaluate_run
 from ef.evaluation.errors import PluginError
 from ef.evaluation.metrics import batch, retrieval
 from ef.evaluation.metrics.batch import JudgedHits
 
+from ..registries import registry_with
 from ..strategies import PARAMETERS, cutoffs, judgements, rankings
 
 PAIRS = [
@@ -102,24 +103,6 @@ def test_hits_keep_only_judged_docs_in_rank_order() -> None:
     assert judged_only.n_retrieved.tolist() == [1, 0, 1]
 
 
-def _registry_with(metric: RetrievalMetric) -> Registry:
-    import pluggy
-
-    from ef.evaluation import hookspecs
-    from ef.evaluation.default_plugins import retrieval_metrics
-
-    class Plugin:
-        @hookimpl
-        def ef_evaluation_metrics(self) -> list[RetrievalMetric]:
-            return [metric]
-
-    pm = pluggy.PluginManager(hookspecs.NAME)
-    pm.add_hookspecs(hookspecs)
-    pm.register(retrieval_metrics, name="builtin.retrieval_metrics")
-    pm.register(Plugin(), name="test")
-    return Registry.from_plugin_manager(pm)
-
-
 RUN = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0, "d4": 0.5}}
 QRELS = {"q1": {"d2": 1}, "q2": {"d3": 1}}
 
@@ -131,7 +114,7 @@ def test_a_metric_without_batch_is_called_query_by_query() -> None:
         calls.append((list(ranked), k))
         return float(relevant.get(ranked[0], 0) > 0)
 
-    registry = _registry_with(RetrievalMetric(name="first", func=first_is_relevant))
+    registry = registry_with(RetrievalMetric(name="first", func=first_is_relevant))
     report = evaluate_run(RUN, QRELS, metrics=("first@1", "ndcg@2"), registry=registry)
     assert report.per_query["q1"]["first@1"] == 0.0
     assert report.per_query["q2"]["first@1"] == 1.0
@@ -145,20 +128,20 @@ def test_a_plugin_batch_is_used_and_checked() -> None:
     def constant(hits, k):
         return [0.25] * hits.n_queries
 
-    registry = _registry_with(RetrievalMetric(name="quarter", func=per_query, batch=constant))
+    registry = registry_with(RetrievalMetric(name="quarter", func=per_query, batch=constant))
     report = evaluate_run(RUN, QRELS, metrics=("quarter@3",), registry=registry)
     assert report.metrics == {"quarter@3": 0.25}
 
     def short(hits, k):
         return [0.25]
 
-    registry = _registry_with(RetrievalMetric(name="short", func=per_query, batch=short))
+    registry = registry_with(RetrievalMetric(name="short", func=per_query, batch=short))
     with pytest.raises(PluginError, match=r"batch form returned 1 values for 2 queries"):
         evaluate_run(RUN, QRELS, metrics=("short@3",), registry=registry)
 
     def nan_for_second(hits, k):
         return [0.5, float("nan")]
 
-    registry = _registry_with(RetrievalMetric(name="bad", func=per_query, batch=nan_for_second))
+    registry = registry_with(RetrievalMetric(name="bad", func=per_query, batch=nan_for_second))
     with pytest.raises(PluginError, match=r"returned nan for query 'q2'"):
         evaluate_run(RUN, QRELS, metrics=("bad@3",), registry=registry)

@@ -30,10 +30,8 @@ import attrs
 
 from ._registry import Registry
 from ._version import __version__
-from .ties import TIE_POLICIES
 
 __all__ = [
-    "TIE_POLICIES",
     "file_entry",
     "rag_manifest",
     "retrieval_manifest",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import mmap
+import operator
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -442,16 +443,13 @@ class RunTable:
             return above + np.asarray(first, dtype=np.int64) + 1, above, sizes
         # One fetch of every tied doc id, then a string comparison each (strcmp order).
         tied_docs = iter(self._docs.take(np.concatenate(tied) if tied else rows))
-        if tie_policy == "docno_asc":
-            first = [
-                sum(next(tied_docs) < doc for _ in range(t.size))
-                for doc, t in zip(docs, tied, strict=True)
-            ]
-        else:  # trec_eval's order; "expected" ranks so too, and averages over the groups
-            first = [
-                sum(next(tied_docs) > doc for _ in range(t.size))
-                for doc, t in zip(docs, tied, strict=True)
-            ]
+        # docno_asc puts first the tied docs with a smaller id; trec_eval (and "expected",
+        # which ranks so too and averages over the groups) those with a greater one.
+        before = operator.lt if tie_policy == "docno_asc" else operator.gt
+        first = [
+            sum(before(next(tied_docs), doc) for _ in range(t.size))
+            for doc, t in zip(docs, tied, strict=True)
+        ]
         return above + np.asarray(first, dtype=np.int64) + 1, above, sizes
 
     def tie_stats(

@@ -109,7 +109,7 @@ def score_all(
                 values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
             else:
                 ranked = rankings() if ranked is None and m.metric.batch is None else ranked
-                values = _tie_averaged(m, hits, judgements, ranked)
+                values = _tie_averaged(m, query_ids, hits, judgements, ranked)
             if len(values) != len(query_ids):
                 raise PluginError(
                     f"retrieval metric {m.metric.name!r}: its expected form returned "
@@ -144,6 +144,7 @@ def score_all(
 
 def _tie_averaged(
     m: Measure,
+    query_ids: Sequence[str],
     hits: JudgedHits,
     judgements: Sequence[Mapping[str, float]],
     ranked: Sequence[Sequence[str]] | None,
@@ -153,14 +154,17 @@ def _tie_averaged(
 
     name = f"metric {m.metric.name!r}"
     if m.metric.batch is not None:
-        repeats, owner = expand(hits, name)
+        repeats, owner = expand(hits, name, query_ids)
         raw = m.metric.batch(repeats, m.k, **m.kwargs)
         values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
     else:
         assert ranked is not None  # built by the caller for a metric without a batch form
-        orders, judged, owner = expand_rankings(ranked, judgements, hits, name)
+        orders, judged, owner = expand_rankings(ranked, judgements, hits, name, query_ids)
         values = [m.metric.func(r, j, m.k, **m.kwargs) for r, j in zip(orders, judged, strict=True)]
-    return mean_by_owner([_checked(m.metric, v, "?") for v in values], owner, hits.n_queries)
+    checked = [
+        _checked(m.metric, v, query_ids[q]) for v, q in zip(values, owner.tolist(), strict=True)
+    ]
+    return mean_by_owner(checked, owner, hits.n_queries)
 
 
 def mean_of(

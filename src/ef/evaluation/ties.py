@@ -119,13 +119,17 @@ def _group_orders(grades: list[float], above: int, size: int) -> list[list[tuple
     return placements
 
 
-def expand(hits: JudgedHits, metric: str = "this metric") -> tuple[JudgedHits, Ints]:
+def expand(
+    hits: JudgedHits, metric: str = "this metric", query_ids: Sequence[str] | None = None
+) -> tuple[JudgedHits, Ints]:
     """``hits`` with every query repeated once per distinct order of its tie groups, and the
     query each repeat belongs to: a metric's mean over a query's repeats is its expected value
     over the orders of its ties (all orders of a group are equally likely, and orders that
     only swap docs of one grade, or two unjudged docs, give every metric the same value).
 
-    Only groups that mix grades (or judged and unjudged docs) have more than one order.
+    Only groups that mix grades (or judged and unjudged docs) have more than one order. A
+    query with more than :data:`MAX_ORDERS` of them is refused, named by ``query_ids`` (its
+    index without them).
 
     >>> from ef.evaluation.metrics.batch import JudgedHits, reciprocal_rank_batch
     >>> hits = JudgedHits.from_rankings([["a", "b", "c"]], [{"c": 1}])
@@ -139,6 +143,14 @@ def expand(hits: JudgedHits, metric: str = "this metric") -> tuple[JudgedHits, I
 
     from .metrics.batch import JudgedHits
 
+    def refuse(query: int, orders: int, where: str) -> ValueError:
+        name = repr(query_ids[query]) if query_ids is not None else f"index {query}"
+        return ValueError(
+            f"tie_policy='expected': {metric} has no tie-averaged form, and query {name}'s "
+            f"tied docs{where} have {orders:,} distinct orders, more than {MAX_ORDERS:,} to "
+            "average over; choose a deterministic tie policy"
+        )
+
     per_query: dict[int, list[list[list[tuple[int, float]]]]] = {}
     for query, members, above, size in _groups(hits):
         grades = hits.grade[members].tolist()
@@ -147,12 +159,7 @@ def expand(hits: JudgedHits, metric: str = "this metric") -> tuple[JudgedHits, I
         else:
             orders = _n_orders(grades, size)
             if orders > MAX_ORDERS:
-                raise ValueError(
-                    f"tie_policy='expected': {metric} has no tie-averaged form, and query index "
-                    f"{query}'s tied docs (a group of {size} at rank {above + 1}) have {orders:,} "
-                    f"distinct orders, more than {MAX_ORDERS:,} to average over; "
-                    "choose a deterministic tie policy"
-                )
+                raise refuse(query, orders, f" (a group of {size} at rank {above + 1})")
             placements = _group_orders(grades, above, size)
         per_query.setdefault(query, []).append(placements)
     owner: list[int] = []
@@ -166,11 +173,7 @@ def expand(hits: JudgedHits, metric: str = "this metric") -> tuple[JudgedHits, I
         groups = per_query.get(q, [[[]]])
         total = math.prod(len(g) for g in groups)
         if total > MAX_ORDERS:
-            raise ValueError(
-                f"tie_policy='expected': {metric} has no tie-averaged form, and query index "
-                f"{q}'s tied docs have {total:,} distinct orders, more than {MAX_ORDERS:,}; "
-                "choose a deterministic tie policy"
-            )
+            raise refuse(q, total, "")
         for combination in itertools.product(*groups):
             placed = sorted(itertools.chain.from_iterable(combination))
             index = len(owner)
@@ -201,13 +204,14 @@ def expand_rankings(
     judgements: Sequence[Mapping[str, float]],
     hits: JudgedHits,
     metric: str = "this metric",
+    query_ids: Sequence[str] | None = None,
 ) -> tuple[list[list[str]], list[Mapping[str, float]], Ints]:
     """Like :func:`expand`, for a metric scored on ranked doc ids: every distinct order of
     each query's tie groups as a ranking (its judgements alongside), and the query each is
     for. ``rankings`` are in the order ``hits`` ranks them."""
     import numpy as np  # only once something is scored
 
-    repeats, owner = expand(hits, metric)
+    repeats, owner = expand(hits, metric, query_ids)
     out: list[list[str]] = []
     out_judgements: list[Mapping[str, float]] = []
     for index, q in enumerate(owner.tolist()):
