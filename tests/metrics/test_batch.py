@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from ef.evaluation import Registry, RetrievalMetric, evaluate_run
 from ef.evaluation.errors import PluginError
+from ef.evaluation.hits import JudgedHits
 from ef.evaluation.metrics import batch, retrieval
-from ef.evaluation.metrics.batch import JudgedHits
 
 from ..registries import registry_with
 from ..strategies import PARAMETERS, cutoffs, judgements, rankings

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import Registry
+from ef.evaluation.hits import JudgedHits
 from ef.evaluation.metrics import batch, expected, retrieval
-from ef.evaluation.metrics.batch import JudgedHits
 
 from ..strategies import PARAMETERS, cutoffs, doc_ids, judgements
 

@@ -130,7 +130,7 @@ def evaluate_retrieval(
                 ranked = tuple(doc for doc in ranked if doc != query_id)
             rankings.append(ranked)
     skipped = {query_id: skipped[query_id] for query_id in qrels if query_id in skipped}
-    from .metrics.batch import JudgedHits  # numpy, only once something is scored
+    from .hits import JudgedHits  # numpy, only once something is scored
 
     hits = JudgedHits.from_rankings(rankings, judgements)
     per_query = score_all(measures, scored, judgements, hits, lambda: rankings)

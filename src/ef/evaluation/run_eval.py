@@ -19,7 +19,7 @@ from .ties import check_tie_policy, tie_diagnostic
 from .types import Qrels, RunInput
 
 if TYPE_CHECKING:
-    from .metrics.batch import JudgedHits
+    from .hits import JudgedHits
     from .run_table import RunTable
 
 __all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
@@ -55,7 +55,7 @@ class _RankedLists:
         *_: object,
         **__: object,
     ) -> JudgedHits:
-        from .metrics.batch import JudgedHits
+        from .hits import JudgedHits
 
         return JudgedHits.from_rankings([self.ranking(q) for q in query_ids], judgements)
 

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from .formats._io import open_binary
 from .formats._records import ranking_of
-from .metrics.batch import JudgedHits
+from .hits import JudgedHits
 
 if TYPE_CHECKING:
     from ._registry import Registry

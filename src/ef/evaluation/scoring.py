@@ -16,7 +16,7 @@ from .interfaces import RetrievalMetric, is_score
 from .measures import Measure, parse_measures
 
 if TYPE_CHECKING:
-    from .metrics.batch import JudgedHits
+    from .hits import JudgedHits
 
 __all__ = [
     "Measure",

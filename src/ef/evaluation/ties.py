@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from .metrics.batch import Ints, JudgedHits
+    from .hits import Ints, JudgedHits
     from .reports import TieDiagnostic
 
 __all__ = [
@@ -141,7 +141,7 @@ def expand(
     """
     import numpy as np  # only once something is scored
 
-    from .metrics.batch import JudgedHits
+    from .hits import JudgedHits
 
     def refuse(query: int, orders: int, where: str) -> ValueError:
         name = repr(query_ids[query]) if query_ids is not None else f"index {query}"

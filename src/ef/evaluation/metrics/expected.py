@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
+from ..hits import position_in_query
 from . import batch
 from .batch import (
     Bools,
@@ -55,7 +56,6 @@ from .batch import (
     _n_nonrelevant,
     _n_relevant,
     _per_query,
-    _position_in_query,
     _prepared,
     _safe_divide,
 )
@@ -751,14 +751,14 @@ def err_expected(
         at = np.searchsorted(walk, owner)
         inside = (at < walk.size) & (walk[np.minimum(at, walk.size - 1)] == owner)
         rows = np.zeros((walk.size, int(n_sat[walk].max())))
-        rows[at[inside], _position_in_query(owner[inside])] = satisfied[satisfies][inside]
+        rows[at[inside], position_in_query(owner[inside])] = satisfied[satisfies][inside]
         gained[walk] = _err_walk(
             groups.above[walk], groups.size[walk], span[walk], rows, n_sat[walk]
         )
     # The chance that nothing above satisfied is a running product within each query, taken
     # one group at a time across all queries at once.
     owners = groups.query[keep]
-    level = _position_in_query(owners)
+    level = position_in_query(owners)
     order = np.argsort(level, kind="stable")
     bounds = np.r_[0, np.cumsum(np.bincount(level))] if level.size else np.zeros(1, int)
     score = np.zeros(hits.n_queries, dtype=np.float64)
