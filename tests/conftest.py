@@ -11,7 +11,7 @@ import pytest
 from hypothesis import settings
 
 from ef.evaluation import Registry
-from ef.evaluation._registry import _reset_default_registry
+from ef.evaluation.plugin_engine.registry import _reset_default_registry
 
 # No test may depend on timing: no per-example deadline. On CI, the same examples every run.
 settings.register_profile("default", deadline=None)

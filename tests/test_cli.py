@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from ef.evaluation import demo_path, evaluate_rag, read_samples
-from ef.evaluation._manifest import with_inputs
 from ef.evaluation.cli import cli
+from ef.evaluation.engine.manifest import with_inputs
 
 DEMO_SAMPLES = demo_path() / "rag_samples.jsonl"
 

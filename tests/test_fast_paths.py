@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ef.evaluation._results import ranking, result_doc_id
+from ef.evaluation.engine.results import ranking, result_doc_id
+from ef.evaluation.engine.scoring import _plain_floats
 from ef.evaluation.hits import JudgedHits
-from ef.evaluation.scoring import _plain_floats
 
 IDS = st.sampled_from(["d1", "d2", "d3", "d10", "x"])
 RESULTS = st.one_of(

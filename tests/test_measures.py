@@ -16,8 +16,8 @@ from ef.evaluation import (
     Synonym,
     evaluate_run,
 )
+from ef.evaluation.engine.measures import Measure, format_value, parse_measure, parse_measures
 from ef.evaluation.errors import DuplicateNameError, UnknownNameError
-from ef.evaluation.measures import Measure, format_value, parse_measure, parse_measures
 
 from .registries import registry_with
 

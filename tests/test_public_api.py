@@ -56,7 +56,7 @@ def test_ef_is_a_namespace_package() -> None:
 
 def test_import_loads_no_plugin_and_nothing_heavy() -> None:
     code = (
-        "import json, sys; import ef.evaluation as ev; from ef.evaluation import _registry;"
+        "import json, sys; import ef.evaluation as ev; from ef.evaluation.plugin_engine import registry as _registry;"
         "print(json.dumps({'modules': sorted(sys.modules), 'loaded': _registry._default is not None}))"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation._ranx_order import argsort, ranx_order
+from ef.evaluation.runs.ranx_order import argsort, ranx_order
 
 quicksort = pytest.importorskip("numba.misc.quicksort", reason="numba comes with ranx")
 

@@ -24,10 +24,10 @@ from ef.evaluation import (
     retrieve,
     write_run,
 )
-from ef.evaluation._loading import load_plugin_manager
 from ef.evaluation.adapters import basic
 from ef.evaluation.adapters.precomputed import PrecomputedRun, adapt_precomputed_run
-from ef.evaluation.retrieval_run import searcher_for
+from ef.evaluation.engine.retrieve import searcher_for
+from ef.evaluation.plugin_engine.loading import load_plugin_manager
 
 from .retrieval_helpers import (
     BatchFailingIndex,

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import RetrievalMetric, evaluate_run
-from ef.evaluation.run_table import RunTable
-from ef.evaluation.ties import MAX_ORDERS, TIE_POLICIES
+from ef.evaluation.engine.ties import MAX_ORDERS, TIE_POLICIES
+from ef.evaluation.runs.table import RunTable
 
 from .registries import registry_with
 

@@ -20,7 +20,7 @@ from ef.evaluation import (
     evaluate_retrieval,
     evaluate_run,
 )
-from ef.evaluation._manifest import file_entry, with_inputs
+from ef.evaluation.engine.manifest import file_entry, with_inputs
 
 DEMO = demo_path()
 DEMO_RUN = Path(__file__).parents[2] / "examples" / "run.overlap.trec"

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.measures import parse_measure
+from ef.evaluation.engine.measures import parse_measure
 
 from ..strategies import rankings
 from .test_pytrec_eval_parameters import trec_eval_safe

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.measures import Measure, parse_measure
+from ef.evaluation.engine.measures import Measure, parse_measure
 
 from ..strategies import doc_ids, judgements
 from .test_pytrec_eval_differential import TIE_SCORES, TOLERANCE, int_qrels

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, evaluate_run, read_run
-from ef.evaluation.run_table import RunTable, _read_trec_with_polars
+from ef.evaluation.runs.table import RunTable, _read_trec_with_polars
 
 pytest.importorskip("polars", reason="the fast path needs polars (the 'fast' extra)")
 
@@ -184,7 +184,7 @@ def test_repeated_docs_are_found_per_query(lengths, docs, repeated) -> None:
     import numpy as np
     import polars as pl
 
-    from ef.evaluation.run_table import _repeats_a_doc, _SeriesDocs
+    from ef.evaluation.runs.table import _repeats_a_doc, _SeriesDocs
 
     offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
     series = pl.Series(docs)

@@ -28,15 +28,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._demo import demo_path
-from ._loading import PluginInfo
-from ._metrics_view import RetrievalMetricsView
-from ._registry import Registry, get_registry, list_plugins
 from ._version import __version__
-from .comparison import ComparisonReport, PairComparison, compare
-from .convert import convert
 from .dataset import Dataset, Document, StreamingCorpus
-from .download import download_dataset
+from .engine.retrieve import Retrieval, retrieve
 from .errors import (
     DatasetFormatError,
     DownloadError,
@@ -49,7 +43,19 @@ from .errors import (
     RetrieverError,
     UnknownNameError,
 )
-from .files import (
+from .evaluate.compare import ComparisonReport, PairComparison, compare
+from .evaluate.rag import evaluate_rag
+from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
+from .evaluate.retrieval import evaluate_retrieval
+from .evaluate.run import evaluate_run
+
+# _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
+from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
+from .formats.beir import read_beir, write_beir
+from .formats.convert import convert
+from .formats.demo import demo_path
+from .formats.download import download_dataset
+from .formats.files import (
     read_dataset,
     read_qrels,
     read_queries,
@@ -61,10 +67,6 @@ from .files import (
     write_run,
     write_samples,
 )
-
-# _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
-from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
-from .formats.beir import read_beir, write_beir
 from .hookspecs import hookimpl
 from .interfaces import (
     DatasetFormat,
@@ -83,17 +85,15 @@ from .metrics.retrieval import (
     recall_at_k,
     reciprocal_rank,
 )
-from .rag_eval import evaluate_rag
-from .ragas_bridge import as_ragas_dataset, from_ragas_dataset
+from .plugin_engine.loading import PluginInfo
+from .plugin_engine.registry import Registry, get_registry, list_plugins
+from .plugin_engine.view import RetrievalMetricsView
 from .reports import RagEvalReport, RetrievalEvalReport, TieDiagnostic
-from .retrieval_eval import evaluate_retrieval
-from .retrieval_run import Retrieval, retrieve
-from .run_eval import evaluate_run
 from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
 if TYPE_CHECKING:
     from .retrievers import BM25Retriever, DenseRetriever, load_retriever
-    from .run_table import RunTable
+    from .runs.table import RunTable
 
 _RETRIEVERS = ("BM25Retriever", "DenseRetriever", "load_retriever")
 
@@ -102,7 +102,7 @@ def __getattr__(name: str) -> object:
     # RunTable and the retrievers need numpy; importing ef.evaluation must not (PEP 562 lazy
     # attributes).
     if name == "RunTable":
-        from .run_table import RunTable
+        from .runs.table import RunTable
 
         return RunTable
     if name in _RETRIEVERS:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ef.evaluation import RagEvalReport
-from ef.evaluation.rag_eval import sample_id
+from ef.evaluation.evaluate.rag import sample_id
 
 from ._ragas import quiet, ragas_module
 from .dataset import as_ragas_dataset, from_ragas_dataset

@@ -67,7 +67,7 @@ def adapt_precomputed_run(obj: Any) -> PrecomputedRun:
     from ..formats._records import ranking_of
 
     if isinstance(obj, (str, os.PathLike)):
-        from ..files import read_run
+        from ..formats.files import read_run
 
         obj = read_run(obj)
     return PrecomputedRun({str(qid): tuple(ranking_of(qid, ranked)) for qid, ranked in obj.items()})

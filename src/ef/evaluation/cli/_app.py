@@ -11,22 +11,22 @@ from typing import Any, Literal
 import attrs
 import click
 
-from .._demo import DEMO_NAME, demo_path
-from .._manifest import with_inputs
-from .._registry import get_registry
-from ..convert import KINDS, Kind
-from ..convert import convert as convert_data
-from ..download import DEFAULT_DIRECTORY, dataset_present, download_dataset
+from ..engine.manifest import with_inputs
+from ..engine.profiles import PROFILES
+from ..engine.scoring import resolve_measures
 from ..errors import EvaluationError
-from ..files import read_dataset, read_qrels, read_samples, write_run
-from ..profiles import PROFILES
-from ..rag_eval import evaluate_rag
+from ..evaluate.rag import evaluate_rag
+from ..evaluate.run import AVERAGING, evaluate_run
+from ..formats.convert import KINDS, Kind
+from ..formats.convert import convert as convert_data
+from ..formats.demo import DEMO_NAME, demo_path
+from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
+from ..formats.files import read_dataset, read_qrels, read_samples, write_run
+from ..plugin_engine.registry import get_registry
+from ..presentation.trec_names import trec_eval_line, trec_eval_name
 from ..render import report_tables
 from ..reports import RetrievalEvalReport
-from ..run_eval import AVERAGING, evaluate_run
-from ..run_table import RunTable
-from ..scoring import resolve_measures
-from ..trec_names import trec_eval_line, trec_eval_name
+from ..runs.table import RunTable
 from ._compare import compare_command
 from ._options import (
     cutoffs_option,
@@ -325,7 +325,7 @@ def retrieve(  # click passes every option by keyword
     (BEIR, TREC or MS MARCO). The numbers are those of ef-eval evaluate on the run that
     --out writes: each query's ranking is scored in the retriever's order.
     """
-    from ..retrieval_run import retrieve as run_retriever
+    from ..engine.retrieve import retrieve as run_retriever
     from ..retrievers._load import retriever_factory
 
     # Every name is checked before the corpus is read and indexed.
@@ -439,7 +439,7 @@ def download(
 def metrics(output: str) -> None:
     """List every metric the loaded plugins provide: its parameters, its names in our,
     ir_measures' and trec_eval's syntax, and the plugin that provides it."""
-    from ..catalogue import catalogue_entries
+    from ..presentation.catalogue import catalogue_entries
 
     entries = catalogue_entries(get_registry())
     if output == "json":

@@ -9,14 +9,14 @@ from typing import Any, Literal
 
 import click
 
-from .._demo import DEMO_NAME, demo_path
-from .._stats import CORRECTIONS, TESTS
-from ..comparison import ComparisonReport, compare
+from ..engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
-from ..files import read_samples
-from ..rag_eval import evaluate_rag
+from ..evaluate.compare import ComparisonReport, compare
+from ..evaluate.rag import evaluate_rag
+from ..formats.demo import DEMO_NAME, demo_path
+from ..formats.files import read_samples
 from ..reports import RagEvalReport
-from ..run_table import RunTable
+from ..runs.table import RunTable
 from ._options import split_measures, ties_option
 from ._render import emit_table
 
@@ -27,7 +27,7 @@ COMPARE_OUTPUTS = ("table", "markdown", "latex", "json", "csv")
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
     """``NAME=PATH`` or ``PATH`` (named by its file name) for each argument."""
-    from ..comparison import _system_name
+    from ..evaluate.compare import _system_name
 
     named: dict[str, Path] = {}
     for index, argument in enumerate(arguments):
@@ -176,7 +176,7 @@ def compare_command(  # click passes every option by keyword
     with NAME=PATH; otherwise its file name is its name. With --rag, the arguments are RAG
     reports saved by ef-eval rag -s -o json, or sample files to score, paired by sample id.
     """
-    from ..files import read_qrels
+    from ..formats.files import read_qrels
 
     chosen = split_measures(metrics)
     if rag:
@@ -218,7 +218,7 @@ def _with_files(
     """The files the CLI read itself, in the manifest: qrels and every system's file."""
     import attrs
 
-    from .._manifest import file_entry
+    from ..engine.manifest import file_entry
 
     manifest = dict(report.manifest)
     inputs = {"qrels": file_entry(qrels)} if qrels is not None else {}

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import click
 
-from ..ties import TIE_POLICIES
+from ..engine.ties import TIE_POLICIES
 
 __all__ = [
     "MEASURES_HELP",

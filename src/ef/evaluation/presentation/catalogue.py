@@ -1,8 +1,8 @@
 """The metric catalogue: every metric of a registry, its syntaxes and parameters.
 
 ``ef-eval metrics`` lists it, and ``docs/metrics.md`` is generated from it (for the
-built-ins) with ``python -m ef.evaluation.catalogue docs/metrics.md``; a test keeps the page
-equal to what this module makes.
+built-ins) with ``python -m ef.evaluation.presentation.catalogue docs/metrics.md``; a test
+keeps the page equal to what this module makes.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .measures import Measure, describe_syntaxes, format_value, parse_measure
+from ..engine.measures import Measure, describe_syntaxes, format_value, parse_measure
 
 if TYPE_CHECKING:
-    from ._registry import Registry
-    from .interfaces import MetricParam, RetrievalMetric, Synonym
+    from ..interfaces import MetricParam, RetrievalMetric, Synonym
+    from ..plugin_engine.registry import Registry
 
 __all__ = ["catalogue_entries", "catalogue_markdown"]
 
@@ -119,7 +119,8 @@ def _cell(text: str) -> str:
 _INTRO = """\
 # Metric catalogue
 
-<!-- Generated from the registry by `python -m ef.evaluation.catalogue docs/metrics.md`.
+<!-- Generated from the registry by
+     `python -m ef.evaluation.presentation.catalogue docs/metrics.md`.
      Do not edit by hand: tests/test_catalogue.py compares this page with the generator. -->
 
 Every built-in metric, with its names in the three measure syntaxes that `metrics=` and
@@ -194,9 +195,9 @@ def catalogue_markdown(registry: Registry) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m ef.evaluation.catalogue [PATH]``: write the built-ins' page (stdout if no
-    PATH)."""
-    from ._registry import Registry
+    """``python -m ef.evaluation.presentation.catalogue [PATH]``: write the built-ins' page
+    (stdout if no PATH)."""
+    from ..plugin_engine.registry import Registry
 
     args = list(sys.argv[1:] if argv is None else argv)
     text = catalogue_markdown(Registry.load(autoload=False))

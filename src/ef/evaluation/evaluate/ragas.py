@@ -6,9 +6,9 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._loading import DISABLE_PLUGINS_ENV, _env_list
-from .errors import MissingDependencyError
-from .types import RagSample
+from ..errors import MissingDependencyError
+from ..plugin_engine.loading import DISABLE_PLUGINS_ENV, _env_list
+from ..types import RagSample
 
 __all__ = ["RAGAS_INSTALL_COMMAND", "as_ragas_dataset", "from_ragas_dataset"]
 

@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 import attrs
 import pluggy
 
-from ._loading import DISABLE_PLUGINS_ENV, PluginInfo, load_plugin_manager
-from .errors import DuplicateNameError, PluginError, UnknownNameError
-from .interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+from ..errors import DuplicateNameError, PluginError, UnknownNameError
+from ..interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+from .loading import DISABLE_PLUGINS_ENV, PluginInfo, load_plugin_manager
 
 __all__ = ["Registry", "get_registry", "list_plugins"]
 

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from ._manifest import file_entry
-from ._stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
-from ._version import __version__
-from .render import Rendered, Table, number, p_value, plain_text
-from .reports import (
+from .._version import __version__
+from ..engine.manifest import file_entry
+from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
+from ..render import Rendered, Table, number, p_value, plain_text
+from ..reports import (
     FrozenDict,
     RagEvalReport,
     RetrievalEvalReport,
@@ -35,9 +35,9 @@ from .reports import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ._registry import Registry
-    from .run_table import RunTable
-    from .types import Qrels, RunInput
+    from ..plugin_engine.registry import Registry
+    from ..runs.table import RunTable
+    from ..types import Qrels, RunInput
 
     System = RunInput | RunTable | str | os.PathLike[str] | RetrievalEvalReport | RagEvalReport
 
@@ -350,8 +350,8 @@ class ComparisonReport(Rendered):
         path: str | os.PathLike[str] | None = None,
     ) -> Figure:
         """The per-query difference ``b - a`` on ``metric``, sorted; see
-        :func:`ef.evaluation.plots.plot_differences`."""
-        from .plots import plot_differences
+        :func:`ef.evaluation.render.plots.plot_differences`."""
+        from ..render.plots import plot_differences
 
         return plot_differences(self, a, b, metric, path=path)
 
@@ -363,8 +363,8 @@ class ComparisonReport(Rendered):
         path: str | os.PathLike[str] | None = None,
     ) -> Figure:
         """Each system's per-query values of ``metric`` as a box (or violin) plot; see
-        :func:`ef.evaluation.plots.plot_distribution`."""
-        from .plots import plot_distribution
+        :func:`ef.evaluation.render.plots.plot_distribution`."""
+        from ..render.plots import plot_distribution
 
         return plot_distribution(self, metric, kind=kind, path=path)
 
@@ -444,7 +444,7 @@ class _Columns:
 
 
 def _metric_keys(metrics: Sequence[str], k_values: Sequence[int]) -> tuple[str, ...]:
-    from .scoring import check_k_values, split_key
+    from ..engine.scoring import check_k_values, split_key
 
     keys: dict[str, None] = {}
     for name in metrics:
@@ -467,8 +467,8 @@ def _retrieval_columns(
     registry: Registry | None,
     tie_policy: str = "trec_eval",
 ) -> _Columns:
-    from .files import read_qrels
-    from .run_eval import evaluate_run
+    from ..formats.files import read_qrels
+    from .run import evaluate_run
 
     chosen = ("ndcg@10",) if metrics is None else tuple(metrics)
     keys = _metric_keys(chosen, k_values)
@@ -729,7 +729,7 @@ def _test_all(
 ) -> ComparisonReport:
     import numpy as np
 
-    from ._stats import adjust, cohens_d, paired_test, scipy_stats
+    from ..engine.stats import adjust, cohens_d, paired_test, scipy_stats
 
     scipy_stats()  # the ImportError that names the extra, before any work
     import scipy

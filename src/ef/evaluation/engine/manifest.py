@@ -6,13 +6,13 @@ A manifest is a plain dict (JSON-ready): what someone needs to get the same numb
 * ``plugins``: name, distribution and version of each plugin that provided a metric used;
 * ``metrics``: each report key with its metric name, cutoff ``k``, every parameter's value
   (``params``, defaults included) and providing plugin;
-* ``tie_policy``: one of :data:`~ef.evaluation.ties.TIE_POLICIES` for scored runs
+* ``tie_policy``: one of :data:`~ef.evaluation.engine.ties.TIE_POLICIES` for scored runs
   (``"trec_eval"`` by default), ``"input_order"`` for ranked lists;
 * ``averaging``: ``"qrels"``, ``"intersection"`` or ``"run"`` (DESIGN §4) for retrieval
   (``"all"`` under the ranx profile), and ``"scored_samples"`` for RAG (a metric's mean is
   over the samples it scored);
 * ``profile``: under a compatibility profile, its name, the tool, whether identical ids
-  were dropped, and each metric's rule (:mod:`ef.evaluation.profiles`);
+  were dropped, and each metric's rule (:mod:`ef.evaluation.engine.profiles`);
 * ``inputs``: for every input given as a path, the path and the sha256 and size of the file
   read (for a BEIR directory, its qrels file).
 """
@@ -28,8 +28,8 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ._registry import Registry
-from ._version import __version__
+from .._version import __version__
+from ..plugin_engine.registry import Registry
 
 __all__ = [
     "file_entry",
@@ -54,7 +54,7 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
     """
     source = Path(path)
     if source.is_dir():
-        from .formats.beir import _DEFAULT_QRELS_PATHS
+        from ..formats.beir import _DEFAULT_QRELS_PATHS
 
         found = next((source / p for p in _DEFAULT_QRELS_PATHS if (source / p).is_file()), None)
         if found is None:

@@ -27,13 +27,13 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from .formats._io import open_binary
-from .formats._records import ranking_of
-from .hits import JudgedHits
+from ..formats._io import open_binary
+from ..formats._records import ranking_of
+from ..hits import JudgedHits
 
 if TYPE_CHECKING:
-    from ._registry import Registry
-    from .types import RunInput
+    from ..plugin_engine.registry import Registry
+    from ..types import RunInput
 
 __all__ = ["RunTable"]
 
@@ -212,7 +212,7 @@ class RunTable:
             table = _read_trec_with_polars(source)
             if table is not None:
                 return table
-        from .files import read_run
+        from ..formats.files import read_run
 
         return cls.from_dict(read_run(source, format, registry=registry))
 

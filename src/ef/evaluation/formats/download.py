@@ -24,8 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import IO, TYPE_CHECKING
 
-from ._version import __version__
-from .errors import DownloadError, UnknownNameError
+from .._version import __version__
+from ..errors import DownloadError, UnknownNameError
 
 if TYPE_CHECKING:
     import zipfile

@@ -23,9 +23,9 @@ import attrs
 import importlib_metadata
 import pluggy
 
-from . import hookspecs
-from ._version import __version__
-from .errors import PluginError, PluginLoadError
+from .. import hookspecs
+from .._version import __version__
+from ..errors import PluginError, PluginLoadError
 
 __all__ = [
     "BUILTIN_PLUGINS",

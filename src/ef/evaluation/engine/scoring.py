@@ -10,13 +10,13 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._registry import Registry
-from .errors import PluginError
-from .interfaces import RetrievalMetric, is_score
+from ..errors import PluginError
+from ..interfaces import RetrievalMetric, is_score
+from ..plugin_engine.registry import Registry
 from .measures import Measure, parse_measures
 
 if TYPE_CHECKING:
-    from .hits import JudgedHits
+    from ..hits import JudgedHits
 
 __all__ = [
     "Measure",
@@ -50,7 +50,7 @@ def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
 def resolve_measures(
     metrics: Iterable[str], k_values: Sequence[int], registry: Registry
 ) -> list[Measure]:
-    """The measures that ``metrics`` name, in any syntax :func:`~ef.evaluation.measures.
+    """The measures that ``metrics`` name, in any syntax :func:`~ef.evaluation.engine.measures.
     parse_measure` reads: ``"ndcg"`` at every cutoff of ``k_values``, ``"ndcg@10"`` at cutoff
     10 only, ``"P(rel=2)@5"``, ``"ndcg_cut.10"``. Unknown names raise UnknownNameError."""
     if isinstance(metrics, str):

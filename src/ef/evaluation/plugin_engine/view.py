@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from ._registry import get_registry
+from .registry import get_registry
 
 __all__ = ["RetrievalMetricsView"]
 

@@ -16,12 +16,12 @@ from typing import Any, Literal
 
 import attrs
 
-from ._registry import Registry, registry_or_default
-from ._results import ranking
-from .adapters._ids import DocIdError
-from .errors import RetrieverError
-from .interfaces import BatchSearchFunction, SearchFunction
-from .reports import FrozenDict
+from ..adapters._ids import DocIdError
+from ..errors import RetrieverError
+from ..interfaces import BatchSearchFunction, SearchFunction
+from ..plugin_engine.registry import Registry, registry_or_default
+from ..reports import FrozenDict
+from .results import ranking
 
 __all__ = ["ON_ERROR", "Retrieval", "Searcher", "retrieve", "searcher_for"]
 

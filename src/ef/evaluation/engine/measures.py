@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .errors import DuplicateNameError, UnknownNameError
-from .interfaces import MetricParam, RetrievalMetric, Synonym
+from ..errors import DuplicateNameError, UnknownNameError
+from ..interfaces import MetricParam, RetrievalMetric, Synonym
 
 if TYPE_CHECKING:
-    from ._registry import Registry
+    from ..plugin_engine.registry import Registry
 
 __all__ = ["DEFAULT_K_VALUES", "Measure", "format_value", "parse_measure", "parse_measures"]
 
@@ -329,7 +329,7 @@ def parse_measure(
     ef.evaluation.UnknownNameError: retrieval metric 'precision' has no parameter \
 'rell'; did you mean 'rel'? Its parameters: rel, judged_only.
     """
-    from ._registry import registry_or_default
+    from ..plugin_engine.registry import registry_or_default
     from .scoring import check_k_values
 
     if not isinstance(spec, str):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import UnknownNameError
-from .measures import format_value, parse_measure
-from .scoring import split_key
+from ..engine.measures import format_value, parse_measure
+from ..engine.scoring import split_key
+from ..errors import UnknownNameError
 
 if TYPE_CHECKING:
-    from ._registry import Registry
-    from .measures import Measure
+    from ..engine.measures import Measure
+    from ..plugin_engine.registry import Registry
 
 __all__ = ["trec_eval_line", "trec_eval_name"]
 

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.table import Table as RichTable
 
-    from .comparison import ComparisonReport
-    from .reports import RagEvalReport, RetrievalEvalReport
+    from ..evaluate.compare import ComparisonReport
+    from ..reports import RagEvalReport, RetrievalEvalReport
 
     AnyReport: TypeAlias = "RetrievalEvalReport | RagEvalReport | ComparisonReport"
 
@@ -407,8 +407,8 @@ def report_tables(report: AnyReport, *, details: bool = False) -> list[Table]:
     >>> [table.title for table in report_tables(report, details=True)]
     ['RAG evaluation: 2 samples', 'per sample']
     """
-    from .comparison import ComparisonReport
-    from .reports import RagEvalReport, RetrievalEvalReport
+    from ..evaluate.compare import ComparisonReport
+    from ..reports import RagEvalReport, RetrievalEvalReport
 
     if isinstance(report, RetrievalEvalReport):
         return _retrieval_tables(report, details)
@@ -440,7 +440,7 @@ def render(report: AnyReport, output: str = "table", *, details: bool = False) -
         return json.dumps(_json_ready(report.to_dict()), indent=2, ensure_ascii=False) + "\n"
     if output not in OUTPUTS:
         raise ValueError(f"output must be one of {', '.join(OUTPUTS)}, got {output!r}")
-    from .comparison import ComparisonReport
+    from ..evaluate.compare import ComparisonReport
 
     tables = report_tables(report, details=details)
     if output == "csv":
@@ -470,7 +470,7 @@ def _pandas() -> Any:
     try:
         import pandas
     except ImportError as exc:
-        from .errors import MissingDependencyError
+        from ..errors import MissingDependencyError
 
         raise MissingDependencyError(
             'to_pandas() needs pandas: pip install "ef-evaluation[pandas]" '
@@ -489,9 +489,9 @@ def to_pandas(report: AnyReport, *, details: bool = False) -> Any:
     ``(metric, system)``. pandas is optional: ``pip install "ef-evaluation[pandas]"``.
     """
     pd = _pandas()
-    from .comparison import ComparisonReport
-    from .reports import RagEvalReport, RetrievalEvalReport
-    from .scoring import split_key
+    from ..engine.scoring import split_key
+    from ..evaluate.compare import ComparisonReport
+    from ..reports import RagEvalReport, RetrievalEvalReport
 
     if isinstance(report, RetrievalEvalReport):
         if details:

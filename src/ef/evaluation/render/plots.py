@@ -17,12 +17,12 @@ import contextlib
 import os
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import MissingDependencyError
+from ..errors import MissingDependencyError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .comparison import ComparisonReport
+    from ..evaluate.compare import ComparisonReport
 
 __all__ = ["plot_differences", "plot_distribution"]
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import attrs
 
-from ._manifest import rag_manifest
-from ._registry import Registry, registry_or_default
-from .errors import PluginError
-from .interfaces import RagMetric, is_score
-from .metrics.rag import validate_sample
-from .reports import RagEvalReport
-from .types import RagSample
+from ..engine.manifest import rag_manifest
+from ..errors import PluginError
+from ..interfaces import RagMetric, is_score
+from ..metrics.rag import validate_sample
+from ..plugin_engine.registry import Registry, registry_or_default
+from ..reports import RagEvalReport
+from ..types import RagSample
 
 __all__ = ["evaluate_rag"]
 

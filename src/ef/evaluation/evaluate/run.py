@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING, Literal, TypeAlias, cast
 
 import attrs
 
-from ._manifest import retrieval_manifest
-from ._registry import Registry, registry_or_default
-from .files import read_qrels
-from .formats._records import ranking_of
-from .reports import RetrievalEvalReport, TieDiagnostic
-from .scoring import Measure, mean_of, resolve_measures, score_all
-from .ties import check_tie_policy, tie_diagnostic
-from .types import Qrels, RunInput
+from ..engine.manifest import retrieval_manifest
+from ..engine.scoring import Measure, mean_of, resolve_measures, score_all
+from ..engine.ties import check_tie_policy, tie_diagnostic
+from ..formats._records import ranking_of
+from ..formats.files import read_qrels
+from ..plugin_engine.registry import Registry, registry_or_default
+from ..reports import RetrievalEvalReport, TieDiagnostic
+from ..types import Qrels, RunInput
 
 if TYPE_CHECKING:
-    from .hits import JudgedHits
-    from .run_table import RunTable
+    from ..hits import JudgedHits
+    from ..runs.table import RunTable
 
 __all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
 
@@ -55,7 +55,7 @@ class _RankedLists:
         *_: object,
         **__: object,
     ) -> JudgedHits:
-        from .hits import JudgedHits
+        from ..hits import JudgedHits
 
         return JudgedHits.from_rankings([self.ranking(q) for q in query_ids], judgements)
 
@@ -102,7 +102,7 @@ def evaluate_run(
         k_values: the cutoffs of every metric named without one.
         metrics: measure strings: ``"ndcg"`` (at every cutoff), ``"ndcg@10"``,
             ``"precision(rel=2)@5"``, or the same in ir_measures' or trec_eval's syntax
-            (``"nDCG@10"``, ``"ndcg_cut.10"``); see :mod:`ef.evaluation.measures`.
+            (``"nDCG@10"``, ``"ndcg_cut.10"``); see :mod:`ef.evaluation.engine.measures`.
         averaging: ``"qrels"`` (the default), ``"intersection"`` or ``"run"``.
         registry: the plugins to use; ``None`` is the default registry.
         ignore_identical_ids: drop a doc whose id is its query's id from the run before
@@ -112,11 +112,11 @@ def evaluate_run(
             ``"trec_eval"`` (the default: doc id descending), ``"docno_asc"``,
             ``"input_order"`` (the order the file or mapping lists them) or ``"expected"``
             (each metric averaged over every order of the tied docs); see
-            :mod:`ef.evaluation.ties`. The report's ``ties`` says which queries have ties
+            :mod:`ef.evaluation.engine.ties`. The report's ``ties`` says which queries have ties
             across a cutoff or at a relevant doc.
         profile: reproduce another tool's numbers on the same inputs: ``"trec_eval"``
             (and pytrec_eval), ``"beir"`` (``EvaluateRetrieval``), ``"mteb"`` or ``"ranx"``;
-            see :mod:`ef.evaluation.profiles`. A profile sets the tie policy and averaging,
+            see :mod:`ef.evaluation.engine.profiles`. A profile sets the tie policy and averaging,
             so neither may be given with it.
 
     Raises:
@@ -149,7 +149,7 @@ def evaluate_run(
     measures = resolve_measures(metrics, k_values, registry)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     if profile is not None:
-        from .profiles import evaluate_with_profile
+        from ..engine.profiles import evaluate_with_profile
 
         if tie_policy is not None or averaging is not None:
             raise ValueError(
@@ -202,7 +202,7 @@ Table: TypeAlias = "RunTable | _RankedLists"
 def load_run(run: RunInput | RunTable | str | os.PathLike[str], registry: Registry) -> Table:
     """The run as a table: read from a path, or built from a mapping (ranked lists are kept
     as they are, with no table to build)."""
-    from .run_table import RunTable  # numpy, only once something is scored
+    from ..runs.table import RunTable  # numpy, only once something is scored
 
     if isinstance(run, (str, os.PathLike)):
         return RunTable.read(Path(run), registry=registry)

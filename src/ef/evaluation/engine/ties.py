@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from .hits import Ints, JudgedHits
-    from .reports import TieDiagnostic
+    from ..hits import Ints, JudgedHits
+    from ..reports import TieDiagnostic
 
 __all__ = [
     "MAX_ORDERS",
@@ -141,7 +141,7 @@ def expand(
     """
     import numpy as np  # only once something is scored
 
-    from .hits import JudgedHits
+    from ..hits import JudgedHits
 
     def refuse(query: int, orders: int, where: str) -> ValueError:
         name = repr(query_ids[query]) if query_ids is not None else f"index {query}"
@@ -257,7 +257,7 @@ def tie_diagnostic(
     :meth:`~ef.evaluation.RunTable.tie_stats`; None for rankings without scores)."""
     import numpy as np  # only once something is scored
 
-    from .reports import TieDiagnostic
+    from ..reports import TieDiagnostic
 
     if stats is None:
         return TieDiagnostic(policy=policy)

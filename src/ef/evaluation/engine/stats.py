@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .errors import MissingDependencyError
+from ..errors import MissingDependencyError
 
 if TYPE_CHECKING:
     import numpy as np

@@ -21,7 +21,7 @@ makes the choices of one tool, metric by metric:
   (over the annotated corpus) by every query of the run. Identical ids are kept.
 * ``"ranx"``: ranx's ``evaluate``: every query of qrels is averaged in (one the run lacks,
   or one with no relevant doc, scores 0: ``make_comparable=True``), tied docs land where
-  ranx's quicksort puts them (:mod:`ef.evaluation._ranx_order`; sorted twice when the run's
+  ranx's quicksort puts them (:mod:`ef.evaluation.runs.ranx_order`; sorted twice when the run's
   queries are not qrels'), a measure's ``rel=`` is ranx's ``-l`` (nDCG included), and bpref
   counts a negative grade as judged non-relevant. Where ranx's bpref is NaN (a query with
   a relevant doc retrieved and no judged non-relevant one: an unguarded 0/0), the profile
@@ -44,16 +44,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from ._manifest import retrieval_manifest
-from ._ranx_order import ranx_order
-from .reports import RetrievalEvalReport
+from ..reports import RetrievalEvalReport
+from ..runs.ranx_order import ranx_order
+from .manifest import retrieval_manifest
 from .ties import check_tie_policy
 
 if TYPE_CHECKING:
-    from ._registry import Registry
-    from .run_eval import Scored, Table
+    from ..evaluate.run import Scored, Table
+    from ..plugin_engine.registry import Registry
+    from ..types import Qrels
     from .scoring import Measure
-    from .types import Qrels
 
 __all__ = ["PROFILES", "Profile", "Rule"]
 
@@ -68,7 +68,7 @@ class Rule:
 
     * ``tie_policy`` and ``float64``: the order of tied docs, with scores compared as Python
       floats rather than trec_eval's float32; ``order="ranx"`` instead ranks each query as
-      ranx's quicksort does (:mod:`ef.evaluation._ranx_order`).
+      ranx's quicksort does (:mod:`ef.evaluation.runs.ranx_order`).
     * ``denominator``: what a mean divides by: ``"scored"`` (the queries scored), ``"qrels"``
       (every query of qrels), ``"run"`` (every query of the run) or ``"relevant"`` (the
       queries scored that have a relevant doc).
@@ -171,7 +171,7 @@ def _negatives_judged(qrels: Qrels) -> Qrels:
 def _ranx_ranked(table: Table, qrels: Qrels) -> Table:
     """The run as ranked lists in ranx's order: one quicksort of each query's scores, two
     when the run's queries are not qrels' (``make_comparable`` sorts again)."""
-    from .run_eval import _RankedLists
+    from ..evaluate.run import _RankedLists
 
     if isinstance(table, _RankedLists):
         return table  # ranked lists: no scores, no ties
@@ -218,7 +218,7 @@ def evaluate_with_profile(
     ignore_identical_ids: bool | None,
 ) -> RetrievalEvalReport:
     """:func:`~ef.evaluation.evaluate_run` under the profile called ``name``."""
-    from .run_eval import score_run
+    from ..evaluate.run import score_run
 
     profile = profile_named(name)
     drop_identical = (

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ._registry import Registry, registry_or_default
-from .dataset import Dataset, Document, StreamingCorpus, documents_of
-from .errors import UnknownNameError
-from .interfaces import DatasetFormat
-from .types import Qrels, Queries, RunInput
+from ..dataset import Dataset, Document, StreamingCorpus, documents_of
+from ..errors import UnknownNameError
+from ..interfaces import DatasetFormat
+from ..plugin_engine.registry import Registry, registry_or_default
+from ..types import Qrels, Queries, RunInput
 
 __all__ = [
     "DEFAULT_SPLITS",

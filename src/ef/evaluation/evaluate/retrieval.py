@@ -6,12 +6,12 @@ import concurrent.futures as cf
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from ._manifest import retrieval_manifest
-from ._registry import Registry, registry_or_default
-from ._results import result_doc_id
-from .reports import RetrievalEvalReport, TieDiagnostic
-from .retrieval_run import Progress, retrieve
-from .scoring import check_k_values, mean_of, resolve_measures, score_all
+from ..engine.manifest import retrieval_manifest
+from ..engine.results import result_doc_id
+from ..engine.retrieve import Progress, retrieve
+from ..engine.scoring import check_k_values, mean_of, resolve_measures, score_all
+from ..plugin_engine.registry import Registry, registry_or_default
+from ..reports import RetrievalEvalReport, TieDiagnostic
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
 
@@ -130,7 +130,7 @@ def evaluate_retrieval(
                 ranked = tuple(doc for doc in ranked if doc != query_id)
             rankings.append(ranked)
     skipped = {query_id: skipped[query_id] for query_id in qrels if query_id in skipped}
-    from .hits import JudgedHits  # numpy, only once something is scored
+    from ..hits import JudgedHits  # numpy, only once something is scored
 
     hits = JudgedHits.from_rankings(rankings, judgements)
     per_query = score_all(measures, scored, judgements, hits, lambda: rankings)

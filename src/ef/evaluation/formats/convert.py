@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from ._registry import Registry, registry_or_default
-from .errors import UnknownNameError
+from ..errors import UnknownNameError
+from ..plugin_engine.registry import Registry, registry_or_default
+from ._io import first_line
 from .files import _format_for
-from .formats._io import first_line
 
 __all__ = ["KINDS", "convert"]
 
