@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 from ef.evaluation import demo_path, evaluate_rag, read_samples
 from ef.evaluation.cli import cli
-from ef.evaluation.engine.manifest import with_inputs
 
 DEMO_SAMPLES = demo_path() / "rag_samples.jsonl"
 
@@ -26,8 +25,10 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_rag_json_is_the_report_dict(builtin_registry) -> None:
     code, out, _ = run("rag", str(DEMO_SAMPLES), "-o", "json")
     assert code == 0
-    report = evaluate_rag(read_samples(DEMO_SAMPLES), registry=builtin_registry)
-    expected = with_inputs(report, samples=DEMO_SAMPLES).to_dict()
+    expected = evaluate_rag(DEMO_SAMPLES, registry=builtin_registry).to_dict()
+    assert expected["manifest"]["inputs"]["samples"]["path"] == str(DEMO_SAMPLES)
+    in_memory = evaluate_rag(read_samples(DEMO_SAMPLES), registry=builtin_registry)
+    assert expected["metrics"] == in_memory.metrics
     del expected["per_sample"], expected["sample_ids"]
     assert json.loads(out) == expected
 

@@ -19,8 +19,9 @@ from ef.evaluation import (
     evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
+    read_samples,
 )
-from ef.evaluation.engine.manifest import file_entry, with_inputs
+from ef.evaluation.engine.manifest import file_entry
 
 DEMO = demo_path()
 DEMO_RUN = Path(__file__).parents[2] / "examples" / "run.overlap.trec"
@@ -155,7 +156,8 @@ def test_the_manifest_is_frozen_round_trips_and_does_not_decide_equality(builtin
     assert RagEvalReport({"m": 1.0}, {"m": 1}, 1).to_dict()["manifest"] == {}
 
 
-def test_with_inputs_adds_file_hashes_and_a_directory_without_qrels(tmp_path: Path) -> None:
-    report = with_inputs(RagEvalReport({"m": 1.0}, {"m": 1}, 1), samples=DEMO / "rag_samples.jsonl")
+def test_a_samples_path_records_its_hash_and_a_directory_without_qrels(tmp_path: Path) -> None:
+    report = evaluate_rag(DEMO / "rag_samples.jsonl", metrics=("token_f1",))
     assert report.manifest["inputs"]["samples"]["sha256"] == sha256(DEMO / "rag_samples.jsonl")
+    assert report.n_samples == len(read_samples(DEMO / "rag_samples.jsonl"))
     assert file_entry(tmp_path) == {"path": str(tmp_path), "sha256": None, "bytes": None}

@@ -19,7 +19,7 @@ from ef.evaluation import (
     write_qrels,
     write_run,
 )
-from ef.evaluation.formats._records import scored_order
+from ef.evaluation.runs.order import scored_order
 
 from ..conftest import shared_path
 from .helpers import BUILTIN, listing, read_corpus, write_corpus

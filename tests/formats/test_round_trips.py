@@ -20,7 +20,7 @@ from ef.evaluation import (
     write_queries,
     write_run,
 )
-from ef.evaluation.formats._records import scored_order
+from ef.evaluation.runs.order import scored_order
 
 from .helpers import read_corpus, write_corpus
 

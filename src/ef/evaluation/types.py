@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn, TypedDict
 
-__all__ = ["Corpus", "Qrels", "Queries", "RagSample", "Run", "RunInput"]
+from .errors import InvalidSampleError
+
+__all__ = [
+    "SAMPLE_FIELDS",
+    "Corpus",
+    "FrozenDict",
+    "Qrels",
+    "Queries",
+    "RagSample",
+    "Run",
+    "RunInput",
+    "frozen_deep",
+    "plain",
+    "validate_sample",
+]
 
 #: Graded relevance judgements: ``{query_id: {doc_id: relevance}}``. A relevance of 0 means
 #: judged non-relevant; > 0 means relevant (graded judgements feed ndcg_at_k(), binary
@@ -65,3 +79,154 @@ class RagSample(TypedDict, total=False):
     persona_name: str
     query_style: str
     query_length: str
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict that refuses changes: reports never change after they are made.
+
+    It prints, compares and serialises (``json.dumps``) like the dict it copies.
+
+    >>> metrics = FrozenDict({"ndcg@10": 0.5})
+    >>> metrics
+    {'ndcg@10': 0.5}
+    >>> metrics["ndcg@10"] = 1.0
+    Traceback (most recent call last):
+        ...
+    TypeError: report values are read-only; build a new report instead
+    """
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("report values are read-only; build a new report instead")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; this one is not
+        return hash(tuple(self.items()))
+
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
+        # Rebuilt from a plain dict: pickle and copy would otherwise set items one by one.
+        return (type(self), (dict(self),))
+
+
+def frozen_deep(value: Any) -> Any:
+    """Mappings as FrozenDicts and lists as tuples, all the way down (a manifest)."""
+    if isinstance(value, Mapping):
+        return FrozenDict({key: frozen_deep(inner) for key, inner in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen_deep(inner) for inner in value)
+    return value
+
+
+def plain(value: Any) -> Any:
+    """Mappings and tuples as dicts and lists: what ``json.dumps`` accepts."""
+    if isinstance(value, Mapping):
+        return {key: plain(inner) for key, inner in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [plain(inner) for inner in value]
+    return value
+
+
+_TEXT_FIELDS = (
+    "user_input",
+    "response",
+    "reference",
+    "persona_name",
+    "query_style",
+    "query_length",
+)
+_TEXT_LIST_FIELDS = ("retrieved_contexts", "reference_contexts", "multi_responses")
+_ID_LIST_FIELDS = ("retrieved_context_ids", "reference_context_ids")
+
+#: Every field of Ragas' SingleTurnSample, in its order.
+SAMPLE_FIELDS = (
+    "user_input",
+    "retrieved_contexts",
+    "reference_contexts",
+    "retrieved_context_ids",
+    "reference_context_ids",
+    "response",
+    "multi_responses",
+    "reference",
+    "rubrics",
+    "persona_name",
+    "query_style",
+    "query_length",
+)
+
+
+def _is_id(item: object) -> bool:
+    return isinstance(item, str) or (isinstance(item, int) and not isinstance(item, bool))
+
+
+def validate_sample(sample: object, index: int) -> RagSample:
+    """Check the shape of ``sample`` (the ``index``-th one) and return it.
+
+    A field set to ``None`` counts as absent; keys that are not RagSample fields are left
+    alone. Raises :class:`~ef.evaluation.InvalidSampleError` naming the index when ``sample``
+    is not a mapping, a text field is not a string, a contexts field is not a list of strings,
+    an id list holds something other than strings and ints, or ``rubrics`` is not a mapping
+    of strings.
+
+    >>> validate_sample({"response": 42}, 3)
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.InvalidSampleError: sample 3: 'response' must be a string, got int 42
+    """
+    if not isinstance(sample, Mapping):
+        raise InvalidSampleError(
+            f"sample {index}: expected a mapping with RagSample keys (user_input, response, "
+            f"retrieved_contexts, reference, ...), got {type(sample).__name__}"
+        )
+    for field in _TEXT_FIELDS:
+        value = sample.get(field)
+        if value is not None and not isinstance(value, str):
+            raise InvalidSampleError(
+                f"sample {index}: {field!r} must be a string, got {type(value).__name__} "
+                f"{_short(value)}"
+            )
+    for field in _TEXT_LIST_FIELDS:
+        _check_list(sample, field, _is_text, ("a list of strings", "a string"), index)
+    for field in _ID_LIST_FIELDS:
+        _check_list(sample, field, _is_id, ("a list of ids", "a string or an int"), index)
+    rubrics = sample.get("rubrics")
+    if rubrics is not None and not (
+        isinstance(rubrics, Mapping)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in rubrics.items())
+    ):
+        raise InvalidSampleError(
+            f"sample {index}: 'rubrics' must map strings to strings, got {_short(rubrics)}"
+        )
+    return sample  # type: ignore[return-value]  # checked above, field by field
+
+
+def _is_text(item: object) -> bool:
+    return isinstance(item, str)
+
+
+def _check_list(
+    sample: Mapping[str, Any],
+    field: str,
+    check: Callable[[object], bool],
+    what: tuple[str, str],
+    index: int,
+) -> None:
+    value = sample.get(field)
+    if value is None:
+        return
+    if not isinstance(value, (list, tuple)):
+        raise InvalidSampleError(
+            f"sample {index}: {field!r} must be {what[0]}, got {type(value).__name__} "
+            f"{_short(value)}"
+        )
+    for position, item in enumerate(value):
+        if not check(item):
+            raise InvalidSampleError(
+                f"sample {index}: {field}[{position}] must be {what[1]}, got "
+                f"{type(item).__name__} {_short(item)}"
+            )
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -64,7 +64,7 @@ def adapt_precomputed_run(obj: Any) -> PrecomputedRun:
     >>> run(["q1"], ["text"], 10)
     [['d3', 'd2', 'd1']]
     """
-    from ..formats._records import ranking_of
+    from ..runs.order import ranking_of
 
     if isinstance(obj, (str, os.PathLike)):
         from ..formats.files import read_run

@@ -11,22 +11,21 @@ from typing import Any, Literal
 import attrs
 import click
 
-from ..engine.manifest import with_inputs
+from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
 from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
 from ..errors import EvaluationError
-from ..evaluate.rag import evaluate_rag
+from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 from ..evaluate.run import AVERAGING, evaluate_run
 from ..formats.convert import KINDS, Kind
 from ..formats.convert import convert as convert_data
 from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
-from ..formats.files import read_dataset, read_qrels, read_samples, write_run
+from ..formats.files import read_dataset, write_run
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import trec_eval_line, trec_eval_name
 from ..render import report_tables
 from ..reports import RetrievalEvalReport
-from ..runs.table import RunTable
 from ._compare import compare_command
 from ._options import (
     cutoffs_option,
@@ -112,10 +111,8 @@ def rag(
     non_empty_rate) need no LLM; plugins add more (ef-eval metrics lists them).
     """
     path = demo_path() / "rag_samples.jsonl" if samples == DEMO_NAME else Path(samples)
-    rows = read_samples(path, format_)
-    chosen = split_measures(metrics)
-    report = evaluate_rag(rows, metrics=chosen) if chosen else evaluate_rag(rows)
-    report = with_inputs(report, samples=path)
+    chosen = split_measures(metrics) or DEFAULT_RAG_METRICS
+    report = evaluate_rag(path, metrics=chosen, samples_format=format_)
     if output == "json":
         data = report.to_dict()
         if not per_sample:
@@ -188,20 +185,18 @@ def evaluate(  # click passes every option by keyword
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
     """
-    judged = read_qrels(_dataset(qrels), qrels_format)
-    ranked = RunTable.read(run, run_format)
-    chosen = split_measures(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     report = evaluate_run(
-        ranked,
-        judged,
-        metrics=chosen,
-        k_values=k_values or (1, 5, 10, 100),
+        run,
+        _dataset(qrels),
+        metrics=split_measures(metrics) or DEFAULT_METRICS,
+        k_values=k_values or DEFAULT_K_VALUES,
         averaging=averaging,
         ignore_identical_ids=ignore_identical_ids,
         tie_policy=tie_policy,
         profile=profile,
+        run_format=run_format,
+        qrels_format=qrels_format,
     )
-    report = with_inputs(report, run=run, qrels=_dataset(qrels))
     _emit_report(report, output, per_query, str(run))
     if report.ties.at_cutoff or report.ties.at_relevant:
         click.echo(f"note: {report.ties}", err=True)  # stdout stays the report alone

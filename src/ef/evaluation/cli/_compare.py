@@ -16,7 +16,6 @@ from ..evaluate.rag import evaluate_rag
 from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.files import read_samples
 from ..reports import RagEvalReport
-from ..runs.table import RunTable
 from ._options import split_measures, ties_option
 from ._render import emit_table
 
@@ -176,8 +175,6 @@ def compare_command(  # click passes every option by keyword
     with NAME=PATH; otherwise its file name is its name. With --rag, the arguments are RAG
     reports saved by ef-eval rag -s -o json, or sample files to score, paired by sample id.
     """
-    from ..formats.files import read_qrels
-
     chosen = split_measures(metrics)
     if rag:
         named = _named_paths(inputs)
@@ -187,9 +184,8 @@ def compare_command(  # click passes every option by keyword
         if len(inputs) < 3:
             raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
         named = _named_paths(inputs[1:])
-        qrels_path = demo_path() if inputs[0] == DEMO_NAME else Path(inputs[0])
-        qrels = read_qrels(qrels_path, qrels_format)
-        systems = {name: RunTable.read(path, run_format) for name, path in named.items()}
+        qrels = demo_path() if inputs[0] == DEMO_NAME else Path(inputs[0])
+        systems = dict(named)
     report = compare(
         systems,
         qrels,
@@ -203,8 +199,11 @@ def compare_command(  # click passes every option by keyword
         seed=seed,
         averaging=averaging,
         tie_policy=tie_policy or "trec_eval",
+        run_format=run_format,
+        qrels_format=qrels_format,
     )
-    report = _with_files(report, named, None if rag else qrels_path)
+    if rag:  # the CLI read the saved reports itself: record their files
+        report = _with_files(report, named, None)
     if plot is not None:
         report.plot_differences(path=plot)
     if plot_distribution is not None:

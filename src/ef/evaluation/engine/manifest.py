@@ -24,9 +24,7 @@ import os
 import platform
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
-
-import attrs
+from typing import Any
 
 from .._version import __version__
 from ..plugin_engine.registry import Registry
@@ -35,10 +33,7 @@ __all__ = [
     "file_entry",
     "rag_manifest",
     "retrieval_manifest",
-    "with_inputs",
 ]
-
-Report = TypeVar("Report")
 
 
 def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -125,8 +120,14 @@ def retrieval_manifest(
     return manifest
 
 
-def rag_manifest(registry: Registry, names: Iterable[str]) -> dict[str, Any]:
-    """The manifest of a RAG report over the metrics ``names``.
+def rag_manifest(
+    registry: Registry,
+    names: Iterable[str],
+    *,
+    inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+) -> dict[str, Any]:
+    """The manifest of a RAG report over the metrics ``names``, with the files among
+    ``inputs``.
 
     >>> from ef.evaluation import Registry
     >>> manifest = rag_manifest(Registry.load(autoload=False), ["token_f1"])
@@ -136,7 +137,7 @@ def rag_manifest(registry: Registry, names: Iterable[str]) -> dict[str, Any]:
     """
     manifest = _base(registry, ((name, name, None, {}) for name in names))
     manifest["averaging"] = "scored_samples"
-    manifest["inputs"] = {}
+    manifest["inputs"] = _inputs(inputs or {})
     return manifest
 
 
@@ -146,13 +147,3 @@ def _inputs(paths: Mapping[str, str | os.PathLike[str] | None]) -> dict[str, Any
         for role, path in paths.items()
         if isinstance(path, (str, os.PathLike))
     }
-
-
-def with_inputs(report: Report, **paths: str | os.PathLike[str] | None) -> Report:
-    """``report`` with the files it was computed from added to its manifest's ``inputs``.
-
-    For callers that read the files themselves (the CLI reads a run once, then scores it).
-    """
-    manifest: Mapping[str, Any] = getattr(report, "manifest")  # noqa: B009 - any report type
-    inputs = {**manifest.get("inputs", {}), **_inputs(paths)}
-    return attrs.evolve(report, manifest={**manifest, "inputs": inputs})  # type: ignore[misc]

@@ -46,10 +46,22 @@ from ..interfaces import MetricParam, RetrievalMetric, Synonym
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
 
-__all__ = ["DEFAULT_K_VALUES", "Measure", "format_value", "parse_measure", "parse_measures"]
+__all__ = [
+    "DEFAULT_K_VALUES",
+    "DEFAULT_METRICS",
+    "Measure",
+    "check_k_values",
+    "format_value",
+    "parse_measure",
+    "parse_measures",
+    "split_key",
+]
 
 #: The cutoffs of a bare metric name when none are given.
 DEFAULT_K_VALUES = (1, 5, 10, 100)
+
+#: The metrics an evaluation computes when none are named (each at every cutoff).
+DEFAULT_METRICS = ("ndcg", "recall", "precision", "mrr", "map")
 
 _SPEC = re.compile(r"^(?P<name>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<k>[^()@]*))?$", re.S)
 
@@ -78,6 +90,25 @@ def format_value(value: Any) -> str:
 
 def _pairs(value: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
     return tuple(value)
+
+
+def split_key(key: str) -> tuple[str, int | None]:
+    """``"ndcg@10"`` -> ``("ndcg", 10)``; a key without a cutoff -> ``(key, None)``."""
+    name, at, k = key.rpartition("@")
+    if not at or not k.isdigit():
+        return key, None
+    return name, int(k)
+
+
+def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
+    """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise."""
+    ks = tuple(k_values)
+    if not ks:
+        raise ValueError("k_values is empty; give at least one cutoff, e.g. k_values=(10,)")
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k_values must be positive ints, got {k!r} in {ks!r}")
+    return tuple(dict.fromkeys(ks))  # duplicates would only repeat report keys
 
 
 @attrs.frozen
@@ -330,7 +361,6 @@ def parse_measure(
 'rell'; did you mean 'rel'? Its parameters: rel, judged_only.
     """
     from ..plugin_engine.registry import registry_or_default
-    from .scoring import check_k_values
 
     if not isinstance(spec, str):
         raise TypeError(f"a measure is a string such as 'ndcg@10', got {spec!r}")

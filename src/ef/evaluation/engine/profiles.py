@@ -44,16 +44,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from ..reports import RetrievalEvalReport
+from ..runs.order import check_tie_policy
+from ..runs.ranked import RankedLists
 from ..runs.ranx_order import ranx_order
-from .manifest import retrieval_manifest
-from .ties import check_tie_policy
+from .scoring import Evaluation, Scored, evaluation, score_rankings
 
 if TYPE_CHECKING:
-    from ..evaluate.run import Scored, Table
     from ..plugin_engine.registry import Registry
+    from ..runs.ranked import RankedRun
     from ..types import Qrels
-    from .scoring import Measure
+    from .measures import Measure
 
 __all__ = ["PROFILES", "Profile", "Rule"]
 
@@ -168,25 +168,23 @@ def _negatives_judged(qrels: Qrels) -> Qrels:
     return {q: {d: max(g, 0) for d, g in judged.items()} for q, judged in qrels.items()}
 
 
-def _ranx_ranked(table: Table, qrels: Qrels) -> Table:
+def _ranx_ranked(table: RankedRun, qrels: Qrels) -> RankedRun:
     """The run as ranked lists in ranx's order: one quicksort of each query's scores, two
     when the run's queries are not qrels' (``make_comparable`` sorts again)."""
-    from ..evaluate.run import _RankedLists
-
-    if isinstance(table, _RankedLists):
+    if isinstance(table, RankedLists):
         return table  # ranked lists: no scores, no ties
     passes = 2 if set(table.query_ids) != set(qrels) else 1
     rankings = {}
-    for query_id, scored in table.to_dict().items():
+    for query_id, scored in table.to_dict().items():  # type: ignore[attr-defined]  # a RunTable
         docs, scores = list(scored), list(scored.values())
         if len(set(scores)) < len(scores):
             rankings[query_id] = ranx_order(docs, scores, passes)
         else:  # no tie: the order is the scores'
             rankings[query_id] = sorted(docs, key=lambda doc: -scored[doc])
-    return _RankedLists(rankings)
+    return RankedLists(rankings, checked=True)
 
 
-def _annotated_hole(table: Table, qrels: Qrels, k: int, rule: Rule) -> dict[str, float]:
+def _annotated_hole(table: RankedRun, qrels: Qrels, k: int, rule: Rule) -> dict[str, float]:
     """BEIR's and MTEB's Hole@k for every query of the run: the share of its top k that no
     query judges."""
     annotated = {doc for judged in qrels.values() for doc in judged}
@@ -197,7 +195,7 @@ def _annotated_hole(table: Table, qrels: Qrels, k: int, rule: Rule) -> dict[str,
     return values
 
 
-def _divisor(rule: Rule, scored: Mapping[str, object], qrels: Qrels, table: Table) -> int:
+def _divisor(rule: Rule, scored: Mapping[str, object], qrels: Qrels, table: RankedRun) -> int:
     if rule.denominator == "qrels":
         return len(qrels)
     if rule.denominator == "run":
@@ -209,16 +207,15 @@ def _divisor(rule: Rule, scored: Mapping[str, object], qrels: Qrels, table: Tabl
 
 def evaluate_with_profile(
     name: str,
-    table: Table,
+    table: RankedRun,
     qrels: Qrels,
     measures: Sequence[Measure],
     *,
     registry: Registry,
     inputs: Mapping[str, Any],
     ignore_identical_ids: bool | None,
-) -> RetrievalEvalReport:
-    """:func:`~ef.evaluation.evaluate_run` under the profile called ``name``."""
-    from ..evaluate.run import score_run
+) -> Evaluation:
+    """What :func:`~ef.evaluation.evaluate_run` reports under the profile called ``name``."""
 
     profile = profile_named(name)
     drop_identical = (
@@ -236,7 +233,7 @@ def evaluate_with_profile(
     cutoffs = sorted({m.k for m in measures if m.k is not None})  # for the tie diagnostic
     for rule, group in groups.items():
         ranked = _ranx_ranked(table, qrels) if rule.order == "ranx" else table
-        scored = score_run(
+        scored = score_rankings(
             ranked,
             _negatives_judged(qrels) if rule.negatives_judged else qrels,
             group,
@@ -248,7 +245,7 @@ def evaluate_with_profile(
         if main is None or rule == profile.default:
             main = scored
             if rule.order == "ranx":  # ranked lists have no ties: ask the run itself
-                ties = score_run(
+                ties = score_rankings(
                     table,
                     qrels,
                     group,
@@ -273,30 +270,25 @@ def evaluate_with_profile(
             mean = total / divisor if divisor else 0.0
             means[m.key] = mean if rule.digits is None else round(mean, rule.digits)
     assert main is not None  # measures is never empty
-    if not per_query:
-        reasons = sorted(set(main.skipped.values())) or ["qrels is empty"]
-        raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
-    manifest = retrieval_manifest(
+    scored_all = attrs.evolve(
+        main,
+        per_query={q: {m.key: row[m.key] for m in measures} for q, row in per_query.items()},
+    )
+    result = evaluation(
         registry,
-        [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
+        table,
+        qrels,
+        measures,
+        scored_all,
         tie_policy=profile.default.tie_policy,
         averaging=profile.queries,
         inputs=inputs,
+        means={m.key: means[m.key] for m in measures},
     )
-    manifest["profile"] = {
+    result.manifest["profile"] = {
         "name": profile.name,
         "tool": profile.description,
         "ignore_identical_ids": drop_identical,
         "rules": {m.key: attrs.asdict(profile.rule(m.metric.name)) for m in measures},
     }
-    return RetrievalEvalReport(
-        metrics={m.key: means[m.key] for m in measures},
-        per_query={q: {m.key: row[m.key] for m in measures} for q, row in per_query.items()},
-        n_queries=len(per_query),
-        k_values=tuple(dict.fromkeys(m.k for m in measures if m.k is not None)),
-        skipped=main.skipped,
-        missing=main.missing,
-        extra=[q for q in table.query_ids if q not in qrels],
-        manifest=manifest,
-        ties=main.ties,
-    )
+    return result

@@ -20,7 +20,7 @@ from ..adapters._ids import DocIdError
 from ..errors import RetrieverError
 from ..interfaces import BatchSearchFunction, SearchFunction
 from ..plugin_engine.registry import Registry, registry_or_default
-from ..reports import FrozenDict
+from ..types import FrozenDict
 from .results import ranking
 
 __all__ = ["ON_ERROR", "Retrieval", "Searcher", "retrieve", "searcher_for"]

@@ -1,7 +1,12 @@
-"""Scoring rankings against qrels: the engine behind evaluate_retrieval() and evaluate_run().
+"""The one scoring pipeline, behind evaluate_run(), evaluate_retrieval(), the profiles and
+compare().
 
-Pure glue between resolved metrics and per-query rankings: which ``"<name>@<k>"`` keys to
-compute, each metric's value per query (checked to be a number), and the means.
+:func:`score_rankings` takes any run value (:class:`~ef.evaluation.runs.ranked.RankedRun`),
+applies the query-set rules (DESIGN §4: a query with no positive judgement is skipped, a
+judged query the run lacks scores 0 or is left out by the averaging policy), computes every
+measure per query (:func:`score_all`, each metric's batch form where it has one) and the tie
+diagnostic. :func:`evaluation` turns that into everything a report holds; the report itself
+is built in one place, :func:`ef.evaluation.evaluate.report.retrieval_report`.
 """
 
 from __future__ import annotations
@@ -10,41 +15,35 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from ..errors import PluginError
 from ..interfaces import RetrievalMetric, is_score
 from ..plugin_engine.registry import Registry
-from .measures import Measure, parse_measures
+from .manifest import retrieval_manifest
+from .measures import Measure, check_k_values, parse_measures
+from .ties import TieDiagnostic, tie_diagnostic
 
 if TYPE_CHECKING:
     from ..hits import JudgedHits
+    from ..runs.ranked import RankedRun
+    from ..types import Qrels
 
 __all__ = [
+    "AVERAGING",
+    "Evaluation",
     "Measure",
-    "check_k_values",
+    "Scored",
+    "evaluation",
     "mean_of",
+    "query_sets",
     "resolve_measures",
     "score_all",
-    "split_key",
+    "score_rankings",
 ]
 
-
-def split_key(key: str) -> tuple[str, int | None]:
-    """``"ndcg@10"`` -> ``("ndcg", 10)``; a key without a cutoff -> ``(key, None)``."""
-    name, at, k = key.rpartition("@")
-    if not at or not k.isdigit():
-        return key, None
-    return name, int(k)
-
-
-def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
-    """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise."""
-    ks = tuple(k_values)
-    if not ks:
-        raise ValueError("k_values is empty; give at least one cutoff, e.g. k_values=(10,)")
-    for k in ks:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"k_values must be positive ints, got {k!r} in {ks!r}")
-    return tuple(dict.fromkeys(ks))  # duplicates would only repeat report keys
+#: The query-averaging policies of :func:`~ef.evaluation.evaluate_run`.
+AVERAGING = ("qrels", "intersection", "run")
 
 
 def resolve_measures(
@@ -175,8 +174,147 @@ def mean_of(
     n = len(per_query)
     rows = list(per_query.values())
     means: dict[str, float] = {}
+    if not n:
+        return means  # no query scored: the report refuses, naming why
     for m in measures:
         key = m.key  # formatted anew on every access: once per measure, not per query
         total = math.fsum([row[key] for row in rows])
         means[key] = total if m.metric.aggregate == "sum" else total / n
     return means
+
+
+@attrs.frozen
+class Scored:
+    """What scoring a run gives: per-query values, the queries skipped (with why) and
+    missing, and the tie diagnostic."""
+
+    per_query: dict[str, dict[str, float]]
+    skipped: dict[str, str]
+    missing: list[str]
+    ties: TieDiagnostic
+
+
+def score_rankings(
+    run: RankedRun,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    *,
+    averaging: str,
+    tie_policy: str,
+    float64: bool = False,
+    cutoffs: Sequence[int] | None = None,
+    unavailable: Mapping[str, str] | None = None,
+) -> Scored:
+    """Every measure on every query that ``averaging`` scores, with tied docs ordered by
+    ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would).
+
+    ``unavailable`` maps judged queries that could not be run to why (a retriever raised, a
+    query had no text): they are skipped with that reason. The tie diagnostic looks at
+    ``cutoffs`` (default: the measures' own).
+    """
+    query_ids, judgements, skipped, missing = query_sets(run, qrels, averaging, unavailable)
+    hits = run.judged_hits(query_ids, judgements, tie_policy, float64=float64)
+    per_query = score_all(
+        measures,
+        query_ids,
+        judgements,
+        hits,
+        lambda: [run.ranking(q, tie_policy, float64=float64) for q in query_ids],
+        expected=tie_policy == "expected",
+    )
+    if cutoffs is None:
+        cutoffs = sorted({m.k for m in measures if m.k is not None})
+    stats = run.tie_stats(query_ids, cutoffs, float64=float64)
+    return Scored(per_query, skipped, missing, tie_diagnostic(tie_policy, query_ids, hits, stats))
+
+
+def query_sets(
+    run: RankedRun,
+    qrels: Qrels,
+    averaging: str,
+    unavailable: Mapping[str, str] | None = None,
+) -> tuple[list[str], list[Mapping[str, float]], dict[str, str], list[str]]:
+    """The queries to score and their judgements, the skipped ones (with why, in qrels'
+    order) and the missing ones, under the averaging policy (or ``"all"``: every judged
+    query, scoring 0 where the run lacks it, as ranx's ``make_comparable``)."""
+    unavailable = unavailable or {}
+    scored: list[str] = []
+    judgements: list[Mapping[str, float]] = []
+    skipped: dict[str, str] = {}
+    missing: list[str] = []
+    if averaging == "run":
+        # The run's order; a judged query with no positive grade is scored too.
+        for query_id in run.query_ids:
+            judged = qrels.get(query_id)
+            if judged:
+                scored.append(query_id)
+                judgements.append(judged)
+            elif judged is not None:
+                skipped[query_id] = "no judgement"
+        for query_id, judged in qrels.items():
+            if query_id not in run:
+                if judged:
+                    missing.append(query_id)
+                skipped[query_id] = "not in the run" if judged else "no judgement"
+        return scored, judgements, skipped, missing
+    for query_id, judged in qrels.items():
+        if averaging != "all" and not any(grade > 0 for grade in judged.values()):
+            skipped[query_id] = "no positive judgement"
+            continue
+        if query_id in unavailable:
+            skipped[query_id] = unavailable[query_id]
+            continue
+        if query_id not in run:
+            missing.append(query_id)
+            if averaging == "intersection":
+                skipped[query_id] = "not in the run"
+                continue
+        scored.append(query_id)
+        judgements.append(judged)
+    return scored, judgements, skipped, missing
+
+
+@attrs.frozen
+class Evaluation:
+    """Everything a :class:`~ef.evaluation.RetrievalEvalReport` holds, before it is one."""
+
+    metrics: dict[str, float]
+    per_query: dict[str, dict[str, float]]
+    k_values: tuple[int, ...]
+    skipped: Mapping[str, str]
+    missing: Sequence[str]
+    extra: Sequence[str]
+    manifest: dict[str, Any]
+    ties: TieDiagnostic
+
+
+def evaluation(
+    registry: Registry,
+    run: RankedRun,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    scored: Scored,
+    *,
+    tie_policy: str,
+    averaging: str,
+    inputs: Mapping[str, object] | None = None,
+    means: Mapping[str, float] | None = None,
+) -> Evaluation:
+    """The evaluation of ``scored``: the means (``means`` if a profile computed its own),
+    the cutoffs, the queries, and the manifest with the input files among ``inputs``."""
+    return Evaluation(
+        metrics=dict(means) if means is not None else mean_of(measures, scored.per_query),
+        per_query=scored.per_query,
+        k_values=tuple(dict.fromkeys(m.k for m in measures if m.k is not None)),
+        skipped=scored.skipped,
+        missing=scored.missing,
+        extra=[query_id for query_id in run.query_ids if query_id not in qrels],
+        manifest=retrieval_manifest(
+            registry,
+            [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
+            tie_policy=tie_policy,
+            averaging=averaging,
+            inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
+        ),
+        ties=scored.ties,
+    )

@@ -22,15 +22,19 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
+from ..runs.order import TIE_POLICIES, check_tie_policy
+
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     from ..hits import Ints, JudgedHits
-    from ..reports import TieDiagnostic
 
 __all__ = [
     "MAX_ORDERS",
     "TIE_POLICIES",
+    "TieDiagnostic",
     "check_tie_policy",
     "expand",
     "expand_rankings",
@@ -38,33 +42,42 @@ __all__ = [
     "tie_diagnostic",
 ]
 
-#: What each tie policy means, as the docs and the manifest say it.
-TIE_POLICIES = {
-    "trec_eval": "score descending (as float32), then doc id descending",
-    "docno_asc": "score descending (as float32), then doc id ascending",
-    "input_order": "score descending (as float32), then the order the run lists them",
-    "expected": "the mean over every order of each group of tied docs (McSherry & Najork)",
-}
-
 #: The most orders :func:`expand` enumerates for one query before it refuses.
 MAX_ORDERS = 100_000
 
 
-def check_tie_policy(tie_policy: str) -> str:
-    """``tie_policy`` if it is one of :data:`TIE_POLICIES`; a ValueError listing them if not.
+@attrs.frozen
+class TieDiagnostic:
+    """Where tied scores could change a retrieval report: which scored queries have docs with
+    equal scores (``tied``), ties across one of the report's cutoffs (``at_cutoff``: the docs
+    at ranks ``k`` and ``k + 1`` tie, so which one counts depends on the tie policy), and
+    ties between a relevant doc and a doc of another grade or an unjudged one
+    (``at_relevant``). ``policy`` is the tie policy the report used.
 
-    >>> check_tie_policy("docno_asc")
-    'docno_asc'
-    >>> check_tie_policy("random")
-    Traceback (most recent call last):
-        ...
-    ValueError: tie_policy must be one of 'trec_eval', 'docno_asc', 'input_order', \
-'expected'; got 'random'
+    >>> ties = TieDiagnostic(policy="trec_eval", tied=["q1", "q2"], at_cutoff=["q2"])
+    >>> str(ties)
+    'ties (trec_eval): 2 queries with tied scores, 1 across a cutoff, 0 at a relevant doc'
     """
-    if tie_policy not in TIE_POLICIES:
-        valid = ", ".join(map(repr, TIE_POLICIES))
-        raise ValueError(f"tie_policy must be one of {valid}; got {tie_policy!r}")
-    return tie_policy
+
+    policy: str = "trec_eval"
+    tied: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    at_cutoff: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    at_relevant: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps``."""
+        return {
+            "policy": self.policy,
+            "tied": list(self.tied),
+            "at_cutoff": list(self.at_cutoff),
+            "at_relevant": list(self.at_relevant),
+        }
+
+    def __str__(self) -> str:
+        return (
+            f"ties ({self.policy}): {len(self.tied)} queries with tied scores, "
+            f"{len(self.at_cutoff)} across a cutoff, {len(self.at_relevant)} at a relevant doc"
+        )
 
 
 def _groups(hits: JudgedHits) -> Iterator[tuple[int, list[int], int, int]]:
@@ -256,8 +269,6 @@ def tie_diagnostic(
     doc together with a doc of another grade or an unjudged one (``stats`` from
     :meth:`~ef.evaluation.RunTable.tie_stats`; None for rankings without scores)."""
     import numpy as np  # only once something is scored
-
-    from ..reports import TieDiagnostic
 
     if stats is None:
         return TieDiagnostic(policy=policy)

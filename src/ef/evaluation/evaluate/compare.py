@@ -13,7 +13,7 @@ import math
 import os
 import platform
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,19 +22,10 @@ import attrs
 from .._version import __version__
 from ..engine.manifest import file_entry
 from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
-from ..render import Rendered, Table, number, p_value, plain_text
-from ..reports import (
-    FrozenDict,
-    RagEvalReport,
-    RetrievalEvalReport,
-    _frozen_deep,
-    _plain,
-    _str_tuple,
-)
+from ..reports import ComparisonReport, PairComparison, RagEvalReport, RetrievalEvalReport
+from ..types import plain
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
     from ..plugin_engine.registry import Registry
     from ..runs.table import RunTable
     from ..types import Qrels, RunInput
@@ -43,330 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ComparisonReport", "PairComparison", "compare"]
 
-_TEST_NAMES = {
-    "paired-t": "paired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "randomization": "randomization test",
-    "bootstrap": "bootstrap test",
-}
-_CORRECTION_NAMES = {
-    None: "no correction",
-    "bonferroni": "Bonferroni correction",
-    "holm": "Holm correction",
-    "bh": "Benjamini-Hochberg correction",
-}
 _RUN_SUFFIXES = (".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".csv")
-
-
-@attrs.frozen(kw_only=True)
-class PairComparison:
-    """One metric compared between two systems ``a`` and ``b``: is ``b`` better than ``a``?
-
-    ``difference`` is ``mean_b - mean_a`` over the ``n`` paired queries, and ``ci_low`` to
-    ``ci_high`` its confidence interval (level ``1 - alpha``). ``p_value`` is the test's
-    two-sided p; ``p_corrected`` is adjusted for the whole family of comparisons in the report,
-    and ``reject`` is ``p_corrected <= alpha``. ``effect_size`` is the paired Cohen's d (mean
-    difference over the standard deviation of the differences; NaN if they have none and are
-    not all 0). ``wins``, ``ties`` and ``losses`` count the queries where ``b`` scores
-    higher than, the same as, or lower than ``a``.
-    """
-
-    metric: str
-    a: str
-    b: str
-    n: int
-    mean_a: float
-    mean_b: float
-    difference: float
-    ci_low: float
-    ci_high: float
-    p_value: float
-    p_corrected: float
-    reject: bool
-    effect_size: float
-    wins: int
-    ties: int
-    losses: int
-
-    def flipped(self) -> PairComparison:
-        """The same comparison seen from the other side: ``a`` and ``b`` swapped.
-
-        >>> pair = PairComparison(metric="ndcg@10", a="x", b="y", n=3, mean_a=0.5,
-        ...     mean_b=0.6, difference=0.1, ci_low=0.05, ci_high=0.15, p_value=0.01,
-        ...     p_corrected=0.01, reject=True, effect_size=1.2, wins=2, ties=1, losses=0)
-        >>> flipped = pair.flipped()
-        >>> flipped.a, flipped.difference, flipped.ci_low, flipped.losses
-        ('y', -0.1, -0.15, 2)
-        """
-        return attrs.evolve(
-            self,
-            a=self.b,
-            b=self.a,
-            mean_a=self.mean_b,
-            mean_b=self.mean_a,
-            difference=-self.difference,
-            ci_low=-self.ci_high,
-            ci_high=-self.ci_low,
-            effect_size=-self.effect_size,
-            wins=self.losses,
-            losses=self.wins,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as a dict; NaN stays NaN (JSON output writes it as null)."""
-        return attrs.asdict(self)
-
-
-def _frozen_scores(
-    value: Mapping[str, Mapping[str, Sequence[float | None]]],
-) -> Mapping[str, Mapping[str, tuple[float | None, ...]]]:
-    return FrozenDict(
-        {
-            system: FrozenDict({k: tuple(v) for k, v in inner.items()})
-            for system, inner in value.items()
-        }
-    )
-
-
-def _pairs(value: Iterable[PairComparison]) -> tuple[PairComparison, ...]:
-    return tuple(value)
-
-
-def _frozen_groups(value: Mapping[str, Sequence[str]]) -> Mapping[str, tuple[str, ...]]:
-    return FrozenDict({key: tuple(inner) for key, inner in value.items()})
-
-
-def _frozen_means(value: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:
-    return FrozenDict({key: FrozenDict(inner) for key, inner in value.items()})
-
-
-@attrs.frozen(kw_only=True)
-class ComparisonReport(Rendered):
-    """The outcome of :func:`compare`: means per system and the paired tests between them.
-
-    ``comparisons`` holds a :class:`PairComparison` per pair of systems and metric (metric by
-    metric, pairs in order); with a ``baseline``, ``a`` is always the baseline. ``scores``
-    keeps every system's value per query, aligned with ``query_ids`` (``None`` where a RAG
-    metric did not score a sample). ``missing`` maps each system to the queries it did not
-    answer (scored 0 under ``averaging="qrels"``); ``dropped`` lists the queries left out of
-    every comparison (``"intersection"``, or RAG samples that some report lacks).
-
-    Render it with ``str()``, :meth:`to_markdown`, :meth:`to_latex`, :meth:`to_csv`,
-    :meth:`to_json`, :meth:`to_pandas`, ``rich.print(report)`` or in a notebook; plot it
-    with :meth:`plot_differences` and :meth:`plot_distribution`.
-    """
-
-    systems: tuple[str, ...] = attrs.field(converter=_str_tuple)
-    metrics: tuple[str, ...] = attrs.field(converter=_str_tuple)
-    means: Mapping[str, Mapping[str, float]] = attrs.field(converter=_frozen_means)
-    comparisons: tuple[PairComparison, ...] = attrs.field(converter=_pairs)
-    query_ids: tuple[str, ...] = attrs.field(converter=_str_tuple)
-    scores: Mapping[str, Mapping[str, tuple[float | None, ...]]] = attrs.field(
-        converter=_frozen_scores
-    )
-    baseline: str | None = None
-    test: str = "paired-t"
-    correction: str | None = None
-    alpha: float = 0.05
-    n_resamples: int = 10_000
-    #: The seed the resampling tests used: the one given, or the one drawn when it was None.
-    seed: int | None = None
-    averaging: str = "qrels"
-    #: ``"retrieval"`` (queries) or ``"rag"`` (samples).
-    kind: str = "retrieval"
-    missing: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_frozen_groups)
-    dropped: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
-    #: Versions, test settings, and each system's own manifest (see :doc:`/compare`); not
-    #: compared by ``==``.
-    manifest: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_deep, eq=False)
-
-    def pair(self, a: str, b: str, metric: str | None = None) -> PairComparison:
-        """The comparison of ``b`` with ``a`` on ``metric`` (the first metric by default),
-        flipped if the report holds it the other way round."""
-        metric = self.metrics[0] if metric is None else metric
-        for found in self.comparisons:
-            if found.metric == metric and (found.a, found.b) == (a, b):
-                return found
-            if found.metric == metric and (found.a, found.b) == (b, a):
-                return found.flipped()
-        raise KeyError(f"no comparison of {b!r} with {a!r} on {metric!r} in this report")
-
-    def significant(self) -> tuple[PairComparison, ...]:
-        """The comparisons whose corrected p-value is at most ``alpha``."""
-        return tuple(pair for pair in self.comparisons if pair.reject)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dicts and lists, ready for ``json.dumps`` (``to_json()`` writes NaN as null)."""
-        return {
-            "systems": list(self.systems),
-            "metrics": list(self.metrics),
-            "baseline": self.baseline,
-            "test": self.test,
-            "correction": self.correction,
-            "alpha": self.alpha,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "averaging": self.averaging,
-            "kind": self.kind,
-            "means": _plain(self.means),
-            "comparisons": [pair.to_dict() for pair in self.comparisons],
-            "missing": _plain(self.missing),
-            "dropped": list(self.dropped),
-            "query_ids": list(self.query_ids),
-            "scores": _plain(self.scores),
-            "manifest": _plain(self.manifest),
-        }
-
-    # --- Tables -------------------------------------------------------------------------
-
-    def _labels(self) -> dict[str, str]:
-        letters = "abcdefghijklmnopqrstuvwxyz"
-        return {
-            system: letters[i] if i < len(letters) else f"s{i + 1}"
-            for i, system in enumerate(self.systems)
-        }
-
-    def _describe_test(self) -> str:
-        family = len(self.comparisons)
-        correction = _CORRECTION_NAMES[self.correction]
-        if self.correction is not None:
-            correction += f" over {family} tests"
-        return f"{_TEST_NAMES[self.test]}, {correction}, alpha = {self.alpha:g}"
-
-    def _means_table(self) -> Table:
-        labels = self._labels()
-        rows = []
-        for system in self.systems:
-            if self.baseline is None:
-                name = f"({labels[system]}) {system}"
-            else:
-                name = f"{system} (baseline)" if system == self.baseline else system
-            rows.append([name, *(number(self.means[system][m]) for m in self.metrics)])
-        bold = set()
-        for column, metric in enumerate(self.metrics, start=1):
-            best = max(self.means[s][metric] for s in self.systems)
-            bold |= {
-                (row, column)
-                for row, system in enumerate(self.systems)
-                if self.means[system][metric] == best
-            }
-        marks: dict[tuple[int, int], str] = {}
-        row_of = {system: row for row, system in enumerate(self.systems)}
-        column_of = {metric: column for column, metric in enumerate(self.metrics, start=1)}
-        for pair in self.significant():
-            if pair.difference == 0:
-                continue
-            cell_of = (row_of[pair.b], column_of[pair.metric])
-            if self.baseline is not None:
-                marks[cell_of] = marks.get(cell_of, "") + ("*" if pair.difference > 0 else "†")
-                continue
-            better, worse = (pair.b, pair.a) if pair.difference > 0 else (pair.a, pair.b)
-            cell = (row_of[better], column_of[pair.metric])
-            marks[cell] = "".join(sorted(marks.get(cell, "") + labels[worse]))
-        how = self._describe_test()
-        if self.baseline is not None:
-            notes = [
-                f"* significantly better than the baseline {self.baseline}, † significantly "
-                f"worse ({how})."
-            ]
-        else:
-            notes = [f"Superscripts: significantly better than that system ({how})."]
-        notes.append("Bold: the best mean of each metric.")
-        notes += self._coverage_notes()
-        unit = "queries" if self.kind == "retrieval" else "samples"
-        title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
-        return Table(
-            ["system", *self.metrics], rows, title=title, bold=bold, marks=marks, notes=notes
-        )
-
-    def _coverage_notes(self) -> list[str]:
-        unit = "queries" if self.kind == "retrieval" else "samples"
-        notes = []
-        gaps = {system: ids for system, ids in self.missing.items() if ids}
-        if gaps:
-            fate = (
-                "scored 0" if self.kind == "retrieval" and self.averaging == "qrels" else "left out"
-            )
-            listed = ", ".join(f"{system} {len(ids)}" for system, ids in gaps.items())
-            notes.append(f"Missing {unit} ({fate}): {listed}.")
-        if self.dropped:
-            notes.append(f"{len(self.dropped)} {unit} not in every system were left out.")
-        return notes
-
-    def _pairs_table(self, *, exact: bool = False) -> Table:
-        if exact:
-            fields = [field.name for field in attrs.fields(PairComparison)]
-            rows = [[str(pair.to_dict()[name]) for name in fields] for pair in self.comparisons]
-            return Table(fields, rows, text_columns=3)
-        level = f"{(1 - self.alpha) * 100:g}% CI"
-        header = ["metric", "A", "B", "mean A", "mean B", "B-A", level, "p"]
-        if self.correction is not None:
-            header.append(f"p ({self.correction})")
-        header += ["sig", "d", "W/T/L", "n"]
-        rows = []
-        for pair in self.comparisons:
-            row = [
-                pair.metric,
-                pair.a,
-                pair.b,
-                number(pair.mean_a),
-                number(pair.mean_b),
-                f"{pair.difference:+.4f}",
-                f"[{pair.ci_low:+.4f}, {pair.ci_high:+.4f}]",
-                p_value(pair.p_value),
-            ]
-            if self.correction is not None:
-                row.append(p_value(pair.p_corrected))
-            row += [
-                "*" if pair.reject else "",
-                "-" if math.isnan(pair.effect_size) else f"{pair.effect_size:+.3f}",
-                f"{pair.wins}/{pair.ties}/{pair.losses}",
-                str(pair.n),
-            ]
-            rows.append(row)
-        title = f"Pairwise tests: {self._describe_test()}"
-        return Table(header, rows, title=title, text_columns=3)
-
-    def _per_query_table(self) -> Table:
-        rows = [
-            [query_id, metric, *(number(self.scores[s][metric][i]) for s in self.systems)]
-            for metric in self.metrics
-            for i, query_id in enumerate(self.query_ids)
-        ]
-        unit = "query" if self.kind == "retrieval" else "sample"
-        return Table([unit, "metric", *self.systems], rows, title=f"per {unit}", text_columns=2)
-
-    def __str__(self) -> str:
-        return "\n\n".join(plain_text(t) for t in (self._means_table(), self._pairs_table()))
-
-    # --- Plots --------------------------------------------------------------------------
-
-    def plot_differences(
-        self,
-        a: str | None = None,
-        b: str | None = None,
-        metric: str | None = None,
-        *,
-        path: str | os.PathLike[str] | None = None,
-    ) -> Figure:
-        """The per-query difference ``b - a`` on ``metric``, sorted; see
-        :func:`ef.evaluation.render.plots.plot_differences`."""
-        from ..render.plots import plot_differences
-
-        return plot_differences(self, a, b, metric, path=path)
-
-    def plot_distribution(
-        self,
-        metric: str | None = None,
-        *,
-        kind: Literal["box", "violin"] = "box",
-        path: str | os.PathLike[str] | None = None,
-    ) -> Figure:
-        """Each system's per-query values of ``metric`` as a box (or violin) plot; see
-        :func:`ef.evaluation.render.plots.plot_distribution`."""
-        from ..render.plots import plot_distribution
-
-        return plot_distribution(self, metric, kind=kind, path=path)
 
 
 # --- compare() ------------------------------------------------------------------------
@@ -444,7 +112,7 @@ class _Columns:
 
 
 def _metric_keys(metrics: Sequence[str], k_values: Sequence[int]) -> tuple[str, ...]:
-    from ..engine.scoring import check_k_values, split_key
+    from ..engine.measures import check_k_values, split_key
 
     keys: dict[str, None] = {}
     for name in metrics:
@@ -466,6 +134,8 @@ def _retrieval_columns(
     averaging: str,
     registry: Registry | None,
     tie_policy: str = "trec_eval",
+    run_format: str | None = None,
+    qrels_format: str | None = None,
 ) -> _Columns:
     from ..formats.files import read_qrels
     from .run import evaluate_run
@@ -476,11 +146,13 @@ def _retrieval_columns(
     judged: Qrels | None = None
     if isinstance(qrels, (str, os.PathLike)):
         inputs["qrels"] = file_entry(qrels)
-        judged = read_qrels(qrels, registry=registry)
+        judged = read_qrels(qrels, qrels_format, registry=registry)
     elif qrels is not None:
         judged = qrels
     reports: dict[str, RetrievalEvalReport] = {}
     for name, item in named.items():
+        if isinstance(item, (str, os.PathLike)):
+            inputs[name] = file_entry(item)
         if isinstance(item, RetrievalEvalReport):
             reports[name] = item
             continue
@@ -494,6 +166,7 @@ def _retrieval_columns(
             averaging="qrels",  # every judged query; the intersection is taken below
             registry=registry,
             tie_policy=tie_policy,  # type: ignore[arg-type]  # checked by evaluate_run
+            run_format=run_format,
         )
     for name, report in reports.items():
         if not report.per_query:
@@ -514,7 +187,7 @@ def _retrieval_columns(
         }
         for name, report in reports.items()
     }
-    manifests = {name: _plain(report.manifest) for name, report in reports.items()}
+    manifests = {name: plain(report.manifest) for name, report in reports.items()}
     return _Columns(keys, tuple(query_ids), scores, missing, dropped, manifests, inputs)
 
 
@@ -579,7 +252,7 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
         name: {key: [report.per_sample[key][positions[name][s]] for s in kept] for key in keys}
         for name, report in reports.items()
     }
-    manifests = {name: _plain(report.manifest) for name, report in reports.items()}
+    manifests = {name: plain(report.manifest) for name, report in reports.items()}
     return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
 
 
@@ -605,6 +278,8 @@ def compare(
     averaging: Literal["qrels", "intersection"] = "qrels",
     registry: Registry | None = None,
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] = "trec_eval",
+    run_format: str | None = None,
+    qrels_format: str | None = None,
 ) -> ComparisonReport:
     """Compare two or more systems metric by metric, with paired significance tests.
 
@@ -656,6 +331,8 @@ def compare(
         averaging: ``"qrels"`` or ``"intersection"``, as in ``evaluate_run``.
         registry: the plugins to use; ``None`` is the default registry.
         tie_policy: how a run's tied docs are ordered, as in ``evaluate_run``.
+        run_format: the format of the runs given as paths (``None``: detected).
+        qrels_format: the format of qrels given as a path (``None``: detected).
 
     Raises:
         ValueError: for fewer than two systems, an unknown option, a metric a report lacks,
@@ -699,6 +376,8 @@ def compare(
             averaging=averaging,
             registry=registry,
             tie_policy=tie_policy,
+            run_format=run_format,
+            qrels_format=qrels_format,
         )
     return _test_all(
         named=list(named),

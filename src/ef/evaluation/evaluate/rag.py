@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
 
 from ..engine.manifest import rag_manifest
 from ..errors import PluginError
+from ..formats.files import read_samples
 from ..interfaces import RagMetric, is_score
 from ..metrics.rag import validate_sample
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RagEvalReport
 from ..types import RagSample
 
-__all__ = ["evaluate_rag"]
+__all__ = ["DEFAULT_RAG_METRICS", "evaluate_rag"]
+
+#: The metrics evaluate_rag() computes when none are named: the lexical ones.
+DEFAULT_RAG_METRICS = (
+    "exact_match",
+    "token_f1",
+    "context_recall",
+    "context_precision",
+    "non_empty_rate",
+)
 
 
 def _score(metric: RagMetric, sample: RagSample, index: int) -> float | None:
@@ -32,7 +44,7 @@ def _score(metric: RagMetric, sample: RagSample, index: int) -> float | None:
 
 
 def evaluate_rag(
-    samples: Iterable[RagSample | Mapping[str, Any]],
+    samples: Iterable[RagSample | Mapping[str, Any]] | str | os.PathLike[str],
     *,
     metrics: Sequence[str] = (
         "exact_match",
@@ -42,6 +54,7 @@ def evaluate_rag(
         "non_empty_rate",
     ),
     registry: Registry | None = None,
+    samples_format: str | None = None,
 ) -> RagEvalReport:
     """Score RAG samples with deterministic, reference-based lexical metrics.
 
@@ -56,11 +69,15 @@ def evaluate_rag(
     :func:`as_ragas_dataset` and run Ragas with your own LLM.
 
     Args:
-        samples: an iterable of RagSamples (or plain mappings of the same shape).
+        samples: an iterable of RagSamples (or plain mappings of the same shape), or the
+            path of a samples file (JSONL or CSV; :func:`~ef.evaluation.read_samples`), which
+            the manifest then records.
         metrics: which metrics to compute: any of ``exact_match``, ``token_f1``,
             ``context_recall``, ``context_precision``, ``non_empty_rate``, or a RAG metric a
             plugin provides.
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
+        samples_format: the format of a samples file (``rag_jsonl``, ``rag_csv`` or a
+            plugin's); ``None`` detects it from the name.
 
     Returns:
         a :class:`RagEvalReport`.
@@ -88,6 +105,10 @@ def evaluate_rag(
     chosen = {name: registry.rag_metric(name) for name in dict.fromkeys(metrics)}
     if not chosen:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+    inputs: dict[str, str | os.PathLike[str]] = {}
+    if isinstance(samples, (str, os.PathLike)):
+        inputs["samples"] = samples
+        samples = read_samples(Path(samples), samples_format, registry=registry)
     checked = [validate_sample(sample, index) for index, sample in enumerate(samples)]
     if not checked:
         raise ValueError("samples is empty; evaluate_rag needs at least one sample")
@@ -99,7 +120,7 @@ def evaluate_rag(
     report = RagEvalReport.from_values(
         per_sample, [sample_id(sample, i) for i, sample in enumerate(checked)]
     )
-    return attrs.evolve(report, manifest=rag_manifest(registry, chosen))
+    return attrs.evolve(report, manifest=rag_manifest(registry, chosen, inputs=inputs))
 
 
 def sample_id(sample: Mapping[str, Any], index: int) -> str:

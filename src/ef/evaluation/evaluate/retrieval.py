@@ -6,12 +6,14 @@ import concurrent.futures as cf
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from ..engine.manifest import retrieval_manifest
+from ..engine.measures import check_k_values
 from ..engine.results import result_doc_id
 from ..engine.retrieve import Progress, retrieve
-from ..engine.scoring import check_k_values, mean_of, resolve_measures, score_all
+from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..plugin_engine.registry import Registry, registry_or_default
-from ..reports import RetrievalEvalReport, TieDiagnostic
+from ..reports import RetrievalEvalReport
+from ..runs.ranked import RankedLists, RankedRun
+from .report import retrieval_report
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
 
@@ -98,12 +100,12 @@ def evaluate_retrieval(
         raise ValueError(f"limit must be a positive int or None, got {limit!r}")
 
     runnable: dict[str, str] = {}
-    skipped: dict[str, str] = {}
+    unavailable: dict[str, str] = {}
     for query_id, judged in qrels.items():
         if not any(grade > 0 for grade in judged.values()):
-            skipped[query_id] = "no positive judgement"
-        elif query_id not in queries:
-            skipped[query_id] = "no query text in queries"
+            continue  # the engine skips it: no positive judgement
+        if query_id not in queries:
+            unavailable[query_id] = "no query text in queries"
         else:
             runnable[query_id] = queries[query_id]
     retrieval = retrieve(
@@ -116,39 +118,16 @@ def evaluate_retrieval(
         on_error=on_error,
         registry=registry,
     )
-    scored: list[str] = []
-    judgements: list[Mapping[str, float]] = []
-    rankings: list[Sequence[str]] = []
-    for query_id, judged in qrels.items():
-        if query_id in retrieval.failures:
-            skipped[query_id] = f"retriever raised: {retrieval.failures[query_id]}"
-        elif query_id in retrieval.rankings:
-            scored.append(query_id)
-            judgements.append(judged)
-            ranked = retrieval.rankings[query_id]
-            if ignore_identical_ids:
-                ranked = tuple(doc for doc in ranked if doc != query_id)
-            rankings.append(ranked)
-    skipped = {query_id: skipped[query_id] for query_id in qrels if query_id in skipped}
-    from ..hits import JudgedHits  # numpy, only once something is scored
-
-    hits = JudgedHits.from_rankings(rankings, judgements)
-    per_query = score_all(measures, scored, judgements, hits, lambda: rankings)
-    if not per_query:
-        reasons = sorted(set(skipped.values())) or ["qrels is empty"]
-        raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
-    means = mean_of(measures, per_query)
-    return RetrievalEvalReport(
-        metrics=means,
-        per_query=per_query,
-        n_queries=len(per_query),
-        k_values=ks,
-        skipped=skipped,
-        manifest=retrieval_manifest(
-            registry,
-            [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
-            tie_policy="input_order",
-            averaging="qrels",
-        ),
-        ties=TieDiagnostic(policy="input_order"),  # ranked lists: nothing ties
+    for query_id, failure in retrieval.failures.items():
+        unavailable[query_id] = f"retriever raised: {failure}"
+    run: RankedRun = RankedLists(retrieval.rankings, checked=True)
+    if ignore_identical_ids:
+        run = run.without_identical_ids()
+    scored = score_rankings(
+        run, qrels, measures, averaging="qrels", tie_policy="input_order", unavailable=unavailable
+    )
+    return retrieval_report(
+        evaluation(
+            registry, run, qrels, measures, scored, tie_policy="input_order", averaging="qrels"
+        )
     )

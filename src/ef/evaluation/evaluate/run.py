@@ -5,63 +5,23 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Literal, cast
 
-import attrs
-
-from ..engine.manifest import retrieval_manifest
-from ..engine.scoring import Measure, mean_of, resolve_measures, score_all
-from ..engine.ties import check_tie_policy, tie_diagnostic
-from ..formats._records import ranking_of
+from ..engine.profiles import evaluate_with_profile
+from ..engine.scoring import AVERAGING, evaluation, resolve_measures, score_rankings
 from ..formats.files import read_qrels
 from ..plugin_engine.registry import Registry, registry_or_default
-from ..reports import RetrievalEvalReport, TieDiagnostic
-from ..types import Qrels, RunInput
+from ..reports import RetrievalEvalReport
+from ..runs.order import check_tie_policy
+from ..runs.ranked import RankedLists
+from .report import retrieval_report
 
 if TYPE_CHECKING:
-    from ..hits import JudgedHits
+    from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
+    from ..types import Qrels, RunInput
 
-__all__ = ["AVERAGING", "evaluate_run", "ranking_of"]
-
-
-class _RankedLists:
-    """The part of RunTable that evaluate_run uses, over ``{qid: [doc, ...]}`` in memory.
-
-    Ranked lists are used in their order (a repeated doc at its best rank), as
-    ``RunTable.from_dict`` uses them, without building its arrays: for the rankings of
-    :func:`~ef.evaluation.retrieve` that is most of the cost of scoring them.
-    """
-
-    def __init__(self, run: Mapping[str, Sequence[str]]) -> None:
-        self._rankings = {query_id: ranking_of(query_id, docs) for query_id, docs in run.items()}
-        self.query_ids = list(self._rankings)
-
-    def __contains__(self, query_id: object) -> bool:
-        return query_id in self._rankings
-
-    def ranking(self, query_id: str, *_: object, **__: object) -> list[str]:
-        return self._rankings.get(query_id, [])  # ranked lists have no ties
-
-    def without_identical_ids(self) -> _RankedLists:
-        return _RankedLists(
-            {q: [doc for doc in docs if doc != q] for q, docs in self._rankings.items()}
-        )
-
-    def judged_hits(
-        self,
-        query_ids: Sequence[str],
-        judgements: Sequence[Mapping[str, float]],
-        *_: object,
-        **__: object,
-    ) -> JudgedHits:
-        from ..hits import JudgedHits
-
-        return JudgedHits.from_rankings([self.ranking(q) for q in query_ids], judgements)
-
-
-#: The query-averaging policies of :func:`evaluate_run`.
-AVERAGING = ("qrels", "intersection", "run")
+__all__ = ["AVERAGING", "evaluate_run", "load_qrels", "load_run"]
 
 
 def evaluate_run(
@@ -75,6 +35,8 @@ def evaluate_run(
     ignore_identical_ids: bool | None = None,
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None = None,
     profile: Literal["trec_eval", "beir", "mteb", "ranx"] | None = None,
+    run_format: str | None = None,
+    qrels_format: str | None = None,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -118,6 +80,9 @@ def evaluate_run(
             (and pytrec_eval), ``"beir"`` (``EvaluateRetrieval``), ``"mteb"`` or ``"ranx"``;
             see :mod:`ef.evaluation.engine.profiles`. A profile sets the tie policy and averaging,
             so neither may be given with it.
+        run_format: the format of a run given as a path (``"trec"``, ``"msmarco"`` or a
+            plugin's); ``None`` detects it.
+        qrels_format: the same for qrels given as a path.
 
     Raises:
         ValueError: for an unknown metric, a bad cutoff, a NaN score, an unknown
@@ -149,153 +114,67 @@ def evaluate_run(
     measures = resolve_measures(metrics, k_values, registry)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     if profile is not None:
-        from ..engine.profiles import evaluate_with_profile
-
         if tie_policy is not None or averaging is not None:
             raise ValueError(
                 f"profile={profile!r} sets the tie policy and the averaging of its tool; "
                 "leave tie_policy and averaging unset, or drop the profile"
             )
-        return evaluate_with_profile(
-            profile,
-            load_run(run, registry),
-            load_qrels(qrels, registry),
-            measures,
-            registry=registry,
-            inputs=inputs,
-            ignore_identical_ids=ignore_identical_ids,
+        return retrieval_report(
+            evaluate_with_profile(
+                profile,
+                load_run(run, registry, run_format),
+                load_qrels(qrels, registry, qrels_format),
+                measures,
+                registry=registry,
+                inputs=inputs,
+                ignore_identical_ids=ignore_identical_ids,
+            )
         )
     policy = check_tie_policy(tie_policy or "trec_eval")
     averaging = averaging or "qrels"
     if averaging not in AVERAGING:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
-    table = load_run(run, registry)
+    table = load_run(run, registry, run_format)
     if ignore_identical_ids:
         table = table.without_identical_ids()
-    qrels = load_qrels(qrels, registry)
-    scored = score_run(table, qrels, measures, averaging=averaging, tie_policy=policy)
-    if not scored.per_query:
-        reasons = sorted(set(scored.skipped.values())) or ["qrels is empty"]
-        raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
-    return RetrievalEvalReport(
-        metrics=mean_of(measures, scored.per_query),
-        per_query=scored.per_query,
-        n_queries=len(scored.per_query),
-        k_values=tuple(dict.fromkeys(m.k for m in measures if m.k is not None)),
-        skipped=scored.skipped,
-        missing=scored.missing,
-        extra=[query_id for query_id in table.query_ids if query_id not in qrels],
-        manifest=retrieval_manifest(
+    judged = load_qrels(qrels, registry, qrels_format)
+    scored = score_rankings(table, judged, measures, averaging=averaging, tie_policy=policy)
+    return retrieval_report(
+        evaluation(
             registry,
-            [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
+            table,
+            judged,
+            measures,
+            scored,
             tie_policy=policy,
             averaging=averaging,
-            inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
-        ),
-        ties=scored.ties,
+            inputs=inputs,
+        )
     )
 
 
-Table: TypeAlias = "RunTable | _RankedLists"
-
-
-def load_run(run: RunInput | RunTable | str | os.PathLike[str], registry: Registry) -> Table:
-    """The run as a table: read from a path, or built from a mapping (ranked lists are kept
-    as they are, with no table to build)."""
+def load_run(
+    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
+    registry: Registry,
+    format: str | None = None,
+) -> RankedRun:
+    """The run as a run value: read from a path (``format`` or detected), or built from a
+    mapping (ranked lists are kept as they are, with no table to build)."""
     from ..runs.table import RunTable  # numpy, only once something is scored
 
     if isinstance(run, (str, os.PathLike)):
-        return RunTable.read(Path(run), registry=registry)
-    if isinstance(run, RunTable):
+        return RunTable.read(Path(run), format, registry=registry)
+    if isinstance(run, (RunTable, RankedLists)):
         return run
-    if all(isinstance(r, (list, tuple)) for r in run.values()):
-        return _RankedLists(cast("Mapping[str, Sequence[str]]", run))
-    return RunTable.from_dict(run)
+    if all(isinstance(r, (list, tuple)) for r in run.values()):  # type: ignore[union-attr]
+        return RankedLists(cast("Mapping[str, Sequence[str]]", run))
+    return RunTable.from_dict(run)  # type: ignore[arg-type]
 
 
-def load_qrels(qrels: Qrels | str | os.PathLike[str], registry: Registry) -> Qrels:
-    """The judgements, read if ``qrels`` is a path."""
+def load_qrels(
+    qrels: Qrels | str | os.PathLike[str], registry: Registry, format: str | None = None
+) -> Qrels:
+    """The judgements, read if ``qrels`` is a path (``format`` or detected)."""
     if isinstance(qrels, (str, os.PathLike)):
-        return read_qrels(Path(qrels), registry=registry)
+        return read_qrels(Path(qrels), format, registry=registry)
     return qrels
-
-
-@attrs.frozen
-class Scored:
-    """What scoring a run gives: per-query values, the queries skipped (with why) and missing,
-    and the tie diagnostic."""
-
-    per_query: dict[str, dict[str, float]]
-    skipped: dict[str, str]
-    missing: list[str]
-    ties: TieDiagnostic
-
-
-def score_run(
-    table: Table,
-    qrels: Qrels,
-    measures: Sequence[Measure],
-    *,
-    averaging: str,
-    tie_policy: str,
-    float64: bool = False,
-    cutoffs: Sequence[int] | None = None,
-) -> Scored:
-    """Every measure on every query ``averaging`` scores, with tied docs ordered by
-    ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would). The
-    tie diagnostic looks at ``cutoffs`` (default: the measures' own)."""
-    query_ids, judgements, skipped, missing = _query_sets(table, qrels, averaging)
-    hits = table.judged_hits(query_ids, judgements, tie_policy, float64=float64)
-    per_query = score_all(
-        measures,
-        query_ids,
-        judgements,
-        hits,
-        lambda: [table.ranking(q, tie_policy, float64=float64) for q in query_ids],
-        expected=tie_policy == "expected",
-    )
-    if cutoffs is None:
-        cutoffs = sorted({m.k for m in measures if m.k is not None})
-    stats = None
-    if not isinstance(table, _RankedLists):
-        stats = table.tie_stats(query_ids, cutoffs, float64=float64)
-    return Scored(per_query, skipped, missing, tie_diagnostic(tie_policy, query_ids, hits, stats))
-
-
-def _query_sets(
-    table: RunTable | _RankedLists, qrels: Qrels, averaging: str
-) -> tuple[list[str], list[Mapping[str, float]], dict[str, str], list[str]]:
-    """The queries to score and their judgements, the skipped ones (with why) and the
-    missing ones, under the averaging policy (or ``"all"``: every judged query, scoring 0
-    where the run lacks it, as ranx's ``make_comparable``)."""
-    scored: list[str] = []
-    judgements: list[Mapping[str, float]] = []
-    skipped: dict[str, str] = {}
-    missing: list[str] = []
-    if averaging == "run":
-        # The run's order; a judged query with no positive grade is scored too.
-        for query_id in table.query_ids:
-            judged = qrels.get(query_id)
-            if judged:
-                scored.append(query_id)
-                judgements.append(judged)
-            elif judged is not None:
-                skipped[query_id] = "no judgement"
-        for query_id, judged in qrels.items():
-            if query_id not in table:
-                if judged:
-                    missing.append(query_id)
-                skipped[query_id] = "not in the run" if judged else "no judgement"
-        return scored, judgements, skipped, missing
-    for query_id, judged in qrels.items():
-        if averaging != "all" and not any(grade > 0 for grade in judged.values()):
-            skipped[query_id] = "no positive judgement"
-            continue
-        if query_id not in table:
-            missing.append(query_id)
-            if averaging == "intersection":
-                skipped[query_id] = "not in the run"
-                continue
-        scored.append(query_id)
-        judgements.append(judged)
-    return scored, judgements, skipped, missing

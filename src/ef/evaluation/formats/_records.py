@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
 from ..errors import DatasetFormatError
+from ..runs.order import scored_order
 from ._io import atomic_writer, format_error, numbered_lines, once_each
 
 __all__ = [
@@ -25,12 +26,10 @@ __all__ = [
     "iter_id_texts",
     "merge_texts",
     "parse_score",
-    "ranking_of",
     "read_id_texts",
     "read_qrels_lines",
     "read_ranked_lines",
     "read_run_lines",
-    "scored_order",
     "write_id_texts",
     "write_qrels_lines",
     "write_run_lines",
@@ -275,48 +274,6 @@ def write_qrels_to(out: IO[str], qrels: Mapping[str, Mapping[str, float]], sep: 
         for doc_id, grade in judged.items():
             rel = format_grade(query_id, doc_id, grade)
             out.write(f"{qid}{sep}0{sep}{check_id('doc id', doc_id)}{sep}{rel}\n")
-
-
-def scored_order(ranked: Mapping[str, float]) -> list[str]:
-    """Doc ids in trec_eval's order: score descending (as float32), then doc id descending.
-
-    trec_eval keeps scores as C ``float`` and breaks ties by ``strcmp`` of the docnos, in
-    descending order; UTF-8 byte order is code-point order, so ``str`` comparison matches it.
-
-    >>> scored_order({"a": 1.0, "b": 1.0, "c": 2.0})
-    ['c', 'b', 'a']
-    """
-    import numpy as np  # only callers that rank runs pay for it
-
-    docs = list(ranked)
-    with np.errstate(over="ignore"):  # beyond float32's range is +-inf there, as in C
-        as_float32 = np.asarray([ranked[d] for d in docs], dtype=np.float64).astype(np.float32)
-    scores = as_float32.tolist()
-    order = sorted(range(len(docs)), key=lambda i: (scores[i], docs[i]), reverse=True)
-    return [docs[i] for i in order]
-
-
-def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> list[str]:
-    """One query's doc ids in rank order.
-
-    A scored mapping is ordered by trec_eval's rule (score descending as float32, then doc id
-    descending); a list is used in the order given, a repeated doc counting at its best rank.
-
-    >>> ranking_of("q1", {"d1": 0.5, "d2": 0.5, "d3": 0.9})
-    ['d3', 'd2', 'd1']
-    >>> ranking_of("q1", ["d2", "d1", "d2"])
-    ['d2', 'd1']
-    """
-    if isinstance(ranked, Mapping):
-        for doc_id, score in ranked.items():
-            if isinstance(score, bool) or not isinstance(score, (int, float)):
-                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not a number")
-            if not math.isfinite(score):
-                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not finite")
-        return scored_order(ranked)
-    if isinstance(ranked, str):
-        raise TypeError(f"run[{query_id!r}] is a str; expected {{doc: score}} or a list of docs")
-    return list(dict.fromkeys(ranked))
 
 
 def _ranked_scores(query_id: str, ranked: Mapping[str, float] | Iterable[str]) -> list[str]:

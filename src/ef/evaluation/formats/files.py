@@ -11,13 +11,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dataset import Dataset, Document, StreamingCorpus, documents_of
 from ..errors import UnknownNameError
 from ..interfaces import DatasetFormat
 from ..plugin_engine.registry import Registry, registry_or_default
-from ..types import Qrels, Queries, RunInput
+from ..types import Qrels, Queries, Run, RunInput
+
+if TYPE_CHECKING:
+    from .trec_fast import RunColumns
 
 __all__ = [
     "DEFAULT_SPLITS",
@@ -313,3 +316,22 @@ def write_samples(
     :class:`~ef.evaluation.InvalidSampleError` naming its index and nothing is written.
     """
     _write(path, samples, format, "write_samples", registry)
+
+
+def read_run_columns(
+    path: str | os.PathLike[str], format: str | None = None, *, registry: Registry | None = None
+) -> RunColumns | Run:
+    """A run file as columns (:class:`~ef.evaluation.formats.trec_fast.RunColumns`) where
+    the format that claims it is ``trec`` and the fast reader reads it exactly, else as the
+    reference reader's mapping: the same numbers and errors either way. Detection order and
+    plugins are honoured: the fast reader is the TREC format's own."""
+    source = Path(path)
+    fmt = _format_for(source, format, "read_run", registry_or_default(registry), must_exist=True)
+    if fmt.name == "trec":
+        from .trec_fast import read_trec_columns  # numpy (and polars), only for a run
+
+        columns = read_trec_columns(source)
+        if columns is not None:
+            return columns
+    run: Run = fmt.read_run(source)  # type: ignore[misc]  # _format_for checked it
+    return run

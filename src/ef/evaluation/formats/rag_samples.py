@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidSampleError
-from ..metrics.rag import SAMPLE_FIELDS, validate_sample
+from ..types import SAMPLE_FIELDS, validate_sample
 from ._io import atomic_writer, format_error, json_lines, read_text
 
 __all__ = [

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.measures import format_value, parse_measure
-from ..engine.scoring import split_key
+from ..engine.measures import format_value, parse_measure, split_key
 from ..errors import UnknownNameError
 
 if TYPE_CHECKING:

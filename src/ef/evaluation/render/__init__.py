@@ -26,36 +26,29 @@ import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 if TYPE_CHECKING:
-    from typing import TypeAlias
-
     from rich.console import RenderableType
     from rich.table import Table as RichTable
 
-    from ..evaluate.compare import ComparisonReport
-    from ..reports import RagEvalReport, RetrievalEvalReport
-
-    AnyReport: TypeAlias = "RetrievalEvalReport | RagEvalReport | ComparisonReport"
-
 __all__ = [
     "OUTPUTS",
-    "Rendered",
     "Table",
+    "Tabular",
     "format_table",
     "latex_escape",
     "number",
     "p_value",
+    "pandas_module",
     "plain_text",
     "render",
     "report_tables",
     "rich_renderable",
     "rich_table",
     "superscript",
-    "to_pandas",
 ]
 
 #: The outputs :func:`render` and :func:`format_table` produce.
@@ -354,51 +347,19 @@ _FORMATS = {"markdown": _markdown, "latex": _latex, "csv": _csv, "html": _html}
 # --- Reports as tables ------------------------------------------------------------------
 
 
-def _retrieval_tables(report: RetrievalEvalReport, details: bool) -> list[Table]:
-    columns, by_name = report.grid()
-    summary = Table(
-        ["metric", *(f"@{k}" if k != "all" else "all" for k in columns)],
-        [[name, *(number(v.get(k)) for k in columns)] for name, v in by_name.items()],
-        title=str(report).splitlines()[0],
-    )
-    if not details:
-        return [summary]
-    keys = list(report.metrics)
-    per_query = Table(
-        ["query", *keys],
-        [
-            [qid, *(number(values.get(key)) for key in keys)]
-            for qid, values in report.per_query.items()
-        ],
-        title="per query",
-    )
-    return [summary, per_query]
+class Tabular(Protocol):
+    """What :func:`render` needs of a report: its tables, its one CSV table and its dict.
+
+    Every ef.evaluation report satisfies it; so may a plugin's own report."""
+
+    def tables(self, *, details: bool = False) -> list[Table]: ...
+
+    def csv_table(self, *, details: bool = False) -> Table: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
-def _rag_tables(report: RagEvalReport, details: bool) -> list[Table]:
-    names = list(report.metrics)
-    summary = Table(
-        ["metric", "mean", "coverage"],
-        [
-            [n, number(report.metrics[n]), f"{report.coverage.get(n, 0)}/{report.n_samples}"]
-            for n in names
-        ],
-        title=f"RAG evaluation: {report.n_samples} samples",
-    )
-    if not details:
-        return [summary]
-    per_sample = Table(
-        ["sample", *names],
-        [
-            [sample_id, *(number(report.per_sample[n][i]) for n in names if n in report.per_sample)]
-            for i, sample_id in enumerate(report.sample_ids)
-        ],
-        title="per sample",
-    )
-    return [summary, per_sample]
-
-
-def report_tables(report: AnyReport, *, details: bool = False) -> list[Table]:
+def report_tables(report: Tabular, *, details: bool = False) -> list[Table]:
     """The tables that show ``report``: its summary, then (with ``details``) the values per
     query or sample. A comparison shows its means per system and the pairwise tests.
 
@@ -407,20 +368,16 @@ def report_tables(report: AnyReport, *, details: bool = False) -> list[Table]:
     >>> [table.title for table in report_tables(report, details=True)]
     ['RAG evaluation: 2 samples', 'per sample']
     """
-    from ..evaluate.compare import ComparisonReport
-    from ..reports import RagEvalReport, RetrievalEvalReport
-
-    if isinstance(report, RetrievalEvalReport):
-        return _retrieval_tables(report, details)
-    if isinstance(report, RagEvalReport):
-        return _rag_tables(report, details)
-    if isinstance(report, ComparisonReport):
-        tables = [report._means_table(), report._pairs_table()]
-        return [*tables, report._per_query_table()] if details else tables
-    raise TypeError(f"expected an ef.evaluation report, got {type(report).__name__}")
+    return _tabular(report).tables(details=details)
 
 
-def render(report: AnyReport, output: str = "table", *, details: bool = False) -> str:
+def _tabular(report: object) -> Tabular:
+    if not all(hasattr(report, name) for name in ("tables", "csv_table", "to_dict")):
+        raise TypeError(f"expected an ef.evaluation report, got {type(report).__name__}")
+    return report  # type: ignore[return-value]  # it has what Tabular asks
+
+
+def render(report: Tabular, output: str = "table", *, details: bool = False) -> str:
     """``report`` as text: ``table`` (what the terminal shows, without colour), ``markdown``,
     ``latex``, ``csv``, ``json`` or ``html``.
 
@@ -436,20 +393,17 @@ def render(report: AnyReport, output: str = "table", *, details: bool = False) -
     token_f1,0.7500,2/2
     <BLANKLINE>
     """
+    report = _tabular(report)
     if output == "json":
         return json.dumps(_json_ready(report.to_dict()), indent=2, ensure_ascii=False) + "\n"
     if output not in OUTPUTS:
         raise ValueError(f"output must be one of {', '.join(OUTPUTS)}, got {output!r}")
-    from ..evaluate.compare import ComparisonReport
-
-    tables = report_tables(report, details=details)
     if output == "csv":
-        if isinstance(report, ComparisonReport):
-            tables = [report._per_query_table() if details else report._pairs_table(exact=True)]
-        else:
-            tables = tables[-1:] if details else tables[:1]
-    elif output == "latex":
-        tables = tables[:1]
+        tables = [report.csv_table(details=details)]
+    else:
+        tables = report.tables(details=details)
+        if output == "latex":
+            tables = tables[:1]
     if output == "table":
         return _rich_text([rich_renderable(table) for table in tables])
     return ("\n" if output == "markdown" else "").join(_FORMATS[output](t) for t in tables)
@@ -466,7 +420,8 @@ def _json_ready(value: Any) -> Any:
     return value
 
 
-def _pandas() -> Any:
+def pandas_module() -> Any:
+    """pandas, or a MissingDependencyError that says how to install it (``to_pandas()``)."""
     try:
         import pandas
     except ImportError as exc:
@@ -477,89 +432,3 @@ def _pandas() -> Any:
             f"(or pip install pandas); importing it failed: {exc}"
         ) from exc
     return pandas
-
-
-def to_pandas(report: AnyReport, *, details: bool = False) -> Any:
-    """``report`` as a :class:`pandas.DataFrame`.
-
-    Without ``details``: a retrieval report's means (a row per metric, a column per cutoff),
-    a RAG report's means and coverage (a row per metric), a comparison's pairwise tests (a
-    row per pair and metric, the columns of :class:`~ef.evaluation.PairComparison`). With
-    ``details``: the values per query (per sample), a row each; a comparison's columns are
-    ``(metric, system)``. pandas is optional: ``pip install "ef-evaluation[pandas]"``.
-    """
-    pd = _pandas()
-    from ..engine.scoring import split_key
-    from ..evaluate.compare import ComparisonReport
-    from ..reports import RagEvalReport, RetrievalEvalReport
-
-    if isinstance(report, RetrievalEvalReport):
-        if details:
-            frame = pd.DataFrame.from_dict(dict(report.per_query), orient="index")
-            return frame.rename_axis("query_id")
-        cells: dict[str, dict[str, float]] = {}
-        for key, value in report.metrics.items():
-            name, k = split_key(key)
-            cells.setdefault(name, {})[f"@{k}"] = value
-        return pd.DataFrame.from_dict(cells, orient="index").rename_axis("metric")
-    if isinstance(report, RagEvalReport):
-        if details:
-            data = {name: list(values) for name, values in report.per_sample.items()}
-            return pd.DataFrame(data, index=pd.Index(report.sample_ids, name="sample_id"))
-        return pd.DataFrame(
-            {
-                "mean": [report.metrics[n] for n in report.metrics],
-                "coverage": [report.coverage.get(n, 0) for n in report.metrics],
-            },
-            index=pd.Index(list(report.metrics), name="metric"),
-        )
-    if isinstance(report, ComparisonReport):
-        if details:
-            columns = {
-                (metric, system): list(report.scores[system][metric])
-                for metric in report.metrics
-                for system in report.systems
-            }
-            frame = pd.DataFrame(columns, index=pd.Index(report.query_ids, name="query_id"))
-            frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", "system"])
-            return frame
-        return pd.DataFrame([pair.to_dict() for pair in report.comparisons])
-    raise TypeError(f"expected an ef.evaluation report, got {type(report).__name__}")
-
-
-class Rendered:
-    """The output methods every report shares; each delegates to this module."""
-
-    __slots__ = ()
-
-    def to_markdown(self, *, details: bool = False) -> str:
-        """The report as Markdown tables (GitHub flavour); see :func:`render`."""
-        return render(self, "markdown", details=details)  # type: ignore[arg-type]
-
-    def to_latex(self) -> str:
-        """The report's main table as a LaTeX ``tabular`` with booktabs rules (needs
-        ``\\usepackage{booktabs}``); see :func:`render`."""
-        return render(self, "latex")  # type: ignore[arg-type]
-
-    def to_csv(self, *, details: bool = False) -> str:
-        """The report as CSV; see :func:`render`."""
-        return render(self, "csv", details=details)  # type: ignore[arg-type]
-
-    def to_json(self) -> str:
-        """``to_dict()`` as indented JSON; NaN becomes ``null``."""
-        return render(self, "json")  # type: ignore[arg-type]
-
-    def to_pandas(self, *, details: bool = False) -> Any:
-        """The report as a pandas DataFrame; see :func:`to_pandas`."""
-        return to_pandas(self, details=details)  # type: ignore[arg-type]
-
-    def _repr_html_(self) -> str:
-        # Jupyter shows this; plain HTML, no pandas needed.
-        return render(self, "html")  # type: ignore[arg-type]
-
-    def __rich__(self) -> RenderableType:
-        # rich.print(report) and the console show the tables, best values bold.
-        from rich.console import Group
-
-        tables = report_tables(self)  # type: ignore[arg-type]
-        return Group(*(rich_renderable(table) for table in tables))

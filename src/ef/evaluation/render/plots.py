@@ -15,16 +15,39 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..errors import MissingDependencyError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from matplotlib.figure import Figure
 
-    from ..evaluate.compare import ComparisonReport
-
 __all__ = ["plot_differences", "plot_distribution"]
+
+
+class ComparisonReport(Protocol):
+    """What the plots read of a :class:`~ef.evaluation.ComparisonReport` (they know no
+    report class: the report calls them)."""
+
+    @property
+    def systems(self) -> Sequence[str]: ...
+
+    @property
+    def metrics(self) -> Sequence[str]: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def comparisons(self) -> Sequence[Any]: ...
+
+    @property
+    def scores(self) -> Mapping[str, Mapping[str, Sequence[float | None]]]: ...
+
+    def pair(self, a: str, b: str, metric: str | None = None) -> Any: ...
+
 
 _UP, _DOWN, _EVEN = "#2a7f62", "#c0392b", "#7f8c8d"
 

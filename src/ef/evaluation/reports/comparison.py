@@ -1,0 +1,349 @@
+"""ComparisonReport and PairComparison: the outcome of compare()."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from ..render import Table, number, p_value, pandas_module, plain_text
+from ..types import frozen_deep, plain
+from .fields import frozen_groups, frozen_means, frozen_scores, pairs, str_tuple
+from .rendered import Rendered
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["ComparisonReport", "PairComparison"]
+
+_TEST_NAMES = {
+    "paired-t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "randomization": "randomization test",
+    "bootstrap": "bootstrap test",
+}
+_CORRECTION_NAMES = {
+    None: "no correction",
+    "bonferroni": "Bonferroni correction",
+    "holm": "Holm correction",
+    "bh": "Benjamini-Hochberg correction",
+}
+
+
+@attrs.frozen(kw_only=True)
+class PairComparison:
+    """One metric compared between two systems ``a`` and ``b``: is ``b`` better than ``a``?
+
+    ``difference`` is ``mean_b - mean_a`` over the ``n`` paired queries, and ``ci_low`` to
+    ``ci_high`` its confidence interval (level ``1 - alpha``). ``p_value`` is the test's
+    two-sided p; ``p_corrected`` is adjusted for the whole family of comparisons in the report,
+    and ``reject`` is ``p_corrected <= alpha``. ``effect_size`` is the paired Cohen's d (mean
+    difference over the standard deviation of the differences; NaN if they have none and are
+    not all 0). ``wins``, ``ties`` and ``losses`` count the queries where ``b`` scores
+    higher than, the same as, or lower than ``a``.
+    """
+
+    metric: str
+    a: str
+    b: str
+    n: int
+    mean_a: float
+    mean_b: float
+    difference: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_corrected: float
+    reject: bool
+    effect_size: float
+    wins: int
+    ties: int
+    losses: int
+
+    def flipped(self) -> PairComparison:
+        """The same comparison seen from the other side: ``a`` and ``b`` swapped.
+
+        >>> pair = PairComparison(metric="ndcg@10", a="x", b="y", n=3, mean_a=0.5,
+        ...     mean_b=0.6, difference=0.1, ci_low=0.05, ci_high=0.15, p_value=0.01,
+        ...     p_corrected=0.01, reject=True, effect_size=1.2, wins=2, ties=1, losses=0)
+        >>> flipped = pair.flipped()
+        >>> flipped.a, flipped.difference, flipped.ci_low, flipped.losses
+        ('y', -0.1, -0.15, 2)
+        """
+        return attrs.evolve(
+            self,
+            a=self.b,
+            b=self.a,
+            mean_a=self.mean_b,
+            mean_b=self.mean_a,
+            difference=-self.difference,
+            ci_low=-self.ci_high,
+            ci_high=-self.ci_low,
+            effect_size=-self.effect_size,
+            wins=self.losses,
+            losses=self.wins,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a dict; NaN stays NaN (JSON output writes it as null)."""
+        return attrs.asdict(self)
+
+
+@attrs.frozen(kw_only=True)
+class ComparisonReport(Rendered):
+    """The outcome of :func:`compare`: means per system and the paired tests between them.
+
+    ``comparisons`` holds a :class:`PairComparison` per pair of systems and metric (metric by
+    metric, pairs in order); with a ``baseline``, ``a`` is always the baseline. ``scores``
+    keeps every system's value per query, aligned with ``query_ids`` (``None`` where a RAG
+    metric did not score a sample). ``missing`` maps each system to the queries it did not
+    answer (scored 0 under ``averaging="qrels"``); ``dropped`` lists the queries left out of
+    every comparison (``"intersection"``, or RAG samples that some report lacks).
+
+    Render it with ``str()``, :meth:`to_markdown`, :meth:`to_latex`, :meth:`to_csv`,
+    :meth:`to_json`, :meth:`to_pandas`, ``rich.print(report)`` or in a notebook; plot it
+    with :meth:`plot_differences` and :meth:`plot_distribution`.
+    """
+
+    systems: tuple[str, ...] = attrs.field(converter=str_tuple)
+    metrics: tuple[str, ...] = attrs.field(converter=str_tuple)
+    means: Mapping[str, Mapping[str, float]] = attrs.field(converter=frozen_means)
+    comparisons: tuple[PairComparison, ...] = attrs.field(converter=pairs)
+    query_ids: tuple[str, ...] = attrs.field(converter=str_tuple)
+    scores: Mapping[str, Mapping[str, tuple[float | None, ...]]] = attrs.field(
+        converter=frozen_scores
+    )
+    baseline: str | None = None
+    test: str = "paired-t"
+    correction: str | None = None
+    alpha: float = 0.05
+    n_resamples: int = 10_000
+    #: The seed the resampling tests used: the one given, or the one drawn when it was None.
+    seed: int | None = None
+    averaging: str = "qrels"
+    #: ``"retrieval"`` (queries) or ``"rag"`` (samples).
+    kind: str = "retrieval"
+    missing: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=frozen_groups)
+    dropped: tuple[str, ...] = attrs.field(default=(), converter=str_tuple)
+    #: Versions, test settings, and each system's own manifest (see :doc:`/compare`); not
+    #: compared by ``==``.
+    manifest: Mapping[str, Any] = attrs.field(factory=dict, converter=frozen_deep, eq=False)
+
+    def pair(self, a: str, b: str, metric: str | None = None) -> PairComparison:
+        """The comparison of ``b`` with ``a`` on ``metric`` (the first metric by default),
+        flipped if the report holds it the other way round."""
+        metric = self.metrics[0] if metric is None else metric
+        for found in self.comparisons:
+            if found.metric == metric and (found.a, found.b) == (a, b):
+                return found
+            if found.metric == metric and (found.a, found.b) == (b, a):
+                return found.flipped()
+        raise KeyError(f"no comparison of {b!r} with {a!r} on {metric!r} in this report")
+
+    def significant(self) -> tuple[PairComparison, ...]:
+        """The comparisons whose corrected p-value is at most ``alpha``."""
+        return tuple(pair for pair in self.comparisons if pair.reject)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps`` (``to_json()`` writes NaN as null)."""
+        return {
+            "systems": list(self.systems),
+            "metrics": list(self.metrics),
+            "baseline": self.baseline,
+            "test": self.test,
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "averaging": self.averaging,
+            "kind": self.kind,
+            "means": plain(self.means),
+            "comparisons": [pair.to_dict() for pair in self.comparisons],
+            "missing": plain(self.missing),
+            "dropped": list(self.dropped),
+            "query_ids": list(self.query_ids),
+            "scores": plain(self.scores),
+            "manifest": plain(self.manifest),
+        }
+
+    # --- Tables -------------------------------------------------------------------------
+
+    def _labels(self) -> dict[str, str]:
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        return {
+            system: letters[i] if i < len(letters) else f"s{i + 1}"
+            for i, system in enumerate(self.systems)
+        }
+
+    def _describe_test(self) -> str:
+        family = len(self.comparisons)
+        correction = _CORRECTION_NAMES[self.correction]
+        if self.correction is not None:
+            correction += f" over {family} tests"
+        return f"{_TEST_NAMES[self.test]}, {correction}, alpha = {self.alpha:g}"
+
+    def _means_table(self) -> Table:
+        labels = self._labels()
+        rows = []
+        for system in self.systems:
+            if self.baseline is None:
+                name = f"({labels[system]}) {system}"
+            else:
+                name = f"{system} (baseline)" if system == self.baseline else system
+            rows.append([name, *(number(self.means[system][m]) for m in self.metrics)])
+        bold = set()
+        for column, metric in enumerate(self.metrics, start=1):
+            best = max(self.means[s][metric] for s in self.systems)
+            bold |= {
+                (row, column)
+                for row, system in enumerate(self.systems)
+                if self.means[system][metric] == best
+            }
+        marks: dict[tuple[int, int], str] = {}
+        row_of = {system: row for row, system in enumerate(self.systems)}
+        column_of = {metric: column for column, metric in enumerate(self.metrics, start=1)}
+        for pair in self.significant():
+            if pair.difference == 0:
+                continue
+            cell_of = (row_of[pair.b], column_of[pair.metric])
+            if self.baseline is not None:
+                marks[cell_of] = marks.get(cell_of, "") + ("*" if pair.difference > 0 else "†")
+                continue
+            better, worse = (pair.b, pair.a) if pair.difference > 0 else (pair.a, pair.b)
+            cell = (row_of[better], column_of[pair.metric])
+            marks[cell] = "".join(sorted(marks.get(cell, "") + labels[worse]))
+        how = self._describe_test()
+        if self.baseline is not None:
+            notes = [
+                f"* significantly better than the baseline {self.baseline}, † significantly "
+                f"worse ({how})."
+            ]
+        else:
+            notes = [f"Superscripts: significantly better than that system ({how})."]
+        notes.append("Bold: the best mean of each metric.")
+        notes += self._coverage_notes()
+        unit = "queries" if self.kind == "retrieval" else "samples"
+        title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
+        return Table(
+            ["system", *self.metrics], rows, title=title, bold=bold, marks=marks, notes=notes
+        )
+
+    def _coverage_notes(self) -> list[str]:
+        unit = "queries" if self.kind == "retrieval" else "samples"
+        notes = []
+        gaps = {system: ids for system, ids in self.missing.items() if ids}
+        if gaps:
+            fate = (
+                "scored 0" if self.kind == "retrieval" and self.averaging == "qrels" else "left out"
+            )
+            listed = ", ".join(f"{system} {len(ids)}" for system, ids in gaps.items())
+            notes.append(f"Missing {unit} ({fate}): {listed}.")
+        if self.dropped:
+            notes.append(f"{len(self.dropped)} {unit} not in every system were left out.")
+        return notes
+
+    def _pairs_table(self, *, exact: bool = False) -> Table:
+        if exact:
+            fields = [field.name for field in attrs.fields(PairComparison)]
+            rows = [[str(pair.to_dict()[name]) for name in fields] for pair in self.comparisons]
+            return Table(fields, rows, text_columns=3)
+        level = f"{(1 - self.alpha) * 100:g}% CI"
+        header = ["metric", "A", "B", "mean A", "mean B", "B-A", level, "p"]
+        if self.correction is not None:
+            header.append(f"p ({self.correction})")
+        header += ["sig", "d", "W/T/L", "n"]
+        rows = []
+        for pair in self.comparisons:
+            row = [
+                pair.metric,
+                pair.a,
+                pair.b,
+                number(pair.mean_a),
+                number(pair.mean_b),
+                f"{pair.difference:+.4f}",
+                f"[{pair.ci_low:+.4f}, {pair.ci_high:+.4f}]",
+                p_value(pair.p_value),
+            ]
+            if self.correction is not None:
+                row.append(p_value(pair.p_corrected))
+            row += [
+                "*" if pair.reject else "",
+                "-" if math.isnan(pair.effect_size) else f"{pair.effect_size:+.3f}",
+                f"{pair.wins}/{pair.ties}/{pair.losses}",
+                str(pair.n),
+            ]
+            rows.append(row)
+        title = f"Pairwise tests: {self._describe_test()}"
+        return Table(header, rows, title=title, text_columns=3)
+
+    def _per_query_table(self) -> Table:
+        rows = [
+            [query_id, metric, *(number(self.scores[s][metric][i]) for s in self.systems)]
+            for metric in self.metrics
+            for i, query_id in enumerate(self.query_ids)
+        ]
+        unit = "query" if self.kind == "retrieval" else "sample"
+        return Table([unit, "metric", *self.systems], rows, title=f"per {unit}", text_columns=2)
+
+    def tables(self, *, details: bool = False) -> list[Table]:
+        """The tables that show this comparison: the means per system (best bold, marks for
+        significance), the pairwise tests, and with ``details`` every system's value per
+        query."""
+        tables = [self._means_table(), self._pairs_table()]
+        return [*tables, self._per_query_table()] if details else tables
+
+    def csv_table(self, *, details: bool = False) -> Table:
+        """The one table CSV holds: the pairwise tests at full precision, or with
+        ``details`` the values per query."""
+        return self._per_query_table() if details else self._pairs_table(exact=True)
+
+    def to_pandas(self, *, details: bool = False) -> Any:
+        """The pairwise tests as a :class:`pandas.DataFrame` (a row per pair and metric, the
+        columns of :class:`PairComparison`), or with ``details`` the values per query with
+        ``(metric, system)`` columns. Needs pandas."""
+        pd = pandas_module()
+        if details:
+            columns = {
+                (metric, system): list(self.scores[system][metric])
+                for metric in self.metrics
+                for system in self.systems
+            }
+            frame = pd.DataFrame(columns, index=pd.Index(self.query_ids, name="query_id"))
+            frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", "system"])
+            return frame
+        return pd.DataFrame([pair.to_dict() for pair in self.comparisons])
+
+    def __str__(self) -> str:
+        return "\n\n".join(plain_text(t) for t in (self._means_table(), self._pairs_table()))
+
+    # --- Plots --------------------------------------------------------------------------
+
+    def plot_differences(
+        self,
+        a: str | None = None,
+        b: str | None = None,
+        metric: str | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+    ) -> Figure:
+        """The per-query difference ``b - a`` on ``metric``, sorted; see
+        :func:`ef.evaluation.render.plots.plot_differences`."""
+        from ..render.plots import plot_differences
+
+        return plot_differences(self, a, b, metric, path=path)
+
+    def plot_distribution(
+        self,
+        metric: str | None = None,
+        *,
+        kind: Literal["box", "violin"] = "box",
+        path: str | os.PathLike[str] | None = None,
+    ) -> Figure:
+        """Each system's per-query values of ``metric`` as a box (or violin) plot; see
+        :func:`ef.evaluation.render.plots.plot_distribution`."""
+        from ..render.plots import plot_distribution
+
+        return plot_distribution(self, metric, kind=kind, path=path)

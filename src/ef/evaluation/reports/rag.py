@@ -1,0 +1,146 @@
+"""RagEvalReport: the outcome of evaluate_rag()."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ..render import Table, number, pandas_module, plain_text
+from ..types import frozen_deep, plain
+from .fields import frozen_mapping, frozen_series, str_tuple
+from .rendered import Rendered
+
+__all__ = ["RagEvalReport"]
+
+
+@attrs.frozen
+class RagEvalReport(Rendered):
+    """The outcome of :func:`~ef.evaluation.evaluate_rag`: lexical RAG metrics over samples.
+
+    ``metrics`` maps each metric to its mean over the samples it applied to; ``coverage``
+    records how many samples that was (a metric needing a reference skips samples without
+    one). ``n_samples`` is the total scored. ``per_sample`` holds each metric's value per
+    sample, in input order, with ``None`` where the metric did not apply; ``sample_ids`` names
+    the samples in that order (a sample's ``id`` key, else its index).
+
+    >>> report = RagEvalReport(
+    ...     metrics={'exact_match': 0.5}, coverage={'exact_match': 4}, n_samples=4)
+    >>> report.metrics['exact_match']
+    0.5
+    """
+
+    metrics: Mapping[str, float | None] = attrs.field(converter=frozen_mapping)
+    coverage: Mapping[str, int] = attrs.field(converter=frozen_mapping)
+    n_samples: int
+    per_sample: Mapping[str, tuple[float | None, ...]] = attrs.field(
+        factory=dict,
+        converter=frozen_series,
+        kw_only=True,
+    )
+    sample_ids: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
+    #: How the report was made, to make it again: versions, metric parameters, policies and
+    #: the sha256 of the input files (see :doc:`/compare`). Empty for a report built by hand;
+    #: not compared by ``==`` (two reports with the same numbers are equal).
+    manifest: Mapping[str, Any] = attrs.field(
+        factory=dict, converter=frozen_deep, kw_only=True, eq=False
+    )
+
+    @classmethod
+    def from_values(
+        cls, per_sample: Mapping[str, Sequence[float | None]], sample_ids: Sequence[str]
+    ) -> RagEvalReport:
+        """The report of per-sample values: ``None`` marks a sample a metric did not score.
+
+        Each mean is over the scored samples only, and ``coverage`` counts them.
+
+        >>> report = RagEvalReport.from_values({"token_f1": [1.0, None, 0.5]}, ["a", "b", "c"])
+        >>> report.metrics["token_f1"], report.coverage["token_f1"], report.n_samples
+        (0.75, 2, 3)
+        """
+        coverage = {name: sum(v is not None for v in values) for name, values in per_sample.items()}
+        means = {
+            name: math.fsum(v for v in values if v is not None) / coverage[name]
+            if coverage[name]
+            else None
+            for name, values in per_sample.items()
+        }
+        return cls(
+            metrics=means,
+            coverage=coverage,
+            n_samples=len(sample_ids),
+            per_sample=per_sample,
+            sample_ids=sample_ids,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps``.
+
+        >>> RagEvalReport({'token_f1': 1.0}, {'token_f1': 1}, 1).to_dict()['coverage']
+        {'token_f1': 1}
+        """
+        return {
+            "metrics": plain(self.metrics),
+            "coverage": plain(self.coverage),
+            "n_samples": self.n_samples,
+            "per_sample": plain(self.per_sample),
+            "sample_ids": list(self.sample_ids),
+            "manifest": plain(self.manifest),
+        }
+
+    def tables(self, *, details: bool = False) -> list[Table]:
+        """The tables that show this report: each metric's mean and coverage, then with
+        ``details`` the values per sample.
+
+        >>> report = RagEvalReport.from_values({"token_f1": [1.0, 0.5]}, ["a", "b"])
+        >>> [table.title for table in report.tables(details=True)]
+        ['RAG evaluation: 2 samples', 'per sample']
+        """
+        names = list(self.metrics)
+        summary = Table(
+            ["metric", "mean", "coverage"],
+            [
+                [n, number(self.metrics[n]), f"{self.coverage.get(n, 0)}/{self.n_samples}"]
+                for n in names
+            ],
+            title=f"RAG evaluation: {self.n_samples} samples",
+        )
+        if not details:
+            return [summary]
+        per_sample = Table(
+            ["sample", *names],
+            [
+                [sample_id, *(number(self.per_sample[n][i]) for n in names if n in self.per_sample)]
+                for i, sample_id in enumerate(self.sample_ids)
+            ],
+            title="per sample",
+        )
+        return [summary, per_sample]
+
+    def csv_table(self, *, details: bool = False) -> Table:
+        """The one table CSV holds: the means, or with ``details`` the values per sample."""
+        return self.tables(details=details)[-1]
+
+    def to_pandas(self, *, details: bool = False) -> Any:
+        """Each metric's mean and coverage as a :class:`pandas.DataFrame` (a row per metric),
+        or with ``details`` the values per sample, a row each. Needs pandas."""
+        pd = pandas_module()
+        if details:
+            data = {name: list(values) for name, values in self.per_sample.items()}
+            return pd.DataFrame(data, index=pd.Index(self.sample_ids, name="sample_id"))
+        return pd.DataFrame(
+            {
+                "mean": [self.metrics[n] for n in self.metrics],
+                "coverage": [self.coverage.get(n, 0) for n in self.metrics],
+            },
+            index=pd.Index(list(self.metrics), name="metric"),
+        )
+
+    def __str__(self) -> str:
+        rows = [("metric", "mean", "coverage")]
+        for name, value in self.metrics.items():
+            mean = "-" if value is None else f"{value:.4f}"
+            rows.append((name, mean, f"{self.coverage.get(name, 0)}/{self.n_samples}"))
+        return f"RAG evaluation: {self.n_samples} samples\n{plain_text(Table(rows[0], rows[1:]))}"

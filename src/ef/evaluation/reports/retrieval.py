@@ -1,0 +1,178 @@
+"""RetrievalEvalReport: the outcome of evaluate_retrieval() and evaluate_run()."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ..engine.measures import split_key
+from ..engine.ties import TieDiagnostic
+from ..render import Table, number, pandas_module, plain_text
+from ..types import frozen_deep, plain
+from .fields import frozen_mapping, frozen_nested, int_tuple, str_tuple, tie_diagnostic_of
+from .rendered import Rendered
+
+__all__ = ["RetrievalEvalReport"]
+
+_KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
+
+
+@attrs.frozen
+class RetrievalEvalReport(Rendered):
+    """The outcome of :func:`~ef.evaluation.evaluate_retrieval`: metrics over a query set.
+
+    ``metrics`` maps a ``"<name>@<k>"`` key (e.g. ``"ndcg@10"``) to the mean of that metric
+    over every scored query; ``per_query`` keeps the same keys per query for drill-down.
+    ``n_queries`` is how many queries were actually scored (a query with no positive
+    judgement is skipped); ``skipped`` maps each judged query that was not scored to why.
+
+    >>> report = RetrievalEvalReport(
+    ...     metrics={'ndcg@10': 0.83}, per_query={}, n_queries=12, k_values=(10,))
+    >>> report.primary
+    0.83
+    """
+
+    metrics: Mapping[str, float] = attrs.field(converter=frozen_mapping)
+    per_query: Mapping[str, Mapping[str, float]] = attrs.field(converter=frozen_nested)
+    n_queries: int
+    k_values: tuple[int, ...] = attrs.field(converter=int_tuple)
+    #: Judged queries that were not scored, each with the reason.
+    skipped: Mapping[str, str] = attrs.field(factory=dict, converter=frozen_mapping, kw_only=True)
+    #: Judged queries the run did not answer (scored 0, or skipped under the intersection).
+    missing: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
+    #: Queries the run answered that have no judgements (never scored).
+    extra: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
+    #: How the report was made, to make it again: versions, metric parameters, policies and
+    #: the sha256 of the input files (see :doc:`/compare`). Empty for a report built by hand;
+    #: not compared by ``==`` (two reports with the same numbers are equal).
+    manifest: Mapping[str, Any] = attrs.field(
+        factory=dict, converter=frozen_deep, kw_only=True, eq=False
+    )
+    #: Which queries tied scores could change, and the tie policy used (:doc:`/semantics`);
+    #: like the manifest, not compared by ``==``.
+    ties: TieDiagnostic = attrs.field(
+        factory=TieDiagnostic, converter=tie_diagnostic_of, kw_only=True, eq=False
+    )
+
+    @property
+    def primary(self) -> float | None:
+        """The headline number: mean NDCG@10, or None if it was not computed."""
+        return self.primary_at(10)
+
+    def primary_at(self, k: int) -> float | None:
+        """Mean NDCG at cutoff ``k``; None if NDCG@``k`` was not computed.
+
+        >>> RetrievalEvalReport({'ndcg@1': 0.5}, {}, 2, (1,)).primary_at(1)
+        0.5
+        """
+        return self.metrics.get(f"ndcg@{k}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dicts and lists, ready for ``json.dumps``.
+
+        >>> RetrievalEvalReport({'ndcg@1': 0.5}, {'q1': {'ndcg@1': 0.5}}, 1, (1,)).to_dict()
+        {'metrics': {'ndcg@1': 0.5}, 'per_query': {'q1': {'ndcg@1': 0.5}}, 'n_queries': 1, \
+'k_values': [1], 'skipped': {}, 'missing': [], 'extra': [], 'manifest': {}, \
+'ties': {'policy': 'trec_eval', 'tied': [], 'at_cutoff': [], 'at_relevant': []}}
+        """
+        return {
+            "metrics": plain(self.metrics),
+            "per_query": plain(self.per_query),
+            "n_queries": self.n_queries,
+            "k_values": list(self.k_values),
+            "skipped": plain(self.skipped),
+            "missing": list(self.missing),
+            "extra": list(self.extra),
+            "manifest": plain(self.manifest),
+            "ties": self.ties.to_dict(),
+        }
+
+    def grid(self) -> tuple[list[str], dict[str, dict[str, float]]]:
+        """The means as a grid: the columns (each cutoff, then ``"all"`` if some measure
+        covers the whole ranking, as ``"map@all"`` or ``"rprec"``) and ``{name: {column:
+        value}}``.
+
+        >>> RetrievalEvalReport({"ndcg@10": 0.5, "rprec": 0.25}, {}, 1, (10,)).grid()
+        (['10', 'all'], {'ndcg': {'10': 0.5}, 'rprec': {'all': 0.25}})
+        """
+        table: dict[str, dict[str, float]] = {}
+        for key, value in self.metrics.items():
+            match = _KEY.match(key)
+            name, k = (match["name"], match["k"]) if match else (key, "all")
+            table.setdefault(name, {})[k] = value
+        columns = [str(k) for k in self.k_values]
+        if any("all" in cells for cells in table.values()):
+            columns.append("all")
+        return columns, table
+
+    def tables(self, *, details: bool = False) -> list[Table]:
+        """The tables that show this report: the means (a row per metric, a column per
+        cutoff), then with ``details`` the values per query.
+
+        >>> report = RetrievalEvalReport({"ndcg@10": 0.5}, {"q1": {"ndcg@10": 0.5}}, 1, (10,))
+        >>> [table.title for table in report.tables(details=True)]
+        ['Retrieval evaluation: 1 queries scored', 'per query']
+        """
+        columns, by_name = self.grid()
+        summary = Table(
+            ["metric", *(f"@{k}" if k != "all" else "all" for k in columns)],
+            [[name, *(number(v.get(k)) for k in columns)] for name, v in by_name.items()],
+            title=str(self).splitlines()[0],
+        )
+        if not details:
+            return [summary]
+        keys = list(self.metrics)
+        per_query = Table(
+            ["query", *keys],
+            [
+                [qid, *(number(values.get(key)) for key in keys)]
+                for qid, values in self.per_query.items()
+            ],
+            title="per query",
+        )
+        return [summary, per_query]
+
+    def csv_table(self, *, details: bool = False) -> Table:
+        """The one table CSV holds: the means, or with ``details`` the values per query."""
+        return self.tables(details=details)[-1]
+
+    def to_pandas(self, *, details: bool = False) -> Any:
+        """The means as a :class:`pandas.DataFrame` (a row per metric, a column per cutoff),
+        or with ``details`` the values per query, a row each. Needs pandas."""
+        pd = pandas_module()
+        if details:
+            frame = pd.DataFrame.from_dict(dict(self.per_query), orient="index")
+            return frame.rename_axis("query_id")
+        cells: dict[str, dict[str, float]] = {}
+        for key, value in self.metrics.items():
+            name, k = split_key(key)
+            cells.setdefault(name, {})[f"@{k}"] = value
+        return pd.DataFrame.from_dict(cells, orient="index").rename_axis("metric")
+
+    def __str__(self) -> str:
+        # One row per metric, one column per cutoff, and "all" for the whole ranking.
+        columns, table = self.grid()
+        header = ("metric", *(f"@{k}" if k != "all" else "all" for k in columns))
+        rows = [header]
+        for name, values in table.items():
+            cells = [values.get(k) for k in columns]
+            rows.append((name, *("-" if v is None else f"{v:.4f}" for v in cells)))
+        names = table
+        notes = [
+            f"{len(values)} {label}"
+            for values, label in (
+                (self.skipped, "skipped"),
+                (self.missing, "missing from the run"),
+                (self.extra, "unjudged in the run"),
+            )
+            if values
+        ]
+        extra = f" ({', '.join(notes)})" if notes else ""
+        title = f"Retrieval evaluation: {self.n_queries} queries scored{extra}"
+        text = f"{title}\n{plain_text(Table(rows[0], rows[1:]))}" if names else title
+        if self.ties.at_cutoff or self.ties.at_relevant:
+            text += f"\n{self.ties}"  # the numbers depend on the tie policy: say so
+        return text

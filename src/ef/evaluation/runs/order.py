@@ -1,0 +1,82 @@
+"""The order of a run's documents: trec_eval's rule and the tie policies.
+
+A scored run is ranked by score descending; what happens among equal scores is a tie
+policy (:data:`TIE_POLICIES`), ``"trec_eval"`` by default: scores compared as float32, as
+trec_eval stores them in a C ``float``, then doc id descending (``strcmp`` of the docnos).
+:class:`~ef.evaluation.RunTable` ranks whole runs by these rules without sorting them;
+:func:`scored_order` and :func:`ranking_of` are the one-query reference.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+__all__ = ["TIE_POLICIES", "check_tie_policy", "ranking_of", "scored_order"]
+
+#: What each tie policy means, as the docs and the manifest say it.
+TIE_POLICIES = {
+    "trec_eval": "score descending (as float32), then doc id descending",
+    "docno_asc": "score descending (as float32), then doc id ascending",
+    "input_order": "score descending (as float32), then the order the run lists them",
+    "expected": "the mean over every order of each group of tied docs (McSherry & Najork)",
+}
+
+
+def check_tie_policy(tie_policy: str) -> str:
+    """``tie_policy`` if it is one of :data:`TIE_POLICIES`; a ValueError listing them if not.
+
+    >>> check_tie_policy("docno_asc")
+    'docno_asc'
+    >>> check_tie_policy("random")
+    Traceback (most recent call last):
+        ...
+    ValueError: tie_policy must be one of 'trec_eval', 'docno_asc', 'input_order', \
+'expected'; got 'random'
+    """
+    if tie_policy not in TIE_POLICIES:
+        valid = ", ".join(map(repr, TIE_POLICIES))
+        raise ValueError(f"tie_policy must be one of {valid}; got {tie_policy!r}")
+    return tie_policy
+
+
+def scored_order(ranked: Mapping[str, float]) -> list[str]:
+    """Doc ids in trec_eval's order: score descending (as float32), then doc id descending.
+
+    trec_eval keeps scores as C ``float`` and breaks ties by ``strcmp`` of the docnos, in
+    descending order; UTF-8 byte order is code-point order, so ``str`` comparison matches it.
+
+    >>> scored_order({"a": 1.0, "b": 1.0, "c": 2.0})
+    ['c', 'b', 'a']
+    """
+    import numpy as np  # only callers that rank runs pay for it
+
+    docs = list(ranked)
+    with np.errstate(over="ignore"):  # beyond float32's range is +-inf there, as in C
+        as_float32 = np.asarray([ranked[d] for d in docs], dtype=np.float64).astype(np.float32)
+    scores = as_float32.tolist()
+    order = sorted(range(len(docs)), key=lambda i: (scores[i], docs[i]), reverse=True)
+    return [docs[i] for i in order]
+
+
+def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> list[str]:
+    """One query's doc ids in rank order.
+
+    A scored mapping is ordered by trec_eval's rule (score descending as float32, then doc id
+    descending); a list is used in the order given, a repeated doc counting at its best rank.
+
+    >>> ranking_of("q1", {"d1": 0.5, "d2": 0.5, "d3": 0.9})
+    ['d3', 'd2', 'd1']
+    >>> ranking_of("q1", ["d2", "d1", "d2"])
+    ['d2', 'd1']
+    """
+    if isinstance(ranked, Mapping):
+        for doc_id, score in ranked.items():
+            if isinstance(score, bool) or not isinstance(score, (int, float)):
+                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not a number")
+            if not math.isfinite(score):
+                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not finite")
+        return scored_order(ranked)
+    if isinstance(ranked, str):
+        raise TypeError(f"run[{query_id!r}] is a str; expected {{doc: score}} or a list of docs")
+    return list(dict.fromkeys(ranked))
