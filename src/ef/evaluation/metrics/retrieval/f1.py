@@ -42,8 +42,8 @@ def f1_at_k(
 ) -> float:
     """Harmonic mean of precision@k and recall@k (0 when both are 0).
 
-    Precision divides by ``k`` as :func:`precision_at_k` does; for ``k=None`` by the number of
-    docs retrieved, which is trec_eval's ``set_F``.
+    Precision divides by ``k`` as :func:`~ef.evaluation.metrics.retrieval.precision_at_k`
+    does; for ``k=None`` by the number of docs retrieved, which is trec_eval's ``set_F``.
 
     >>> f1_at_k(['d1', 'x'], {'d1': 1, 'd2': 1}, 2)  # P = 1/2, R = 1/2
     0.5

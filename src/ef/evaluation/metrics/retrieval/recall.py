@@ -36,7 +36,8 @@ def recall_at_k(
     """Fraction of the relevant docs that appear in the top ``k`` results.
 
     The denominator is every relevant doc of the query (trec_eval's ``recall.k``), not
-    ``min(R, k)`` (BEIR's ``R_cap``, :func:`capped_recall_at_k`).
+    ``min(R, k)`` (BEIR's ``R_cap``,
+    :func:`~ef.evaluation.metrics.retrieval.capped_recall_at_k`).
 
     >>> recall_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 2)
     0.5
