@@ -98,6 +98,24 @@ def rbp_residual(
     return p ** len(top) + (1.0 - p) * sum(p ** (rank - 1) for rank in unjudged)
 
 
+def _rbp_gain(hits: JudgedHits, rel: float | None, graded: bool) -> Floats:
+    """Each entry's RBP gain: 1 if relevant, or graded as trec_eval's."""
+    import numpy as np
+
+    from .kernels import is_relevant
+
+    if graded:
+        if rel is not None:
+            raise ValueError("rbp: rel does not apply to graded gains; set one of rel, graded")
+        # Each query's grades run in descending order: the first is its highest.
+        top = np.ones(hits.n_queries, dtype=np.float64)
+        some = np.diff(hits.judged_offsets) > 0
+        top[some] = np.maximum(1.0, hits.judged[hits.judged_offsets[:-1][some]])
+        gain: Floats = np.maximum(hits.grade, 0.0) / top[hits.query]
+        return gain
+    return is_relevant(hits.grade, rel).astype(np.float64)
+
+
 def rbp_batch(
     hits: JudgedHits,
     k: int | None,
@@ -110,19 +128,10 @@ def rbp_batch(
     """Rank-biased precision of every query (binary gain, or graded as trec_eval's)."""
     import numpy as np
 
-    from .kernels import in_top, is_relevant, per_query, prepared
+    from .kernels import in_top, per_query, prepared
 
     hits = prepared(hits, judged_only)
-    if graded:
-        if rel is not None:
-            raise ValueError("rbp: rel does not apply to graded gains; set one of rel, graded")
-        # Each query's grades run in descending order: the first is its highest.
-        top = np.ones(hits.n_queries, dtype=np.float64)
-        some = np.diff(hits.judged_offsets) > 0
-        top[some] = np.maximum(1.0, hits.judged[hits.judged_offsets[:-1][some]])
-        gain = np.maximum(hits.grade, 0.0) / top[hits.query]
-    else:
-        gain = is_relevant(hits.grade, rel).astype(np.float64)
+    gain = _rbp_gain(hits, rel, graded)
     mask = (gain != 0) & in_top(hits, k)
     weights = gain * np.power(p, (hits.rank - 1).astype(np.float64))
     return (1.0 - p) * per_query(hits, mask, weights)
@@ -143,23 +152,6 @@ def rbp_residual_batch(hits: JudgedHits, k: int | None, *, p: float = 0.9) -> Fl
     # (1 - p) * (p ** 0 + ... + p ** (shown - 1)) = 1 - tail, less the judged docs' share.
     unjudged = (1.0 - tail) - (1.0 - p) * per_query(hits, judged, weights)
     return np.where(shown > n_judged, tail + unjudged, 0.0)
-
-
-def _rbp_gain(hits: JudgedHits, rel: float | None, graded: bool) -> Floats:
-    """Each entry's RBP gain, as :func:`rbp_batch` takes it."""
-    import numpy as np
-
-    from .kernels import is_relevant
-
-    if graded:
-        if rel is not None:
-            raise ValueError("rbp: rel does not apply to graded gains; set one of rel, graded")
-        top = np.ones(hits.n_queries, dtype=np.float64)
-        some = np.diff(hits.judged_offsets) > 0
-        top[some] = np.maximum(1.0, hits.judged[hits.judged_offsets[:-1][some]])
-        gain: Floats = np.maximum(hits.grade, 0.0) / top[hits.query]
-        return gain
-    return is_relevant(hits.grade, rel).astype(np.float64)
 
 
 def _rbp_weight(hits: JudgedHits, k: int | None, p: float) -> Floats:
