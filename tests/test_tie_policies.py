@@ -262,7 +262,7 @@ def test_a_plugin_metric_with_only_a_batch_form_is_averaged_over_repeats(
 ) -> None:
     # The built-in AP under another name, without its expected form: ties.expand's repeats.
     from ef.evaluation import average_precision
-    from ef.evaluation.metrics.batch import average_precision_batch
+    from ef.evaluation.metrics.retrieval.average_precision import average_precision_batch
 
     run, qrels = data
     metric = RetrievalMetric(name="ap2", func=average_precision, batch=average_precision_batch)

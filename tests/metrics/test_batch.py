@@ -12,31 +12,62 @@ from hypothesis import strategies as st
 from ef.evaluation import Registry, RetrievalMetric, evaluate_run
 from ef.evaluation.errors import PluginError
 from ef.evaluation.hits import JudgedHits
-from ef.evaluation.metrics import batch, retrieval
+from ef.evaluation.metrics.retrieval.average_precision import (
+    average_precision,
+    average_precision_batch,
+)
+from ef.evaluation.metrics.retrieval.bpref import bpref, bpref_batch
+from ef.evaluation.metrics.retrieval.capped_recall import capped_recall_at_k, capped_recall_batch
+from ef.evaluation.metrics.retrieval.counts import (
+    num_rel,
+    num_rel_batch,
+    num_rel_ret,
+    num_rel_ret_batch,
+    num_ret,
+    num_ret_batch,
+)
+from ef.evaluation.metrics.retrieval.err import err_at_k, err_batch
+from ef.evaluation.metrics.retrieval.f1 import f1_at_k, f1_batch
+from ef.evaluation.metrics.retrieval.hole import hole_at_k, hole_batch
+from ef.evaluation.metrics.retrieval.infap import (
+    inferred_average_precision,
+    inferred_average_precision_batch,
+)
+from ef.evaluation.metrics.retrieval.judged import judged_at_k, judged_batch
+from ef.evaluation.metrics.retrieval.ndcg import ndcg_at_k, ndcg_batch
+from ef.evaluation.metrics.retrieval.precision import precision_at_k, precision_batch
+from ef.evaluation.metrics.retrieval.r_precision import r_precision, r_precision_batch
+from ef.evaluation.metrics.retrieval.rbp import rbp, rbp_batch, rbp_residual, rbp_residual_batch
+from ef.evaluation.metrics.retrieval.recall import recall_at_k, recall_batch
+from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank, reciprocal_rank_batch
+from ef.evaluation.metrics.retrieval.success import success_at_k, success_batch
 
 from ..registries import registry_with
 from ..strategies import PARAMETERS, cutoffs, judgements, rankings
 
 PAIRS = [
-    (retrieval.ndcg_at_k, batch.ndcg_batch),
-    (retrieval.recall_at_k, batch.recall_batch),
-    (retrieval.precision_at_k, batch.precision_batch),
-    (retrieval.reciprocal_rank, batch.reciprocal_rank_batch),
-    (retrieval.average_precision, batch.average_precision_batch),
-    (retrieval.r_precision, batch.r_precision_batch),
-    (retrieval.bpref, batch.bpref_batch),
-    (retrieval.inferred_average_precision, batch.inferred_average_precision_batch),
-    (retrieval.success_at_k, batch.success_batch),
-    (retrieval.f1_at_k, batch.f1_batch),
-    (retrieval.judged_at_k, batch.judged_batch),
-    (retrieval.hole_at_k, batch.hole_batch),
-    (retrieval.num_ret, batch.num_ret_batch),
-    (retrieval.num_rel, batch.num_rel_batch),
-    (retrieval.num_rel_ret, batch.num_rel_ret_batch),
-    (retrieval.rbp, batch.rbp_batch),
-    (retrieval.rbp_residual, batch.rbp_residual_batch),
-    (retrieval.err_at_k, batch.err_batch),
-    (retrieval.capped_recall_at_k, batch.capped_recall_batch),
+    (ndcg_at_k, ndcg_batch),
+    (recall_at_k, recall_batch),
+    (precision_at_k, precision_batch),
+    (reciprocal_rank, reciprocal_rank_batch),
+    (
+        average_precision,
+        average_precision_batch,
+    ),
+    (r_precision, r_precision_batch),
+    (bpref, bpref_batch),
+    (inferred_average_precision, inferred_average_precision_batch),
+    (success_at_k, success_batch),
+    (f1_at_k, f1_batch),
+    (judged_at_k, judged_batch),
+    (hole_at_k, hole_batch),
+    (num_ret, num_ret_batch),
+    (num_rel, num_rel_batch),
+    (num_rel_ret, num_rel_ret_batch),
+    (rbp, rbp_batch),
+    (rbp_residual, rbp_residual_batch),
+    (err_at_k, err_batch),
+    (capped_recall_at_k, capped_recall_batch),
 ]
 
 #: Fractional grades too: nDCG's gains are the grades themselves.

@@ -3,6 +3,7 @@ every tie group, computed by brute force."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import itertools
 import math
@@ -17,41 +18,148 @@ from hypothesis import strategies as st
 
 from ef.evaluation import Registry
 from ef.evaluation.hits import JudgedHits
-from ef.evaluation.metrics import batch, expected, retrieval
+from ef.evaluation.metrics.retrieval.average_precision import (
+    average_precision,
+    average_precision_batch,
+    average_precision_expected,
+)
+from ef.evaluation.metrics.retrieval.bpref import bpref, bpref_batch, bpref_expected
+from ef.evaluation.metrics.retrieval.capped_recall import (
+    capped_recall_at_k,
+    capped_recall_batch,
+    capped_recall_expected,
+)
+from ef.evaluation.metrics.retrieval.counts import (
+    num_rel,
+    num_rel_batch,
+    num_rel_expected,
+    num_rel_ret,
+    num_rel_ret_batch,
+    num_rel_ret_expected,
+    num_ret,
+    num_ret_batch,
+    num_ret_expected,
+)
+from ef.evaluation.metrics.retrieval.err import err_at_k, err_batch, err_expected
+from ef.evaluation.metrics.retrieval.f1 import f1_at_k, f1_batch, f1_expected
+from ef.evaluation.metrics.retrieval.hole import hole_at_k, hole_batch, hole_expected
+from ef.evaluation.metrics.retrieval.infap import (
+    inferred_average_precision,
+    inferred_average_precision_batch,
+    inferred_average_precision_expected,
+)
+from ef.evaluation.metrics.retrieval.judged import judged_at_k, judged_batch, judged_expected
+from ef.evaluation.metrics.retrieval.ndcg import ndcg_at_k, ndcg_batch, ndcg_expected
+from ef.evaluation.metrics.retrieval.precision import (
+    precision_at_k,
+    precision_batch,
+    precision_expected,
+)
+from ef.evaluation.metrics.retrieval.r_precision import (
+    r_precision,
+    r_precision_batch,
+    r_precision_expected,
+)
+from ef.evaluation.metrics.retrieval.rbp import (
+    rbp,
+    rbp_batch,
+    rbp_expected,
+    rbp_residual,
+    rbp_residual_batch,
+    rbp_residual_expected,
+)
+from ef.evaluation.metrics.retrieval.recall import recall_at_k, recall_batch, recall_expected
+from ef.evaluation.metrics.retrieval.reciprocal_rank import (
+    reciprocal_rank,
+    reciprocal_rank_batch,
+    reciprocal_rank_expected,
+)
+from ef.evaluation.metrics.retrieval.success import success_at_k, success_batch, success_expected
 
 from ..strategies import PARAMETERS, cutoffs, doc_ids, judgements
 
 #: (reference, batch, expected) for every built-in metric.
 TRIPLES = [
-    (retrieval.ndcg_at_k, batch.ndcg_batch, expected.ndcg_expected),
-    (retrieval.recall_at_k, batch.recall_batch, expected.recall_expected),
-    (retrieval.precision_at_k, batch.precision_batch, expected.precision_expected),
-    (retrieval.reciprocal_rank, batch.reciprocal_rank_batch, expected.reciprocal_rank_expected),
+    (ndcg_at_k, ndcg_batch, ndcg_expected),
+    (recall_at_k, recall_batch, recall_expected),
     (
-        retrieval.average_precision,
-        batch.average_precision_batch,
-        expected.average_precision_expected,
+        precision_at_k,
+        precision_batch,
+        precision_expected,
     ),
-    (retrieval.r_precision, batch.r_precision_batch, expected.r_precision_expected),
-    (retrieval.bpref, batch.bpref_batch, expected.bpref_expected),
     (
-        retrieval.inferred_average_precision,
-        batch.inferred_average_precision_batch,
-        expected.inferred_average_precision_expected,
+        reciprocal_rank,
+        reciprocal_rank_batch,
+        reciprocal_rank_expected,
     ),
-    (retrieval.success_at_k, batch.success_batch, expected.success_expected),
-    (retrieval.f1_at_k, batch.f1_batch, expected.f1_expected),
-    (retrieval.judged_at_k, batch.judged_batch, expected.judged_expected),
-    (retrieval.hole_at_k, batch.hole_batch, expected.hole_expected),
-    (retrieval.num_ret, batch.num_ret_batch, expected.num_ret_expected),
-    (retrieval.num_rel, batch.num_rel_batch, expected.num_rel_expected),
-    (retrieval.num_rel_ret, batch.num_rel_ret_batch, expected.num_rel_ret_expected),
-    (retrieval.rbp, batch.rbp_batch, expected.rbp_expected),
-    (retrieval.rbp_residual, batch.rbp_residual_batch, expected.rbp_residual_expected),
-    (retrieval.err_at_k, batch.err_batch, expected.err_expected),
-    (retrieval.capped_recall_at_k, batch.capped_recall_batch, expected.capped_recall_expected),
+    (
+        average_precision,
+        average_precision_batch,
+        average_precision_expected,
+    ),
+    (
+        r_precision,
+        r_precision_batch,
+        r_precision_expected,
+    ),
+    (bpref, bpref_batch, bpref_expected),
+    (
+        inferred_average_precision,
+        inferred_average_precision_batch,
+        inferred_average_precision_expected,
+    ),
+    (
+        success_at_k,
+        success_batch,
+        success_expected,
+    ),
+    (f1_at_k, f1_batch, f1_expected),
+    (judged_at_k, judged_batch, judged_expected),
+    (hole_at_k, hole_batch, hole_expected),
+    (num_ret, num_ret_batch, num_ret_expected),
+    (num_rel, num_rel_batch, num_rel_expected),
+    (
+        num_rel_ret,
+        num_rel_ret_batch,
+        num_rel_ret_expected,
+    ),
+    (rbp, rbp_batch, rbp_expected),
+    (
+        rbp_residual,
+        rbp_residual_batch,
+        rbp_residual_expected,
+    ),
+    (err_at_k, err_batch, err_expected),
+    (
+        capped_recall_at_k,
+        capped_recall_batch,
+        capped_recall_expected,
+    ),
 ]
 IDS = [reference.__name__ for reference, _, _ in TRIPLES]
+#: Every metric module (some share their name with their reference function, which the
+#: package's attribute is: hence import_module).
+MODULES = tuple(
+    importlib.import_module(f"ef.evaluation.metrics.retrieval.{name}")
+    for name in (
+        "ndcg",
+        "recall",
+        "precision",
+        "reciprocal_rank",
+        "average_precision",
+        "r_precision",
+        "bpref",
+        "infap",
+        "success",
+        "f1",
+        "capped_recall",
+        "judged",
+        "hole",
+        "counts",
+        "rbp",
+        "err",
+    )
+)
 
 
 #: Grades -1 .. 3, and a few fractional ones (nDCG's gains are the grades themselves).
@@ -186,7 +294,9 @@ def test_every_builtin_registers_its_expected_form() -> None:
         if registry.provider(m.name).name == "builtin.retrieval_metrics"
     }
     assert builtins == set(TRIPLES)
-    assert {f.__name__ for _, _, f in TRIPLES} == set(expected.__all__)
+    # ... and no metric module exports a tie-averaged form that TRIPLES leaves out.
+    exported = {n for module in MODULES for n in module.__all__ if n.endswith("_expected")}
+    assert {f.__name__ for _, _, f in TRIPLES} == exported
 
 
 def _constant(docs: Sequence[str], qrels: Mapping[str, float]) -> JudgedHits:
@@ -202,29 +312,29 @@ def _value(function: Callable[..., object], hits: JudgedHits, k: int | None, **p
 def test_a_constant_scorer_by_hand() -> None:
     # Four docs, one relevant (d1): d1 is at rank 1, 2, 3 or 4 with chance 1/4 each.
     hits = _constant(["a", "b", "c", "d1"], {"d1": 1, "a": 0})
-    assert _value(expected.reciprocal_rank_expected, hits, None) == pytest.approx(
+    assert _value(reciprocal_rank_expected, hits, None) == pytest.approx(
         float(Fraction(1, 4) * (1 + Fraction(1, 2) + Fraction(1, 3) + Fraction(1, 4))),
         rel=1e-15,
     )  # 25/48: R = 1, so AP is RR too
-    assert _value(expected.average_precision_expected, hits, None) == pytest.approx(25 / 48)
-    assert _value(expected.precision_expected, hits, 2) == 0.25  # (2 of 4 ranks) / k = 2
-    assert _value(expected.recall_expected, hits, 2) == 0.5
-    assert _value(expected.success_expected, hits, 1) == 0.25
-    assert _value(expected.num_rel_ret_expected, hits, 3) == 0.75
-    assert _value(expected.ndcg_expected, hits, 4) == pytest.approx(
+    assert _value(average_precision_expected, hits, None) == pytest.approx(25 / 48)
+    assert _value(precision_expected, hits, 2) == 0.25  # (2 of 4 ranks) / k = 2
+    assert _value(recall_expected, hits, 2) == 0.5
+    assert _value(success_expected, hits, 1) == 0.25
+    assert _value(num_rel_ret_expected, hits, 3) == 0.75
+    assert _value(ndcg_expected, hits, 4) == pytest.approx(
         (1 + 1 / math.log2(3) + 1 / 2 + 1 / math.log2(5)) / 4, rel=1e-15
     )
     # (1 - p) * (1 + p + p^2 + p^3) / 4 at p = 0.5: 0.5 * 1.875 / 4.
-    assert _value(expected.rbp_expected, hits, None, p=0.5) == 0.234375
-    assert _value(expected.judged_expected, hits, 2) == 0.5  # d1 and a, half the time each
+    assert _value(rbp_expected, hits, None, p=0.5) == 0.234375
+    assert _value(judged_expected, hits, 2) == 0.5  # d1 and a, half the time each
     # bpref: a (judged non-relevant) is above d1 half the time: 1 - 1/2 * min(1, 1) / 1.
-    assert _value(expected.bpref_expected, hits, None) == 0.5
+    assert _value(bpref_expected, hits, None) == 0.5
     # Two relevant docs of four: the first of them is at rank 1, 2 or 3 with chance 1/2,
     # 1/3, 1/6, so RR = 1/2 + 1/6 + 1/18 = 13/18.
     two = _constant(["a", "b", "d1", "d2"], {"d1": 1, "d2": 2})
-    assert _value(expected.reciprocal_rank_expected, two, None) == pytest.approx(13 / 18)
-    assert _value(expected.success_expected, two, 1) == 0.5
-    assert _value(expected.success_expected, two, 2) == pytest.approx(5 / 6)  # 1 - C(2,2)/C(4,2)
+    assert _value(reciprocal_rank_expected, two, None) == pytest.approx(13 / 18)
+    assert _value(success_expected, two, 1) == 0.5
+    assert _value(success_expected, two, 2) == pytest.approx(5 / 6)  # 1 - C(2,2)/C(4,2)
 
 
 def test_judged_only_regroups_the_judged_docs() -> None:
@@ -236,16 +346,16 @@ def test_judged_only_regroups_the_judged_docs() -> None:
     assert regrouped.above is not None
     assert regrouped.tied is not None
     assert (regrouped.above.tolist(), regrouped.tied.tolist()) == ([0, 0], [2, 2])
-    rr = expected.reciprocal_rank_expected
+    rr = reciprocal_rank_expected
     assert _value(rr, hits, None, judged_only=True) == 0.75  # (1 + 1/2) / 2
     assert _value(rr, hits, None) == pytest.approx(25 / 48)  # 1 relevant among 4
-    assert _value(expected.precision_expected, hits, 1, judged_only=True) == 0.5
+    assert _value(precision_expected, hits, 1, judged_only=True) == 0.5
 
 
 def test_rbp_graded_refuses_rel() -> None:
     hits = _constant(["a", "d1"], {"d1": 1})
     with pytest.raises(ValueError, match=r"rbp: rel does not apply to graded gains"):
-        expected.rbp_expected(hits, None, rel=1.0, graded=True)
+        rbp_expected(hits, None, rel=1.0, graded=True)
 
 
 @pytest.mark.parametrize(("reference", "vectorised", "tie_averaged"), TRIPLES, ids=IDS)
@@ -276,14 +386,10 @@ def test_large_groups_have_their_closed_forms() -> None:
     t, r = 60, 3
     ap = sum(Fraction(r, t) * (1 + Fraction((j - 1) * (r - 1), t - 1)) / j for j in range(1, t + 1))
     rr = sum(Fraction(math.comb(t - j, r - 1), math.comb(t, r)) / j for j in range(1, t + 1))
-    assert _value(expected.average_precision_expected, hits, None) == pytest.approx(
-        float(ap / r), rel=1e-13
-    )
-    assert _value(expected.reciprocal_rank_expected, hits, None) == pytest.approx(
-        float(rr), rel=1e-13
-    )
+    assert _value(average_precision_expected, hits, None) == pytest.approx(float(ap / r), rel=1e-13)
+    assert _value(reciprocal_rank_expected, hits, None) == pytest.approx(float(rr), rel=1e-13)
     for k in (1, 10, 59):
-        assert _value(expected.success_expected, hits, k) == pytest.approx(
+        assert _value(success_expected, hits, k) == pytest.approx(
             1 - math.comb(t - r, k) / math.comb(t, k), rel=1e-14
         )
-        assert _value(expected.precision_expected, hits, k) == pytest.approx(r / t, rel=1e-14)
+        assert _value(precision_expected, hits, k) == pytest.approx(r / t, rel=1e-14)

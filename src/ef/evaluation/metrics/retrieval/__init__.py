@@ -1,0 +1,102 @@
+"""The built-in retrieval metrics, one module each, and their per-query semantics.
+
+The per-query reference functions are the readable implementations. Semantics (pinned in
+DESIGN §4 and ``docs/semantics.md``; equal to trec_eval 9.0.8 wherever trec_eval defines the
+measure):
+
+* ``ranked`` is used in the order given. A doc id that appears again lower down counts only at
+  its first (best) rank, so a duplicate can never be rewarded twice.
+* ``relevant`` maps doc ids to grades. A grade > 0 is relevant; 0 and negative grades are judged
+  non-relevant; a doc missing from ``relevant`` is unjudged and counts as non-relevant.
+  Where trec_eval tells them apart (bpref, infAP, ``judged_only``, hole, the RBP residual), a
+  negative grade is trec_eval's "pooled but not judged", as trec_eval reads it.
+* Graded judgements feed nDCG as linear gain (the grade itself); every other metric is binary.
+* A query with no relevant judgement scores 0.0 on every relevance metric.
+* ``k=None`` is the whole ranking (``"ndcg@all"``). Where a metric divides by ``k`` (precision,
+  F1, hole), it divides by the number of docs retrieved instead.
+
+Every binary metric takes ``rel`` (the lowest grade that counts as relevant, trec_eval's
+``-l``; ``None`` is any grade > 0) and ``judged_only`` (drop the docs without a judgement of 0
+or more from the ranking before scoring, trec_eval's ``-J``), both keyword-only.
+
+Each built-in metric is one module (ranx's layout): ``ndcg``, ``recall``, ``precision``,
+``reciprocal_rank``, ``average_precision``, ``r_precision``, ``bpref``, ``infap``,
+``success``, ``f1``, ``capped_recall``, ``judged``, ``hole``, ``counts`` (``num_ret``,
+``num_rel``, ``num_rel_ret``), ``rbp`` (RBP and its residual) and ``err``. Each holds the
+metric's readable per-query reference function (``ndcg_at_k``), its numpy batch form over
+:class:`~ef.evaluation.hits.JudgedHits` (``ndcg_batch``), its exact tie-averaged form
+(``ndcg_expected``), its parameters and its :class:`~ef.evaluation.RetrievalMetric`
+declaration (``NDCG``); :data:`BUILTIN` lists the declarations in registration order.
+:mod:`~ef.evaluation.metrics.retrieval.kernels` holds the array helpers the batch and
+tie-averaged forms share, :mod:`~ef.evaluation.metrics.retrieval.reference` the per-query
+ones, :mod:`~ef.evaluation.metrics.retrieval.params` the shared parameters. numpy is imported
+only when a batch or tie-averaged form runs.
+"""
+
+from __future__ import annotations
+
+from ...interfaces import RetrievalMetric
+from .average_precision import MAP, average_precision
+from .bpref import BPREF, bpref
+from .capped_recall import R_CAP, capped_recall_at_k
+from .counts import NUM_REL, NUM_REL_RET, NUM_RET, num_rel, num_rel_ret, num_ret
+from .err import ERR, err_at_k
+from .f1 import F1, f1_at_k
+from .hole import HOLE, hole_at_k
+from .infap import INFAP, INFAP_EPSILON, inferred_average_precision
+from .judged import JUDGED, judged_at_k
+from .ndcg import NDCG, dcg_at_k, ndcg_at_k
+from .precision import PRECISION, precision_at_k
+from .r_precision import RPREC, r_precision
+from .rbp import RBP, RBP_RESID, rbp, rbp_residual
+from .recall import RECALL, recall_at_k
+from .reciprocal_rank import MRR, reciprocal_rank
+from .success import SUCCESS, success_at_k
+
+__all__ = [
+    "BUILTIN",
+    "INFAP_EPSILON",
+    "average_precision",
+    "bpref",
+    "capped_recall_at_k",
+    "dcg_at_k",
+    "err_at_k",
+    "f1_at_k",
+    "hole_at_k",
+    "inferred_average_precision",
+    "judged_at_k",
+    "ndcg_at_k",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
+    "precision_at_k",
+    "r_precision",
+    "rbp",
+    "rbp_residual",
+    "recall_at_k",
+    "reciprocal_rank",
+    "success_at_k",
+]
+
+#: The built-in retrieval metrics, in registration order (the catalogue's and the docs').
+BUILTIN: tuple[RetrievalMetric, ...] = (
+    NDCG,
+    RECALL,
+    PRECISION,
+    MRR,
+    MAP,
+    RPREC,
+    BPREF,
+    INFAP,
+    SUCCESS,
+    F1,
+    R_CAP,
+    JUDGED,
+    HOLE,
+    NUM_RET,
+    NUM_REL,
+    NUM_REL_RET,
+    RBP,
+    RBP_RESID,
+    ERR,
+)

@@ -1,0 +1,141 @@
+"""Average precision (MAP, averaged over queries).
+
+    AP@k = sum(precision@i for each relevant doc at rank i <= k) / R
+
+trec_eval (NIST), usnistgov/trec_eval: ``map``, ``map_cut.k``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ...interfaces import RetrievalMetric, Synonym
+from .params import BINARY, CITE_TREC, IRM, TREC
+from .reference import is_relevant_grade, relevant_total, top_docs
+
+if TYPE_CHECKING:
+    from ...hits import Floats, JudgedHits
+
+__all__ = [
+    "MAP",
+    "average_precision",
+    "average_precision_batch",
+    "average_precision_expected",
+]
+
+
+def average_precision(
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None = None,
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> float:
+    """Average precision of ``ranked``: the per-query term of MAP.
+
+    The sum of the precision measured at each relevant result's rank, divided by the number of
+    relevant docs of the query, so relevant docs that were never retrieved count as 0. ``k``
+    optionally caps the ranking (trec_eval's ``map_cut.k``; ``k=None`` is its ``map``).
+
+    >>> average_precision(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0})
+    0.8333333333333333
+    """
+    top = top_docs(ranked, relevant, k, judged_only)
+    n_relevant = relevant_total(relevant, rel)
+    if n_relevant == 0:
+        return 0.0
+    hits = 0
+    total = 0.0
+    for rank, doc in enumerate(top, start=1):
+        if is_relevant_grade(relevant.get(doc), rel):
+            hits += 1
+            total += hits / rank
+    return total / n_relevant
+
+
+def average_precision_batch(
+    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
+) -> Floats:
+    """AP@k of every query: precision at each relevant hit in the top ``k``, over all relevant."""
+    import numpy as np
+
+    from ...hits import position_in_query
+    from .kernels import prepared, relevant_counts, relevant_in_top, safe_divide
+
+    hits = prepared(hits, judged_only)
+    mask = relevant_in_top(hits, k, rel)
+    query, rank = hits.query[mask], hits.rank[mask]
+    precision = (position_in_query(query) + 1) / rank
+    total = np.bincount(query, weights=precision, minlength=hits.n_queries)
+    return safe_divide(total.astype(np.float64), relevant_counts(hits, rel))
+
+
+def average_precision_expected(
+    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
+) -> Floats:
+    """Expected AP@k. A relevant doc of a group (``r`` relevant among ``tied``, ``A`` more
+    above) is at each of its group's ranks ``above + j`` with chance ``1 / tied``; there
+    ``(j - 1) (r - 1) / (tied - 1)`` of the others are expected above it, and its precision
+    is linear in that count: ``sum(r / tied * (A + 1 + (j - 1) (r - 1) / (tied - 1)) /
+    (above + j))`` over the group's ranks in the top ``k``, over R. O(hits + the ranks of
+    the groups holding a relevant doc).
+
+    >>> import attrs
+    >>> from ef.evaluation.hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "d2", "x"]], [{"d1": 1, "d2": 1}])
+    >>> hits = attrs.evolve(hits, above=[0, 0], tied=[3, 3])
+    >>> # d1 and d2 take ranks {1, 2}, {1, 3} or {2, 3}: AP 1, 5/6 or 7/12, so 29/36 on average
+    >>> round(float(average_precision_expected(hits, None)[0]), 12)
+    0.805555555556
+    """
+    import numpy as np
+
+    from .kernels import (
+        TieGroups,
+        expand,
+        is_relevant,
+        prepared,
+        relevant_counts,
+        safe_divide,
+        untied,
+    )
+
+    hits = prepared(hits, judged_only)
+    if untied(hits):
+        return average_precision_batch(hits, k, rel=rel)
+    groups = TieGroups(hits)
+    relevant = groups.count(is_relevant(hits.grade, rel))
+    span = groups.span(k)
+    keep = np.flatnonzero((relevant > 0) & (span > 0))
+    relevant_above = groups.before(relevant)[keep]
+    above, tied, n_rel = groups.above[keep], groups.size[keep], relevant[keep]
+    others = safe_divide((n_rel - 1).astype(np.float64), tied - 1)
+    owner, position = expand(span[keep])
+    precision = (relevant_above[owner] + 1 + (position - 1) * others[owner]) / (
+        above[owner] + position
+    )
+    total = np.bincount(
+        groups.query[keep][owner],
+        weights=(n_rel / tied)[owner] * precision,
+        minlength=hits.n_queries,
+    ).astype(np.float64)
+    return safe_divide(total, relevant_counts(hits, rel))
+
+
+MAP = RetrievalMetric(
+    name="map",
+    func=average_precision,
+    batch=average_precision_batch,
+    expected=average_precision_expected,
+    params=BINARY,
+    synonyms=(
+        Synonym(IRM, "AP"),
+        Synonym(IRM, "MAP"),
+        Synonym(TREC, "map_cut"),
+        Synonym(TREC, "map", cutoff=False),
+    ),
+    formula="sum(precision@i for each relevant doc at rank i <= k) / R",
+    citation=CITE_TREC,
+)

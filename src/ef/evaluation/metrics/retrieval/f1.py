@@ -1,0 +1,96 @@
+"""F1@k: the harmonic mean of precision@k and recall@k.
+
+    F1@k = 2 * P * R / (P + R) with P = precision@k, R = recall@k
+
+van Rijsbergen, Information Retrieval, 2nd ed., 1979; trec_eval's ``set_F``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ...interfaces import RetrievalMetric, Synonym
+from .params import BINARY, IRM, TREC
+from .reference import relevant_hits, relevant_total, top_docs
+
+if TYPE_CHECKING:
+    from ...hits import Floats, JudgedHits
+
+__all__ = [
+    "F1",
+    "f1_at_k",
+    "f1_batch",
+    "f1_expected",
+]
+
+
+def _f1(hits: int, depth: int, n_relevant: int) -> float:
+    precision = hits / depth if depth else 0.0
+    recall = hits / n_relevant if n_relevant else 0.0
+    total = precision + recall
+    return 2.0 * precision * recall / total if total > 0 else 0.0
+
+
+def f1_at_k(
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None,
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> float:
+    """Harmonic mean of precision@k and recall@k (0 when both are 0).
+
+    Precision divides by ``k`` as :func:`~ef.evaluation.metrics.retrieval.precision_at_k`
+    does; for ``k=None`` by the number of docs retrieved, which is trec_eval's ``set_F``.
+
+    >>> f1_at_k(['d1', 'x'], {'d1': 1, 'd2': 1}, 2)  # P = 1/2, R = 1/2
+    0.5
+    """
+    top = top_docs(ranked, relevant, k, judged_only)
+    depth = k if k is not None else len(top)
+    return _f1(relevant_hits(top, relevant, rel), depth, relevant_total(relevant, rel))
+
+
+def f1_batch(
+    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
+) -> Floats:
+    """F1@k of every query: the harmonic mean of precision@k and recall@k."""
+    from .kernels import depths, per_query, prepared, relevant_counts, relevant_in_top, safe_divide
+
+    hits = prepared(hits, judged_only)
+    found = per_query(hits, relevant_in_top(hits, k, rel), None)
+    precision = safe_divide(found, depths(hits, k))
+    recall = safe_divide(found, relevant_counts(hits, rel))
+    total = precision + recall
+    return safe_divide(2.0 * precision * recall, total)
+
+
+def f1_expected(
+    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
+) -> Floats:
+    """Expected F1@k. With ``f`` relevant docs in the top ``k``, F1 is ``2 f / (k + R)``
+    whatever ``f`` (0 included), so its mean is ``2 E[f] / (k + R)``. O(hits)."""
+    import numpy as np
+
+    from .kernels import depths, expected_found, prepared, relevant_counts, safe_divide, untied
+
+    hits = prepared(hits, judged_only)
+    if untied(hits):
+        return f1_batch(hits, k, rel=rel)
+    depth, n_relevant = depths(hits, k), relevant_counts(hits, rel)
+    total = np.where((depth > 0) & (n_relevant > 0), depth + n_relevant, 0)
+    return safe_divide(2.0 * expected_found(hits, k, rel), total)
+
+
+F1 = RetrievalMetric(
+    name="f1",
+    func=f1_at_k,
+    batch=f1_batch,
+    expected=f1_expected,
+    params=BINARY,
+    synonyms=(Synonym(IRM, "SetF", cutoff=False), Synonym(TREC, "set_F", cutoff=False)),
+    formula="2 * P * R / (P + R) with P = precision@k, R = recall@k",
+    citation="van Rijsbergen, Information Retrieval, 1979",
+)

@@ -1,0 +1,258 @@
+"""The array helpers of the metrics' batch and tie-averaged (``expected``) forms.
+
+Batch forms: every query at once, with numpy. The per-query reference functions are the
+readable reference; the batch forms compute the same numbers for a whole run (a property test
+holds them equal to 1e-12). They work on :class:`~ef.evaluation.hits.JudgedHits`: only the
+judged docs of each ranking, with their rank and grade, plus each query's judgements and the
+number of docs it retrieved. Every built-in metric is a function of those alone, and a run of
+1,000 docs per query has only one or two judged docs per query, so scoring costs a few array
+passes over the hits, whatever the depth of the run.
+
+Sums run over the hits in rank order, as the reference's loops do, so the values agree to
+the last bit or nearly (numpy's ``log2`` may differ from ``math.log2`` in the last place).
+Every function takes the same keyword parameters as its reference; ``k=None`` is the whole
+ranking.
+
+Tie-averaged forms: each metric's exact mean over every order of the tied docs. A run that
+gives several docs the same score does not say in which order they come; any one order
+(trec_eval's, by doc id) favours some docs over others. The ``expected`` tie policy reports
+instead the mean of the metric over every order of each group of tied docs, judged and
+unjudged alike, the groups ordered independently (McSherry and Najork, "Computing
+Information Retrieval Performance Measures Efficiently in the Presence of Tied Scores", ECIR
+2008). The ``*_expected`` functions compute that mean exactly, without sampling or
+enumerating orders.
+
+Each takes the :class:`~ef.evaluation.hits.JudgedHits` of a run and the keyword parameters
+of the matching ``*_batch`` function, and returns one value per query. Tie groups come from
+``hits.tie_above()`` and ``hits.tie_size()`` (``rank`` is ignored): a group that ``above``
+docs outscore and that holds ``tied`` docs spans the ranks ``above + 1`` to ``above +
+tied``, and in a uniformly random order each of its docs is equally likely at each of those
+ranks. Without ties every function returns the ``*_batch`` value itself.
+
+A constant scorer over four docs, one of them relevant: the relevant doc is at rank 1, 2, 3
+or 4 with chance 1/4 each.
+
+>>> import attrs
+>>> from ef.evaluation.hits import JudgedHits
+>>> from ef.evaluation.metrics.retrieval.precision import precision_expected
+>>> from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_expected
+>>> from ef.evaluation.metrics.retrieval.success import success_expected
+>>> hits = JudgedHits.from_rankings([["a", "b", "c", "d1"]], [{"d1": 1}])
+>>> hits = attrs.evolve(hits, above=[0], tied=[4])  # d1 ties with all four docs
+>>> rr = reciprocal_rank_expected(hits, None)  # (1 + 1/2 + 1/3 + 1/4) / 4 = 25/48
+>>> bool(abs(rr[0] - 25 / 48) < 1e-15)
+True
+>>> precision_expected(hits, 2).tolist(), success_expected(hits, 2).tolist()
+([0.25], [0.5])
+
+Metrics linear in per-rank indicators (precision, recall, DCG, RBP, ...) spread each doc
+evenly over its group's ranks and cost a pass over the hits. The others condition on the
+groups' contents: reciprocal rank and success on the first group holding a relevant doc,
+AP on the relevant docs above, bpref, infAP and ERR on what comes before each relevant doc
+within its group; a group whose docs are all alike costs nothing more, and a group that mixes
+relevant docs with others and is not cut by ``k`` has a closed form or a short loop over its
+ranks (see each function).
+
+The metric modules import this module (and numpy) only inside their batch and tie-averaged
+forms, so that ``import ef.evaluation`` stays free of numpy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+from ...hits import Bools, Floats, Ints, JudgedHits
+
+__all__ = [
+    "CELLS",
+    "TieGroups",
+    "before_in_query",
+    "comb_ratio",
+    "depths",
+    "expand",
+    "expected_found",
+    "first_groups",
+    "in_top",
+    "is_relevant",
+    "per_query",
+    "prepared",
+    "reach",
+    "relevant_counts",
+    "relevant_in_top",
+    "safe_divide",
+    "untied",
+    "walking",
+    "walks",
+]
+
+
+def per_query(hits: JudgedHits, mask: Bools, weights: Floats | None) -> Floats:
+    """Per query, the entries with ``mask`` set, counted or summed over ``weights``."""
+    w = None if weights is None else weights[mask]
+    return np.bincount(hits.query[mask], weights=w, minlength=hits.n_queries).astype(np.float64)
+
+
+def in_top(hits: JudgedHits, k: int | None) -> Bools:
+    """Per entry, whether its rank lies in the top ``k`` (every entry for ``k=None``)."""
+    if k is None:
+        return np.ones(hits.rank.size, dtype=bool)
+    return hits.rank <= k
+
+
+def is_relevant(grade: Floats, rel: float | None) -> Bools:
+    """Per grade, whether it counts as relevant at ``rel`` (None: any grade > 0)."""
+    return grade >= rel if rel is not None else grade > 0
+
+
+def relevant_in_top(hits: JudgedHits, k: int | None, rel: float | None = None) -> Bools:
+    """Per entry, whether it is relevant at ``rel`` and in the top ``k``."""
+    return is_relevant(hits.grade, rel) & in_top(hits, k)
+
+
+def relevant_counts(hits: JudgedHits, rel: float | None) -> Ints:
+    """Per query, its judged docs that count as relevant at ``rel``, retrieved or not."""
+    if rel is None:
+        return hits.n_relevant
+    mask = hits.judged >= rel
+    return np.bincount(hits.judged_owner()[mask], minlength=hits.n_queries).astype(np.int64)
+
+
+def depths(hits: JudgedHits, k: int | None) -> Ints:
+    """``k`` for every query, or each one's number of docs retrieved for ``k=None``."""
+    if k is None:
+        return hits.n_retrieved
+    return np.full(hits.n_queries, k, dtype=np.int64)
+
+
+def prepared(hits: JudgedHits, judged_only: bool) -> JudgedHits:
+    """``hits`` without the docs judged below 0 or not at all, if ``judged_only``."""
+    return hits.judged_only() if judged_only else hits
+
+
+def safe_divide(numerator: Floats, denominator: npt.NDArray[np.int64] | Floats) -> Floats:
+    """``numerator / denominator``, 0 where the denominator is 0."""
+    out = np.zeros_like(numerator)
+    np.divide(numerator, denominator, out=out, where=denominator > 0)
+    return out
+
+
+def before_in_query(query: Ints, flags: Bools) -> Ints:
+    """For each entry, how many entries of its query before it have ``flags`` set."""
+    if query.size == 0:
+        return query
+    counts = np.cumsum(flags, dtype=np.int64) - flags
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+    lengths = np.diff(np.r_[starts, query.size])
+    return counts - np.repeat(counts[starts], lengths)
+
+
+def untied(hits: JudgedHits) -> bool:
+    """Whether every doc of ``hits`` is its own tie group (then the mean is the value)."""
+    return hits.tied is None or bool(np.all(hits.tied == 1))
+
+
+class TieGroups:
+    """The tie groups holding entries of some hits, in query then rank order.
+
+    ``entry`` maps each entry to its group; per group, ``query``, ``above`` (docs scoring
+    higher) and ``size`` (docs in it, judged or not). Groups without a judged doc are absent.
+    """
+
+    def __init__(self, hits: JudgedHits) -> None:
+        query, above = hits.query, hits.tie_above()
+        if query.size:
+            first = np.r_[True, (query[1:] != query[:-1]) | (above[1:] != above[:-1])]
+        else:
+            first = np.zeros(0, dtype=bool)
+        self.entry: Ints = np.cumsum(first, dtype=np.int64) - 1
+        starts = np.flatnonzero(first)
+        self.n = int(starts.size)
+        #: Each group's entries run from ``start[g]`` to ``start[g + 1]``.
+        self.start: Ints = np.r_[starts, query.size].astype(np.int64)
+        self.query: Ints = query[starts]
+        self.above: Ints = above[starts]
+        self.size: Ints = hits.tie_size()[starts]
+
+    def count(self, mask: Bools) -> Ints:
+        """Per group, its entries with ``mask`` set."""
+        return np.bincount(self.entry[mask], minlength=self.n).astype(np.int64)
+
+    def span(self, k: int | None) -> Ints:
+        """Per group, how many of its ranks lie in the top ``k``."""
+        if k is None:
+            return self.size
+        return np.clip(k - self.above, 0, self.size)
+
+    def before(self, values: Ints) -> Ints:
+        """Per group, the sum of ``values`` over the groups of its query above it."""
+        if values.size == 0:
+            return values
+        counts = np.cumsum(values) - values
+        starts = np.flatnonzero(np.r_[True, self.query[1:] != self.query[:-1]])
+        lengths = np.diff(np.r_[starts, values.size])
+        return counts - np.repeat(counts[starts], lengths)
+
+
+def reach(hits: JudgedHits, k: int | Ints | None) -> Floats:
+    """Per entry, the chance that its doc lands in the top ``k`` (``k`` may be per entry)."""
+    if k is None:
+        return np.ones(hits.query.size, dtype=np.float64)
+    chance: Floats = np.clip((k - hits.tie_above()) / hits.tie_size(), 0.0, 1.0)
+    return chance
+
+
+def expected_found(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
+    """Per query, the expected number of relevant docs in the top ``k``."""
+    return per_query(hits, is_relevant(hits.grade, rel), reach(hits, k))
+
+
+def expand(count: Ints) -> tuple[Ints, Ints]:
+    """``(owner, position)`` for positions 1 .. ``count[i]`` of every ``i``, flattened."""
+    owner = np.repeat(np.arange(count.size), count)
+    offsets = np.cumsum(count) - count
+    return owner, np.arange(owner.size) - offsets[owner] + 1
+
+
+def first_groups(groups: TieGroups, counts: Ints) -> tuple[Ints, Ints]:
+    """``(queries, groups)``: the first group of each query with ``counts`` > 0."""
+    some = np.flatnonzero(counts > 0)
+    queries, first = np.unique(groups.query[some], return_index=True)
+    return queries, some[first]
+
+
+def comb_ratio(n: int, d: int, m: int) -> float:
+    """``C(n, m) / C(d, m)``, correctly rounded."""
+    return math.comb(n, m) / math.comb(d, m)
+
+
+#: How many cells (groups times padded states) one step of a walk down tie groups holds.
+CELLS = 1 << 21
+
+
+def walks(span: Ints, *sizes: Ints) -> Iterator[Ints]:
+    """The indices of ``span`` in batches to walk down together.
+
+    Each batch is sorted by ``span`` descending (so the groups still walking at a step are a
+    prefix). In a batch each of ``sizes`` lies within a factor of two of its largest, which
+    sets the padded state, and the batch holds at most :data:`CELLS` cells.
+    """
+    key = np.zeros(span.size, dtype=np.int64)
+    for size in sizes:
+        key = key * 64 + np.frexp(size)[1]  # the bit length
+    order = np.lexsort((-span, key))
+    for part in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
+        if part.size == 0:
+            continue
+        cells = math.prod(int(size[part].max()) + 1 for size in sizes)
+        step = max(1, CELLS // cells)
+        for start in range(0, part.size, step):
+            yield part[start : start + step]
+
+
+def walking(span: Ints, i: int) -> int:
+    """How many of ``span`` (sorted descending) exceed ``i``."""
+    return int(np.searchsorted(-span, -i, side="left"))
