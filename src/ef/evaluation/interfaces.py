@@ -341,7 +341,7 @@ class RetrievalMetric:
     ``{doc_id: grade}`` and the cut-off. Reports key it as ``"<name>@<k>"``.
 
     ``batch(hits, k) -> array``, optional, computes the metric for every query at once from a
-    :class:`~ef.evaluation.metrics.batch.JudgedHits` (where each query's judged docs landed)
+    :class:`~ef.evaluation.hits.JudgedHits` (where each query's judged docs landed)
     and returns one value per query, in query order. It must equal ``func``; evaluations use
     it when it is there and call ``func`` query by query when it is not.
 

@@ -144,7 +144,8 @@ def expand(
     query with more than :data:`MAX_ORDERS` of them is refused, named by ``query_ids`` (its
     index without them).
 
-    >>> from ef.evaluation.metrics.batch import JudgedHits, reciprocal_rank_batch
+    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
     >>> hits = JudgedHits.from_rankings([["a", "b", "c"]], [{"c": 1}])
     >>> tied = hits.__class__.build(1, [0], [3], [1.0], [{"c": 1}], n_retrieved=[3],
     ...                             above=[0], tied=[3])  # a, b and c all score 1.0
