@@ -18,8 +18,7 @@ from ef.evaluation import (
 )
 from ef.evaluation.engine.measures import Measure, format_value, parse_measure, parse_measures
 from ef.evaluation.errors import DuplicateNameError, UnknownNameError
-
-from .registries import registry_with
+from ef.evaluation.testing import registry_with
 
 BUILTINS = Registry.load(autoload=False)
 

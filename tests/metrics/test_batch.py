@@ -13,8 +13,8 @@ from ef.evaluation import Registry, RetrievalMetric, evaluate_run
 from ef.evaluation.errors import PluginError
 from ef.evaluation.hits import JudgedHits
 from ef.evaluation.metrics import batch, retrieval
+from ef.evaluation.testing import registry_with
 
-from ..registries import registry_with
 from ..strategies import PARAMETERS, cutoffs, judgements, rankings
 
 PAIRS = [
