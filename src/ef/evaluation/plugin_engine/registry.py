@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -341,15 +342,30 @@ def get_registry() -> Registry:
     ``import ef.evaluation`` loads no plugin; the first evaluation (or this call) does. The
     registry is cached per environment: what decides what it loads (the
     ``EF_EVALUATION_PLUGINS``, ``EF_EVALUATION_DISABLE_PLUGINS`` and
-    ``EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD`` variables, and ``sys.path``, where the installed
-    distributions are found) is its key, so a change to any of them loads a fresh one.
+    ``EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD`` variables, and ``sys.path`` with the modification
+    time of each of its directories, where the installed distributions are found) is its key,
+    so a change to any of them, such as a distribution installed in a ``sys.path`` directory,
+    loads a fresh one. (Registries built by hand, ``Registry.load()``, are not cached.)
     """
-    return _default_for(plugin_environment(), tuple(sys.path))
+    return _default_for(plugin_environment(), _path_state())
+
+
+def _path_state() -> tuple[tuple[str, int | None], ...]:
+    """Each ``sys.path`` entry and its modification time: adding a ``.dist-info`` directory to
+    one changes it (importlib's own finders invalidate their caches the same way)."""
+    state = []
+    for entry in sys.path:
+        try:
+            mtime: int | None = os.stat(entry or ".").st_mtime_ns
+        except (OSError, TypeError, ValueError):
+            mtime = None
+        state.append((entry, mtime))
+    return tuple(state)
 
 
 @functools.lru_cache(maxsize=8)
 def _default_for(
-    environment: tuple[tuple[str, str | None], ...], path: tuple[str, ...]
+    environment: tuple[tuple[str, str | None], ...], path: tuple[tuple[str, int | None], ...]
 ) -> Registry:
     # The arguments are the cache key only: Registry.load() reads them from the process.
     return Registry.load()
