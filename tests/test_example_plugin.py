@@ -104,5 +104,5 @@ def test_the_example_plugins_own_tests_pass(installed_example: Path) -> None:
         check=False, capture_output=True, text=True, env=env, cwd=EXAMPLE,
     )  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "5 passed" in out.stdout, out.stdout
+    assert "6 passed" in out.stdout, out.stdout
     assert "skipped" not in out.stdout, out.stdout

@@ -21,6 +21,18 @@ ef_evaluation_hits = pytest.importorskip(
 )
 
 
+def test_the_functions() -> None:
+    from ef.evaluation.testing import JudgedHits
+
+    assert ef_evaluation_hits.hits_at_k(["x", "d1"], {"d1": 1}, 2) == 1.0
+    assert ef_evaluation_hits.hits_at_k(["x", "d1"], {"d1": 1}, 1) == 0.0
+    assert ef_evaluation_hits.hits_at_k(["x", "d1"], {"d1": 1}, None) == 1.0  # hits@all
+    hits = JudgedHits.from_rankings([["x", "d1"], ["y"]], [{"d1": 1}, {"d2": 1}])
+    assert ef_evaluation_hits.hits_batch(hits, 2).tolist() == [1.0, 0.0]
+    assert ef_evaluation_hits.answer_length({"response": "Paris, France"}) == 2.0
+    assert ef_evaluation_hits.answer_length({}) is None
+
+
 def test_hits_conforms() -> None:
     # func on empty rankings, ties, unjudged docs, k=None; batch equal to func; values in [0, 1].
     registry = registry_with(ef_evaluation_hits, plugin="hits")

@@ -17,21 +17,12 @@ def hits_at_k(ranked: Sequence[str], relevant: Mapping[str, float], k: int | Non
     """1.0 if any of the top k results is relevant, else 0.0.
 
     ``k=None`` (``"hits@all"``) looks at the whole ranking.
-
-    >>> hits_at_k(["x", "d1"], {"d1": 1}, 2), hits_at_k(["x", "d1"], {"d1": 1}, 1)
-    (1.0, 0.0)
     """
     return float(any(relevant.get(doc, 0) > 0 for doc in ranked[:k]))
 
 
 def hits_batch(hits: JudgedHits, k: int | None) -> np.ndarray:
-    """``hits_at_k`` for every query at once: does a relevant doc rank within ``k``?
-
-    >>> from ef.evaluation.interfaces import JudgedHits
-    >>> hits = JudgedHits.from_rankings([["x", "d1"], ["y"]], [{"d1": 1}, {"d2": 1}])
-    >>> hits_batch(hits, 2).tolist(), hits_batch(hits, 1).tolist()
-    ([1.0, 0.0], [0.0, 0.0])
-    """
+    """``hits_at_k`` for every query at once: does a relevant doc rank within ``k``?"""
     import numpy as np  # only once something is scored
 
     found = hits.grade > 0
@@ -41,11 +32,7 @@ def hits_batch(hits: JudgedHits, k: int | None) -> np.ndarray:
 
 
 def answer_length(sample: RagSample) -> float | None:
-    """Number of whitespace-separated tokens in the response; None without a response.
-
-    >>> answer_length({"response": "Paris, France"}), answer_length({})
-    (2.0, None)
-    """
+    """Number of whitespace-separated tokens in the response; None without a response."""
     response = sample.get("response")
     return None if response is None else float(len(response.split()))
 
