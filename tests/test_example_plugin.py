@@ -59,6 +59,7 @@ def run_with(site: Path) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
     env.pop("EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD", None)
     env.pop("EF_EVALUATION_DISABLE_PLUGINS", None)
+    env.pop("EF_EVALUATION_PLUGINS", None)
     out = subprocess.run(
         [sys.executable, "-c", SCRIPT], check=True, capture_output=True, text=True, env=env
     )
@@ -87,3 +88,21 @@ def test_without_the_plugin_hits_is_an_unknown_metric(tmp_path: Path) -> None:
     )
     assert out.returncode == 1
     assert "unknown retrieval metric 'hits'" in out.stderr
+
+
+def test_the_example_plugins_own_tests_pass(installed_example: Path) -> None:
+    # The plugin's tests/ (written with ef.evaluation.testing), run as its author runs them:
+    # its own pytest configuration, with the plugin installed.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(installed_example), *sys.path])}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    for name in ("EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD", "EF_EVALUATION_DISABLE_PLUGINS",
+                 "EF_EVALUATION_PLUGINS"):  # fmt: skip
+        env.pop(name, None)
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c",
+         str(EXAMPLE / "pyproject.toml"), "--rootdir", str(EXAMPLE), str(EXAMPLE / "tests")],
+        check=False, capture_output=True, text=True, env=env, cwd=EXAMPLE,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "6 passed" in out.stdout, out.stdout
+    assert "skipped" not in out.stdout, out.stdout

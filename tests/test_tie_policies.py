@@ -21,8 +21,7 @@ from hypothesis import strategies as st
 from ef.evaluation import RetrievalMetric, evaluate_run
 from ef.evaluation.engine.ties import MAX_ORDERS, TIE_POLICIES
 from ef.evaluation.runs.table import RunTable
-
-from .registries import registry_with
+from ef.evaluation.testing import registry_with
 
 ALL = (
     "ndcg",

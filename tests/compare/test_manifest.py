@@ -114,8 +114,8 @@ def test_evaluate_rag_records_its_metrics_and_plugins(builtin_registry) -> None:
     assert report.to_dict()["manifest"]["plugins"][0]["name"] == "builtin.rag_metrics"
 
 
-def test_a_plugin_metric_names_its_distribution_and_version(make_dist) -> None:
-    make_dist(
+def test_a_plugin_metric_names_its_distribution_and_version(ef_make_dist) -> None:
+    ef_make_dist(
         "ef-evaluation-hits",
         "2.3.1",
         {"hits": "hits_plugin"},

@@ -41,8 +41,8 @@ from ef.evaluation.metrics.retrieval.rbp import rbp, rbp_batch, rbp_residual, rb
 from ef.evaluation.metrics.retrieval.recall import recall_at_k, recall_batch
 from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank, reciprocal_rank_batch
 from ef.evaluation.metrics.retrieval.success import success_at_k, success_batch
+from ef.evaluation.testing import registry_with
 
-from ..registries import registry_with
 from ..strategies import PARAMETERS, cutoffs, judgements, rankings
 
 PAIRS = [

@@ -39,8 +39,8 @@ def retriever(query, *, limit):
     return ["x", "d1"] if query == "one" else ["x", "y"]
 
 
-def test_an_entry_point_plugin_is_discovered_and_used_by_name(make_dist) -> None:
-    make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_hits"}, {"foo_hits": HITS_PLUGIN})
+def test_an_entry_point_plugin_is_discovered_and_used_by_name(ef_make_dist) -> None:
+    ef_make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_hits"}, {"foo_hits": HITS_PLUGIN})
     registry = Registry.load()
     info = registry.provider("hits")
     assert (info.name, info.distribution, info.version, info.builtin) == (
@@ -64,8 +64,8 @@ def test_an_entry_point_plugin_is_discovered_and_used_by_name(make_dist) -> None
     assert rag.coverage["answer_length"] == 1
 
 
-def test_the_default_registry_and_retrieval_metrics_see_plugins(make_dist) -> None:
-    make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_hits2"}, {"foo_hits2": HITS_PLUGIN})
+def test_the_default_registry_and_retrieval_metrics_see_plugins(ef_make_dist) -> None:
+    ef_make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_hits2"}, {"foo_hits2": HITS_PLUGIN})
     import foo_hits2  # type: ignore[import-not-found]
 
     assert RETRIEVAL_METRICS["hits"] is foo_hits2.hits_at_k
@@ -81,8 +81,8 @@ def test_retrieval_metrics_is_read_only() -> None:
     assert "map" in repr(RETRIEVAL_METRICS)
 
 
-def test_a_name_clash_names_both_plugins(make_dist) -> None:
-    make_dist(
+def test_a_name_clash_names_both_plugins(ef_make_dist) -> None:
+    ef_make_dist(
         "ef-evaluation-clash", "1.5", {"clash": "clash_mod"},
         {"clash_mod": """
             from ef.evaluation import RetrievalMetric, hookimpl, ndcg_at_k
@@ -102,9 +102,9 @@ def test_a_name_clash_names_both_plugins(make_dist) -> None:
 
 
 def test_a_broken_plugin_names_entry_point_distribution_version_and_the_way_out(
-    make_dist, monkeypatch
+    ef_make_dist, monkeypatch
 ) -> None:
-    make_dist(
+    ef_make_dist(
         "ef-evaluation-broken",
         "3.1.4",
         {"broken": "broken_mod:plugin"},
@@ -127,8 +127,8 @@ def test_a_broken_plugin_names_entry_point_distribution_version_and_the_way_out(
 @pytest.mark.parametrize(
     ("value", "loads_plugins"), [("1", False), ("true", False), ("0", True), ("", True)]
 )
-def test_autoload_switch(make_dist, monkeypatch, value, loads_plugins) -> None:
-    make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_auto"}, {"foo_auto": HITS_PLUGIN})
+def test_autoload_switch(ef_make_dist, monkeypatch, value, loads_plugins) -> None:
+    ef_make_dist("ef-evaluation-foo", "0.2.0", {"foo": "foo_auto"}, {"foo_auto": HITS_PLUGIN})
     monkeypatch.setenv("EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD", value)
     registry = Registry.load()
     assert ("hits" in registry.retrieval_metrics) is loads_plugins
@@ -141,15 +141,17 @@ def test_built_ins_can_be_blocked_too() -> None:
     assert "builtin.formats" not in [p.name for p in registry.plugins]
 
 
-def test_the_builtin_prefix_is_reserved(make_dist) -> None:
-    make_dist("ef-evaluation-sneaky", "1.0", {"builtin.metrics": "sneaky_mod"}, {"sneaky_mod": ""})
+def test_the_builtin_prefix_is_reserved(ef_make_dist) -> None:
+    ef_make_dist(
+        "ef-evaluation-sneaky", "1.0", {"builtin.metrics": "sneaky_mod"}, {"sneaky_mod": ""}
+    )
     with pytest.raises(PluginError, match=r"uses the reserved prefix 'builtin\.'"):
         Registry.load()
 
 
-def test_one_plugin_name_from_two_distributions_is_an_error(make_dist) -> None:
-    make_dist("ef-evaluation-a", "1.0", {"same": "same_a"}, {"same_a": ""})
-    make_dist("ef-evaluation-b", "2.0", {"same": "same_b"}, {"same_b": ""})
+def test_one_plugin_name_from_two_distributions_is_an_error(ef_make_dist) -> None:
+    ef_make_dist("ef-evaluation-a", "1.0", {"same": "same_a"}, {"same_a": ""})
+    ef_make_dist("ef-evaluation-b", "2.0", {"same": "same_b"}, {"same_b": ""})
     with pytest.raises(
         PluginError,
         match=r"two installed distributions declare the plugin 'same'.*ef-evaluation-[ab].*ef-evaluation-[ab]",
@@ -157,8 +159,8 @@ def test_one_plugin_name_from_two_distributions_is_an_error(make_dist) -> None:
         Registry.load()
 
 
-def test_a_misspelt_hook_is_an_error(make_dist) -> None:
-    make_dist(
+def test_a_misspelt_hook_is_an_error(ef_make_dist) -> None:
+    ef_make_dist(
         "ef-evaluation-typo", "1.0", {"typo": "typo_mod"},
         {"typo_mod": """
             from ef.evaluation import hookimpl
@@ -187,8 +189,8 @@ def test_a_misspelt_hook_is_an_error(make_dist) -> None:
         ),
     ],
 )
-def test_a_misbehaving_hook_is_an_error_naming_the_plugin(make_dist, body, message) -> None:
-    make_dist(
+def test_a_misbehaving_hook_is_an_error_naming_the_plugin(ef_make_dist, body, message) -> None:
+    ef_make_dist(
         "ef-evaluation-bad", "1.0", {"bad": "bad_mod"},
         {"bad_mod": f"from ef.evaluation import hookimpl\n@hookimpl\ndef ef_evaluation_metrics():\n    {body}\n"},
     )  # fmt: skip
@@ -210,8 +212,8 @@ def ef_evaluation_retriever_adapters():
 """
 
 
-def test_plugin_adapters_are_asked_before_the_built_ins(make_dist) -> None:
-    make_dist(
+def test_plugin_adapters_are_asked_before_the_built_ins(ef_make_dist) -> None:
+    ef_make_dist(
         "ef-evaluation-idx",
         "1.0",
         {"idx": "idx_mod"},
@@ -238,14 +240,14 @@ def test_plugin_adapters_are_asked_before_the_built_ins(make_dist) -> None:
     assert report.metrics["ndcg@1"] == 0.5
 
 
-def test_tryfirst_orders_adapters_across_plugins(make_dist) -> None:
-    make_dist(
+def test_tryfirst_orders_adapters_across_plugins(ef_make_dist) -> None:
+    ef_make_dist(
         "ef-evaluation-first",
         "1.0",
         {"first": "first_mod"},
         {"first_mod": ADAPTER_PLUGIN.format(marker="(tryfirst=True)", name="first")},
     )
-    make_dist(
+    ef_make_dist(
         "ef-evaluation-second",
         "1.0",
         {"second": "second_mod"},
@@ -269,8 +271,8 @@ def ef_evaluation_formats():
 """
 
 
-def test_a_format_plugin_is_registered_beside_the_builtin_beir(make_dist, tmp_path) -> None:
-    make_dist(
+def test_a_format_plugin_is_registered_beside_the_builtin_beir(ef_make_dist, tmp_path) -> None:
+    ef_make_dist(
         "ef-evaluation-toy",
         "0.1",
         {"toy": "toy_fmt"},
@@ -292,8 +294,8 @@ def test_a_format_plugin_is_registered_beside_the_builtin_beir(make_dist, tmp_pa
         registry.format("tyo")
 
 
-def test_a_format_name_clash_names_both_plugins(make_dist) -> None:
-    make_dist(
+def test_a_format_name_clash_names_both_plugins(ef_make_dist) -> None:
+    ef_make_dist(
         "ef-evaluation-beir2",
         "2.0",
         {"beir2": "beir2_fmt"},

@@ -25,11 +25,13 @@ import attrs
 
 if TYPE_CHECKING:
     from .dataset import Dataset, Document
+    from .hits import JudgedHits
     from .types import Qrels, Queries, RagSample, Run, RunInput
 
 __all__ = [
     "BatchSearchFunction",
     "DatasetFormat",
+    "JudgedHits",
     "MetricParam",
     "RagMetric",
     "RetrievalMetric",
@@ -37,6 +39,17 @@ __all__ = [
     "SearchFunction",
     "Synonym",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # JudgedHits, the input of a metric's batch and expected forms, is part of the plugin
+    # interface; it needs numpy, which importing this module must not load (PEP 562).
+    if name == "JudgedHits":
+        from .hits import JudgedHits
+
+        return JudgedHits
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Names are lower-case identifiers, optionally dotted for a namespace (``ragas.bleu``).
 #: ``@`` is reserved for cut-offs in report keys (``ndcg@10``).
@@ -51,24 +64,31 @@ SearchFunction = Callable[[str, int], Sequence[Any]]
 BatchSearchFunction = Callable[[Sequence[str], Sequence[str], int], Sequence[Sequence[Any]]]
 
 
-def _check_name(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-    if not isinstance(value, str) or not NAME_PATTERN.match(value):
-        raise ValueError(
-            f"{type(instance).__name__} name must match {NAME_PATTERN.pattern} "
-            f"(lower-case, digits, '_', dots for a namespace), got {value!r}"
-        )
+_V = attrs.validators
 
 
-def _check_callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not callable(value):
-        raise TypeError(
-            f"{type(instance).__name__}.{attribute.name} must be callable, got {value!r}"
-        )
+def _qualified(validator: Callable[[Any, Any, Any], Any], hint: str = "") -> Any:
+    """``validator`` (an attrs one), its error prefixed with the class being built, so that
+    an error raised inside a plugin's hook says which object was wrong:
+    ``RetrievalMetric: 'func' must be callable (got 'ndcg' that is a <class 'str'>).``"""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+        try:
+            validator(instance, attribute, value)
+        except (TypeError, ValueError) as exc:
+            # attrs puts its message first and the attribute, rule and value after it.
+            message = exc.args[0] if exc.args else str(exc)
+            kind = TypeError if isinstance(exc, TypeError) else ValueError
+            raise kind(f"{type(instance).__name__}: {message}{hint}") from None
+
+    return check
 
 
-def _check_optional_callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not None:
-        _check_callable(instance, attribute, value)
+_NAME_HINT = " (names are lower-case, digits, '_', dots for a namespace)"
+#: A name: a ``str`` matching :data:`NAME_PATTERN`.
+_name = _qualified(_V.and_(_V.instance_of(str), _V.matches_re(NAME_PATTERN)), _NAME_HINT)
+_callable = _qualified(_V.is_callable())
+_optional_callable = _qualified(_V.optional(_V.is_callable()))
 
 
 def is_score(value: object) -> bool:
@@ -174,7 +194,7 @@ class MetricParam:
     description: str = ""
     choices: tuple[Any, ...] = attrs.field(default=(), converter=_any_tuple, kw_only=True)
     check: Callable[[Any], None] | None = attrs.field(
-        default=None, validator=_check_optional_callable, kw_only=True
+        default=None, validator=_optional_callable, kw_only=True
     )
 
     def __attrs_post_init__(self) -> None:
@@ -266,7 +286,7 @@ class Synonym:
     Synonym(syntax='trec_eval', name='set_P', cutoff=False, params=(), requires=(), selects=())
     """
 
-    syntax: str = attrs.field(validator=attrs.validators.in_(SYNTAXES))
+    syntax: str = attrs.field(validator=_qualified(_V.in_(SYNTAXES)))
     name: str
     cutoff: bool = attrs.field(default=True, kw_only=True)
     params: tuple[tuple[str, Any], ...] = attrs.field(
@@ -298,8 +318,6 @@ def _check_params(
     instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
 ) -> None:
     names = [p.name for p in value]
-    if not all(isinstance(p, MetricParam) for p in value):
-        raise TypeError(f"RetrievalMetric.params holds MetricParam objects, got {value!r}")
     if len(set(names)) != len(names):
         raise ValueError(f"retrieval metric {instance.name!r} repeats a parameter: {names}")
 
@@ -307,8 +325,6 @@ def _check_params(
 def _check_synonyms(
     instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
 ) -> None:
-    if not all(isinstance(s, Synonym) for s in value):
-        raise TypeError(f"RetrievalMetric.synonyms holds Synonym objects, got {value!r}")
     params = {p.name: p for p in instance.params}
     for synonym in value:
         for name in synonym.requires:
@@ -324,13 +340,6 @@ def _check_synonyms(
                     f"{name!r}, which is not one of its parameters"
                 )
             params[name].convert(fixed)
-
-
-def _check_aliases(
-    instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[str, ...]
-) -> None:
-    for alias in value:
-        _check_name(instance, attribute, alias)
 
 
 @attrs.frozen
@@ -371,32 +380,38 @@ class RetrievalMetric:
     'Fraction of the top ``k`` results that are relevant.'
     """
 
-    name: str = attrs.field(validator=_check_name)
-    func: Callable[..., float] = attrs.field(validator=_check_callable)
+    name: str = attrs.field(validator=_name)
+    func: Callable[..., float] = attrs.field(validator=_callable)
     #: One line for catalogues; defaults to the first line of ``func``'s docstring.
     description: str = attrs.field(
         default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
     )
     #: The vectorised form of ``func`` over every query at once, or None.
     batch: Callable[..., Iterable[float]] | None = attrs.field(
-        default=None, validator=_check_optional_callable, kw_only=True
+        default=None, validator=_optional_callable, kw_only=True
     )
     #: The tie-averaged form of ``batch`` (McSherry and Najork, 2008), or None.
     expected: Callable[..., Iterable[float]] | None = attrs.field(
-        default=None, validator=_check_optional_callable, kw_only=True
+        default=None, validator=_optional_callable, kw_only=True
     )
     params: tuple[MetricParam, ...] = attrs.field(
-        default=(), converter=_params_tuple, validator=_check_params, kw_only=True
+        default=(),
+        converter=_params_tuple,
+        validator=[_qualified(_V.deep_iterable(_V.instance_of(MetricParam))), _check_params],
+        kw_only=True,
     )
     cutoff: bool = attrs.field(default=True, kw_only=True)
     synonyms: tuple[Synonym, ...] = attrs.field(
-        default=(), converter=_synonyms_tuple, validator=_check_synonyms, kw_only=True
+        default=(),
+        converter=_synonyms_tuple,
+        validator=[_qualified(_V.deep_iterable(_V.instance_of(Synonym))), _check_synonyms],
+        kw_only=True,
     )
     aliases: tuple[str, ...] = attrs.field(
-        default=(), converter=_names_tuple, validator=_check_aliases, kw_only=True
+        default=(), converter=_names_tuple, validator=_V.deep_iterable(_name), kw_only=True
     )
     aggregate: str = attrs.field(
-        default="mean", validator=attrs.validators.in_(("mean", "sum")), kw_only=True
+        default="mean", validator=_qualified(_V.in_(("mean", "sum"))), kw_only=True
     )
     formula: str = attrs.field(default="", kw_only=True)
     citation: str = attrs.field(default="", kw_only=True)
@@ -436,8 +451,8 @@ class RagMetric:
     5.0
     """
 
-    name: str = attrs.field(validator=_check_name)
-    func: Callable[[RagSample], float | None] = attrs.field(validator=_check_callable)
+    name: str = attrs.field(validator=_name)
+    func: Callable[[RagSample], float | None] = attrs.field(validator=_callable)
     description: str = attrs.field(
         default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
     )
@@ -474,46 +489,42 @@ class DatasetFormat:
     ('read_qrels',)
     """
 
-    name: str = attrs.field(validator=_check_name)
+    name: str = attrs.field(validator=_name)
     read_dataset: Callable[[Path], Dataset] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     write_dataset: Callable[[Path, Dataset], None] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     read_samples: Callable[[Path], list[dict[str, Any]]] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     write_samples: Callable[[Path, Iterable[Mapping[str, Any]]], None] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
-    detect: Callable[[Path], bool] | None = attrs.field(
-        default=None, validator=_check_optional_callable
-    )
+    detect: Callable[[Path], bool] | None = attrs.field(default=None, validator=_optional_callable)
     description: str = ""
     read_qrels: Callable[[Path], Qrels] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     write_qrels: Callable[[Path, Qrels], None] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
-    read_run: Callable[[Path], Run] | None = attrs.field(
-        default=None, validator=_check_optional_callable
-    )
+    read_run: Callable[[Path], Run] | None = attrs.field(default=None, validator=_optional_callable)
     write_run: Callable[[Path, RunInput], None] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     read_queries: Callable[[Path], Queries] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     write_queries: Callable[[Path, Queries], None] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     read_corpus: Callable[[Path], Iterable[Document]] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     write_corpus: Callable[[Path, Iterable[Document]], None] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
 
     kind: ClassVar[str] = "format"
@@ -531,7 +542,6 @@ class DatasetFormat:
 def _check_adapt_given(
     instance: RetrieverAdapter, attribute: attrs.Attribute[Any], value: Any
 ) -> None:
-    _check_optional_callable(instance, attribute, value)
     if value is None and instance.adapt is None:
         raise TypeError(
             f"RetrieverAdapter {instance.name!r} needs adapt= (one query at a time), "
@@ -574,15 +584,15 @@ class RetrieverAdapter:
 (many queries per call), or both
     """
 
-    name: str = attrs.field(validator=_check_name)
-    accepts: Callable[[Any], bool] = attrs.field(validator=_check_callable)
+    name: str = attrs.field(validator=_name)
+    accepts: Callable[[Any], bool] = attrs.field(validator=_callable)
     adapt: Callable[[Any], SearchFunction] | None = attrs.field(
-        default=None, validator=_check_optional_callable
+        default=None, validator=_optional_callable
     )
     description: str = ""
     #: ``adapt_batch(obj) -> search_batch(query_ids, query_texts, limit)``, or None.
     adapt_batch: Callable[[Any], BatchSearchFunction] | None = attrs.field(
-        default=None, validator=_check_adapt_given, kw_only=True
+        default=None, validator=[_optional_callable, _check_adapt_given], kw_only=True
     )
 
     kind: ClassVar[str] = "adapter"

@@ -34,7 +34,6 @@ import ast
 import difflib
 import math
 import re
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -168,16 +167,8 @@ class _Index:
 
 
 def _index(registry: Registry) -> _Index:
-    cached = _INDEXES.get(id(registry))
-    if cached is not None and cached[0]() is registry:
-        return cached[1]
-    index = _build_index(registry)
-    _INDEXES[id(registry)] = (weakref.ref(registry), index)
-    return index
-
-
-#: Built indexes by registry id (a weak reference tells a reused id from its first owner).
-_INDEXES: dict[int, tuple[weakref.ref[Registry], _Index]] = {}
+    # Derived data of the frozen registry, built once and cached on it.
+    return registry.derived(_Index, _build_index)
 
 
 def _who(registry: Registry, name: str) -> str:

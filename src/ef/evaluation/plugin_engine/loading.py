@@ -8,16 +8,24 @@ Order (documented in docs/plugins.md):
 
 1. the names in ``disable`` and in ``EF_EVALUATION_DISABLE_PLUGINS`` are blocked;
 2. the built-in plugins of :data:`BUILTIN_PLUGINS` are imported and registered;
-3. unless autoload is off (``EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD=1``), every entry point of
-   the group ``ef_evaluation`` is loaded and registered under its entry-point name;
-4. ``check_pending()`` rejects implementations of hooks that do not exist (a misspelt hook).
+3. unless autoload is off (``EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD=1``), the entry points of
+   the group ``ef_evaluation`` are loaded and registered under their entry-point names: all
+   of them, or only those the allow-list (``allow``, else ``EF_EVALUATION_PLUGINS``) names by
+   entry-point or distribution name;
+4. the in-process plugins (``plugins``) are registered under their names;
+5. ``check_pending()`` rejects implementations of hooks that do not exist (a misspelt hook).
+
+Precedence: autoload off loads no third-party plugin whatever the allow-list says; a blocked
+name stays blocked even when the allow-list names it.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable, Mapping
+from types import ModuleType
 
 import attrs
 import importlib_metadata
@@ -31,8 +39,14 @@ __all__ = [
     "BUILTIN_PLUGINS",
     "DISABLE_AUTOLOAD_ENV",
     "DISABLE_PLUGINS_ENV",
+    "PLUGINS_ENV",
     "PluginInfo",
+    "check_pending",
     "load_plugin_manager",
+    "named_plugins",
+    "new_plugin_manager",
+    "plugin_environment",
+    "register_in_process",
 ]
 
 #: The built-in plugins, registered like third-party ones but imported by module path, so a
@@ -46,6 +60,13 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
 
 DISABLE_AUTOLOAD_ENV = "EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD"
 DISABLE_PLUGINS_ENV = "EF_EVALUATION_DISABLE_PLUGINS"
+#: The allow-list: when set, only the installed plugins it names load (empty: none).
+PLUGINS_ENV = "EF_EVALUATION_PLUGINS"
+#: Every variable that decides what a registry loads (the default registry's cache key).
+PLUGIN_ENVS = (PLUGINS_ENV, DISABLE_PLUGINS_ENV, DISABLE_AUTOLOAD_ENV)
+
+#: What ``plugins=`` accepts: plugin objects (names derived), or plugin name -> object.
+InProcessPlugins = Iterable[object] | Mapping[str, object]
 
 _BUILTIN_PREFIX = "builtin."
 _FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
@@ -83,26 +104,47 @@ def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in _FALSE_WORDS
 
 
+def _names(value: str) -> set[str]:
+    return {part.strip() for part in value.split(",") if part.strip()}
+
+
 def _env_list(name: str) -> set[str]:
-    return {part.strip() for part in os.environ.get(name, "").split(",") if part.strip()}
+    return _names(os.environ.get(name, ""))
+
+
+def plugin_environment() -> tuple[tuple[str, str | None], ...]:
+    """The ``EF_EVALUATION_*`` plugin variables as they are now (unset is ``None``)."""
+    return tuple((name, os.environ.get(name)) for name in PLUGIN_ENVS)
+
+
+def _normalized(name: str) -> str:
+    # PEP 503: distribution names compare case-insensitively, runs of -_. as one '-'.
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def load_plugin_manager(
-    *, autoload: bool | None = None, disable: Iterable[str] = ()
+    *,
+    autoload: bool | None = None,
+    disable: Iterable[str] = (),
+    allow: Iterable[str] | None = None,
+    plugins: InProcessPlugins = (),
 ) -> tuple[pluggy.PluginManager, dict[str, PluginInfo]]:
     """Build a fresh plugin manager with the built-ins and the installed plugins.
 
     ``autoload=None`` reads ``EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD``; ``disable`` adds to the
-    names in ``EF_EVALUATION_DISABLE_PLUGINS``. Returns the manager and, per registered
-    plugin name, where it came from.
+    names in ``EF_EVALUATION_DISABLE_PLUGINS``. ``allow=None`` reads ``EF_EVALUATION_PLUGINS``
+    (unset: every installed plugin); otherwise only the entry points named there, by
+    entry-point or distribution name, load. ``plugins`` are registered in process, beside
+    them. Returns the manager and, per registered plugin name, where it came from.
     """
-    pm = pluggy.PluginManager(hookspecs.NAME)
-    pm.add_hookspecs(hookspecs)
+    pm = new_plugin_manager()
     blocked = _env_list(DISABLE_PLUGINS_ENV) | set(disable)
     for name in blocked:
         pm.set_blocked(name)
     if autoload is None:
         autoload = not _env_flag(DISABLE_AUTOLOAD_ENV)
+    if allow is None and os.environ.get(PLUGINS_ENV) is not None:
+        allow = _env_list(PLUGINS_ENV)
 
     infos: dict[str, PluginInfo] = {}
     for name, module_path in BUILTIN_PLUGINS:
@@ -117,8 +159,10 @@ def load_plugin_manager(
             builtin=True,
         )
     if autoload:
-        for ep in importlib_metadata.entry_points(group=hookspecs.NAME):
-            if ep.name in blocked:
+        entry_points = list(importlib_metadata.entry_points(group=hookspecs.NAME))
+        wanted = _allowed(entry_points, allow)
+        for ep in entry_points:
+            if ep.name in blocked or not wanted(ep):
                 continue
             info = _entry_point_info(ep)
             _check_plugin_name(info, infos)
@@ -130,6 +174,47 @@ def load_plugin_manager(
                     f"plugin {info.describe()} could not be registered: {exc}"
                 ) from exc
             infos[ep.name] = info
+    register_in_process(pm, _named(plugins), infos, blocked)
+    check_pending(pm, infos)
+    return pm, infos
+
+
+def register_in_process(
+    pm: pluggy.PluginManager,
+    plugins: Iterable[tuple[str, object]],
+    infos: dict[str, PluginInfo],
+    blocked: Iterable[str] = (),
+) -> None:
+    """Register ``(name, plugin)`` pairs in ``pm`` and record them in ``infos``."""
+    blocked = set(blocked)
+    for name, plugin in plugins:
+        if name in blocked:
+            continue
+        if name.startswith(_BUILTIN_PREFIX) or name in infos:
+            why = (
+                f"uses the reserved prefix {_BUILTIN_PREFIX!r}"
+                if name.startswith(_BUILTIN_PREFIX)
+                else f"has the name of the plugin {infos[name].describe()}"
+            )
+            raise PluginError(
+                f"the in-process plugin {name!r} {why}; name it differently, e.g. "
+                "plugins={'mine': plugin} or name='mine'."
+            )
+        try:
+            pm.register(plugin, name=name)
+        except ValueError as exc:  # the same object registered twice
+            raise PluginError(f"plugin {name!r} could not be registered: {exc}") from exc
+        infos[name] = PluginInfo(
+            name=name,
+            distribution=None,
+            version=None,
+            entry_point=f"in process: {_where(plugin)}",
+            builtin=False,
+        )
+
+
+def check_pending(pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo]) -> None:
+    """Reject implementations of hooks that do not exist, naming the plugin."""
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
@@ -139,7 +224,77 @@ def load_plugin_manager(
             f"plugin {culprit} implements a hook that does not exist: {exc}. "
             f"The hooks are: {', '.join(_hook_names())}."
         ) from exc
-    return pm, infos
+
+
+def new_plugin_manager() -> pluggy.PluginManager:
+    """An empty plugin manager with ef-evaluation's hook specifications."""
+    pm = pluggy.PluginManager(hookspecs.NAME)
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def named_plugins(plugins: InProcessPlugins) -> list[tuple[str, object]]:
+    """``(name, plugin)`` pairs: a mapping's own names, else a name derived from each."""
+    return _named(plugins)
+
+
+def _allowed(
+    entry_points: list[importlib_metadata.EntryPoint], allow: Iterable[str] | None
+) -> Callable[[importlib_metadata.EntryPoint], bool]:
+    """Whether the allow-list lets an entry point load; an unknown name is an error."""
+    if allow is None:
+        return lambda ep: True
+    names = {name.strip() for name in allow if name.strip()}
+    by_dist = {_normalized(n) for n in names}
+
+    def wanted(ep: importlib_metadata.EntryPoint) -> bool:
+        dist = ep.dist.metadata["Name"] if ep.dist is not None else None
+        return ep.name in names or (dist is not None and _normalized(dist) in by_dist)
+
+    known = {ep.name for ep in entry_points} | {
+        _normalized(ep.dist.metadata["Name"]) for ep in entry_points if ep.dist is not None
+    }
+    unknown = sorted(n for n in names if n not in known and _normalized(n) not in known)
+    if unknown:
+        installed = ", ".join(sorted(f"{_entry_point_info(ep).describe()}" for ep in entry_points))
+        raise PluginError(
+            f"{PLUGINS_ENV} names {', '.join(map(repr, unknown))}, which "
+            f"{'is' if len(unknown) == 1 else 'are'} not installed (neither an entry-point "
+            f"name of the group {hookspecs.NAME!r} nor a distribution that declares one). "
+            f"Installed plugins: {installed or '(none)'}."
+        )
+    return wanted
+
+
+def _named(plugins: InProcessPlugins) -> list[tuple[str, object]]:
+    """``(name, plugin)`` pairs: a mapping's own names, else a name derived from each."""
+    if isinstance(plugins, Mapping):
+        return [(str(name), plugin) for name, plugin in plugins.items()]
+    named: list[tuple[str, object]] = []
+    for plugin in plugins:
+        name = _derived_name(plugin)
+        if any(name == other for other, _ in named):
+            raise PluginError(
+                f"two in-process plugins would both be named {name!r}; pass them as a "
+                "mapping {name: plugin} to name them"
+            )
+        named.append((name, plugin))
+    return named
+
+
+def _derived_name(plugin: object) -> str:
+    """A module's name; a class's or a function's qualified name; else its class's name."""
+    if isinstance(plugin, ModuleType):
+        return plugin.__name__
+    name = getattr(plugin, "__qualname__", None) or type(plugin).__qualname__
+    module = getattr(plugin, "__module__", None) or type(plugin).__module__
+    return f"{module}.{name}" if module not in (None, "builtins") else str(name)
+
+
+def _where(plugin: object) -> str:
+    if isinstance(plugin, ModuleType):
+        return plugin.__name__
+    return _derived_name(plugin) if isinstance(plugin, type) else repr(plugin)
 
 
 def _hook_names() -> list[str]:

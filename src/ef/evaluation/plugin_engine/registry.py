@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
-import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import functools
+import os
+import sys
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -12,12 +14,24 @@ import attrs
 import pluggy
 
 from ..errors import DuplicateNameError, PluginError, UnknownNameError
+from ..hookspecs import hookimpl
 from ..interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
-from .loading import DISABLE_PLUGINS_ENV, PluginInfo, load_plugin_manager
+from .loading import (
+    DISABLE_PLUGINS_ENV,
+    InProcessPlugins,
+    PluginInfo,
+    check_pending,
+    load_plugin_manager,
+    named_plugins,
+    new_plugin_manager,
+    plugin_environment,
+    register_in_process,
+)
 
 __all__ = ["Registry", "get_registry", "list_plugins"]
 
 Item = TypeVar("Item", RetrievalMetric, RagMetric, DatasetFormat, RetrieverAdapter)
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -26,6 +40,8 @@ class Registry:
 
     Build one with :meth:`load` (or use :func:`get_registry`, the cached default). Every item
     knows its provider (:meth:`provider`), which is how name clashes and listings name plugins.
+    A registry never changes: :meth:`with_plugins` and :meth:`with_metrics` return a new one.
+    All its mappings are read-only ``MappingProxyType`` views.
 
     >>> registry = Registry.load(autoload=False)
     >>> sorted(registry.retrieval_metrics)[:8]
@@ -40,17 +56,90 @@ class Registry:
     #: In the order they are tried.
     adapters: tuple[RetrieverAdapter, ...]
     _providers: Mapping[tuple[str, str], str]
+    #: The registered plugin objects by name, so that with_plugins() can add to them.
+    _objects: tuple[tuple[str, object], ...] = attrs.field(default=(), eq=False, repr=False)
+    #: derived(): data computed from this registry by other modules, built once.
+    _derived: dict[Hashable, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     @classmethod
-    def load(cls, *, autoload: bool | None = None, disable: Iterable[str] = ()) -> Registry:
+    def load(
+        cls,
+        *,
+        autoload: bool | None = None,
+        disable: Iterable[str] = (),
+        allow: Iterable[str] | None = None,
+        plugins: InProcessPlugins = (),
+    ) -> Registry:
         """Load the built-ins and the installed plugins into a fresh registry.
 
         ``autoload=False`` loads only the built-ins; ``None`` honours
         ``EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD``. ``disable`` blocks plugins by name, on top
-        of ``EF_EVALUATION_DISABLE_PLUGINS``.
+        of ``EF_EVALUATION_DISABLE_PLUGINS``. ``allow`` loads only the installed plugins it
+        names (entry-point or distribution names; ``None`` reads ``EF_EVALUATION_PLUGINS``).
+        ``plugins`` registers plugin objects in process (modules, classes or instances with
+        ``@hookimpl`` functions), named by a mapping's keys or after the object.
+
+        >>> from ef.evaluation import RetrievalMetric, hookimpl
+        >>> class Mine:
+        ...     @hookimpl
+        ...     def ef_evaluation_metrics(self):
+        ...         return RetrievalMetric(name="first", func=lambda ranked, rel, k: 1.0)
+        >>> registry = Registry.load(autoload=False, plugins={"mine": Mine()})
+        >>> registry.provider("first").name, registry.provider("first").entry_point[:11]
+        ('mine', 'in process:')
         """
-        pm, infos = load_plugin_manager(autoload=autoload, disable=disable)
+        pm, infos = load_plugin_manager(
+            autoload=autoload, disable=disable, allow=allow, plugins=plugins
+        )
         return cls.from_plugin_manager(pm, infos)
+
+    def with_plugins(self, *plugins: object, name: str | None = None) -> Registry:
+        """A new registry: this one's plugins and ``plugins``, registered in process.
+
+        ``name`` names a single plugin (else a name is derived from it, as in :meth:`load`).
+        A name clash with this registry's items raises ``DuplicateNameError``.
+        """
+        if name is not None and len(plugins) != 1:
+            raise ValueError("with_plugins(name=...) names one plugin; pass a single plugin")
+        added = [(name, plugins[0])] if name is not None else named_plugins(plugins)
+        infos = {info.name: info for info in self.plugins}
+        pm = new_plugin_manager()
+        for plugin_name, plugin in self._objects:
+            pm.register(plugin, name=plugin_name)
+        register_in_process(pm, added, infos)
+        check_pending(pm, infos)
+        return type(self).from_plugin_manager(pm, infos)
+
+    def with_metrics(self, *metrics: RetrievalMetric | RagMetric, name: str = "local") -> Registry:
+        """A new registry: this one's plugins and a plugin ``name`` that provides ``metrics``.
+
+        The quick way to score a metric that is not packaged (a notebook, a test), in the
+        spirit of ``ir_measures.define``.
+
+        >>> from ef.evaluation import RetrievalMetric
+        >>> first = RetrievalMetric(name="first", func=lambda ranked, rel, k: 1.0)
+        >>> registry = Registry.load(autoload=False).with_metrics(first)
+        >>> registry.provider("first").name, "first" in registry.retrieval_metrics
+        ('local', True)
+        """
+        return self.with_plugins(_MetricsPlugin(metrics), name=name)
+
+    def derived(self, key: Hashable, build: Callable[[Registry], T]) -> T:
+        """``build(self)``, computed once per registry and ``key``, then reused.
+
+        For data other modules derive from a registry (the measure-name index): a registry
+        never changes, so what is derived from it never goes stale.
+
+        >>> registry = Registry.load(autoload=False)
+        >>> registry.derived("count", lambda r: len(r.retrieval_metrics)) == len(
+        ...     registry.retrieval_metrics)
+        True
+        """
+        try:
+            return self._derived[key]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        return self._derived.setdefault(key, build(self))  # type: ignore[no-any-return]
 
     @classmethod
     def from_plugin_manager(
@@ -83,6 +172,9 @@ class Registry:
             formats=MappingProxyType(formats),
             adapters=tuple(adapters.values()),
             providers=MappingProxyType(collector.providers),
+            objects=tuple(
+                (name, plugin) for name, plugin in pm.list_name_plugin() if plugin is not None
+            ),
         )
 
     @property
@@ -161,12 +253,24 @@ class _Collector:
     def _clash(self, kind: str, name: str, *plugins: str) -> DuplicateNameError:
         # Built-ins first in the message, and never suggested for blocking.
         ordered = sorted(plugins, key=lambda p: not p.startswith("builtin."))
-        blockable = [p for p in ordered if not p.startswith("builtin.")]
+        # Only an installed plugin can be blocked by the variable (not a built-in, not one
+        # registered in process).
+        blockable = [
+            p
+            for p in ordered
+            if not p.startswith("builtin.")
+            and not (p in self._infos and self._infos[p].distribution is None)
+        ]
         hint = " or ".join(f"{DISABLE_PLUGINS_ENV}={p}" for p in blockable)
+        local = [p for p in ordered if p in self._infos and self._infos[p].distribution is None]
+        if local:
+            way_out = f"Rename the {kind} of the in-process plugin {local[-1]!r}"
+            way_out += f", or block {hint}." if hint else "."
+        else:
+            way_out = "Uninstall one" + (f", or block it with {hint}." if hint else ".")
         return DuplicateNameError(
             f"{kind} {name!r} is provided by two plugins: "
-            f"{self._describe(ordered[0])} and {self._describe(ordered[1])}. Uninstall one"
-            + (f", or block it with {hint}." if hint else ".")
+            f"{self._describe(ordered[0])} and {self._describe(ordered[1])}. {way_out}"
         )
 
     def collect(
@@ -218,28 +322,53 @@ def _as_list(result: object, types: tuple[type, ...]) -> Sequence[Any]:
     return list(result)
 
 
-_default: Registry | None = None
-_default_lock = threading.Lock()
+class _MetricsPlugin:
+    """The plugin of :meth:`Registry.with_metrics`: it provides the metrics it was given."""
+
+    def __init__(self, metrics: Sequence[RetrievalMetric | RagMetric]) -> None:
+        self.metrics = list(metrics)
+
+    def __repr__(self) -> str:
+        return f"<metrics {', '.join(m.name for m in self.metrics)}>"
+
+    @hookimpl
+    def ef_evaluation_metrics(self) -> list[RetrievalMetric | RagMetric]:
+        return list(self.metrics)
 
 
 def get_registry() -> Registry:
-    """The default registry, loaded on first use and then reused.
+    """The default registry of the current environment, loaded on first use, then reused.
 
-    ``import ef.evaluation`` loads no plugin; the first evaluation (or this call) does.
+    ``import ef.evaluation`` loads no plugin; the first evaluation (or this call) does. The
+    registry is cached per environment: what decides what it loads (the
+    ``EF_EVALUATION_PLUGINS``, ``EF_EVALUATION_DISABLE_PLUGINS`` and
+    ``EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD`` variables, and ``sys.path`` with the modification
+    time of each of its directories, where the installed distributions are found) is its key,
+    so a change to any of them, such as a distribution installed in a ``sys.path`` directory,
+    loads a fresh one. (Registries built by hand, ``Registry.load()``, are not cached.)
     """
-    global _default  # noqa: PLW0603 - a cached default, replaceable for tests via reset
-    if _default is None:
-        with _default_lock:
-            if _default is None:
-                _default = Registry.load()
-    return _default
+    return _default_for(plugin_environment(), _path_state())
 
 
-def _reset_default_registry() -> None:
-    """Forget the default registry, so the next use loads the plugins again (for tests)."""
-    global _default  # noqa: PLW0603
-    with _default_lock:
-        _default = None
+def _path_state() -> tuple[tuple[str, int | None], ...]:
+    """Each ``sys.path`` entry and its modification time: adding a ``.dist-info`` directory to
+    one changes it (importlib's own finders invalidate their caches the same way)."""
+    state = []
+    for entry in sys.path:
+        try:
+            mtime: int | None = os.stat(entry or ".").st_mtime_ns
+        except (OSError, TypeError, ValueError):
+            mtime = None
+        state.append((entry, mtime))
+    return tuple(state)
+
+
+@functools.lru_cache(maxsize=8)
+def _default_for(
+    environment: tuple[tuple[str, str | None], ...], path: tuple[tuple[str, int | None], ...]
+) -> Registry:
+    # The arguments are the cache key only: Registry.load() reads them from the process.
+    return Registry.load()
 
 
 def list_plugins() -> list[PluginInfo]:

@@ -1,0 +1,47 @@
+"""docs/plugins.md shows the example distribution whole, as it is on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+GUIDE = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+EXAMPLE = ROOT / "docs" / "examples" / "ef-evaluation-hits"
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [("pyproject.toml", "toml"), ("src/ef_evaluation_hits/__init__.py", "python")],
+)
+def test_the_guide_shows_each_file_of_the_example_whole(path: str, lang: str) -> None:
+    text = (EXAMPLE / path).read_text(encoding="utf-8")
+    assert f"`docs/examples/ef-evaluation-hits/{path}`" in GUIDE
+    assert f"```{lang}\n{text}```\n" in GUIDE
+
+
+def test_the_guide_documents_every_field_of_judged_hits() -> None:
+    import attrs
+
+    from ef.evaluation.interfaces import JudgedHits
+
+    for field in attrs.fields(JudgedHits):
+        assert f"| `{field.name}` |" in GUIDE, field.name
+
+
+def test_the_guide_documents_the_switches_and_the_kit() -> None:
+    for needle in (
+        "EF_EVALUATION_PLUGINS",
+        "EF_EVALUATION_DISABLE_PLUGINS",
+        "EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD",
+        "with_metrics",
+        "with_plugins",
+        "check_retrieval_metric",
+        "registry_with",
+        "ef_make_dist",
+        "MAX_ORDERS",
+        "profile=",
+        "k=None",
+    ):
+        assert needle in GUIDE, needle
