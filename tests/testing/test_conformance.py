@@ -8,7 +8,10 @@ import attrs
 import pytest
 
 from ef.evaluation import MetricParam, Registry, RetrievalMetric
-from ef.evaluation.metrics import batch, expected, retrieval
+from ef.evaluation.metrics import retrieval
+from ef.evaluation.metrics.retrieval.ndcg import ndcg_expected
+from ef.evaluation.metrics.retrieval.precision import precision_batch
+from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
 from ef.evaluation.testing import JudgedHits, check_retrieval_metric
 
 BUILTINS = Registry.load(autoload=False).retrieval_metrics
@@ -36,7 +39,7 @@ def test_the_default_engine_and_declared_parameters_and_range() -> None:
 
 def _shifted(hits: JudgedHits, k: int | None, **params: object) -> object:
     """Precision's batch form, but every doc counted one rank higher than it is."""
-    return batch.precision_batch(attrs.evolve(hits, rank=hits.rank - 1), k, **params)
+    return precision_batch(attrs.evolve(hits, rank=hits.rank - 1), k, **params)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -53,7 +56,7 @@ def test_a_batch_form_off_by_one_rank_fails(engine: str) -> None:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_an_expected_form_that_ignores_ties_fails(engine: str) -> None:
-    broken = attrs.evolve(BUILTINS["mrr"], name="untied_mrr", expected=batch.reciprocal_rank_batch)
+    broken = attrs.evolve(BUILTINS["mrr"], name="untied_mrr", expected=reciprocal_rank_batch)
     with pytest.raises(
         AssertionError,
         match=r"'untied_mrr': expected gave .* but the mean of func over every order of the ties gave",
@@ -131,4 +134,4 @@ def test_a_bad_declaration_fails() -> None:
 
 def test_the_expected_forms_are_the_builtins_own() -> None:
     # The check compares against brute force, as tests/metrics/test_expected.py does.
-    assert BUILTINS["ndcg"].expected is expected.ndcg_expected
+    assert BUILTINS["ndcg"].expected is ndcg_expected
