@@ -20,7 +20,7 @@ from ef.evaluation.formats.trec_fast import read_trec_columns
 from ef.evaluation.runs.table import RunTable
 
 
-def _read_trec_with_polars(path):
+def _read_trec_with_polars(path: Path) -> RunTable | None:
     """The fast reader's table, or None where it leaves the file to the reference reader."""
     columns = read_trec_columns(path)
     return None if columns is None else RunTable.from_columns(columns)

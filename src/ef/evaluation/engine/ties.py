@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -46,6 +46,10 @@ __all__ = [
 MAX_ORDERS = 100_000
 
 
+def _str_tuple(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
 @attrs.frozen
 class TieDiagnostic:
     """Where tied scores could change a retrieval report: which scored queries have docs with
@@ -60,9 +64,9 @@ class TieDiagnostic:
     """
 
     policy: str = "trec_eval"
-    tied: tuple[str, ...] = attrs.field(default=(), converter=tuple)
-    at_cutoff: tuple[str, ...] = attrs.field(default=(), converter=tuple)
-    at_relevant: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    tied: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
+    at_cutoff: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
+    at_relevant: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dicts and lists, ready for ``json.dumps``."""
