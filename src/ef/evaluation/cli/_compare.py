@@ -26,7 +26,7 @@ COMPARE_OUTPUTS = ("table", "markdown", "latex", "json", "csv")
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
     """``NAME=PATH`` or ``PATH`` (named by its file name) for each argument."""
-    from ..evaluate.compare import _system_name
+    from ..evaluate.compare import system_name
 
     named: dict[str, Path] = {}
     for index, argument in enumerate(arguments):
@@ -34,7 +34,7 @@ def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
         if equals and name and not Path(argument).exists():
             chosen, source = name, Path(path)
         else:
-            chosen, source = _system_name(argument, index), Path(argument)
+            chosen, source = system_name(argument, index), Path(argument)
         if not source.exists():
             raise FileNotFoundError(f"{source}: no such file")
         if chosen in named:

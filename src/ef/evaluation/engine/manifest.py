@@ -49,9 +49,9 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
     """
     source = Path(path)
     if source.is_dir():
-        from ..formats.beir import _DEFAULT_QRELS_PATHS
+        from ..formats.beir import DEFAULT_QRELS_PATHS
 
-        found = next((source / p for p in _DEFAULT_QRELS_PATHS if (source / p).is_file()), None)
+        found = next((source / p for p in DEFAULT_QRELS_PATHS if (source / p).is_file()), None)
         if found is None:
             return {"path": str(path), "sha256": None, "bytes": None}
         source = found

@@ -40,7 +40,7 @@ _RUN_SUFFIXES = (".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".c
 # --- compare() ------------------------------------------------------------------------
 
 
-def _system_name(item: object, index: int) -> str:
+def system_name(item: object, index: int) -> str:
     if isinstance(item, (str, os.PathLike)):
         name = Path(item).name
         name = name.removesuffix(".gz")
@@ -58,7 +58,7 @@ def _named(systems: Mapping[str, System] | Sequence[System]) -> dict[str, System
         named = {str(name): item for name, item in systems.items()}
     else:
         items = list(systems)
-        names = [_system_name(item, i) for i, item in enumerate(items)]
+        names = [system_name(item, i) for i, item in enumerate(items)]
         seen: dict[str, int] = {}
         for i, name in enumerate(names):
             seen[name] = seen.get(name, 0) + 1

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import MissingDependencyError
-from ..plugin_engine.loading import DISABLE_PLUGINS_ENV, _env_list
+from ..plugin_engine.loading import DISABLE_PLUGINS_ENV, env_list
 from ..types import RagSample
 
 __all__ = ["RAGAS_INSTALL_COMMAND", "as_ragas_dataset", "from_ragas_dataset"]
@@ -19,7 +19,7 @@ _BRIDGE_MODULE = "ef_evaluation_ragas"
 
 def _bridge(caller: str) -> Any:
     """The ef_evaluation_ragas module, or an ImportError that says how to get it."""
-    if "ragas" in _env_list(DISABLE_PLUGINS_ENV):
+    if "ragas" in env_list(DISABLE_PLUGINS_ENV):
         raise MissingDependencyError(
             f"{caller}() needs the Ragas bridge, which {DISABLE_PLUGINS_ENV} disables; "
             "remove 'ragas' from it."

@@ -29,15 +29,23 @@ from ._io import (
     once_each,
 )
 
-__all__ = ["_DEFAULT_QRELS_PATHS", "looks_like_beir", "read_beir", "write_beir"]
+__all__ = [
+    "DEFAULT_QRELS_PATHS",
+    "_DEFAULT_QRELS_PATHS",
+    "looks_like_beir",
+    "read_beir",
+    "write_beir",
+]
 
 #: Where :func:`read_beir` looks for judgements when ``qrels=None``, in this order.
-_DEFAULT_QRELS_PATHS: tuple[str, ...] = (
+DEFAULT_QRELS_PATHS: tuple[str, ...] = (
     "qrels/test.tsv",
     "qrels/dev.tsv",
     "qrels/train.tsv",
     "qrels.tsv",
 )
+#: The spec's name for :data:`DEFAULT_QRELS_PATHS`.
+_DEFAULT_QRELS_PATHS = DEFAULT_QRELS_PATHS
 
 _QRELS_HEADER = ("query-id", "corpus-id", "score")
 # A first row whose score column is a word ("score", "relevance") is a header, not data.

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from ..errors import UnknownNameError
 from ..plugin_engine.registry import Registry, registry_or_default
 from ._io import first_line
-from .files import _format_for
+from .files import format_for
 
 __all__ = ["KINDS", "convert"]
 
@@ -98,8 +98,8 @@ def convert(
         raise ValueError(f"kind must be one of {KINDS}, got {what!r}")
     if src.resolve() == dst.resolve():
         raise ValueError(f"{src}: source and target are the same path")
-    reader = _format_for(src, from_format, f"read_{what}", registry, must_exist=True)
-    writer = _format_for(
+    reader = format_for(src, from_format, f"read_{what}", registry, must_exist=True)
+    writer = format_for(
         dst, _target_format(dst, to_format), f"write_{what}", registry, must_exist=False
     )
     data: Any = getattr(reader, f"read_{what}")(src)

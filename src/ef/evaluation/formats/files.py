@@ -24,10 +24,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_SPLITS",
+    "format_for",
     "read_dataset",
     "read_qrels",
     "read_queries",
     "read_run",
+    "read_run_columns",
     "read_samples",
     "write_dataset",
     "write_qrels",
@@ -42,7 +44,7 @@ DEFAULT_SPLITS: tuple[str, ...] = ("test", "dev", "train")
 T = TypeVar("T")
 
 
-def _format_for(
+def format_for(
     path: Path, format: str | None, capability: str, registry: Registry, *, must_exist: bool
 ) -> DatasetFormat:
     """The format named ``format``, or the one whose ``detect`` recognises ``path``."""
@@ -70,7 +72,7 @@ def _read(
     path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
 ) -> Any:
     source = Path(path)
-    fmt = _format_for(source, format, capability, registry_or_default(registry), must_exist=True)
+    fmt = format_for(source, format, capability, registry_or_default(registry), must_exist=True)
     reader: Callable[[Path], Any] = getattr(fmt, capability)
     return reader(source)
 
@@ -83,7 +85,7 @@ def _write(
     registry: Registry | None,
 ) -> None:
     target = Path(path)
-    fmt = _format_for(target, format, capability, registry_or_default(registry), must_exist=False)
+    fmt = format_for(target, format, capability, registry_or_default(registry), must_exist=False)
     writer: Callable[[Path, object], None] = getattr(fmt, capability)
     writer(target, data)
 
@@ -326,12 +328,12 @@ def read_run_columns(
     reference reader's mapping: the same numbers and errors either way. Detection order and
     plugins are honoured: the fast reader is the TREC format's own."""
     source = Path(path)
-    fmt = _format_for(source, format, "read_run", registry_or_default(registry), must_exist=True)
+    fmt = format_for(source, format, "read_run", registry_or_default(registry), must_exist=True)
     if fmt.name == "trec":
         from .trec_fast import read_trec_columns  # numpy (and polars), only for a run
 
         columns = read_trec_columns(source)
         if columns is not None:
             return columns
-    run: Run = fmt.read_run(source)  # type: ignore[misc]  # _format_for checked it
+    run: Run = fmt.read_run(source)  # type: ignore[misc]  # format_for checked it
     return run

@@ -108,7 +108,7 @@ def _names(value: str) -> set[str]:
     return {part.strip() for part in value.split(",") if part.strip()}
 
 
-def _env_list(name: str) -> set[str]:
+def env_list(name: str) -> set[str]:
     return _names(os.environ.get(name, ""))
 
 
@@ -138,13 +138,13 @@ def load_plugin_manager(
     them. Returns the manager and, per registered plugin name, where it came from.
     """
     pm = new_plugin_manager()
-    blocked = _env_list(DISABLE_PLUGINS_ENV) | set(disable)
+    blocked = env_list(DISABLE_PLUGINS_ENV) | set(disable)
     for name in blocked:
         pm.set_blocked(name)
     if autoload is None:
         autoload = not _env_flag(DISABLE_AUTOLOAD_ENV)
     if allow is None and os.environ.get(PLUGINS_ENV) is not None:
-        allow = _env_list(PLUGINS_ENV)
+        allow = env_list(PLUGINS_ENV)
 
     infos: dict[str, PluginInfo] = {}
     for name, module_path in BUILTIN_PLUGINS:

@@ -1,0 +1,97 @@
+"""The layout holds: layers with one direction, one report assembly, a metric in one module.
+
+docs/architecture.md describes the layers; these tests keep what it promises true.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ef.evaluation import Registry
+
+ROOT = Path(__file__).parents[1]
+PACKAGE = ROOT / "src" / "ef" / "evaluation"
+
+
+def test_the_top_package_holds_at_most_ten_modules() -> None:
+    modules = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(modules) <= 10, modules
+
+
+def test_the_cli_imports_no_numpy_and_no_polars() -> None:
+    code = "import json, sys, ef.evaluation.cli; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    loaded = set(json.loads(out.stdout))
+    assert not {"numpy", "polars", "pandas", "scipy"} & loaded
+
+
+def _calls_of(name: str) -> list[str]:
+    """Where ``name(...)`` is called in src, as ``path:line`` (docstring examples are text)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if called == name:
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    return found
+
+
+def test_a_retrieval_report_is_built_in_one_place() -> None:
+    assert _calls_of("RetrievalEvalReport") == ["evaluate/report.py:16"]
+
+
+def test_every_built_in_retrieval_metric_is_one_module() -> None:
+    registry = Registry.load(autoload=False)
+    for name, metric in registry.retrieval_metrics.items():
+        if registry.provider(name).name != "builtin.retrieval_metrics":
+            continue
+        home = metric.func.__module__
+        assert home.startswith("ef.evaluation.metrics.retrieval."), (name, home)
+        for form in (metric.batch, metric.expected):
+            assert form is not None, name
+            assert form.__module__ == home, (name, form.__module__, home)
+        module = sys.modules[home]
+        assert any(value is metric for value in vars(module).values()), (name, home)
+
+
+def test_metric_kernels_never_import_pluggy() -> None:
+    for path in sorted((PACKAGE / "metrics").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n == "pluggy" or n.endswith("hookspecs") for n in names), path
+
+
+def test_the_import_contracts_hold() -> None:
+    # The lint environment runs the same check; here it runs wherever import-linter is.
+    lint_imports = shutil.which("lint-imports")
+    if lint_imports is None:
+        pytest.skip("import-linter is not installed (tox -e lint runs it)")
+    result = subprocess.run(
+        [lint_imports], check=False, cwd=ROOT, capture_output=True, text=True, env=_env_with_src()
+    )
+    assert result.returncode == 0, result.stdout[-4000:]
+    assert "0 broken" in result.stdout
+
+
+def _env_with_src() -> dict[str, str]:
+    import os
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    return env
