@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import attrs
 import pytest
@@ -34,7 +35,7 @@ def test_the_default_engine_and_declared_parameters_and_range() -> None:
         check_retrieval_metric(retrieval.ndcg_at_k)  # type: ignore[arg-type]
 
 
-def _shifted(hits: JudgedHits, k: int | None, **params: object) -> object:
+def _shifted(hits: JudgedHits, k: int | None, **params: Any) -> Any:
     """Precision's batch form, but every doc counted one rank higher than it is."""
     return batch.precision_batch(attrs.evolve(hits, rank=hits.rank - 1), k, **params)
 

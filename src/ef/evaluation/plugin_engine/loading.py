@@ -25,7 +25,7 @@ import importlib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 
 import attrs
 import importlib_metadata
@@ -72,6 +72,10 @@ _BUILTIN_PREFIX = "builtin."
 _FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
 
 
+def _read_only(value: Mapping[str, tuple[str, ...]]) -> Mapping[str, tuple[str, ...]]:
+    return MappingProxyType(dict(value))
+
+
 @attrs.frozen
 class PluginInfo:
     """Where a plugin came from, and what it provides.
@@ -90,8 +94,11 @@ class PluginInfo:
     #: ``name = module:attr`` as declared, or the module path of a built-in.
     entry_point: str
     builtin: bool
-    #: Item kind (``metric``, ``format``, ``adapter``) to the names this plugin provides.
-    provides: dict[str, tuple[str, ...]] = attrs.field(factory=dict, eq=False)
+    #: Item kind (``metric``, ``format``, ``adapter``) to the names this plugin provides
+    #: (read-only: a ``MappingProxyType``, the registry's one idiom for frozen mappings).
+    provides: Mapping[str, tuple[str, ...]] = attrs.field(
+        factory=dict, eq=False, converter=_read_only
+    )
 
     def describe(self) -> str:
         """``'name' (distribution version)``, as error messages show a plugin."""
