@@ -254,12 +254,15 @@ def _allowed(
     names = {name.strip() for name in allow if name.strip()}
     by_dist = {_normalized(n) for n in names}
 
+    def dist_name(ep: importlib_metadata.EntryPoint) -> str | None:
+        name = ep.dist.metadata["Name"] if ep.dist is not None else None
+        return _normalized(name) if name else None  # metadata without a name: None
+
     def wanted(ep: importlib_metadata.EntryPoint) -> bool:
-        dist = ep.dist.metadata["Name"] if ep.dist is not None else None
-        return ep.name in names or (dist is not None and _normalized(dist) in by_dist)
+        return ep.name in names or dist_name(ep) in by_dist
 
     known = {ep.name for ep in entry_points} | {
-        _normalized(ep.dist.metadata["Name"]) for ep in entry_points if ep.dist is not None
+        name for ep in entry_points if (name := dist_name(ep)) is not None
     }
     unknown = sorted(n for n in names if n not in known and _normalized(n) not in known)
     if unknown:
