@@ -9,8 +9,11 @@ each plugin's results separately, so it knows which plugin provided each item. A
 added in later versions (pluggy lets an implementation ignore arguments it does not name);
 none will ever be removed.
 
-Implementations must be cheap and free of side effects: they run once, the first time a
-registry is built, and should import heavy libraries lazily inside the returned callables.
+Implementations must be cheap and free of side effects: they run once each time a registry is
+built (the default one is built on first use, and again when the plugin environment changes),
+and should import heavy libraries lazily inside the returned callables. A plugin is found
+through its entry point, or registered in process (``Registry.load(plugins=...)``,
+``registry.with_plugins(...)``); :mod:`ef.evaluation.testing` is the kit for its tests.
 Hook wrappers are not supported on these hooks, because the host calls the implementations one
 by one.
 """
@@ -56,7 +59,9 @@ def ef_evaluation_metrics() -> Iterable[RetrievalMetric | RagMetric]:
     Names are lower-case identifiers (``hits``, ``answer_length``), optionally namespaced with
     dots (``ragas.bleu``); namespacing third-party metrics with the plugin's name avoids clashes.
     Retrieval and RAG metrics share one namespace. Two plugins providing the same name is an
-    error that names both; block one with ``EF_EVALUATION_DISABLE_PLUGINS``.
+    error that names both; block one with ``EF_EVALUATION_DISABLE_PLUGINS``, or choose the
+    plugins to load with ``EF_EVALUATION_PLUGINS``. A retrieval metric's own tests can run
+    :func:`ef.evaluation.testing.check_retrieval_metric` on it.
 
     Example::
 

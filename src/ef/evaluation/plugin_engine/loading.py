@@ -25,7 +25,7 @@ import importlib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 
 import attrs
 import importlib_metadata
@@ -72,6 +72,10 @@ _BUILTIN_PREFIX = "builtin."
 _FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
 
 
+def _read_only(value: Mapping[str, tuple[str, ...]]) -> Mapping[str, tuple[str, ...]]:
+    return MappingProxyType(dict(value))
+
+
 @attrs.frozen
 class PluginInfo:
     """Where a plugin came from, and what it provides.
@@ -90,8 +94,11 @@ class PluginInfo:
     #: ``name = module:attr`` as declared, or the module path of a built-in.
     entry_point: str
     builtin: bool
-    #: Item kind (``metric``, ``format``, ``adapter``) to the names this plugin provides.
-    provides: dict[str, tuple[str, ...]] = attrs.field(factory=dict, eq=False)
+    #: Item kind (``metric``, ``format``, ``adapter``) to the names this plugin provides
+    #: (read-only: a ``MappingProxyType``, the registry's one idiom for frozen mappings).
+    provides: Mapping[str, tuple[str, ...]] = attrs.field(
+        factory=dict, eq=False, converter=_read_only
+    )
 
     def describe(self) -> str:
         """``'name' (distribution version)``, as error messages show a plugin."""
@@ -247,12 +254,15 @@ def _allowed(
     names = {name.strip() for name in allow if name.strip()}
     by_dist = {_normalized(n) for n in names}
 
+    def dist_name(ep: importlib_metadata.EntryPoint) -> str | None:
+        name = ep.dist.metadata["Name"] if ep.dist is not None else None
+        return _normalized(name) if name else None  # metadata without a name: None
+
     def wanted(ep: importlib_metadata.EntryPoint) -> bool:
-        dist = ep.dist.metadata["Name"] if ep.dist is not None else None
-        return ep.name in names or (dist is not None and _normalized(dist) in by_dist)
+        return ep.name in names or dist_name(ep) in by_dist
 
     known = {ep.name for ep in entry_points} | {
-        _normalized(ep.dist.metadata["Name"]) for ep in entry_points if ep.dist is not None
+        name for ep in entry_points if (name := dist_name(ep)) is not None
     }
     unknown = sorted(n for n in names if n not in known and _normalized(n) not in known)
     if unknown:
