@@ -15,9 +15,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import DatasetFormatError, evaluate_run, read_run
+from ef.evaluation import (
+    DatasetFormat,
+    DatasetFormatError,
+    Registry,
+    evaluate_run,
+    hookimpl,
+    read_run,
+)
 from ef.evaluation.formats.trec_fast import read_trec_columns
 from ef.evaluation.runs.table import RunTable
+from ef.evaluation.testing import registry_with
 
 
 def _read_trec_with_polars(path: Path) -> RunTable | None:
@@ -220,3 +228,35 @@ def test_judged_docs_are_found_even_when_every_hash_clashes(monkeypatch) -> None
     )
     assert_same_report(evaluate_run(table, qrels, metrics=METRICS), expected)
     assert expected.per_query["q1"]["mrr@10"] == 0.5  # c ties b and ranks above it
+
+
+class _SixColumns:
+    """A plugin format that claims every 6-column file before the built-in TREC format."""
+
+    @hookimpl
+    def ef_evaluation_formats(self) -> list[DatasetFormat]:
+        return [
+            DatasetFormat(
+                name="six",
+                detect=lambda path: True,
+                read_run=lambda path: {"mine": {"d": 1.0}},
+            )
+        ]
+
+
+def test_a_plugin_format_that_claims_a_trec_file_reads_it_not_the_fast_reader(
+    tmp_path: Path,
+) -> None:
+    # The fast reader is the TREC format's own capability: detection asks the plugin first.
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 2.5 bm25\n")
+    assert RunTable.read(path).query_ids == ("q1",)
+    registry = registry_with(_SixColumns())
+    assert RunTable.read(path, registry=registry).query_ids == ("mine",)
+    assert RunTable.read(path, "trec", registry=registry).query_ids == ("q1",)
+
+
+def test_the_trec_format_declares_its_fast_reader() -> None:
+    fmt = Registry.load(autoload=False).format("trec")
+    assert fmt.read_run_columns is not None
+    assert Registry.load(autoload=False).format("msmarco").read_run_columns is None

@@ -469,6 +469,10 @@ class DatasetFormat:
     * ``read_qrels(path) -> Qrels`` and ``write_qrels(path, qrels)``;
     * ``read_run(path) -> {qid: {doc: score}}`` and ``write_run(path, run)`` (``run`` may
       also map query ids to ranked lists of doc ids);
+    * ``read_run_columns(path)``: a fast reader of a whole run as plain columns (a
+      :class:`~ef.evaluation.formats.trec_fast.RunColumns`), asked before ``read_run`` when
+      a run is scored; it returns None to leave a file to ``read_run``, and must give the
+      same run or leave it (the TREC format's polars reader is one);
     * ``read_queries(path) -> Queries`` and ``write_queries(path, queries)``;
     * ``read_corpus(path) -> Iterable[Document]`` and ``write_corpus(path, documents)``;
     * ``read_dataset(path) -> Dataset`` and ``write_dataset(path, dataset)``;
@@ -511,6 +515,9 @@ class DatasetFormat:
         default=None, validator=_optional_callable
     )
     read_run: Callable[[Path], Run] | None = attrs.field(default=None, validator=_optional_callable)
+    read_run_columns: Callable[[Path], Any] | None = attrs.field(
+        default=None, validator=_optional_callable
+    )
     write_run: Callable[[Path, RunInput], None] | None = attrs.field(
         default=None, validator=_optional_callable
     )

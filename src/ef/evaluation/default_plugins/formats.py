@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from ..formats import _records, beir, msmarco, rag_samples, trec
 from ..hookspecs import hookimpl
 from ..interfaces import DatasetFormat
@@ -32,6 +35,7 @@ def ef_evaluation_formats() -> list[DatasetFormat]:
             read_qrels=_records.read_qrels_lines,
             write_qrels=_records.write_qrels_lines,
             read_run=_records.read_run_lines,
+            read_run_columns=_read_trec_columns,
             write_run=_records.write_run_lines,
             read_queries=trec.read_trec_topics,
             write_queries=trec.write_trec_topics,
@@ -70,3 +74,10 @@ def ef_evaluation_formats() -> list[DatasetFormat]:
             description="RAG samples, one per CSV row; list fields as JSON (or Python) lists.",
         ),
     ]
+
+
+def _read_trec_columns(path: Path) -> Any:
+    # numpy and polars are imported only when a run is read this way.
+    from ..formats.trec_fast import read_trec_columns
+
+    return read_trec_columns(path)

@@ -324,15 +324,13 @@ def read_run_columns(
     path: str | os.PathLike[str], format: str | None = None, *, registry: Registry | None = None
 ) -> RunColumns | Run:
     """A run file as columns (:class:`~ef.evaluation.formats.trec_fast.RunColumns`) where
-    the format that claims it is ``trec`` and the fast reader reads it exactly, else as the
+    the format that claims it has a fast reader that reads it exactly, else as the
     reference reader's mapping: the same numbers and errors either way. Detection order and
-    plugins are honoured: the fast reader is the TREC format's own."""
+    plugins are honoured: a fast reader is its format's ``read_run_columns`` capability."""
     source = Path(path)
     fmt = format_for(source, format, "read_run", registry_or_default(registry), must_exist=True)
-    if fmt.name == "trec":
-        from .trec_fast import read_trec_columns  # numpy (and polars), only for a run
-
-        columns = read_trec_columns(source)
+    if fmt.read_run_columns is not None:
+        columns: RunColumns | None = fmt.read_run_columns(source)
         if columns is not None:
             return columns
     run: Run = fmt.read_run(source)  # type: ignore[misc]  # format_for checked it
