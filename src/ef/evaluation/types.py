@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, TypedDict
+from typing import Any, NoReturn, TypedDict, TypeVar
 
 from .errors import InvalidSampleError
 
@@ -81,8 +81,13 @@ class RagSample(TypedDict, total=False):
     query_length: str
 
 
-class FrozenDict(dict[str, Any]):
-    """A dict that refuses changes: reports never change after they are made.
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class FrozenDict(dict[_K, _V]):
+    """A dict that refuses changes: the one read-only mapping of ef.evaluation's values
+    (reports, the registry, the manifest), which never change after they are made.
 
     It prints, compares and serialises (``json.dumps``) like the dict it copies.
 
@@ -92,11 +97,13 @@ class FrozenDict(dict[str, Any]):
     >>> metrics["ndcg@10"] = 1.0
     Traceback (most recent call last):
         ...
-    TypeError: report values are read-only; build a new report instead
+    TypeError: this mapping is read-only (ef.evaluation's values never change); build a new one
     """
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
-        raise TypeError("report values are read-only; build a new report instead")
+        raise TypeError(
+            "this mapping is read-only (ef.evaluation's values never change); build a new one"
+        )
 
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
@@ -104,7 +111,7 @@ class FrozenDict(dict[str, Any]):
     def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; this one is not
         return hash(tuple(self.items()))
 
-    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
+    def __reduce__(self) -> tuple[type[FrozenDict[_K, _V]], tuple[dict[_K, _V]]]:
         # Rebuilt from a plain dict: pickle and copy would otherwise set items one by one.
         return (type(self), (dict(self),))
 

@@ -21,11 +21,11 @@ import urllib.parse
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
-from types import MappingProxyType
 from typing import IO, TYPE_CHECKING
 
 from .._version import __version__
 from ..errors import DownloadError, UnknownNameError
+from ..types import FrozenDict
 
 if TYPE_CHECKING:
     import zipfile
@@ -47,7 +47,7 @@ BEIR_URL = "https://public.ukp.informatik.tu-darmstadt.de/thakur/BEIR/datasets/{
 DEFAULT_DIRECTORY = "datasets"
 
 #: Dataset name -> md5 of its zip, as published in the BEIR README's datasets table.
-BEIR_DATASETS: Mapping[str, str] = MappingProxyType(
+BEIR_DATASETS: Mapping[str, str] = FrozenDict(
     {
         "arguana": "8ad3e3c2a5867cdced806d6503f29b99",
         "climate-fever": "8b66f0a9126c521bae2bde127b4dc99d",

@@ -25,7 +25,7 @@ import importlib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 
 import attrs
 import importlib_metadata
@@ -34,6 +34,7 @@ import pluggy
 from .. import hookspecs
 from .._version import __version__
 from ..errors import PluginError, PluginLoadError
+from ..types import FrozenDict
 
 __all__ = [
     "BUILTIN_PLUGINS",
@@ -73,7 +74,7 @@ _FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
 
 
 def _read_only(value: Mapping[str, tuple[str, ...]]) -> Mapping[str, tuple[str, ...]]:
-    return MappingProxyType(dict(value))
+    return FrozenDict(dict(value))
 
 
 @attrs.frozen

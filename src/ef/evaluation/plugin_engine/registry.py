@@ -7,7 +7,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, TypeVar
 
 import attrs
@@ -16,6 +15,7 @@ import pluggy
 from ..errors import DuplicateNameError, PluginError, UnknownNameError
 from ..hookspecs import hookimpl
 from ..interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+from ..types import FrozenDict
 from .loading import (
     DISABLE_PLUGINS_ENV,
     InProcessPlugins,
@@ -41,7 +41,7 @@ class Registry:
     Build one with :meth:`load` (or use :func:`get_registry`, the cached default). Every item
     knows its provider (:meth:`provider`), which is how name clashes and listings name plugins.
     A registry never changes: :meth:`with_plugins` and :meth:`with_metrics` return a new one.
-    All its mappings are read-only ``MappingProxyType`` views.
+    All its mappings are read-only ``FrozenDict`` mappings.
 
     >>> registry = Registry.load(autoload=False)
     >>> sorted(registry.retrieval_metrics)[:8]
@@ -168,10 +168,10 @@ class Registry:
         )
         return cls(
             plugins=plugins,
-            metrics=MappingProxyType(metrics),
-            formats=MappingProxyType(formats),
+            metrics=FrozenDict(metrics),
+            formats=FrozenDict(formats),
             adapters=tuple(adapters.values()),
-            providers=MappingProxyType(collector.providers),
+            providers=FrozenDict(collector.providers),
             objects=tuple(
                 (name, plugin) for name, plugin in pm.list_name_plugin() if plugin is not None
             ),
@@ -233,7 +233,7 @@ class Registry:
 
 
 def _sorted_view(items: Mapping[str, Any], kind: type[Item]) -> Mapping[str, Item]:
-    return MappingProxyType(
+    return FrozenDict(
         {name: item for name, item in sorted(items.items()) if isinstance(item, kind)}
     )
 
