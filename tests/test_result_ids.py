@@ -114,6 +114,21 @@ def test_the_first_level_wins_over_the_later_ones() -> None:
     assert result_doc_id(everything) == "own"
 
 
+@dataclass
+class HaystackLike:
+    """Haystack's Document keeps its fields in ``meta``; its splitter puts ``source_id`` there."""
+
+    id: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def test_meta_is_read_as_metadata_is() -> None:
+    assert result_doc_id(HaystackLike("chunk-1", {"source_id": "d1"})) == "d1"
+    assert result_doc_id({"_id": "chunk-1", "meta": {"doc_id": "d1"}}) == "d1"
+    with pytest.raises(RetrieverError, match=r"metadata\['doc_id'\] = 'a' and meta\['doc_id'\]"):
+        result_doc_id({"metadata": {"doc_id": "a"}, "meta": {"doc_id": "b"}})
+
+
 def test_a_none_candidate_is_absent() -> None:
     assert result_doc_id({"doc_id": None, "source_id": "d1"}) == "d1"
     assert result_doc_id(Record("p1", {"doc_id": None})) == "p1"

@@ -4,7 +4,8 @@ A result maps to its source document, by the first of these levels that holds an
 
 1. the caller's ``doc_id=`` function, when it returns an id (None: the levels below);
 2. a top-level ``doc_id`` or ``source_id``;
-3. ``metadata['doc_id']`` or ``metadata['source_id']``;
+3. ``metadata['doc_id']`` or ``metadata['source_id']`` (or ``meta[...]``, as Haystack names
+   it);
 4. a wrapped segment's ``doc_id`` or ``source_id`` (``result.segment``);
 5. the result's own ``id`` or ``_id``.
 
@@ -30,6 +31,7 @@ DocIdFunction = Callable[[Any], object]
 
 _SOURCE = ("doc_id", "source_id")
 _OWN = ("id", "_id")
+_METADATA = ("metadata", "meta")
 _ACCEPTED = (
     "a doc-id string, a (doc_id, score) pair, or a result with a doc_id or source_id (itself, "
     "in its metadata, or in its segment) or an id or _id (as an attribute or a mapping key); "
@@ -56,15 +58,17 @@ def _get(holder: object, name: str) -> object:
     return getattr(holder, name, None)
 
 
-def _level(holder: object, names: tuple[str, str], label: str) -> str | None:
-    """The one id that ``names`` give at this level, or None when neither is set."""
+def _candidates(holder: object, names: tuple[str, str], label: str) -> list[tuple[str, object]]:
+    return [(label.format(name), _get(holder, name)) for name in names]
+
+
+def _pick(candidates: list[tuple[str, object]]) -> str | None:
+    """The one id that one level's candidates give, or None when none is set."""
     found: str | None = None
     found_at = ""
-    for name in names:
-        value = _get(holder, name)
+    for where, value in candidates:
         if value is None:
             continue
-        where = label.format(name)
         doc = as_doc_id(value)
         if doc is None:
             raise RetrieverResultError(
@@ -83,20 +87,24 @@ def _level(holder: object, names: tuple[str, str], label: str) -> str | None:
 
 
 def _from_levels(result: object) -> str | None:
-    found = _level(result, _SOURCE, "{}")
+    found = _pick(_candidates(result, _SOURCE, "{}"))
     if found is not None:
         return found
-    metadata = _get(result, "metadata")
-    if isinstance(metadata, Mapping):
-        found = _level(metadata, _SOURCE, "metadata[{!r}]")
-        if found is not None:
-            return found
+    # Haystack names it meta; LangChain, LlamaIndex and most others metadata.
+    nested: list[tuple[str, object]] = []
+    for key in _METADATA:
+        metadata = _get(result, key)
+        if isinstance(metadata, Mapping):
+            nested += _candidates(metadata, _SOURCE, key + "[{!r}]")
+    found = _pick(nested)
+    if found is not None:
+        return found
     segment = _get(result, "segment")
     if segment is not None:
-        found = _level(segment, _SOURCE, "segment.{}")
+        found = _pick(_candidates(segment, _SOURCE, "segment.{}"))
         if found is not None:
             return found
-    return _level(result, _OWN, "{}")
+    return _pick(_candidates(result, _OWN, "{}"))
 
 
 def _from_function(doc_id: DocIdFunction, result: object) -> str | None:
