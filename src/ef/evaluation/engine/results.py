@@ -58,28 +58,34 @@ def _get(holder: object, name: str) -> object:
     return getattr(holder, name, None)
 
 
-def _candidates(holder: object, names: tuple[str, str], label: str) -> list[tuple[str, object]]:
-    return [(label.format(name), _get(holder, name)) for name in names]
+def _candidates(
+    holder: object, names: tuple[str, str], label: str
+) -> list[tuple[str, str, object]]:
+    # The label is formatted only for an error message: this runs for every result.
+    return [(label, name, _get(holder, name)) for name in names]
 
 
-def _pick(candidates: list[tuple[str, object]]) -> str | None:
+def _pick(candidates: list[tuple[str, str, object]]) -> str | None:
     """The one id that one level's candidates give, or None when none is set."""
     found: str | None = None
-    found_at = ""
-    for where, value in candidates:
+    found_at = ("", "")
+    for label, name, value in candidates:
         if value is None:
             continue
         doc = as_doc_id(value)
+        where = (label, name)
         if doc is None:
             raise RetrieverResultError(
-                f"{where} = {_short(value)} ({type(value).__name__}) is not a str or int doc "
-                f"id; pass doc_id= (a function of the result) to read the doc id elsewhere"
+                f"{label.format(name)} = {_short(value)} ({type(value).__name__}) is not a str "
+                "or int doc id; pass doc_id= (a function of the result) to read the doc id "
+                "elsewhere"
             )
         if found is None:
             found, found_at = doc, where
         elif doc != found:
             raise RetrieverResultError(
-                f"two different doc ids in one result: {found_at} = {found!r} and {where} = "
+                f"two different doc ids in one result: {found_at[0].format(found_at[1])} = "
+                f"{found!r} and {label.format(name)} = "
                 f"{doc!r}; pass doc_id= (a function of the result) to say which is the source "
                 "document"
             )
@@ -91,7 +97,7 @@ def _from_levels(result: object) -> str | None:
     if found is not None:
         return found
     # Haystack names it meta; LangChain, LlamaIndex and most others metadata.
-    nested: list[tuple[str, object]] = []
+    nested: list[tuple[str, str, object]] = []
     for key in _METADATA:
         metadata = _get(result, key)
         if isinstance(metadata, Mapping):
