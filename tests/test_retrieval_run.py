@@ -319,7 +319,7 @@ def test_a_result_without_doc_id_is_a_type_error_even_when_skipping(
         return [3.5] if query == "t5" else ["d1"]
 
     with pytest.raises(
-        TypeError, match=r"query 'q5': cannot find a doc id in the retriever result"
+        TypeError, match=r"query 'q5': result 1: cannot find a doc id in the retriever result"
     ):
         retrieve(search, QUERIES, executor=executor, on_error=on_error, registry=builtin_registry)
 

@@ -81,3 +81,17 @@ class MissingDependencyError(EvaluationError, ImportError):
 for _name in __all__:
     globals()[_name].__module__ = "ef.evaluation"
 del _name
+
+
+class RetrieverResultError(RetrieverError, TypeError):
+    """A retriever's answer that ef cannot map to source doc ids; the message names the query.
+
+    The answer is not a list of results (``None``, a str, a dict), a result has no doc id
+    at any level, or one level holds two different ids (``doc_id='a'`` and
+    ``source_id='b'``). It is a ``TypeError`` too, as a result without a doc id always was,
+    and it is never skipped by ``on_error="skip"``: every query would fail the same way.
+    """
+
+
+# Added after the loop above, so its path stays this module's until the facade exports it.
+__all__ += ["RetrieverResultError"]

@@ -17,11 +17,11 @@ from typing import Any, Literal
 import attrs
 
 from ..adapters._ids import DocIdError
-from ..errors import RetrieverError
+from ..errors import RetrieverError, RetrieverResultError
 from ..interfaces import BatchSearchFunction, SearchFunction
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import FrozenDict
-from .results import ranking
+from .results import DocIdFunction, ranking
 
 __all__ = ["ON_ERROR", "Retrieval", "Searcher", "retrieve", "searcher_for"]
 
@@ -122,7 +122,7 @@ class _Failed:
 
 @attrs.frozen
 class _BadResult:
-    """The retriever answered, but a result has no doc id: always an error."""
+    """The retriever answered, but not with results that map to doc ids: always an error."""
 
     message: str
 
@@ -145,27 +145,39 @@ def _failed(error: Exception, ship: bool, batch: tuple[str, ...] = ()) -> _Faile
     return _Failed(f"{type(error).__name__}: {error}", _portable(error, ship), batch)
 
 
-def _outcomes(results: Sequence[Sequence[Any]], n: int, limit: int) -> list[_Outcome]:
+def _outcomes(
+    results: Sequence[Sequence[Any]], n: int, limit: int, doc_id: DocIdFunction | None
+) -> list[_Outcome]:
+    if (
+        results is None
+        or isinstance(results, (str, bytes, Mapping))
+        or not hasattr(results, "__len__")
+    ):  # a batch call's answer is one list of results per query, in order
+        got = "None" if results is None else f"a {type(results).__name__}"
+        message = f"the retriever returned {got} for {n} queries, not one result list each"
+        return [_BadResult(message)] * n
     if len(results) != n:
         message = f"the retriever returned {len(results)} result lists for {n} queries"
         return [_BadResult(message)] * n
     outcomes: list[_Outcome] = []
     for answer in results:
         try:
-            outcomes.append(tuple(ranking(answer, limit)))
-        except TypeError as exc:
+            outcomes.append(tuple(ranking(answer, limit, doc_id)))
+        except TypeError as exc:  # RetrieverResultError, or an adapter's DocIdError
             outcomes.append(_BadResult(str(exc)))
     return outcomes
 
 
-def _one(searcher: Searcher, qid: str, text: str, limit: int, ship: bool) -> _Outcome:
+def _one(
+    searcher: Searcher, qid: str, text: str, limit: int, ship: bool, *, doc_id: DocIdFunction | None
+) -> _Outcome:
     try:
         results = searcher.search([qid], [text], limit)
     except DocIdError as exc:
         return _BadResult(str(exc))
     except Exception as exc:
         return _failed(exc, ship)
-    return _outcomes(results, 1, limit)[0]
+    return _outcomes(results, 1, limit, doc_id)[0]
 
 
 def _run_batch(
@@ -174,25 +186,27 @@ def _run_batch(
     query_texts: Sequence[str],
     limit: int,
     ship: bool,
+    *,
+    doc_id: DocIdFunction | None = None,
 ) -> list[_Outcome]:
     """Answer one batch; a failing batch call is re-run one query at a time to find the query."""
     if searcher.batch is None or len(query_ids) == 1:
         return [
-            _one(searcher, qid, text, limit, ship)
+            _one(searcher, qid, text, limit, ship, doc_id=doc_id)
             for qid, text in zip(query_ids, query_texts, strict=True)
         ]
     try:
         results = searcher.search(query_ids, query_texts, limit)
     except Exception as exc:
         alone = [
-            _one(searcher, qid, text, limit, ship)
+            _one(searcher, qid, text, limit, ship, doc_id=doc_id)
             for qid, text in zip(query_ids, query_texts, strict=True)
         ]
         if any(isinstance(o, (_Failed, _BadResult)) for o in alone):
             return alone
         failure = _failed(exc, ship, tuple(query_ids))
         return [failure] * len(query_ids)
-    return _outcomes(results, len(query_ids), limit)
+    return _outcomes(results, len(query_ids), limit, doc_id)
 
 
 # -- progress -------------------------------------------------------------------------------
@@ -261,7 +275,7 @@ def _raise_for(query_ids: Sequence[str], outcomes: Sequence[_Outcome | None]) ->
     """Raise for the first query, in query order, whose outcome is a bad result or a failure."""
     for qid, outcome in zip(query_ids, outcomes, strict=True):
         if isinstance(outcome, _BadResult):
-            raise TypeError(f"query {qid!r}: {outcome.message}")
+            raise RetrieverResultError(f"query {qid!r}: {outcome.message}")
         if isinstance(outcome, _Failed):
             if outcome.batch:
                 names = ", ".join(map(repr, outcome.batch))
@@ -273,17 +287,22 @@ def _raise_for(query_ids: Sequence[str], outcomes: Sequence[_Outcome | None]) ->
             )
 
 
-def _check_picklable(searcher: Searcher) -> None:
+def _check_picklable(searcher: Searcher, doc_id: DocIdFunction | None) -> None:
     # A process pool pickles each task in a background thread, where a failure surfaces late
     # and says nothing of the retriever: check once, up front.
-    try:
-        pickle.dumps(searcher)
-    except Exception as exc:
-        raise TypeError(
-            f"the retriever (adapted by {searcher.adapter!r}) cannot be sent to a process pool: "
-            f"it does not pickle ({type(exc).__name__}: {exc}). Define it at module level, or "
-            "use threads (executor=n)"
-        ) from exc
+    shipped = (
+        (f"the retriever (adapted by {searcher.adapter!r})", searcher),
+        (f"the doc_id= function {doc_id!r}", doc_id),
+    )
+    for what, value in shipped:
+        try:
+            pickle.dumps(value)
+        except Exception as exc:
+            raise TypeError(
+                f"{what} cannot be sent to a process pool: it does not pickle "
+                f"({type(exc).__name__}: {exc}). Define it at module level, or use threads "
+                "(executor=n)"
+            ) from exc
 
 
 def _stops(outcomes: Sequence[_Outcome | None], on_error: str) -> bool:
@@ -301,6 +320,7 @@ def retrieve(
     progress: Progress = False,
     on_error: Literal["raise", "skip"] = "raise",
     registry: Registry | None = None,
+    doc_id: DocIdFunction | None = None,
 ) -> Retrieval:
     """Run a retriever over ``queries`` and return each query's ranked source doc ids.
 
@@ -330,11 +350,21 @@ def retrieve(
             :class:`~ef.evaluation.RetrieverError` naming it; ``"skip"`` records the failure
             in :attr:`Retrieval.failures` and goes on.
         registry: the plugins to use; ``None`` is the default registry.
+        doc_id: a function of one result that returns its doc id (a str or an int), or None
+            to leave it to the default rules: ``doc_id`` / ``source_id``, then
+            ``metadata['doc_id']`` / ``metadata['source_id']``, then ``segment.doc_id`` /
+            ``segment.source_id``, then the result's own ``id`` / ``_id``
+            (:func:`~ef.evaluation.engine.results.result_doc_id`). For passage-level qrels,
+            return the passage's own id: ``doc_id=lambda hit: hit.segment.id``. It must
+            pickle for a process pool.
 
     Raises:
-        ValueError: for a bad ``limit``, ``batch_size``, ``on_error`` or ``executor``.
-        TypeError: if no adapter accepts ``retriever``, a query text is not a str, or a
-            result has no doc id (whatever ``on_error`` says); the message names the query.
+        ValueError: for a bad ``limit``, ``batch_size``, ``on_error``, ``executor`` or
+            ``doc_id``.
+        TypeError: if no adapter accepts ``retriever`` or a query text is not a str.
+        RetrieverResultError: (a ``RetrieverError`` and a ``TypeError``) if an answer is not
+            a list of results, or a result has no doc id or two different ones at one level,
+            whatever ``on_error`` says; the message names the query.
         RetrieverError: if the retriever raises and ``on_error="raise"``. When a batch call
             raises, its queries are re-run one at a time to find the one that fails; if
             none fails alone, the message names the batch's query ids.
@@ -351,6 +381,8 @@ def retrieve(
     _check_options(limit, batch_size, on_error, executor)
     if not (isinstance(progress, bool) or callable(progress)):
         raise ValueError(f"progress must be a bool or a callable (done, total), got {progress!r}")
+    if doc_id is not None and not callable(doc_id):
+        raise ValueError(f"doc_id must be a function of one result, or None, got {doc_id!r}")
     query_ids = list(queries)
     query_texts = [queries[qid] for qid in query_ids]
     for qid, text in zip(query_ids, query_texts, strict=True):
@@ -359,7 +391,8 @@ def retrieve(
     searcher = searcher_for(retriever, registry_or_default(registry))
 
     bar = _RichBar(len(query_ids)) if progress is True else None
-    run = _Run(searcher, limit, on_error, bar or (progress if callable(progress) else None))
+    report = bar or (progress if callable(progress) else None)
+    run = _Run(searcher, limit, on_error, report, doc_id)
     batches = list(_batches(query_ids, query_texts, batch_size))
     try:
         if executor is None:
@@ -395,8 +428,10 @@ class _Run:
         limit: int,
         on_error: str,
         report: Callable[[int, int], object] | None,
+        doc_id: DocIdFunction | None = None,
     ) -> None:
         self.searcher = searcher
+        self.doc_id = doc_id
         self.limit = limit
         self.on_error = on_error
         self.report = report
@@ -423,7 +458,8 @@ class _Run:
         """Every batch in order, in this thread; stop at the first failure."""
         self._start(batches)
         for start, ids, texts in batches:
-            stop = self._store(start, _run_batch(self.searcher, ids, texts, self.limit, False))
+            outcomes = _run_batch(self.searcher, ids, texts, self.limit, False, doc_id=self.doc_id)
+            stop = self._store(start, outcomes)
             self._progress()
             if stop:
                 break
@@ -435,11 +471,13 @@ class _Run:
         # Threads share the caller's memory: exceptions need not survive pickling there.
         ship = not isinstance(pool, cf.ThreadPoolExecutor)
         if isinstance(pool, cf.ProcessPoolExecutor):
-            _check_picklable(self.searcher)
+            _check_picklable(self.searcher, self.doc_id)
         futures: dict[cf.Future[list[_Outcome]], int] = {}
         try:
             for start, ids, texts in batches:
-                task = pool.submit(_run_batch, self.searcher, ids, texts, self.limit, ship)
+                task = pool.submit(
+                    _run_batch, self.searcher, ids, texts, self.limit, ship, doc_id=self.doc_id
+                )
                 futures[task] = start
             pending: set[cf.Future[list[_Outcome]]] = set(futures)
             stop = False

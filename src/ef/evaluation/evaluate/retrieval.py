@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ..engine.measures import check_k_values
-from ..engine.results import result_doc_id
+from ..engine.results import DocIdFunction, result_doc_id
 from ..engine.retrieve import Progress, retrieve
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..plugin_engine.registry import Registry, registry_or_default
@@ -32,6 +32,7 @@ def evaluate_retrieval(
     progress: Progress = False,
     on_error: Literal["raise", "skip"] = "raise",
     ignore_identical_ids: bool = False,
+    doc_id: DocIdFunction | None = None,
 ) -> RetrievalEvalReport:
     """Score a retriever against a BEIR-shaped evaluation set.
 
@@ -43,9 +44,12 @@ def evaluate_retrieval(
     Args:
         retriever: what answers a query: a callable ``(query, *, limit)``, an object with
             ``.search(query, limit=...)`` or ``.retrieve(...)``, or anything a retriever-adapter
-            plugin accepts. Results may be doc-id strings, objects with ``doc_id`` /
-            ``source_id`` / ``id``, mappings with ``_id`` / ``doc_id`` / ``id``, or
-            ``(doc_id, score)`` pairs, in ranked order.
+            plugin accepts. It returns a list of results in ranked order: doc-id strings,
+            ``(doc_id, score)`` pairs, or objects or mappings. A result maps to the first of:
+            ``doc_id=`` (below); its ``doc_id`` / ``source_id``; ``metadata['doc_id']`` /
+            ``metadata['source_id']``; its segment's ``doc_id`` / ``source_id``
+            (``result.segment``); its own ``id`` / ``_id``. Two different ids at one level
+            are an error.
         qrels: the relevance judgements, ``{query_id: {doc_id: relevance}}``. Queries with no
             positive judgement are skipped.
         queries: the query texts, ``{query_id: query_text}``. A judged query absent here
@@ -71,6 +75,8 @@ def evaluate_retrieval(
             the reason ``"retriever raised: <ExcType>: <message>"``.
         ignore_identical_ids: drop a result whose doc id is the query's id (BEIR's option,
             for corpora that contain the queries); the results below move up a rank.
+        doc_id: a function of one result that returns its doc id, or None to leave it to
+            the rules above; for passage-level qrels, ``doc_id=lambda hit: hit.segment.id``.
 
     Returns:
         a :class:`RetrievalEvalReport`; its ``skipped`` maps each judged query that was not
@@ -79,7 +85,8 @@ def evaluate_retrieval(
     Raises:
         ValueError: for an unknown metric name, a bad cutoff or option, or if no query can be
             scored.
-        TypeError: if no adapter accepts ``retriever`` or a result has no doc id.
+        TypeError: if no adapter accepts ``retriever``, or (as ``RetrieverResultError``) an
+            answer is not a list of results or a result has no single doc id.
         RetrieverError: if the retriever raises (and ``on_error="raise"``); the message names
             the query id.
 
@@ -117,6 +124,7 @@ def evaluate_retrieval(
         progress=progress,
         on_error=on_error,
         registry=registry,
+        doc_id=doc_id,
     )
     for query_id, failure in retrieval.failures.items():
         unavailable[query_id] = f"retriever raised: {failure}"

@@ -63,7 +63,9 @@ module:object to import one
 
     Raises:
         ValueError: for an unknown name, a module that cannot be imported (the message gives
-            the import error), or a missing attribute; or ``options`` for a ready retriever.
+            the import error), or a missing attribute; for a class whose ``from_corpus`` or
+            constructor raises ``TypeError`` (it does not take the corpus, or the options);
+            or ``options`` for a ready retriever.
         MissingDependencyError: (an ``ImportError``) when the ``bm25`` or ``dense`` extra is
             not installed; the message gives the install command.
     """
@@ -85,8 +87,24 @@ def retriever_factory(spec: str) -> Callable[..., Any]:
     found = _import_object(spec)
     if isinstance(found, type):
         from_corpus = getattr(found, "from_corpus", None)
-        return from_corpus if callable(from_corpus) else found
+        if callable(from_corpus):
+            return partial(_build, spec, from_corpus, f"{found.__name__}.from_corpus")
+        return partial(_build, spec, found, found.__name__)
     return partial(_ready, spec, found)
+
+
+def _build(spec: str, factory: Callable[..., Any], name: str, corpus: Any, **options: Any) -> Any:
+    try:
+        return factory(corpus, **options)
+    except TypeError as exc:
+        # Most often the constructor does not take the corpus: say how a class is called.
+        given = "".join(f", {key}=..." for key in sorted(options))
+        raise ValueError(
+            f"retriever {spec!r}: {name}(corpus{given}) raised TypeError: {exc}; a class named "
+            "by --retriever is built as Class.from_corpus(corpus, **options) if it has that "
+            "classmethod, else Class(corpus, **options): take the corpus there, or name a "
+            "ready retriever (module:instance)"
+        ) from exc
 
 
 def _builtin(name: str, corpus: CorpusInput, **options: Any) -> Any:
