@@ -143,3 +143,77 @@ def test_python_dash_m_is_the_same_command() -> None:
         check=True, capture_output=True, text=True,
     ).stdout  # fmt: skip
     assert out.splitlines()[1] == "exact_match,0.3333,3/4"
+
+
+def _saved_rag_report(tmp_path, name: str, edit) -> str:
+    code, out, _ = run("rag", str(DEMO_SAMPLES), "-m", "token_f1,exact_match", "-s", "-o", "json")
+    assert code == 0
+    data = json.loads(out)
+    edit(data)
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def _drop_last_value(data) -> None:
+    data["per_sample"]["token_f1"].pop()
+
+
+def _string_value(data) -> None:
+    data["per_sample"]["token_f1"][0] = "high"
+
+
+def _wrong_count(data) -> None:
+    data["n_samples"] = 9
+
+
+def _wrong_coverage(data) -> None:
+    data["coverage"]["exact_match"] = 4
+
+
+def _wrong_mean(data) -> None:
+    data["metrics"]["exact_match"] = 0.9
+
+
+def _per_sample_list(data) -> None:
+    data["per_sample"] = [1.0]
+
+
+@pytest.mark.parametrize(
+    ("edit", "what"),
+    [
+        (_drop_last_value, "per_sample['token_f1'] has 3 values for 4 samples"),
+        (_string_value, "per_sample['token_f1'] holds 'high' for sample 's1'"),
+        (_wrong_count, "n_samples is 9 but sample_ids has 4 ids"),
+        (_wrong_coverage, "coverage['exact_match'] is 4 but per_sample scores 3 samples"),
+        (_wrong_mean, "metrics['exact_match'] is 0.9 but the mean of per_sample is 0.333"),
+        (_per_sample_list, "per_sample must map each metric to its list of values"),
+    ],
+)
+def test_compare_rag_refuses_an_inconsistent_saved_report(tmp_path, edit, what) -> None:
+    good = _saved_rag_report(tmp_path, "good.json", lambda data: None)
+    bad = _saved_rag_report(tmp_path, "bad.json", edit)
+    code, _, err = run("compare", "--rag", good, bad)
+    assert code == 2
+    assert err.startswith(f"Error: {bad}: an inconsistent RAG report: {what}")
+    assert "internal error" not in err
+
+
+def test_compare_rag_on_a_samples_file_in_old_names_names_the_file(tmp_path) -> None:
+    old = tmp_path / "old.jsonl"
+    old.write_text(json.dumps({"question": "q", "answer": "a", "ground_truth": "a"}) + "\n")
+    code, _, err = run("compare", "--rag", str(DEMO_SAMPLES), str(old))
+    assert code == 2
+    assert err.startswith(f"Error: {old}: no sample has a RagSample field")
+    assert "'question' -> 'user_input'" in err
+
+
+def test_a_users_retriever_module_calling_sys_exit_is_one_line_not_a_silent_exit(
+    tmp_path, monkeypatch
+) -> None:
+    (tmp_path / "quits.py").write_text("import sys\nsys.exit(0)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "quits", raising=False)
+    code, _, err = run("retrieve", "demo", "-r", "quits:Retriever", "-q", "--no-progress")
+    assert code == 2
+    assert err.startswith("Error: the command was ended by sys.exit(0)")

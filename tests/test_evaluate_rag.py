@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -114,3 +115,75 @@ def test_a_metric_returning_nan_is_an_error_not_a_poisoned_mean() -> None:
     registry = Registry.from_plugin_manager(pm, infos)
     with pytest.raises(PluginError, match="RAG metric 'broken' returned nan for sample 0"):
         evaluate_rag(SAMPLES, metrics=("broken",), registry=registry)
+
+
+# -- samples that would score nothing (issue 15, item 7) -------------------------------------
+
+OLD_NAMES = [
+    {
+        "id": "s1",
+        "question": "q",
+        "answer": "Paris",
+        "contexts": ["Paris."],
+        "ground_truth": "Paris",
+    }
+]
+
+
+def test_samples_in_ragas_old_names_are_refused_with_the_new_names(builtin_registry) -> None:
+    with pytest.raises(InvalidSampleError) as info:
+        evaluate_rag(OLD_NAMES, registry=builtin_registry)
+    message = str(info.value)
+    assert "no sample has a RagSample field" in message
+    for old, new in [
+        ("question", "user_input"),
+        ("answer", "response"),
+        ("contexts", "retrieved_contexts"),
+        ("ground_truth", "reference"),
+    ]:
+        assert f"'{old}' -> '{new}'" in message
+
+
+def test_a_file_in_ragas_old_names_is_refused_naming_the_file(tmp_path, builtin_registry) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(OLD_NAMES[0]) + "\n")
+    with pytest.raises(InvalidSampleError, match=f"{re.escape(str(path))}: no sample has"):
+        evaluate_rag(path, registry=builtin_registry)
+
+
+def test_samples_with_only_misspelt_fields_get_a_did_you_mean(builtin_registry) -> None:
+    with pytest.raises(InvalidSampleError, match=r"did you mean 'respnse' -> 'response'"):
+        evaluate_rag([{"respnse": "a", "id": "s1"}], registry=builtin_registry)
+
+
+def test_samples_with_no_known_key_list_their_keys(builtin_registry) -> None:
+    with pytest.raises(InvalidSampleError, match=r"the keys are 'id', 'blob'"):
+        evaluate_rag([{"id": "s1", "blob": 1}], registry=builtin_registry)
+
+
+def test_a_misspelt_key_beside_real_fields_is_a_warning_naming_the_sample(builtin_registry) -> None:
+    samples = [
+        {"id": "s1", "response": "Paris", "reference": "Paris"},
+        {"id": "s2", "response": "Paris", "refrence": "Paris"},
+    ]
+    with pytest.warns(
+        UserWarning, match=r"'refrence' -> 'reference' \(first in sample 1 \(id 's2'\)\)"
+    ):
+        report = evaluate_rag(samples, metrics=("exact_match",), registry=builtin_registry)
+    assert report.coverage["exact_match"] == 1
+
+
+def test_extra_keys_of_our_own_or_private_give_no_warning(builtin_registry) -> None:
+    samples = [
+        {"id": "s1", "response": "a", "reference": "a", "references": ["a"], "query_id": "7",
+         "reference_context_grades": [1], "_note": "x", "_refrence": "x"},
+    ]  # fmt: skip
+    report = evaluate_rag(samples, metrics=("exact_match",), registry=builtin_registry)
+    assert report.metrics["exact_match"] == 1.0
+
+
+def test_an_empty_samples_file_names_the_file(tmp_path, builtin_registry) -> None:
+    path = tmp_path / "samples.jsonl"
+    path.write_text("")
+    with pytest.raises(InvalidSampleError, match=f"{re.escape(str(path))}: no sample in it"):
+        evaluate_rag(path, registry=builtin_registry)

@@ -1,9 +1,11 @@
 """Ragas' deterministic (non-LLM) metrics as ef RAG metrics named ``ragas.<metric>``.
 
 Each value is exactly what Ragas 0.4 computes for the sample; the bridge only decides when a
-metric applies. A sample that lacks a field the metric needs, or for which Ragas returns NaN
-("cannot be computed", e.g. no retrieved ids), is skipped for that metric, so it shows in
-``coverage`` instead of poisoning the mean.
+metric applies. A sample that lacks a field the metric needs, that has nothing for it to score (no
+retrieved contexts for ``ragas.context_recall``, no reference contexts for
+``ragas.context_precision``: Ragas' own metric would fail on ``max()`` of nothing), or for
+which Ragas returns NaN ("cannot be computed", e.g. no retrieved ids), is skipped for that
+metric, so it shows in ``coverage`` instead of poisoning the mean.
 
 How they differ from ef's own lexical metrics:
 
@@ -39,7 +41,7 @@ import attrs
 
 from ef.evaluation import RagMetric, RagSample
 
-from ._ragas import quiet, ragas_module
+from ._ragas import missing_dependency, quiet, ragas_module
 
 __all__ = ["METRICS", "RagasMetricSpec", "ragas_metrics"]
 
@@ -53,6 +55,9 @@ class RagasMetricSpec:
     needs: tuple[str, str]
     description: str
     options: tuple[tuple[str, Any], ...] = ()
+    #: Needed lists Ragas takes a ``max()`` over: empty, the sample has nothing to score
+    #: (Ragas' ``evaluate()`` gives NaN there; its metric alone raises ``ValueError``).
+    nonempty: tuple[str, ...] = ()
 
 
 _ANSWER = ("response", "reference")
@@ -89,10 +94,12 @@ METRICS: tuple[RagasMetricSpec, ...] = (
     RagasMetricSpec(
         "ragas.context_recall", "NonLLMContextRecall", _CONTEXTS,
         "Ragas NonLLMContextRecall: share of reference contexts matched (> 0.5) by a retrieval.",
+        nonempty=("retrieved_contexts",),
     ),
     RagasMetricSpec(
         "ragas.context_precision", "NonLLMContextPrecisionWithReference", _CONTEXTS,
         "Ragas NonLLMContextPrecisionWithReference: AP of retrieved contexts matching a reference.",
+        nonempty=("reference_contexts",),
     ),
     RagasMetricSpec(
         "ragas.id_context_recall", "IDBasedContextRecall", _IDS,
@@ -109,14 +116,19 @@ METRICS: tuple[RagasMetricSpec, ...] = (
 def _ragas_metric(spec: RagasMetricSpec) -> Any:
     """One Ragas metric object per spec and process (they are stateless between samples)."""
     module = ragas_module("ragas.metrics")
-    with quiet():
-        return getattr(module, spec.ragas_class)(**dict(spec.options))
+    try:
+        with quiet():
+            return getattr(module, spec.ragas_class)(**dict(spec.options))
+    except ImportError as exc:  # a metric's own package: "sacrebleu is required for ..."
+        raise missing_dependency(exc) from exc
 
 
 def _scorer(spec: RagasMetricSpec) -> Callable[[RagSample], float | None]:
     def score(sample: RagSample) -> float | None:
         if any(sample.get(field) is None for field in spec.needs):
             return None
+        if any(not sample.get(field) for field in spec.nonempty):
+            return None  # nothing to score: outside the metric's coverage, as Ragas' NaN
         ragas = ragas_module()
         fields = {field: sample[field] for field in spec.needs}  # type: ignore[literal-required]
         with quiet():

@@ -54,10 +54,21 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        # A PluginError (a plugin raised, or called sys.exit) is one of ours: exit 2, as for
+        # bad input, since the fix is in what the user installed; 1 means a bug of ef's own.
         except (EvaluationError, ValueError, OSError) as exc:
             if ctx.params.get("debug"):
                 raise
             raise InputError(" ".join(str(exc).split())) from exc
+        except SystemExit as exc:
+            # Plugins' sys.exit() is a PluginError already; this is the user's own code (a
+            # retriever module): never end with its exit code and no output.
+            if ctx.params.get("debug"):
+                raise
+            raise InputError(
+                f"the command was ended by sys.exit({exc.code!r}), called by code it imported "
+                "(rerun with ef-eval --debug ... for the traceback)"
+            ) from exc
         except Exception as exc:
             if ctx.params.get("debug"):
                 raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -14,7 +15,6 @@ from ..errors import DatasetFormatError
 from ..evaluate.compare import ComparisonReport, compare
 from ..evaluate.rag import evaluate_rag
 from ..formats.demo import DEMO_NAME, demo_path
-from ..formats.files import read_samples
 from ..reports import RagEvalReport
 from ._options import split_measures, ties_option
 from ._render import emit_table
@@ -46,8 +46,8 @@ def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
 def _rag_report(path: Path, metrics: tuple[str, ...]) -> RagEvalReport:
     """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score."""
     if path.suffix.lower() != ".json":
-        rows = read_samples(path)
-        return evaluate_rag(rows, metrics=metrics) if metrics else evaluate_rag(rows)
+        # By path, so that what is wrong in the file is reported with its name.
+        return evaluate_rag(path, metrics=metrics) if metrics else evaluate_rag(path)
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -61,8 +61,61 @@ def _rag_report(path: Path, metrics: tuple[str, ...]) -> RagEvalReport:
         raise DatasetFormatError(
             f"{path}: the report has no per-sample values; save it with ef-eval rag -s -o json"
         )
+    _check_saved_report(path, data)
     fields = ("metrics", "coverage", "n_samples", "per_sample", "sample_ids", "manifest")
     return RagEvalReport(**{key: data[key] for key in fields if key in data})
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_saved_report(path: Path, data: dict[str, Any]) -> None:
+    """A saved report whose parts disagree (an edited or truncated file) is refused, naming
+    what disagrees: compare would pair its values with the wrong samples, or crash."""
+
+    def bad(what: str) -> DatasetFormatError:
+        return DatasetFormatError(f"{path}: an inconsistent RAG report: {what}")
+
+    ids, per_sample = data["sample_ids"], data["per_sample"]
+    if not isinstance(ids, list) or not all(isinstance(s, str) for s in ids):
+        raise bad("sample_ids must be a list of strings")
+    if not isinstance(per_sample, dict):
+        raise bad("per_sample must map each metric to its list of values")
+    n_samples = data["n_samples"]
+    if not isinstance(n_samples, int) or isinstance(n_samples, bool) or n_samples != len(ids):
+        raise bad(f"n_samples is {n_samples!r} but sample_ids has {len(ids)} ids")
+    means, coverage = data["metrics"], data["coverage"]
+    if not isinstance(means, dict) or not isinstance(coverage, dict):
+        raise bad("metrics and coverage must map each metric to a value")
+    if set(means) != set(per_sample) or set(coverage) != set(per_sample):
+        raise bad(
+            f"metrics ({', '.join(means)}), coverage ({', '.join(coverage)}) and per_sample "
+            f"({', '.join(per_sample)}) name different metrics"
+        )
+    for metric, values in per_sample.items():
+        if not isinstance(values, list) or len(values) != len(ids):
+            count = len(values) if isinstance(values, list) else type(values).__name__
+            raise bad(f"per_sample[{metric!r}] has {count} values for {len(ids)} samples")
+        for sample, value in zip(ids, values, strict=True):
+            if value is not None and not _is_number(value):
+                raise bad(
+                    f"per_sample[{metric!r}] holds {value!r} for sample {sample!r}; expected "
+                    "a finite number or null"
+                )
+        scored = [v for v in values if v is not None]
+        if coverage[metric] != len(scored):
+            raise bad(
+                f"coverage[{metric!r}] is {coverage[metric]!r} but per_sample scores "
+                f"{len(scored)} samples"
+            )
+        mean = math.fsum(scored) / len(scored) if scored else None
+        saved = means[metric]
+        if (mean is None) != (saved is None) or (
+            mean is not None
+            and not (_is_number(saved) and math.isclose(saved, mean, rel_tol=1e-9, abs_tol=1e-12))
+        ):
+            raise bad(f"metrics[{metric!r}] is {saved!r} but the mean of per_sample is {mean!r}")
 
 
 def _system_name_of(choice: str, named: dict[str, Path]) -> str:

@@ -241,6 +241,7 @@ def evaluate_with_profile(
             tie_policy=rule.tie_policy,
             float64=rule.float64,
             cutoffs=cutoffs,
+            registry=registry,
         )
         if main is None or rule == profile.default:
             main = scored
@@ -252,6 +253,7 @@ def evaluate_with_profile(
                     averaging=profile.queries,
                     tie_policy="trec_eval",
                     cutoffs=cutoffs,
+                    registry=registry,
                 ).ties
                 main = attrs.evolve(main, ties=attrs.evolve(ties, policy="ranx"))
         for query_id, values in scored.per_query.items():

@@ -19,6 +19,7 @@ import attrs
 from ..adapters._ids import DocIdError
 from ..errors import RetrieverError, RetrieverResultError
 from ..interfaces import BatchSearchFunction, SearchFunction
+from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import FrozenDict
 from .results import DocIdFunction, ranking
@@ -93,8 +94,15 @@ def searcher_for(retriever: Any, registry: Registry) -> Searcher:
     >>> searcher.adapter, searcher.search(["q1"], ["text"], 10)
     ('callable', [['d1']])
     """
+    kind = type(retriever).__name__
     for adapter in registry.adapters:
-        if adapter.accepts(retriever):
+        # The adapter plugin's own calls: what they raise is a PluginError naming it (the
+        # retriever's failures, later, are RetrieverErrors naming the query).
+        with plugin_call(registry, "adapter", adapter.name, "accepts()", f"a {kind} retriever"):
+            accepted = adapter.accepts(retriever)
+        if not accepted:
+            continue
+        with plugin_call(registry, "adapter", adapter.name, "adapt()", f"a {kind} retriever"):
             if adapter.adapt_batch is not None:
                 return Searcher(adapter.name, batch=adapter.adapt_batch(retriever))
             assert adapter.adapt is not None  # RetrieverAdapter checks it

@@ -19,6 +19,7 @@ import attrs
 
 from ..errors import PluginError
 from ..interfaces import RetrievalMetric, is_score
+from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_call, plugin_failure
 from ..plugin_engine.registry import Registry
 from .manifest import retrieval_manifest
 from .measures import Measure, check_k_values, parse_measures
@@ -61,23 +62,50 @@ def resolve_measures(
     return measures
 
 
-def _checked(metric: RetrievalMetric, value: object, query_id: str) -> float:
-    if not is_score(value):
-        # A NaN or a None would poison the mean silently; say which metric and which query.
+def _checked(
+    metric: RetrievalMetric, value: object, query_id: str, registry: Registry | None = None
+) -> float:
+    if not is_score(value) or not math.isfinite(value):  # type: ignore[arg-type]
+        # A NaN, an inf or a None would poison the mean silently: say which metric, whose,
+        # and which query.
         raise PluginError(
-            f"retrieval metric {metric.name!r} returned {value!r} for query {query_id!r}; "
-            "a retrieval metric must return a number"
+            f"retrieval metric {metric.name!r} returned {value!r} for query {query_id!r} (the "
+            f"metric of {owner_of(registry, 'metric', metric.name)}); a retrieval metric must "
+            "return a finite number"
         )
     return float(value)  # type: ignore[arg-type]  # is_score checked it
 
 
 def _plain_floats(raw: object, values: list[Any]) -> bool:
-    """True if every value is a float and none is NaN (a float64 array is checked at once)."""
+    """True if every value is a finite float (a float64 array is checked at once)."""
     if getattr(raw, "dtype", None) == "float64" and getattr(raw, "ndim", None) == 1:
         import numpy as np  # a batch metric returned an array: numpy is loaded already
 
-        return not np.isnan(raw).any()  # type: ignore[call-overload]  # raw is an ndarray
-    return all(type(v) is float and not math.isnan(v) for v in values)
+        return bool(np.isfinite(raw).all())  # type: ignore[call-overload]  # raw is an ndarray
+    return all(type(v) is float and math.isfinite(v) for v in values)
+
+
+def _per_query(
+    m: Measure,
+    rankings: Iterable[Sequence[str]],
+    judgements: Iterable[Mapping[str, float]],
+    query_of: Callable[[int], str],
+    registry: Registry | None,
+) -> list[Any]:
+    """``m``'s ``func`` on each ranking; what the plugin raises names the query
+    (``query_of(i)`` for the i-th call), found only on failure."""
+    values: list[Any] = []
+    append, func, k, kwargs = values.append, m.metric.func, m.k, m.kwargs
+    try:
+        for r, j in zip(rankings, judgements, strict=True):
+            append(func(r, j, k, **kwargs))
+    except PLUGIN_FAILURES as exc:
+        where = f"query {query_of(len(values))!r}"
+        error = plugin_failure(exc, registry, "metric", m.metric.name, "its func", where=where)
+        if error is None:
+            raise
+        raise error from exc
+    return values
 
 
 def score_all(
@@ -88,6 +116,7 @@ def score_all(
     rankings: Callable[[], Sequence[Sequence[str]]],
     *,
     expected: bool = False,
+    registry: Registry | None = None,
 ) -> dict[str, dict[str, float]]:
     """Every measure's value for every query: ``{query_id: {key: value}}``.
 
@@ -96,6 +125,9 @@ def score_all(
     With ``expected``, each value is the metric's mean over the orders of the query's tied
     docs: its ``expected`` form if it has one, else its mean over :func:`~ef.evaluation.
     ties.expand`'s repeats.
+
+    What a metric's plugin raises is a ``PluginError`` naming the metric and its plugin
+    (``registry`` says which plugin that is), and, for a per-query ``func``, the query.
     """
     columns: dict[str, list[float]] = {}
     ranked: Sequence[Sequence[str]] | None = None
@@ -104,20 +136,23 @@ def score_all(
         values: list[Any]
         if expected:
             if m.metric.expected is not None:
-                raw = m.metric.expected(hits, m.k, **m.kwargs)
-                values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
+                with plugin_call(registry, "metric", m.metric.name, "its expected form"):
+                    raw = m.metric.expected(hits, m.k, **m.kwargs)
+                    values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
             else:
                 ranked = rankings() if ranked is None and m.metric.batch is None else ranked
-                values = _tie_averaged(m, query_ids, hits, judgements, ranked)
+                values = _tie_averaged(m, query_ids, hits, judgements, ranked, registry=registry)
             if len(values) != len(query_ids):
                 raise PluginError(
                     f"retrieval metric {m.metric.name!r}: its expected form returned "
                     f"{len(values)} values for {len(query_ids)} queries"
                 )
         elif m.metric.batch is not None:
-            raw = m.metric.batch(hits, m.k, **m.kwargs)
-            # An array's tolist() gives Python floats in one step; any sequence will do.
-            values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
+            # Around the whole batch: the fast path pays one try per metric, not per query.
+            with plugin_call(registry, "metric", m.metric.name, "its batch form"):
+                raw = m.metric.batch(hits, m.k, **m.kwargs)
+                # An array's tolist() gives Python floats in one step; any sequence will do.
+                values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
             if len(values) != len(query_ids):
                 raise PluginError(
                     f"retrieval metric {m.metric.name!r}: its batch form returned "
@@ -125,13 +160,12 @@ def score_all(
                 )
         else:
             ranked = rankings() if ranked is None else ranked
-            kwargs = m.kwargs
-            values = [
-                m.metric.func(r, j, m.k, **kwargs) for r, j in zip(ranked, judgements, strict=True)
-            ]
+            values = _per_query(m, ranked, judgements, query_ids.__getitem__, registry)
         if not _plain_floats(raw, values):
-            # Only a value that is not a plain, non-NaN float needs the full check.
-            values = [_checked(m.metric, v, q) for v, q in zip(values, query_ids, strict=True)]
+            # Only a value that is not a plain, finite float needs the full check.
+            values = [
+                _checked(m.metric, v, q, registry) for v, q in zip(values, query_ids, strict=True)
+            ]
         columns[m.key] = values
     keys = list(columns)
     rows = zip(*columns.values(), strict=True)
@@ -147,6 +181,8 @@ def _tie_averaged(
     hits: JudgedHits,
     judgements: Sequence[Mapping[str, float]],
     ranked: Sequence[Sequence[str]] | None,
+    *,
+    registry: Registry | None = None,
 ) -> list[float]:
     """A metric without an expected form, averaged over every distinct order of the ties."""
     from .ties import expand, expand_rankings, mean_by_owner
@@ -154,14 +190,16 @@ def _tie_averaged(
     name = f"metric {m.metric.name!r}"
     if m.metric.batch is not None:
         repeats, owner = expand(hits, name, query_ids)
-        raw = m.metric.batch(repeats, m.k, **m.kwargs)
-        values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
+        with plugin_call(registry, "metric", m.metric.name, "its batch form"):
+            raw = m.metric.batch(repeats, m.k, **m.kwargs)
+            values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
     else:
         assert ranked is not None  # built by the caller for a metric without a batch form
         orders, judged, owner = expand_rankings(ranked, judgements, hits, name, query_ids)
-        values = [m.metric.func(r, j, m.k, **m.kwargs) for r, j in zip(orders, judged, strict=True)]
+        values = _per_query(m, orders, judged, lambda i: query_ids[owner[i]], registry)
     checked = [
-        _checked(m.metric, v, query_ids[q]) for v, q in zip(values, owner.tolist(), strict=True)
+        _checked(m.metric, v, query_ids[q], registry)
+        for v, q in zip(values, owner.tolist(), strict=True)
     ]
     return mean_by_owner(checked, owner, hits.n_queries)
 
@@ -204,13 +242,15 @@ def score_rankings(
     float64: bool = False,
     cutoffs: Sequence[int] | None = None,
     unavailable: Mapping[str, str] | None = None,
+    registry: Registry | None = None,
 ) -> Scored:
     """Every measure on every query that ``averaging`` scores, with tied docs ordered by
     ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would).
 
     ``unavailable`` maps judged queries that could not be run to why (a retriever raised, a
     query had no text): they are skipped with that reason. The tie diagnostic looks at
-    ``cutoffs`` (default: the measures' own).
+    ``cutoffs`` (default: the measures' own). ``registry`` names the plugin of a metric that
+    fails.
     """
     query_ids, judgements, skipped, missing = query_sets(run, qrels, averaging, unavailable)
     hits = run.judged_hits(query_ids, judgements, tie_policy, float64=float64)
@@ -221,6 +261,7 @@ def score_rankings(
         hits,
         lambda: [run.ranking(q, tie_policy, float64=float64) for q in query_ids],
         expected=tie_policy == "expected",
+        registry=registry,
     )
     if cutoffs is None:
         cutoffs = sorted({m.k for m in measures if m.k is not None})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -10,10 +11,12 @@ from typing import Any
 import attrs
 
 from ..engine.manifest import rag_manifest
-from ..errors import PluginError
+from ..errors import InvalidSampleError, PluginError
 from ..formats.files import read_samples
+from ..formats.rag_samples import check_sample_keys
 from ..interfaces import RagMetric, is_score
 from ..metrics.rag import validate_sample
+from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RagEvalReport
 from ..types import RagSample
@@ -30,17 +33,46 @@ DEFAULT_RAG_METRICS = (
 )
 
 
-def _score(metric: RagMetric, sample: RagSample, index: int) -> float | None:
-    value = metric.func(sample)
+def _scores(
+    metric: RagMetric, samples: Sequence[RagSample], registry: Registry
+) -> list[float | None]:
+    """``metric`` on every sample; what its plugin raises or returns amiss names the sample."""
+    values: list[object] = []
+    append, func = values.append, metric.func
+    try:
+        for sample in samples:
+            append(func(sample))
+    except PLUGIN_FAILURES as exc:
+        where = _where(samples[len(values)], len(values))
+        error = plugin_failure(exc, registry, "metric", metric.name, "its func", where=where)
+        if error is None:
+            raise
+        raise error from exc
+    return [_checked(metric, v, samples, i, registry) for i, v in enumerate(values)]
+
+
+def _checked(
+    metric: RagMetric,
+    value: object,
+    samples: Sequence[RagSample],
+    index: int,
+    registry: Registry,
+) -> float | None:
     if value is None:
         return None
-    if not is_score(value):
-        # A NaN would poison the mean silently; say which metric produced it, and where.
+    if not is_score(value) or not math.isfinite(value):  # type: ignore[arg-type]
+        # A NaN or an inf would poison the mean silently; say which metric, whose, and where.
         raise PluginError(
-            f"RAG metric {metric.name!r} returned {value!r} for sample {index}; a metric must "
-            "return a number, or None when the sample lacks what it needs"
+            f"RAG metric {metric.name!r} returned {value!r} for {_where(samples[index], index)}"
+            f" (the metric of {owner_of(registry, 'metric', metric.name)}); a metric must "
+            "return a finite number, or None when the sample lacks what it needs"
         )
-    return float(value)
+    return float(value)  # type: ignore[arg-type]  # is_score checked it
+
+
+def _where(sample: Mapping[str, Any], index: int) -> str:
+    name = sample.get("id")
+    return f"sample {index}" if name is None else f"sample {index} (id {name!r})"
 
 
 def evaluate_rag(
@@ -83,8 +115,15 @@ def evaluate_rag(
         a :class:`RagEvalReport`.
 
     Raises:
-        ValueError: for an unknown metric name, if ``samples`` is empty, or for a malformed
-            sample (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index).
+        ValueError: for an unknown metric name, if ``samples`` (or the file) is empty, if no
+            sample has any RagSample field (Ragas' old names ``question``, ``answer``, ...:
+            the message says what to rename), or for a malformed sample
+            (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index).
+        PluginError: if a metric's plugin raises, or returns NaN or an infinity; the message
+            names the metric, its plugin and the sample (its ``id``, else its index).
+
+    A key that is not a RagSample field but looks like a misspelt one (``refrence``, or an old
+    Ragas name beside the new ones) gives a ``UserWarning``: no metric reads it.
 
     >>> samples = [
     ...     {'user_input': 'capital of France?', 'response': 'Paris',
@@ -106,17 +145,21 @@ def evaluate_rag(
     if not chosen:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
     inputs: dict[str, str | os.PathLike[str]] = {}
+    source = "samples"
     if isinstance(samples, (str, os.PathLike)):
         inputs["samples"] = samples
+        source = str(samples)
         samples = read_samples(Path(samples), samples_format, registry=registry)
     checked = [validate_sample(sample, index) for index, sample in enumerate(samples)]
     if not checked:
-        raise ValueError("samples is empty; evaluate_rag needs at least one sample")
+        raise InvalidSampleError(
+            f"{source}: no sample in it; evaluate_rag needs at least one"
+            if inputs
+            else "samples is empty; evaluate_rag needs at least one sample"
+        )
+    check_sample_keys(checked, source, stacklevel=2)
 
-    per_sample = {
-        name: [_score(metric, sample, i) for i, sample in enumerate(checked)]
-        for name, metric in chosen.items()
-    }
+    per_sample = {name: _scores(metric, checked, registry) for name, metric in chosen.items()}
     report = RagEvalReport.from_values(
         per_sample, [sample_id(sample, i) for i, sample in enumerate(checked)]
     )

@@ -132,7 +132,13 @@ def evaluate_retrieval(
     if ignore_identical_ids:
         run = run.without_identical_ids()
     scored = score_rankings(
-        run, qrels, measures, averaging="qrels", tie_policy="input_order", unavailable=unavailable
+        run,
+        qrels,
+        measures,
+        averaging="qrels",
+        tie_policy="input_order",
+        unavailable=unavailable,
+        registry=registry,
     )
     return retrieval_report(
         evaluation(

@@ -138,7 +138,9 @@ def evaluate_run(
     if ignore_identical_ids:
         table = table.without_identical_ids()
     judged = load_qrels(qrels, registry, qrels_format)
-    scored = score_rankings(table, judged, measures, averaging=averaging, tie_policy=policy)
+    scored = score_rankings(
+        table, judged, measures, averaging=averaging, tie_policy=policy, registry=registry
+    )
     return retrieval_report(
         evaluation(
             registry,

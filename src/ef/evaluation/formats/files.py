@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..dataset import Dataset, Document, StreamingCorpus, documents_of
 from ..errors import UnknownNameError
 from ..interfaces import DatasetFormat
+from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
 
@@ -60,8 +61,10 @@ def format_for(
     if must_exist and not path.exists():
         raise FileNotFoundError(f"no such file or directory: {path}")
     for fmt in registry.formats_to_detect:
-        if fmt.name in able and fmt.detect is not None and fmt.detect(path):
-            return fmt
+        if fmt.name in able and fmt.detect is not None:
+            with plugin_call(registry, "format", fmt.name, "detect()", f"the file {path}"):
+                if fmt.detect(path):
+                    return fmt
     raise UnknownNameError(
         f"cannot tell the format of {path} to {what}; name it with format= "
         f"(one of: {', '.join(able)})"
@@ -72,9 +75,11 @@ def _read(
     path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
 ) -> Any:
     source = Path(path)
-    fmt = format_for(source, format, capability, registry_or_default(registry), must_exist=True)
+    registry = registry_or_default(registry)
+    fmt = format_for(source, format, capability, registry, must_exist=True)
     reader: Callable[[Path], Any] = getattr(fmt, capability)
-    return reader(source)
+    with plugin_call(registry, "format", fmt.name, f"{capability}()", f"the file {source}"):
+        return reader(source)
 
 
 def _write(
@@ -85,9 +90,11 @@ def _write(
     registry: Registry | None,
 ) -> None:
     target = Path(path)
-    fmt = format_for(target, format, capability, registry_or_default(registry), must_exist=False)
+    registry = registry_or_default(registry)
+    fmt = format_for(target, format, capability, registry, must_exist=False)
     writer: Callable[[Path, object], None] = getattr(fmt, capability)
-    writer(target, data)
+    with plugin_call(registry, "format", fmt.name, f"{capability}()", f"the file {target}"):
+        writer(target, data)
 
 
 def read_qrels(
@@ -328,10 +335,14 @@ def read_run_columns(
     reference reader's mapping: the same numbers and errors either way. Detection order and
     plugins are honoured: a fast reader is its format's ``read_run_columns`` capability."""
     source = Path(path)
-    fmt = format_for(source, format, "read_run", registry_or_default(registry), must_exist=True)
+    registry = registry_or_default(registry)
+    fmt = format_for(source, format, "read_run", registry, must_exist=True)
+    where = f"the file {source}"
     if fmt.read_run_columns is not None:
-        columns: RunColumns | None = fmt.read_run_columns(source)
+        with plugin_call(registry, "format", fmt.name, "read_run_columns()", where):
+            columns: RunColumns | None = fmt.read_run_columns(source)
         if columns is not None:
             return columns
-    run: Run = fmt.read_run(source)  # type: ignore[misc]  # format_for checked it
+    with plugin_call(registry, "format", fmt.name, "read_run()", where):
+        run: Run = fmt.read_run(source)  # type: ignore[misc]  # format_for checked it
     return run

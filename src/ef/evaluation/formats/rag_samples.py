@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import ast
 import csv
+import difflib
 import io
 import json
 import os
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,9 @@ from ..types import SAMPLE_FIELDS, validate_sample
 from ._io import atomic_writer, format_error, json_lines, read_text
 
 __all__ = [
+    "EXTRA_KEYS",
+    "OLD_RAGAS_NAMES",
+    "check_sample_keys",
     "looks_like_csv_samples",
     "looks_like_jsonl_samples",
     "read_csv_samples",
@@ -42,6 +47,79 @@ _STRUCTURED = frozenset(
         "rubrics",
     }
 )
+
+
+#: Ragas' names before 0.2, and the field that replaced each.
+OLD_RAGAS_NAMES = {
+    "question": "user_input",
+    "answer": "response",
+    "contexts": "retrieved_contexts",
+    "ground_truth": "reference",
+    "ground_truths": "reference",
+}
+
+#: Keys beside the RagSample fields that ef gives a meaning to (DESIGN §4). Any other key is
+#: kept too (the Ragas round trip keeps extra keys), and one starting with ``_`` is never
+#: taken for a misspelt field.
+EXTRA_KEYS = frozenset({"id", "references", "reference_context_grades"})
+
+
+def _suggestion(key: str) -> str | None:
+    """The field ``key`` probably means: a Ragas old name's successor, or a close spelling."""
+    if key in OLD_RAGAS_NAMES:
+        return OLD_RAGAS_NAMES[key]
+    if key in EXTRA_KEYS or key.startswith("_"):
+        return None
+    close = difflib.get_close_matches(key.lower(), SAMPLE_FIELDS, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def _renames(keys: Iterable[str]) -> str:
+    return ", ".join(f"{key!r} -> {new!r}" for key in keys if (new := _suggestion(key)) is not None)
+
+
+def check_sample_keys(
+    samples: Sequence[Mapping[str, Any]], source: str = "the samples", *, stacklevel: int = 2
+) -> None:
+    """Refuse samples that use no RagSample field; warn of keys that look like misspelt ones.
+
+    Every metric would skip such samples and score nothing, so a file in Ragas' old names
+    (``question``, ``answer``, ``contexts``, ``ground_truth``) would read as a report with no
+    number in it. ``source`` names the samples in messages (a file's path). A key is taken for
+    a misspelling when it is an old Ragas name, or close to a field (``difflib``); the other
+    keys beside the fields are allowed silently.
+
+    >>> check_sample_keys([{"question": "q", "answer": "a"}], "old.jsonl")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.InvalidSampleError: old.jsonl: no sample has a RagSample field ...
+    """
+    keys = dict.fromkeys(k for sample in samples for k in sample)
+    if not any(sample.get(field) is not None for sample in samples for field in SAMPLE_FIELDS):
+        renames = _renames(keys)
+        hint = (
+            f"rename {renames} (Ragas' names since 0.2)"
+            if any(k in OLD_RAGAS_NAMES for k in keys)
+            else f"did you mean {renames}?"
+            if renames
+            else f"the keys are {', '.join(map(repr, keys)) or '(none)'}"
+        )
+        raise InvalidSampleError(
+            f"{source}: no sample has a RagSample field ({', '.join(SAMPLE_FIELDS[:8])}, ...), "
+            f"so every metric would score nothing; {hint}"
+        )
+    suspects = [k for k in keys if k not in SAMPLE_FIELDS and _suggestion(k) is not None]
+    if suspects:
+        first = next(i for i, sample in enumerate(samples) if suspects[0] in sample)
+        name = samples[first].get("id")
+        where = f"sample {first}" if name is None else f"sample {first} (id {name!r})"
+        warnings.warn(
+            f"{source}: keys that are not RagSample fields look like misspelt ones, and no "
+            f"metric reads them: {_renames(suspects)} (first in {where}). Rename them, or "
+            "prefix a key of your own with '_'.",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 
 def _suffixes(path: str | os.PathLike[str]) -> list[str]:

@@ -177,9 +177,11 @@ def load_plugin_manager(
             plugin = _load_entry_point(ep, info)
             try:
                 pm.register(plugin, name=ep.name)
-            except ValueError as exc:  # the same module registered under two names
+            # The same module registered under two names (ValueError), or plugin code run
+            # while pluggy reads its attributes.
+            except (Exception, SystemExit) as exc:
                 raise PluginError(
-                    f"plugin {info.describe()} could not be registered: {exc}"
+                    f"plugin {info.describe()} could not be registered: {_what(exc)}"
                 ) from exc
             infos[ep.name] = info
     register_in_process(pm, _named(plugins), infos, blocked)
@@ -341,7 +343,7 @@ def _check_plugin_name(info: PluginInfo, registered: dict[str, PluginInfo]) -> N
 def _load_entry_point(ep: importlib_metadata.EntryPoint, info: PluginInfo) -> object:
     try:
         return ep.load()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a plugin cannot end the process; Ctrl-C can
         where = (
             f"distribution {info.distribution} {info.version}"
             if info.distribution
@@ -350,7 +352,14 @@ def _load_entry_point(ep: importlib_metadata.EntryPoint, info: PluginInfo) -> ob
         raise PluginLoadError(
             f"plugin {info.name!r} (entry point '{info.entry_point}' in group "
             f"{hookspecs.NAME!r}, from {where}) failed to import: "
-            f"{type(exc).__name__}: {exc}. To skip it, set {DISABLE_PLUGINS_ENV}={info.name}"
+            f"{_what(exc)}. To skip it, set {DISABLE_PLUGINS_ENV}={info.name}"
             f" (or {DISABLE_AUTOLOAD_ENV}=1 to load no third-party plugin), or uninstall "
             f"{info.distribution or 'it'}."
         ) from exc
+
+
+def _what(exc: BaseException) -> str:
+    """What went wrong, for a message: the exception, or the sys.exit() call."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    return f"{type(exc).__name__}: {exc}"

@@ -298,12 +298,16 @@ class _Collector:
         plugin = self._describe(impl.plugin_name)
         try:
             # The hooks take no arguments (pluggy rejects impls that ask for unknown ones).
-            result = impl.function()
-        except Exception as exc:
-            raise PluginError(
-                f"plugin {plugin} raised in {hook_name}(): {type(exc).__name__}: {exc}"
-            ) from exc
-        for item in _as_list(result, types):
+            # A generator's code runs when it is listed: inside the try too.
+            items = _as_list(impl.function(), types)
+        except (Exception, SystemExit) as exc:  # a plugin cannot end the process
+            what = (
+                f"called sys.exit({exc.code!r}) in {hook_name}()"
+                if isinstance(exc, SystemExit)
+                else f"raised in {hook_name}(): {type(exc).__name__}: {exc}"
+            )
+            raise PluginError(f"plugin {plugin} {what}") from exc
+        for item in items:
             if not isinstance(item, types):
                 expected = " or ".join(t.__name__ for t in types)
                 raise PluginError(
