@@ -178,7 +178,7 @@ def test_a_run_that_shares_only_unjudged_queries_is_an_error() -> None:
 
 
 def test_an_empty_run_is_an_error() -> None:
-    with pytest.raises(ValueError, match="the run is empty"):
+    with pytest.raises(ValueError, match="no query can be scored: the run is empty"):
         evaluate_run({}, QRELS)
 
 

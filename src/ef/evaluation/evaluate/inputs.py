@@ -123,12 +123,18 @@ def check_qrels(qrels: object) -> None:
                 raise ValueError(f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: {problem}")
 
 
-def _first_fraction(qrels: Qrels) -> tuple[str, str, float] | None:
+def _mostly_fractions(qrels: Qrels) -> tuple[str, str, float] | None:
+    """The first grade that is no whole number, if most of them are not (scores are not,
+    fractional grades seldom all are)."""
+    first = None
+    fractions = total = 0
     for query_id, judged in qrels.items():
         for doc_id, grade in judged.items():
+            total += 1
             if not float(grade).is_integer():
-                return query_id, doc_id, float(grade)
-    return None
+                fractions += 1
+                first = first or (query_id, doc_id, float(grade))
+    return first if 2 * fractions > total else None
 
 
 def _only_grades(run: Mapping[str, object]) -> tuple[int, int] | None:
@@ -149,13 +155,13 @@ def _only_grades(run: Mapping[str, object]) -> tuple[int, int] | None:
 def check_not_swapped(run: object, qrels: Qrels) -> None:
     """Refuse a run and qrels given the wrong way round.
 
-    The sign: the qrels hold a score that is no whole number while the run holds only small
-    whole numbers, as grades are. A run file and a qrels file cannot be swapped this way (the
+    The sign: most values of the qrels are no whole numbers (scores) while the run holds only
+    small whole numbers, as grades are. A run file and a qrels file cannot be swapped this way (the
     readers would refuse them), so only mappings are looked at.
     """
     if not isinstance(run, Mapping):
         return
-    fraction = _first_fraction(qrels)
+    fraction = _mostly_fractions(qrels)
     if fraction is None:
         return
     grades = _only_grades(run)
@@ -219,8 +225,9 @@ def no_overlap_cause(
             f"the {mine}'s query ids are {shown[0]}, {theirs}' are {shown[1]}: "
             "use str ids on both sides"
         )
-    a = [str(i) for i in side]
     b = [str(i) for i in judged]
+    known = set(b)
+    a = [str(i) for i in side if str(i) not in known]  # the ones that match are no clue
     for what, fold in (
         ("whitespace", str.strip),
         ("case", str.casefold),
@@ -242,26 +249,29 @@ def _relevant(qrels: Qrels) -> list[str]:
     return [q for q, judged in qrels.items() if any(grade > 0 for grade in judged.values())]
 
 
-def check_overlap(run: RankedRun, qrels: Qrels) -> None:
+def check_overlap(run: RankedRun, qrels: Qrels, averaging: str = "qrels") -> None:
     """Refuse a run that answers none of the judged queries; warn if it answers fewer than
     half of them (an :class:`~ef.evaluation.InputWarning`).
 
     Only queries with a relevant doc count: the others are skipped, so a run that shares
-    only them would score 0 for every query. Qrels with no relevant doc at all are left to
-    the scoring rules (which skip every query and say so).
+    only them would score 0 for every query; under ``averaging="run"`` they are scored (as
+    trec_eval scores them), so there any judged query in common will do. Qrels with no
+    relevant doc at all are left to the scoring rules (which skip every query and say so).
     """
     relevant = _relevant(qrels)
     if not relevant:
         return
     present = [q for q in relevant if q in run]
-    if not present:
+    shared = present or (averaging == "run" and any(q in qrels for q in run.query_ids))
+    if not shared:
         raise ValueError(_no_overlap_message(list(run.query_ids), qrels, relevant))
     if 2 * len(present) < len(relevant):
         missing = [q for q in relevant if q not in run]
+        fate = "score 0" if averaging == "qrels" else f"are not scored (averaging={averaging!r})"
         warnings.warn(
             f"the run answers only {len(present)} of the {len(relevant)} judged queries "
             f"(with a relevant doc); the {len(missing)} missing ones, e.g. {shown_ids(missing)}, "
-            "score 0 (averaging='intersection' scores only the queries in both)",
+            f"{fate}: is it the run of these qrels?",
             InputWarning,
             stacklevel=4,
         )
@@ -270,13 +280,13 @@ def check_overlap(run: RankedRun, qrels: Qrels) -> None:
 def _no_overlap_message(run_ids: Sequence[object], qrels: Qrels, relevant: Sequence[str]) -> str:
     judged = f"qrels has {len(relevant)} judged queries {shown_ids(relevant)}"
     if not run_ids:
-        return f"the run is empty: it answers no query ({judged})"
+        return f"no query can be scored: the run is empty ({judged})"
     if any(q in qrels for q in run_ids):
         head = f"none of the {len(relevant)} queries with a relevant doc in qrels is in the run"
     else:
         head = "no query in common between the run and qrels"
-    message = f"{head}: the run has {len(run_ids)} queries {shown_ids(run_ids)}, {judged}"
-    cause = no_overlap_cause(run_ids, list(qrels), ("run", "qrels"))
+    message = f"no query can be scored, {head}: the run has {len(run_ids)} queries {shown_ids(run_ids)}, {judged}"
+    cause = no_overlap_cause(run_ids, relevant, ("run", "qrels"))
     if cause is not None:
         message += f"; likely cause: {cause}"
     return message + ". Nothing was scored: is it a run of another collection?"
@@ -290,8 +300,10 @@ def load_inputs(
     run_format: str | None = None,
     qrels_format: str | None = None,
     check_swapped: bool = True,
+    averaging: str = "qrels",
 ) -> tuple[RankedRun, Qrels]:
-    """The run as a run value and the judgements, once every check above has passed."""
+    """The run as a run value and the judgements, once every check above has passed
+    (``averaging`` decides which queries count as shared, see :func:`check_overlap`)."""
     check_run_shape(run)
     if isinstance(qrels, (str, os.PathLike)):
         judged = read_qrels(Path(qrels), qrels_format, registry=registry)  # the reader checks
@@ -301,7 +313,7 @@ def load_inputs(
         if check_swapped:
             check_not_swapped(run, judged)
     table = run_value(run, registry, run_format)
-    check_overlap(table, judged)
+    check_overlap(table, judged, averaging)
     return table, judged
 
 

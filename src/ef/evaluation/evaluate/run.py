@@ -128,9 +128,9 @@ def evaluate_run(
     >>> evaluate_run({"Q1": {"d1": 0.5}}, {"1": {"d1": 1}})
     Traceback (most recent call last):
         ...
-    ValueError: no query in common between the run and qrels: the run has 1 queries ('Q1'), \
-qrels has 1 judged queries ('1'); likely cause: every run id starts with 'Q', which qrels' ids \
-lack. Nothing was scored: is it a run of another collection?
+    ValueError: no query can be scored, no query in common between the run and qrels: the run \
+has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run id starts with \
+'Q', which qrels' ids lack. Nothing was scored: is it a run of another collection?
     """
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
@@ -148,6 +148,7 @@ lack. Nothing was scored: is it a run of another collection?
             run_format=run_format,
             qrels_format=qrels_format,
             check_swapped=check_swapped,
+            averaging="qrels",  # every profile's averaging counts the judged queries
         )
         return retrieval_report(
             evaluate_with_profile(
@@ -171,6 +172,7 @@ lack. Nothing was scored: is it a run of another collection?
         run_format=run_format,
         qrels_format=qrels_format,
         check_swapped=check_swapped,
+        averaging=averaging,
     )
     if ignore_identical_ids:
         table = table.without_identical_ids()
