@@ -105,8 +105,15 @@ SAME = {
     "num_rel_ret": ["num_rel_ret"],
     "set_F": ["f1@all"],
     # trec_eval's named sets, at trec_eval's cutoffs, without the members not implemented
-    "set": ["num_ret", "num_rel", "num_rel_ret", "precision@all", "recall@all", "r_cap@all",
-            "f1@all"],  # fmt: skip
+    "set": [
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "precision@all",
+        "recall@all",
+        "r_cap@all",
+        "f1@all",
+    ],
     # where ours and trec_eval's names meet, ours wins
     "map": ["map@1", "map@10"],
     "rbp": ["rbp"],

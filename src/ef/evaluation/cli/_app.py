@@ -215,9 +215,7 @@ def evaluate(  # click passes every option by keyword
         if issubclass(notice.category, InputWarning):
             click.echo(f"warning: {notice.message}", err=True)
         else:  # not ours: shown as Python would have
-            warnings.warn_explicit(
-                notice.message, notice.category, notice.filename, notice.lineno
-            )
+            warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
     for note in _measure_notes(split_measures(metrics), cutoffs):
         click.echo(f"note: {note}", err=True)
     if report.ties.at_cutoff or report.ties.at_relevant:
@@ -236,8 +234,7 @@ def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
             left_out = trec_eval_set(spec)[1]
             if left_out:
                 notes.append(
-                    f"-m {spec}: trec_eval's {', '.join(left_out)} are not implemented and "
-                    "left out"
+                    f"-m {spec}: trec_eval's {', '.join(left_out)} are not implemented and left out"
                 )
     return notes
 

@@ -469,6 +469,29 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
     )
 
 
+def _trec_eval_spelling(
+    spec: str,
+    match: re.Match[str] | None,
+    name: str,
+    *,
+    index: _Index,
+    k_values: Sequence[int],
+    registry: Registry,
+) -> list[Measure]:
+    """The measures of a named set (``official``) or a printed name (``P_30``); else the
+    error of an unknown name (this is the last syntax tried)."""
+    text = spec.strip()
+    if text in TREC_EVAL_SETS:  # trec_eval's -m official: its members at its cutoffs
+        members = trec_eval_set(text)[0]
+        return [m for member in members for m in parse_measure(member, registry=registry)]
+    dotted = text.partition(".")[0] in index.trec_eval  # P.5, rbp_resid.p=0.5
+    if match and match["params"] is None and match["k"] is None and not dotted:
+        printed = _printed_name(text, index)
+        if printed is not None:  # P_30, as trec_eval prints it
+            return parse_measure(printed, k_values=k_values, registry=registry)
+    raise _unknown(spec, name, registry, index)
+
+
 def parse_measure(
     spec: str,
     *,
@@ -519,10 +542,6 @@ def parse_measure(
         chosen = _canonical_params(spec, metric, params)
         return [Measure(metric, k, chosen) for k in ks]
 
-    if text in TREC_EVAL_SETS:  # trec_eval's -m official: its members at its cutoffs
-        members = trec_eval_set(text)[0]
-        return [m for member in members for m in parse_measure(member, registry=registry)]
-
     # A bare name that is trec_eval's too is trec_eval's: ``P`` is every cutoff.
     bare = match is not None and match["params"] is None and match["k"] is None
     if match and name in index.ir_measures and not (bare and name in index.trec_eval):
@@ -543,12 +562,6 @@ def parse_measure(
         params = [*synonym.params, *given]
         return [Measure(metric, k, _canonical_params(spec, metric, params))]
 
-    dotted = text.partition(".")[0] in index.trec_eval  # P.5, rbp_resid.p=0.5
-    if match and match["params"] is None and match["k"] is None and not dotted:
-        printed = _printed_name(text, index)
-        if printed is not None:  # P_30, as trec_eval prints it
-            return parse_measure(printed, k_values=k_values, registry=registry)
-
     base, _, rest = text.partition(".")
     found = None
     if "(" not in text and "@" not in text and base in index.trec_eval:
@@ -566,7 +579,9 @@ def parse_measure(
         chosen = _canonical_params(spec, metric, params)
         return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
 
-    raise _unknown(spec, name if match else base, registry, index)
+    return _trec_eval_spelling(
+        spec, match, name if match else base, index=index, k_values=k_values, registry=registry
+    )
 
 
 def parse_measures(

@@ -82,9 +82,7 @@ a RunTable, or the path of a run file
     if not isinstance(run, Mapping):
         raise TypeError(f"run is a {_kind(run)}; expected {RUN_SHAPES}")
     for query_id, ranked in run.items():
-        if isinstance(ranked, Mapping) or (
-            isinstance(ranked, (list, tuple)) and not isinstance(ranked, str)
-        ):
+        if isinstance(ranked, (Mapping, list, tuple)):
             continue
         raise TypeError(
             f"run[{query_id!r}] is a {_kind(ranked)}; expected {{doc: score}} or "
@@ -184,7 +182,22 @@ def shown_ids(ids: Iterable[object]) -> str:
 
 
 def _common_prefix(texts: Sequence[str]) -> str:
-    return os.path.commonprefix(list(texts)) if texts else ""
+    """The characters every text starts with (the first and last in order bound them)."""
+    if not texts:
+        return ""
+    first, last = min(texts), max(texts)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
+def _reversed(text: str) -> str:
+    return text[::-1]
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def _strip_affix(
@@ -192,7 +205,7 @@ def _strip_affix(
 ) -> tuple[str, int] | None:
     """The prefix (or suffix) common to every id of ``side`` whose removal matches the most
     ids of ``other``, and how many it matches."""
-    flip = (lambda s: s[::-1]) if suffix else (lambda s: s)
+    flip = _reversed if suffix else _same
     common = flip(_common_prefix([flip(s) for s in side]))
     best: tuple[str, int] | None = None
     for n in range(len(common), 0, -1):
@@ -285,7 +298,10 @@ def _no_overlap_message(run_ids: Sequence[object], qrels: Qrels, relevant: Seque
         head = f"none of the {len(relevant)} queries with a relevant doc in qrels is in the run"
     else:
         head = "no query in common between the run and qrels"
-    message = f"no query can be scored, {head}: the run has {len(run_ids)} queries {shown_ids(run_ids)}, {judged}"
+    message = (
+        f"no query can be scored, {head}: the run has {len(run_ids)} queries "
+        f"{shown_ids(run_ids)}, {judged}"
+    )
     cause = no_overlap_cause(run_ids, relevant, ("run", "qrels"))
     if cause is not None:
         message += f"; likely cause: {cause}"
@@ -305,6 +321,7 @@ def load_inputs(
     """The run as a run value and the judgements, once every check above has passed
     (``averaging`` decides which queries count as shared, see :func:`check_overlap`)."""
     check_run_shape(run)
+    judged: Qrels
     if isinstance(qrels, (str, os.PathLike)):
         judged = read_qrels(Path(qrels), qrels_format, registry=registry)  # the reader checks
     else:
