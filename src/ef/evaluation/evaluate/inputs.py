@@ -166,10 +166,12 @@ def check_not_swapped(run: object, qrels: Qrels) -> None:
     if grades is None:
         return
     query_id, doc_id, value = fraction
+    low, high = grades
+    held = f"the whole number {low}" if low == high else f"whole numbers from {low} to {high}"
     raise ValueError(
         "run and qrels look swapped: the qrels argument holds scores "
         f"(qrels[{query_id!r}][{doc_id!r}] = {value!r} is no whole grade) and the run argument "
-        f"holds only whole numbers from {grades[0]} to {grades[1]}, as qrels do. The run "
+        f"holds only {held}, as qrels do. The run "
         "comes first: evaluate_run(run, qrels) (ef-eval evaluate takes QRELS RUN). If these "
         "are the grades you meant, pass check_swapped=False"
     )
