@@ -321,3 +321,80 @@ def test_python_dash_m_is_the_same_cli() -> None:
     code, direct, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-o", "json")
     assert code == 0
     assert json.loads(out) == json.loads(direct)
+
+
+# Issue 15: trec_eval's names and sets, the notes and warnings of the evaluate command.
+
+
+def test_all_trec_prints_trec_eval_s_lines_and_names_what_is_left_out(cacm) -> None:
+    golden_file = shared_path("validation", "generated", "cacm-bm25.trec_eval-9.0.8.all_trec.q.txt")
+    golden = set(golden_file.read_text(encoding="utf-8").splitlines())
+    qrels, run_file = str(cacm / "qrels.cacm.txt"), str(cacm / "run.cacm-bm25.txt")
+    code, out, err = run("evaluate", qrels, run_file, "-m", "all_trec", "-q", "-o", "trec")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) > 3000
+    assert not [line for line in lines if line not in golden]  # each equals trec_eval's
+    assert "ndcg                  \tall\t" in out
+    assert "P_1000                \tall\t" in out
+    assert err.splitlines() == [
+        "note: -m all_trec: trec_eval's runid, gm_map, iprec_at_recall, relstring, gm_bpref, "
+        "utility, 11pt_avg, Rprec_mult, ndcg_rel, Rndcg, binG, G, set_map, "
+        "num_nonrel_judged_ret are not implemented and left out"
+    ]
+    code, out, _ = run("evaluate", qrels, run_file, "-m", "official", "-o", "trec")
+    assert code == 0
+    assert "map                   \tall\t0.2744" in out
+
+
+def test_trec_eval_s_printed_names_are_read_back(cacm) -> None:
+    names = "P_30,ndcg_cut_10,recall_100,recip_rank,map_cut_5,Rprec,num_ret,success_10"
+    qrels, run_file = str(cacm / "qrels.cacm.txt"), str(cacm / "run.cacm-bm25.txt")
+    code, out, err = run("evaluate", qrels, run_file, "-m", names, "-o", "trec")
+    assert (code, err) == (0, "")
+    assert [line.split("\t")[0].strip() for line in out.splitlines()] == [
+        "num_q",
+        *names.split(","),
+    ]
+
+
+def test_bare_names_trec_eval_reads_otherwise_give_one_note(cacm) -> None:
+    qrels, run_file = str(cacm / "qrels.cacm.txt"), str(cacm / "run.cacm-bm25.txt")
+    code, out, err = run("evaluate", qrels, run_file, "-m", "map", "-m", "P,ndcg", "-o", "trec")
+    assert code == 0
+    assert "map_cut_10" in out
+    assert "\nmap " not in out  # the spec's meaning
+    notes = err.splitlines()
+    assert len(notes) == 1
+    assert notes[0].startswith("note: bare map and P and ndcg mean the metric at each cutoff")
+    assert "write map@all" in notes[0]
+    assert "write ndcg@all" in notes[0]
+    _, _, err = run("evaluate", qrels, run_file, "-m", "map@all,ndcg@10", "-o", "trec")
+    assert err == ""
+
+
+def test_a_partial_run_is_scored_with_one_warning_line(tmp_path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in range(1, 6)), encoding="utf-8")
+    run_file = tmp_path / "run.trec"
+    run_file.write_text("1 Q0 d1 1 1.0 x\n2 Q0 d1 1 1.0 x\n", encoding="utf-8")
+    code, out, err = run("evaluate", str(qrels), str(run_file), "-m", "mrr@10", "-o", "json")
+    assert code == 0
+    assert json.loads(out)["metrics"]["mrr@10"] == 0.4
+    assert err.splitlines() == [
+        "warning: the run answers only 2 of the 5 judged queries (with a relevant doc); the 3 "
+        "missing ones, e.g. ('3', '4', '5'), score 0: is it the run of these qrels?"
+    ]
+
+
+def test_a_run_of_another_collection_is_one_line_and_exit_2(tmp_path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 d1 1\n2 0 d1 1\n", encoding="utf-8")
+    run_file = tmp_path / "run.trec"
+    run_file.write_text("Q1 Q0 d1 1 1.0 x\nQ2 Q0 d1 1 1.0 x\n", encoding="utf-8")
+    code, out, err = run("evaluate", str(qrels), str(run_file))
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1
+    for part in ("no query in common", "('Q1', 'Q2')", "('1', '2')"):
+        assert part in err
+    assert "starts with 'Q'" in err

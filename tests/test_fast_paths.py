@@ -102,6 +102,7 @@ def test_plain_floats_checks_arrays_and_lists_alike() -> None:
     assert not _plain_floats(np.array([1, 2]), [1, 2])  # an int array: the full check decides
 
 
+@pytest.mark.filterwarnings("ignore::ef.evaluation.InputWarning")  # random partial runs
 @given(
     st.dictionaries(
         st.sampled_from(["q1", "q2", "q3", "q4"]),

@@ -16,7 +16,14 @@ from ef.evaluation import (
     Synonym,
     evaluate_run,
 )
-from ef.evaluation.engine.measures import Measure, format_value, parse_measure, parse_measures
+from ef.evaluation.engine.measures import (
+    Measure,
+    format_value,
+    parse_measure,
+    parse_measures,
+    trec_eval_differences,
+    trec_eval_set,
+)
 from ef.evaluation.errors import DuplicateNameError, UnknownNameError
 from ef.evaluation.testing import registry_with
 
@@ -85,6 +92,28 @@ SAME = {
     "ndcg.1=3,2=9,4=4.5": ["ndcg(gains={1:3,2:9,4:4.5})@all"],
     "rbp.p=0.5": ["rbp(p=0.5,graded=True)"],  # trec_eval's rbp has graded gains
     "rbp_resid": ["rbp_resid"],
+    # trec_eval's printed names (issue 15): its output can be fed back
+    "P_30": ["precision@30"],
+    "ndcg_cut_10": ["ndcg@10"],
+    "recall_100": ["recall@100"],
+    "map_cut_5": ["map@5"],
+    "success_10": ["success@10"],
+    "relative_P_5": ["r_cap@5"],
+    "unj_10": ["hole@10"],
+    "ndcg_1=3,2=9": ["ndcg(gains={1:3,2:9})@all"],
+    "rbp_p=0.5": ["rbp(p=0.5,graded=True)"],
+    "num_rel_ret": ["num_rel_ret"],
+    "set_F": ["f1@all"],
+    # trec_eval's named sets, at trec_eval's cutoffs, without the members not implemented
+    "set": [
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "precision@all",
+        "recall@all",
+        "r_cap@all",
+        "f1@all",
+    ],
     # where ours and trec_eval's names meet, ours wins
     "map": ["map@1", "map@10"],
     "rbp": ["rbp"],
@@ -328,3 +357,49 @@ def test_retrieval_metric_checks_params_and_synonyms() -> None:
         RetrievalMetric(name="m", func=top_grade_at_k, aliases=("Bad",))
     with pytest.raises(ValueError, match="must be in"):
         RetrievalMetric(name="m", func=top_grade_at_k, aggregate="median")
+
+
+@given(measure=measures())
+def test_every_name_trec_eval_prints_parses_back(measure: Measure) -> None:
+    from ef.evaluation.presentation.trec_names import trec_eval_name
+
+    name = trec_eval_name(measure.key, BUILTINS)
+    gains = dict(measure.params).get("gains", ())
+    if name in BUILTINS.retrieval_metrics or any(not float(g).is_integer() for g, _ in gains):
+        return  # a bare name of ours is ours (map, ndcg, rbp); trec_eval's grades are ints
+    if name in (measure.key, measure.key.replace("@", "_")):
+        return  # trec_eval has no name for it: ours is shown
+    assert parse_measure(name, registry=BUILTINS) == [measure], name
+
+
+def test_trec_eval_s_sets_expand_to_what_is_implemented() -> None:
+    cut = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    official = keys("official")
+    assert official == [
+        "num_ret", "num_rel", "num_rel_ret", "map@all", "rprec", "bpref", "mrr@all",
+        *(f"precision@{k}" for k in cut),
+    ]  # fmt: skip
+    all_trec = keys("all_trec")
+    for key in ("ndcg@all", "infap", "success@1", "success@10", "map@1000", "ndcg@15", "f1@all"):
+        assert key in all_trec
+    assert trec_eval_set("official")[1] == ("runid", "gm_map", "iprec_at_recall")
+    assert "num_q" not in trec_eval_set("all_trec")[1]  # every report counts its queries
+
+
+@pytest.mark.parametrize(
+    ("spec", "family"),
+    [("gm_map", "gm_map"), ("iprec_at_recall_0.10", "iprec_at_recall"), ("Rndcg", "Rndcg")],
+)
+def test_trec_eval_measures_not_implemented_say_so(spec: str, family: str) -> None:
+    with pytest.raises(UnknownNameError, match=f"trec_eval's {family}, which ef-evaluation does"):
+        keys(spec)
+
+
+def test_bare_names_trec_eval_reads_otherwise_are_described() -> None:
+    note = trec_eval_differences(["map", "P", "ndcg@10", "recall@5"], (1, 10))
+    assert note is not None
+    assert note.startswith("bare map and P mean the metric at each cutoff of k_values (1,10)")
+    assert "trec_eval's map is the whole ranking: write map@all" in note
+    assert "trec_eval's P is cut at 5,10,15,20,30,100,200,500,1000" in note
+    assert trec_eval_differences(["ndcg@10", "map@all", "P.5"], (1, 10)) is None
+    assert trec_eval_differences(["recall"], (5, 10, 15, 20, 30, 100, 200, 500, 1000)) is None

@@ -39,6 +39,8 @@ PUBLIC = [
     "MetricParam", "Synonym",
     # Issue 8: tie policies.
     "TieDiagnostic",
+    # Issue 15: inputs that are probably a mistake.
+    "InputWarning",
 ]  # fmt: skip
 
 

@@ -82,6 +82,7 @@ trec_eval_safe = judgements.filter(lambda judged: not judged or max(judged.value
 all_qrels = st.dictionaries(query_ids, trec_eval_safe, max_size=4)
 
 
+@pytest.mark.filterwarnings("ignore::ef.evaluation.InputWarning")  # random partial runs
 @settings(max_examples=300, deadline=None)
 @given(
     run=runs,

@@ -72,6 +72,7 @@ def assert_same_report(a, b) -> None:
     assert (a.missing, a.extra, a.skipped) == (b.missing, b.extra, b.skipped)
 
 
+@pytest.mark.filterwarnings("ignore::ef.evaluation.InputWarning")  # random partial runs
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(run=queries, qrels=qrels_strategy, shuffle=st.integers(0, 7))
 def test_the_fast_path_scores_as_the_reference(tmp_path, run, qrels, shuffle) -> None:
@@ -81,8 +82,8 @@ def test_the_fast_path_scores_as_the_reference(tmp_path, run, qrels, shuffle) ->
     assert table is not None, "a clean file takes the fast path"
     assert table.to_dict() == read_run(path)
     scorable = {q: j for q, j in qrels.items() if any(g > 0 for g in j.values())}
-    if not scorable:
-        return
+    if not set(scorable) & set(run):
+        return  # no judged query in the run: refused, not scored
     fast = evaluate_run(table, qrels, metrics=METRICS)
     reference = evaluate_run(read_run(path), qrels, metrics=METRICS)
     assert_same_report(fast, reference)

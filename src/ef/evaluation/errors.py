@@ -14,6 +14,7 @@ __all__ = [
     "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
+    "InputWarning",
     "InvalidSampleError",
     "MissingDependencyError",
     "PluginError",
@@ -75,6 +76,16 @@ class RetrieverError(EvaluationError, RuntimeError):
 
 class MissingDependencyError(EvaluationError, ImportError):
     """An optional package is needed; the message gives the exact install command."""
+
+
+class InputWarning(UserWarning):
+    """The input can be scored, but is probably not what was meant.
+
+    Raised as a warning (``warnings.warn``), not an exception: for example when fewer than
+    half of the judged queries are in the run, so the mean rests on a few queries and a 0 for
+    every missing one. ``ef-eval`` prints it as one ``warning:`` line on stderr. Filter it as
+    any warning: ``warnings.simplefilter("error", InputWarning)`` makes it stop the run.
+    """
 
 
 # Tracebacks and docs show the public path, as pytest does for its exceptions.

@@ -5,16 +5,24 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
 import click
 
-from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
+from ..engine.measures import (
+    DEFAULT_K_VALUES,
+    DEFAULT_METRICS,
+    TREC_EVAL_SETS,
+    trec_eval_differences,
+    trec_eval_set,
+)
 from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
-from ..errors import EvaluationError
+from ..errors import EvaluationError, InputWarning
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 from ..evaluate.run import AVERAGING, evaluate_run
 from ..formats.convert import KINDS, Kind
@@ -196,21 +204,50 @@ def evaluate(  # click passes every option by keyword
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
     """
-    report = evaluate_run(
-        run,
-        _dataset(qrels),
-        metrics=split_measures(metrics) or DEFAULT_METRICS,
-        k_values=k_values or DEFAULT_K_VALUES,
-        averaging=averaging,
-        ignore_identical_ids=ignore_identical_ids,
-        tie_policy=tie_policy,
-        profile=profile,
-        run_format=run_format,
-        qrels_format=qrels_format,
-    )
+    chosen = split_measures(metrics) or DEFAULT_METRICS
+    cutoffs = k_values or DEFAULT_K_VALUES
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        report = evaluate_run(
+            run,
+            _dataset(qrels),
+            metrics=chosen,
+            k_values=cutoffs,
+            averaging=averaging,
+            ignore_identical_ids=ignore_identical_ids,
+            tie_policy=tie_policy,
+            profile=profile,
+            run_format=run_format,
+            qrels_format=qrels_format,
+        )
     _emit_report(report, output, per_query, str(run))
+    # stdout stays the report alone: what the user should know goes to stderr, a line each
+    for notice in caught:
+        if issubclass(notice.category, InputWarning):
+            click.echo(f"warning: {notice.message}", err=True)
+        else:  # not ours: shown as Python would have
+            warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
+    for note in _measure_notes(split_measures(metrics), cutoffs):
+        click.echo(f"note: {note}", err=True)
     if report.ties.at_cutoff or report.ties.at_relevant:
-        click.echo(f"note: {report.ties}", err=True)  # stdout stays the report alone
+        click.echo(f"note: {report.ties}", err=True)
+
+
+def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
+    """What a trec_eval user should know about the measures asked for: the bare names read
+    otherwise than trec_eval reads them, and the members of its sets left out."""
+    notes = []
+    differences = trec_eval_differences(specs, k_values)
+    if differences is not None:
+        notes.append(differences + " (as the API does)")
+    for spec in dict.fromkeys(s.strip() for s in specs):
+        if spec in TREC_EVAL_SETS:
+            left_out = trec_eval_set(spec)[1]
+            if left_out:
+                notes.append(
+                    f"-m {spec}: trec_eval's {', '.join(left_out)} are not implemented and left out"
+                )
+    return notes
 
 
 def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:

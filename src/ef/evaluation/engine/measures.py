@@ -25,7 +25,14 @@ Where the syntaxes disagree, ours wins: a bare ``ndcg`` or ``map`` is that metri
 cutoff of ``k_values`` (trec_eval would read the whole ranking: write ``ndcg@all`` or
 ``nDCG``). A bare name of an ir_measures measure is the whole ranking (``AP``, ``nDCG``), as
 in ir_measures; a bare trec_eval family that takes cutoffs (``P``, ``ndcg_cut``) is every
-cutoff of ``k_values``.
+cutoff of ``k_values``. :func:`trec_eval_differences` says where that differs from trec_eval.
+
+The names trec_eval prints are read too (``P_30``, ``ndcg_cut_10``, ``map_cut_5``,
+``success_10``, ``ndcg_1=3,2=9``), so its output can be fed back, and so are its named sets
+(``official``, ``all_trec``, ``set``; see :data:`TREC_EVAL_SETS`):
+
+>>> [m.key for m in parse_measure("ndcg_cut_10")], [m.key for m in parse_measure("P_30")]
+(['ndcg@10'], ['precision@30'])
 """
 
 from __future__ import annotations
@@ -48,12 +55,15 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_K_VALUES",
     "DEFAULT_METRICS",
+    "TREC_EVAL_SETS",
     "Measure",
     "check_k_values",
     "format_value",
     "parse_measure",
     "parse_measures",
     "split_key",
+    "trec_eval_differences",
+    "trec_eval_set",
 ]
 
 #: The cutoffs of a bare metric name when none are given.
@@ -61,6 +71,135 @@ DEFAULT_K_VALUES = (1, 5, 10, 100)
 
 #: The metrics an evaluation computes when none are named (each at every cutoff).
 DEFAULT_METRICS = ("ndcg", "recall", "precision", "mrr", "map")
+
+#: trec_eval's default cutoffs of P, recall, map_cut, ndcg_cut and relative_P (m_P.c etc.).
+TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_CUT = ",".join(map(str, TREC_EVAL_CUTOFFS))
+
+#: trec_eval 9.0.8's named sets (``-m official`` ...), member by member (measures.c).
+TREC_EVAL_SETS: Mapping[str, tuple[str, ...]] = {
+    "official": (
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
+        "bpref", "recip_rank", "iprec_at_recall", "P",
+    ),
+    "all_trec": (
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
+        "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP",
+        "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
+        "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
+        "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
+    ),
+    "set": (
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+        "set_recall", "set_relative_P", "set_map", "set_F",
+    ),
+}  # fmt: skip
+
+#: What each implemented member of a set means here, with trec_eval's default cutoffs; the
+#: members not listed are not implemented (the names trec_eval prints, with no number).
+_SET_MEMBERS = {
+    "num_ret": "num_ret",
+    "num_rel": "num_rel",
+    "num_rel_ret": "num_rel_ret",
+    "map": "map@all",
+    "Rprec": "Rprec",
+    "bpref": "bpref",
+    "recip_rank": "recip_rank",
+    "P": f"P.{_CUT}",
+    "recall": f"recall.{_CUT}",
+    "infAP": "infAP",
+    "ndcg": "ndcg@all",
+    "relative_P": f"relative_P.{_CUT}",
+    "success": "success.1,5,10",
+    "map_cut": f"map_cut.{_CUT}",
+    "ndcg_cut": f"ndcg_cut.{_CUT}",
+    "set_P": "set_P",
+    "set_recall": "set_recall",
+    "set_relative_P": "set_relative_P",
+    "set_F": "set_F",
+}
+
+#: trec_eval's measures ef-evaluation does not implement, for a clear "unknown" message.
+_NOT_IMPLEMENTED = frozenset(
+    name
+    for members in TREC_EVAL_SETS.values()
+    for name in members
+    if name not in _SET_MEMBERS and name != "num_q"
+) | {"P_avgjg", "map_avgjg", "Rprec_mult_avgjg", "yaap", "ndcg_p"}
+
+
+def trec_eval_set(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The measure strings of trec_eval's named set ``name`` that ef-evaluation implements,
+    at trec_eval's default cutoffs, and the members it leaves out (not implemented).
+
+    >>> specs, left_out = trec_eval_set("official")
+    >>> specs[:4], left_out
+    (('num_ret', 'num_rel', 'num_rel_ret', 'map@all'), ('runid', 'gm_map', 'iprec_at_recall'))
+    """
+    members = [m for m in TREC_EVAL_SETS[name] if m != "num_q"]  # every report counts them
+    return (
+        tuple(_SET_MEMBERS[m] for m in members if m in _SET_MEMBERS),
+        tuple(m for m in members if m not in _SET_MEMBERS),
+    )
+
+
+#: Bare names whose trec_eval meaning differs from ours, and how to ask for trec_eval's.
+_TREC_MEANINGS = {
+    "map": ("the whole ranking", "map@all", None),
+    "ndcg": ("the whole ranking", "ndcg@all", None),
+    "P": (f"cut at {_CUT}", f"P.{_CUT}", TREC_EVAL_CUTOFFS),
+    "recall": (f"cut at {_CUT}", f"recall.{_CUT}", TREC_EVAL_CUTOFFS),
+    "map_cut": (f"cut at {_CUT}", f"map_cut.{_CUT}", TREC_EVAL_CUTOFFS),
+    "ndcg_cut": (f"cut at {_CUT}", f"ndcg_cut.{_CUT}", TREC_EVAL_CUTOFFS),
+}
+
+
+def trec_eval_differences(specs: Iterable[str], k_values: Sequence[int]) -> str | None:
+    """One sentence on the bare names of ``specs`` that trec_eval reads otherwise, or None.
+
+    Ours wins (a bare name is every cutoff of ``k_values``); ``ef-eval evaluate`` prints this
+    as a note so a trec_eval user learns how to ask for trec_eval's meaning.
+
+    >>> print(trec_eval_differences(["map", "ndcg@10"], (1, 10)))
+    bare map means the metric at each cutoff of k_values (1,10); trec_eval's map is the whole \
+ranking: write map@all
+    >>> trec_eval_differences(["P"], (5, 10, 15, 20, 30, 100, 200, 500, 1000)) is None
+    True
+    """
+    ks = tuple(k_values)
+    said = []
+    for spec in dict.fromkeys(s.strip() for s in specs):
+        if spec not in _TREC_MEANINGS:
+            continue
+        meaning, write, same_when = _TREC_MEANINGS[spec]
+        if same_when is not None and tuple(sorted(set(ks))) == same_when:
+            continue
+        said.append((spec, meaning, write))
+    if not said:
+        return None
+    names = " and ".join(spec for spec, _, _ in said)
+    theirs = "; ".join(
+        f"trec_eval's {spec} is {meaning}: write {write}" for spec, meaning, write in said
+    )
+    verb = "means" if len(said) == 1 else "mean"
+    return (
+        f"bare {names} {verb} the metric at each cutoff of k_values "
+        f"({','.join(map(str, ks))}); {theirs}"
+    )
+
+
+def _printed_name(text: str, index: _Index) -> str | None:
+    """trec_eval's printed name in its input syntax: ``P_30`` -> ``P.30``,
+    ``ndcg_1=3,2=9`` -> ``ndcg.1=3,2=9``, ``rbp_p=0.8`` -> ``rbp.p=0.8``; None if it is not one."""
+    for name in sorted(index.trec_eval, key=len, reverse=True):
+        rest = text[len(name) + 1 :]
+        if not rest or not text.startswith(f"{name}_"):
+            continue
+        cutoff = any(synonym.cutoff for _, synonym in index.trec_eval[name])
+        if (rest.isdigit() and cutoff) or ("=" in rest and not cutoff):
+            return f"{name}.{rest}"
+    return None
+
 
 _SPEC = re.compile(r"^(?P<name>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<k>[^()@]*))?$", re.S)
 
@@ -308,6 +447,13 @@ def _canonical_params(
 def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> UnknownNameError:
     if name in registry.rag_metrics:
         return UnknownNameError(f"{name!r} is a rag metric, not a retrieval metric.")
+    family = re.sub(r"_[\d.,=_]+$", "", name)
+    if name in _NOT_IMPLEMENTED or family in _NOT_IMPLEMENTED:
+        return UnknownNameError(
+            f"{spec!r} is trec_eval's {family}, which ef-evaluation does not implement. Valid "
+            f"retrieval metrics: {', '.join(registry.retrieval_metrics)} (ef-eval metrics lists "
+            "their trec_eval names)."
+        )
     candidates = list(dict.fromkeys([*index.names, *index.ir_measures, *index.trec_eval]))
     folded = {c.lower(): c for c in reversed(candidates)}
     close = [folded[name.lower()]] if name.lower() in folded else []
@@ -321,6 +467,29 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
         f"{message} Valid retrieval metrics: {', '.join(registry.retrieval_metrics)}; or their "
         "names in ir_measures' or trec_eval's syntax (ef-eval metrics lists them)."
     )
+
+
+def _trec_eval_spelling(
+    spec: str,
+    match: re.Match[str] | None,
+    name: str,
+    *,
+    index: _Index,
+    k_values: Sequence[int],
+    registry: Registry,
+) -> list[Measure]:
+    """The measures of a named set (``official``) or a printed name (``P_30``); else the
+    error of an unknown name (this is the last syntax tried)."""
+    text = spec.strip()
+    if text in TREC_EVAL_SETS:  # trec_eval's -m official: its members at its cutoffs
+        members = trec_eval_set(text)[0]
+        return [m for member in members for m in parse_measure(member, registry=registry)]
+    dotted = text.partition(".")[0] in index.trec_eval  # P.5, rbp_resid.p=0.5
+    if match and match["params"] is None and match["k"] is None and not dotted:
+        printed = _printed_name(text, index)
+        if printed is not None:  # P_30, as trec_eval prints it
+            return parse_measure(printed, k_values=k_values, registry=registry)
+    raise _unknown(spec, name, registry, index)
 
 
 def parse_measure(
@@ -410,7 +579,9 @@ def parse_measure(
         chosen = _canonical_params(spec, metric, params)
         return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
 
-    raise _unknown(spec, name if match else base, registry, index)
+    return _trec_eval_spelling(
+        spec, match, name if match else base, index=index, k_values=k_values, registry=registry
+    )
 
 
 def parse_measures(

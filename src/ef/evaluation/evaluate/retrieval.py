@@ -13,6 +13,7 @@ from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RetrievalEvalReport
 from ..runs.ranked import RankedLists, RankedRun
+from .inputs import no_overlap_cause, shown_ids
 from .report import retrieval_report
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
@@ -115,6 +116,8 @@ def evaluate_retrieval(
             unavailable[query_id] = "no query text in queries"
         else:
             runnable[query_id] = queries[query_id]
+    if unavailable and not runnable:  # every judged query lacks a text: ids spelled otherwise?
+        raise ValueError(_no_text_message(list(unavailable), queries))
     retrieval = retrieve(
         retriever,
         runnable,
@@ -145,3 +148,14 @@ def evaluate_retrieval(
             registry, run, qrels, measures, scored, tie_policy="input_order", averaging="qrels"
         )
     )
+
+
+def _no_text_message(judged: list[str], queries: Mapping[str, str]) -> str:
+    message = (
+        f"no judged query has a text in queries: qrels has {len(judged)} judged queries "
+        f"{shown_ids(judged)}, queries has {len(queries)} {shown_ids(queries)}"
+    )
+    cause = no_overlap_cause(list(queries), judged, ("queries", "qrels"))
+    if cause is not None:
+        message += f"; likely cause: {cause}"
+    return message + ". Nothing was retrieved: are they of the same collection?"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal
 
 from ..engine.profiles import evaluate_with_profile
 from ..engine.scoring import AVERAGING, evaluation, resolve_measures, score_rankings
@@ -13,7 +13,7 @@ from ..formats.files import read_qrels
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
-from ..runs.ranked import RankedLists
+from .inputs import check_qrels, check_run_shape, load_inputs, run_value
 from .report import retrieval_report
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ def evaluate_run(
     profile: Literal["trec_eval", "beir", "mteb", "ranx"] | None = None,
     run_format: str | None = None,
     qrels_format: str | None = None,
+    check_swapped: bool = True,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -51,6 +52,11 @@ def evaluate_run(
     the ``missing`` queries (judged, not in the run), the ``extra`` ones (in the run, not
     judged: never scored, as trec_eval and ranx ignore them) and the ``skipped`` ones with
     the reason.
+
+    Inputs that are probably a mistake stop before anything is scored (see "Mistakes that
+    stop an evaluation" in the docs): a run that shares no judged query with ``qrels``, run
+    and qrels swapped, a grade that is no finite number. A run that answers fewer than half
+    of the judged queries is scored with an :class:`~ef.evaluation.InputWarning`.
 
     A bare ``"map"`` is ``map`` at every cutoff of ``k_values``; trec_eval's ``map`` (the
     whole ranking) is ``"map@all"``, or ``"AP"`` in ir_measures' syntax.
@@ -83,10 +89,17 @@ def evaluate_run(
         run_format: the format of a run given as a path (``"trec"``, ``"msmarco"`` or a
             plugin's); ``None`` detects it.
         qrels_format: the same for qrels given as a path.
+        check_swapped: refuse a run and qrels that look swapped: the qrels hold a score that
+            is no whole number while the run holds only small whole numbers (grades).
+            ``False`` scores them as given, for qrels with fractional grades.
 
     Raises:
-        ValueError: for an unknown metric, a bad cutoff, a NaN score, an unknown
-            ``averaging``, or if no query can be scored.
+        TypeError: for a run or qrels of another shape (a DataFrame, a list of tuples); the
+            message lists the accepted ones.
+        ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
+            finite number (naming the query and doc), an unknown ``averaging``, run and
+            qrels that look swapped, no judged query in the run, or if no query can be
+            scored.
         DatasetFormatError: (a ``ValueError``) for bad input files, naming the file and line.
 
     >>> run = {"q1": {"d1": 1.2, "d2": 0.4}, "q2": {"d3": 0.9}}
@@ -109,6 +122,15 @@ def evaluate_run(
     [{'mrr@1': 0.0}, {'mrr@1': 1.0}, {'mrr@1': 0.5}]
     >>> print(evaluate_run(tied, {"q1": {"d1": 1}}, metrics=("mrr@1",)).ties)
     ties (trec_eval): 1 queries with tied scores, 1 across a cutoff, 1 at a relevant doc
+
+    Mistakes stop it:
+
+    >>> evaluate_run({"Q1": {"d1": 0.5}}, {"1": {"d1": 1}})
+    Traceback (most recent call last):
+        ...
+    ValueError: no query can be scored, no query in common between the run and qrels: the run \
+has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run id starts with \
+'Q', which qrels' ids lack. Nothing was scored: is it a run of another collection?
     """
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
@@ -119,11 +141,20 @@ def evaluate_run(
                 f"profile={profile!r} sets the tie policy and the averaging of its tool; "
                 "leave tie_policy and averaging unset, or drop the profile"
             )
+        table, judged = load_inputs(
+            run,
+            qrels,
+            registry,
+            run_format=run_format,
+            qrels_format=qrels_format,
+            check_swapped=check_swapped,
+            averaging="qrels",  # every profile's averaging counts the judged queries
+        )
         return retrieval_report(
             evaluate_with_profile(
                 profile,
-                load_run(run, registry, run_format),
-                load_qrels(qrels, registry, qrels_format),
+                table,
+                judged,
                 measures,
                 registry=registry,
                 inputs=inputs,
@@ -134,10 +165,17 @@ def evaluate_run(
     averaging = averaging or "qrels"
     if averaging not in AVERAGING:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
-    table = load_run(run, registry, run_format)
+    table, judged = load_inputs(
+        run,
+        qrels,
+        registry,
+        run_format=run_format,
+        qrels_format=qrels_format,
+        check_swapped=check_swapped,
+        averaging=averaging,
+    )
     if ignore_identical_ids:
         table = table.without_identical_ids()
-    judged = load_qrels(qrels, registry, qrels_format)
     scored = score_rankings(
         table, judged, measures, averaging=averaging, tie_policy=policy, registry=registry
     )
@@ -161,22 +199,17 @@ def load_run(
     format: str | None = None,
 ) -> RankedRun:
     """The run as a run value: read from a path (``format`` or detected), or built from a
-    mapping (ranked lists are kept as they are, with no table to build)."""
-    from ..runs.table import RunTable  # numpy, only once something is scored
-
-    if isinstance(run, (str, os.PathLike)):
-        return RunTable.read(Path(run), format, registry=registry)
-    if isinstance(run, (RunTable, RankedLists)):
-        return run
-    if all(isinstance(r, (list, tuple)) for r in run.values()):  # type: ignore[union-attr]
-        return RankedLists(cast("Mapping[str, Sequence[str]]", run))
-    return RunTable.from_dict(run)  # type: ignore[arg-type]
+    mapping (ranked lists are kept as they are, with no table to build). A run of another
+    shape is a ``TypeError`` (see :mod:`ef.evaluation.evaluate.inputs`)."""
+    check_run_shape(run)
+    return run_value(run, registry, format)
 
 
 def load_qrels(
     qrels: Qrels | str | os.PathLike[str], registry: Registry, format: str | None = None
 ) -> Qrels:
-    """The judgements, read if ``qrels`` is a path (``format`` or detected)."""
+    """The judgements, read if ``qrels`` is a path (``format`` or detected), checked if not."""
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels(Path(qrels), format, registry=registry)
+    check_qrels(qrels)
     return qrels

@@ -1,0 +1,353 @@
+"""The one check of a run and its qrels before anything is scored.
+
+Every evaluation of a stored run goes through :func:`load_inputs` (``evaluate_run``,
+``compare``, ``ef-eval evaluate``): it turns the accepted shapes into values and refuses the
+inputs that would give a plausible number from misread data (DESIGN §6):
+
+* a run or qrels of a shape we do not read (a DataFrame, a list of tuples): ``TypeError``
+  listing the accepted shapes; a new input shape is added here, in :func:`check_run_shape`;
+* a grade that is NaN, infinite, a bool or no number: ``ValueError`` naming query and doc;
+* run and qrels swapped (the "qrels" hold scores, the "run" holds whole grades);
+* no judged query in the run (``Q1`` against ``1``): ``ValueError`` with a few ids of each
+  side and the likely cause;
+* fewer than half of the judged queries in the run: an :class:`~ef.evaluation.InputWarning`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+import warnings
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from ..errors import InputWarning
+from ..formats.files import read_qrels
+from ..runs.ranked import RankedLists
+
+if TYPE_CHECKING:
+    from ..plugin_engine.registry import Registry
+    from ..runs.ranked import RankedRun
+    from ..runs.table import RunTable
+    from ..types import Qrels, RunInput
+
+__all__ = [
+    "QRELS_SHAPES",
+    "RUN_SHAPES",
+    "check_overlap",
+    "check_qrels",
+    "check_run_shape",
+    "load_inputs",
+    "no_overlap_cause",
+    "run_value",
+    "shown_ids",
+]
+
+RUN_SHAPES = (
+    "{qid: {doc: score}}, {qid: [doc, ...]} (ranked), a RunTable, or the path of a run file"
+)
+QRELS_SHAPES = "{qid: {doc: grade}} or the path of a qrels file or BEIR directory"
+
+#: Grades a "run" may hold and still look like qrels: whole numbers in this range.
+_GRADE_RANGE = (-10, 10)
+_SHOWN = 3  # ids shown of each side
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
+def check_run_shape(run: object) -> None:
+    """Refuse a run that is none of :data:`RUN_SHAPES`, with a ``TypeError`` that lists them.
+
+    >>> check_run_shape([("q1", "d1", 0.5)])
+    Traceback (most recent call last):
+        ...
+    TypeError: run is a list; expected {qid: {doc: score}}, {qid: [doc, ...]} (ranked), \
+a RunTable, or the path of a run file
+    """
+    from ..runs.table import RunTable  # numpy, only once something is scored
+
+    if isinstance(run, (RunTable, RankedLists, os.PathLike)):
+        return
+    if isinstance(run, str):
+        if "\n" in run or "\t" in run:  # the text of a run file, not its path
+            raise TypeError(
+                f"run is a str of {run.count(chr(10)) + 1} lines, not a path; expected "
+                f"{RUN_SHAPES}: write the text to a file, or pass its path"
+            )
+        return
+    if not isinstance(run, Mapping):
+        raise TypeError(f"run is a {_kind(run)}; expected {RUN_SHAPES}")
+    for query_id, ranked in run.items():
+        if isinstance(ranked, (Mapping, list, tuple)):
+            continue
+        raise TypeError(
+            f"run[{query_id!r}] is a {_kind(ranked)}; expected {{doc: score}} or "
+            f"[doc, ...] for each query (the run: {RUN_SHAPES})"
+        )
+
+
+def _grade_error(query_id: object, doc_id: object, grade: object) -> str | None:
+    if isinstance(grade, bool) or not isinstance(grade, numbers.Real):
+        return "a grade is a number, e.g. 0, 1 or 2"
+    if not math.isfinite(float(grade)):
+        return "a grade is a finite number, e.g. 0, 1 or 2"
+    return None
+
+
+def check_qrels(qrels: object) -> None:
+    """Refuse qrels that are not ``{qid: {doc: grade}}`` (a ``TypeError``) or hold a grade
+    that is no finite number (a ``ValueError`` naming the query and the doc).
+
+    >>> check_qrels({"q1": {"d1": 1, "d3": float("inf")}})
+    Traceback (most recent call last):
+        ...
+    ValueError: qrels['q1']['d3'] = inf: a grade is a finite number, e.g. 0, 1 or 2
+    """
+    if not isinstance(qrels, Mapping):
+        raise TypeError(f"qrels is a {_kind(qrels)}; expected {QRELS_SHAPES}")
+    for query_id, judged in qrels.items():
+        if not isinstance(judged, Mapping):
+            raise TypeError(
+                f"qrels[{query_id!r}] is a {_kind(judged)}; expected {{doc: grade}} for each "
+                f"query (the qrels: {QRELS_SHAPES})"
+            )
+        for doc_id, grade in judged.items():
+            problem = _grade_error(query_id, doc_id, grade)
+            if problem is not None:
+                raise ValueError(f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: {problem}")
+
+
+def _mostly_fractions(qrels: Qrels) -> tuple[str, str, float] | None:
+    """The first grade that is no whole number, if most of them are not (scores are not,
+    fractional grades seldom all are)."""
+    first = None
+    fractions = total = 0
+    for query_id, judged in qrels.items():
+        for doc_id, grade in judged.items():
+            total += 1
+            if not float(grade).is_integer():
+                fractions += 1
+                first = first or (query_id, doc_id, float(grade))
+    return first if 2 * fractions > total else None
+
+
+def _only_grades(run: Mapping[str, object]) -> tuple[int, int] | None:
+    """The smallest and largest value if every score of ``run`` is a small whole number."""
+    low, high = _GRADE_RANGE
+    seen: list[float] = []
+    for ranked in run.values():
+        if not isinstance(ranked, Mapping):
+            return None  # ranked lists are no qrels
+        for score in ranked.values():
+            value = float(score)
+            if not (value.is_integer() and low <= value <= high):
+                return None
+            seen.append(value)
+    return (int(min(seen)), int(max(seen))) if seen else None
+
+
+def check_not_swapped(run: object, qrels: Qrels) -> None:
+    """Refuse a run and qrels given the wrong way round.
+
+    The sign: most values of the qrels are no whole numbers (scores) while the run holds only
+    small whole numbers, as grades are. A run file and a qrels file cannot be swapped this way (the
+    readers would refuse them), so only mappings are looked at.
+    """
+    if not isinstance(run, Mapping):
+        return
+    fraction = _mostly_fractions(qrels)
+    if fraction is None:
+        return
+    grades = _only_grades(run)
+    if grades is None:
+        return
+    query_id, doc_id, value = fraction
+    low, high = grades
+    held = f"the whole number {low}" if low == high else f"whole numbers from {low} to {high}"
+    raise ValueError(
+        "run and qrels look swapped: the qrels argument holds scores "
+        f"(qrels[{query_id!r}][{doc_id!r}] = {value!r} is no whole grade) and the run argument "
+        f"holds only {held}, as qrels do. The run "
+        "comes first: evaluate_run(run, qrels) (ef-eval evaluate takes QRELS RUN). If these "
+        "are the grades you meant, pass check_swapped=False"
+    )
+
+
+def shown_ids(ids: Iterable[object]) -> str:
+    ordered = sorted(ids, key=str)
+    text = ", ".join(repr(i) for i in ordered[:_SHOWN])
+    return f"({text}, ...)" if len(ordered) > _SHOWN else f"({text})"
+
+
+def _common_prefix(texts: Sequence[str]) -> str:
+    """The characters every text starts with (the first and last in order bound them)."""
+    if not texts:
+        return ""
+    first, last = min(texts), max(texts)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
+def _reversed(text: str) -> str:
+    return text[::-1]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _strip_affix(
+    side: Sequence[str], other: Collection[str], *, suffix: bool
+) -> tuple[str, int] | None:
+    """The prefix (or suffix) common to every id of ``side`` whose removal matches the most
+    ids of ``other``, and how many it matches."""
+    flip = _reversed if suffix else _same
+    common = flip(_common_prefix([flip(s) for s in side]))
+    best: tuple[str, int] | None = None
+    for n in range(len(common), 0, -1):
+        affix = common[-n:] if suffix else common[:n]
+        cut = {s[:-n] if suffix else s[n:] for s in side}
+        matched = len(cut & set(other))
+        if matched and (best is None or matched >= best[1]):
+            best = (affix, matched)
+    return best
+
+
+def no_overlap_cause(
+    side: Collection[object], judged: Collection[object], names: tuple[str, str]
+) -> str | None:
+    """Why ids of ``side`` (e.g. the run's) match none of ``judged``, if one can tell.
+
+    ``names`` are the two sides' names as used in the message, e.g. ``("run", "qrels")``.
+
+    >>> no_overlap_cause(["Q1", "Q2"], ["1", "2"], ("run", "qrels"))
+    "every run id starts with 'Q', which qrels' ids lack"
+    >>> no_overlap_cause(["001"], ["1"], ("run", "qrels"))
+    "the ids differ in leading zeros ('001' and '1')"
+    """
+    mine, theirs = names
+    types_a = {type(i).__name__ for i in side}
+    types_b = {type(i).__name__ for i in judged}
+    if types_a.isdisjoint(types_b):
+        shown = "/".join(sorted(types_a)), "/".join(sorted(types_b))
+        return (
+            f"the {mine}'s query ids are {shown[0]}, {theirs}' are {shown[1]}: "
+            "use str ids on both sides"
+        )
+    b = [str(i) for i in judged]
+    known = set(b)
+    a = [str(i) for i in side if str(i) not in known]  # the ones that match are no clue
+    for what, fold in (
+        ("whitespace", str.strip),
+        ("case", str.casefold),
+        ("leading zeros", lambda s: s.lstrip("0") or "0" if s.isdigit() else s),
+    ):
+        folded_b = {fold(s): s for s in b}
+        for s in sorted(a):
+            if fold(s) in folded_b:
+                return f"the ids differ in {what} ({s!r} and {folded_b[fold(s)]!r})"
+    for suffix, verb in ((False, "starts"), (True, "ends")):
+        for ids, other, who, lacking in ((a, b, mine, theirs), (b, a, theirs, mine)):
+            found = _strip_affix(ids, other, suffix=suffix)
+            if found is not None:
+                return f"every {who} id {verb} with {found[0]!r}, which {lacking}' ids lack"
+    return None
+
+
+def _relevant(qrels: Qrels) -> list[str]:
+    return [q for q, judged in qrels.items() if any(grade > 0 for grade in judged.values())]
+
+
+def check_overlap(run: RankedRun, qrels: Qrels, averaging: str = "qrels") -> None:
+    """Refuse a run that answers none of the judged queries; warn if it answers fewer than
+    half of them (an :class:`~ef.evaluation.InputWarning`).
+
+    Only queries with a relevant doc count: the others are skipped, so a run that shares
+    only them would score 0 for every query; under ``averaging="run"`` they are scored (as
+    trec_eval scores them), so there any judged query in common will do. Qrels with no
+    relevant doc at all are left to the scoring rules (which skip every query and say so).
+    """
+    relevant = _relevant(qrels)
+    if not relevant:
+        return
+    present = [q for q in relevant if q in run]
+    shared = present or (averaging == "run" and any(q in qrels for q in run.query_ids))
+    if not shared:
+        raise ValueError(_no_overlap_message(list(run.query_ids), qrels, relevant))
+    if 2 * len(present) < len(relevant):
+        missing = [q for q in relevant if q not in run]
+        fate = "score 0" if averaging == "qrels" else f"are not scored (averaging={averaging!r})"
+        warnings.warn(
+            f"the run answers only {len(present)} of the {len(relevant)} judged queries "
+            f"(with a relevant doc); the {len(missing)} missing ones, e.g. {shown_ids(missing)}, "
+            f"{fate}: is it the run of these qrels?",
+            InputWarning,
+            stacklevel=4,
+        )
+
+
+def _no_overlap_message(run_ids: Sequence[object], qrels: Qrels, relevant: Sequence[str]) -> str:
+    judged = f"qrels has {len(relevant)} judged queries {shown_ids(relevant)}"
+    if not run_ids:
+        return f"no query can be scored: the run is empty ({judged})"
+    if any(q in qrels for q in run_ids):
+        head = f"none of the {len(relevant)} queries with a relevant doc in qrels is in the run"
+    else:
+        head = "no query in common between the run and qrels"
+    message = (
+        f"no query can be scored, {head}: the run has {len(run_ids)} queries "
+        f"{shown_ids(run_ids)}, {judged}"
+    )
+    cause = no_overlap_cause(run_ids, relevant, ("run", "qrels"))
+    if cause is not None:
+        message += f"; likely cause: {cause}"
+    return message + ". Nothing was scored: is it a run of another collection?"
+
+
+def load_inputs(
+    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
+    qrels: Qrels | str | os.PathLike[str],
+    registry: Registry,
+    *,
+    run_format: str | None = None,
+    qrels_format: str | None = None,
+    check_swapped: bool = True,
+    averaging: str = "qrels",
+) -> tuple[RankedRun, Qrels]:
+    """The run as a run value and the judgements, once every check above has passed
+    (``averaging`` decides which queries count as shared, see :func:`check_overlap`)."""
+    check_run_shape(run)
+    judged: Qrels
+    if isinstance(qrels, (str, os.PathLike)):
+        judged = read_qrels(Path(qrels), qrels_format, registry=registry)  # the reader checks
+    else:
+        check_qrels(qrels)
+        judged = qrels
+        if check_swapped:
+            check_not_swapped(run, judged)
+    table = run_value(run, registry, run_format)
+    check_overlap(table, judged, averaging)
+    return table, judged
+
+
+def run_value(
+    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
+    registry: Registry,
+    format: str | None,
+) -> RankedRun:
+    from ..runs.table import RunTable
+
+    if isinstance(run, (str, os.PathLike)):
+        return RunTable.read(Path(run), format, registry=registry)
+    if isinstance(run, (RunTable, RankedLists)):
+        return run
+    mapping = cast("Mapping[str, object]", run)
+    if all(isinstance(r, (list, tuple)) for r in mapping.values()):
+        return RankedLists(cast("Mapping[str, Sequence[str]]", run))
+    return RunTable.from_dict(cast("RunInput", run))

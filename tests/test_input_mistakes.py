@@ -1,0 +1,283 @@
+"""Inputs that are probably a mistake stop the evaluation with a message, not a number (issue 15).
+
+Wrong shapes, bad grades, runs that share no query with the qrels, swapped arguments; a run
+that answers fewer than half of the judged queries gives an ``InputWarning``.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from ef.evaluation import (
+    InputWarning,
+    RunTable,
+    compare,
+    evaluate_retrieval,
+    evaluate_run,
+    read_qrels,
+    read_run,
+)
+
+from .conftest import shared_path
+
+QRELS = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}, "q3": {"d4": 1}}
+RUN = {"q1": {"d1": 0.9, "d2": 0.4}, "q2": {"d3": 0.7, "d5": 0.2}, "q3": {"d4": 0.1}}
+
+
+# Item 1: the shapes of run and qrels.
+
+
+class _Frame:
+    """Stands for a pandas DataFrame: has items() and values, is no Mapping."""
+
+    values = ((1, 2),)
+
+    def items(self) -> list[tuple[str, list[int]]]:
+        return [("qid", [1])]
+
+
+@pytest.mark.parametrize(
+    ("run", "what"),
+    [
+        ([("q1", "d1", 0.5)], "list"),
+        (_Frame(), "_Frame"),
+        (("q1", "d1"), "tuple"),
+        (42, "int"),
+        ("q1 Q0 d1 1 0.5 bm25\nq1 Q0 d2 2 0.4 bm25\n", "str"),
+        (b"run.trec", "bytes"),
+    ],
+)
+def test_a_run_of_an_unsupported_type_lists_the_accepted_shapes(run: object, what: str) -> None:
+    with pytest.raises(TypeError) as caught:
+        evaluate_run(run, QRELS)  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert what in message
+    for shape in ("{qid: {doc: score}}", "{qid: [doc, ...]}", "RunTable", "path"):
+        assert shape in message
+
+
+def test_a_pandas_data_frame_as_run_is_a_type_error() -> None:
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"qid": ["q1"], "docid": ["d1"], "score": [0.5]})
+    with pytest.raises(TypeError, match=r"DataFrame.*\{qid: \{doc: score\}\}"):
+        evaluate_run(frame, QRELS)
+    with pytest.raises(TypeError, match=r"qrels.*DataFrame"):
+        evaluate_run(RUN, frame)
+
+
+@pytest.mark.parametrize(
+    "ranked", ["d1", 0.5, {"d1", "d2"}, None], ids=["str", "float", "set", "none"]
+)
+def test_one_query_of_an_unsupported_shape_is_named(ranked: object) -> None:
+    run = {"q1": {"d1": 0.9}, "q2": ranked}
+    with pytest.raises(TypeError, match=r"run\['q2'\].*\{doc: score\}.*\[doc, \.\.\.\]"):
+        evaluate_run(run, QRELS)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "qrels",
+    [[("q1", "d1", 1)], {"q1": [("d1", 1)]}, {"q1": "d1"}, 3],
+    ids=["list", "query-list", "query-str", "int"],
+)
+def test_qrels_of_an_unsupported_shape_list_the_accepted_ones(qrels: object) -> None:
+    with pytest.raises(TypeError) as caught:
+        evaluate_run(RUN, qrels)  # type: ignore[arg-type]
+    assert "{qid: {doc: grade}}" in str(caught.value)
+    assert "path" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("grade", "shown"),
+    [
+        (float("inf"), "inf"),
+        (float("nan"), "nan"),
+        (True, "True"),
+        ("1", "'1'"),
+        (None, "None"),
+    ],
+)
+def test_a_bad_grade_names_its_query_and_doc(grade: object, shown: str) -> None:
+    qrels = {"q1": {"d1": 1}, "q2": {"d3": grade, "d4": 1}}
+    with pytest.raises(ValueError, match=re.escape(f"qrels['q2']['d3'] = {shown}:")) as caught:
+        evaluate_run(RUN, cast("Any", qrels), metrics=("ndcg@10",))
+    assert "ndcg" not in str(caught.value)  # the grade is blamed, not a metric plugin
+
+
+def test_a_bad_grade_stops_every_profile_too() -> None:
+    qrels = {"q1": {"d1": float("inf")}}
+    for profile in ("trec_eval", "beir", "mteb", "ranx"):
+        with pytest.raises(ValueError, match=re.escape("qrels['q1']['d1'] = inf")):
+            evaluate_run(RUN, qrels, profile=profile)
+
+
+def test_numpy_grades_and_float_grades_are_fine() -> None:
+    numpy = pytest.importorskip("numpy")
+    qrels = {"q1": {"d1": numpy.int64(1)}, "q2": {"d3": 2.0}, "q3": {"d4": numpy.float64(1)}}
+    report = evaluate_run(RUN, qrels, metrics=("mrr@10",))
+    assert report.metrics == {"mrr@10": 1.0}
+
+
+# Item 2: no query in common.
+
+
+@pytest.mark.parametrize(
+    ("run_ids", "qrels_ids", "cause"),
+    [
+        (["Q1", "Q2", "Q3"], ["1", "2", "3"], "every run id starts with 'Q'"),
+        (["1", "2", "3"], ["q1", "q2", "q3"], "every qrels id starts with 'q'"),
+        (["1-a", "2-a"], ["1", "2"], "every run id ends with '-a'"),
+        (["001", "002"], ["1", "2"], "leading zeros"),
+        ([1, 2, 3], ["1", "2", "3"], "the run's query ids are int, qrels' are str"),
+        (["1 ", " 2"], ["1", "2"], "whitespace"),
+        (["A1", "A2"], ["a1", "a2"], "case"),
+    ],
+)
+def test_no_query_in_common_is_an_error_with_the_likely_cause(
+    run_ids: list[object], qrels_ids: list[object], cause: str
+) -> None:
+    run = {q: {"d1": 1.5} for q in run_ids}
+    qrels = {q: {"d1": 1} for q in qrels_ids}
+    for averaging in ("qrels", "intersection", "run"):
+        with pytest.raises(ValueError, match="no query can be scored") as caught:
+            evaluate_run(run, qrels, averaging=averaging)  # type: ignore[arg-type]
+        message = str(caught.value)
+        assert "no query in common" in message
+        assert cause in message
+        for query_id in (*run_ids, *qrels_ids):
+            assert repr(query_id) in message
+
+
+def test_no_query_in_common_shows_only_the_first_sorted_ids() -> None:
+    run = {f"r{i:03d}": {"d1": 0.5} for i in range(100)}
+    qrels = {str(i): {"d1": 1} for i in range(100, 0, -1)}
+    with pytest.raises(ValueError, match="no query in common") as caught:
+        evaluate_run(run, qrels)
+    message = str(caught.value)
+    assert "run has 100 queries ('r000', 'r001', 'r002', ...)" in message
+    assert "qrels has 100 judged queries ('1', '10', '100', ...)" in message
+
+
+def test_no_query_in_common_stops_profiles_and_compare() -> None:
+    run = {"Q1": {"d1": 0.5}}
+    for profile in ("trec_eval", "beir", "mteb", "ranx"):
+        with pytest.raises(ValueError, match="no query in common"):
+            evaluate_run(run, {"1": {"d1": 1}}, profile=profile)
+    with pytest.raises(ValueError, match=r"no query in common.*'Q'"):
+        compare({"a": run, "b": run}, {"1": {"d1": 1}, "2": {"d1": 1}})
+
+
+def test_a_run_that_shares_only_unjudged_queries_is_an_error() -> None:
+    # q9 is judged with no relevant doc: sharing it alone would score 0 for q1.
+    qrels = {"q1": {"d1": 1}, "q9": {"d1": 0}}
+    with pytest.raises(ValueError, match="none of the 1 queries with a relevant doc"):
+        evaluate_run({"q9": {"d1": 0.5}}, qrels)
+
+
+def test_an_empty_run_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no query can be scored: the run is empty"):
+        evaluate_run({}, QRELS)
+
+
+def test_the_run_file_of_another_collection_is_an_error(tmp_path: Path) -> None:
+    run = tmp_path / "run.trec"
+    run.write_text("Q1 Q0 d1 1 0.5 bm25\n", encoding="utf-8")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 d1 1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"no query in common.*'Q1'.*'1'.*starts with 'Q'"):
+        evaluate_run(run, qrels)
+
+
+def test_evaluate_retrieval_needs_a_text_for_some_judged_query() -> None:
+    def retriever(query: str, *, limit: int = 10) -> list[str]:
+        return ["d1"]
+
+    with pytest.raises(ValueError, match="no judged query has a text") as caught:
+        evaluate_retrieval(retriever, {"1": {"d1": 1}}, {"Q1": "alpha", "Q2": "beta"})
+    message = str(caught.value)
+    assert "no judged query has a text in queries" in message
+    for part in ("'Q1'", "'1'", "starts with 'Q'"):
+        assert part in message
+
+
+# Item 3: partial overlap.
+
+
+def test_a_run_with_fewer_than_half_of_the_judged_queries_warns() -> None:
+    qrels = {f"q{i}": {"d1": 1} for i in range(10)}
+    run = {"q1": {"d1": 0.5}, "q2": {"d1": 0.5}, "q3": {"d1": 0.5}, "x": {"d1": 0.5}}
+    with pytest.warns(InputWarning) as caught:
+        report = evaluate_run(run, qrels, metrics=("mrr@10",))
+    assert report.metrics == {"mrr@10": 0.3}  # the number is right; the warning says why it is low
+    message = str(caught[0].message)
+    assert "3 of the 10 judged queries" in message
+    assert "'q0', 'q4', 'q5'" in message  # the first missing ones
+
+
+def test_half_of_the_judged_queries_is_enough() -> None:
+    qrels = {f"q{i}": {"d1": 1} for i in range(4)}
+    run = {"q0": {"d1": 0.5}, "q1": {"d1": 0.5}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert evaluate_run(run, qrels, metrics=("mrr@10",)).metrics == {"mrr@10": 0.5}
+
+
+def test_input_warning_is_a_user_warning() -> None:
+    assert issubclass(InputWarning, UserWarning)
+
+
+# Item 4: run and qrels swapped.
+
+
+def test_swapped_mappings_are_refused() -> None:
+    with pytest.raises(ValueError, match="look swapped") as caught:
+        evaluate_run(QRELS, RUN)
+    message = str(caught.value)
+    assert "swapped" in message
+    assert "evaluate_run(run, qrels)" in message
+    assert "check_swapped=False" in message
+    assert "qrels['q1']['d1'] = 0.9" in message  # the value that gave it away
+
+
+def test_check_swapped_false_scores_them_anyway() -> None:
+    # The documented way out: grades of 0.9 may be meant (fractional relevance).
+    report = evaluate_run(QRELS, RUN, metrics=("mrr@10",), check_swapped=False)
+    assert report.n_queries == 3
+
+
+def test_fractional_grades_with_a_scored_run_are_not_a_swap() -> None:
+    qrels = {"q1": {"d1": 0.5}, "q2": {"d3": 1.0}, "q3": {"d4": 0.25}}
+    assert evaluate_run(RUN, qrels, metrics=("mrr@10",)).metrics == {"mrr@10": 1.0}
+
+
+def test_integral_scores_with_integral_grades_are_not_a_swap() -> None:
+    run = {"q1": {"d1": 3, "d2": 2}, "q2": {"d3": 1}, "q3": {"d4": 1}}
+    assert evaluate_run(run, QRELS, metrics=("mrr@10",)).metrics == {"mrr@10": 1.0}
+
+
+@pytest.fixture(scope="module")
+def cacm_mappings() -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+    cacm = shared_path("datasets", "cacm")
+    qrels = read_qrels(cacm / "qrels.cacm.txt")
+    run = read_run(cacm / "run.cacm-bm25.txt")
+    return (
+        {q: dict(docs) for q, docs in qrels.items()},
+        {q: dict(docs) for q, docs in run.items()},
+    )
+
+
+def test_swapped_cacm_mappings_are_refused(cacm_mappings) -> None:
+    qrels, run = cacm_mappings
+    assert f"{evaluate_run(run, qrels, metrics=('map@all',)).metrics['map@all']:.4f}" == "0.2744"
+    with pytest.raises(ValueError, match=r"swapped.*evaluate_run\(run, qrels\)"):
+        evaluate_run(qrels, run, metrics=("map@all",))
+
+
+def test_a_run_table_of_the_cacm_run_is_scored_as_before(cacm_mappings) -> None:
+    qrels, run = cacm_mappings
+    table = RunTable.from_dict(run)
+    assert f"{evaluate_run(table, qrels, metrics=('map@all',)).metrics['map@all']:.4f}" == "0.2744"
