@@ -30,6 +30,7 @@ __all__ = [
     "read_qrels_lines",
     "read_ranked_lines",
     "read_run_lines",
+    "run_tags",
     "write_id_texts",
     "write_qrels_lines",
     "write_run_lines",
@@ -144,6 +145,16 @@ def read_run_lines(path: Path) -> dict[str, dict[str, float]]:
     if not run:
         raise _empty(path, f"run lines ({RUN_COLUMNS})")
     return run
+
+
+def run_tags(path: Path) -> list[str]:
+    """The distinct run tags (6th column) of a run file, in file order; none for 3 columns."""
+    tags: dict[str, None] = {}
+    for _, line in numbered_lines(path, comments=True):
+        fields = split_fields(line)
+        if len(fields) >= 6:
+            tags.setdefault(fields[5])
+    return list(tags)
 
 
 def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:
