@@ -29,6 +29,7 @@ __all__ = [
     "read_id_texts",
     "read_qrels_lines",
     "read_ranked_lines",
+    "ranks_only",
     "read_run_lines",
     "run_tags",
     "write_id_texts",
@@ -155,6 +156,17 @@ def run_tags(path: Path) -> list[str]:
         if len(fields) >= 6:
             tags.setdefault(fields[5])
     return list(tags)
+
+
+def ranks_only(ranked: Mapping[str, float]) -> bool:
+    """True if the scores are ``1/rank`` in trec_eval's order, as an MS MARCO run reads:
+    writing only the ranks loses nothing then.
+
+    >>> ranks_only({"d1": 1.0, "d2": 0.5}), ranks_only({"d1": 2.0, "d2": 1.0})
+    (True, False)
+    """
+    order = scored_order(ranked)
+    return all(ranked[doc] == 1.0 / rank for rank, doc in enumerate(order, start=1))
 
 
 def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:

@@ -18,9 +18,8 @@ import attrs
 from ..dataset import Dataset, Document, extra_of
 from ..errors import DatasetFormatError, UnknownNameError
 from ..plugin_engine.registry import Registry, registry_or_default
-from ..runs.order import scored_order
 from ._io import first_line
-from ._records import run_tags, write_run_lines
+from ._records import ranks_only, run_tags, write_run_lines
 from .files import format_for
 
 __all__ = ["DROPPABLE", "KINDS", "convert"]
@@ -45,7 +44,8 @@ DROPPABLE: tuple[str, ...] = ("metadata", "title", "scores", "tag")
 # A plugin's target is not listed: its writer decides, and drop= does not apply to it.
 _KEEPS: dict[str, frozenset[str]] = {
     "beir": frozenset({"metadata", "title"}),  # BEIR writes no runs
-    "trec": frozenset({"metadata", "title", "scores", "tag"}),  # metadata in .meta.jsonl
+    # Metadata in .meta.jsonl sidecars; one run tag (kept when the source has one).
+    "trec": frozenset({"metadata", "title", "scores"}),
     "msmarco": frozenset(),
 }
 _HOW = {
@@ -197,7 +197,7 @@ class _Losses:
             return False
         if what not in self.drop:
             raise DatasetFormatError(
-                f"{self.source}: {detail}, which {self.target} cannot hold ({_HOW[what]}); "
+                f"{self.source}: {detail}, which {self.target} cannot hold ({self._how(what)}); "
                 f"nothing was written. Write another format, or drop it on purpose: "
                 f"drop=({what!r},) (ef-eval convert --drop {what})"
             )
@@ -211,11 +211,9 @@ class _Losses:
         if tags and (len(tags) > 1 or self.target != "trec"):
             shown = ", ".join(repr(t) for t in tags[:3]) + (", ..." if len(tags) > 3 else "")
             many = f"{len(tags)} run tags ({shown})" if len(tags) > 1 else f"the run tag {shown}"
-            if self.target == "trec":
-                many += "; a TREC run written here has one"
             if self._lost("tag", f"the run has {many}"):
                 self.dropped["tag"] = f"the run tag{'s' if len(tags) > 1 else ''} {shown}"
-        changed = [q for q, ranked in run.items() if not _ranks_only(ranked)]
+        changed = [q for q, ranked in run.items() if not ranks_only(ranked)]
         if changed and self._lost("scores", f"query {changed[0]!r} has scores, not 1/rank"):
             self.counts["scores"] = len(changed)
             self.dropped["scores"] = "query"
@@ -261,17 +259,16 @@ class _Losses:
             verb = "joined" if what == "title" else "dropped"
             if what == "title":
                 lost = f"the titles of {count} {_plural('document')} to their texts"
-            self.on_drop(f"{verb} {lost} of {self.source.name} ({self.target}: {_HOW[what]})")
+            self.on_drop(f"{verb} {lost} of {self.source.name} ({self.target}: {self._how(what)})")
+
+    def _how(self, what: str) -> str:
+        if (self.target, what) == ("trec", "tag"):
+            return "a run written here has one tag"
+        return _HOW[what]
 
 
 def _plural(noun: str) -> str:
     return {"query": "queries", "query or document": "queries or documents"}.get(noun, noun + "s")
-
-
-def _ranks_only(ranked: Mapping[str, float]) -> bool:
-    # An MS MARCO run read back has scores 1/rank: writing ranks loses nothing then.
-    order = scored_order(ranked)
-    return all(ranked[doc] == 1.0 / rank for rank, doc in enumerate(order, start=1))
 
 
 class _Checked:

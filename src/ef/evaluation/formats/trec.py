@@ -47,8 +47,8 @@ from ._records import (
 
 __all__ = [
     "iter_trec_documents",
-    "meta_path",
     "looks_like_trec",
+    "meta_path",
     "read_trec_dataset",
     "read_trec_topics",
     "write_trec_dataset",
