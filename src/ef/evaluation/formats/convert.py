@@ -18,7 +18,7 @@ import attrs
 from ..dataset import Dataset, Document, extra_of
 from ..errors import DatasetFormatError, UnknownNameError
 from ..plugin_engine.registry import Registry, registry_or_default
-from ._io import first_line
+from ._io import check_input, first_line
 from ._records import ranks_only, run_tags, write_run_lines
 from .files import format_for
 
@@ -129,11 +129,11 @@ def convert(
     """
     registry = registry_or_default(registry)
     src, dst = Path(source), Path(target)
-    if not src.exists():
-        raise FileNotFoundError(f"no such file or directory: {src}")
+    check_input(src, directory_ok=True)
     what = kind or guess_kind(src)
     if what not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {what!r}")
+    check_input(src, directory_ok=what in ("dataset", "corpus"))  # a corpus may be a dataset's
     if src.resolve() == dst.resolve():
         raise ValueError(f"{src}: source and target are the same path")
     reader = format_for(src, from_format, f"read_{what}", registry, must_exist=True)

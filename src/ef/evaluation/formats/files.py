@@ -18,6 +18,7 @@ from ..errors import UnknownNameError
 from ..interfaces import DatasetFormat
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
+from ._io import check_input
 
 if TYPE_CHECKING:
     from .trec_fast import RunColumns
@@ -57,8 +58,8 @@ def format_for(
                 f"format {format!r} cannot {what}; formats that can: {', '.join(able) or '(none)'}"
             )
         return chosen
-    if must_exist and not path.exists():
-        raise FileNotFoundError(f"no such file or directory: {path}")
+    if must_exist:
+        check_input(path, directory_ok=True)  # a FIFO or /dev/zero is named, never guessed at
     for fmt in registry.formats_to_detect:
         if fmt.name in able and fmt.detect is not None and fmt.detect(path):
             return fmt
