@@ -73,7 +73,8 @@ def check_input(path: Path, *, directory_ok: bool = False) -> None:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise FileNotFoundError(f"no such file: {path}") from None
+        what = "file or directory" if directory_ok else "file"
+        raise FileNotFoundError(f"no such {what}: {path}") from None
     except PermissionError:
         raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it") from None
     except OSError as exc:
