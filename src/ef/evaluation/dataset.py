@@ -13,22 +13,33 @@ from typing import Any
 
 import attrs
 
-from .types import Qrels
+from .types import FrozenDict, Qrels
 
-__all__ = ["Dataset", "Document", "DocumentStream", "StreamingCorpus"]
+__all__ = ["Dataset", "Document", "DocumentStream", "QueryTexts", "StreamingCorpus", "extra_of"]
+
+
+def _frozen(value: Mapping[str, Any] | None) -> FrozenDict[str, Any]:
+    return value if isinstance(value, FrozenDict) else FrozenDict(value or {})
 
 
 @attrs.frozen
 class Document:
-    """One corpus document: its id, title (``""`` if none) and text.
+    """One corpus document: its id, title (``""`` if none), text, and its other fields.
+
+    ``extra`` holds the fields of the record beside id, title and text, in file order
+    (BEIR's ``"metadata": {...}``), so that a conversion can keep them or say it cannot.
 
     >>> Document("d1", "Paris", "The capital of France.").joined
     'Paris The capital of France.'
+    >>> Document("d1", text="x", extra={"metadata": {}}).extra
+    {'metadata': {}}
     """
 
     id: str
     title: str = ""
     text: str = ""
+    # JSON values may nest lists and dicts: compared, never hashed.
+    extra: Mapping[str, Any] = attrs.field(factory=FrozenDict, converter=_frozen, hash=False)
 
     @property
     def joined(self) -> str:
@@ -62,6 +73,36 @@ def documents_of(corpus: Iterable[Document] | Mapping[str, str]) -> Iterable[Doc
         mapping: Mapping[str, Any] = corpus
         return DocumentStream(lambda: (Document(i, "", t) for i, t in mapping.items()))
     return corpus
+
+
+class QueryTexts(dict[str, str]):
+    """``{query_id: text}`` that also carries each query's other fields (``extra``).
+
+    Readers of formats with more than a text per query (BEIR's ``"metadata"``) return it;
+    it is a plain dict of texts to everything else, and :func:`extra_of` reads its extras.
+
+    >>> queries = QueryTexts({"q1": "capital?"}, extra={"q1": {"metadata": {"lang": "en"}}})
+    >>> queries, extra_of(queries)
+    ({'q1': 'capital?'}, {'q1': {'metadata': {'lang': 'en'}}})
+    """
+
+    def __init__(
+        self,
+        texts: Mapping[str, str] | Iterable[tuple[str, str]] = (),
+        *,
+        extra: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(texts)
+        self.extra: FrozenDict[str, FrozenDict[str, Any]] = FrozenDict(
+            {qid: _frozen(fields) for qid, fields in (extra or {}).items() if fields}
+        )
+
+
+def extra_of(queries: Mapping[str, str]) -> Mapping[str, Mapping[str, Any]]:
+    """The other fields of the queries that have any, ``{query_id: {key: value}}``; ``{}`` for
+    a plain mapping of texts."""
+    extra: Mapping[str, Mapping[str, Any]] = getattr(queries, "extra", None) or {}
+    return {qid: fields for qid, fields in extra.items() if qid in queries and fields}
 
 
 @attrs.frozen

@@ -25,7 +25,7 @@ from ..engine.scoring import resolve_measures
 from ..errors import EvaluationError, InputWarning
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 from ..evaluate.run import AVERAGING, evaluate_run
-from ..formats.convert import KINDS, Kind
+from ..formats.convert import DROPPABLE, KINDS, Kind
 from ..formats.convert import convert as convert_data
 from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
@@ -415,17 +415,48 @@ def retrieve(  # click passes every option by keyword
     help="What SOURCE holds; default: a directory is a dataset, a file is told by its name "
     "(qrels, run, topics, queries, collection, corpus) or its first line.",
 )
-def convert(
-    source: Path, target: Path, from_format: str | None, to_format: str | None, kind: Kind | None
+@click.option(
+    "--drop",
+    default="",
+    metavar="KINDS",
+    help=f"Drop on purpose what the target cannot hold, comma-separated: {', '.join(DROPPABLE)}. "
+    "Each is an error without it; a note on stderr says what was dropped.",
+)
+def convert(  # noqa: PLR0917 - click passes each option by position
+    source: Path,
+    target: Path,
+    from_format: str | None,
+    to_format: str | None,
+    kind: Kind | None,
+    drop: str,
 ) -> None:
     """Convert SOURCE into TARGET in another format: a dataset directory, qrels, a run,
     queries or a corpus.
 
-    Datasets keep every split; corpora stream through one document at a time. Where the
-    target has no title field (MS MARCO), a title is joined to its text. Nothing is written
-    unless all of it can be: a value the target cannot hold is an error naming it.
+    \b
+    What each target keeps (ids, texts and judgements always):
+      beir     titles, metadata (the other fields of a record)
+      trec     titles, metadata (in corpus.meta.jsonl / topics.meta.jsonl
+               beside the files), run scores, one run tag
+      msmarco  none of these: a title (--drop title joins it to the text),
+               metadata (--drop metadata), run scores (--drop scores writes
+               ranks) and the run tag (--drop tag) are errors without --drop
+    Integer grades only in TREC and MS MARCO qrels; texts with a tab or line
+    break only in BEIR.
+
+    Datasets keep every split; corpora stream through one document at a time. Nothing is
+    written unless all of it can be: a value the target cannot hold is an error naming it.
     """
-    what = convert_data(source, target, from_format=from_format, to_format=to_format, kind=kind)
+    drops = tuple(part.strip() for part in drop.split(",") if part.strip())
+    what = convert_data(
+        source,
+        target,
+        from_format=from_format,
+        to_format=to_format,
+        kind=kind,
+        drop=drops,
+        on_drop=lambda note: click.echo(f"note: {note}", err=True),
+    )
     click.echo(f"converted {what}: {source} -> {target}")
 
 

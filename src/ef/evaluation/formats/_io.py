@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import io
 import json
@@ -20,6 +21,7 @@ T = TypeVar("T")
 
 __all__ = [
     "atomic_writer",
+    "check_input",
     "first_line",
     "format_error",
     "json_lines",
@@ -41,26 +43,79 @@ def format_error(
     return DatasetFormatError(message)
 
 
-def _check_file(path: Path) -> None:
-    if path.is_dir():
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+_OS_ERROR_CLASS: dict[int, type[OSError]] = {
+    errno.EACCES: PermissionError,
+    errno.EPERM: PermissionError,
+    errno.EISDIR: IsADirectoryError,
+    errno.ENOENT: FileNotFoundError,
+    errno.ENOTDIR: NotADirectoryError,
+}
+
+
+def _os_error(number: int | None, message: str) -> OSError:
+    """An OSError of the class ``number`` maps to, whose text is ``message`` alone (no
+    ``[Errno 28]``), with ``errno`` kept for callers that test it."""
+    error = _OS_ERROR_CLASS.get(number or 0, OSError)(message)
+    error.errno = number
+    return error
+
+
+def check_input(path: Path, *, directory_ok: bool = False) -> None:
+    """Refuse, naming ``path``, what cannot be read as a file: a missing path, a directory
+    (unless ``directory_ok``), a FIFO, a device or a socket (which could block or never end),
+    or a path this process may not read."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        what = "file or directory" if directory_ok else "file"
+        raise FileNotFoundError(f"no such {what}: {path}") from None
+    except PermissionError:
+        raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it") from None
+    except OSError as exc:
+        raise _os_error(exc.errno, f"{path}: cannot read it ({exc.strerror})") from None
+    if stat.S_ISDIR(mode):
+        if directory_ok:
+            if not os.access(path, os.R_OK | os.X_OK):
+                raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it")
+            return
         raise IsADirectoryError(f"{path} is a directory; expected a file")
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
+    kind = next((name for test, name in _NOT_REGULAR if test(mode)), None)
+    if kind is not None:
+        raise _os_error(errno.EINVAL, f"{path} is {kind}, not a regular file; expected a file")
+    if not os.access(path, os.R_OK):
+        raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it")
+
+
+def _check_file(path: Path) -> None:
+    check_input(path)
 
 
 def open_binary(path: Path) -> IO[bytes]:
-    """``path`` opened for reading bytes, gunzipped if it is gzip (by magic number)."""
+    """``path`` opened for reading bytes, gunzipped if it is gzip (by magic number).
+
+    A missing path, a directory, a FIFO, device or socket, and an unreadable file are each
+    an ``OSError`` whose message names ``path`` and says which.
+    """
     _check_file(path)
     return _open_binary(path)
 
 
 def _open_binary(path: Path) -> IO[bytes]:
     # gzip is transparent: chosen by the magic number, not the name.
-    with open(path, "rb") as probe:
-        magic = probe.read(2)
-    if magic == b"\x1f\x8b":
-        return cast("IO[bytes]", gzip.open(path, "rb"))
-    return open(path, "rb")  # the caller closes it
+    try:
+        with open(path, "rb") as probe:
+            magic = probe.read(2)
+        if magic == b"\x1f\x8b":
+            return cast("IO[bytes]", gzip.open(path, "rb"))
+        return open(path, "rb")  # the caller closes it
+    except PermissionError:
+        raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it") from None
 
 
 @contextlib.contextmanager
@@ -171,19 +226,81 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
+_TEMP_MARK = ".ef-tmp-"
+_WRITE_PROBLEMS = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EFBIG: "the file is too large (the file-size limit, ulimit -f, or the file system's)",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "it is a directory",
+    errno.ENOENT: "its directory does not exist",
+    errno.ENOTDIR: "a part of its path is not a directory",
+}
+
+
+def _write_error(path: Path, exc: OSError) -> OSError:
+    problem = _WRITE_PROBLEMS.get(exc.errno or 0, exc.strerror or str(exc))
+    return _os_error(exc.errno, f"{path}: cannot write it: {problem}; nothing was written")
+
+
+def _temp_prefix(path: Path) -> str:
+    return f".{path.name}{_TEMP_MARK}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporary files that killed writers of ``path`` left, and return them.
+
+    A temporary file is ``.<name>.ef-tmp-<pid>-<random>``; only those whose writer's process
+    is gone are removed, so a concurrent writer's file is never touched.
+    """
+    prefix = _temp_prefix(path)
+    removed = []
+    with contextlib.suppress(OSError):  # an unlistable directory: the write will say so
+        for entry in os.scandir(path.parent):
+            if not entry.name.startswith(prefix):
+                continue
+            pid = entry.name[len(prefix) :].partition("-")[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                with contextlib.suppress(FileNotFoundError):  # another writer removed it
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
+
+
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator[IO[str]]:
     """Write ``path`` through a temporary file in the same directory, renamed on success.
 
-    A name ending in ``.gz`` is written gzip-compressed. On any error the temporary file is
-    removed and ``path`` is left as it was.
+    A name ending in ``.gz`` is written gzip-compressed. The temporary file is
+    ``.<name>.ef-tmp-<pid>-<random>``; on any error it is removed and ``path`` is left as it
+    was, and an ``OSError`` (disk full, file too large, read-only file system, permission
+    denied, a directory in the way) names ``path`` and says which. Temporary files of
+    ``path`` that a killed writer left are removed first (only those of dead processes).
     """
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed or removed below
-        "wb", dir=path.parent, prefix=f".{path.name}.", delete=False
-    )
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory; cannot write a file there")
+    remove_stale_temporaries(path)
     try:
-        with handle:
-            raw: IO[bytes] = handle
+        fd, temp_name = tempfile.mkstemp(
+            dir=path.parent, prefix=f"{_temp_prefix(path)}{os.getpid()}-"
+        )
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        with io.BufferedWriter(_Target(open(fd, "wb", buffering=0), path)) as handle:
+            raw: IO[bytes] = cast("IO[bytes]", handle)
             if path.name.endswith(".gz"):
                 # The target's name and mtime=0 in the header: the same data, the same bytes.
                 raw = cast(
@@ -194,11 +311,40 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
                 )
             with raw, io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as text:
                 yield text
-        # A temporary file is private (0600); the result gets the mode a new file would get,
-        # or keeps the mode of the file it replaces.
-        os.chmod(handle.name, _mode_for(path))
-        os.replace(handle.name, path)
+        try:
+            # A temporary file is private (0600); the result gets the mode a new file would
+            # get, or keeps the mode of the file it replaces.
+            os.chmod(temp_name, _mode_for(path))
+            os.replace(temp_name, path)
+        except OSError as exc:
+            raise _write_error(path, exc) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(handle.name)
+            os.unlink(temp_name)
         raise
+
+
+class _Target(io.RawIOBase):
+    """The temporary file, whose OS errors name the target (the caller's errors pass as
+    they are: a reader's error names its own file)."""
+
+    def __init__(self, handle: IO[bytes], path: Path) -> None:
+        self._handle, self._path = handle, path
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._handle.write(data)
+        except OSError as exc:
+            raise _write_error(self._path, exc) from None
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                self._handle.close()
+            except OSError as exc:
+                raise _write_error(self._path, exc) from None
+            finally:
+                super().close()

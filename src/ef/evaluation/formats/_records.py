@@ -26,10 +26,12 @@ __all__ = [
     "iter_id_texts",
     "merge_texts",
     "parse_score",
+    "ranks_only",
     "read_id_texts",
     "read_qrels_lines",
     "read_ranked_lines",
     "read_run_lines",
+    "run_tags",
     "write_id_texts",
     "write_qrels_lines",
     "write_run_lines",
@@ -144,6 +146,27 @@ def read_run_lines(path: Path) -> dict[str, dict[str, float]]:
     if not run:
         raise _empty(path, f"run lines ({RUN_COLUMNS})")
     return run
+
+
+def run_tags(path: Path) -> list[str]:
+    """The distinct run tags (6th column) of a run file, in file order; none for 3 columns."""
+    tags: dict[str, None] = {}
+    for _, line in numbered_lines(path, comments=True):
+        fields = split_fields(line)
+        if len(fields) >= 6:
+            tags.setdefault(fields[5])
+    return list(tags)
+
+
+def ranks_only(ranked: Mapping[str, float]) -> bool:
+    """True if the scores are ``1/rank`` in trec_eval's order, as an MS MARCO run reads:
+    writing only the ranks loses nothing then.
+
+    >>> ranks_only({"d1": 1.0, "d2": 0.5}), ranks_only({"d1": 2.0, "d2": 1.0})
+    (True, False)
+    """
+    order = scored_order(ranked)
+    return all(ranked[doc] == 1.0 / rank for rank, doc in enumerate(order, start=1))
 
 
 def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:

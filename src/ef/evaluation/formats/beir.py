@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from ..dataset import Dataset, Document, DocumentStream, documents_of
+from ..dataset import Dataset, Document, DocumentStream, QueryTexts, documents_of, extra_of
 from ..errors import DatasetFormatError
 from ._io import (
     atomic_writer,
@@ -95,21 +95,34 @@ def _records(path: Path) -> Iterator[tuple[int, str, str, dict[str, Any]]]:
         yield line_no, line, doc_id, record
 
 
+_DOCUMENT_KEYS = ("_id", "title", "text")
+_QUERY_KEYS = ("_id", "text")
+
+
+def _extra(record: Mapping[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    # Every other field ("metadata": {...}), in file order: a conversion keeps it or says so.
+    return {key: value for key, value in record.items() if key not in known}
+
+
 def iter_beir_documents(path: Path) -> Iterator[Document]:
-    """Stream the documents of a ``corpus.jsonl``, title and text apart."""
+    """Stream the documents of a ``corpus.jsonl``, title and text apart, other fields kept."""
     for line_no, line, doc_id, record in _records(path):
         title = _text_field(record, "title", path, line_no, line)
-        yield Document(doc_id, title, _text_field(record, "text", path, line_no, line))
+        text = _text_field(record, "text", path, line_no, line)
+        yield Document(doc_id, title, text, extra=_extra(record, _DOCUMENT_KEYS))
 
 
-def read_beir_queries(path: Path) -> dict[str, str]:
-    """``{query_id: text}`` from a ``queries.jsonl`` (or the one in a BEIR directory)."""
+def read_beir_queries(path: Path) -> QueryTexts:
+    """``{query_id: text}`` from a ``queries.jsonl`` (or the one in a BEIR directory); the other
+    fields of each record (``metadata``) are its ``extra``."""
     if path.is_dir():
         path = _jsonl_path(path, "queries")
-    return {
-        query_id: _text_field(record, "text", path, line_no, line)
-        for line_no, line, query_id, record in _records(path)
-    }
+    texts: dict[str, str] = {}
+    extra: dict[str, dict[str, Any]] = {}
+    for line_no, line, query_id, record in _records(path):
+        texts[query_id] = _text_field(record, "text", path, line_no, line)
+        extra[query_id] = _extra(record, _QUERY_KEYS)
+    return QueryTexts(texts, extra=extra)
 
 
 def _is_header_score(field: str) -> bool:
@@ -409,7 +422,7 @@ def write_beir(
         _write_qrels_rows(qrels_out, rows)
 
 
-def _json_line(record: Mapping[str, str]) -> str:
+def _json_line(record: Mapping[str, Any]) -> str:
     # ASCII escapes, as BEIR's own files have them: any str round-trips, lone surrogates too.
     return json.dumps(record) + "\n"
 
@@ -432,7 +445,17 @@ def _write_documents(out: IO[str], documents: Iterable[Document]) -> None:
     for doc in once_each(documents, lambda doc: doc.id, "document"):
         _check_texts("corpus", {doc.id: doc.text})
         _check_texts("corpus", {doc.id: doc.title})
-        out.write(_json_line({"_id": doc.id, "title": doc.title, "text": doc.text}))
+        fields = {"_id": doc.id, "title": doc.title, "text": doc.text}
+        out.write(_json_line(_with_extra(fields, doc.extra, f"document {doc.id!r}")))
+
+
+def _with_extra(fields: dict[str, Any], extra: Mapping[str, Any], owner: str) -> dict[str, Any]:
+    clash = next((key for key in extra if key in fields), None)
+    if clash is not None:
+        raise DatasetFormatError(
+            f"{owner}: its extra field {clash!r} would overwrite the record's own {clash!r}"
+        )
+    return {**fields, **extra}
 
 
 def write_beir_queries(path: Path, queries: Mapping[str, str]) -> None:
@@ -443,5 +466,7 @@ def write_beir_queries(path: Path, queries: Mapping[str, str]) -> None:
 
 def _write_queries(out: IO[str], queries: Mapping[str, str]) -> None:
     _check_texts("query", queries)
+    extra = extra_of(queries)
     for query_id, text in queries.items():
-        out.write(_json_line({"_id": query_id, "text": text}))
+        fields = {"_id": query_id, "text": text}
+        out.write(_json_line(_with_extra(fields, extra.get(query_id, {}), f"query {query_id!r}")))

@@ -1,18 +1,28 @@
-"""convert(): move evaluation data between formats, losing nothing the target can hold."""
+"""convert(): move evaluation data between formats, losing nothing silently.
+
+What a built-in target cannot hold (scores and run tags in an MS MARCO run, a title in its
+collection, the metadata of a query or document in its TSV files) is an error naming it,
+unless ``drop=`` names that kind: then it is dropped and ``on_drop`` is told.
+"""
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import UnknownNameError
+import attrs
+
+from ..dataset import Dataset, Document, extra_of
+from ..errors import DatasetFormatError, UnknownNameError
 from ..plugin_engine.registry import Registry, registry_or_default
-from ._io import first_line
+from ._io import check_input, first_line
+from ._records import ranks_only, run_tags, write_run_lines
 from .files import format_for
 
-__all__ = ["KINDS", "convert"]
+__all__ = ["DROPPABLE", "KINDS", "convert"]
 
 Kind = Literal["dataset", "qrels", "run", "queries", "corpus"]
 #: What :func:`convert` can move; a dataset is a directory, the rest are files.
@@ -27,6 +37,23 @@ _NAME_HINTS = (
     ("corpus", "corpus"),
 )
 _SUFFIX_FORMATS = {".jsonl": "beir", ".trec": "trec", ".run": "trec"}
+
+#: What ``drop=`` may name: the kinds of data a target format may be unable to hold.
+DROPPABLE: tuple[str, ...] = ("metadata", "title", "scores", "tag")
+# What each built-in target keeps of DROPPABLE; ids, texts and judgements it always keeps.
+# A plugin's target is not listed: its writer decides, and drop= does not apply to it.
+_KEEPS: dict[str, frozenset[str]] = {
+    "beir": frozenset({"metadata", "title"}),  # BEIR writes no runs
+    # Metadata in .meta.jsonl sidecars; one run tag (kept when the source has one).
+    "trec": frozenset({"metadata", "title", "scores"}),
+    "msmarco": frozenset(),
+}
+_HOW = {
+    "metadata": "its files are id<TAB>text only",
+    "title": "its collection is pid<TAB>text",
+    "scores": "its runs are qid<TAB>pid<TAB>rank",
+    "tag": "its runs have no tag column",
+}
 
 
 def guess_kind(path: Path) -> str:
@@ -70,6 +97,8 @@ def convert(
     from_format: str | None = None,
     to_format: str | None = None,
     kind: Kind | None = None,
+    drop: Iterable[str] = (),
+    on_drop: Callable[[str], None] | None = None,
     registry: Registry | None = None,
 ) -> str:
     """Convert ``source`` into ``target``, in another format; return the kind converted.
@@ -78,30 +107,175 @@ def convert(
     corpus (``kind``, else told from the file name or first line). ``from_format`` is detected
     when ``None``; ``to_format`` is required unless the target name says it (``.jsonl`` is
     BEIR, ``.trec`` and ``.run`` TREC). Corpora stream through, one document at a time.
-    Where the target has no title field (MS MARCO), a title is joined to its text.
+
+    Nothing is lost silently. What the target cannot hold is a
+    :class:`~ef.evaluation.DatasetFormatError` naming it, and nothing is written, unless
+    ``drop`` names it (:data:`DROPPABLE`): ``"metadata"`` (a query's or document's other
+    fields; TREC keeps them in ``.meta.jsonl`` sidecars), ``"title"`` (MS MARCO joins it to
+    the text), ``"scores"`` and ``"tag"`` (MS MARCO runs hold ranks only). ``on_drop`` gets
+    one sentence for each kind actually dropped. Naming a kind the target keeps is an error.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     src = pathlib.Path(tmp, "run.txt")
     ...     _ = src.write_text("q1 Q0 d1 1 2.0 bm25\\nq1 Q0 d2 2 1.0 bm25\\n")
-    ...     convert(src, pathlib.Path(tmp, "run.tsv"), to_format="msmarco")
+    ...     convert(src, pathlib.Path(tmp, "run.tsv"), to_format="msmarco",
+    ...             drop=("scores", "tag"), on_drop=print)
     ...     pathlib.Path(tmp, "run.tsv").read_text()
+    dropped the run tag 'bm25' of run.txt (msmarco: its runs have no tag column)
+    dropped the scores of 1 query of run.txt (msmarco: its runs are qid<TAB>pid<TAB>rank)
     'run'
     'q1\\td1\\t1\\nq1\\td2\\t2\\n'
     """
     registry = registry_or_default(registry)
     src, dst = Path(source), Path(target)
-    if not src.exists():
-        raise FileNotFoundError(f"no such file or directory: {src}")
+    check_input(src, directory_ok=True)
     what = kind or guess_kind(src)
     if what not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {what!r}")
+    check_input(src, directory_ok=what in ("dataset", "corpus"))  # a corpus may be a dataset's
     if src.resolve() == dst.resolve():
         raise ValueError(f"{src}: source and target are the same path")
     reader = format_for(src, from_format, f"read_{what}", registry, must_exist=True)
     writer = format_for(
         dst, _target_format(dst, to_format), f"write_{what}", registry, must_exist=False
     )
+    losses = _Losses(src, writer.name, _drops(drop, writer.name), on_drop)
     data: Any = getattr(reader, f"read_{what}")(src)
+    if what == "run":
+        tags = run_tags(src) if reader.name in ("trec", "msmarco") else []
+        if writer.write_run is write_run_lines and len(tags) == 1:
+            write_run_lines(dst, losses.run(data, tags), tag=tags[0])  # the tag survives
+            losses.tell()
+            return what
+        data = losses.run(data, tags)
+    elif what == "queries":
+        data = losses.queries(data)
+    elif what == "corpus":
+        data = losses.documents(data)
+    elif what == "dataset":
+        data = Dataset(losses.documents(data.corpus), losses.queries(data.queries), data.qrels)
     getattr(writer, f"write_{what}")(dst, data)
+    losses.tell()
     return what
+
+
+def _drops(drop: Iterable[str], target: str) -> frozenset[str]:
+    if isinstance(drop, str):
+        drop = drop.split(",") if drop else ()
+    chosen = frozenset(drop)
+    unknown = sorted(chosen - set(DROPPABLE))
+    if unknown:
+        raise ValueError(f"drop: unknown kind {unknown[0]!r}; expected some of {DROPPABLE}")
+    keeps = _KEEPS.get(target)
+    if chosen and keeps is None:
+        raise ValueError(
+            f"drop={tuple(sorted(chosen))}: the target format {target!r} is a plugin's; its "
+            "writer decides what it keeps, and convert cannot drop data for it"
+        )
+    kept = sorted(chosen & (keeps or frozenset()))
+    if kept:
+        raise ValueError(f"drop: nothing to drop, {target} keeps the {kept[0]}")
+    return chosen
+
+
+@attrs.define
+class _Losses:
+    """What a conversion into ``target`` would lose: refused, or dropped and counted."""
+
+    source: Path
+    target: str
+    drop: frozenset[str]
+    on_drop: Callable[[str], None] | None
+    dropped: dict[str, str] = attrs.field(factory=dict)
+    counts: dict[str, int] = attrs.field(factory=dict)
+
+    def _lost(self, what: str, detail: str) -> bool:
+        """False if the target keeps ``what``; True if it is to be dropped; else an error."""
+        keeps = _KEEPS.get(self.target)
+        if keeps is None or what in keeps:
+            return False
+        if what not in self.drop:
+            raise DatasetFormatError(
+                f"{self.source}: {detail}, which {self.target} cannot hold ({self._how(what)}); "
+                f"nothing was written. Write another format, or drop it on purpose: "
+                f"drop=({what!r},) (ef-eval convert --drop {what})"
+            )
+        return True
+
+    def _count(self, what: str, noun: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+        self.dropped[what] = noun
+
+    def run(self, run: Mapping[str, Mapping[str, float]], tags: list[str]) -> Any:
+        if tags and (len(tags) > 1 or self.target != "trec"):
+            shown = ", ".join(repr(t) for t in tags[:3]) + (", ..." if len(tags) > 3 else "")
+            many = f"{len(tags)} run tags ({shown})" if len(tags) > 1 else f"the run tag {shown}"
+            if self._lost("tag", f"the run has {many}"):
+                self.dropped["tag"] = f"the run tag{'s' if len(tags) > 1 else ''} {shown}"
+        changed = [q for q, ranked in run.items() if not ranks_only(ranked)]
+        if changed and self._lost("scores", f"query {changed[0]!r} has scores, not 1/rank"):
+            self.counts["scores"] = len(changed)
+            self.dropped["scores"] = "query"
+        return run
+
+    def queries(self, queries: Mapping[str, str]) -> Mapping[str, str]:
+        extra = extra_of(queries)
+        if not extra:
+            return queries
+        first = next(iter(extra))
+        fields = ", ".join(repr(f) for f in extra[first])
+        if self._lost("metadata", f"query {first!r} has other fields ({fields})"):
+            self.counts["metadata"] = self.counts.get("metadata", 0) + len(extra)
+            self.dropped["metadata"] = "query or document"
+            return dict(queries)
+        return queries
+
+    def documents(self, documents: Iterable[Document]) -> Iterable[Document]:
+        if _KEEPS.get(self.target, frozenset(DROPPABLE)) >= {"title", "metadata"}:
+            return documents
+        return _Checked(self, documents)
+
+    def check(self, doc: Document) -> Document:
+        if doc.title and self._lost("title", f"document {doc.id!r} has a title"):
+            self._count("title", "document")
+        if doc.extra:
+            fields = ", ".join(repr(f) for f in doc.extra)
+            if self._lost("metadata", f"document {doc.id!r} has other fields ({fields})"):
+                self._count("metadata", "query or document")
+                return attrs.evolve(doc, extra={})
+        return doc
+
+    def tell(self) -> None:
+        """One sentence per kind dropped, to ``on_drop``."""
+        if self.on_drop is None:
+            return
+        for what, noun in self.dropped.items():
+            count = self.counts.get(what)
+            if count is None:
+                lost = noun
+            else:
+                lost = f"the {what} of {count} {noun if count == 1 else _plural(noun)}"
+            verb = "joined" if what == "title" else "dropped"
+            if what == "title":
+                lost = f"the titles of {count} {_plural('document')} to their texts"
+            self.on_drop(f"{verb} {lost} of {self.source.name} ({self.target}: {self._how(what)})")
+
+    def _how(self, what: str) -> str:
+        if (self.target, what) == ("trec", "tag"):
+            return "a run written here has one tag"
+        return _HOW[what]
+
+
+def _plural(noun: str) -> str:
+    return {"query": "queries", "query or document": "queries or documents"}.get(noun, noun + "s")
+
+
+class _Checked:
+    """Documents streamed through :meth:`_Losses.check`, afresh on every iteration."""
+
+    def __init__(self, losses: _Losses, documents: Iterable[Document]) -> None:
+        self._losses, self._documents = losses, documents
+
+    def __iter__(self) -> Iterator[Document]:
+        return (self._losses.check(doc) for doc in self._documents)

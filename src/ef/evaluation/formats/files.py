@@ -19,6 +19,7 @@ from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
+from ._io import check_input
 
 if TYPE_CHECKING:
     from .trec_fast import RunColumns
@@ -58,8 +59,8 @@ def format_for(
                 f"format {format!r} cannot {what}; formats that can: {', '.join(able) or '(none)'}"
             )
         return chosen
-    if must_exist and not path.exists():
-        raise FileNotFoundError(f"no such file or directory: {path}")
+    if must_exist:
+        check_input(path, directory_ok=True)  # a FIFO or /dev/zero is named, never guessed at
     for fmt in registry.formats_to_detect:
         if fmt.name in able and fmt.detect is not None:
             with plugin_call(registry, "format", fmt.name, "detect()", f"the file {path}"):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
-from ..dataset import Dataset, Document, DocumentStream
+from ..dataset import Dataset, Document, DocumentStream, extra_of
 from ..errors import DatasetFormatError
 from ._io import atomic_writer, first_line
 from ._records import (
@@ -42,6 +42,30 @@ __all__ = [
 _COLLECTION_NAMES = ("collection.tsv", "collection.tsv.gz")
 _QUERIES_FILE = re.compile(r"^queries(?:\.(?P<split>[^.]+))?\.tsv(\.gz)?$")
 _QRELS_FILE = re.compile(r"^qrels(?:\.(?P<split>[^.]+))?\.tsv(\.gz)?$")
+
+
+def _cannot_hold(what: str, item_id: str, fields: Iterable[str]) -> DatasetFormatError:
+    names = ", ".join(repr(f) for f in fields)
+    return DatasetFormatError(
+        f"{what} {item_id!r} has fields MS MARCO cannot hold ({names}): its files are "
+        "id<TAB>text only; write BEIR or TREC (which keeps them in a .meta.jsonl sidecar), "
+        "or drop them on purpose (convert(..., drop=('metadata',)), ef-eval convert "
+        "--drop metadata)"
+    )
+
+
+def _plain_documents(documents: Iterable[Document]) -> Iterator[Document]:
+    # Never a silent loss: a document's other fields have no column here.
+    for doc in documents:
+        if doc.extra:
+            raise _cannot_hold("document", doc.id, doc.extra)
+        yield doc
+
+
+def _plain_queries(queries: Mapping[str, str]) -> Mapping[str, str]:
+    for query_id, fields in extra_of(queries).items():
+        raise _cannot_hold("query", query_id, fields)
+    return queries
 
 
 def iter_collection(path: Path) -> Iterator[Document]:
@@ -101,6 +125,7 @@ def write_msmarco_dataset(path: Path, dataset: Dataset) -> None:
     A document's title is joined to its text (the collection has no title column); queries
     judged in no split are written to ``queries.tsv`` so that none is lost.
     """
+    _plain_queries(dataset.queries)
     path.mkdir(parents=True, exist_ok=True)
     judged = {qid for qrels in dataset.qrels.values() for qid in qrels}
     unjudged = {q: t for q, t in dataset.queries.items() if q not in judged}
@@ -116,7 +141,8 @@ def write_msmarco_dataset(path: Path, dataset: Dataset) -> None:
             return stack.enter_context(atomic_writer(path / name))
 
         collection = open_out("collection.tsv")
-        write_id_texts_to(collection, ((d.id, d.joined) for d in dataset.corpus), "document")
+        documents = _plain_documents(dataset.corpus)
+        write_id_texts_to(collection, ((d.id, d.joined) for d in documents), "document")
         for split, qrels in dataset.qrels.items():
             write_qrels_to(open_out(f"qrels.{split}.tsv"), qrels, sep="\t")
             texts = ((qid, dataset.queries[qid]) for qid in qrels)
@@ -147,7 +173,7 @@ def read_msmarco_corpus(path: Path) -> DocumentStream:
 
 def write_msmarco_corpus(path: Path, documents: Iterable[Document]) -> None:
     """Write ``pid<TAB>text`` lines, a title joined to its text, atomically."""
-    write_id_texts(path, ((doc.id, doc.joined) for doc in documents), "document")
+    write_id_texts(path, ((doc.id, doc.joined) for doc in _plain_documents(documents)), "document")
 
 
 def read_msmarco_queries(path: Path) -> dict[str, str]:
@@ -156,8 +182,8 @@ def read_msmarco_queries(path: Path) -> dict[str, str]:
 
 
 def write_msmarco_queries(path: Path, queries: Mapping[str, str]) -> None:
-    """Write ``qid<TAB>text`` lines, atomically."""
-    write_id_texts(path, queries.items(), "query")
+    """Write ``qid<TAB>text`` lines, atomically; a query with other fields is an error."""
+    write_id_texts(path, _plain_queries(queries).items(), "query")
 
 
 def write_msmarco_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> None:

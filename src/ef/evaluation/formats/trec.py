@@ -5,7 +5,11 @@
 * topics: the SGML ``<top>`` form (``<num>``, ``<title>``, ``<desc>``, ``<narr>``; the title
   is the query), the ``<DOC><DOCNO>`` form of the CACM topics, or ``qid<TAB>text`` lines;
 * documents: TREC text, ``<DOC> <DOCNO>id</DOCNO> <TITLE>..</TITLE> <TEXT>..</TEXT> </DOC>``;
-* a dataset directory: ``corpus.trec`` (documents), ``topics.tsv`` and ``qrels.<split>.txt``.
+* a dataset directory: ``corpus.trec`` (documents), ``topics.tsv`` and ``qrels.<split>.txt``;
+* the fields a TREC file has no place for (BEIR's ``metadata``) go to a sidecar beside it:
+  ``corpus.trec`` -> ``corpus.meta.jsonl``, ``topics.tsv`` -> ``topics.meta.jsonl``, one JSON
+  line ``{"_id": id, <field>: <value>, ...}`` per document or query that has any. It is written
+  only when there is something to keep, and read back whenever it is there.
 
 A line whose first non-blank character is ``#`` is a comment, as in trec_eval 10.
 """
@@ -13,17 +17,21 @@ A line whose first non-blank character is ``#`` is a comment, as in trec_eval 10
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from ..dataset import Dataset, Document, DocumentStream
+import attrs
+
+from ..dataset import Dataset, Document, DocumentStream, QueryTexts, extra_of
 from ..errors import DatasetFormatError
 from ._io import (
     atomic_writer,
     first_line,
     format_error,
+    json_lines,
     numbered_lines,
     once_each,
     read_text,
@@ -33,7 +41,6 @@ from ._records import (
     merge_texts,
     read_id_texts,
     read_qrels_lines,
-    write_id_texts,
     write_id_texts_to,
     write_qrels_to,
 )
@@ -41,6 +48,7 @@ from ._records import (
 __all__ = [
     "iter_trec_documents",
     "looks_like_trec",
+    "meta_path",
     "read_trec_dataset",
     "read_trec_topics",
     "write_trec_dataset",
@@ -65,6 +73,66 @@ def _fold(text: str) -> str:
 
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
+
+
+_META_SUFFIX = ".meta.jsonl"
+
+
+def meta_path(path: Path) -> Path:
+    """The sidecar that keeps what the TREC file ``path`` has no place for.
+
+    >>> meta_path(Path("data/corpus.trec.gz")), meta_path(Path("topics.tsv"))
+    (PosixPath('data/corpus.meta.jsonl'), PosixPath('topics.meta.jsonl'))
+    """
+    name = path.name.removesuffix(".gz")
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    return path.with_name(stem + _META_SUFFIX)
+
+
+def _read_meta(path: Path) -> dict[str, tuple[int, dict[str, Any]]]:
+    """``{id: (line number, fields)}`` from a sidecar; ``{}`` when there is none."""
+    if not path.exists():
+        return {}
+    found: dict[str, tuple[int, dict[str, Any]]] = {}
+    for line_no, line, record in json_lines(path):
+        item_id = record.get("_id") if isinstance(record, dict) else None
+        if not isinstance(item_id, str) or not item_id:
+            raise format_error(path, line_no, "expected a JSON object with a string '_id'", line)
+        if item_id in found:
+            raise format_error(path, line_no, f"duplicate _id {item_id!r}", line)
+        found[item_id] = (line_no, {k: v for k, v in record.items() if k != "_id"})
+    return found
+
+
+def _unmatched(meta_file: Path, meta: Mapping[str, tuple[int, Any]], ids: Iterable[str]) -> None:
+    # A sidecar line for an id the file lacks is data that would vanish: say so.
+    left = set(meta) - set(ids)
+    if left:
+        item_id = min(left, key=lambda i: meta[i][0])
+        raise format_error(
+            meta_file, meta[item_id][0], f"_id {item_id!r} is not in the file beside it"
+        )
+
+
+def _meta_line(item_id: str, extra: Mapping[str, Any]) -> str:
+    if "_id" in extra:
+        raise DatasetFormatError(f"{item_id!r}: an extra field may not be called '_id'")
+    return json.dumps({"_id": item_id, **extra}) + "\n"
+
+
+@contextlib.contextmanager
+def _sidecar(path: Path) -> Iterator[list[str]]:
+    """Lines for ``path``'s sidecar, collected while the file is written; written with the
+    file (or a stale sidecar removed) when the block ends without an error."""
+    lines: list[str] = []
+    yield lines
+    meta = meta_path(path)
+    if lines:
+        with atomic_writer(meta) as out:
+            out.writelines(lines)
+    else:
+        # The file it described is being replaced: it would attach old fields to new data.
+        meta.unlink(missing_ok=True)
 
 
 def _sgml_topics(path: Path, text: str) -> dict[str, str]:
@@ -126,8 +194,13 @@ def read_trec_topics(path: Path) -> dict[str, str]:
     if first is None:
         raise DatasetFormatError(f"{path}: the file is empty; expected TREC topics")
     if _is_sgml(first[1]):
-        return _sgml_topics(path, read_text(path))
-    return read_id_texts(path, "query")
+        texts = _sgml_topics(path, read_text(path))
+    else:
+        texts = read_id_texts(path, "query")
+    meta_file = meta_path(path)
+    meta = _read_meta(meta_file)
+    _unmatched(meta_file, meta, texts)
+    return QueryTexts(texts, extra={qid: fields for qid, (_, fields) in meta.items()})
 
 
 def _is_sgml(line: str) -> bool:
@@ -148,6 +221,8 @@ def iter_trec_documents(path: Path) -> Iterator[Document]:
     ``<TEXT>`` blocks joined by line breaks. A block without ``<TEXT>`` keeps whatever follows
     its DOCNO and title as text, as collections without a TEXT tag (CACM's topics) have it.
     """
+    meta_file = meta_path(path)
+    meta = _read_meta(meta_file)
     seen: set[str] = set()
     block: list[str] | None = None
     start = 0
@@ -162,6 +237,8 @@ def iter_trec_documents(path: Path) -> Iterator[Document]:
             continue
         if stripped == "</DOC>":
             doc = _document(path, start, "\n".join(block), seen)
+            if doc.id in meta:
+                doc = attrs.evolve(doc, extra=meta[doc.id][1])
             count += 1
             block = None
             yield doc
@@ -171,6 +248,7 @@ def iter_trec_documents(path: Path) -> Iterator[Document]:
         raise format_error(path, start, "this <DOC> is never closed by </DOC>")
     if count == 0:
         raise DatasetFormatError(f"{path}: the file is empty; expected <DOC> documents")
+    _unmatched(meta_file, meta, seen)
 
 
 def _document(path: Path, line_no: int, block: str, seen: set[str]) -> Document:
@@ -213,14 +291,23 @@ def _document_block(doc: Document) -> str:
 
 
 def write_trec_documents(path: Path, documents: Iterable[Document]) -> None:
-    """Write documents as TREC text, atomically, streaming them one at a time."""
-    with atomic_writer(path) as out:
-        _write_documents(out, documents)
+    """Write documents as TREC text, atomically, streaming them one at a time; their other
+    fields (``Document.extra``) go to the sidecar :func:`meta_path` names."""
+    # The sidecar is written first (inner), so an error in it leaves neither file.
+    with atomic_writer(path) as out, _sidecar(path) as meta:
+        _write_documents(out, documents, meta)
 
 
-def _write_documents(out: IO[str], documents: Iterable[Document]) -> None:
+def _write_documents(out: IO[str], documents: Iterable[Document], meta: list[str]) -> None:
     for doc in once_each(documents, lambda doc: doc.id, "document"):
         out.write(_document_block(doc))
+        if doc.extra:
+            meta.append(_meta_line(doc.id, doc.extra))
+
+
+def _write_topics(out: IO[str], queries: Mapping[str, str], meta: list[str]) -> None:
+    write_id_texts_to(out, queries.items(), "query")
+    meta.extend(_meta_line(qid, fields) for qid, fields in extra_of(queries).items())
 
 
 # A dataset directory.
@@ -248,7 +335,11 @@ def read_trec_dataset(path: Path) -> Dataset:
     if not path.is_dir():
         raise FileNotFoundError(f"no such dataset directory: {path}")
     corpus = _find_corpus(path)
-    topics = [p for p in sorted(path.iterdir()) if _TOPICS_FILE.match(p.name) and p.is_file()]
+    topics = [
+        p
+        for p in sorted(path.iterdir())
+        if _TOPICS_FILE.match(p.name) and not p.name.endswith(_META_SUFFIX) and p.is_file()
+    ]
     splits = _split_files(path)
     if corpus is None or not topics or not splits:
         raise FileNotFoundError(
@@ -257,12 +348,15 @@ def read_trec_dataset(path: Path) -> Dataset:
         )
     documents = DocumentStream(lambda: iter_trec_documents(corpus))
     qrels = {split: read_qrels_lines(file, allow_empty=True) for split, file in splits.items()}
-    queries = merge_texts(((p, read_trec_topics(p).items()) for p in topics), "query")
-    return Dataset(documents, queries, qrels)
+    read = [(p, read_trec_topics(p)) for p in topics]
+    texts = merge_texts(((p, texts.items()) for p, texts in read), "query")
+    extra = {qid: fields for _, texts in read for qid, fields in extra_of(texts).items()}
+    return Dataset(documents, QueryTexts(texts, extra=extra), qrels)
 
 
 def write_trec_dataset(path: Path, dataset: Dataset) -> None:
-    """Write ``corpus.trec``, ``topics.tsv`` and one ``qrels.<split>.txt`` per split."""
+    """Write ``corpus.trec``, ``topics.tsv`` and one ``qrels.<split>.txt`` per split, and the
+    sidecars ``corpus.meta.jsonl`` and ``topics.meta.jsonl`` when there are fields to keep."""
     path.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         # Each file is renamed into place only when all of them were written.
@@ -270,8 +364,10 @@ def write_trec_dataset(path: Path, dataset: Dataset) -> None:
             stack.enter_context(atomic_writer(path / name))
             for name in ("corpus.trec", "topics.tsv", *(f"qrels.{s}.txt" for s in dataset.qrels))
         )
-        _write_documents(corpus, dataset.corpus)
-        write_id_texts_to(topics, dataset.queries.items(), "query")
+        corpus_meta = stack.enter_context(_sidecar(path / "corpus.trec"))
+        topics_meta = stack.enter_context(_sidecar(path / "topics.tsv"))
+        _write_documents(corpus, dataset.corpus, corpus_meta)
+        _write_topics(topics, dataset.queries, topics_meta)
         for out, qrels in zip(qrels_outs, dataset.qrels.values(), strict=True):
             write_qrels_to(out, qrels)
 
@@ -298,5 +394,7 @@ def read_trec_corpus(path: Path) -> DocumentStream:
 
 
 def write_trec_topics(path: Path, queries: Mapping[str, str]) -> None:
-    """Write topics as ``qid<TAB>text`` lines (the form that keeps any one-line text exact)."""
-    write_id_texts(path, queries.items(), "query")
+    """Write topics as ``qid<TAB>text`` lines (the form that keeps any one-line text exact);
+    the queries' other fields (:func:`~ef.evaluation.dataset.extra_of`) go to the sidecar."""
+    with atomic_writer(path) as out, _sidecar(path) as meta:
+        _write_topics(out, queries, meta)
