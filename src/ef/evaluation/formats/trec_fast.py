@@ -45,9 +45,6 @@ _DOUBTFUL = re.compile(
     rb"\xef\xbb\xbf|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
     rb"|\xe2\x81\x9f|\xe3\x80\x80"
 )
-# Spaces that make an empty field, or a line that is only spaces: polars reads a null there,
-# so the count of spaces would no longer tell the count of fields.
-_EMPTY_FIELD = (b"  ", b"\n ", b" \n")
 _CHUNK = 1 << 22  # bytes per numpy pass: 4 MB keeps the temporaries small
 
 
@@ -62,23 +59,37 @@ class _Source:
 
 @attrs.frozen
 class _Bytes:
-    """What one pass over the bytes counts."""
+    """What one pass over the bytes finds."""
 
     spaces: int
-    controls: bool  # a C0 control other than LF (tab, CR, VT, FF, NUL...) or DEL
+    doubtful: bool  # a control byte other than LF (tab, CR, VT, FF, NUL...), or DEL
     non_ascii: bool
+    empty_field: bool  # a space beside a space or a line end, or at either end of the file
 
 
 def _scan(data: bytes | mmap.mmap) -> _Bytes:
     view = np.frombuffer(data, dtype=np.uint8)
-    spaces, controls, non_ascii = 0, False, False
+    spaces = 0
+    doubtful = non_ascii = empty_field = False
     try:
         for i in range(0, view.size, _CHUNK):
-            chunk = view[i : i + _CHUNK]
-            spaces += int(np.count_nonzero(chunk == 32))
-            controls = controls or bool(np.any(((chunk < 32) & (chunk != 10)) | (chunk == 127)))
-            non_ascii = non_ascii or bool(np.any(chunk >= 128))
-        return _Bytes(spaces, controls, non_ascii)
+            chunk = view[i : i + _CHUNK + 1]  # one byte more: a pair across chunks is seen
+            low = chunk <= 32  # a space, a LF, or a control byte
+            own = low[:_CHUNK]
+            in_chunk = int(np.count_nonzero(own))
+            chunk_spaces = int(np.count_nonzero(chunk[:_CHUNK] == 32))
+            newlines = int(np.count_nonzero(chunk[:_CHUNK] == 10))
+            spaces += chunk_spaces
+            doubtful = doubtful or in_chunk != chunk_spaces + newlines
+            top = int(chunk.max(initial=0))
+            doubtful = doubtful or top == 127
+            non_ascii = non_ascii or top >= 128
+            pairs = low[1:] & low[:-1]
+            if not empty_field and pairs.any():
+                # Two LFs are a blank line, which is fine; a space in the pair is not.
+                sums = chunk[1:][pairs].astype(np.int64) + chunk[:-1][pairs]
+                empty_field = bool(np.any(sums != 20))
+        return _Bytes(spaces, doubtful, non_ascii, empty_field)
     finally:
         del view  # an mmap cannot close while a view of it lives
 
@@ -101,14 +112,10 @@ def _polars_source(path: Path) -> _Source | None:
         return None
     try:
         counted = _scan(data)
-        if counted.controls or (counted.non_ascii and _DOUBTFUL.search(data) is not None):
+        if counted.doubtful or (counted.non_ascii and _DOUBTFUL.search(data) is not None):
             return None
         has_hash = data.find(b"#") != -1
-        if not has_hash and (
-            data[:1] == b" "
-            or data[-1:] == b" "
-            or any(data.find(pair) != -1 for pair in _EMPTY_FIELD)
-        ):
+        if not has_hash and (counted.empty_field or data[:1] == b" " or data[-1:] == b" "):
             return None
         return _Source(bytes(data) if gzipped else path, has_hash, counted.spaces)
     finally:
