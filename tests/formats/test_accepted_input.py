@@ -205,10 +205,11 @@ def test_one_doc_in_two_queries_is_no_duplicate(tmp_path: Path) -> None:
     assert read_qrels(qrels) == {"q1": {"d1": 1}, "q2": {"d1": 0}}
 
 
-def test_beir_qrels_keep_fractional_grades_and_identical_duplicates(tmp_path: Path) -> None:
+def test_beir_qrels_keep_fractional_and_negative_grades(tmp_path: Path) -> None:
+    # A pair judged twice, even alike, is refused (docs/formats.md; test_bad_input.py).
     path = tmp_path / "qrels.tsv"
-    path.write_text("q1\td1\t1.5\nq1\td2\t-1\nq1\td1\t1.5\n")
-    assert read_qrels(path, format="beir") == {"q1": {"d1": 1.5, "d2": -1.0}}
+    path.write_text("q1\td1\t1.5\nq1\td2\t-1\nq1\td3\t1e0\n")
+    assert read_qrels(path, format="beir") == {"q1": {"d1": 1.5, "d2": -1.0, "d3": 1.0}}
 
 
 @pytest.mark.parametrize("fmt", ["msmarco", "trec"])

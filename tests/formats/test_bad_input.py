@@ -166,10 +166,15 @@ BAD_LINES: dict[str, tuple[str, str | bytes, int, str]] = {
         2,
         "'high' is not a number",
     ),
-    "beir-qrels-nan": ("beir-qrels", "q1\td1\t1\nq1\td2\tnan\n", 2, "'nan' is not finite"),
-    "beir-qrels-inf": ("beir-qrels", "q1\td1\tinf\n", 1, "'inf' is not finite"),
-    "beir-qrels-minus-inf": ("beir-qrels", "q1\td1\t1\nq1\td2\t-inf\n", 2, "'-inf' is not finite"),
-    "beir-qrels-1e999": ("beir-qrels", "q1\td1\t1e999\n", 1, "'1e999' is not finite"),
+    "beir-qrels-nan": ("beir-qrels", "q1\td1\t1\nq1\td2\tnan\n", 2, "'nan' is not a finite number"),
+    "beir-qrels-inf": ("beir-qrels", "q1\td1\tinf\n", 1, "'inf' is not a finite number"),
+    "beir-qrels-minus-inf": (
+        "beir-qrels",
+        "q1\td1\t1\nq1\td2\t-inf\n",
+        2,
+        "'-inf' is not a finite number",
+    ),
+    "beir-qrels-1e999": ("beir-qrels", "q1\td1\t1e999\n", 1, "'1e999' is not a finite number"),
     "beir-qrels-conflicting-duplicate": (
         "beir-qrels",
         "q1\td1\t1\nq1\td1\t2\n",
@@ -182,6 +187,72 @@ BAD_LINES: dict[str, tuple[str, str | bytes, int, str]] = {
         2,
         "UTF-8",
     ),
+    # One number grammar: what trec_eval's atof would not read is not a number anywhere.
+    "beir-qrels-score-underscore": ("beir-qrels", "q1\td1\t1_0\n", 1, "'1_0' is not a number"),
+    "beir-qrels-score-hex": ("beir-qrels", "q1\td1\t1\nq1\td2\t0x1\n", 2, "'0x1' is not a number"),
+    "beir-qrels-score-infinity-word": (
+        "beir-qrels",
+        "q1\td1\tinfinity\n",
+        1,
+        "'infinity' is not a finite number",
+    ),
+    "trec-qrels-grade-underscore": ("trec-qrels", "q1 0 d1 1_0\n", 1, "'1_0' is not an integer"),
+    "msmarco-qrels-grade-underscore": ("msmarco-qrels", "q1\t0\td1\t1_0\n", 1, "'1_0' is not"),
+    "msmarco-run-rank-underscore": ("msmarco-run", "q1\td1\t1_0\n", 1, "rank '1_0' is not"),
+    # docs/formats.md: a pair judged twice is an error, whatever the grades.
+    "beir-qrels-same-grade-duplicate": (
+        "beir-qrels",
+        "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\nq1\td1\t1\n",
+        4,
+        "('q1', 'd1') is judged twice, with 1 and 1 (first on line 2)",
+    ),
+    # CR-only (old Mac) line ends: refused, not read as one line with extra columns.
+    "trec-run-cr-only": (
+        "trec-run",
+        "q1 Q0 d1 1 2.5 t\rq1 Q0 d2 2 1.5 t\r",
+        1,
+        "a carriage return (CR) not followed by a line feed",
+    ),
+    "trec-run-cr-amid-crlf": (
+        "trec-run",
+        "q1 Q0 d1 1 2 t\r\nq1 Q0 d2 2 1 t\rq1 Q0 d3 3 0 t\r\n",
+        2,
+        "carriage return (CR) not followed by a line feed",
+    ),
+    "trec-qrels-cr-only-after-a-comment": (
+        "trec-qrels",
+        "# qid iter docno rel\rq1 0 d1 1\rq1 0 d2 0\r",
+        1,
+        "carriage return (CR)",
+    ),
+    "msmarco-queries-cr-only": ("msmarco-queries", "q1\ta\rq2\tb\r", 1, "carriage return"),
+    "beir-qrels-cr-only": ("beir-qrels", "q1\td1\t1\rq1\td2\t0\r", 1, "carriage return"),
+    # Control characters, Unicode spaces and a mid-file byte-order mark are never in an id.
+    "trec-run-nul-in-docno": ("trec-run", "q1 Q0 d1 1 2 t\nq1 Q0 d\x002 2 1 t\n", 2, "U+0000"),
+    "trec-run-bom-mid-file": (
+        "trec-run",
+        "q1 Q0 d1 1 2 t\n\ufeffq1 Q0 d2 2 1 t\n",
+        2,
+        "query id '\\ufeffq1' holds U+FEFF (a byte-order mark)",
+    ),
+    "trec-run-del-in-query-id": ("trec-run", "q\x7f1 Q0 d1 1 2 t\n", 1, "holds U+007F"),
+    "trec-qrels-nbsp-in-docno": (
+        "trec-qrels",
+        "q1 0 d1 1\nq1 0 doc\u00a0x 1\n",
+        2,
+        "doc id 'doc\\xa0x' holds U+00A0 (a space)",
+    ),
+    "trec-qrels-unit-separator": ("trec-qrels", "q1 0 d\x1f1 1\n", 1, "holds U+001F"),
+    "msmarco-qrels-nul": ("msmarco-qrels", "q1\t0\td\x001\t1\n", 1, "holds U+0000"),
+    "msmarco-run-nul": ("msmarco-run", "q1\td1\t1\nq\x002\td1\t1\n", 2, "holds U+0000"),
+    "msmarco-queries-nul-id": ("msmarco-queries", "q1\ta\nq\x002\tb\n", 2, "holds U+0000"),
+    "msmarco-collection-bom-mid-file": (
+        "msmarco-collection",
+        "0\ta\n\ufeff1\tb\n",
+        2,
+        "holds U+FEFF",
+    ),
+    "beir-qrels-nul-id": ("beir-qrels", "q1\td\x001\t1\n", 1, "doc id 'd\\x001' holds U+0000"),
 }
 
 # Every way of writing a score that is not finite: trec_eval would rank these arbitrarily.

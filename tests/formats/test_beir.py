@@ -114,7 +114,7 @@ def test_bom_crlf_gzip_and_blank_lines_are_accepted(tmp_path: Path) -> None:
             "q1\td1\t1\nq1\td2\thigh\n",
             r"test\.tsv:2: score 'high' is not a number",
         ),
-        (CORPUS, QUERIES, "q1\td1\tnan\n", r"test\.tsv:1: score 'nan' is not finite"),
+        (CORPUS, QUERIES, "q1\td1\tnan\n", r"test\.tsv:1: score 'nan' is not a finite number"),
         (
             CORPUS,
             QUERIES,
@@ -129,9 +129,11 @@ def test_malformed_input_names_file_and_line(tmp_path, corpus, queries, qrels, m
         read_beir(root)
 
 
-def test_identical_duplicate_judgements_are_accepted(tmp_path: Path) -> None:
+def test_identical_duplicate_judgements_are_refused(tmp_path: Path) -> None:
+    # docs/formats.md: a pair judged twice is an error, as in TREC qrels, whatever the grades.
     root = write_dataset(tmp_path, CORPUS, QUERIES, "q1\td1\t1\nq1\td1\t1\n")
-    assert read_beir(root)[2] == {"q1": {"d1": 1.0}}
+    with pytest.raises(DatasetFormatError, match=r"test\.tsv:2: \('q1', 'd1'\) is judged twice"):
+        read_beir(root)
 
 
 def test_non_utf8_bytes_name_the_line(tmp_path: Path) -> None:

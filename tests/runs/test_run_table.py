@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -159,15 +160,21 @@ def test_ties_rank_by_docno_descending_without_sorting(tmp_path) -> None:
     assert report.metrics == {"mrr@10": 1 / 3}
 
 
-def test_unicode_spaces_stay_inside_ids_on_both_paths(tmp_path) -> None:
-    # trec_eval splits on C's isspace(): a no-break space or U+001C is part of the doc id.
+@pytest.mark.parametrize(
+    ("doc", "code"), [("d\u00a0one", "U+00A0"), ("d\x1ctwo", "U+001C"), ("d\u3000x", "U+3000")]
+)
+def test_unicode_spaces_and_controls_in_ids_are_refused_on_both_paths(
+    tmp_path, doc: str, code: str
+) -> None:
+    # trec_eval would keep a no-break space or U+001C inside the doc id (it splits on C's
+    # isspace()), where it silently matches nothing: both paths refuse it, naming the line.
     path = tmp_path / "run.trec"
-    path.write_text("q1 Q0 d\u00a0one 1 2.0 t\nq1 Q0 d\x1ctwo 2 1.0 t\n", encoding="utf-8")
-    expected = {"q1": {"d\u00a0one": 2.0, "d\x1ctwo": 1.0}}
-    assert read_run(path) == expected
-    table = _read_trec_with_polars(path)
-    assert table is not None
-    assert table.to_dict() == expected
+    path.write_text(f"q1 Q0 d0 1 3.0 t\nq1 Q0 {doc} 2 2.0 t\n", encoding="utf-8")
+    assert _read_trec_with_polars(path) is None
+    with pytest.raises(DatasetFormatError, match=rf"run.trec:2: doc id .* holds {re.escape(code)}"):
+        RunTable.read(path)
+    with pytest.raises(DatasetFormatError, match=rf"run.trec:2: doc id .* holds {re.escape(code)}"):
+        read_run(path)
 
 
 def test_a_long_line_and_a_short_one_do_not_balance_out(tmp_path) -> None:

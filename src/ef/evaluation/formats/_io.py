@@ -28,6 +28,7 @@ __all__ = [
     "numbered_lines",
     "once_each",
     "open_binary",
+    "parse_json",
     "read_text",
 ]
 
@@ -134,10 +135,11 @@ def numbered_lines(
     """``(line number, text)`` for each non-blank line of a UTF-8 (optionally gzipped) file.
 
     Decoding is per line, so a bad byte is reported with its line number; a UTF-8 byte-order
-    mark and CRLF line ends are accepted. ``keep_blank`` yields blank lines too (for formats
-    whose texts span lines); ``comments`` skips lines whose first non-blank character is ``#``,
-    as trec_eval 10 does (a ``#`` later in the line is data). Raises ``FileNotFoundError``
-    naming ``path``.
+    mark at the start of the file and CRLF line ends are accepted; a CR that does not end a
+    line (CR-only line ends) is an error naming the line. ``keep_blank`` yields blank lines
+    too (for formats whose texts span lines); ``comments`` skips lines whose first non-blank
+    character is ``#``, as trec_eval 10 does (a ``#`` later in the line is data). Raises
+    ``FileNotFoundError`` naming ``path``.
     """
     _check_file(path)
     with _reading(path) as handle:
@@ -150,7 +152,17 @@ def numbered_lines(
                 ) from None
             if line_no == 1:
                 text = text.removeprefix("\ufeff")
-            text = text.rstrip("\r\n")
+            text = text.removesuffix("\n").removesuffix("\r")
+            if "\r" in text:
+                # Checked before comments are skipped: a CR-only file is one long line, and
+                # read as one it would lose every record after the first (or all of them).
+                raise format_error(
+                    path,
+                    line_no,
+                    "a carriage return (CR) not followed by a line feed: CR-only (old Mac) "
+                    "line ends are not read; convert the file to LF or CRLF line ends",
+                    text,
+                )
             stripped = text.lstrip()
             if comments and stripped.startswith("#"):
                 continue
@@ -158,15 +170,42 @@ def numbered_lines(
                 yield line_no, text
 
 
+class _DuplicateKeyError(ValueError):
+    """A JSON object that gives a key twice (json.loads would keep the last silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKeyError(key)
+            seen.add(key)
+    return record
+
+
+def parse_json(text: str, path: Path, line_no: int, line: str | None = None) -> Any:
+    """``text`` parsed as JSON, or an error naming ``path`` and ``line_no``: invalid JSON, an
+    object that gives a key twice (which ``json.loads`` would silently resolve to the last),
+    or nesting too deep for the parser (a ``RecursionError`` in ``json``)."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        problem = f"invalid JSON ({exc.msg} at column {exc.colno})"
+        raise format_error(path, line_no, problem, line) from None
+    except _DuplicateKeyError as exc:
+        problem = f"a JSON object gives the key {exc.args[0]!r} twice"
+        raise format_error(path, line_no, problem, line) from None
+    except RecursionError:
+        raise format_error(path, line_no, "JSON nested too deeply to read", line) from None
+
+
 def json_lines(path: Path) -> Iterator[tuple[int, str, Any]]:
-    """``(line number, text, parsed value)`` for each non-blank line of a JSONL file."""
+    """``(line number, text, parsed value)`` for each non-blank line of a JSONL file; see
+    :func:`parse_json` for what is refused."""
     for line_no, line in numbered_lines(path):
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problem = f"invalid JSON ({exc.msg} at column {exc.colno})"
-            raise format_error(path, line_no, problem, line) from None
-        yield line_no, line, value
+        yield line_no, line, parse_json(line, path, line_no, line)
 
 
 def read_text(path: Path) -> str:

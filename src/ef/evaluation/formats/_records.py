@@ -4,8 +4,10 @@ Every reader names the file and line of the first bad record and never drops one
 duplicate judgement or a doc listed twice for a query is an error, not a silent overwrite.
 Columns of qrels and runs are split on any run of ASCII whitespace (space, tab, CR, VT, FF),
 as trec_eval's ``isspace`` does, so tabs and spaces may mix and a no-break space or another
-Unicode space stays inside an id; an ``id<TAB>text`` file splits on its first tab only,
-since texts hold spaces.
+Unicode space would stay inside an id; an ``id<TAB>text`` file splits on its first tab only,
+since texts hold spaces. An id holding a control character, a Unicode space or a byte-order
+mark is refused (:func:`read_id`): such an id is damage (a NUL, a concatenated file's BOM, a
+pasted no-break space), and it would silently match nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "merge_texts",
     "parse_score",
     "ranks_only",
+    "read_id",
     "read_id_texts",
     "read_qrels_lines",
     "read_ranked_lines",
@@ -37,13 +40,23 @@ __all__ = [
     "write_run_lines",
 ]
 
-_INTEGER = re.compile(r"^[+-]?\d+$", re.ASCII)
+# The one number grammar of every line reader (TREC, MS MARCO, BEIR), used with fullmatch.
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 # What float() takes, minus its extras ("1_0", "infinity"): trec_eval reads scores with atof.
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
 # Whitespace to str.split() that C's isspace() (trec_eval's split) does not count.
 _NOT_C_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 _C_SPACES = re.compile("[ \t\n\r\x0b\x0c]+")
+# Never part of an id: C0 controls (NUL included), DEL, Unicode spaces, the byte-order mark.
+_NOT_IN_ID = re.compile(
+    "[\x00-\x1f\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+)
+_CHARACTER_KINDS = {
+    "\ufeff": "a byte-order mark",
+    "\x7f": "a control character",
+    "\x85": "a control character",
+}
 
 QRELS_COLUMNS = "query-id iteration doc-id relevance"
 RUN_COLUMNS = "query-id Q0 doc-id rank score run-tag"
@@ -66,9 +79,30 @@ def split_fields(line: str) -> list[str]:
     return [field for field in _C_SPACES.split(line) if field]
 
 
+def read_id(kind: str, value: str, path: Path, line_no: int, line: str | None = None) -> str:
+    """``value`` if it can be an id; else an error naming the file, line and character.
+
+    >>> read_id("doc id", "d1", Path("run.trec"), 3)
+    'd1'
+    >>> try:
+    ...     read_id("doc id", "d\\u00a01", Path("run.trec"), 3)
+    ... except ValueError as exc:
+    ...     print(exc)
+    run.trec:3: doc id 'd\\xa01' holds U+00A0 (a space), which no id may hold
+    """
+    bad = _NOT_IN_ID.search(value)
+    if bad is None:
+        return value
+    char = bad.group()
+    what = _CHARACTER_KINDS.get(char) or ("a control character" if char < " " else "a space")
+    problem = f"{kind} {value!r} holds U+{ord(char):04X} ({what}), which no id may hold"
+    raise format_error(path, line_no, problem, line)
+
+
 def parse_score(field: str, path: Path, line_no: int, line: str, what: str = "score") -> float:
-    """A finite float, or an error naming the file and line."""
-    if not _NUMBER.match(field):
+    """A finite float written as a plain decimal literal, or an error naming the file and
+    line: ``1_0``, ``0x10``, ``nan`` and ``1e999`` are refused by every reader alike."""
+    if not _NUMBER.fullmatch(field):
         if field.lower().lstrip("+-") in {"nan", "inf", "infinity"}:
             raise format_error(path, line_no, f"{what} {field!r} is not a finite number", line)
         raise format_error(path, line_no, f"{what} {field!r} is not a number", line)
@@ -79,7 +113,7 @@ def parse_score(field: str, path: Path, line_no: int, line: str, what: str = "sc
 
 
 def _parse_grade(field: str, path: Path, line_no: int, line: str) -> int:
-    if not _INTEGER.match(field):
+    if not _INTEGER.fullmatch(field):
         raise format_error(
             path, line_no, f"relevance {field!r} is not an integer (trec_eval reads ints)", line
         )
@@ -99,6 +133,8 @@ def read_qrels_lines(path: Path, *, allow_empty: bool = False) -> dict[str, dict
                 path, line_no, f"expected 4 columns ({QRELS_COLUMNS}), got {len(fields)}", line
             )
         query_id, _, doc_id, field = fields
+        read_id("query id", query_id, path, line_no, line)
+        read_id("doc id", doc_id, path, line_no, line)
         grade = _parse_grade(field, path, line_no, line)
         judged = qrels.setdefault(query_id, {})
         if doc_id in judged:
@@ -118,11 +154,13 @@ def _add_to_run(
     score: float,
     where: tuple[Path, int, str],
 ) -> None:
+    path, line_no, line = where
+    read_id("query id", query_id, path, line_no, line)
+    read_id("doc id", doc_id, path, line_no, line)
     ranked = run.setdefault(query_id, {})
     if doc_id in ranked:
         # trec_eval refuses a run that lists a doc twice for a query; so do we, rather than
         # keep one of the two scores silently.
-        path, line_no, line = where
         raise format_error(
             path, line_no, f"doc {doc_id!r} is listed twice for query {query_id!r}", line
         )
@@ -183,7 +221,7 @@ def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:
                 path, line_no, f"expected 3 columns (query-id doc-id rank), got {len(fields)}", line
             )
         rank = fields[2]
-        if not _INTEGER.match(rank) or int(rank) < 1:
+        if not _INTEGER.fullmatch(rank) or int(rank) < 1:
             raise format_error(path, line_no, f"rank {rank!r} is not a positive integer", line)
         _add_to_run(run, fields[0], fields[1], 1.0 / int(rank), (path, line_no, line))
     if not run:
@@ -200,6 +238,7 @@ def iter_id_texts(path: Path, kind: str) -> Iterator[tuple[int, str, str]]:
             raise format_error(path, line_no, f"expected {kind}-id<TAB>text; no tab", line)
         if not item_id.strip() or item_id != item_id.strip():
             raise format_error(path, line_no, f"empty or padded {kind} id {item_id!r}", line)
+        read_id(f"{kind} id", item_id, path, line_no, line)
         if item_id in seen:
             raise format_error(path, line_no, f"duplicate {kind} id {item_id!r}", line)
         seen.add(item_id)

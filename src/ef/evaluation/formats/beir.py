@@ -28,6 +28,7 @@ from ._io import (
     numbered_lines,
     once_each,
 )
+from ._records import parse_score, read_id, split_fields
 
 __all__ = [
     "DEFAULT_QRELS_PATHS",
@@ -63,7 +64,7 @@ def _jsonl_path(directory: Path, stem: str) -> Path:
 def _id_of(value: object, path: Path, line_no: int, line: str) -> str:
     # JSON numbers are ids too (BEIR has "_id": 4983 in some sets); bools are not.
     if isinstance(value, str) and value:
-        return value
+        return read_id("_id", value, path, line_no, line)
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     raise format_error(path, line_no, f"'_id' must be a non-empty string, got {value!r}", line)
@@ -133,21 +134,12 @@ def _is_header_score(field: str) -> bool:
     return False
 
 
-def _parse_grade(field: str, path: Path, line_no: int, line: str) -> float:
-    try:
-        grade = float(field)
-    except ValueError:
-        raise format_error(path, line_no, f"score {field!r} is not a number", line) from None
-    if not math.isfinite(grade):
-        raise format_error(path, line_no, f"score {field!r} is not finite", line)
-    return grade
-
-
 def _read_qrels_tsv(path: Path, *, allow_empty: bool = False) -> dict[str, dict[str, float]]:
     qrels: dict[str, dict[str, float]] = {}
     seen_rows = False  # the header, if any, is the first non-blank row
+    first_seen: dict[tuple[str, str], int] = {}
     for line_no, line in numbered_lines(path):
-        fields = [f.strip() for f in (line.split("\t") if "\t" in line else line.split())]
+        fields = [f.strip() for f in (line.split("\t") if "\t" in line else split_fields(line))]
         if len(fields) != 3:
             raise format_error(
                 path,
@@ -162,17 +154,22 @@ def _read_qrels_tsv(path: Path, *, allow_empty: bool = False) -> dict[str, dict[
             continue
         if not query_id or not doc_id:
             raise format_error(path, line_no, "empty query-id or corpus-id", line)
-        grade = _parse_grade(score, path, line_no, line)
+        read_id("query id", query_id, path, line_no, line)
+        read_id("doc id", doc_id, path, line_no, line)
+        # The grammar of every line reader: "1_0" or "0x1" is not a number here either.
+        grade = parse_score(score, path, line_no, line)
         judged = qrels.setdefault(query_id, {})
-        if doc_id in judged and judged[doc_id] != grade:
+        if doc_id in judged:
+            # Even with the same grade: a repeated row is a damaged or concatenated file.
             raise format_error(
                 path,
                 line_no,
-                f"({query_id!r}, {doc_id!r}) is judged twice, "
-                f"with {judged[doc_id]:g} and {grade:g}",
+                f"({query_id!r}, {doc_id!r}) is judged twice, with {judged[doc_id]:g} and "
+                f"{grade:g} (first on line {first_seen[query_id, doc_id]})",
                 line,
             )
         judged[doc_id] = grade
+        first_seen[query_id, doc_id] = line_no
     if not qrels and not allow_empty:
         raise DatasetFormatError(
             f"{path}: the file is empty; expected qrels lines (query-id, corpus-id, score)"
@@ -249,10 +246,10 @@ def looks_like_beir(path: str | os.PathLike[str]) -> bool:
     if first is None:
         return False
     if first.lstrip().startswith("{"):
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError, RecursionError):
             return isinstance(json.loads(first), dict)
     # Three tab-separated columns, none holding a space (that would be TREC's whitespace).
-    return len(first.split("\t")) == 3 and len(first.split()) == 3
+    return len(first.split("\t")) == 3 and len(split_fields(first)) == 3
 
 
 def read_beir_qrels(path: Path) -> dict[str, dict[str, float]]:

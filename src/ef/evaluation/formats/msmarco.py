@@ -26,6 +26,7 @@ from ._records import (
     read_qrels_lines,
     read_ranked_lines,
     read_run_lines,
+    split_fields,
     write_id_texts,
     write_id_texts_to,
     write_qrels_to,
@@ -81,7 +82,7 @@ def iter_collection(path: Path) -> Iterator[Document]:
 def read_msmarco_run(path: Path) -> dict[str, dict[str, float]]:
     """A run in ``qid<TAB>pid<TAB>rank`` form or the 6-column TREC form (told by the first line)."""
     first = first_line(path)
-    if first is not None and len(first.split()) >= 6:
+    if first is not None and len(split_fields(first)) >= 6:
         return read_run_lines(path)
     return read_ranked_lines(path)
 
@@ -158,7 +159,7 @@ def looks_like_msmarco(path: Path) -> bool:
     first = first_line(path)
     if first is None:
         return False
-    return "\t" in first or len(first.split()) in (3, 4, 6)
+    return "\t" in first or len(split_fields(first)) in (3, 4, 6)
 
 
 def read_msmarco_corpus(path: Path) -> DocumentStream:

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InvalidSampleError
 from ..types import SAMPLE_FIELDS, validate_sample
-from ._io import atomic_writer, format_error, json_lines, read_text
+from ._io import atomic_writer, format_error, json_lines, parse_json, read_text
 
 __all__ = [
     "EXTRA_KEYS",
@@ -168,13 +168,19 @@ def _cell(field: str, text: str, path: Path, line_no: int) -> Any:
     if field not in _STRUCTURED:
         return text
     try:
-        return json.loads(text)
+        json.loads(text)
     except json.JSONDecodeError:
-        pass
+        pass  # perhaps a Python literal
+    except RecursionError:
+        raise format_error(path, line_no, f"{field!r} is nested too deeply to read") from None
+    else:
+        return parse_json(text, path, line_no)  # again, refusing a key given twice
     try:
         # pandas writes list cells as Python literals: "['a', 'b']".
         return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
+    except RecursionError:
+        raise format_error(path, line_no, f"{field!r} is nested too deeply to read") from None
+    except (ValueError, SyntaxError, MemoryError):
         raise format_error(
             path, line_no, f"{field!r} must be a JSON array or object, got {text[:60]!r}"
         ) from None

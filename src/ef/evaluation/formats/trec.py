@@ -41,6 +41,7 @@ from ._records import (
     merge_texts,
     read_id_texts,
     read_qrels_lines,
+    split_fields,
     write_id_texts_to,
     write_qrels_to,
 )
@@ -381,8 +382,10 @@ def looks_like_trec(path: Path) -> bool:
         return False
     if _is_sgml(first):
         return True
-    columns = len(first.split())
-    return columns in (4, 6) or (columns >= 6 and first.split()[1] == "Q0")
+    # Split as the readers split: a no-break space in a docno does not make a fifth column
+    # (the reader then names the line and the character).
+    fields = split_fields(first)
+    return len(fields) in (4, 6) or (len(fields) >= 6 and fields[1] == "Q0")
 
 
 def read_trec_corpus(path: Path) -> DocumentStream:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import mmap
+import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +38,14 @@ class RunColumns:
     hashes: npt.NDArray[np.uint64]
 
 
-# Bytes polars would split or keep differently from trec_eval's whitespace split.
-_NOT_SPLIT = (b"\t", b"\r", b"\x0b", b"\x0c")
-_CHUNK = 1 << 22  # bytes per numpy pass when counting spaces: 4 MB keeps the temporaries small
+# A byte-order mark (the reference reader takes one at the very start only, and refuses one
+# elsewhere in an id) and the Unicode spaces that str.lstrip() strips, so that a line holding
+# one may be blank or a comment to the reference reader and data to polars.
+_DOUBTFUL = re.compile(
+    rb"\xef\xbb\xbf|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
+    rb"|\xe2\x81\x9f|\xe3\x80\x80"
+)
+_CHUNK = 1 << 22  # bytes per numpy pass: 4 MB keeps the temporaries small
 
 
 @attrs.frozen
@@ -50,12 +57,39 @@ class _Source:
     spaces: int  # how many spaces the file holds
 
 
-def _count_spaces(data: bytes | mmap.mmap) -> int:
+@attrs.frozen
+class _Bytes:
+    """What one pass over the bytes finds."""
+
+    spaces: int
+    doubtful: bool  # a control byte other than LF (tab, CR, VT, FF, NUL...), or DEL
+    non_ascii: bool
+    empty_field: bool  # a space beside a space or a line end, or at either end of the file
+
+
+def _scan(data: bytes | mmap.mmap) -> _Bytes:
     view = np.frombuffer(data, dtype=np.uint8)
+    spaces = 0
+    doubtful = non_ascii = empty_field = False
     try:
-        return sum(
-            int(np.count_nonzero(view[i : i + _CHUNK] == 32)) for i in range(0, view.size, _CHUNK)
-        )
+        for i in range(0, view.size, _CHUNK):
+            chunk = view[i : i + _CHUNK + 1]  # one byte more: a pair across chunks is seen
+            low = chunk <= 32  # a space, a LF, or a control byte
+            own = low[:_CHUNK]
+            in_chunk = int(np.count_nonzero(own))
+            chunk_spaces = int(np.count_nonzero(chunk[:_CHUNK] == 32))
+            newlines = int(np.count_nonzero(chunk[:_CHUNK] == 10))
+            spaces += chunk_spaces
+            doubtful = doubtful or in_chunk != chunk_spaces + newlines
+            top = int(chunk.max(initial=0))
+            doubtful = doubtful or top == 127
+            non_ascii = non_ascii or top >= 128
+            pairs = low[1:] & low[:-1]
+            if not empty_field and pairs.any():
+                # Two LFs are a blank line, which is fine; a space in the pair is not.
+                sums = chunk[1:][pairs].astype(np.int64) + chunk[:-1][pairs]
+                empty_field = bool(np.any(sums != 20))
+        return _Bytes(spaces, doubtful, non_ascii, empty_field)
     finally:
         del view  # an mmap cannot close while a view of it lives
 
@@ -63,8 +97,9 @@ def _count_spaces(data: bytes | mmap.mmap) -> int:
 def _polars_source(path: Path) -> _Source | None:
     """What polars should read, or None if polars must not read it.
 
-    Files with bytes that polars would split or keep differently from trec_eval's whitespace
-    split (tab, CR, VT, FF, a byte-order mark) are left to the reference reader.
+    Files with bytes that polars would split or keep differently from the reference reader
+    (a tab, CR, VT, FF or another control character, a byte-order mark, a Unicode space) are
+    left to it, and so are damaged gzip files: it names the file and the problem.
     """
     try:
         with open_binary(path) as handle:
@@ -73,15 +108,16 @@ def _polars_source(path: Path) -> _Source | None:
                 data: bytes | mmap.mmap = handle.read()
             else:
                 data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, EOFError, ValueError):  # missing, damaged, or empty (mmap of 0 bytes)
+    except (OSError, EOFError, ValueError, zlib.error):  # missing, damaged, or empty (mmap)
         return None
     try:
-        if data[:3] == b"\xef\xbb\xbf" or any(data.find(c) != -1 for c in _NOT_SPLIT):
+        counted = _scan(data)
+        if counted.doubtful or (counted.non_ascii and _DOUBTFUL.search(data) is not None):
             return None
         has_hash = data.find(b"#") != -1
-        return _Source(
-            bytes(data) if gzipped else path, has_hash, 0 if has_hash else _count_spaces(data)
-        )
+        if not has_hash and (counted.empty_field or data[:1] == b" " or data[-1:] == b" "):
+            return None
+        return _Source(bytes(data) if gzipped else path, has_hash, counted.spaces)
     finally:
         if isinstance(data, mmap.mmap):
             data.close()
@@ -98,8 +134,10 @@ def read_trec_columns(path: Path) -> RunColumns | None:  # noqa: PLR0911 - one p
     if source is None:
         return None
     names = ["q", "q0", "d", "rank", "score", "tag"]
-    # Without comment lines, a short line shows in the count of spaces (checked below), so
-    # the tag column need not be read: that saves a fifth of the parse.
+    # Without comment lines, and with no empty field (a doubled, leading or trailing space:
+    # refused above), every line's spaces are its fields less one, and polars refuses a line
+    # of more than six; so a short line shows in the count of spaces (checked below) and the
+    # tag column need not be read: that saves a fifth of the parse.
     columns = [0, 2, 4, 5] if source.has_hash else [0, 2, 4]
     try:
         frame = pl.read_csv(

@@ -1,0 +1,192 @@
+"""A differential fuzz test of the two TREC run readers (DESIGN §6: the same result or the same
+error on every input).
+
+Byte strings are built from TREC-like fragments: 6-column lines and short and long ones,
+separators of a space, a tab or several spaces, LF, CRLF and CR line ends, NUL, byte-order
+marks at the start and in the middle, blank, whitespace-only and comment lines, non-ASCII
+docnos, huge, NaN, infinite and underscored scores, gzip or not. For each, the fast reader
+(polars) either gives the reference reader's run, or declines and the reference reader raises
+a ``DatasetFormatError`` naming the file and a line; nothing else may happen. 300 examples
+by default (a few seconds); ``EF_FUZZ_EXAMPLES=20000`` for a longer search.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from ef.evaluation import DatasetFormatError, RunTable
+from ef.evaluation.formats._records import read_run_lines
+from ef.evaluation.formats.trec_fast import read_trec_columns
+
+pytest.importorskip("polars", reason="the fast path needs polars (the 'fast' extra)")
+
+# Clean fragments, which the fast reader should read, and noisy ones, which test the contract.
+CLEAN_QUERY_IDS = [b"q1", b"q2", b"301", b"q\xc3\xa9"]
+NOISY_QUERY_IDS = [b"#q", b"q\x00", b"\xef\xbb\xbfq1", b"q\xe3\x80\x801"]  # ..., U+3000
+CLEAN_DOC_IDS = [
+    b"CR#93E-1860",
+    b"caf\xc3\xa9",  # cafe with an acute e
+    b"\xe6\x96\x87\xe6\xa1\xa3",  # two CJK characters
+    b'"d"',
+]
+NOISY_DOC_IDS = [
+    b"d\xc2\xa0x",  # a no-break space
+    b"d\x00x",
+    b"d\x1cx",
+    b"d\x7fx",
+    b"\xef\xbb\xbfd",  # a byte-order mark
+    b"d\xff",  # not UTF-8
+    b"d\xc2\x85x",  # NEL
+]
+CLEAN_SCORES = [
+    b"1",
+    b"2.5",
+    b"-3.25",
+    b"0",
+    b"+.5",
+    b"5.",
+    b"1e3",
+    b"1E-5",
+    b"00012",
+    b"0.1000000000000000055511151231257827",
+    b"4.9e-325",
+    b"1.7976931348623157e308",
+]
+NOISY_SCORES = [
+    b"1e999",
+    b"-1e999",
+    b"nan",
+    b"NaN",
+    b"inf",
+    b"-Infinity",
+    b"1_0",
+    b"0x10",
+    b"1e",
+    b".",
+    b"high",
+    b"\xef\xbc\x91",  # a fullwidth one
+]
+NOISY_SEPARATORS = [b"\t", b"  ", b" \t", b"\x0b", b"\x0c", b"\xc2\xa0"]
+NOISY_LINE_ENDS = [b"\r\n", b"\r", b"\r\r\n", b""]
+
+
+ASPECTS = ["kind", "query", "doc", "score", "separator", "lead", "trail", "line end"]
+
+
+@st.composite
+def run_lines(draw: st.DrawFn, noisy: bool) -> bytes:
+    """One line and its line end: clean, or with one or two of its aspects made noisy."""
+    bad = draw(st.sets(st.sampled_from(ASPECTS), min_size=1, max_size=2)) if noisy else set()
+    end = draw(st.sampled_from(NOISY_LINE_ENDS)) if "line end" in bad else b"\n"
+    kind = "run"
+    if "kind" in bad:
+        kind = draw(
+            st.sampled_from(
+                ["five", "five ", "five ", "short", "long", "blank", "spaces", "comment", "bom"]
+            )
+        )
+    if kind == "blank":
+        return end
+    if kind == "spaces":
+        return draw(st.sampled_from([b" ", b" ", b"  ", b"\t", b" \t ", b"     "])) + end
+    if kind == "comment":
+        comment = draw(st.sampled_from([b"# qid Q0 docno rank score tag", b"  # indented", b"#"]))
+        return comment + end
+    if kind == "bom":
+        return b"\xef\xbb\xbf" + b"q1 Q0 d9 1 1 t" + end
+    query = draw(st.sampled_from(NOISY_QUERY_IDS if "query" in bad else CLEAN_QUERY_IDS))
+    doc = b"d%d" % draw(st.integers(0, 999))  # a doc twice: now and then
+    if "doc" in bad:
+        doc = draw(st.sampled_from(NOISY_DOC_IDS))
+    elif draw(st.integers(0, 9)) == 0:  # rarely: a "#" makes the fast reader look for comments
+        doc = draw(st.sampled_from(CLEAN_DOC_IDS)) + doc
+    score = draw(st.sampled_from(NOISY_SCORES if "score" in bad else CLEAN_SCORES))
+    fields = [query, b"Q0", doc, b"%d" % draw(st.integers(0, 9)), score, b"tag"]
+    if kind.startswith("five"):  # the tag missing: the space count must still see it
+        fields = fields[:5] + ([b""] if kind == "five " else [])  # "five " ends in a space
+    elif kind == "short":
+        fields = fields[: draw(st.integers(1, 4))]
+    elif kind == "long":
+        fields += [b"extra"] * draw(st.integers(1, 2))
+    seps = [b" "] * (len(fields) - 1)
+    if "separator" in bad and seps:
+        seps[draw(st.integers(0, len(seps) - 1))] = draw(st.sampled_from(NOISY_SEPARATORS))
+    line = fields[0] + b"".join(sep + field for sep, field in zip(seps, fields[1:], strict=True))
+    lead = draw(st.sampled_from([b" ", b"\t"])) if "lead" in bad else b""
+    trail = draw(st.sampled_from([b" ", b" ", b"\t", b"\x00"])) if "trail" in bad else b""
+    return lead + line + trail + end
+
+
+@st.composite
+def run_files(draw: st.DrawFn) -> tuple[bytes, bool]:
+    """Clean lines with up to three noisy ones among them, gzipped now and then."""
+    lines = draw(st.lists(run_lines(noisy=False), min_size=0, max_size=10))
+    if draw(st.booleans()):
+        lines.sort()  # each query's lines together, as runs have them
+    for _ in range(draw(st.sampled_from([0, 0, 1, 1, 2, 3]))):
+        lines.insert(draw(st.integers(0, len(lines))), draw(run_lines(noisy=True)))
+    body = b"".join(lines)
+    if draw(st.booleans()):
+        body = body.removesuffix(b"\n")  # no line end after the last line
+    if draw(st.integers(0, 9)) == 0:
+        body = b"\xef\xbb\xbf" + body
+    return body, draw(st.integers(0, 3)) == 0
+
+
+_LOCATED = re.compile(r":(\d+): ")
+
+
+def _outcome(path: Path) -> dict[str, dict[str, float]] | DatasetFormatError:
+    try:
+        return read_run_lines(path)
+    except DatasetFormatError as exc:
+        return exc
+
+
+# The cases found on main, every run whatever the seed.
+@example((b"q1 Q0 d1 1 2.5 \n", False))  # five columns and a trailing space
+@example((b"q1 Q0 d1 1 2.5\n \nq1 Q0 d2 1 2.5 t\n", False))  # balanced by a blank line
+@example((b"q1 Q0 d1 1 2.5 t\rq1 Q0 d2 2 1 t\r", True))  # CR-only line ends
+@example((b"q1 Q0 d\x001 1 2.5 t\n", False))  # a NUL in a docno
+@example((b"q1 Q0 d1 1 2.5 t\n\xef\xbb\xbfq1 Q0 d2 1 2.5 t\n", False))  # a BOM mid-file
+@example(("q1 Q0 d\u00a01 1 2.5 t\n".encode(), True))  # a no-break space in a docno
+@settings(
+    max_examples=int(os.environ.get("EF_FUZZ_EXAMPLES", "300")),
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(run_files())
+def test_the_fast_reader_agrees_with_the_reference_reader(case: tuple[bytes, bool]) -> None:
+    content, gzipped = case
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "run.trec")
+        path.write_bytes(gzip.compress(content) if gzipped else content)
+        columns = read_trec_columns(path)  # any exception here fails the test
+        reference = _outcome(path)
+        if columns is not None:
+            assert not isinstance(reference, DatasetFormatError), (
+                f"the fast reader read a file the reference reader refuses: {reference}"
+            )
+            fast = RunTable.from_columns(columns)
+            expected = RunTable.from_dict(reference)
+            assert fast.to_dict() == expected.to_dict()
+            assert fast.query_ids == expected.query_ids
+        elif isinstance(reference, DatasetFormatError):
+            message = str(reference)
+            assert message.startswith(f"{path}:"), message
+            # An empty file has no line to name; every other refusal names one.
+            assert _LOCATED.match(message, len(str(path))) or "the file is empty" in message
+        # The public path (fast where it can, else the reference) gives the same outcome.
+        if isinstance(reference, DatasetFormatError):
+            with pytest.raises(DatasetFormatError) as info:
+                RunTable.read(path, format="trec")
+            assert str(info.value) == str(reference)
+        else:
+            assert RunTable.read(path, format="trec").to_dict() == reference
