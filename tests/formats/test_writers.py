@@ -421,3 +421,13 @@ def test_write_run_takes_a_score_beyond_float32_range_silently(tmp_path: Path) -
         write_run(path, {"q1": {"a": 1e39, "b": 2e39, "c": 1.0}})
     # As C floats both overflow to inf and tie: trec_eval ranks "b", "a" by docno.
     assert [line.split()[2] for line in path.read_text().splitlines()] == ["b", "a", "c"]
+
+
+@pytest.mark.parametrize("bad", ["d\x001", "d\u00a01", "d\ufeff1", "d\x7f"])
+@pytest.mark.parametrize("fmt", ["trec", "msmarco", "beir"])
+def test_writers_refuse_the_ids_the_readers_refuse(tmp_path, bad: str, fmt: str) -> None:
+    # A file the readers would refuse is never written, and nothing is left behind.
+    target = tmp_path / "qrels.txt"
+    with pytest.raises(ValueError, match=r"U\+00(00|A0|7F)|U\+FEFF"):
+        write_qrels(target, {"q1": {bad: 1}}, format=fmt)
+    assert list(tmp_path.iterdir()) == []

@@ -25,6 +25,7 @@ from ._io import atomic_writer, format_error, numbered_lines, once_each
 __all__ = [
     "format_grade",
     "format_score",
+    "id_problem",
     "iter_id_texts",
     "merge_texts",
     "parse_score",
@@ -79,6 +80,20 @@ def split_fields(line: str) -> list[str]:
     return [field for field in _C_SPACES.split(line) if field]
 
 
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be an id (``"holds U+0000 (a control character), ..."``), or None.
+
+    >>> id_problem("d1") is None, id_problem("d\x001")
+    (True, 'holds U+0000 (a control character), which no id may hold')
+    """
+    bad = _NOT_IN_ID.search(value)
+    if bad is None:
+        return None
+    char = bad.group()
+    what = _CHARACTER_KINDS.get(char) or ("a control character" if char < " " else "a space")
+    return f"holds U+{ord(char):04X} ({what}), which no id may hold"
+
+
 def read_id(kind: str, value: str, path: Path, line_no: int, line: str | None = None) -> str:
     """``value`` if it can be an id; else an error naming the file, line and character.
 
@@ -90,13 +105,10 @@ def read_id(kind: str, value: str, path: Path, line_no: int, line: str | None = 
     ...     print(exc)
     run.trec:3: doc id 'd\\xa01' holds U+00A0 (a space), which no id may hold
     """
-    bad = _NOT_IN_ID.search(value)
-    if bad is None:
+    problem = id_problem(value)
+    if problem is None:
         return value
-    char = bad.group()
-    what = _CHARACTER_KINDS.get(char) or ("a control character" if char < " " else "a space")
-    problem = f"{kind} {value!r} holds U+{ord(char):04X} ({what}), which no id may hold"
-    raise format_error(path, line_no, problem, line)
+    raise format_error(path, line_no, f"{kind} {value!r} {problem}", line)
 
 
 def parse_score(field: str, path: Path, line_no: int, line: str, what: str = "score") -> float:
@@ -275,6 +287,10 @@ def check_id(kind: str, value: object, *, starts_line: bool = False) -> str:
     An id that ``starts_line`` may not begin with ``#``: readers would take the line for a
     comment, as trec_eval 10 does.
     """
+    if isinstance(value, str) and value:
+        problem = id_problem(value)
+        if problem is not None:  # what the readers refuse, the writers never write
+            raise DatasetFormatError(f"{kind} {value!r} cannot be written: it {problem}")
     if isinstance(value, str) and value and not any(c.isspace() for c in value):
         if not (starts_line and value.startswith("#")):
             return value

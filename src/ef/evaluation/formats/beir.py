@@ -28,7 +28,7 @@ from ._io import (
     numbered_lines,
     once_each,
 )
-from ._records import parse_score, read_id, split_fields
+from ._records import id_problem, parse_score, read_id, split_fields
 
 __all__ = [
     "DEFAULT_QRELS_PATHS",
@@ -336,6 +336,9 @@ def _check_texts(kind: str, items: Mapping[str, str]) -> None:
 
 
 def _check_tsv_id(kind: str, value: object) -> str:
+    problem = id_problem(value) if isinstance(value, str) else None
+    if problem is not None:  # what the readers refuse, the writers never write
+        raise DatasetFormatError(f"{kind} {value!r} cannot be written to a qrels TSV: it {problem}")
     if (
         isinstance(value, str)
         and value
