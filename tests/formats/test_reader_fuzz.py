@@ -152,6 +152,7 @@ def _outcome(path: Path) -> dict[str, dict[str, float]] | DatasetFormatError:
 
 
 # The cases found on main, every run whatever the seed.
+@example((b"q\xc3\xa9 Q0 d\x7fx 0 1 tag\n", True))  # a DEL in a file with non-ASCII bytes
 @example((b"q1 Q0 d1 1 2.5 \n", False))  # five columns and a trailing space
 @example((b"q1 Q0 d1 1 2.5\n \nq1 Q0 d2 1 2.5 t\n", False))  # balanced by a blank line
 @example((b"q1 Q0 d1 1 2.5 t\rq1 Q0 d2 2 1 t\r", True))  # CR-only line ends

@@ -83,7 +83,7 @@ def split_fields(line: str) -> list[str]:
 def id_problem(value: str) -> str | None:
     """Why ``value`` cannot be an id (``"holds U+0000 (a control character), ..."``), or None.
 
-    >>> id_problem("d1") is None, id_problem("d\x001")
+    >>> id_problem("d1") is None, id_problem("d\\x001")
     (True, 'holds U+0000 (a control character), which no id may hold')
     """
     bad = _NOT_IN_ID.search(value)
