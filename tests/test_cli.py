@@ -217,3 +217,31 @@ def test_a_users_retriever_module_calling_sys_exit_is_one_line_not_a_silent_exit
     code, _, err = run("retrieve", "demo", "-r", "quits:Retriever", "-q", "--no-progress")
     assert code == 2
     assert err.startswith("Error: the command was ended by sys.exit(0)")
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["evaluate", "{qrels}", "{odd}"], "--run-format"),
+        (["evaluate", "{odd}", "{run}"], "--qrels-format"),
+        (["compare", "{qrels}", "a={odd}", "b={odd}"], "--run-format"),
+        (["convert", "{odd}", "{out}", "--to", "trec"], "--kind"),
+    ],
+)
+def test_an_undetected_format_names_the_commands_own_option(tmp_path, args, option) -> None:
+    # The API says format= (or kind=); the shell user needs the option that does it.
+    paths = {
+        "qrels": tmp_path / "qrels.txt",
+        "run": tmp_path / "run.trec",
+        "odd": tmp_path / "odd.txt",
+        "out": tmp_path / "out",
+    }
+    paths["qrels"].write_text("q1 0 d1 1\n")
+    paths["run"].write_text("q1 Q0 d1 1 2.5 t\n")
+    paths["odd"].write_text("x y z w v\n")
+    code, _, err = run(*(a.format(**{k: str(v) for k, v in paths.items()}) for a in args))
+    assert code == 2
+    assert f"name it with {option}" in err
+    assert "format=" not in err
+    assert "kind=" not in err
+    assert str(paths["odd"]) in err

@@ -618,3 +618,30 @@ def test_the_docs_list_exactly_the_checksums_of_the_code() -> None:
     page = (Path(__file__).parents[1] / "docs" / "datasets.md").read_text(encoding="utf-8")
     listed = dict(re.findall(r"^\| `([a-z0-9-]+)` \| `([0-9a-f]{32})` \|$", page, re.M))
     assert listed == dict(BEIR_DATASETS)
+
+
+def _encrypted(data: bytes, member: str) -> bytes:
+    """``data`` with ``member`` flagged encrypted (bit 0 of its general-purpose flags) in its
+    local header and its central directory entry, as a password-protected zip has it:
+    zipfile itself cannot write such a member."""
+    out = bytearray(data)
+    name = member.encode()
+    for signature, flags_at, name_at in ((b"PK\x03\x04", 6, 30), (b"PK\x01\x02", 8, 46)):
+        start = 0
+        while (start := out.find(signature, start)) != -1:
+            if out[start + name_at : start + name_at + len(name)] == name:
+                out[start + flags_at] |= 0x1
+            start += 4
+    return bytes(out)
+
+
+def test_an_encrypted_member_refuses_the_archive(server: Server, tmp_path: Path) -> None:
+    # zipfile cannot extract it without a password: refuse the archive, naming the member,
+    # before anything is written (not a RuntimeError from inside zipfile).
+    data = _encrypted(make_zip(), "scifact/corpus.jsonl")
+    url = server.serve("/s.zip", data)
+    with pytest.raises(
+        DownloadError, match=rf"^{url}: member 'scifact/corpus.jsonl' of the archive is encrypted"
+    ):
+        download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
+    assert listing(tmp_path) == []

@@ -7,12 +7,13 @@ BEIR qrels TSV. Each bad case is its own test, and each checks ``<path>:<line>:`
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from ef.evaluation import read_qrels, read_queries, read_run
+from ef.evaluation import DatasetFormatError, read_qrels, read_queries, read_run
 
 from .helpers import error_at, format_error_at, read_corpus, write_gzip
 
@@ -370,3 +371,12 @@ def test_non_ascii_digits_are_not_numbers(
 ) -> None:
     path = _write(tmp_path / "input.txt", content)
     format_error_at(path, 1, lambda: read(path))
+
+
+@pytest.mark.parametrize("reader", [read_run, read_qrels])
+def test_a_damaged_gzip_file_is_named_as_such_when_no_format_can_read_it(tmp_path, reader) -> None:
+    # Detection reads no line of it; "cannot tell the format" would hide why.
+    path = tmp_path / "run.trec.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00" + b"\xff" * 64)
+    with pytest.raises(DatasetFormatError, match=rf"^{re.escape(str(path))}: damaged gzip data"):
+        reader(path)

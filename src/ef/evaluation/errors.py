@@ -14,6 +14,7 @@ __all__ = [
     "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
+    "FormatNotDetectedError",
     "InputWarning",
     "InvalidSampleError",
     "MissingDependencyError",
@@ -50,6 +51,19 @@ class UnknownNameError(EvaluationError, ValueError):
     Raised for ``metrics=("ndgc",)`` and the like. The message lists the valid names and, when
     one is close, suggests it. It is a ``ValueError``, as the spec requires.
     """
+
+
+class FormatNotDetectedError(UnknownNameError):
+    """No format recognises a file; ``capability`` is what was wanted of it (``"read_run"``).
+
+    The message says to name the format with ``format=``; ``ef-eval`` says which of its
+    options does that instead (``--run-format``, ``--qrels-format``, ...).
+    """
+
+    def __init__(self, message: str, *, path: object, capability: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.capability = capability
 
 
 class InvalidSampleError(EvaluationError, ValueError):

@@ -22,7 +22,7 @@ from ..engine.measures import (
 )
 from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
-from ..errors import EvaluationError, InputWarning
+from ..errors import EvaluationError, FormatNotDetectedError, InputWarning
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 from ..evaluate.run import AVERAGING, evaluate_run
 from ..formats.convert import DROPPABLE, KINDS, Kind
@@ -67,7 +67,12 @@ class _Group(click.Group):
         except (EvaluationError, ValueError, OSError) as exc:
             if ctx.params.get("debug"):
                 raise
-            raise InputError(" ".join(str(exc).split())) from exc
+            message = " ".join(str(exc).split())
+            if isinstance(exc, FormatNotDetectedError):
+                message = _name_the_option(message, exc.capability, ctx.invoked_subcommand)
+            elif ctx.invoked_subcommand == "convert":
+                message = message.replace("name it with kind=", "name it with --kind")
+            raise InputError(message) from exc
         except SystemExit as exc:
             # Plugins' sys.exit() is a PluginError already; this is the user's own code (a
             # retriever module): never end with its exit code and no output.
@@ -86,6 +91,26 @@ class _Group(click.Group):
                 err=True,
             )
             sys.exit(1)
+
+
+#: The option of each command that names a format, by what was wanted of the file.
+_FORMAT_OPTIONS = {
+    ("evaluate", "read_run"): "--run-format",
+    ("evaluate", "read_qrels"): "--qrels-format",
+    ("compare", "read_run"): "--run-format",
+    ("compare", "read_qrels"): "--qrels-format",
+    ("rag", "read_samples"): "--format",
+    ("retrieve", "read_dataset"): "--format",
+}
+
+
+def _name_the_option(message: str, capability: str, command: str | None) -> str:
+    """The API's "name it with format=" as the shell says it: the command's own option."""
+    if command == "convert":
+        option = "--from"
+    else:
+        option = _FORMAT_OPTIONS.get((command or "", capability), "")
+    return message.replace("name it with format=", f"name it with {option}") if option else message
 
 
 def _dataset(value: str) -> Path:

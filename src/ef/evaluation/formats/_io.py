@@ -224,6 +224,22 @@ def read_text(path: Path) -> str:
     return "".join(parts).removeprefix("\ufeff")
 
 
+def damaged_gzip(path: Path) -> str | None:
+    """``"<path>: damaged gzip data (...)"`` if ``path`` is a gzip file that cannot be read
+    from the start, else None (detection could not tell why it read no line)."""
+    try:
+        with path.open("rb") as raw:
+            if raw.read(2) != b"\x1f\x8b":
+                return None
+        with gzip.open(path, "rb") as handle:
+            handle.read(1 << 16)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        return f"{path}: damaged gzip data ({exc})"
+    except OSError:
+        return None
+    return None
+
+
 def first_line(path: Path) -> str | None:
     """The first non-blank, non-comment line of a file, without its line end (tabs kept, so
     an empty last column still counts); None if there is none or the file is unreadable."""

@@ -75,6 +75,8 @@ _TIMEOUT = 60.0  # seconds without a byte before the download is given up
 _SCHEMES = ("http", "https", "file")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _DIGEST_LENGTHS = {"md5": 32, "sha256": 64}
+#: The general-purpose bit of a zip member that says it is encrypted (APPNOTE 4.4.4).
+_ENCRYPTED = 0x1
 _IGNORED_TOP = "__MACOSX"  # Finder metadata some zips carry: never data, never extracted
 _PREVIOUS = ".previous"  # where a replaced dataset waits inside the staging folder
 
@@ -388,6 +390,11 @@ def _checked_members(
         problem = _unsafe(info, parts)
         if problem is not None:
             raise DownloadError(f"{url}: unsafe archive: member {info.filename!r} {problem}")
+        if info.flag_bits & _ENCRYPTED:  # zipfile would stop mid-extraction with RuntimeError
+            raise DownloadError(
+                f"{url}: member {info.filename!r} of the archive is encrypted; a BEIR dataset "
+                "is never encrypted: is it the right archive?"
+            )
         if not parts or parts[0] == _IGNORED_TOP:
             continue
         tops.add(parts[0])

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dataset import Dataset, Document, StreamingCorpus, documents_of
-from ..errors import UnknownNameError
+from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameError
 from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
-from ._io import check_input
+from ._io import check_input, damaged_gzip
 
 if TYPE_CHECKING:
     from .trec_fast import RunColumns
@@ -66,9 +66,14 @@ def format_for(
             with plugin_call(registry, "format", fmt.name, "detect()", f"the file {path}"):
                 if fmt.detect(path):
                     return fmt
-    raise UnknownNameError(
+    damaged = damaged_gzip(path)
+    if damaged is not None:  # no format could read a line of it: say why, not "which format"
+        raise DatasetFormatError(damaged)
+    raise FormatNotDetectedError(
         f"cannot tell the format of {path} to {what}; name it with format= "
-        f"(one of: {', '.join(able)})"
+        f"(one of: {', '.join(able)})",
+        path=path,
+        capability=capability,
     )
 
 
