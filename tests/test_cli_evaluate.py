@@ -400,3 +400,16 @@ def test_a_run_of_another_collection_is_one_line_and_exit_2(tmp_path) -> None:
     for part in ("no query in common", "('Q1', 'Q2')", "('1', '2')"):
         assert part in err
     assert "starts with 'Q'" in err
+
+
+def test_swapped_files_say_so(tmp_path) -> None:
+    # trec_eval takes QRELS RUN; a run given first is read as qrels and refused at line 1,
+    # and the message says the files look swapped.
+    qrels, ranked = tmp_path / "qrels.txt", tmp_path / "run.trec"
+    qrels.write_text("q1 0 d1 1\n")
+    ranked.write_text("q1 Q0 d1 1 2.5 bm25\n")
+    result = CliRunner().invoke(cli, ["evaluate", str(ranked), str(qrels)])
+    assert result.exit_code == 2
+    assert f"{ranked}:1: expected 4 columns" in result.stderr
+    assert "looks like a run, not judgements: ef-eval evaluate takes QRELS RUN" in result.stderr
+    assert f"ef-eval evaluate {qrels} {ranked}?" in result.stderr

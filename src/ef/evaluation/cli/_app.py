@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,7 +23,7 @@ from ..engine.measures import (
 )
 from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
-from ..errors import EvaluationError, FormatNotDetectedError, InputWarning
+from ..errors import DatasetFormatError, EvaluationError, FormatNotDetectedError, InputWarning
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 from ..evaluate.run import AVERAGING, evaluate_run
 from ..formats.convert import DROPPABLE, KINDS, Kind
@@ -30,6 +31,7 @@ from ..formats.convert import convert as convert_data
 from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..formats.files import read_dataset, write_run
+from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import trec_eval_line, trec_eval_name
 from ..render import report_tables
@@ -111,6 +113,21 @@ def _name_the_option(message: str, capability: str, command: str | None) -> str:
     else:
         option = _FORMAT_OPTIONS.get((command or "", capability), "")
     return message.replace("name it with format=", f"name it with {option}") if option else message
+
+
+@contextlib.contextmanager
+def _swapped_files(qrels: Path, run: Path) -> Iterator[None]:
+    """A qrels file that cannot be read because it is a TREC run: say the files look swapped
+    (trec_eval and ef-eval take QRELS RUN), beside the reader's file-and-line message."""
+    try:
+        yield
+    except DatasetFormatError as exc:
+        if str(exc).startswith(f"{qrels}:") and looks_like_trec_run(qrels):
+            raise DatasetFormatError(
+                f"{exc}; {qrels} looks like a run, not judgements: ef-eval evaluate takes "
+                f"QRELS RUN, as trec_eval does (did you mean: ef-eval evaluate {run} {qrels}?)"
+            ) from exc
+        raise
 
 
 def _dataset(value: str) -> Path:
@@ -231,7 +248,7 @@ def evaluate(  # click passes every option by keyword
     """
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, _swapped_files(_dataset(qrels), run):
         warnings.simplefilter("always", InputWarning)
         report = evaluate_run(
             run,

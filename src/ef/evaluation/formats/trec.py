@@ -388,6 +388,21 @@ def looks_like_trec(path: Path) -> bool:
     return len(fields) in (4, 6) or (len(fields) >= 6 and fields[1] == "Q0")
 
 
+def looks_like_trec_run(path: Path) -> bool:
+    """True for a file whose first line is a TREC run line (``qid Q0 docno rank score tag``).
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "run.txt")
+    ...     _ = path.write_text("q1 Q0 d1 1 2.5 bm25\\n")
+    ...     looks_like_trec_run(path)
+    True
+    """
+    first = None if path.is_dir() else first_line(path)
+    fields = split_fields(first) if first is not None else []
+    return len(fields) == 6 and fields[1] == "Q0"
+
+
 def read_trec_corpus(path: Path) -> DocumentStream:
     """The documents of a TREC-text file (or a TREC directory's), streamed on iteration."""
     file = _find_corpus(path) if path.is_dir() else path
