@@ -132,7 +132,7 @@ def load_report(path: str | os.PathLike[str]) -> Report:
         )
     body = document.get("report")
     if not isinstance(body, dict):
-        raise ValueError(f"{source}: the file holds no report (its \"report\" is not an object)")
+        raise ValueError(f'{source}: the file holds no report (its "report" is not an object)')
     try:
         return _KINDS[kind].from_dict(body)
     except (ValueError, TypeError) as error:
