@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import RagEvalReport, RetrievalEvalReport
-from ef.evaluation.quality import GateFailure, QualityGates, Threshold, parse_threshold
+from ef.evaluation.quality import GateFailure, GateResult, QualityGates, Threshold, parse_threshold
 from ef.evaluation.quality.gates import resolve_metric
 
 
@@ -46,7 +46,7 @@ def test_metric_keys_in_other_syntaxes() -> None:
 
 def test_a_rag_metric_not_scored_fails_its_threshold(tmp_path: Path) -> None:
     report = RagEvalReport({"token_f1": None, "exact_match": 0.5}, {"token_f1": 0}, 2)
-    results = []
+    results: list[GateResult] = []
     gates = QualityGates(tmp_path, record=results.append)
     with pytest.raises(GateFailure, match=r"token_f1 = none \(nothing scored\), expected >= 0.5"):
         gates.check(report, {"token_f1": ">= 0.5", "exact_match": ">= 0.5"})
@@ -57,7 +57,7 @@ def test_a_rag_metric_not_scored_fails_its_threshold(tmp_path: Path) -> None:
 
 
 def test_a_bad_threshold_is_found_before_any_gate_runs(tmp_path: Path) -> None:
-    results = []
+    results: list[GateResult] = []
     gates = QualityGates(tmp_path, record=results.append)
     report = RetrievalEvalReport({"ndcg@10": 0.1, "recall@10": 1.0}, {}, 1, (10,))
     with pytest.raises(ValueError, match="bad threshold"):
