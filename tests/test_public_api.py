@@ -41,6 +41,8 @@ PUBLIC = [
     "TieDiagnostic",
     # Issue 15: inputs that are probably a mistake.
     "InputWarning",
+    # Issue 18: quality gates.
+    "load_report", "save_report",
 ]  # fmt: skip
 
 

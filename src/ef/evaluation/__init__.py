@@ -89,6 +89,7 @@ from .metrics.retrieval import (
 from .plugin_engine.loading import PluginInfo
 from .plugin_engine.registry import Registry, get_registry, list_plugins
 from .plugin_engine.view import RetrievalMetricsView
+from .quality.saved import load_report, save_report
 from .reports import RagEvalReport, RetrievalEvalReport, TieDiagnostic
 from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
@@ -176,6 +177,7 @@ __all__ = [
     "get_registry",
     "hookimpl",
     "list_plugins",
+    "load_report",
     "load_retriever",
     "ndcg_at_k",
     "precision_at_k",
@@ -188,6 +190,7 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "retrieve",
+    "save_report",
     "token_f1",
     "write_beir",
     "write_dataset",

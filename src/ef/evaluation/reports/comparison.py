@@ -11,7 +11,18 @@ import attrs
 
 from ..render import Table, number, p_value, pandas_module, plain_text
 from ..types import frozen_deep, plain
-from .fields import frozen_groups, frozen_means, frozen_scores, pairs, str_tuple
+from .fields import (
+    field_of,
+    frozen_groups,
+    frozen_means,
+    frozen_scores,
+    mapping_of,
+    number_of,
+    numbers_of,
+    optional_number_of,
+    pairs,
+    str_tuple,
+)
 from .rendered import Rendered
 
 if TYPE_CHECKING:
@@ -25,6 +36,10 @@ _TEST_NAMES = {
     "randomization": "randomization test",
     "bootstrap": "bootstrap test",
 }
+# The float fields of a PairComparison: JSON writes their NaN as null.
+_PAIR_FLOATS = (
+    "mean_a", "mean_b", "difference", "ci_low", "ci_high", "p_value", "p_corrected", "effect_size"
+)  # fmt: skip
 _CORRECTION_NAMES = {
     None: "no correction",
     "bonferroni": "Bonferroni correction",
@@ -90,6 +105,21 @@ class PairComparison:
     def to_dict(self) -> dict[str, Any]:
         """The fields as a dict; NaN stays NaN (JSON output writes it as null)."""
         return attrs.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PairComparison:
+        """The comparison of a :meth:`to_dict` form, or of its JSON (where NaN is null).
+
+        >>> pair = PairComparison(metric="ndcg@10", a="x", b="y", n=3, mean_a=0.5,
+        ...     mean_b=0.6, difference=0.1, ci_low=0.05, ci_high=0.15, p_value=0.01,
+        ...     p_corrected=0.01, reject=True, effect_size=1.2, wins=2, ties=1, losses=0)
+        >>> PairComparison.from_dict(pair.to_dict()) == pair
+        True
+        """
+        values = {f.name: field_of(data, f.name, "PairComparison") for f in attrs.fields(cls)}
+        for name in _PAIR_FLOATS:
+            values[name] = number_of(values[name], f"comparison {name}")
+        return cls(**values)
 
 
 @attrs.frozen(kw_only=True)
@@ -168,6 +198,51 @@ class ComparisonReport(Rendered):
             "scores": plain(self.scores),
             "manifest": plain(self.manifest),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ComparisonReport:
+        """The report of a :meth:`to_dict` form, or of its JSON: NaN is null in the means
+        and the tests, and ``"NaN"`` in ``scores``, where null is a sample not scored.
+
+        >>> pair = PairComparison(metric="m", a="x", b="y", n=1, mean_a=0.5, mean_b=0.5,
+        ...     difference=0.0, ci_low=0.0, ci_high=0.0, p_value=1.0, p_corrected=1.0,
+        ...     reject=False, effect_size=float("nan"), wins=0, ties=1, losses=0)
+        >>> report = ComparisonReport(systems=["x", "y"], metrics=["m"],
+        ...     means={"x": {"m": 0.5}, "y": {"m": 0.5}}, comparisons=[pair],
+        ...     query_ids=["q1"], scores={"x": {"m": [0.5]}, "y": {"m": [0.5]}})
+        >>> ComparisonReport.from_dict(report.to_dict()).comparisons[0].effect_size
+        nan
+        """
+        what = "ComparisonReport"
+        means = mapping_of(field_of(data, "means", what), "means")
+        scores = mapping_of(field_of(data, "scores", what), "scores")
+        return cls(
+            systems=field_of(data, "systems", what),
+            metrics=field_of(data, "metrics", what),
+            means={s: numbers_of(v, f"means[{s!r}]") for s, v in means.items()},
+            comparisons=[
+                PairComparison.from_dict(pair) for pair in field_of(data, "comparisons", what)
+            ],
+            query_ids=field_of(data, "query_ids", what),
+            scores={
+                system: {
+                    metric: [optional_number_of(v, f"scores[{system!r}]") for v in values]
+                    for metric, values in mapping_of(inner, f"scores[{system!r}]").items()
+                }
+                for system, inner in scores.items()
+            },
+            baseline=data.get("baseline"),
+            test=data.get("test", "paired-t"),
+            correction=data.get("correction"),
+            alpha=number_of(data.get("alpha", 0.05), "alpha"),
+            n_resamples=data.get("n_resamples", 10_000),
+            seed=data.get("seed"),
+            averaging=data.get("averaging", "qrels"),
+            kind=data.get("kind", "retrieval"),
+            missing=data.get("missing", {}),
+            dropped=data.get("dropped", ()),
+            manifest=data.get("manifest", {}),
+        )
 
     # --- Tables -------------------------------------------------------------------------
 

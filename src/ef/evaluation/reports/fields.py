@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from ..engine.ties import TieDiagnostic
 from ..types import FrozenDict
 
 __all__ = [
+    "field_of",
     "frozen_groups",
     "frozen_mapping",
     "frozen_means",
@@ -16,6 +18,10 @@ __all__ = [
     "frozen_scores",
     "frozen_series",
     "int_tuple",
+    "mapping_of",
+    "number_of",
+    "numbers_of",
+    "optional_number_of",
     "pairs",
     "str_tuple",
     "tie_diagnostic_of",
@@ -69,3 +75,54 @@ def frozen_groups(value: Mapping[str, Sequence[str]]) -> Mapping[str, tuple[str,
 
 def frozen_means(value: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:
     return FrozenDict({key: FrozenDict(inner) for key, inner in value.items()})
+
+
+# --- Reading a report's dict form back (from_dict) --------------------------------------
+# JSON has no NaN or infinity. A saved report writes NaN as null where a value is always a
+# number, and "NaN" where null already means "not scored" (RAG); infinities as "Infinity".
+_MARKERS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def number_of(value: Any, where: str) -> float:
+    """A number of a float-only field: null (NaN written by JSON) is NaN."""
+    if value is None:
+        return math.nan
+    return _checked(value, where)
+
+
+def optional_number_of(value: Any, where: str) -> float | None:
+    """A number of a field where None means "not scored": null stays None."""
+    if value is None:
+        return None
+    return _checked(value, where)
+
+
+def _checked(value: Any, where: str) -> float:
+    if isinstance(value, str) and value in _MARKERS:
+        return _MARKERS[value]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where}: expected a number, got {value!r}")
+    return value
+
+
+def numbers_of(value: Any, where: str) -> dict[str, float]:
+    return {
+        key: number_of(inner, f"{where}[{key!r}]")
+        for key, inner in mapping_of(value, where).items()
+    }
+
+
+def mapping_of(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: expected a mapping, got {type(value).__name__}")
+    return value
+
+
+def field_of(data: Mapping[str, Any], key: str, what: str) -> Any:
+    """``data[key]``, or a ValueError naming the report and the key it lacks."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a {what} dict is a mapping, got {type(data).__name__}")
+    try:
+        return data[key]
+    except KeyError:
+        raise ValueError(f"not a {what} dict: it has no {key!r}") from None

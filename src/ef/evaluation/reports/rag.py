@@ -10,7 +10,14 @@ import attrs
 
 from ..render import Table, number, pandas_module, plain_text
 from ..types import frozen_deep, plain
-from .fields import frozen_mapping, frozen_series, str_tuple
+from .fields import (
+    field_of,
+    frozen_mapping,
+    frozen_series,
+    mapping_of,
+    optional_number_of,
+    str_tuple,
+)
 from .rendered import Rendered
 
 __all__ = ["RagEvalReport"]
@@ -89,6 +96,30 @@ class RagEvalReport(Rendered):
             "sample_ids": list(self.sample_ids),
             "manifest": plain(self.manifest),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RagEvalReport:
+        """The report of a :meth:`to_dict` form, or of its JSON: null is None (not scored),
+        and the string ``"NaN"`` is NaN.
+
+        >>> report = RagEvalReport.from_values({"token_f1": [1.0, None]}, ["a", "b"])
+        >>> RagEvalReport.from_dict(report.to_dict()) == report
+        True
+        """
+        what = "RagEvalReport"
+        metrics = mapping_of(field_of(data, "metrics", what), "metrics")
+        per_sample = mapping_of(data.get("per_sample", {}), "per_sample")
+        return cls(
+            metrics={k: optional_number_of(v, f"metrics[{k!r}]") for k, v in metrics.items()},
+            coverage=field_of(data, "coverage", what),
+            n_samples=field_of(data, "n_samples", what),
+            per_sample={
+                name: [optional_number_of(v, f"per_sample[{name!r}]") for v in values]
+                for name, values in per_sample.items()
+            },
+            sample_ids=data.get("sample_ids", ()),
+            manifest=data.get("manifest", {}),
+        )
 
     def tables(self, *, details: bool = False) -> list[Table]:
         """The tables that show this report: each metric's mean and coverage, then with

@@ -12,7 +12,16 @@ from ..engine.measures import split_key
 from ..engine.ties import TieDiagnostic
 from ..render import Table, number, pandas_module, plain_text
 from ..types import frozen_deep, plain
-from .fields import frozen_mapping, frozen_nested, int_tuple, str_tuple, tie_diagnostic_of
+from .fields import (
+    field_of,
+    frozen_mapping,
+    frozen_nested,
+    int_tuple,
+    mapping_of,
+    numbers_of,
+    str_tuple,
+    tie_diagnostic_of,
+)
 from .rendered import Rendered
 
 __all__ = ["RetrievalEvalReport"]
@@ -89,6 +98,28 @@ class RetrievalEvalReport(Rendered):
             "manifest": plain(self.manifest),
             "ties": self.ties.to_dict(),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RetrievalEvalReport:
+        """The report of a :meth:`to_dict` form, or of its JSON (where NaN is null).
+
+        >>> report = RetrievalEvalReport({'ndcg@1': 0.5}, {'q1': {'ndcg@1': 0.5}}, 1, (1,))
+        >>> RetrievalEvalReport.from_dict(report.to_dict()) == report
+        True
+        """
+        what = "RetrievalEvalReport"
+        per_query = mapping_of(field_of(data, "per_query", what), "per_query")
+        return cls(
+            metrics=numbers_of(field_of(data, "metrics", what), "metrics"),
+            per_query={q: numbers_of(v, f"per_query[{q!r}]") for q, v in per_query.items()},
+            n_queries=field_of(data, "n_queries", what),
+            k_values=field_of(data, "k_values", what),
+            skipped=data.get("skipped", {}),
+            missing=data.get("missing", ()),
+            extra=data.get("extra", ()),
+            manifest=data.get("manifest", {}),
+            ties=data.get("ties", {}),
+        )
 
     def grid(self) -> tuple[list[str], dict[str, dict[str, float]]]:
         """The means as a grid: the columns (each cutoff, then ``"all"`` if some measure

@@ -1,0 +1,139 @@
+"""Reports as JSON files: :func:`save_report` writes one, :func:`load_report` reads it back.
+
+The file is ``{"format": "ef-evaluation-report", "version": 1, "kind": ..., "report": ...}``
+with ``report`` the report's ``to_dict()``. JSON has no NaN: a NaN is null where a value is
+always a number, and the string ``"NaN"`` where null already means "not scored" (a RAG
+metric, a comparison's scores); infinities are ``"Infinity"`` and ``"-Infinity"``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..reports import ComparisonReport, RagEvalReport, RetrievalEvalReport
+
+__all__ = ["FORMAT", "Report", "load_report", "save_report"]
+
+FORMAT = "ef-evaluation-report"
+_VERSION = 1
+
+Report = RetrievalEvalReport | RagEvalReport | ComparisonReport
+
+_KINDS: dict[str, type[RetrievalEvalReport | RagEvalReport | ComparisonReport]] = {
+    "retrieval": RetrievalEvalReport,
+    "rag": RagEvalReport,
+    "comparison": ComparisonReport,
+}
+# The top-level fields where None means "not scored", so NaN must be told apart from it.
+_OPTIONAL = {"rag": ("metrics", "per_sample"), "comparison": ("scores",), "retrieval": ()}
+
+
+def _encode(value: Any, nan: str | None) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        if math.isnan(value):
+            return nan
+        return "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, Mapping):
+        return {key: _encode(inner, nan) for key, inner in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_encode(inner, nan) for inner in value]
+    return value
+
+
+def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
+    """Write ``report`` to ``path`` as JSON (per-query values, ties and manifest included),
+    so that :func:`load_report` gives it back equal. Returns the path.
+
+    The file is written to a temporary name beside it and then renamed: a killed writer
+    never leaves half a report.
+
+    >>> import tempfile, pathlib
+    >>> from ef.evaluation import RetrievalEvalReport, load_report
+    >>> report = RetrievalEvalReport({'ndcg@10': 0.5}, {'q1': {'ndcg@10': 0.5}}, 1, (10,))
+    >>> path = save_report(report, pathlib.Path(tempfile.mkdtemp()) / 'run.json')
+    >>> load_report(path) == report
+    True
+    """
+    kind = next((name for name, cls in _KINDS.items() if isinstance(report, cls)), None)
+    if kind is None:
+        raise TypeError(
+            "save_report takes a RetrievalEvalReport, RagEvalReport or ComparisonReport, "
+            f"got {type(report).__name__}"
+        )
+    data = report.to_dict()
+    body = {
+        key: _encode(value, "NaN" if key in _OPTIONAL[kind] else None)
+        for key, value in data.items()
+    }
+    document = {"format": FORMAT, "version": _VERSION, "kind": kind, "report": body}
+    try:
+        text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError as error:  # a NaN inside the manifest: JSON cannot hold it
+        raise ValueError(f"cannot save the report to {os.fspath(path)}: {error}") from None
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def load_report(path: str | os.PathLike[str]) -> Report:
+    """The report :func:`save_report` wrote to ``path``: a
+    :class:`~ef.evaluation.RetrievalEvalReport`, :class:`~ef.evaluation.RagEvalReport` or
+    :class:`~ef.evaluation.ComparisonReport`, equal to the one saved (its manifest and ties
+    too).
+
+    Raises:
+        FileNotFoundError: if there is no file at ``path``.
+        ValueError: if the file is not a saved report, naming the file and what is wrong.
+
+    >>> import tempfile, pathlib
+    >>> from ef.evaluation import RagEvalReport, save_report
+    >>> report = RagEvalReport.from_values({'token_f1': [1.0, None]}, ['a', 'b'])
+    >>> loaded = load_report(save_report(report, pathlib.Path(tempfile.mkdtemp()) / 'r.json'))
+    >>> loaded.per_sample['token_f1']
+    (1.0, None)
+    """
+    source = Path(path)
+    text = source.read_text(encoding="utf-8")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{source}: line {error.lineno}: not JSON ({error.msg}); a saved report is the "
+            "JSON that save_report writes"
+        ) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ValueError(
+            f'{source}: not a saved ef-evaluation report (no "format": {FORMAT!r}); '
+            "save_report writes one"
+        )
+    if document.get("version") != _VERSION:
+        raise ValueError(
+            f"{source}: report file version {document.get('version')!r}; this ef-evaluation "
+            f"reads version {_VERSION}"
+        )
+    kind = document.get("kind")
+    if kind not in _KINDS:
+        raise ValueError(
+            f"{source}: unknown report kind {kind!r}; expected one of {', '.join(_KINDS)}"
+        )
+    body = document.get("report")
+    if not isinstance(body, dict):
+        raise ValueError(f'{source}: the file holds no report (its "report" is not an object)')
+    try:
+        return _KINDS[kind].from_dict(body)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{source}: {error}") from None
