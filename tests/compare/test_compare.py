@@ -376,3 +376,16 @@ def test_without_scipy_compare_names_the_extra(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "scipy.stats", None)
     with pytest.raises(MissingDependencyError, match=r'pip install "ef-evaluation\[stats\]"'):
         compare(RUNS, QRELS)
+
+
+def test_measures_of_the_whole_ranking_keep_their_keys() -> None:
+    # rprec and map@all have no cutoff to add; trec_eval's names resolve as evaluate_run's.
+    runs = {
+        "a": {f"q{i}": {"d1": 1.0, "d2": 0.5} for i in range(6)},
+        "b": {f"q{i}": {"d2": 1.0, "d1": 0.5} for i in range(6)},
+    }
+    qrels = {f"q{i}": {"d1": 1} for i in range(6)}
+    report = compare(runs, qrels, metrics=("rprec", "map@all", "P_5", "recall"), k_values=(5, 10))
+    assert report.metrics == ("rprec", "map@all", "precision@5", "recall@5", "recall@10")
+    assert report.means["b"]["map@all"] == 0.5
+    assert report.pair("a", "b", "rprec").difference == -1.0

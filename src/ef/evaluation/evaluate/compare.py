@@ -111,18 +111,17 @@ class _Columns:
     inputs: dict[str, Any]
 
 
-def _metric_keys(metrics: Sequence[str], k_values: Sequence[int]) -> tuple[str, ...]:
-    from ..engine.measures import check_k_values, split_key
+def _metric_keys(
+    metrics: Sequence[str], k_values: Sequence[int], registry: Registry | None
+) -> tuple[str, ...]:
+    """The report keys ``metrics`` name, as evaluate_run computes them: ``"ndcg"`` at every
+    cutoff, ``"ndcg@10"`` once, and a measure of the whole ranking (``"rprec"``,
+    ``"map@all"``, trec_eval's ``"recip_rank"``) with no cutoff added."""
+    from ..engine.scoring import resolve_measures
+    from ..plugin_engine.registry import registry_or_default
 
-    keys: dict[str, None] = {}
-    for name in metrics:
-        if split_key(name)[1] is not None:
-            keys[name] = None
-        else:
-            keys.update((f"{name}@{k}", None) for k in check_k_values(k_values))
-    if not keys:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
-    return tuple(keys)
+    measures = resolve_measures(metrics, k_values, registry_or_default(registry))
+    return tuple(dict.fromkeys(m.key for m in measures))
 
 
 def _retrieval_columns(
@@ -141,7 +140,7 @@ def _retrieval_columns(
     from .run import evaluate_run
 
     chosen = ("ndcg@10",) if metrics is None else tuple(metrics)
-    keys = _metric_keys(chosen, k_values)
+    keys = _metric_keys(chosen, k_values, registry)
     inputs = {}
     judged: Qrels | None = None
     if isinstance(qrels, (str, os.PathLike)):
