@@ -11,7 +11,7 @@ import attrs
 
 from ..render import Table, number, p_value, pandas_module, plain_text
 from ..types import frozen_deep, plain
-from .fields import frozen_groups, frozen_means, frozen_scores, pairs, str_tuple
+from .fields import BRIEF_METRICS, frozen_groups, frozen_means, frozen_scores, pairs, str_tuple
 from .rendered import Rendered
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class PairComparison:
         return attrs.asdict(self)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)  # attrs' repr would print every query's scores
 class ComparisonReport(Rendered):
     """The outcome of :func:`compare`: means per system and the paired tests between them.
 
@@ -315,6 +315,25 @@ class ComparisonReport(Rendered):
             frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", "system"])
             return frame
         return pd.DataFrame([pair.to_dict() for pair in self.comparisons])
+
+    def __repr__(self) -> str:
+        # A few lines whatever the size: str() (and the tables) hold the rest.
+        systems = ", ".join(self.systems[:BRIEF_METRICS])
+        if len(self.systems) > BRIEF_METRICS:
+            systems += ", ..."
+        unit = "queries" if self.kind == "retrieval" else "samples"
+        metrics = ", ".join(self.metrics[:BRIEF_METRICS])
+        if len(self.metrics) > BRIEF_METRICS:
+            metrics += ", ..."
+        metric_word = "metric" if len(self.metrics) == 1 else "metrics"
+        baseline = f"; baseline {self.baseline}" if self.baseline is not None else ""
+        return (
+            f"<ComparisonReport: {len(self.systems)} systems ({systems}), "
+            f"{len(self.query_ids)} {unit}, {len(self.metrics)} {metric_word} ({metrics}); "
+            f"{self.test}, correction {self.correction or 'none'}, alpha {self.alpha:g}"
+            f"{baseline}; {len(self.significant())} significant of {len(self.comparisons)}; "
+            f"averaging {self.averaging}>"
+        )
 
     def __str__(self) -> str:
         return "\n\n".join(plain_text(t) for t in (self._means_table(), self._pairs_table()))

@@ -9,6 +9,7 @@ from ..engine.ties import TieDiagnostic
 from ..types import FrozenDict
 
 __all__ = [
+    "brief_metrics",
     "frozen_groups",
     "frozen_mapping",
     "frozen_means",
@@ -69,3 +70,25 @@ def frozen_groups(value: Mapping[str, Sequence[str]]) -> Mapping[str, tuple[str,
 
 def frozen_means(value: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:
     return FrozenDict({key: FrozenDict(inner) for key, inner in value.items()})
+
+
+#: How many means a report's ``repr()`` shows: enough to recognise it, short for any size.
+BRIEF_METRICS = 4
+
+
+def brief_metrics(means: Mapping[str, float | None], first: str | None = None) -> str:
+    """``"ndcg@10=0.6791, recall@100=0.9127, ... (20 metrics)"``: a few means for ``repr()``.
+
+    >>> brief_metrics({"a": 0.5, "b": None, "c": 0.25}, first="c")
+    'c=0.2500, a=0.5000, b=-'
+    """
+    keys = list(means)
+    if first in means:
+        keys.remove(first)
+        keys.insert(0, first)
+    shown = ", ".join(
+        f"{key}={'-' if means[key] is None else format(means[key], '.4f')}"
+        for key in keys[:BRIEF_METRICS]
+    )
+    more = f", ... ({len(keys)} metrics)" if len(keys) > BRIEF_METRICS else ""
+    return shown + more

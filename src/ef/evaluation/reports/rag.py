@@ -10,13 +10,13 @@ import attrs
 
 from ..render import Table, number, pandas_module, plain_text
 from ..types import frozen_deep, plain
-from .fields import frozen_mapping, frozen_series, str_tuple
+from .fields import brief_metrics, frozen_mapping, frozen_series, str_tuple
 from .rendered import Rendered
 
 __all__ = ["RagEvalReport"]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)  # attrs' repr would print every sample's values
 class RagEvalReport(Rendered):
     """The outcome of :func:`~ef.evaluation.evaluate_rag`: lexical RAG metrics over samples.
 
@@ -137,6 +137,10 @@ class RagEvalReport(Rendered):
             },
             index=pd.Index(list(self.metrics), name="metric"),
         )
+
+    def __repr__(self) -> str:
+        # A few lines whatever the size: str() (and the tables) hold the rest.
+        return f"<RagEvalReport: {self.n_samples} samples, {brief_metrics(self.metrics)}>"
 
     def __str__(self) -> str:
         rows = [("metric", "mean", "coverage")]

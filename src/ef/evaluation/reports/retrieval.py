@@ -12,7 +12,14 @@ from ..engine.measures import split_key
 from ..engine.ties import TieDiagnostic
 from ..render import Table, number, pandas_module, plain_text
 from ..types import frozen_deep, plain
-from .fields import frozen_mapping, frozen_nested, int_tuple, str_tuple, tie_diagnostic_of
+from .fields import (
+    brief_metrics,
+    frozen_mapping,
+    frozen_nested,
+    int_tuple,
+    str_tuple,
+    tie_diagnostic_of,
+)
 from .rendered import Rendered
 
 __all__ = ["RetrievalEvalReport"]
@@ -20,7 +27,7 @@ __all__ = ["RetrievalEvalReport"]
 _KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)  # attrs' repr would print every query's values
 class RetrievalEvalReport(Rendered):
     """The outcome of :func:`~ef.evaluation.evaluate_retrieval`: metrics over a query set.
 
@@ -151,6 +158,20 @@ class RetrievalEvalReport(Rendered):
             name, k = split_key(key)
             cells.setdefault(name, {})[f"@{k}"] = value
         return pd.DataFrame.from_dict(cells, orient="index").rename_axis("metric")
+
+    def __repr__(self) -> str:
+        # A few lines whatever the size: str() (and the tables) hold the rest.
+        counts = [
+            f"{len(values)} {label}"
+            for values, label in ((self.skipped, "skipped"), (self.missing, "missing"))
+            if values
+        ]
+        size = f"{self.n_queries} queries" + (f" ({', '.join(counts)})" if counts else "")
+        policies = [f"ties {self.ties.policy}"]
+        if "averaging" in self.manifest:
+            policies.append(f"averaging {self.manifest['averaging']}")
+        means = brief_metrics(self.metrics, first="ndcg@10")
+        return f"<RetrievalEvalReport: {size}, {means}; {'; '.join(policies)}>"
 
     def __str__(self) -> str:
         # One row per metric, one column per cutoff, and "all" for the whole ranking.

@@ -1,0 +1,80 @@
+"""Readable output everywhere (issue 18): tables that never break a number or a word, short
+reprs, cutoffs in order, CSV at full precision, and notes that name the queries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ef.evaluation import RagEvalReport, RetrievalEvalReport, demo_path
+from ef.evaluation.cli import cli
+from ef.evaluation.reports import ComparisonReport, PairComparison
+
+DEMO = demo_path()
+DEMO_RUN = Path(__file__).parents[1] / "examples" / "run.overlap.trec"
+DEMO_SAMPLES = DEMO / "rag_samples.jsonl"
+
+
+def run(*args: str, columns: int | None = None) -> tuple[int, str, str]:
+    env = {"COLUMNS": str(columns)} if columns else {}
+    result = CliRunner().invoke(cli, list(args), prog_name="ef-eval", env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _big_report(n: int = 5000) -> RetrievalEvalReport:
+    keys = [f"{name}@{k}" for name in ("ndcg", "recall", "precision", "mrr") for k in (1, 5, 10)]
+    per_query = {f"query-{i:05d}": dict.fromkeys(keys, i % 97 / 97) for i in range(n)}
+    metrics = dict.fromkeys(keys, 0.123456789)
+    return RetrievalEvalReport(
+        metrics,
+        per_query,
+        n,
+        (1, 5, 10),
+        skipped={f"s{i}": "no positive judgement" for i in range(300)},
+        missing=[f"m{i}" for i in range(300)],
+        ties={"policy": "trec_eval", "tied": [f"query-{i:05d}" for i in range(n)]},
+    )
+
+
+# --- 2. repr ------------------------------------------------------------------------------
+
+
+def test_repr_of_a_large_retrieval_report_is_short_and_names_the_key_metrics() -> None:
+    report = _big_report()
+    text = repr(report)
+    assert len(text) < 1000
+    assert len(text.splitlines()) <= 3
+    assert text.startswith(
+        "<RetrievalEvalReport: 5000 queries (300 skipped, 300 missing), ndcg@10=0.1235"
+    )
+    assert "(12 metrics)" in text
+    assert "ties trec_eval" in text
+    assert str(report).count("\n") > 3  # str() stays the full table
+
+
+def test_repr_of_rag_and_comparison_reports_is_short() -> None:
+    n = 5000
+    rag = RagEvalReport.from_values(
+        {"token_f1": [0.5] * n, "exact_match": [1.0] * n}, [str(i) for i in range(n)]
+    )
+    assert repr(rag) == "<RagEvalReport: 5000 samples, token_f1=0.5000, exact_match=1.0000>"
+    pair = PairComparison(
+        metric="ndcg@10", a="x", b="y", n=n, mean_a=0.5, mean_b=0.6, difference=0.1,
+        ci_low=0.05, ci_high=0.15, p_value=0.01, p_corrected=0.01, reject=True,
+        effect_size=1.2, wins=2, ties=1, losses=0,
+    )  # fmt: skip
+    comparison = ComparisonReport(
+        systems=("x", "y"),
+        metrics=("ndcg@10",),
+        means={"x": {"ndcg@10": 0.5}, "y": {"ndcg@10": 0.6}},
+        comparisons=(pair,),
+        query_ids=[str(i) for i in range(n)],
+        scores={"x": {"ndcg@10": [0.5] * n}, "y": {"ndcg@10": [0.6] * n}},
+        missing={"x": [str(i) for i in range(n)]},
+    )
+    text = repr(comparison)
+    assert len(text) < 1000
+    assert text.startswith("<ComparisonReport: 2 systems (x, y), 5000 queries, 1 metric")
+    assert "paired-t" in text
+    assert "1 significant" in text
