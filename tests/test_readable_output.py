@@ -3,6 +3,8 @@ reprs, cutoffs in order, CSV at full precision, and notes that name the queries.
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -78,3 +80,30 @@ def test_repr_of_rag_and_comparison_reports_is_short() -> None:
     assert text.startswith("<ComparisonReport: 2 systems (x, y), 5000 queries, 1 metric")
     assert "paired-t" in text
     assert "1 significant" in text
+
+
+# --- 3. cutoffs in order, CSV at full precision -------------------------------------------
+
+
+def test_cutoff_columns_are_in_numeric_order_and_all_last() -> None:
+    report = RetrievalEvalReport(
+        {"ndcg@100": 0.1, "ndcg@30": 0.2, "map@all": 0.3, "ndcg@5": 0.4}, {}, 1, (100, 30, 5)
+    )
+    assert report.tables()[0].header == ("metric", "@5", "@30", "@100", "all")
+    assert str(report).splitlines()[1].split() == ["metric", "@5", "@30", "@100", "all"]
+
+
+def test_csv_has_full_precision_and_empty_cells() -> None:
+    report = RetrievalEvalReport(
+        {"ndcg@5": 1 / 3, "recall@10": 2 / 3}, {"q1": {"ndcg@5": 1 / 3}}, 1, (5, 10)
+    )
+    assert list(csv.reader(io.StringIO(report.to_csv()))) == [
+        ["metric", "@5", "@10"],
+        ["ndcg", repr(1 / 3), ""],
+        ["recall", "", repr(2 / 3)],
+    ]
+    assert list(csv.reader(io.StringIO(report.to_csv(details=True))))[1] == [
+        "q1", repr(1 / 3), "",
+    ]  # fmt: skip
+    rag = RagEvalReport.from_values({"token_f1": [1 / 3, None]}, ["a", "b"])
+    assert rag.to_csv(details=True).splitlines() == ["sample,token_f1", f"a,{1 / 3!r}", "b,"]

@@ -34,7 +34,7 @@ from ..formats.files import read_dataset, write_run
 from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import trec_eval_line, trec_eval_name
-from ..render import report_tables
+from ..render import exact_number, report_tables
 from ..reports import RetrievalEvalReport
 from ._compare import compare_command
 from ._options import (
@@ -162,7 +162,9 @@ def cli(debug: bool) -> None:
     help="The samples file format (rag_jsonl, rag_csv, or a plugin's). Default: from the name.",
 )
 @click.option("-s", "--per-sample", is_flag=True, help="Also show every sample's values.")
-@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+@click.option(
+    "-o", "--output", type=click.Choice(TABLE_OUTPUTS), default="table", show_default=True
+)
 def rag(
     samples: str, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
 ) -> None:
@@ -179,6 +181,9 @@ def rag(
         if not per_sample:
             del data["per_sample"], data["sample_ids"]
         emit_json(data)
+        return
+    if output == "csv":  # one table for machines, at full precision: report.to_csv()
+        emit_table(report.csv_table(details=per_sample), output)
         return
     summary, *details = report_tables(report, details=per_sample)
     emit_table(attrs.evolve(summary, title=f"{samples}: {report.n_samples} samples"), output)
@@ -300,24 +305,21 @@ def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name
         if not per_query:
             del data["per_query"]
         emit_json(data)
-    elif output == "trec":
+        return
+    if output == "trec":
         _emit_trec(report, per_query)
-    elif per_query:
-        keys = list(report.metrics)
-        rows = [
-            [qid, *(number(values[key]) for key in keys)]
-            for qid, values in report.per_query.items()
-        ]
-        rows.append(["all", *(number(report.metrics[key]) for key in keys)])
-        emit_rows(["query", *keys], rows, output, title=title)
-    else:
-        emit_rows(*_summary_rows(report), output, title=title)
-
-
-def _summary_rows(report: RetrievalEvalReport) -> tuple[list[str], list[list[str]]]:
-    """One row per metric, one column per cutoff, as the report's own table."""
-    table = report_tables(report)[0]
-    return list(table.header), [list(row) for row in table.rows]
+        return
+    # CSV is for machines: full precision and empty cells, as report.to_csv() writes them.
+    table = (
+        report.csv_table(details=per_query)
+        if output == "csv"
+        else report_tables(report, details=per_query)[-1]
+    )
+    if per_query:  # the means close the per-query table, as trec_eval's "all" lines do
+        cell = exact_number if output == "csv" else number
+        rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
+        table = attrs.evolve(table, rows=rows)
+    emit_table(attrs.evolve(table, title=title), output)
 
 
 def _trec_value(name: str, value: float) -> float | int:

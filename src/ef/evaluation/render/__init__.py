@@ -38,6 +38,7 @@ __all__ = [
     "OUTPUTS",
     "Table",
     "Tabular",
+    "exact_number",
     "format_table",
     "latex_escape",
     "number",
@@ -92,6 +93,16 @@ def number(value: float | None) -> str:
     ('0.1235', '-')
     """
     return "-" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def exact_number(value: float | None) -> str:
+    """Full precision for machines (CSV): ``repr(float)``, which reads back to the same float;
+    an empty cell for a value that does not exist (None, NaN).
+
+    >>> exact_number(1 / 3), exact_number(None), exact_number(2)
+    ('0.3333333333333333', '', '2.0')
+    """
+    return "" if value is None or math.isnan(value) else repr(float(value))
 
 
 def p_value(value: float) -> str:
@@ -390,7 +401,7 @@ def render(report: Tabular, output: str = "table", *, details: bool = False) -> 
     >>> report = RagEvalReport.from_values({"token_f1": [1.0, 0.5]}, ["a", "b"])
     >>> print(render(report, "csv"))
     metric,mean,coverage
-    token_f1,0.7500,2/2
+    token_f1,0.75,2/2
     <BLANKLINE>
     """
     report = _tabular(report)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from ..render import Table, number, p_value, pandas_module, plain_text
+from ..render import Table, exact_number, number, p_value, pandas_module, plain_text
 from ..types import frozen_deep, plain
 from .fields import BRIEF_METRICS, frozen_groups, frozen_means, frozen_scores, pairs, str_tuple
 from .rendered import Rendered
@@ -31,6 +31,11 @@ _CORRECTION_NAMES = {
     "holm": "Holm correction",
     "bh": "Benjamini-Hochberg correction",
 }
+
+
+def _exact(value: object) -> str:
+    # A float at full precision, NaN an empty cell; names, counts and flags as they are.
+    return exact_number(value) if isinstance(value, float) else str(value)
 
 
 @attrs.frozen(kw_only=True)
@@ -248,7 +253,7 @@ class ComparisonReport(Rendered):
     def _pairs_table(self, *, exact: bool = False) -> Table:
         if exact:
             fields = [field.name for field in attrs.fields(PairComparison)]
-            rows = [[str(pair.to_dict()[name]) for name in fields] for pair in self.comparisons]
+            rows = [[_exact(pair.to_dict()[name]) for name in fields] for pair in self.comparisons]
             return Table(fields, rows, text_columns=3)
         level = f"{(1 - self.alpha) * 100:g}% CI"
         header = ["metric", "A", "B", "mean A", "mean B", "B-A", level, "p"]
@@ -279,9 +284,9 @@ class ComparisonReport(Rendered):
         title = f"Pairwise tests: {self._describe_test()}"
         return Table(header, rows, title=title, text_columns=3)
 
-    def _per_query_table(self) -> Table:
+    def _per_query_table(self, cell: Callable[[float | None], str] = number) -> Table:
         rows = [
-            [query_id, metric, *(number(self.scores[s][metric][i]) for s in self.systems)]
+            [query_id, metric, *(cell(self.scores[s][metric][i]) for s in self.systems)]
             for metric in self.metrics
             for i, query_id in enumerate(self.query_ids)
         ]
@@ -298,7 +303,7 @@ class ComparisonReport(Rendered):
     def csv_table(self, *, details: bool = False) -> Table:
         """The one table CSV holds: the pairwise tests at full precision, or with
         ``details`` the values per query."""
-        return self._per_query_table() if details else self._pairs_table(exact=True)
+        return self._per_query_table(exact_number) if details else self._pairs_table(exact=True)
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """The pairwise tests as a :class:`pandas.DataFrame` (a row per pair and metric, the

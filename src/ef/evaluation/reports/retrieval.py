@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
 from ..engine.measures import split_key
 from ..engine.ties import TieDiagnostic
-from ..render import Table, number, pandas_module, plain_text
+from ..render import Table, exact_number, number, pandas_module, plain_text
 from ..types import frozen_deep, plain
 from .fields import (
     brief_metrics,
@@ -110,7 +111,13 @@ class RetrievalEvalReport(Rendered):
             match = _KEY.match(key)
             name, k = (match["name"], match["k"]) if match else (key, "all")
             table.setdefault(name, {})[k] = value
-        columns = [str(k) for k in self.k_values]
+        # In numeric order, whatever order the measures were asked in (@5 @30 @100, not
+        # @5 @100 @30); a cutoff only a key names (k_values given by hand) is shown too.
+        cutoffs = {
+            *self.k_values,
+            *(int(k) for cells in table.values() for k in cells if k != "all"),
+        }
+        columns = [str(k) for k in sorted(cutoffs)]
         if any("all" in cells for cells in table.values()):
             columns.append("all")
         return columns, table
@@ -123,28 +130,49 @@ class RetrievalEvalReport(Rendered):
         >>> [table.title for table in report.tables(details=True)]
         ['Retrieval evaluation: 1 queries scored', 'per query']
         """
+        return self._tables(details, number)
+
+    def _tables(self, details: bool, cell: Callable[[float | None], str]) -> list[Table]:
         columns, by_name = self.grid()
         summary = Table(
             ["metric", *(f"@{k}" if k != "all" else "all" for k in columns)],
-            [[name, *(number(v.get(k)) for k in columns)] for name, v in by_name.items()],
+            [[name, *(cell(v.get(k)) for k in columns)] for name, v in by_name.items()],
             title=str(self).splitlines()[0],
         )
         if not details:
             return [summary]
-        keys = list(self.metrics)
+        keys = self.ordered_keys()
         per_query = Table(
             ["query", *keys],
             [
-                [qid, *(number(values.get(key)) for key in keys)]
+                [qid, *(cell(values.get(key)) for key in keys)]
                 for qid, values in self.per_query.items()
             ],
             title="per query",
         )
         return [summary, per_query]
 
+    def ordered_keys(self) -> list[str]:
+        """The metric keys as the tables show them: by metric, each metric's cutoffs in
+        numeric order, ``@all`` (or none) last.
+
+        >>> RetrievalEvalReport({"p@100": 1, "ndcg@30": 1, "p@5": 1}, {}, 1, ()).ordered_keys()
+        ['p@5', 'p@100', 'ndcg@30']
+        """
+        names: dict[str, None] = {}
+        order = []
+        for key in self.metrics:
+            match = _KEY.match(key)
+            name, k = (match["name"], match["k"]) if match else (key, "all")
+            names.setdefault(name)
+            rank = math.inf if k == "all" else int(k)
+            order.append((list(names).index(name), rank, key))
+        return [key for *_, key in sorted(order)]
+
     def csv_table(self, *, details: bool = False) -> Table:
-        """The one table CSV holds: the means, or with ``details`` the values per query."""
-        return self.tables(details=details)[-1]
+        """The one table CSV holds: the means, or with ``details`` the values per query, at
+        full precision (``repr(float)``); an empty cell where there is no value."""
+        return self._tables(details, exact_number)[-1]
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """The means as a :class:`pandas.DataFrame` (a row per metric, a column per cutoff),
