@@ -160,9 +160,15 @@ def test_ties_choose_the_order_and_a_note_counts_the_queries(tmp_path) -> None:
         data = json.loads(out)
         values[policy] = data["metrics"]["precision@1"]
         assert data["ties"]["policy"] == data["manifest"]["tie_policy"] == policy
+        # the note names the queries, and what to do unless the policy already averages
+        advice = (
+            "; --ties expected averages each metric over every order of the tied docs"
+            if policy != "expected"
+            else ""
+        )
         assert err == (
             f"note: ties ({policy}): 1 queries with tied scores, 1 across a cutoff, "
-            "1 at a relevant doc\n"
+            f"1 at a relevant doc (affected: 1){advice}\n"
         )
     assert values == {"trec_eval": 0.0, "docno_asc": 1.0, "input_order": 1.0, "expected": 0.5}
     code, _, err = run("evaluate", str(qrels), str(run_file), "--ties", "random")

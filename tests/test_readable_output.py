@@ -107,3 +107,55 @@ def test_csv_has_full_precision_and_empty_cells() -> None:
     ]  # fmt: skip
     rag = RagEvalReport.from_values({"token_f1": [1 / 3, None]}, ["a", "b"])
     assert rag.to_csv(details=True).splitlines() == ["sample,token_f1", f"a,{1 / 3!r}", "b,"]
+
+
+# --- 4. the skipped and missing ids in the notes ------------------------------------------
+
+
+def test_notes_name_the_skipped_and_missing_queries() -> None:
+    report = RetrievalEvalReport(
+        {"ndcg@10": 0.5},
+        {},
+        2,
+        (10,),
+        skipped={f"s{i}": "no positive judgement" for i in range(8)},
+        missing=["m1", "m2"],
+    )
+    notes = report.tables()[0].notes
+    assert any("s0 (no positive judgement)" in n and "and 3 more" in n for n in notes)
+    assert any("m1, m2" in n for n in notes)
+    for output in ("markdown", "latex", "html"):
+        text = getattr(report, "to_" + output if output != "html" else "_repr_html_")()
+        assert "s0 (no positive judgement)" in text
+        assert "m1, m2" in text
+    assert "m1, m2" in str(report)
+    assert "m1" not in report.to_csv()
+
+
+def test_cli_csv_stays_plain_data_and_its_notes_go_to_stderr() -> None:
+    code, out, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10", "-o", "csv")
+    assert code == 0
+    assert "q8" not in out
+    assert "q8 (no positive judgement)" in err
+    assert "q11" in err
+    code, out, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10", "-o", "markdown")
+    assert "q8 (no positive judgement)" in out
+
+
+# --- 5. the tie note names queries and what to do -----------------------------------------
+
+
+def test_tie_note_names_the_queries_and_the_policy_to_use() -> None:
+    ties = {"policy": "trec_eval", "tied": ["q1", "q2"], "at_cutoff": [f"q{i}" for i in range(7)]}
+    report = RetrievalEvalReport({"ndcg@10": 0.5}, {}, 7, (10,), ties=ties)
+    text = str(report)
+    assert "(affected: q0, q1, q2, q3, q4 and 2 more)" in text
+    assert 'tie_policy="expected"' in text
+    code, _, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10")
+    assert code == 0
+    tie_line = next(line for line in err.splitlines() if "ties (" in line)
+    assert tie_line.startswith("note: ")
+    assert "--ties expected" in tie_line
+    assert "tie_policy" not in tie_line
+    _, _, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10", "--ties", "expected")
+    assert "--ties expected" not in err

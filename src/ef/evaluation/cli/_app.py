@@ -36,6 +36,7 @@ from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import trec_eval_line, trec_eval_name
 from ..render import exact_number, report_tables
 from ..reports import RetrievalEvalReport
+from ..reports.retrieval import tie_note
 from ._compare import compare_command
 from ._options import (
     cutoffs_option,
@@ -276,8 +277,9 @@ def evaluate(  # click passes every option by keyword
             warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
     for note in _measure_notes(split_measures(metrics), cutoffs):
         click.echo(f"note: {note}", err=True)
-    if report.ties.at_cutoff or report.ties.at_relevant:
-        click.echo(f"note: {report.ties}", err=True)
+    ties = tie_note(report.ties, cli=True)
+    if ties is not None:
+        click.echo(f"note: {ties}", err=True)
 
 
 def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
@@ -300,6 +302,9 @@ def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
 def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:
     """A retrieval report as ``output``, titled by ``name`` (the run, or the dataset)."""
     title = str(report).splitlines()[0].replace("Retrieval evaluation", name)
+    if output in ("csv", "trec"):  # plain data on stdout; what the tables' notes say, here
+        for note in report.coverage_notes(unjudged=False):
+            click.echo(f"note: {note}", err=True)
     if output == "json":
         data = report.to_dict()
         if not per_query:
@@ -318,7 +323,7 @@ def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name
     if per_query:  # the means close the per-query table, as trec_eval's "all" lines do
         cell = exact_number if output == "csv" else number
         rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
-        table = attrs.evolve(table, rows=rows)
+        table = attrs.evolve(table, rows=rows, notes=report.coverage_notes())
     emit_table(attrs.evolve(table, title=title), output)
 
 

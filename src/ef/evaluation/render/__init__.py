@@ -49,6 +49,7 @@ __all__ = [
     "report_tables",
     "rich_renderable",
     "rich_table",
+    "some",
     "superscript",
 ]
 
@@ -114,6 +115,16 @@ def p_value(value: float) -> str:
     if math.isnan(value):
         return "-"
     return f"{value:.4f}" if value >= 0.0001 or value == 0 else f"{value:.1e}"
+
+
+def some(items: Sequence[str], shown: int = 5) -> str:
+    """The first ``shown`` of ``items``, then how many more: for notes that name ids.
+
+    >>> some(["q1", "q2"]), some([f"q{i}" for i in range(8)])
+    ('q1, q2', 'q0, q1, q2, q3, q4 and 3 more')
+    """
+    head = ", ".join(items[:shown])
+    return head if len(items) <= shown else f"{head} and {len(items) - shown} more"
 
 
 def superscript(marks: str) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from ..render import Table, exact_number, number, p_value, pandas_module, plain_text
+from ..render import Table, exact_number, number, p_value, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import BRIEF_METRICS, frozen_groups, frozen_means, frozen_scores, pairs, str_tuple
 from .rendered import Rendered
@@ -246,8 +246,10 @@ class ComparisonReport(Rendered):
             )
             listed = ", ".join(f"{system} {len(ids)}" for system, ids in gaps.items())
             notes.append(f"Missing {unit} ({fate}): {listed}.")
+            notes += [f"Missing from {system}: {some(ids)}." for system, ids in gaps.items()]
         if self.dropped:
             notes.append(f"{len(self.dropped)} {unit} not in every system were left out.")
+            notes.append(f"Left out: {some(self.dropped)}.")
         return notes
 
     def _pairs_table(self, *, exact: bool = False) -> Table:

@@ -11,7 +11,7 @@ import attrs
 
 from ..engine.measures import split_key
 from ..engine.ties import TieDiagnostic
-from ..render import Table, exact_number, number, pandas_module, plain_text
+from ..render import Table, exact_number, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
     brief_metrics,
@@ -23,9 +23,32 @@ from .fields import (
 )
 from .rendered import Rendered
 
-__all__ = ["RetrievalEvalReport"]
+__all__ = ["RetrievalEvalReport", "tie_note"]
 
 _KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
+
+
+def _plural(count: int) -> str:
+    return f"{count} query" if count == 1 else f"{count} queries"
+
+
+def tie_note(ties: TieDiagnostic, *, cli: bool = False) -> str | None:
+    """What to say of the ties, or None if no number depends on them: the counts, the
+    queries affected (the first five), and with a policy that picks one order, the policy
+    that does not (``--ties expected`` in the shell, ``tie_policy="expected"`` in Python).
+
+    >>> print(tie_note(TieDiagnostic(tied=["q1", "q2"], at_cutoff=["q2"]), cli=True))
+    ties (trec_eval): 2 queries with tied scores, 1 across a cutoff, 0 at a relevant doc \
+(affected: q2); --ties expected averages each metric over every order of the tied docs
+    """
+    affected = list(dict.fromkeys((*ties.at_cutoff, *ties.at_relevant)))
+    if not affected:
+        return None
+    text = f"{ties} (affected: {some(affected)})"
+    if ties.policy != "expected":  # one order of many was scored: say how to average them
+        option = "--ties expected" if cli else 'tie_policy="expected"'
+        text += f"; {option} averages each metric over every order of the tied docs"
+    return text
 
 
 @attrs.frozen(repr=False)  # attrs' repr would print every query's values
@@ -138,6 +161,7 @@ class RetrievalEvalReport(Rendered):
             ["metric", *(f"@{k}" if k != "all" else "all" for k in columns)],
             [[name, *(cell(v.get(k)) for k in columns)] for name, v in by_name.items()],
             title=str(self).splitlines()[0],
+            notes=self.coverage_notes(),
         )
         if not details:
             return [summary]
@@ -151,6 +175,27 @@ class RetrievalEvalReport(Rendered):
             title="per query",
         )
         return [summary, per_query]
+
+    def coverage_notes(self, *, unjudged: bool = True) -> list[str]:
+        """The judged queries that were not scored, or scored 0, and the unjudged ones:
+        the first few ids (with the reason of a skip), then how many more. ``unjudged=False``
+        leaves out the unjudged queries, which change no number.
+
+        >>> RetrievalEvalReport({}, {}, 1, (), missing=["q2"]).coverage_notes()
+        ['Missing from the run: 1 query: q2.']
+        """
+        averaging = self.manifest.get("averaging")
+        fate = {None: "", "qrels": " (scored 0)"}.get(averaging, " (not scored)")
+        skipped = [f"{qid} ({why})" for qid, why in self.skipped.items()]
+        notes = []
+        for items, label in (
+            (skipped, "Skipped (not scored)"),
+            (list(self.missing), f"Missing from the run{fate}"),
+            (list(self.extra) if unjudged else [], "Unjudged in the run (never scored)"),
+        ):
+            if items:
+                notes.append(f"{label}: {_plural(len(items))}: {some(items)}.")
+        return notes
 
     def ordered_keys(self) -> list[str]:
         """The metric keys as the tables show them: by metric, each metric's cutoffs in
@@ -221,7 +266,11 @@ class RetrievalEvalReport(Rendered):
         ]
         extra = f" ({', '.join(notes)})" if notes else ""
         title = f"Retrieval evaluation: {self.n_queries} queries scored{extra}"
-        text = f"{title}\n{plain_text(Table(rows[0], rows[1:]))}" if names else title
-        if self.ties.at_cutoff or self.ties.at_relevant:
-            text += f"\n{self.ties}"  # the numbers depend on the tie policy: say so
-        return text
+        lines = [title]
+        if names:
+            lines.append(plain_text(Table(rows[0], rows[1:])))
+        lines += self.coverage_notes()
+        ties = tie_note(self.ties)
+        if ties is not None:
+            lines.append(ties)  # the numbers depend on the tie policy: say so
+        return "\n".join(lines)
