@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ef.evaluation import RagEvalReport, RetrievalEvalReport, demo_path
@@ -159,3 +161,68 @@ def test_tie_note_names_the_queries_and_the_policy_to_use() -> None:
     assert "tie_policy" not in tie_line
     _, _, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-m", "ndcg@10", "--ties", "expected")
     assert "--ties expected" not in err
+
+
+# --- 6. the small faults ------------------------------------------------------------------
+
+
+def test_rag_offers_latex() -> None:
+    code, out, _ = run("rag", str(DEMO_SAMPLES), "-o", "latex")
+    assert code == 0, out
+    assert "\\toprule" in out
+
+
+def test_debug_is_accepted_after_the_subcommand(tmp_path: Path) -> None:
+    missing = str(tmp_path / "no-such-qrels")
+    quiet = CliRunner().invoke(cli, ["evaluate", missing, str(DEMO_RUN)])
+    assert quiet.exit_code == 2  # a one-line error
+    loud = CliRunner().invoke(cli, ["evaluate", missing, str(DEMO_RUN), "--debug"])
+    assert "no such option" not in loud.stderr
+    assert isinstance(loud.exception, OSError)  # raised, for the traceback
+
+
+def test_one_test_is_singular_and_no_correction_says_nothing(tmp_path: Path) -> None:
+    pair = PairComparison(
+        metric="m", a="x", b="y", n=30, mean_a=0.5, mean_b=0.6, difference=0.1,
+        ci_low=0.05, ci_high=0.15, p_value=0.01, p_corrected=0.01, reject=True,
+        effect_size=1.2, wins=20, ties=0, losses=10,
+    )  # fmt: skip
+    base = {
+        "systems": ("x", "y"),
+        "metrics": ("m",),
+        "means": {"x": {"m": 0.5}, "y": {"m": 0.6}},
+        "comparisons": (pair,),
+        "query_ids": [],
+        "scores": {"x": {"m": []}, "y": {"m": []}},
+    }
+    holm = ComparisonReport(**base, correction="holm")
+    assert "Holm correction over 1 test," in str(holm)
+    plain = ComparisonReport(**base)
+    assert "correction" not in str(plain)
+
+
+def test_a_sample_too_small_to_reach_alpha_gets_a_note(tmp_path: Path) -> None:
+    samples = [
+        {"id": f"s{i}", "user_input": "q", "response": answer, "reference": "cat dog"}
+        for i, answer in enumerate(["cat dog"] * 3)
+    ]
+    paths = []
+    for name, answers in (("one", ["cat dog"] * 3), ("two", ["cat", "dog", "fox"])):
+        path = tmp_path / f"{name}.jsonl"
+        rows = [dict(s, response=a) for s, a in zip(samples, answers, strict=True)]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        paths.append(str(path))
+    code, out, err = run(
+        "compare", "--rag", *paths, "-t", "wilcoxon", "-m", "token_f1", "-o", "markdown"
+    )
+    assert code == 0, err
+    assert "With n = 3 pairs the Wilcoxon signed-rank test cannot reach alpha = 0.05" in out
+
+
+def test_minimum_attainable_p() -> None:
+    from ef.evaluation.engine.stats import min_attainable_p
+
+    assert min_attainable_p("wilcoxon", 3, n_resamples=10_000) == 0.25
+    assert min_attainable_p("randomization", 3, n_resamples=10_000) == 0.25
+    assert min_attainable_p("randomization", 30, n_resamples=999) == pytest.approx(2 / 1000)
+    assert min_attainable_p("paired-t", 3, n_resamples=10_000) == 0.0

@@ -619,3 +619,22 @@ def plugins(output: str) -> None:
 
 
 cli.add_command(compare_command)
+
+
+def _debug_after_the_command(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    # `ef-eval evaluate ... --debug` means what `ef-eval --debug evaluate ...` does: the group
+    # reads the flag from its own parameters when an error reaches it.
+    if value:
+        ctx.find_root().params["debug"] = True
+
+
+for _command in cli.commands.values():
+    _command.params.append(
+        click.Option(
+            ["--debug"],
+            is_flag=True,
+            expose_value=False,
+            callback=_debug_after_the_command,
+            help="Show tracebacks instead of one-line errors (also before the command).",
+        )
+    )

@@ -185,10 +185,29 @@ class ComparisonReport(Rendered):
 
     def _describe_test(self) -> str:
         family = len(self.comparisons)
+        if self.correction is None and family == 1:  # one test: nothing to correct
+            return f"{_TEST_NAMES[self.test]}, alpha = {self.alpha:g}"
         correction = _CORRECTION_NAMES[self.correction]
         if self.correction is not None:
-            correction += f" over {family} tests"
+            correction += f" over {family} test{'s' if family != 1 else ''}"
         return f"{_TEST_NAMES[self.test]}, {correction}, alpha = {self.alpha:g}"
+
+    def _power_notes(self) -> list[str]:
+        """A test on so few pairs that its smallest p exceeds alpha can never reject: say so,
+        or "not significant" reads as evidence of no difference."""
+        from ..engine.stats import min_attainable_p
+
+        notes = []
+        # wins + losses: the nonzero differences, the only ones these tests can use.
+        for n, differ in sorted({(p.n, p.wins + p.losses) for p in self.comparisons}):
+            smallest = min_attainable_p(self.test, differ, n_resamples=self.n_resamples)
+            if smallest > self.alpha:
+                pairs = f"n = {n} pairs" + (f" ({differ} that differ)" if differ != n else "")
+                notes.append(
+                    f"With {pairs} the {_TEST_NAMES[self.test]} cannot reach alpha = "
+                    f"{self.alpha:g} (its smallest p is {smallest:.4g})."
+                )
+        return notes
 
     def _means_table(self) -> Table:
         labels = self._labels()
@@ -229,6 +248,7 @@ class ComparisonReport(Rendered):
         else:
             notes = [f"Superscripts: significantly better than that system ({how})."]
         notes.append("Bold: the best mean of each metric.")
+        notes += self._power_notes()
         notes += self._coverage_notes()
         unit = "queries" if self.kind == "retrieval" else "samples"
         title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
