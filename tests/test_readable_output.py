@@ -7,6 +7,7 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -187,7 +188,7 @@ def test_one_test_is_singular_and_no_correction_says_nothing(tmp_path: Path) -> 
         ci_low=0.05, ci_high=0.15, p_value=0.01, p_corrected=0.01, reject=True,
         effect_size=1.2, wins=20, ties=0, losses=10,
     )  # fmt: skip
-    base = {
+    base: dict[str, Any] = {
         "systems": ("x", "y"),
         "metrics": ("m",),
         "means": {"x": {"m": 0.5}, "y": {"m": 0.6}},
@@ -226,3 +227,85 @@ def test_minimum_attainable_p() -> None:
     assert min_attainable_p("randomization", 3, n_resamples=10_000) == 0.25
     assert min_attainable_p("randomization", 30, n_resamples=999) == pytest.approx(2 / 1000)
     assert min_attainable_p("paired-t", 3, n_resamples=10_000) == 0.0
+
+
+# --- 1. no number or word split, at any width ---------------------------------------------
+
+
+def _words(text: str) -> set[str]:
+    return {word.strip(",;") for line in text.splitlines() for word in line.split()}
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_per_query_table_never_splits_a_number(columns: int, builtin_registry) -> None:
+    from ef.evaluation import evaluate_run
+    from ef.evaluation.render import number
+
+    report = evaluate_run(DEMO_RUN, DEMO, registry=builtin_registry)
+    code, out, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-q", columns=columns)
+    assert code == 0
+    assert all(len(line) <= columns for line in out.splitlines())
+    words = _words(out)
+    values = {number(v) for q in report.per_query.values() for v in q.values()}
+    assert values <= words  # every value whole on some line
+    assert set(report.per_query) <= words
+    assert sum(line.startswith("note: ") and "do not fit" in line for line in err.splitlines()) == 1
+
+
+def test_the_summary_still_fits_as_a_table_at_80_columns() -> None:
+    code, out, err = run("evaluate", str(DEMO), str(DEMO_RUN), columns=80)
+    assert code == 0
+    assert "┃ metric" in out
+    assert "do not fit" not in err
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_metrics_listing_never_splits_a_word(columns: int) -> None:
+    code, out, _ = run("metrics", columns=columns)
+    assert code == 0
+    _, data, _ = run("metrics", "-o", "json")
+    words = _words(out)
+    for entry in json.loads(data):
+        for param in entry["parameters"]:
+            default = param["default"] if param["default"] is not None else "unset"
+            assert f"{param['name']}={default}" in words
+        assert entry["name"] in words
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_compare_keeps_each_interval_whole(columns: int, tmp_path: Path) -> None:
+    reversed_run = tmp_path / "reversed.trec"  # the same docs, scores negated
+    lines = DEMO_RUN.read_text(encoding="utf-8").split("\n")
+    reversed_run.write_text(
+        "".join(
+            " ".join([*parts[:4], str(-float(parts[4])), parts[5]]) + "\n"
+            for parts in (line.split() for line in lines if line.strip())
+        ),
+        encoding="utf-8",
+    )
+    runs = [str(DEMO_RUN), str(reversed_run)]
+    code, out, _ = run("compare", str(DEMO), *runs, "-m", "ndcg@10,recall@10", columns=columns)
+    assert code == 0, out
+    _, data, _ = run("compare", str(DEMO), *runs, "-m", "ndcg@10,recall@10", "-o", "json")
+    for pair in json.loads(data)["comparisons"]:
+        interval = f"[{pair['ci_low']:+.4f}, {pair['ci_high']:+.4f}]"
+        assert any(interval in line for line in out.splitlines())
+
+
+def test_column_widths_keep_numbers_whole_and_wrap_text_at_spaces() -> None:
+    from rich.console import Console
+
+    from ef.evaluation.render import Table, column_widths, rich_renderable
+
+    table = Table(
+        ["name", "description", "value"],
+        [["ndcg", "normalised discounted cumulative gain judged_only=False", "0.123456"]],
+        text_columns=2,
+    )
+    widths = column_widths(table, 45)
+    assert widths is not None
+    buffer = io.StringIO()
+    Console(width=45, file=buffer, color_system=None).print(rich_renderable(table, widths))
+    words = _words(buffer.getvalue())
+    assert {"0.123456", "judged_only=False", "cumulative"} <= words
+    assert column_widths(table, 30) is None  # judged_only=False and the number cannot fit

@@ -34,7 +34,7 @@ from ..formats.files import read_dataset, write_run
 from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import trec_eval_line, trec_eval_name
-from ..render import exact_number, report_tables
+from ..render import Table, exact_number, report_tables
 from ..reports import RetrievalEvalReport
 from ..reports.retrieval import tie_note
 from ._compare import compare_command
@@ -324,6 +324,20 @@ def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name
         cell = exact_number if output == "csv" else number
         rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
         table = attrs.evolve(table, rows=rows, notes=report.coverage_notes())
+        # too wide for the terminal: trec_eval's three columns, measure query value
+        long = Table(
+            ["measure", "query", "value"],
+            [
+                (key, row[0], cell)
+                for row in rows
+                for key, cell in zip(table.header[1:], row[1:], strict=True)
+            ],
+            title=title,
+            text_columns=2,
+            notes=table.notes,
+        )
+        emit_table(attrs.evolve(table, title=title), output, long=long)
+        return
     emit_table(attrs.evolve(table, title=title), output)
 
 

@@ -83,7 +83,7 @@ def brief_metrics(means: Mapping[str, float | None], first: str | None = None) -
     'c=0.2500, a=0.5000, b=-'
     """
     keys = list(means)
-    if first in means:
+    if first is not None and first in means:
         keys.remove(first)
         keys.insert(0, first)
     shown = ", ".join(
