@@ -61,12 +61,12 @@ def emit_table(table: Table, output: str, *, long: Table | None = None) -> None:
     console = Console(width=width)
     widths = column_widths(table, width)
     if widths is not None:
-        console.print(rich_renderable(table, widths))
+        console.print(rich_renderable(table, widths), crop=False)
         return
     _note_long(table, width)
     long_widths = None if long is None else column_widths(long, width)
     if long is not None and long_widths is not None:
-        console.print(rich_renderable(long, long_widths))
+        console.print(rich_renderable(long, long_widths), crop=False)
     else:
         click.echo(long_text(table, width), nl=False)
 

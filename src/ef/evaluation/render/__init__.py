@@ -399,11 +399,15 @@ def rich_renderable(table: Table, widths: Sequence[int] | None = None) -> Render
     from rich.console import Group
     from rich.text import Text
 
+    def line(text: str) -> Text:
+        # a title or note is one line, as in plain text: a path or an id list stays whole
+        return Text(text, no_wrap=True, overflow="ignore")
+
     parts: list[RenderableType] = []
     if table.title:
-        parts.append(Text(table.title))
+        parts.append(line(table.title))
     parts.append(rich_table(table, widths))
-    parts += [Text(note) for note in table.notes]
+    parts += [line(note) for note in table.notes]
     return Group(*parts)
 
 
