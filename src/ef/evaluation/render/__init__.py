@@ -311,7 +311,7 @@ def column_widths(table: Table, width: int) -> list[int] | None:
 
     >>> table = Table(["name", "value"], [["a long description", "0.1234"]])
     >>> column_widths(table, 80), column_widths(table, 25), column_widths(table, 10)
-    ([18, 6], [11, 6], None)
+    ([18, 6], [12, 6], None)
     """
     from rich.cells import cell_len
 
@@ -341,7 +341,7 @@ def long_text(table: Table, width: int) -> str:
     """``table`` as blocks, one per row, for a terminal too narrow for its columns: the row's
     text cells as a heading, then ``column: value`` lines, wrapped at spaces only.
 
-    >>> print(long_text(Table(["metric", "@10"], [["ndcg", "0.5000"]], title="T"), 40))
+    >>> print(long_text(Table(["metric", "@10"], [["ndcg", "0.5000"]], title="T"), 40), end="")
     T
     ndcg
       @10: 0.5000
