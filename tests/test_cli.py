@@ -45,14 +45,19 @@ def test_rag_per_sample_drill_down_uses_sample_ids() -> None:
 def test_rag_csv_and_markdown_and_table() -> None:
     code, out, _ = run("rag", str(DEMO_SAMPLES), "-m", "exact_match", "-s", "-o", "csv")
     assert code == 0
-    rows = list(csv.reader(io.StringIO(out)))
-    assert rows[:2] == [["metric", "mean", "coverage"], ["exact_match", "0.3333", "3/4"]]
-    assert rows[2:] == [
+    # CSV is one table for machines, as report.to_csv(details=True): full precision, and an
+    # empty cell where the metric did not apply.
+    assert list(csv.reader(io.StringIO(out))) == [
         ["sample", "exact_match"],
-        ["s1", "0.0000"],
-        ["s2", "1.0000"],
-        ["s3", "0.0000"],
-        ["s4", "-"],
+        ["s1", "0.0"],
+        ["s2", "1.0"],
+        ["s3", "0.0"],
+        ["s4", ""],
+    ]
+    code, out, _ = run("rag", str(DEMO_SAMPLES), "-m", "exact_match", "-o", "csv")
+    assert list(csv.reader(io.StringIO(out))) == [
+        ["metric", "mean", "coverage"],
+        ["exact_match", repr(1 / 3), "3/4"],
     ]
     code, out, _ = run("rag", str(DEMO_SAMPLES), "-o", "markdown")
     assert "| token_f1 | 0.4286 | 3/4 |" in out
@@ -142,7 +147,7 @@ def test_python_dash_m_is_the_same_command() -> None:
         [sys.executable, "-m", "ef.evaluation", "rag", str(DEMO_SAMPLES), "-m", "exact_match", "-o", "csv"],
         check=True, capture_output=True, text=True,
     ).stdout  # fmt: skip
-    assert out.splitlines()[1] == "exact_match,0.3333,3/4"
+    assert out.splitlines()[1] == f"exact_match,{1 / 3!r},3/4"
 
 
 def _saved_rag_report(tmp_path, name: str, edit) -> str:

@@ -308,8 +308,10 @@ def test_the_diagnostic_names_the_queries_ties_could_change() -> None:
         "at_relevant": ["a"],
     }
     assert str(report).endswith(
-        "ties (trec_eval): 3 queries with tied scores, 3 across a cutoff, 1 at a relevant doc"
-    )
+        "ties (trec_eval): 3 queries with tied scores, 3 across a cutoff, 1 at a relevant doc "
+        '(affected: a, b, c); tie_policy="expected" averages each metric over every order of '
+        "the tied docs"
+    )  # names the queries and the policy that averages over the orders
     # No tie reaches rank 5: none straddles a cutoff of 5 or 10.
     deeper = evaluate_run(run, qrels, metrics=("ndcg",), k_values=(5, 10))
     assert deeper.ties.at_cutoff == ()

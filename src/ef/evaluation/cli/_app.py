@@ -34,8 +34,9 @@ from ..formats.files import read_dataset, write_run
 from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import trec_eval_line, trec_eval_name
-from ..render import report_tables
+from ..render import Table, exact_number, report_tables
 from ..reports import RetrievalEvalReport
+from ..reports.retrieval import tie_note
 from ._compare import compare_command
 from ._options import (
     cutoffs_option,
@@ -162,7 +163,9 @@ def cli(debug: bool) -> None:
     help="The samples file format (rag_jsonl, rag_csv, or a plugin's). Default: from the name.",
 )
 @click.option("-s", "--per-sample", is_flag=True, help="Also show every sample's values.")
-@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+@click.option(
+    "-o", "--output", type=click.Choice(TABLE_OUTPUTS), default="table", show_default=True
+)
 def rag(
     samples: str, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
 ) -> None:
@@ -179,6 +182,9 @@ def rag(
         if not per_sample:
             del data["per_sample"], data["sample_ids"]
         emit_json(data)
+        return
+    if output == "csv":  # one table for machines, at full precision: report.to_csv()
+        emit_table(report.csv_table(details=per_sample), output)
         return
     summary, *details = report_tables(report, details=per_sample)
     emit_table(attrs.evolve(summary, title=f"{samples}: {report.n_samples} samples"), output)
@@ -271,8 +277,9 @@ def evaluate(  # click passes every option by keyword
             warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
     for note in _measure_notes(split_measures(metrics), cutoffs):
         click.echo(f"note: {note}", err=True)
-    if report.ties.at_cutoff or report.ties.at_relevant:
-        click.echo(f"note: {report.ties}", err=True)
+    ties = tie_note(report.ties, cli=True)
+    if ties is not None:
+        click.echo(f"note: {ties}", err=True)
 
 
 def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
@@ -295,29 +302,43 @@ def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
 def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:
     """A retrieval report as ``output``, titled by ``name`` (the run, or the dataset)."""
     title = str(report).splitlines()[0].replace("Retrieval evaluation", name)
+    if output in ("csv", "trec"):  # plain data on stdout; what the tables' notes say, here
+        for note in report.coverage_notes(unjudged=False):
+            click.echo(f"note: {note}", err=True)
     if output == "json":
         data = report.to_dict()
         if not per_query:
             del data["per_query"]
         emit_json(data)
-    elif output == "trec":
+        return
+    if output == "trec":
         _emit_trec(report, per_query)
-    elif per_query:
-        keys = list(report.metrics)
-        rows = [
-            [qid, *(number(values[key]) for key in keys)]
-            for qid, values in report.per_query.items()
-        ]
-        rows.append(["all", *(number(report.metrics[key]) for key in keys)])
-        emit_rows(["query", *keys], rows, output, title=title)
-    else:
-        emit_rows(*_summary_rows(report), output, title=title)
-
-
-def _summary_rows(report: RetrievalEvalReport) -> tuple[list[str], list[list[str]]]:
-    """One row per metric, one column per cutoff, as the report's own table."""
-    table = report_tables(report)[0]
-    return list(table.header), [list(row) for row in table.rows]
+        return
+    # CSV is for machines: full precision and empty cells, as report.to_csv() writes them.
+    table = (
+        report.csv_table(details=per_query)
+        if output == "csv"
+        else report_tables(report, details=per_query)[-1]
+    )
+    if per_query:  # the means close the per-query table, as trec_eval's "all" lines do
+        cell = exact_number if output == "csv" else number
+        rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
+        table = attrs.evolve(table, rows=rows, notes=report.coverage_notes())
+        # too wide for the terminal: trec_eval's three columns, measure query value
+        long = Table(
+            ["measure", "query", "value"],
+            [
+                (key, row[0], cell)
+                for row in rows
+                for key, cell in zip(table.header[1:], row[1:], strict=True)
+            ],
+            title=title,
+            text_columns=2,
+            notes=table.notes,
+        )
+        emit_table(attrs.evolve(table, title=title), output, long=long)
+        return
+    emit_table(attrs.evolve(table, title=title), output)
 
 
 def _trec_value(name: str, value: float) -> float | int:
@@ -612,3 +633,22 @@ def plugins(output: str) -> None:
 
 
 cli.add_command(compare_command)
+
+
+def _debug_after_the_command(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    # `ef-eval evaluate ... --debug` means what `ef-eval --debug evaluate ...` does: the group
+    # reads the flag from its own parameters when an error reaches it.
+    if value:
+        ctx.find_root().params["debug"] = True
+
+
+for _command in cli.commands.values():
+    _command.params.append(
+        click.Option(
+            ["--debug"],
+            is_flag=True,
+            expose_value=False,
+            callback=_debug_after_the_command,
+            help="Show tracebacks instead of one-line errors (also before the command).",
+        )
+    )

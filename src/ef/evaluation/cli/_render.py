@@ -12,7 +12,15 @@ from typing import Any
 
 import click
 
-from ..render import Table, format_table, latex_escape, number, rich_renderable
+from ..render import (
+    Table,
+    column_widths,
+    format_table,
+    latex_escape,
+    long_text,
+    number,
+    rich_renderable,
+)
 
 __all__ = [
     "OUTPUTS",
@@ -34,9 +42,14 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def emit_table(table: Table, output: str) -> None:
+def emit_table(table: Table, output: str, *, long: Table | None = None) -> None:
     """Print ``table`` as ``table`` (rich, on the terminal), ``markdown``, ``latex`` or
-    ``csv``."""
+    ``csv``.
+
+    A table too wide for the terminal (``COLUMNS`` when not one) without splitting a number
+    or a word is printed long instead: as ``long`` (a narrower table of the same values) if
+    given and it fits, else a block per row; a ``note:`` line on stderr says so, once.
+    """
     if output != "table":
         click.echo(format_table(table, output), nl=False)
         if output == "markdown":
@@ -44,11 +57,32 @@ def emit_table(table: Table, output: str) -> None:
         return
     from rich.console import Console
 
-    console = Console()
-    if not console.is_terminal:
-        # Piped or redirected: never truncate a cell to fit an imagined 80-column screen.
-        console = Console(width=100_000)
-    console.print(rich_renderable(table))
+    width = Console().width  # the terminal's, or COLUMNS, or 80 when piped
+    console = Console(width=width)
+    widths = column_widths(table, width)
+    if widths is not None:
+        console.print(rich_renderable(table, widths), crop=False)
+        return
+    _note_long(table, width)
+    long_widths = None if long is None else column_widths(long, width)
+    if long is not None and long_widths is not None:
+        console.print(rich_renderable(long, long_widths), crop=False)
+    else:
+        click.echo(long_text(table, width), nl=False)
+
+
+def _note_long(table: Table, width: int) -> None:
+    context = click.get_current_context(silent=True)
+    meta = context.find_root().meta if context is not None else {}
+    if meta.get("ef_evaluation.long_noted"):
+        return
+    meta["ef_evaluation.long_noted"] = True
+    click.echo(
+        f"note: {len(table.header)} columns do not fit in {width} terminal columns: shown "
+        "one value per line (a wider terminal or COLUMNS shows the table; -o csv or json "
+        "are for machines)",
+        err=True,
+    )
 
 
 def emit_rows(

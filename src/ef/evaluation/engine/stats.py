@@ -27,6 +27,7 @@ __all__ = [
     "WILCOXON_ZERO_METHOD",
     "PairedResult",
     "adjust",
+    "min_attainable_p",
     "paired_test",
     "scipy_stats",
 ]
@@ -160,6 +161,29 @@ def paired_test(
             **{_rng_keyword(stats.permutation_test): np.random.default_rng(seed)},
         ).pvalue
     return PairedResult(float(p), low, high)
+
+
+def min_attainable_p(test: str, n: int, *, n_resamples: int) -> float:
+    """The smallest two-sided p ``test`` can give on ``n`` nonzero paired differences: if it
+    exceeds alpha, no difference can be significant, however large.
+
+    * ``wilcoxon`` (exact): every difference of one sign, ``2 / 2**n``.
+    * ``randomization``: ``2 / 2**n`` when exact (``2**n <= n_resamples``), else
+      scipy's ``2 / (1 + n_resamples)`` (the observed statistic counts among the resamples).
+    * ``bootstrap``: ``1 / (1 + n_resamples)``.
+    * ``paired-t``: 0 (t grows without bound).
+
+    >>> min_attainable_p("wilcoxon", 3, n_resamples=10_000)
+    0.25
+    """
+    if test == "paired-t":
+        return 0.0
+    if test == "bootstrap":
+        return 1 / (1 + n_resamples)
+    exact = 2 / 2**n if n < 1024 else 0.0  # 2**n overflows a float beyond; p is ~0 anyway
+    if test == "randomization" and 2**n > n_resamples:
+        return max(exact, 2 / (1 + n_resamples))
+    return min(exact, 1.0)
 
 
 def adjust(p_values: Sequence[float], correction: str | None) -> list[float]:

@@ -38,8 +38,11 @@ __all__ = [
     "OUTPUTS",
     "Table",
     "Tabular",
+    "column_widths",
+    "exact_number",
     "format_table",
     "latex_escape",
+    "long_text",
     "number",
     "p_value",
     "pandas_module",
@@ -48,6 +51,7 @@ __all__ = [
     "report_tables",
     "rich_renderable",
     "rich_table",
+    "some",
     "superscript",
 ]
 
@@ -94,6 +98,16 @@ def number(value: float | None) -> str:
     return "-" if value is None or math.isnan(value) else f"{value:.4f}"
 
 
+def exact_number(value: float | None) -> str:
+    """Full precision for machines (CSV): ``repr(float)``, which reads back to the same float;
+    an empty cell for a value that does not exist (None, NaN).
+
+    >>> exact_number(1 / 3), exact_number(None), exact_number(2)
+    ('0.3333333333333333', '', '2.0')
+    """
+    return "" if value is None or math.isnan(value) else repr(float(value))
+
+
 def p_value(value: float) -> str:
     """A p-value with four decimals, or in scientific notation below 0.0001.
 
@@ -103,6 +117,16 @@ def p_value(value: float) -> str:
     if math.isnan(value):
         return "-"
     return f"{value:.4f}" if value >= 0.0001 or value == 0 else f"{value:.1e}"
+
+
+def some(items: Sequence[str], shown: int = 5) -> str:
+    """The first ``shown`` of ``items``, then how many more: for notes that name ids.
+
+    >>> some(["q1", "q2"]), some([f"q{i}" for i in range(8)])
+    ('q1, q2', 'q0, q1, q2, q3, q4 and 3 more')
+    """
+    head = ", ".join(items[:shown])
+    return head if len(items) <= shown else f"{head} and {len(items) - shown} more"
 
 
 def superscript(marks: str) -> str:
@@ -262,18 +286,103 @@ def _html(table: Table) -> str:
     return "".join(parts)
 
 
-def rich_table(table: Table) -> RichTable:
+#: What rich's default table adds to its columns' widths: a space each side of every cell,
+#: and the borders between and around them.
+def _frame(columns: int) -> int:
+    return 3 * columns + 1
+
+
+def _shown(table: Table) -> list[list[str]]:
+    return [
+        list(table.header),
+        *(
+            [cell + superscript(table.marks.get((r, c), "")) for c, cell in enumerate(row)]
+            for r, row in enumerate(table.rows)
+        ),
+    ]
+
+
+def column_widths(table: Table, width: int) -> list[int] | None:
+    """Widths for ``table``'s columns in ``width`` terminal columns, or None if it cannot fit
+    without breaking a number or a word.
+
+    A number column (right-aligned) is never narrower than its widest cell; a text column may
+    wrap, at spaces only, down to its longest word. The room left goes to the text columns.
+
+    >>> table = Table(["name", "value"], [["a long description", "0.1234"]])
+    >>> column_widths(table, 80), column_widths(table, 25), column_widths(table, 10)
+    ([18, 6], [12, 6], None)
+    """
+    from rich.cells import cell_len
+
+    shown = _shown(table)
+    natural = [max(cell_len(line[i]) for line in shown) for i in range(len(table.header))]
+    room = width - _frame(len(natural))
+    if sum(natural) <= room:
+        return natural
+    least = [
+        n
+        if table._right(i)
+        else max(cell_len(w) for line in shown for w in line[i].split() or [""])
+        for i, n in enumerate(natural)
+    ]
+    if sum(least) > room:
+        return None
+    widths = list(least)
+    spare = room - sum(least)
+    want = [n - m for n, m in zip(natural, least, strict=True)]
+    total = sum(want)
+    for i, extra in enumerate(want):  # the spare room, shared by what each would take
+        widths[i] += extra * spare // total if total else 0
+    return widths
+
+
+def long_text(table: Table, width: int) -> str:
+    """``table`` as blocks, one per row, for a terminal too narrow for its columns: the row's
+    text cells as a heading, then ``column: value`` lines, wrapped at spaces only.
+
+    >>> print(long_text(Table(["metric", "@10"], [["ndcg", "0.5000"]], title="T"), 40), end="")
+    T
+    ndcg
+      @10: 0.5000
+    """
+    import textwrap
+
+    lines = [table.title] if table.title else []
+    heads = max(table.text_columns, 1)
+    for line in _shown(table)[1:]:
+        lines.append(" ".join(cell for cell in line[:heads] if cell))
+        for name, cell in zip(table.header[heads:], line[heads:], strict=True):
+            lines += textwrap.wrap(
+                f"{name}: {cell}",
+                width=max(width, 20),
+                initial_indent="  ",
+                subsequent_indent="      ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            ) or [f"  {name}:"]
+    return "\n".join([*lines, *table.notes]) + "\n"
+
+
+def rich_table(table: Table, widths: Sequence[int] | None = None) -> RichTable:
     """``table`` as a :class:`rich.table.Table`: best values bold, marks as superscripts.
 
-    The title and notes are not part of it (rich would wrap them to the table's width):
-    :func:`rich_renderable` adds them.
+    ``widths`` (from :func:`column_widths`) fixes each column's width; a number never wraps,
+    text wraps at spaces. The title and notes are not part of it (rich would wrap them to the
+    table's width): :func:`rich_renderable` adds them.
     """
     from rich.table import Table as RichTable
     from rich.text import Text
 
     result = RichTable()
     for i, name in enumerate(table.header):
-        result.add_column(name, justify="right" if table._right(i) else "left", overflow="fold")
+        number_column = table._right(i)
+        result.add_column(
+            name,
+            justify="right" if number_column else "left",
+            no_wrap=number_column,  # a number is never split
+            width=None if widths is None else widths[i],
+        )
     for r, row in enumerate(table.rows):
         cells = []
         for c, cell in enumerate(row):
@@ -285,16 +394,20 @@ def rich_table(table: Table) -> RichTable:
     return result
 
 
-def rich_renderable(table: Table) -> RenderableType:
+def rich_renderable(table: Table, widths: Sequence[int] | None = None) -> RenderableType:
     """``table`` for a rich console: its title, the table, then its notes."""
     from rich.console import Group
     from rich.text import Text
 
+    def line(text: str) -> Text:
+        # a title or note is one line, as in plain text: a path or an id list stays whole
+        return Text(text, no_wrap=True, overflow="ignore")
+
     parts: list[RenderableType] = []
     if table.title:
-        parts.append(Text(table.title))
-    parts.append(rich_table(table))
-    parts += [Text(note) for note in table.notes]
+        parts.append(line(table.title))
+    parts.append(rich_table(table, widths))
+    parts += [line(note) for note in table.notes]
     return Group(*parts)
 
 
@@ -390,7 +503,7 @@ def render(report: Tabular, output: str = "table", *, details: bool = False) -> 
     >>> report = RagEvalReport.from_values({"token_f1": [1.0, 0.5]}, ["a", "b"])
     >>> print(render(report, "csv"))
     metric,mean,coverage
-    token_f1,0.7500,2/2
+    token_f1,0.75,2/2
     <BLANKLINE>
     """
     report = _tabular(report)

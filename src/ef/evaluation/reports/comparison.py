@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from ..render import Table, number, p_value, pandas_module, plain_text
+from ..render import Table, exact_number, number, p_value, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
+    BRIEF_METRICS,
     field_of,
     frozen_groups,
     frozen_means,
@@ -46,6 +47,11 @@ _CORRECTION_NAMES = {
     "holm": "Holm correction",
     "bh": "Benjamini-Hochberg correction",
 }
+
+
+def _exact(value: object) -> str:
+    # A float at full precision, NaN an empty cell; names, counts and flags as they are.
+    return exact_number(value) if isinstance(value, float) else str(value)
 
 
 @attrs.frozen(kw_only=True)
@@ -122,7 +128,7 @@ class PairComparison:
         return cls(**values)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)  # attrs' repr would print every query's scores
 class ComparisonReport(Rendered):
     """The outcome of :func:`compare`: means per system and the paired tests between them.
 
@@ -255,10 +261,29 @@ class ComparisonReport(Rendered):
 
     def _describe_test(self) -> str:
         family = len(self.comparisons)
+        if self.correction is None and family == 1:  # one test: nothing to correct
+            return f"{_TEST_NAMES[self.test]}, alpha = {self.alpha:g}"
         correction = _CORRECTION_NAMES[self.correction]
         if self.correction is not None:
-            correction += f" over {family} tests"
+            correction += f" over {family} test{'s' if family != 1 else ''}"
         return f"{_TEST_NAMES[self.test]}, {correction}, alpha = {self.alpha:g}"
+
+    def _power_notes(self) -> list[str]:
+        """A test on so few pairs that its smallest p exceeds alpha can never reject: say so,
+        or "not significant" reads as evidence of no difference."""
+        from ..engine.stats import min_attainable_p
+
+        notes = []
+        # wins + losses: the nonzero differences, the only ones these tests can use.
+        for n, differ in sorted({(p.n, p.wins + p.losses) for p in self.comparisons}):
+            smallest = min_attainable_p(self.test, differ, n_resamples=self.n_resamples)
+            if smallest > self.alpha:
+                pairs = f"n = {n} pairs" + (f" ({differ} that differ)" if differ != n else "")
+                notes.append(
+                    f"With {pairs} the {_TEST_NAMES[self.test]} cannot reach alpha = "
+                    f"{self.alpha:g} (its smallest p is {smallest:.4g})."
+                )
+        return notes
 
     def _means_table(self) -> Table:
         labels = self._labels()
@@ -299,6 +324,7 @@ class ComparisonReport(Rendered):
         else:
             notes = [f"Superscripts: significantly better than that system ({how})."]
         notes.append("Bold: the best mean of each metric.")
+        notes += self._power_notes()
         notes += self._coverage_notes()
         unit = "queries" if self.kind == "retrieval" else "samples"
         title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
@@ -316,14 +342,16 @@ class ComparisonReport(Rendered):
             )
             listed = ", ".join(f"{system} {len(ids)}" for system, ids in gaps.items())
             notes.append(f"Missing {unit} ({fate}): {listed}.")
+            notes += [f"Missing from {system}: {some(ids)}." for system, ids in gaps.items()]
         if self.dropped:
             notes.append(f"{len(self.dropped)} {unit} not in every system were left out.")
+            notes.append(f"Left out: {some(self.dropped)}.")
         return notes
 
     def _pairs_table(self, *, exact: bool = False) -> Table:
         if exact:
             fields = [field.name for field in attrs.fields(PairComparison)]
-            rows = [[str(pair.to_dict()[name]) for name in fields] for pair in self.comparisons]
+            rows = [[_exact(pair.to_dict()[name]) for name in fields] for pair in self.comparisons]
             return Table(fields, rows, text_columns=3)
         level = f"{(1 - self.alpha) * 100:g}% CI"
         header = ["metric", "A", "B", "mean A", "mean B", "B-A", level, "p"]
@@ -354,9 +382,9 @@ class ComparisonReport(Rendered):
         title = f"Pairwise tests: {self._describe_test()}"
         return Table(header, rows, title=title, text_columns=3)
 
-    def _per_query_table(self) -> Table:
+    def _per_query_table(self, cell: Callable[[float | None], str] = number) -> Table:
         rows = [
-            [query_id, metric, *(number(self.scores[s][metric][i]) for s in self.systems)]
+            [query_id, metric, *(cell(self.scores[s][metric][i]) for s in self.systems)]
             for metric in self.metrics
             for i, query_id in enumerate(self.query_ids)
         ]
@@ -373,7 +401,7 @@ class ComparisonReport(Rendered):
     def csv_table(self, *, details: bool = False) -> Table:
         """The one table CSV holds: the pairwise tests at full precision, or with
         ``details`` the values per query."""
-        return self._per_query_table() if details else self._pairs_table(exact=True)
+        return self._per_query_table(exact_number) if details else self._pairs_table(exact=True)
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """The pairwise tests as a :class:`pandas.DataFrame` (a row per pair and metric, the
@@ -390,6 +418,25 @@ class ComparisonReport(Rendered):
             frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", "system"])
             return frame
         return pd.DataFrame([pair.to_dict() for pair in self.comparisons])
+
+    def __repr__(self) -> str:
+        # A few lines whatever the size: str() (and the tables) hold the rest.
+        systems = ", ".join(self.systems[:BRIEF_METRICS])
+        if len(self.systems) > BRIEF_METRICS:
+            systems += ", ..."
+        unit = "queries" if self.kind == "retrieval" else "samples"
+        metrics = ", ".join(self.metrics[:BRIEF_METRICS])
+        if len(self.metrics) > BRIEF_METRICS:
+            metrics += ", ..."
+        metric_word = "metric" if len(self.metrics) == 1 else "metrics"
+        baseline = f"; baseline {self.baseline}" if self.baseline is not None else ""
+        return (
+            f"<ComparisonReport: {len(self.systems)} systems ({systems}), "
+            f"{len(self.query_ids)} {unit}, {len(self.metrics)} {metric_word} ({metrics}); "
+            f"{self.test}, correction {self.correction or 'none'}, alpha {self.alpha:g}"
+            f"{baseline}; {len(self.significant())} significant of {len(self.comparisons)}; "
+            f"averaging {self.averaging}>"
+        )
 
     def __str__(self) -> str:
         return "\n\n".join(plain_text(t) for t in (self._means_table(), self._pairs_table()))

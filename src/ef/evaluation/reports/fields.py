@@ -10,6 +10,7 @@ from ..engine.ties import TieDiagnostic
 from ..types import FrozenDict
 
 __all__ = [
+    "brief_metrics",
     "field_of",
     "frozen_groups",
     "frozen_mapping",
@@ -126,3 +127,25 @@ def field_of(data: Mapping[str, Any], key: str, what: str) -> Any:
         return data[key]
     except KeyError:
         raise ValueError(f"not a {what} dict: it has no {key!r}") from None
+
+
+#: How many means a report's ``repr()`` shows: enough to recognise it, short for any size.
+BRIEF_METRICS = 4
+
+
+def brief_metrics(means: Mapping[str, float | None], first: str | None = None) -> str:
+    """``"ndcg@10=0.6791, recall@100=0.9127, ... (20 metrics)"``: a few means for ``repr()``.
+
+    >>> brief_metrics({"a": 0.5, "b": None, "c": 0.25}, first="c")
+    'c=0.2500, a=0.5000, b=-'
+    """
+    keys = list(means)
+    if first is not None and first in means:
+        keys.remove(first)
+        keys.insert(0, first)
+    shown = ", ".join(
+        f"{key}={'-' if means[key] is None else format(means[key], '.4f')}"
+        for key in keys[:BRIEF_METRICS]
+    )
+    more = f", ... ({len(keys)} metrics)" if len(keys) > BRIEF_METRICS else ""
+    return shown + more

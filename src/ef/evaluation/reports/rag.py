@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from ..render import Table, number, pandas_module, plain_text
+from ..render import Table, exact_number, number, pandas_module, plain_text
 from ..types import frozen_deep, plain
 from .fields import (
+    brief_metrics,
     field_of,
     frozen_mapping,
     frozen_series,
@@ -23,7 +24,7 @@ from .rendered import Rendered
 __all__ = ["RagEvalReport"]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)  # attrs' repr would print every sample's values
 class RagEvalReport(Rendered):
     """The outcome of :func:`~ef.evaluation.evaluate_rag`: lexical RAG metrics over samples.
 
@@ -129,11 +130,14 @@ class RagEvalReport(Rendered):
         >>> [table.title for table in report.tables(details=True)]
         ['RAG evaluation: 2 samples', 'per sample']
         """
+        return self._tables(details, number)
+
+    def _tables(self, details: bool, cell: Callable[[float | None], str]) -> list[Table]:
         names = list(self.metrics)
         summary = Table(
             ["metric", "mean", "coverage"],
             [
-                [n, number(self.metrics[n]), f"{self.coverage.get(n, 0)}/{self.n_samples}"]
+                [n, cell(self.metrics[n]), f"{self.coverage.get(n, 0)}/{self.n_samples}"]
                 for n in names
             ],
             title=f"RAG evaluation: {self.n_samples} samples",
@@ -143,7 +147,7 @@ class RagEvalReport(Rendered):
         per_sample = Table(
             ["sample", *names],
             [
-                [sample_id, *(number(self.per_sample[n][i]) for n in names if n in self.per_sample)]
+                [sample_id, *(cell(self.per_sample[n][i]) for n in names if n in self.per_sample)]
                 for i, sample_id in enumerate(self.sample_ids)
             ],
             title="per sample",
@@ -151,8 +155,9 @@ class RagEvalReport(Rendered):
         return [summary, per_sample]
 
     def csv_table(self, *, details: bool = False) -> Table:
-        """The one table CSV holds: the means, or with ``details`` the values per sample."""
-        return self.tables(details=details)[-1]
+        """The one table CSV holds: the means, or with ``details`` the values per sample, at
+        full precision (``repr(float)``); an empty cell where there is no value."""
+        return self._tables(details, exact_number)[-1]
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """Each metric's mean and coverage as a :class:`pandas.DataFrame` (a row per metric),
@@ -168,6 +173,10 @@ class RagEvalReport(Rendered):
             },
             index=pd.Index(list(self.metrics), name="metric"),
         )
+
+    def __repr__(self) -> str:
+        # A few lines whatever the size: str() (and the tables) hold the rest.
+        return f"<RagEvalReport: {self.n_samples} samples, {brief_metrics(self.metrics)}>"
 
     def __str__(self) -> str:
         rows = [("metric", "mean", "coverage")]

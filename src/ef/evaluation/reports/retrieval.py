@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
 from ..engine.measures import split_key
 from ..engine.ties import TieDiagnostic
-from ..render import Table, number, pandas_module, plain_text
+from ..render import Table, exact_number, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
+    brief_metrics,
     field_of,
     frozen_mapping,
     frozen_nested,
@@ -24,12 +26,35 @@ from .fields import (
 )
 from .rendered import Rendered
 
-__all__ = ["RetrievalEvalReport"]
+__all__ = ["RetrievalEvalReport", "tie_note"]
 
 _KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
 
 
-@attrs.frozen
+def _plural(count: int) -> str:
+    return f"{count} query" if count == 1 else f"{count} queries"
+
+
+def tie_note(ties: TieDiagnostic, *, cli: bool = False) -> str | None:
+    """What to say of the ties, or None if no number depends on them: the counts, the
+    queries affected (the first five), and with a policy that picks one order, the policy
+    that does not (``--ties expected`` in the shell, ``tie_policy="expected"`` in Python).
+
+    >>> print(tie_note(TieDiagnostic(tied=["q1", "q2"], at_cutoff=["q2"]), cli=True))
+    ties (trec_eval): 2 queries with tied scores, 1 across a cutoff, 0 at a relevant doc \
+(affected: q2); --ties expected averages each metric over every order of the tied docs
+    """
+    affected = list(dict.fromkeys((*ties.at_cutoff, *ties.at_relevant)))
+    if not affected:
+        return None
+    text = f"{ties} (affected: {some(affected)})"
+    if ties.policy != "expected":  # one order of many was scored: say how to average them
+        option = "--ties expected" if cli else 'tie_policy="expected"'
+        text += f"; {option} averages each metric over every order of the tied docs"
+    return text
+
+
+@attrs.frozen(repr=False)  # attrs' repr would print every query's values
 class RetrievalEvalReport(Rendered):
     """The outcome of :func:`~ef.evaluation.evaluate_retrieval`: metrics over a query set.
 
@@ -134,7 +159,13 @@ class RetrievalEvalReport(Rendered):
             match = _KEY.match(key)
             name, k = (match["name"], match["k"]) if match else (key, "all")
             table.setdefault(name, {})[k] = value
-        columns = [str(k) for k in self.k_values]
+        # In numeric order, whatever order the measures were asked in (@5 @30 @100, not
+        # @5 @100 @30); a cutoff only a key names (k_values given by hand) is shown too.
+        cutoffs = {
+            *self.k_values,
+            *(int(k) for cells in table.values() for k in cells if k != "all"),
+        }
+        columns = [str(k) for k in sorted(cutoffs)]
         if any("all" in cells for cells in table.values()):
             columns.append("all")
         return columns, table
@@ -147,28 +178,71 @@ class RetrievalEvalReport(Rendered):
         >>> [table.title for table in report.tables(details=True)]
         ['Retrieval evaluation: 1 queries scored', 'per query']
         """
+        return self._tables(details, number)
+
+    def _tables(self, details: bool, cell: Callable[[float | None], str]) -> list[Table]:
         columns, by_name = self.grid()
         summary = Table(
             ["metric", *(f"@{k}" if k != "all" else "all" for k in columns)],
-            [[name, *(number(v.get(k)) for k in columns)] for name, v in by_name.items()],
+            [[name, *(cell(v.get(k)) for k in columns)] for name, v in by_name.items()],
             title=str(self).splitlines()[0],
+            notes=self.coverage_notes(),
         )
         if not details:
             return [summary]
-        keys = list(self.metrics)
+        keys = self.ordered_keys()
         per_query = Table(
             ["query", *keys],
             [
-                [qid, *(number(values.get(key)) for key in keys)]
+                [qid, *(cell(values.get(key)) for key in keys)]
                 for qid, values in self.per_query.items()
             ],
             title="per query",
         )
         return [summary, per_query]
 
+    def coverage_notes(self, *, unjudged: bool = True) -> list[str]:
+        """The judged queries that were not scored, or scored 0, and the unjudged ones:
+        the first few ids (with the reason of a skip), then how many more. ``unjudged=False``
+        leaves out the unjudged queries, which change no number.
+
+        >>> RetrievalEvalReport({}, {}, 1, (), missing=["q2"]).coverage_notes()
+        ['Missing from the run: 1 query: q2.']
+        """
+        averaging = self.manifest.get("averaging")
+        fate = {None: "", "qrels": " (scored 0)"}.get(averaging, " (not scored)")
+        skipped = [f"{qid} ({why})" for qid, why in self.skipped.items()]
+        notes = []
+        for items, label in (
+            (skipped, "Skipped (not scored)"),
+            (list(self.missing), f"Missing from the run{fate}"),
+            (list(self.extra) if unjudged else [], "Unjudged in the run (never scored)"),
+        ):
+            if items:
+                notes.append(f"{label}: {_plural(len(items))}: {some(items)}.")
+        return notes
+
+    def ordered_keys(self) -> list[str]:
+        """The metric keys as the tables show them: by metric, each metric's cutoffs in
+        numeric order, ``@all`` (or none) last.
+
+        >>> RetrievalEvalReport({"p@100": 1, "ndcg@30": 1, "p@5": 1}, {}, 1, ()).ordered_keys()
+        ['p@5', 'p@100', 'ndcg@30']
+        """
+        names: dict[str, None] = {}
+        order = []
+        for key in self.metrics:
+            match = _KEY.match(key)
+            name, k = (match["name"], match["k"]) if match else (key, "all")
+            names.setdefault(name)
+            rank = math.inf if k == "all" else int(k)
+            order.append((list(names).index(name), rank, key))
+        return [key for *_, key in sorted(order)]
+
     def csv_table(self, *, details: bool = False) -> Table:
-        """The one table CSV holds: the means, or with ``details`` the values per query."""
-        return self.tables(details=details)[-1]
+        """The one table CSV holds: the means, or with ``details`` the values per query, at
+        full precision (``repr(float)``); an empty cell where there is no value."""
+        return self._tables(details, exact_number)[-1]
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """The means as a :class:`pandas.DataFrame` (a row per metric, a column per cutoff),
@@ -182,6 +256,20 @@ class RetrievalEvalReport(Rendered):
             name, k = split_key(key)
             cells.setdefault(name, {})[f"@{k}"] = value
         return pd.DataFrame.from_dict(cells, orient="index").rename_axis("metric")
+
+    def __repr__(self) -> str:
+        # A few lines whatever the size: str() (and the tables) hold the rest.
+        counts = [
+            f"{len(values)} {label}"
+            for values, label in ((self.skipped, "skipped"), (self.missing, "missing"))
+            if values
+        ]
+        size = f"{self.n_queries} queries" + (f" ({', '.join(counts)})" if counts else "")
+        policies = [f"ties {self.ties.policy}"]
+        if "averaging" in self.manifest:
+            policies.append(f"averaging {self.manifest['averaging']}")
+        means = brief_metrics(self.metrics, first="ndcg@10")
+        return f"<RetrievalEvalReport: {size}, {means}; {'; '.join(policies)}>"
 
     def __str__(self) -> str:
         # One row per metric, one column per cutoff, and "all" for the whole ranking.
@@ -203,7 +291,11 @@ class RetrievalEvalReport(Rendered):
         ]
         extra = f" ({', '.join(notes)})" if notes else ""
         title = f"Retrieval evaluation: {self.n_queries} queries scored{extra}"
-        text = f"{title}\n{plain_text(Table(rows[0], rows[1:]))}" if names else title
-        if self.ties.at_cutoff or self.ties.at_relevant:
-            text += f"\n{self.ties}"  # the numbers depend on the tie policy: say so
-        return text
+        lines = [title]
+        if names:
+            lines.append(plain_text(Table(rows[0], rows[1:])))
+        lines += self.coverage_notes()
+        ties = tie_note(self.ties)
+        if ties is not None:
+            lines.append(ties)  # the numbers depend on the tie policy: say so
+        return "\n".join(lines)
