@@ -70,8 +70,9 @@ def test_retrieval_report_outputs() -> None:
     ]  # fmt: skip
     assert json.loads(RETRIEVAL.to_json()) == RETRIEVAL.to_dict()
     html = RETRIEVAL._repr_html_()
-    assert html.startswith("<table><caption>Retrieval evaluation")
-    assert '<td style="text-align: right">0.6250</td>' in html
+    assert html.startswith('<div class="ef-report"><style>')
+    assert ">Retrieval evaluation: 2 queries scored (1 missing from the run)</div>" in html
+    assert '<td class="ef-num">0.6250</td>' in html
     text = render(RETRIEVAL, "table")
     assert "ndcg" in text
     assert "0.6250" in text
@@ -167,7 +168,7 @@ def test_without_pandas_to_pandas_names_the_extra_and_html_still_works(monkeypat
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(MissingDependencyError, match=r'pip install "ef-evaluation\[pandas\]"'):
         RAG.to_pandas()
-    assert RAG._repr_html_().startswith("<table>")
+    assert '<table class="ef-table">' in RAG._repr_html_()
 
 
 def test_unknown_outputs_are_errors() -> None:
@@ -187,4 +188,4 @@ def test_latex_and_markdown_escape_their_special_characters() -> None:
     table = Table(["metric", "value"], [["P_5 & 50%", "a|b"]])
     assert "P\\_5 \\& 50\\%" in format_table(table, "latex")
     assert "| P_5 & 50% | a\\|b |" in format_table(table, "markdown")
-    assert '<td style="text-align: left">P_5 &amp; 50%</td>' in format_table(table, "html")
+    assert '<td class="ef-text">P_5 &amp; 50%</td>' in format_table(table, "html")

@@ -41,6 +41,7 @@ __all__ = [
     "column_widths",
     "exact_number",
     "format_table",
+    "html_fragment",
     "latex_escape",
     "long_text",
     "number",
@@ -257,19 +258,79 @@ def _csv(table: Table) -> str:
     return buffer.getvalue()
 
 
-def _html(table: Table) -> str:
-    parts = ["<table>"]
-    if table.title:
-        parts.append(f"<caption>{html.escape(table.title)}</caption>")
-    parts.append(
-        "<thead><tr>"
-        + "".join(
-            f'<th style="text-align: {"right" if table._right(i) else "left"}">'
-            f"{html.escape(cell)}</th>"
-            for i, cell in enumerate(table.header)
+# Scoped: every rule starts with .ef-report, so a notebook's own styles stay as they are. The
+# colours are variables: light, then dark when the system asks, then the theme a notebook
+# says it shows (JupyterLab's data-jp-theme-light, VS Code's body class), which wins. Inside
+# JupyterLab or VS Code, the host's own colour variables come first.
+_HTML_LIGHT = (
+    "--ef-fg:var(--jp-content-font-color1,var(--vscode-editor-foreground,#1f2328));"
+    "--ef-bg:var(--jp-layout-color0,var(--vscode-editor-background,#ffffff));"
+    "--ef-muted:#59636e;--ef-rule:#d1d9e0;--ef-stripe:rgba(175,184,193,0.16);--ef-mark:#0969da;"
+)
+_HTML_DARK = (
+    "--ef-fg:var(--jp-content-font-color1,var(--vscode-editor-foreground,#e6edf3));"
+    "--ef-bg:var(--jp-layout-color0,var(--vscode-editor-background,#0d1117));"
+    "--ef-muted:#9198a1;--ef-rule:#3d444d;--ef-stripe:rgba(110,118,129,0.16);--ef-mark:#4493f8;"
+)
+_HTML_CELL = ".ef-report table.ef-table th,.ef-report table.ef-table td"
+_HTML_STYLE = "".join(
+    [
+        ".ef-report{" + _HTML_LIGHT + "color:var(--ef-fg);background:var(--ef-bg);"
+        'font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,'
+        "sans-serif;font-size:13px;line-height:1.45;max-width:100%;overflow-x:auto;"
+        "padding:6px 4px;box-sizing:border-box}",
+        "@media (prefers-color-scheme: dark){.ef-report{" + _HTML_DARK + "}}",
+        '.ef-report:where([data-jp-theme-light="false"] *,body.vscode-dark *,'
+        "body.vscode-high-contrast:not(.vscode-high-contrast-light) *){" + _HTML_DARK + "}",
+        '.ef-report:where([data-jp-theme-light="true"] *,body.vscode-light *,'
+        "body.vscode-high-contrast-light *){" + _HTML_LIGHT + "}",
+        ".ef-report .ef-block+.ef-block{margin-top:1.25em}",
+        ".ef-report .ef-title{margin:0 0 0.4em;padding:0;font-size:1.05em;font-weight:600;"
+        "color:var(--ef-fg)}",
+        ".ef-report table.ef-table{border-collapse:collapse;border-spacing:0;border:none;"
+        "margin:0;width:auto;table-layout:auto;font-size:inherit;color:inherit;"
+        "background:transparent;border-top:1.5px solid var(--ef-fg);"
+        "border-bottom:1.5px solid var(--ef-fg)}",
+        ".ef-report table.ef-table tr{background:transparent;border:none}",
+        _HTML_CELL + "{padding:0.3em 0.8em;border:none;vertical-align:baseline;"
+        "background:transparent;color:inherit;line-height:inherit}",
+        ".ef-report table.ef-table th{font-weight:600;white-space:nowrap;"
+        "border-bottom:1px solid var(--ef-rule)}",
+        ".ef-report table.ef-table tbody tr:nth-child(even) td{background:var(--ef-stripe)}",
+        ".ef-report table.ef-table .ef-num{text-align:right;white-space:nowrap;"
+        "font-variant-numeric:tabular-nums}",
+        ".ef-report table.ef-table .ef-text{text-align:left}",
+        ".ef-report table.ef-table strong{font-weight:700;color:var(--ef-fg)}",
+        ".ef-report table.ef-table sup{font-size:0.75em;line-height:0;vertical-align:super;"
+        "margin-left:0.1em;font-weight:600;color:var(--ef-mark)}",
+        # In a column with marks, a mark hangs in the cell's right padding: the numbers stay
+        # aligned on their last digit.
+        ".ef-report table.ef-table td.ef-marked{position:relative;padding-right:1.9em}",
+        ".ef-report table.ef-table td.ef-marked sup{position:absolute;top:0.55em;line-height:1}",
+        ".ef-report .ef-notes{margin:0.45em 0 0;padding:0;color:var(--ef-muted);font-size:0.85em}",
+        ".ef-report .ef-notes p{margin:0.1em 0;padding:0;line-height:1.4}",
+        ".ef-report .ef-notes small{font-size:inherit}",
+    ]
+)
+
+
+def _html_block(table: Table) -> str:
+    marked = {column for (_, column), marks in table.marks.items() if marks}
+
+    def kind(column: int) -> str:
+        return "ef-num" if table._right(column) else "ef-text"
+
+    parts = ['<div class="ef-block">']
+    if table.title:  # a heading above, not a <caption> that wraps to the table's width
+        parts.append(
+            f'<div class="ef-title" role="heading" aria-level="4">{html.escape(table.title)}</div>'
         )
-        + "</tr></thead><tbody>"
-    )
+    parts.append('<table class="ef-table"><thead><tr>')
+    parts += [
+        f'<th class="{kind(i)}" scope="col">{html.escape(cell)}</th>'
+        for i, cell in enumerate(table.header)
+    ]
+    parts.append("</tr></thead><tbody>")
     for r, row in enumerate(table.rows):
         cells = []
         for c, cell in enumerate(row):
@@ -278,12 +339,34 @@ def _html(table: Table) -> str:
                 text = f"<strong>{text}</strong>"
             if table.marks.get((r, c)):
                 text += f"<sup>{html.escape(table.marks[(r, c)])}</sup>"
-            align = "right" if table._right(c) else "left"
-            cells.append(f'<td style="text-align: {align}">{text}</td>')
+            extra = " ef-marked" if c in marked and table._right(c) else ""
+            cells.append(f'<td class="{kind(c)}{extra}">{text}</td>')
         parts.append("<tr>" + "".join(cells) + "</tr>")
     parts.append("</tbody></table>")
-    parts += [f"<p><small>{html.escape(note)}</small></p>" for note in table.notes]
+    if table.notes:
+        parts.append('<div class="ef-notes">')
+        parts += [f"<p><small>{html.escape(note)}</small></p>" for note in table.notes]
+        parts.append("</div>")
+    parts.append("</div>")
     return "".join(parts)
+
+
+def html_fragment(tables: Sequence[Table]) -> str:
+    """``tables`` as one HTML fragment for a notebook or a page: a ``<div class="ef-report">``
+    with its own ``<style>`` (every rule scoped to ``.ef-report``, light and dark themes), then
+    each table with its title above and its notes below. No script, no external resource;
+    every text is escaped.
+
+    >>> page = html_fragment([Table(["metric", "@10"], [["ndcg", "0.5000"]], title="A < B")])
+    >>> page.startswith('<div class="ef-report"><style>.ef-report{'), "A &lt; B" in page
+    (True, True)
+    """
+    blocks = "".join(_html_block(table) for table in tables)
+    return f'<div class="ef-report"><style>{_HTML_STYLE}</style>{blocks}</div>\n'
+
+
+def _html(table: Table) -> str:
+    return html_fragment([table])
 
 
 #: What rich's default table adds to its columns' widths: a space each side of every cell,
@@ -519,6 +602,8 @@ def render(report: Tabular, output: str = "table", *, details: bool = False) -> 
             tables = tables[:1]
     if output == "table":
         return _rich_text([rich_renderable(table) for table in tables])
+    if output == "html":  # one wrapper and one style for all the tables
+        return html_fragment(tables)
     return ("\n" if output == "markdown" else "").join(_FORMATS[output](t) for t in tables)
 
 
