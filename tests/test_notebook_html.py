@@ -201,7 +201,7 @@ def test_titles_cells_and_notes_are_escaped() -> None:
     assert "<b>" not in page
     assert "A &lt;b&gt;&quot;q&quot; &amp; &#x27;x&#x27;&lt;/b&gt;</div>" in page
     assert "<sup>&lt;&amp;&gt;</sup>" in page
-    assert '<th class="ef-num" scope="col">v&lt;1&gt;</th>' in page
+    assert '<th class="ef-num ef-marked" scope="col">v&lt;1&gt;</th>' in page
     text = "".join(tags.text)
     assert f"A {nasty}" in text
     assert f"note {nasty}" in text

@@ -306,6 +306,7 @@ _HTML_STYLE = "".join(
         # In a column with marks, a mark hangs in the cell's right padding: the numbers stay
         # aligned on their last digit.
         ".ef-report table.ef-table td.ef-marked{position:relative;padding-right:1.9em}",
+        ".ef-report table.ef-table th.ef-marked{padding-right:1.9em}",
         ".ef-report table.ef-table td.ef-marked sup{position:absolute;top:0.55em;line-height:1}",
         ".ef-report .ef-notes{margin:0.45em 0 0;padding:0;color:var(--ef-muted);font-size:0.85em}",
         ".ef-report .ef-notes p{margin:0.1em 0;padding:0;line-height:1.4}",
@@ -318,7 +319,9 @@ def _html_block(table: Table) -> str:
     marked = {column for (_, column), marks in table.marks.items() if marks}
 
     def kind(column: int) -> str:
-        return "ef-num" if table._right(column) else "ef-text"
+        if not table._right(column):
+            return "ef-text"
+        return "ef-num ef-marked" if column in marked else "ef-num"
 
     parts = ['<div class="ef-block">']
     if table.title:  # a heading above, not a <caption> that wraps to the table's width
@@ -339,8 +342,7 @@ def _html_block(table: Table) -> str:
                 text = f"<strong>{text}</strong>"
             if table.marks.get((r, c)):
                 text += f"<sup>{html.escape(table.marks[(r, c)])}</sup>"
-            extra = " ef-marked" if c in marked and table._right(c) else ""
-            cells.append(f'<td class="{kind(c)}{extra}">{text}</td>')
+            cells.append(f'<td class="{kind(c)}">{text}</td>')
         parts.append("<tr>" + "".join(cells) + "</tr>")
     parts.append("</tbody></table>")
     if table.notes:
