@@ -186,7 +186,8 @@ class RetrievalEvalReport(Rendered):
             ["metric", *(f"@{k}" if k != "all" else "all" for k in columns)],
             [[name, *(cell(v.get(k)) for k in columns)] for name, v in by_name.items()],
             title=str(self).splitlines()[0],
-            notes=self.coverage_notes(),
+            # the numbers depend on the tie policy: every output says so, as str() does
+            notes=[*self.coverage_notes(), *filter(None, [tie_note(self.ties)])],
         )
         if not details:
             return [summary]
