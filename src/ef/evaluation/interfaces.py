@@ -92,12 +92,15 @@ _optional_callable = _qualified(_V.optional(_V.is_callable()))
 
 
 def is_score(value: object) -> bool:
-    """True for what a metric may return: a real number that is not NaN (``bool`` is not).
+    """True for what a metric may return: a finite real number (``bool`` is not; a NaN or an
+    infinity would poison a mean silently).
 
-    >>> is_score(0.5), is_score(float("nan")), is_score(None), is_score(True)
+    >>> is_score(0.5), is_score(float("nan")), is_score(float("inf")), is_score(None)
     (True, False, False, False)
+    >>> is_score(True)
+    False
     """
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _first_docstring_line(func: object) -> str:

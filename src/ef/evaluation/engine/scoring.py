@@ -65,7 +65,7 @@ def resolve_measures(
 def _checked(
     metric: RetrievalMetric, value: object, query_id: str, registry: Registry | None = None
 ) -> float:
-    if not is_score(value) or not math.isfinite(value):  # type: ignore[arg-type]
+    if not is_score(value):
         # A NaN, an inf or a None would poison the mean silently: say which metric, whose,
         # and which query.
         raise PluginError(

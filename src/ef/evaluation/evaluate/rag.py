@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -60,7 +59,7 @@ def _checked(
 ) -> float | None:
     if value is None:
         return None
-    if not is_score(value) or not math.isfinite(value):  # type: ignore[arg-type]
+    if not is_score(value):
         # A NaN or an inf would poison the mean silently; say which metric, whose, and where.
         raise PluginError(
             f"RAG metric {metric.name!r} returned {value!r} for {_where(samples[index], index)}"

@@ -206,7 +206,7 @@ class _Checker:
         return f"on ranking {list(ranked)!r} with judgements {dict(qrels)!r} at k={k!r}{args}"
 
     def _value(self, form: str, value: object, where: str) -> float:
-        if not is_score(value) or not math.isfinite(float(value)):  # type: ignore[arg-type]
+        if not is_score(value):
             raise _fail(self.metric, f"{form} gave {value!r}, not a finite number, {where}")
         number = float(value)  # type: ignore[arg-type]
         if self.range is not None and not self.range[0] <= number <= self.range[1]:
