@@ -40,6 +40,8 @@ __all__ = [
     "check_qrels",
     "check_run_shape",
     "load_inputs",
+    "load_qrels",
+    "load_run",
     "no_overlap_cause",
     "run_value",
     "shown_ids",
@@ -323,17 +325,35 @@ def load_inputs(
     """The run as a run value and the judgements, once every check above has passed
     (``averaging`` decides which queries count as shared, see :func:`check_overlap`)."""
     check_run_shape(run)
-    judged: Qrels
-    if isinstance(qrels, (str, os.PathLike)):
-        judged = read_qrels(Path(qrels), qrels_format, registry=registry)  # the reader checks
-    else:
-        check_qrels(qrels)
-        judged = qrels
-        if check_swapped:
-            check_not_swapped(run, judged)
+    judged = load_qrels(qrels, registry, qrels_format)
+    if check_swapped and not isinstance(qrels, (str, os.PathLike)):
+        check_not_swapped(run, judged)  # files are told apart by their readers
     table = run_value(run, registry, run_format)
     check_overlap(table, judged, averaging)
     return table, judged
+
+
+def load_run(
+    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
+    registry: Registry,
+    format: str | None = None,
+) -> RankedRun:
+    """The run as a run value: read from a path (``format`` or detected), or built from a
+    mapping (ranked lists are kept as they are, with no table to build). A run of another
+    shape is a ``TypeError``."""
+    check_run_shape(run)
+    return run_value(run, registry, format)
+
+
+def load_qrels(
+    qrels: Qrels | str | os.PathLike[str], registry: Registry, format: str | None = None
+) -> Qrels:
+    """The judgements, read if ``qrels`` is a path (``format`` or detected; the reader
+    checks them), checked if not."""
+    if isinstance(qrels, (str, os.PathLike)):
+        return read_qrels(Path(qrels), format, registry=registry)
+    check_qrels(qrels)
+    return qrels
 
 
 def run_value(

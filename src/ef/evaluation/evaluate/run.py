@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from ..engine.profiles import evaluate_with_profile
 from ..engine.scoring import AVERAGING, evaluation, resolve_measures, score_rankings
-from ..formats.files import read_qrels
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
-from .inputs import check_qrels, check_run_shape, load_inputs, run_value
+from .inputs import load_inputs, load_qrels, load_run
 from .report import retrieval_report
 
 if TYPE_CHECKING:
-    from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
     from ..types import Qrels, RunInput
 
@@ -135,21 +132,28 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
+    policy, scored_over = "trec_eval", "qrels"  # a profile sets its own, rule by rule
     if profile is not None:
         if tie_policy is not None or averaging is not None:
             raise ValueError(
                 f"profile={profile!r} sets the tie policy and the averaging of its tool; "
                 "leave tie_policy and averaging unset, or drop the profile"
             )
-        table, judged = load_inputs(
-            run,
-            qrels,
-            registry,
-            run_format=run_format,
-            qrels_format=qrels_format,
-            check_swapped=check_swapped,
-            averaging="qrels",  # every profile's averaging counts the judged queries
-        )
+    else:
+        policy = check_tie_policy(tie_policy or "trec_eval")
+        scored_over = averaging or "qrels"
+        if scored_over not in AVERAGING:
+            raise ValueError(f"averaging must be one of {AVERAGING}, got {scored_over!r}")
+    table, judged = load_inputs(
+        run,
+        qrels,
+        registry,
+        run_format=run_format,
+        qrels_format=qrels_format,
+        check_swapped=check_swapped,
+        averaging=scored_over,  # under a profile: "qrels", every judged query counts
+    )
+    if profile is not None:
         return retrieval_report(
             evaluate_with_profile(
                 profile,
@@ -161,23 +165,10 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
                 ignore_identical_ids=ignore_identical_ids,
             )
         )
-    policy = check_tie_policy(tie_policy or "trec_eval")
-    averaging = averaging or "qrels"
-    if averaging not in AVERAGING:
-        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
-    table, judged = load_inputs(
-        run,
-        qrels,
-        registry,
-        run_format=run_format,
-        qrels_format=qrels_format,
-        check_swapped=check_swapped,
-        averaging=averaging,
-    )
     if ignore_identical_ids:
         table = table.without_identical_ids()
     scored = score_rankings(
-        table, judged, measures, averaging=averaging, tie_policy=policy, registry=registry
+        table, judged, measures, averaging=scored_over, tie_policy=policy, registry=registry
     )
     return retrieval_report(
         evaluation(
@@ -187,29 +178,7 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
             measures,
             scored,
             tie_policy=policy,
-            averaging=averaging,
+            averaging=scored_over,
             inputs=inputs,
         )
     )
-
-
-def load_run(
-    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
-    registry: Registry,
-    format: str | None = None,
-) -> RankedRun:
-    """The run as a run value: read from a path (``format`` or detected), or built from a
-    mapping (ranked lists are kept as they are, with no table to build). A run of another
-    shape is a ``TypeError`` (see :mod:`ef.evaluation.evaluate.inputs`)."""
-    check_run_shape(run)
-    return run_value(run, registry, format)
-
-
-def load_qrels(
-    qrels: Qrels | str | os.PathLike[str], registry: Registry, format: str | None = None
-) -> Qrels:
-    """The judgements, read if ``qrels`` is a path (``format`` or detected), checked if not."""
-    if isinstance(qrels, (str, os.PathLike)):
-        return read_qrels(Path(qrels), format, registry=registry)
-    check_qrels(qrels)
-    return qrels

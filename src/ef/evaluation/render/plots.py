@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["plot_differences", "plot_distribution"]
 
 
-class ComparisonReport(Protocol):
+class Compared(Protocol):
     """What the plots read of a :class:`~ef.evaluation.ComparisonReport` (they know no
     report class: the report calls them)."""
 
@@ -69,7 +69,7 @@ def _save(figure: Figure, path: str | os.PathLike[str] | None) -> Figure:
     return figure
 
 
-def _metric(report: ComparisonReport, metric: str | None) -> str:
+def _metric(report: Compared, metric: str | None) -> str:
     if metric is None:
         return report.metrics[0]
     if metric not in report.metrics:
@@ -79,7 +79,7 @@ def _metric(report: ComparisonReport, metric: str | None) -> str:
     return metric
 
 
-def _system(report: ComparisonReport, name: str) -> str:
+def _system(report: Compared, name: str) -> str:
     if name not in report.systems:
         raise ValueError(
             f"system {name!r} is not in the report; its systems are {', '.join(report.systems)}"
@@ -87,7 +87,7 @@ def _system(report: ComparisonReport, name: str) -> str:
     return name
 
 
-def _paired(report: ComparisonReport, metric: str, names: list[str]) -> list[list[float]]:
+def _paired(report: Compared, metric: str, names: list[str]) -> list[list[float]]:
     """The values of ``names`` over the ids where all of them have one."""
     columns = [report.scores[name][metric] for name in names]
     rows = [values for values in zip(*columns, strict=True) if None not in values]
@@ -95,7 +95,7 @@ def _paired(report: ComparisonReport, metric: str, names: list[str]) -> list[lis
 
 
 def plot_differences(
-    report: ComparisonReport,
+    report: Compared,
     a: str | None = None,
     b: str | None = None,
     metric: str | None = None,
@@ -148,7 +148,7 @@ def plot_differences(
 
 
 def plot_distribution(
-    report: ComparisonReport,
+    report: Compared,
     metric: str | None = None,
     *,
     kind: Literal["box", "violin"] = "box",
