@@ -281,3 +281,15 @@ def test_a_run_table_of_the_cacm_run_is_scored_as_before(cacm_mappings) -> None:
     qrels, run = cacm_mappings
     table = RunTable.from_dict(run)
     assert f"{evaluate_run(table, qrels, metrics=('map@all',)).metrics['map@all']:.4f}" == "0.2744"
+
+
+@pytest.mark.parametrize("grade", [float("nan"), float("inf"), "1", True])
+def test_evaluate_retrieval_checks_its_grades_as_evaluate_run_does(grade: object) -> None:
+    # A NaN grade scored silently, an inf one was blamed on the ndcg metric, a str raised a
+    # bare TypeError: the same check as evaluate_run's names the judgement, before retrieval.
+    def retriever(query: str, *, limit: int = 10) -> list[str]:
+        return ["d1", "d2"]
+
+    qrels = {"q1": {"d1": grade}, "q2": {"d2": 1}}
+    with pytest.raises((ValueError, TypeError), match=r"qrels\['q1'\]\['d1'\]"):
+        evaluate_retrieval(retriever, qrels, {"q1": "a", "q2": "b"})  # type: ignore[arg-type]

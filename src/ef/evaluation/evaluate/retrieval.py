@@ -13,7 +13,7 @@ from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RetrievalEvalReport
 from ..runs.ranked import RankedLists, RankedRun
-from .inputs import no_overlap_cause, shown_ids
+from .inputs import check_qrels, no_overlap_cause, shown_ids
 from .report import retrieval_report
 
 __all__ = ["evaluate_retrieval", "result_doc_id"]
@@ -101,6 +101,7 @@ def evaluate_retrieval(
     """
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
+    check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
     ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
     if limit is None:  # measures of the whole ranking get max(k_values) results
         limit = max(ks or check_k_values(k_values))
