@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, TypedDict, TypeVar
+from typing import Any, NoReturn, Protocol, TypedDict, TypeVar
 
 from .errors import InvalidSampleError
 
 __all__ = [
     "SAMPLE_FIELDS",
     "Corpus",
+    "DataFrameLike",
     "FrozenDict",
     "Qrels",
     "Queries",
@@ -39,6 +40,15 @@ Run = Mapping[str, Mapping[str, float]]
 #: What run-taking functions accept: a scored run, or ranked lists ``{query_id: [doc_id, ...]}``
 #: used in the order given.
 RunInput = Mapping[str, Mapping[str, float] | Sequence[str]]
+
+
+class DataFrameLike(Protocol):
+    """A pandas or polars DataFrame, as run-taking and qrels-taking functions accept one
+    (one row per doc; see :mod:`ef.evaluation.formats.frames`): neither library is imported
+    to name the type."""
+
+    @property
+    def columns(self) -> Any: ...
 
 
 class RagSample(TypedDict, total=False):

@@ -1,20 +1,34 @@
-"""Registers the dataset formats: BEIR, TREC, MS MARCO, and the RAG-samples formats."""
+"""Registers the dataset formats: Parquet, BEIR, TREC, MS MARCO, and the RAG-samples formats."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from ..formats import _records, beir, msmarco, rag_samples, trec
+from ..formats import _records, beir, msmarco, parquet, rag_samples, trec
 from ..hookspecs import hookimpl
 from ..interfaces import DatasetFormat
 
 
-# Detection asks formats in this order, so the most specific layouts come first: a 3-column
-# TSV with a header is BEIR qrels, a 6-column file a TREC run, a tab-separated one MS MARCO.
+# Detection asks formats in this order, so the most specific layouts come first: Parquet by
+# its magic bytes, a 3-column TSV with a header is BEIR qrels, a 6-column file a TREC run, a
+# tab-separated one MS MARCO.
 @hookimpl
 def ef_evaluation_formats() -> list[DatasetFormat]:
     return [
+        DatasetFormat(
+            name="parquet",
+            read_qrels=parquet.read_parquet_qrels,
+            write_qrels=parquet.write_parquet_qrels,
+            read_run=parquet.read_parquet_run,
+            read_run_columns=parquet.read_parquet_run_columns,
+            write_run=parquet.write_parquet_run,
+            detect=parquet.looks_like_parquet,
+            description=(
+                "Parquet runs and qrels: q_id, doc_id, score columns (ranx's), or "
+                "ir_measures' or PyTerrier's."
+            ),
+        ),
         DatasetFormat(
             name="beir",
             read_dataset=beir.read_beir_dataset,

@@ -28,13 +28,23 @@ from ..types import plain
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
     from ..runs.table import RunTable
-    from ..types import Qrels, RunInput
+    from ..types import DataFrameLike, Qrels, RunInput
 
-    System = RunInput | RunTable | str | os.PathLike[str] | RetrievalEvalReport | RagEvalReport
+    System = (
+        RunInput
+        | RunTable
+        | DataFrameLike
+        | str
+        | os.PathLike[str]
+        | RetrievalEvalReport
+        | RagEvalReport
+    )
 
 __all__ = ["ComparisonReport", "PairComparison", "compare"]
 
-_RUN_SUFFIXES = (".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".csv")
+_RUN_SUFFIXES = (
+    ".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".csv", ".parquet"
+)
 
 
 # --- compare() ------------------------------------------------------------------------
@@ -127,7 +137,7 @@ def _metric_keys(
 def _retrieval_columns(
     named: Mapping[str, System],
     *,
-    qrels: Qrels | str | os.PathLike[str] | None,
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str] | None,
     metrics: Sequence[str] | None,
     k_values: Sequence[int],
     averaging: str,
@@ -135,8 +145,11 @@ def _retrieval_columns(
     tie_policy: str = "trec_eval",
     run_format: str | None = None,
     qrels_format: str | None = None,
+    run_columns: Sequence[str] | None = None,
+    qrels_columns: Sequence[str] | None = None,
 ) -> _Columns:
-    from ..formats.files import read_qrels
+    from ..plugin_engine.registry import registry_or_default
+    from .inputs import load_qrels
     from .run import evaluate_run
 
     chosen = ("ndcg@10",) if metrics is None else tuple(metrics)
@@ -145,9 +158,10 @@ def _retrieval_columns(
     judged: Qrels | None = None
     if isinstance(qrels, (str, os.PathLike)):
         inputs["qrels"] = file_entry(qrels)
-        judged = read_qrels(qrels, qrels_format, registry=registry)
-    elif qrels is not None:
-        judged = qrels
+    if qrels is not None:  # read once, for every system (a file, a DataFrame)
+        judged = load_qrels(
+            qrels, registry_or_default(registry), qrels_format, columns=qrels_columns
+        )
     reports: dict[str, RetrievalEvalReport] = {}
     for name, item in named.items():
         if isinstance(item, (str, os.PathLike)):
@@ -166,6 +180,7 @@ def _retrieval_columns(
             registry=registry,
             tie_policy=tie_policy,  # type: ignore[arg-type]  # checked by evaluate_run
             run_format=run_format,
+            run_columns=run_columns,
         )
     for name, report in reports.items():
         if not report.per_query:
@@ -264,7 +279,7 @@ def _counts(values: Sequence[str]) -> dict[str, int]:
 
 def compare(
     systems: Mapping[str, System] | Sequence[System],
-    qrels: Qrels | str | os.PathLike[str] | None = None,
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str] | None = None,
     *,
     metrics: Sequence[str] | None = None,
     k_values: Sequence[int] = (10,),
@@ -279,11 +294,13 @@ def compare(
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] = "trec_eval",
     run_format: str | None = None,
     qrels_format: str | None = None,
+    run_columns: Sequence[str] | None = None,
+    qrels_columns: Sequence[str] | None = None,
 ) -> ComparisonReport:
     """Compare two or more systems metric by metric, with paired significance tests.
 
-    Each system is a run (``{qid: {doc: score}}``, ``{qid: [doc, ...]}``, a run file or a
-    :class:`~ef.evaluation.RunTable`, scored against ``qrels`` with
+    Each system is a run (``{qid: {doc: score}}``, ``{qid: [doc, ...]}``, a pandas or polars
+    DataFrame, a run file or a :class:`~ef.evaluation.RunTable`, scored against ``qrels`` with
     :func:`~ef.evaluation.evaluate_run`), a :class:`~ef.evaluation.RetrievalEvalReport`
     (its ``per_query`` values), or a :class:`~ef.evaluation.RagEvalReport` (its
     ``per_sample`` values, paired by ``sample_ids``). Give them as ``{name: system}``, or as
@@ -332,6 +349,9 @@ def compare(
         tie_policy: how a run's tied docs are ordered, as in ``evaluate_run``.
         run_format: the format of the runs given as paths (``None``: detected).
         qrels_format: the format of qrels given as a path (``None``: detected).
+        run_columns: the ``(query, doc, score)`` columns of the runs given as DataFrames or
+            Parquet files, when they are not a known set (as in ``evaluate_run``).
+        qrels_columns: the ``(query, doc, grade)`` columns of qrels given so.
 
     Raises:
         ValueError: for fewer than two systems, an unknown option, a metric a report lacks,
@@ -377,6 +397,8 @@ def compare(
             tie_policy=tie_policy,
             run_format=run_format,
             qrels_format=qrels_format,
+            run_columns=run_columns,
+            qrels_columns=qrels_columns,
         )
     return _test_all(
         named=list(named),

@@ -4,8 +4,13 @@ Every evaluation of a stored run goes through :func:`load_inputs` (``evaluate_ru
 ``compare``, ``ef-eval evaluate``): it turns the accepted shapes into values and refuses the
 inputs that would give a plausible number from misread data (DESIGN §6):
 
-* a run or qrels of a shape we do not read (a DataFrame, a list of tuples): ``TypeError``
-  listing the accepted shapes; a new input shape is added here, in :func:`check_run_shape`;
+* a run or qrels of a shape we do not read (a list of tuples, a polars LazyFrame):
+  ``TypeError`` listing the accepted shapes; a new input shape is added here, in
+  :func:`check_run_shape` and :func:`load_qrels`;
+* a pandas or polars DataFrame (or a Parquet file) whose columns cannot be told, or that
+  holds a null, an id that is no str, a score that is no finite number or a doc twice for a
+  query: ``DatasetFormatError`` naming the column and the row
+  (:mod:`ef.evaluation.formats.frames` reads every table);
 * a grade that is NaN, infinite, a bool or no number: ``ValueError`` naming query and doc;
 * run and qrels swapped (the "qrels" hold scores, the "run" holds whole grades);
 * no judged query in the run (``Q1`` against ``1``): ``ValueError`` with a few ids of each
@@ -24,14 +29,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from ..errors import InputWarning
-from ..formats.files import read_qrels
+from ..formats.files import format_for, read_qrels
+from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_columns_of_table
+from ..formats.parquet import read_parquet_table
 from ..runs.ranked import RankedLists
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
     from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
-    from ..types import Qrels, RunInput
+    from ..types import DataFrameLike, Qrels, RunInput
 
 __all__ = [
     "QRELS_SHAPES",
@@ -48,9 +55,17 @@ __all__ = [
 ]
 
 RUN_SHAPES = (
-    "{qid: {doc: score}}, {qid: [doc, ...]} (ranked), a RunTable, or the path of a run file"
+    "{qid: {doc: score}}, {qid: [doc, ...]} (ranked), a RunTable, a pandas or polars "
+    "DataFrame (q_id, doc_id, score columns), or the path of a run file"
 )
-QRELS_SHAPES = "{qid: {doc: grade}} or the path of a qrels file or BEIR directory"
+QRELS_SHAPES = (
+    "{qid: {doc: grade}}, a pandas or polars DataFrame (q_id, doc_id, score columns), or the "
+    "path of a qrels file or BEIR directory"
+)
+
+#: The shapes of a run (or qrels) given as a table, which ``run_columns=`` (``qrels_columns=``)
+#: applies to.
+Columns = Sequence[str] | None
 
 #: Grades a "run" may hold and still look like qrels: whole numbers in this range.
 _GRADE_RANGE = (-10, 10)
@@ -68,12 +83,15 @@ def check_run_shape(run: object) -> None:
     Traceback (most recent call last):
         ...
     TypeError: run is a list; expected {qid: {doc: score}}, {qid: [doc, ...]} (ranked), \
-a RunTable, or the path of a run file
+a RunTable, a pandas or polars DataFrame (q_id, doc_id, score columns), or the path of a run file
     """
     from ..runs.table import RunTable  # numpy, only once something is scored
 
-    if isinstance(run, (RunTable, RankedLists, os.PathLike)):
+    if isinstance(run, (RunTable, RankedLists, os.PathLike)) or is_table(run):
         return
+    hint = lazy_frame_hint(run)
+    if hint is not None:
+        raise TypeError(f"run is {hint}; expected {RUN_SHAPES}")
     if isinstance(run, str):
         if "\n" in run or "\t" in run:  # the text of a run file, not its path
             raise TypeError(
@@ -110,7 +128,9 @@ def check_qrels(qrels: object) -> None:
     ValueError: qrels['q1']['d3'] = inf: a grade is a finite number, e.g. 0, 1 or 2
     """
     if not isinstance(qrels, Mapping):
-        raise TypeError(f"qrels is a {_kind(qrels)}; expected {QRELS_SHAPES}")
+        hint = lazy_frame_hint(qrels)
+        shown = hint if hint is not None else f"a {_kind(qrels)}"
+        raise TypeError(f"qrels is {shown}; expected {QRELS_SHAPES}")
     for query_id, judged in qrels.items():
         if not isinstance(judged, Mapping):
             raise TypeError(
@@ -137,9 +157,15 @@ def _mostly_fractions(qrels: Qrels) -> tuple[str, str, float] | None:
     return first if 2 * fractions > total else None
 
 
-def _only_grades(run: Mapping[str, object]) -> tuple[int, int] | None:
+def _only_grades(run: Mapping[str, object] | RunTable) -> tuple[int, int] | None:
     """The smallest and largest value if every score of ``run`` is a small whole number."""
     low, high = _GRADE_RANGE
+    if not isinstance(run, Mapping):
+        scores = run.original_scores
+        if not scores.size:
+            return None
+        small = (scores == scores.round()) & (scores >= low) & (scores <= high)
+        return (int(scores.min()), int(scores.max())) if bool(small.all()) else None
     seen: list[float] = []
     for ranked in run.values():
         if not isinstance(ranked, Mapping):
@@ -156,10 +182,13 @@ def check_not_swapped(run: object, qrels: Qrels) -> None:
     """Refuse a run and qrels given the wrong way round.
 
     The sign: most values of the qrels are no whole numbers (scores) while the run holds only
-    small whole numbers, as grades are. A run file and a qrels file cannot be swapped this way (the
-    readers would refuse them), so only mappings are looked at.
+    small whole numbers, as grades are. A run file and a qrels file of lines cannot be swapped
+    this way (the readers would refuse them), so only mappings and tables (a DataFrame, a
+    Parquet file: their columns may be the same for both) are looked at.
     """
-    if not isinstance(run, Mapping):
+    from ..runs.table import RunTable
+
+    if not isinstance(run, (Mapping, RunTable)):
         return
     fraction = _mostly_fractions(qrels)
     if fraction is None:
@@ -312,57 +341,124 @@ def _no_overlap_message(run_ids: Sequence[object], qrels: Qrels, relevant: Seque
     return message + ". Nothing was scored: is it a run of another collection?"
 
 
+def _is_parquet(value: object, format: str | None, registry: Registry) -> bool:
+    """True if ``value`` is the path of a Parquet file (named so by ``format``, or detected)."""
+    if not isinstance(value, (str, os.PathLike)):
+        return False
+    if format is not None:
+        return format == "parquet"
+    path = Path(value)
+    fmt = registry.formats.get("parquet")
+    return fmt is not None and fmt.detect is not None and path.is_file() and fmt.detect(path)
+
+
+def _table_of(
+    value: object, what: str, format: str | None, columns: Columns, registry: Registry
+) -> object:
+    """``value`` as a table if ``columns`` names a table's columns: a DataFrame as it is, a
+    Parquet file read; anything else is an error (the columns would name nothing)."""
+    if is_table(value) or columns is None:
+        return value
+    if _is_parquet(value, format, registry):
+        return read_parquet_table(Path(value))  # type: ignore[arg-type]  # a path: checked
+    if isinstance(value, (str, os.PathLike)):
+        named = format or format_for(
+            Path(value), None, f"read_{what}", registry, must_exist=True
+        ).name
+        problem = f"{value} is a {named} file"
+    else:
+        problem = f"the {what} is a {_kind(value)}"
+    raise ValueError(
+        f"{what}_columns= names the columns of a DataFrame or a Parquet file; {problem}"
+    )
+
+
+def tabular(value: object, format: str | None, registry: Registry) -> bool:
+    """True for a run or qrels held as a table (a DataFrame, a Parquet file): its readers
+    cannot tell a run from qrels, since ranx's columns are the same for both."""
+    return is_table(value) or _is_parquet(value, format, registry)
+
+
 def load_inputs(
-    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
-    qrels: Qrels | str | os.PathLike[str],
+    run: RunInput | RunTable | RankedRun | DataFrameLike | str | os.PathLike[str],
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     registry: Registry,
     *,
     run_format: str | None = None,
     qrels_format: str | None = None,
+    run_columns: Columns = None,
+    qrels_columns: Columns = None,
     check_swapped: bool = True,
     averaging: str = "qrels",
 ) -> tuple[RankedRun, Qrels]:
     """The run as a run value and the judgements, once every check above has passed
-    (``averaging`` decides which queries count as shared, see :func:`check_overlap`)."""
+    (``averaging`` decides which queries count as shared, see :func:`check_overlap`).
+
+    ``run_columns`` and ``qrels_columns`` name the (query, doc, score or grade) columns of
+    a DataFrame or Parquet file; ``None`` finds them (:mod:`ef.evaluation.formats.frames`).
+    """
     check_run_shape(run)
-    judged = load_qrels(qrels, registry, qrels_format)
-    if check_swapped and not isinstance(qrels, (str, os.PathLike)):
-        check_not_swapped(run, judged)  # files are told apart by their readers
-    table = run_value(run, registry, run_format)
+    judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
+    table = run_value(run, registry, run_format, columns=run_columns)
+    if check_swapped:
+        if isinstance(run, Mapping):
+            check_not_swapped(run, judged)
+        elif tabular(run, run_format, registry) or tabular(qrels, qrels_format, registry):
+            check_not_swapped(table, judged)  # files of lines are told apart by their readers
+        elif not isinstance(qrels, (str, os.PathLike)):
+            check_not_swapped(run, judged)
     check_overlap(table, judged, averaging)
     return table, judged
 
 
 def load_run(
-    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
+    run: RunInput | RunTable | RankedRun | DataFrameLike | str | os.PathLike[str],
     registry: Registry,
     format: str | None = None,
+    *,
+    columns: Columns = None,
 ) -> RankedRun:
     """The run as a run value: read from a path (``format`` or detected), or built from a
-    mapping (ranked lists are kept as they are, with no table to build). A run of another
-    shape is a ``TypeError``."""
+    mapping (ranked lists are kept as they are, with no table to build) or a DataFrame
+    (``columns`` names its query, doc and score columns). A run of another shape is a
+    ``TypeError``."""
     check_run_shape(run)
-    return run_value(run, registry, format)
+    return run_value(run, registry, format, columns=columns)
 
 
 def load_qrels(
-    qrels: Qrels | str | os.PathLike[str], registry: Registry, format: str | None = None
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    registry: Registry,
+    format: str | None = None,
+    *,
+    columns: Columns = None,
 ) -> Qrels:
     """The judgements, read if ``qrels`` is a path (``format`` or detected; the reader
-    checks them), checked if not."""
+    checks them), made of a DataFrame (``columns`` names its query, doc and grade columns),
+    checked if a mapping."""
+    source = _table_of(qrels, "qrels", format, columns, registry)
+    if is_table(source):
+        where = "the qrels DataFrame" if source is qrels else str(qrels)
+        return qrels_of_table(source, columns, where=where)
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels(Path(qrels), format, registry=registry)
     check_qrels(qrels)
-    return qrels
+    return cast("Qrels", qrels)
 
 
 def run_value(
-    run: RunInput | RunTable | RankedRun | str | os.PathLike[str],
+    run: RunInput | RunTable | RankedRun | DataFrameLike | str | os.PathLike[str],
     registry: Registry,
     format: str | None,
+    *,
+    columns: Columns = None,
 ) -> RankedRun:
     from ..runs.table import RunTable
 
+    source = _table_of(run, "run", format, columns, registry)
+    if is_table(source):
+        where = "the run DataFrame" if source is run else str(run)
+        return RunTable.from_columns(run_columns_of_table(source, columns, where=where))
     if isinstance(run, (str, os.PathLike)):
         return RunTable.read(Path(run), format, registry=registry)
     if isinstance(run, (RunTable, RankedLists)):

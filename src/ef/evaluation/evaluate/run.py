@@ -16,14 +16,14 @@ from .report import retrieval_report
 
 if TYPE_CHECKING:
     from ..runs.table import RunTable
-    from ..types import Qrels, RunInput
+    from ..types import DataFrameLike, Qrels, RunInput
 
 __all__ = ["AVERAGING", "evaluate_run", "load_qrels", "load_run"]
 
 
 def evaluate_run(
-    run: RunInput | RunTable | str | os.PathLike[str],
-    qrels: Qrels | str | os.PathLike[str],
+    run: RunInput | RunTable | DataFrameLike | str | os.PathLike[str],
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     *,
     k_values: Sequence[int] = (1, 5, 10, 100),
     metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
@@ -34,6 +34,8 @@ def evaluate_run(
     profile: Literal["trec_eval", "beir", "mteb", "ranx"] | None = None,
     run_format: str | None = None,
     qrels_format: str | None = None,
+    run_columns: Sequence[str] | None = None,
+    qrels_columns: Sequence[str] | None = None,
     check_swapped: bool = True,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
@@ -59,11 +61,14 @@ def evaluate_run(
     whole ranking) is ``"map@all"``, or ``"AP"`` in ir_measures' syntax.
 
     Args:
-        run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), the
-            path of a run file (TREC or MS MARCO, detected), or a
-            :class:`~ef.evaluation.RunTable` read before.
-        qrels: ``{query_id: {doc_id: relevance}}`` or the path of a qrels file or BEIR
-            directory.
+        run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), a
+            pandas or polars DataFrame (one row per doc: ranx's ``q_id, doc_id, score``
+            columns, or ir_measures' ``query_id, doc_id, score``), the path of a run file
+            (TREC, MS MARCO or Parquet, detected), or a :class:`~ef.evaluation.RunTable`
+            read before.
+        qrels: ``{query_id: {doc_id: relevance}}``, a DataFrame (``q_id, doc_id, score``,
+            or ir_measures' ``query_id, doc_id, relevance``), or the path of a qrels file
+            (TREC, Parquet) or BEIR directory.
         k_values: the cutoffs of every metric named without one.
         metrics: measure strings: ``"ndcg"`` (at every cutoff), ``"ndcg@10"``,
             ``"precision(rel=2)@5"``, or the same in ir_measures' or trec_eval's syntax
@@ -86,18 +91,25 @@ def evaluate_run(
         run_format: the format of a run given as a path (``"trec"``, ``"msmarco"`` or a
             plugin's); ``None`` detects it.
         qrels_format: the same for qrels given as a path.
+        run_columns: the ``(query, doc, score)`` columns of a run given as a DataFrame or
+            Parquet file, when they are not one of the known sets (see
+            :mod:`ef.evaluation.formats.frames`).
+        qrels_columns: the ``(query, doc, grade)`` columns of qrels given so.
         check_swapped: refuse a run and qrels that look swapped: the qrels hold a score that
             is no whole number while the run holds only small whole numbers (grades).
             ``False`` scores them as given, for qrels with fractional grades.
 
     Raises:
-        TypeError: for a run or qrels of another shape (a DataFrame, a list of tuples); the
-            message lists the accepted ones.
+        TypeError: for a run or qrels of another shape (a list of tuples, a polars
+            LazyFrame); the message lists the accepted ones.
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
             finite number (naming the query and doc), an unknown ``averaging``, run and
             qrels that look swapped, no judged query in the run, or if no query can be
             scored.
-        DatasetFormatError: (a ``ValueError``) for bad input files, naming the file and line.
+        DatasetFormatError: (a ``ValueError``) for bad input files, naming the file and line,
+            and for a DataFrame whose columns cannot be told or that holds a bad value
+            (a null, a score that is no number, a doc twice for a query), naming the column
+            and the row.
 
     >>> run = {"q1": {"d1": 1.2, "d2": 0.4}, "q2": {"d3": 0.9}}
     >>> qrels = {"q1": {"d2": 1}, "q2": {"d3": 1}, "q3": {"d9": 1}}
@@ -150,6 +162,8 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
         registry,
         run_format=run_format,
         qrels_format=qrels_format,
+        run_columns=run_columns,
+        qrels_columns=qrels_columns,
         check_swapped=check_swapped,
         averaging=scored_over,  # under a profile: "qrels", every judged query counts
     )

@@ -20,6 +20,7 @@ from ..errors import DatasetFormatError
 T = TypeVar("T")
 
 __all__ = [
+    "atomic_binary_writer",
     "atomic_writer",
     "check_input",
     "first_line",
@@ -344,6 +345,23 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
     denied, a directory in the way) names ``path`` and says which. Temporary files of
     ``path`` that a killed writer left are removed first (only those of dead processes).
     """
+    with atomic_binary_writer(path) as handle:
+        raw: IO[bytes] = handle
+        if path.name.endswith(".gz"):
+            # The target's name and mtime=0 in the header: the same data, the same bytes.
+            raw = cast(
+                "IO[bytes]",
+                gzip.GzipFile(
+                    filename=path.name.removesuffix(".gz"), fileobj=handle, mode="wb", mtime=0
+                ),
+            )
+        with raw, io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as text:
+            yield text
+
+
+@contextlib.contextmanager
+def atomic_binary_writer(path: Path) -> Iterator[IO[bytes]]:
+    """Write the bytes of ``path`` as :func:`atomic_writer` writes its text (no gzip)."""
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a directory; cannot write a file there")
     remove_stale_temporaries(path)
@@ -355,17 +373,7 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         raise _write_error(path, exc) from None
     try:
         with io.BufferedWriter(_Target(open(fd, "wb", buffering=0), path)) as handle:
-            raw: IO[bytes] = cast("IO[bytes]", handle)
-            if path.name.endswith(".gz"):
-                # The target's name and mtime=0 in the header: the same data, the same bytes.
-                raw = cast(
-                    "IO[bytes]",
-                    gzip.GzipFile(
-                        filename=path.name.removesuffix(".gz"), fileobj=handle, mode="wb", mtime=0
-                    ),
-                )
-            with raw, io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as text:
-                yield text
+            yield cast("IO[bytes]", handle)
         try:
             # A temporary file is private (0600); the result gets the mode a new file would
             # get, or keeps the mode of the file it replaces.

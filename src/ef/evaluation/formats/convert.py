@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import attrs
 
@@ -21,6 +21,7 @@ from ..plugin_engine.registry import Registry, registry_or_default
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags, write_run_lines
 from .files import format_for
+from .parquet import looks_like_parquet, read_parquet_tags, write_parquet_run
 
 __all__ = ["DROPPABLE", "KINDS", "convert"]
 
@@ -36,7 +37,12 @@ _NAME_HINTS = (
     ("collection", "corpus"),
     ("corpus", "corpus"),
 )
-_SUFFIX_FORMATS = {".jsonl": "beir", ".trec": "trec", ".run": "trec"}
+_SUFFIX_FORMATS = {".jsonl": "beir", ".trec": "trec", ".run": "trec", ".parquet": "parquet"}
+#: The writers that keep a run's one tag (TREC's tag column, Parquet's ``tag`` column).
+_TAG_WRITERS: dict[Callable[..., None], str] = {
+    write_run_lines: "trec",
+    write_parquet_run: "parquet",
+}
 
 #: What ``drop=`` may name: the kinds of data a target format may be unable to hold.
 DROPPABLE: tuple[str, ...] = ("metadata", "title", "scores", "tag")
@@ -47,12 +53,17 @@ _KEEPS: dict[str, frozenset[str]] = {
     # Metadata in .meta.jsonl sidecars; one run tag (kept when the source has one).
     "trec": frozenset({"metadata", "title", "scores"}),
     "msmarco": frozenset(),
+    "parquet": frozenset({"scores"}),  # runs and qrels only; a run's one tag in a column
 }
 _HOW = {
     "metadata": "its files are id<TAB>text only",
     "title": "its collection is pid<TAB>text",
     "scores": "its runs are qid<TAB>pid<TAB>rank",
     "tag": "its runs have no tag column",
+}
+_HOW_OF = {
+    ("trec", "tag"): "a run written here has one tag",
+    ("parquet", "tag"): ("a run written here has one tag column"),
 }
 
 
@@ -65,6 +76,11 @@ def guess_kind(path: Path) -> str:
     by_name = next((kind for hint, kind in _NAME_HINTS if hint in words), None)
     if by_name is not None:
         return by_name
+    if looks_like_parquet(path):  # its columns are the same for runs and qrels (ranx's)
+        raise ValueError(
+            f"cannot tell whether {path} holds a run or qrels (a Parquet file's columns may "
+            "be the same for both); name it with kind="
+        )
     first = (first_line(path) or "").strip()
     columns = first.split()
     by_content = [
@@ -143,9 +159,10 @@ def convert(
     losses = _Losses(src, writer.name, _drops(drop, writer.name), on_drop)
     data: Any = getattr(reader, f"read_{what}")(src)
     if what == "run":
-        tags = run_tags(src) if reader.name in ("trec", "msmarco") else []
-        if writer.write_run is write_run_lines and len(tags) == 1:
-            write_run_lines(dst, losses.run(data, tags), tag=tags[0])  # the tag survives
+        tags = _tags_of(src, reader.name)
+        if writer.write_run in _TAG_WRITERS and len(tags) == 1:
+            write_tagged = cast("Callable[..., None]", writer.write_run)
+            write_tagged(dst, losses.run(data, tags), tag=tags[0])  # the tag survives
             losses.tell()
             return what
         data = losses.run(data, tags)
@@ -158,6 +175,15 @@ def convert(
     getattr(writer, f"write_{what}")(dst, data)
     losses.tell()
     return what
+
+
+def _tags_of(source: Path, format: str) -> list[str]:
+    """The run tags a built-in format's file holds (a plugin's are unknown: none)."""
+    if format in ("trec", "msmarco"):
+        return run_tags(source)
+    if format == "parquet":
+        return read_parquet_tags(source)
+    return []
 
 
 def _drops(drop: Iterable[str], target: str) -> frozenset[str]:
@@ -208,7 +234,7 @@ class _Losses:
         self.dropped[what] = noun
 
     def run(self, run: Mapping[str, Mapping[str, float]], tags: list[str]) -> Any:
-        if tags and (len(tags) > 1 or self.target != "trec"):
+        if tags and (len(tags) > 1 or self.target not in _TAG_WRITERS.values()):
             shown = ", ".join(repr(t) for t in tags[:3]) + (", ..." if len(tags) > 3 else "")
             many = f"{len(tags)} run tags ({shown})" if len(tags) > 1 else f"the run tag {shown}"
             if self._lost("tag", f"the run has {many}"):
@@ -262,9 +288,7 @@ class _Losses:
             self.on_drop(f"{verb} {lost} of {self.source.name} ({self.target}: {self._how(what)})")
 
     def _how(self, what: str) -> str:
-        if (self.target, what) == ("trec", "tag"):
-            return "a run written here has one tag"
-        return _HOW[what]
+        return _HOW_OF.get((self.target, what), _HOW[what])
 
 
 def _plural(noun: str) -> str:

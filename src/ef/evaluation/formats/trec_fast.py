@@ -29,13 +29,14 @@ Ints = npt.NDArray[np.int64]
 @attrs.frozen(eq=False)
 class RunColumns:
     """A run as plain columns: query ids in file order, each query's row offsets, the
-    scores, the doc ids (a polars Series) and their 64-bit hashes."""
+    scores, the doc ids (a polars Series with their 64-bit hashes, or a list of str with no
+    hashes: a table's, :mod:`ef.evaluation.formats.frames`)."""
 
     query_ids: list[str]
     offsets: Ints
     scores: npt.NDArray[np.float64]
     docs: Any
-    hashes: npt.NDArray[np.uint64]
+    hashes: npt.NDArray[np.uint64] | None = None
 
 
 # A byte-order mark (the reference reader takes one at the very start only, and refuses one

@@ -211,8 +211,13 @@ class RunTable:
 
     @classmethod
     def from_columns(cls, columns: RunColumns) -> RunTable:
-        """The table of a run read as columns (the TREC format's fast reader)."""
-        docs = _SeriesDocs(columns.docs, columns.hashes)
+        """The table of a run read as columns (the TREC format's fast reader, or a table's
+        columns: a DataFrame or a Parquet file)."""
+        docs: _DocColumn
+        if isinstance(columns.docs, list):
+            docs = _ListDocs(columns.docs)
+        else:
+            docs = _SeriesDocs(columns.docs, columns.hashes)
         return cls(columns.query_ids, columns.offsets, columns.scores, docs)
 
     def ranking(
