@@ -6,7 +6,10 @@ parameters set. Three syntaxes name one:
 * ours: ``name``, ``name@k``, ``name@all``, ``name(param=value, ...)@k``, with the names of
   the registry (``ndcg``, ``precision``, a plugin's ``hits``) or their aliases;
 * ir_measures': ``nDCG@10``, ``P(rel=2)@5``, ``AP(judged_only=True)``, ``RBP(p=0.8)``;
-* trec_eval's: ``ndcg_cut.10``, ``P.5,10``, ``map``, ``recip_rank``, ``ndcg.1=3,2=9``.
+* trec_eval's: ``ndcg_cut.10``, ``P.5,10``, ``map``, ``recip_rank``, ``ndcg.1=3,2=9``;
+* and, read by their own functions, ranx's (``map@100-l2``, :func:`parse_ranx_measure`) and
+  trec_eval's own reading of a bare name (``map`` is the whole ranking,
+  :func:`parse_trec_eval_measure`).
 
 Each resolves to :class:`Measure` objects whose :attr:`Measure.key` is the canonical
 spelling that reports use: our name, the parameters that differ from their defaults in
@@ -55,14 +58,20 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_K_VALUES",
     "DEFAULT_METRICS",
+    "RANX_NAMES",
+    "TREC_EVAL_CUTOFFS",
     "TREC_EVAL_SETS",
     "Measure",
     "check_k_values",
     "format_value",
     "parse_measure",
     "parse_measures",
+    "parse_ranx_measure",
+    "parse_trec_eval_measure",
+    "resolve_key",
     "split_key",
     "trec_eval_differences",
+    "trec_eval_printed",
     "trec_eval_set",
 ]
 
@@ -632,3 +641,214 @@ def describe_syntaxes(metric: RetrievalMetric) -> Mapping[str, list[str]]:
         if spelled:
             described[syntax] = spelled
     return described
+
+
+def trec_eval_printed(measure: Measure) -> str | None:
+    """The name trec_eval (and pytrec_eval) prints for ``measure``, from its metric's
+    trec_eval synonyms; None if trec_eval has no name for it.
+
+    trec_eval's names carry cutoffs, nDCG's gains (``ndcg_1=3,2=9``) and RBP's ``p``
+    (``rbp_p=0.8``), not its global switches (``-l``, ``-J``): a measure with other
+    parameters has no trec_eval name.
+
+    >>> [trec_eval_printed(m) for m in parse_measure("P.5,10")]
+    ['P_5', 'P_10']
+    >>> trec_eval_printed(parse_measure("map@all")[0]), trec_eval_printed(parse_measure("mrr@10")[0])
+    ('map', None)
+    """
+    given = dict(measure.params)
+    for synonym in measure.metric.synonyms:
+        if synonym.syntax != "trec_eval" or synonym.cutoff != (measure.k is not None):
+            continue
+        fixed = dict(synonym.params)
+        if any(given.get(name) != value for name, value in fixed.items()):
+            continue
+        extra = {name: value for name, value in given.items() if name not in fixed}
+        if measure.k is not None:
+            return None if extra else f"{synonym.name}_{measure.k}"
+        if not extra:
+            return synonym.name
+        if list(extra) == ["gains"]:
+            pairs = ",".join(f"{format_value(g)}={format_value(v)}" for g, v in extra["gains"])
+            return f"{synonym.name}_{pairs}"
+        if list(extra) == ["p"]:
+            return f"{synonym.name}_p={format_value(extra['p'])}"
+    return None
+
+
+def parse_trec_eval_measure(spec: str, *, registry: Registry | None = None) -> list[Measure]:
+    """The measures ``spec`` names in trec_eval's ``-m`` syntax, as trec_eval (and
+    pytrec_eval) reads it: a bare name is trec_eval's (``map`` the whole ranking, ``P`` its
+    default cutoffs 5 to 1000), unlike :func:`parse_measure`, where ours wins.
+
+    >>> [m.key for m in parse_trec_eval_measure("map")], len(parse_trec_eval_measure("P"))
+    (['map@all'], 9)
+    >>> [m.key for m in parse_trec_eval_measure("ndcg_cut.10")]
+    ['ndcg@10']
+    """
+    text = spec.strip() if isinstance(spec, str) else spec
+    member = _SET_MEMBERS.get(text) if isinstance(text, str) else None
+    return parse_measure(
+        member or spec, k_values=TREC_EVAL_CUTOFFS, registry=registry
+    )  # TREC_EVAL_CUTOFFS: a bare cutoff family elsewhere (a plugin's) is cut as trec_eval's
+
+
+#: ranx's metric names (``ranx.metrics.metric_switch``) and ours; None: not implemented here.
+RANX_NAMES: Mapping[str, str | None] = {
+    "hits": None,
+    "hit_rate": "success",
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "f1",
+    "r-precision": "rprec",
+    "mrr": "mrr",
+    "map": "map",
+    "dcg": None,
+    "dcg_burges": None,
+    "ndcg": "ndcg",
+    "ndcg_burges": "ndcg(dcg='exp-log2')",
+    "bpref": "bpref",
+    "rbp": "rbp",
+}
+_RANX = re.compile(r"^(?P<name>[a-z_-]+?)(?:(?P<sep>[.@])(?P<k>\d+))?(?:-l(?P<rel>\d+))?$")
+
+
+def parse_ranx_measure(metric: str, *, registry: Registry | None = None) -> Measure:
+    """The measure ranx's metric string names: ``name[@k][-l<level>]``, with ``rbp.95``
+    for RBP's persistence. A name without ``@k`` is the whole ranking (ranx's ``k=0``), and
+    ``-l2`` is the relevance level (``rel=2``; ranx's default level 1 is ours).
+
+    >>> [parse_ranx_measure(m).key for m in ("ndcg@10", "map@100-l2", "mrr", "r-precision")]
+    ['ndcg@10', 'map(rel=2)@100', 'mrr@all', 'rprec']
+    >>> parse_ranx_measure("ndcg_burges@5").key, parse_ranx_measure("rbp.95").key
+    ("ndcg(dcg='exp-log2')@5", 'rbp(p=0.95)')
+    >>> parse_ranx_measure("dcg@10")
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.UnknownNameError: ranx's 'dcg' is not implemented in ef-evaluation; \
+ranx's metrics here: hit_rate, precision, recall, f1, r-precision, mrr, map, ndcg, \
+ndcg_burges, bpref, rbp
+    """
+    from ..plugin_engine.registry import registry_or_default
+
+    match = _RANX.match(metric.strip()) if isinstance(metric, str) else None
+    name = match["name"] if match else None
+    known = ", ".join(n for n, ours in RANX_NAMES.items() if ours is not None)
+    if match is None or name not in RANX_NAMES:
+        raise UnknownNameError(
+            f"{metric!r} is no ranx metric (name[@k][-l<level>], e.g. ndcg@10 or map@100-l2); "
+            f"ranx's metrics here: {known}"
+        )
+    ours = RANX_NAMES[name]
+    if ours is None:
+        raise UnknownNameError(
+            f"ranx's {name!r} is not implemented in ef-evaluation; ranx's metrics here: {known}"
+        )
+    params = []
+    k = match["k"]
+    if name == "rbp":
+        if k is None:
+            raise ValueError(f"{metric!r}: RBP needs its persistence, e.g. rbp.95 (ranx's syntax)")
+        params.append(f"p=0.{k}")
+        k = None
+    elif match["sep"] == ".":
+        raise ValueError(f"{metric!r}: ranx writes the cutoff after '@', e.g. {name}@{k}")
+    if match["rel"] is not None and int(match["rel"]) != 1:
+        params.append(f"rel={int(match['rel'])}")
+    base, _, given = ours.partition("(")
+    inside = [given.rstrip(")")] if given else []
+    spec = base + (f"({','.join([*inside, *params])})" if inside or params else "")
+    metric_def = registry_or_default(registry).retrieval_metric(base)
+    if k is not None:
+        spec += f"@{k}"
+    elif metric_def.cutoff:
+        spec += "@all"
+    (measure,) = parse_measure(spec, registry=registry)
+    return measure
+
+
+#: BEIR's and MTEB's names of its own metrics' keys (``R_cap@10``), where they are neither
+#: ours nor ir_measures' (``NDCG@10``, ``MAP@10``, ``Recall@10``, ``P@10``, ``MRR@10`` are).
+_BEIR_NAMES = {"R_cap": "r_cap", "Hole": "hole", "Accuracy": "success"}
+
+
+def _readings(
+    name: str, k_values: Sequence[int], registry: Registry | None
+) -> tuple[list[list[str]], list[Exception]]:
+    """The report keys ``name`` means in each syntax that reads it, and why the others do not."""
+    readings: list[list[str]] = []
+    problems: list[Exception] = []
+    base, at, rest = name.partition("@")
+    attempts = [
+        lambda: parse_measure(name, k_values=k_values, registry=registry),
+        lambda: parse_trec_eval_measure(name, registry=registry),
+        lambda: [parse_ranx_measure(name, registry=registry)],
+    ]
+    if base in _BEIR_NAMES:
+        attempts.append(
+            lambda: parse_measure(
+                _BEIR_NAMES[base] + at + rest, k_values=k_values, registry=registry
+            )
+        )
+    for attempt in attempts:
+        try:
+            keys = [m.key for m in attempt()]
+        except (ValueError, TypeError) as exc:  # UnknownNameError is a ValueError
+            problems.append(exc)
+            continue
+        if keys not in readings:
+            readings.append(keys)
+    return readings, problems
+
+
+def resolve_key(
+    name: str,
+    keys: Sequence[str],
+    *,
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    registry: Registry | None = None,
+) -> str:
+    """The key of ``keys`` (a report's, in our spelling) that ``name`` stands for, in any
+    syntax: ours, ir_measures' (``nDCG@10``), trec_eval's and pytrec_eval's (``ndcg_cut.10``,
+    ``ndcg_cut_10``, ``P_5``, a bare ``map`` for the whole ranking), ranx's (``map@100-l2``,
+    ``ndcg_burges@10``) or BEIR's (``NDCG@10``, ``R_cap@10``). A name read one way as one
+    measure wins over a bare name that stands for every cutoff of ``k_values``.
+
+    Raises:
+        KeyError: if ``name`` stands for no key of ``keys``, or for several; the message
+            says which keys it would be in our spelling and lists ``keys``.
+
+    >>> keys = ["ndcg@10", "precision@5", "map@all", "map(rel=2)@100"]
+    >>> [resolve_key(n, keys) for n in ("nDCG@10", "ndcg_cut_10", "ndcg_cut.10", "P_5")]
+    ['ndcg@10', 'ndcg@10', 'ndcg@10', 'precision@5']
+    >>> resolve_key("map", keys), resolve_key("map@100-l2", keys)
+    ('map@all', 'map(rel=2)@100')
+    >>> resolve_key("ndcg_cut_20", keys)
+    Traceback (most recent call last):
+        ...
+    KeyError: "'ndcg_cut_20' is ndcg@20 in ef-evaluation's spelling, which this report does \
+not hold; it holds ndcg@10, precision@5, map@all, map(rel=2)@100"
+    """
+    present = list(keys)
+    if name in present:
+        return name
+    holds = ", ".join(present) or "no metric"
+    if not isinstance(name, str):
+        raise KeyError(f"a metric name is a str such as 'ndcg@10', got {name!r}; it holds {holds}")
+    readings, problems = _readings(name, k_values, registry)
+    singles = [r for r in readings if len(r) == 1]
+    for group in (singles, [r for r in readings if len(r) > 1]):
+        found = list(dict.fromkeys(key for reading in group for key in reading if key in present))
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise KeyError(
+                f"{name!r} could be any of {', '.join(found)} in this report; ask for one of them"
+            )
+    if not readings:
+        raise KeyError(f"{name!r} names no measure ({problems[0]}); this report holds {holds}")
+    meant = ", ".join(dict.fromkeys(key for reading in readings for key in reading))
+    raise KeyError(
+        f"{name!r} is {meant} in ef-evaluation's spelling, which this report does not hold; "
+        f"it holds {holds}"
+    )

@@ -4,41 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.measures import format_value, parse_measure, split_key
+from ..engine.measures import parse_measure, split_key, trec_eval_printed
 from ..errors import UnknownNameError
 
 if TYPE_CHECKING:
-    from ..engine.measures import Measure
     from ..plugin_engine.registry import Registry
 
 __all__ = ["trec_eval_line", "trec_eval_name"]
-
-
-def _from_synonyms(measure: Measure) -> str | None:
-    """The name trec_eval prints for ``measure``, from its metric's trec_eval synonyms.
-
-    trec_eval's names carry cutoffs, nDCG's gains (``ndcg_1=3,2=9``) and RBP's ``p``
-    (``rbp_p=0.8``), not its global switches (``-l``, ``-J``): a measure with other
-    parameters has no trec_eval name.
-    """
-    given = dict(measure.params)
-    for synonym in measure.metric.synonyms:
-        if synonym.syntax != "trec_eval" or synonym.cutoff != (measure.k is not None):
-            continue
-        fixed = dict(synonym.params)
-        if any(given.get(name) != value for name, value in fixed.items()):
-            continue
-        extra = {name: value for name, value in given.items() if name not in fixed}
-        if measure.k is not None:
-            return None if extra else f"{synonym.name}_{measure.k}"
-        if not extra:
-            return synonym.name
-        if list(extra) == ["gains"]:
-            pairs = ",".join(f"{format_value(g)}={format_value(v)}" for g, v in extra["gains"])
-            return f"{synonym.name}_{pairs}"
-        if list(extra) == ["p"]:
-            return f"{synonym.name}_p={format_value(extra['p'])}"
-    return None
 
 
 def trec_eval_name(key: str, registry: Registry | None = None) -> str:
@@ -58,7 +30,7 @@ def trec_eval_name(key: str, registry: Registry | None = None) -> str:
     except (UnknownNameError, ValueError):
         measures = []
     if len(measures) == 1:
-        found = _from_synonyms(measures[0])
+        found = trec_eval_printed(measures[0])
         if found is not None:
             return found
     name, k = split_key(key)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from ..engine.measures import resolve_key
 from ..render import Table, exact_number, number, p_value, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
@@ -169,15 +170,25 @@ class ComparisonReport(Rendered):
     manifest: Mapping[str, Any] = attrs.field(factory=dict, converter=frozen_deep, eq=False)
 
     def pair(self, a: str, b: str, metric: str | None = None) -> PairComparison:
-        """The comparison of ``b`` with ``a`` on ``metric`` (the first metric by default),
+        """The comparison of ``b`` with ``a`` on ``metric`` (the first metric by default, or
+        the one ``metric`` names in any tool's spelling, ``nDCG@10`` or ``ndcg_cut_10``),
         flipped if the report holds it the other way round."""
-        metric = self.metrics[0] if metric is None else metric
+        metric = self.metrics[0] if metric is None else self.metric_key(metric)
         for found in self.comparisons:
             if found.metric == metric and (found.a, found.b) == (a, b):
                 return found
             if found.metric == metric and (found.a, found.b) == (b, a):
                 return found.flipped()
         raise KeyError(f"no comparison of {b!r} with {a!r} on {metric!r} in this report")
+
+    def metric_key(self, name: str) -> str:
+        """The metric of :attr:`metrics` that ``name`` stands for, in ours, ir_measures',
+        trec_eval's, ranx's or BEIR's spelling; a KeyError saying what is there otherwise
+        (see :meth:`RetrievalEvalReport.metric_key
+        <ef.evaluation.RetrievalEvalReport.metric_key>`)."""
+        if name in self.metrics:  # a RAG metric's name, or ours
+            return name
+        return resolve_key(name, self.metrics)
 
     def significant(self) -> tuple[PairComparison, ...]:
         """The comparisons whose corrected p-value is at most ``alpha``."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.measures import split_key
+from ..engine.measures import resolve_key, split_key
 from ..engine.ties import TieDiagnostic
 from ..render import Table, exact_number, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
@@ -103,6 +103,45 @@ class RetrievalEvalReport(Rendered):
         0.5
         """
         return self.metrics.get(f"ndcg@{k}")
+
+    def metric_key(self, name: str) -> str:
+        """The key of :attr:`metrics` that ``name`` stands for, spelled as ef-evaluation,
+        ir_measures (``nDCG@10``), trec_eval or pytrec_eval (``ndcg_cut.10``,
+        ``ndcg_cut_10``, ``P_5``, ``map``), ranx (``map@100-l2``) or BEIR (``NDCG@10``,
+        ``R_cap@10``) spell it.
+
+        Raises:
+            KeyError: if ``name`` stands for none of the keys, or for several; the message
+                gives its key in our spelling and the keys the report holds.
+
+        >>> report = RetrievalEvalReport({'ndcg@10': 0.5, 'map@all': 0.25}, {}, 1, (10,))
+        >>> report.metric_key('ndcg_cut_10'), report.metric_key('map')
+        ('ndcg@10', 'map@all')
+        """
+        return resolve_key(name, list(self.metrics), k_values=self.k_values)
+
+    def metric(self, name: str, query_id: str | None = None) -> float:
+        """The mean of the measure ``name`` stands for in any tool's spelling (see
+        :meth:`metric_key`), or its value for ``query_id``; :attr:`metrics` keeps our keys.
+
+        >>> report = RetrievalEvalReport({'ndcg@10': 0.5}, {'q1': {'ndcg@10': 0.5}}, 1, (10,))
+        >>> report.metric('nDCG@10'), report.metric('ndcg_cut.10', 'q1')
+        (0.5, 0.5)
+        >>> report.metric('P@5')
+        Traceback (most recent call last):
+            ...
+        KeyError: "'P@5' is precision@5 in ef-evaluation's spelling, which this report does \
+not hold; it holds ndcg@10"
+        """
+        key = self.metric_key(name)
+        if query_id is None:
+            return self.metrics[key]
+        if query_id not in self.per_query:
+            raise KeyError(
+                f"no query {query_id!r} in this report's per_query ({len(self.per_query)} "
+                "queries)"
+            )
+        return self.per_query[query_id][key]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dicts and lists, ready for ``json.dumps``.
