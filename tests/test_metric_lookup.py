@@ -54,7 +54,6 @@ def report():
         ("recall_100", "recall@100"),
         ("success_10", "success@10"),
         ("unj_10", "hole@10"),
-        ("Rprec", "rprec"),
         # ranx
         ("ndcg@10", "ndcg@10"),
         ("ndcg_burges@10", "ndcg(dcg='exp-log2')@10"),

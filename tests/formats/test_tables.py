@@ -178,7 +178,7 @@ def test_columns_that_cannot_be_told_are_refused() -> None:
         match=r"hold both ranx's q_id, doc_id, score and ir_measures' query_id, doc_id, score",
     ):
         evaluate_run(both, QRELS)
-    with pytest.raises(DatasetFormatError, match="^the qrels DataFrame: cannot tell"):
+    with pytest.raises(DatasetFormatError, match=r"^the qrels DataFrame: cannot tell"):
         evaluate_run(GOOD, pd.DataFrame({"x": [1]}))
 
 
@@ -236,7 +236,7 @@ def test_parquet_is_detected_by_its_magic_bytes(tmp_path: Path) -> None:
 def test_a_parquet_file_of_ir_datasets_columns_with_named_columns(tmp_path: Path) -> None:
     path = tmp_path / "run.parquet"
     pl.DataFrame({"topic": ["q1", "q2"], "doc": ["d1", "d3"], "s": [1.0, 2.0]}).write_parquet(path)
-    with pytest.raises(DatasetFormatError, match=f"^{path}: cannot tell the query, doc"):
+    with pytest.raises(DatasetFormatError, match=rf"^{path}: cannot tell the query, doc"):
         evaluate_run(path, QRELS)
     got = evaluate_run(path, QRELS, run_columns=("topic", "doc", "s"), metrics=("mrr@10",))
     assert got.metrics == {"mrr@10": 1.0}

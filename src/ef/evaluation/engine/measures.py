@@ -653,8 +653,8 @@ def trec_eval_printed(measure: Measure) -> str | None:
 
     >>> [trec_eval_printed(m) for m in parse_measure("P.5,10")]
     ['P_5', 'P_10']
-    >>> trec_eval_printed(parse_measure("map@all")[0]), trec_eval_printed(parse_measure("mrr@10")[0])
-    ('map', None)
+    >>> [trec_eval_printed(parse_measure(key)[0]) for key in ("map@all", "mrr@10")]
+    ['map', None]
     """
     given = dict(measure.params)
     for synonym in measure.metric.synonyms:

@@ -42,9 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ComparisonReport", "PairComparison", "compare"]
 
-_RUN_SUFFIXES = (
-    ".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".csv", ".parquet"
-)
+_RUN_SUFFIXES = (".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".csv", ".parquet")
 
 
 # --- compare() ------------------------------------------------------------------------

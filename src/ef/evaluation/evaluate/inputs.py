@@ -362,9 +362,9 @@ def _table_of(
     if _is_parquet(value, format, registry):
         return read_parquet_table(Path(value))  # type: ignore[arg-type]  # a path: checked
     if isinstance(value, (str, os.PathLike)):
-        named = format or format_for(
-            Path(value), None, f"read_{what}", registry, must_exist=True
-        ).name
+        named = (
+            format or format_for(Path(value), None, f"read_{what}", registry, must_exist=True).name
+        )
         problem = f"{value} is a {named} file"
     else:
         problem = f"the {what} is a {_kind(value)}"

@@ -277,9 +277,7 @@ def qrels_of_table(
     """The judgements a table holds, ``{query_id: {doc_id: grade}}``: a whole-number grade
     is an ``int`` (as a qrels file gives it), another finite number a ``float``."""
     groups, values = _grouped(_columns(table, where), "qrels", columns)
-    return {
-        q: {d: _grade(values[row]) for d, row in docs.items()} for q, docs in groups.items()
-    }
+    return {q: {d: _grade(values[row]) for d, row in docs.items()} for q, docs in groups.items()}
 
 
 def _grade(value: Any) -> Any:

@@ -138,8 +138,7 @@ not hold; it holds ndcg@10"
             return self.metrics[key]
         if query_id not in self.per_query:
             raise KeyError(
-                f"no query {query_id!r} in this report's per_query ({len(self.per_query)} "
-                "queries)"
+                f"no query {query_id!r} in this report's per_query ({len(self.per_query)} queries)"
             )
         return self.per_query[query_id][key]
 
