@@ -4,7 +4,9 @@ the dicts they hold, and every bad value named by column and row."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +44,9 @@ def _inputs(seed: int = 7) -> tuple[dict[str, dict[str, float]], dict[str, dict[
     return run, qrels
 
 
-def _rows(mapping: dict[str, dict[str, float]], value: str, shuffle: bool = False) -> dict:
+def _rows(
+    mapping: Mapping[str, Mapping[str, float]], value: str, shuffle: bool = False
+) -> dict[str, list[Any]]:
     rows = [(q, d, v) for q, docs in mapping.items() for d, v in docs.items()]
     if shuffle:  # a query's rows need not be together; their order within it is kept
         random.Random(3).shuffle(rows)
@@ -128,7 +132,11 @@ def test_the_caller_s_dataframes_are_not_changed() -> None:
     pd.testing.assert_frame_equal(grades, before[1])
 
 
-GOOD = {"q_id": ["q1", "q1", "q2"], "doc_id": ["d1", "d2", "d3"], "score": [0.5, 0.9, 0.1]}
+GOOD: dict[str, list[Any]] = {
+    "q_id": ["q1", "q1", "q2"],
+    "doc_id": ["d1", "d2", "d3"],
+    "score": [0.5, 0.9, 0.1],
+}
 QRELS = {"q1": {"d1": 1}, "q2": {"d3": 1}}
 
 
@@ -146,7 +154,7 @@ QRELS = {"q1": {"d1": 1}, "q2": {"d3": 1}}
         ({"doc_id": ["d1", "", "d3"]}, "column 'doc_id' row 1 is an empty id"),
     ],
 )
-def test_a_bad_value_is_named_by_column_and_row(change: dict, message: str) -> None:
+def test_a_bad_value_is_named_by_column_and_row(change: dict[str, list[Any]], message: str) -> None:
     frame = pd.DataFrame({**GOOD, **change})
     with pytest.raises(DatasetFormatError) as info:
         evaluate_run(frame, QRELS, registry=BUILTIN)
@@ -179,14 +187,14 @@ def test_columns_that_cannot_be_told_are_refused() -> None:
     ):
         evaluate_run(both, QRELS)
     with pytest.raises(DatasetFormatError, match=r"^the qrels DataFrame: cannot tell"):
-        evaluate_run(GOOD, pd.DataFrame({"x": [1]}))
+        evaluate_run({"q1": {"d1": 1.0}}, pd.DataFrame({"x": [1]}))
 
 
 def test_a_lazy_frame_is_refused_with_what_to_do() -> None:
     with pytest.raises(TypeError, match=r"run is a polars LazyFrame; collect\(\) it first"):
         evaluate_run(pl.DataFrame(GOOD).lazy(), QRELS)
     with pytest.raises(TypeError, match=r"qrels is a polars LazyFrame; collect\(\) it first"):
-        evaluate_run(GOOD, pl.DataFrame(GOOD).lazy())
+        evaluate_run({"q1": {"d1": 1.0}}, pl.DataFrame(GOOD).lazy())
 
 
 def test_swapped_tables_are_caught() -> None:

@@ -44,7 +44,7 @@ import ast
 import difflib
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -286,6 +286,24 @@ class Measure:
         if self.k is not None:
             return f"{text}@{self.k}"
         return f"{text}@all" if self.metric.cutoff else text
+
+    def with_params(self, **values: Any) -> Measure:
+        """This measure with the parameters ``values`` set (checked and converted; one set
+        to its default is left out of the key, as a measure string would leave it).
+
+        >>> from ef.evaluation import get_registry
+        >>> Measure(get_registry().retrieval_metric("precision"), 5).with_params(rel=2).key
+        'precision(rel=2)@5'
+        """
+        given = dict(self.params)
+        for name, value in values.items():
+            given[name] = self.metric.param(name).convert(value)
+        params = tuple(
+            (p.name, given[p.name])
+            for p in self.metric.params
+            if p.name in given and given[p.name] != p.default
+        )
+        return Measure(self.metric, self.k, params)
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -732,7 +750,7 @@ ndcg_burges, bpref, rbp
     from ..plugin_engine.registry import registry_or_default
 
     match = _RANX.match(metric.strip()) if isinstance(metric, str) else None
-    name = match["name"] if match else None
+    name = str(match["name"]) if match else ""
     known = ", ".join(n for n, ours in RANX_NAMES.items() if ours is not None)
     if match is None or name not in RANX_NAMES:
         raise UnknownNameError(
@@ -779,7 +797,7 @@ def _readings(
     readings: list[list[str]] = []
     problems: list[Exception] = []
     base, at, rest = name.partition("@")
-    attempts = [
+    attempts: list[Callable[[], list[Measure]]] = [
         lambda: parse_measure(name, k_values=k_values, registry=registry),
         lambda: parse_trec_eval_measure(name, registry=registry),
         lambda: [parse_ranx_measure(name, registry=registry)],

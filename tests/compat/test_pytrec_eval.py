@@ -1,0 +1,110 @@
+"""ef.evaluation.compat.pytrec_eval against pytrec-eval-terrier on the same inputs."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from ef.evaluation import InputWarning, UnknownNameError
+from ef.evaluation.compat import pytrec_eval as ours
+
+from .helpers import inputs, unchanged
+
+real = pytest.importorskip("pytrec_eval")
+
+MEASURE_SETS = [
+    {"map", "ndcg"},
+    {"ndcg_cut.10", "P.5,10", "recall"},
+    {"P", "P.5", "ndcg_cut_5"},  # pytrec_eval combines them: P_5 only, and ndcg_cut_5
+    {"recip_rank", "Rprec", "bpref", "infAP", "success.1,5,10", "map_cut.5,100"},
+    {"num_ret", "num_rel", "num_rel_ret", "set_P", "set_recall", "set_F", "relative_P.5"},
+]
+
+
+def _agree(got: dict[str, dict[str, float]], expected: dict[str, dict[str, float]]) -> None:
+    assert got.keys() == expected.keys()
+    for query_id, values in expected.items():
+        assert got[query_id].keys() == values.keys(), query_id
+        for name, value in values.items():
+            assert got[query_id][name] == pytest.approx(value, abs=1e-9, rel=0), (query_id, name)
+
+
+@pytest.mark.parametrize("measures", MEASURE_SETS, ids=lambda m: ",".join(sorted(m)))
+@pytest.mark.parametrize("relevance_level", [1, 2])
+@pytest.mark.parametrize("judged_only", [False, True])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_same_results_as_pytrec_eval(measures, relevance_level, judged_only, seed) -> None:
+    qrels, run = inputs(seed)
+    still = unchanged(qrels, run)
+    args = (measures, relevance_level, judged_only)
+    got = ours.RelevanceEvaluator(qrels, *args).evaluate(run)
+    _agree(got, real.RelevanceEvaluator(qrels, *args).evaluate(run))
+    still()
+
+
+def test_the_nicknames_give_pytrec_eval_s_values_of_what_is_implemented() -> None:
+    qrels, run = inputs(3)
+    for nickname in ("official", "set", "all_trec"):
+        with pytest.warns(InputWarning, match="ef-evaluation does not implement trec_eval's"):
+            got = ours.RelevanceEvaluator(qrels, {nickname}).evaluate(run)
+        expected = real.RelevanceEvaluator(qrels, {nickname}).evaluate(run)
+        assert got.keys() == expected.keys()
+        for query_id, values in got.items():
+            assert values  # some of each set is implemented
+            for name, value in values.items():
+                assert value == pytest.approx(expected[query_id][name], abs=1e-9, rel=0)
+
+
+def test_a_query_judged_with_nothing_is_left_out_as_pytrec_eval_leaves_it() -> None:
+    qrels = {"q1": {"d1": 1}, "q2": {}}
+    run = {"q1": {"d1": 1.0}, "q2": {"d1": 1.0}}
+    expected = real.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    assert ours.RelevanceEvaluator(qrels, {"map"}).evaluate(run) == expected == {"q1": {"map": 1.0}}
+
+
+def test_one_evaluator_gives_the_same_values_twice_and_keeps_its_own_qrels() -> None:
+    qrels, run = inputs(4)
+    evaluator = ours.RelevanceEvaluator(qrels, {"ndcg_cut.5,10"})
+    first = evaluator.evaluate(run)
+    qrels["q3"].clear()  # the caller's dict changes; the evaluator's copy does not
+    assert evaluator.evaluate(run) == first
+
+
+def test_numpy_grades_are_taken_where_pytrec_eval_refuses_them() -> None:
+    qrels = {"q1": {"d1": np.int64(1), "d2": np.int64(0)}}
+    run = {"q1": {"d1": 0.5, "d2": 0.9}}
+    with pytest.raises(TypeError, match="Expected relevance to be integer"):
+        real.RelevanceEvaluator(qrels, {"map"})
+    assert ours.RelevanceEvaluator(qrels, {"map"}).evaluate(run) == {"q1": {"map": 0.5}}
+
+
+def test_a_run_of_another_collection_is_refused_where_pytrec_eval_returns_nothing() -> None:
+    qrels = {"1": {"d1": 1}}
+    run = {"Q1": {"d1": 1.0}}
+    assert real.RelevanceEvaluator(qrels, {"map"}).evaluate(run) == {}
+    with pytest.raises(ValueError, match="no query in common between the run and qrels"):
+        ours.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+
+
+def test_a_measure_not_implemented_is_named() -> None:
+    with pytest.raises(UnknownNameError, match="'gm_map' is trec_eval's gm_map"):
+        ours.RelevanceEvaluator({"q1": {"d1": 1}}, {"gm_map"})
+    with pytest.raises(TypeError, match="measures is a set of names"):
+        ours.RelevanceEvaluator({"q1": {"d1": 1}}, "map")
+
+
+def test_supported_measures_are_trec_eval_s_names_we_implement() -> None:
+    supported = ours.supported_measures
+    assert {"map", "ndcg", "ndcg_cut", "P", "recall", "recip_rank", "Rprec", "bpref"} <= supported
+    # Every one of them that pytrec_eval knows gives pytrec_eval's values.
+    qrels, run = inputs(5)
+    shared = supported & set(real.supported_measures)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = ours.RelevanceEvaluator(qrels, shared).evaluate(run)
+    _agree(got, real.RelevanceEvaluator(qrels, shared).evaluate(run))
+    assert "gm_map" not in supported
+    with pytest.raises(AttributeError):
+        _ = ours.no_such_name
