@@ -22,7 +22,8 @@ QRELS = {"q1": {"d1": 1}, "q2": {"d5": 1}, "q3": {"d6": 1}}
 
 def test_an_unknown_profile_lists_the_known_ones() -> None:
     with pytest.raises(
-        ValueError, match=r"profile must be one of 'trec_eval', 'beir', 'mteb', 'ranx'; got 'trec'"
+        ValueError,
+        match=r"profile must be one of 'trec_eval', 'beir', 'mteb', 'ir_measures', 'ranx'; got 'trec'",
     ):
         evaluate_run(RUN, QRELS, profile="trec")  # type: ignore[arg-type]
 

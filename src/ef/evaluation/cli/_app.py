@@ -237,7 +237,7 @@ def evaluate(  # click passes every option by keyword
     per_query: bool,
     averaging: Literal["qrels", "intersection", "run"] | None,
     ignore_identical_ids: bool | None,
-    profile: Literal["trec_eval", "beir", "mteb", "ranx"] | None,
+    profile: Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"] | None,
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
     qrels_format: str | None,
     run_format: str | None,

@@ -64,6 +64,7 @@ __all__ = [
     "Measure",
     "check_k_values",
     "format_value",
+    "literal_params",
     "parse_measure",
     "parse_measures",
     "parse_ranx_measure",
@@ -374,7 +375,7 @@ def _build_index(registry: Registry) -> _Index:
     return _Index(names, syntaxes["ir_measures"], syntaxes["trec_eval"])
 
 
-def _literal_params(spec: str, text: str) -> list[tuple[str, Any]]:
+def literal_params(spec: str, text: str) -> list[tuple[str, Any]]:
     """``rel=2, judged_only=True`` -> ``[("rel", 2), ("judged_only", True)]``."""
     try:
         call = ast.parse(f"f({text})", mode="eval").body
@@ -560,7 +561,7 @@ def parse_measure(
 
     if match and name in index.names:  # ours
         metric = metrics[index.names[name]]
-        params = _literal_params(spec, match["params"]) if match["params"] is not None else []
+        params = literal_params(spec, match["params"]) if match["params"] is not None else []
         cutoff = _cutoff(spec, match["k"])
         if cutoff is None:
             ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
@@ -572,7 +573,7 @@ def parse_measure(
     # A bare name that is trec_eval's too is trec_eval's: ``P`` is every cutoff.
     bare = match is not None and match["params"] is None and match["k"] is None
     if match and name in index.ir_measures and not (bare and name in index.trec_eval):
-        given = _literal_params(spec, match["params"]) if match["params"] is not None else []
+        given = literal_params(spec, match["params"]) if match["params"] is not None else []
         found = index.synonym("ir_measures", name, dict(given))
         if found is None:
             raise ValueError(f"{spec!r}: ir_measures' {name} needs other parameters here")

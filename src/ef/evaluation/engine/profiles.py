@@ -19,6 +19,11 @@ makes the choices of one tool, metric by metric:
   ``hole`` tie by ``(score, doc_id)`` descending with scores as float64 and are not rounded:
   ``mrr`` divides by the queries scored, ``r_cap`` by those with a relevant doc, ``hole``
   (over the annotated corpus) by every query of the run. Identical ids are kept.
+* ``"ir_measures"``: ir_measures' ``calc_aggregate`` and ``iter_calc``: trec_eval's numbers
+  per query (its pytrec_eval provider), and every query of qrels averaged in: one with no
+  relevant doc scores 0, and one the run lacks scores 0 on every measure (``NumRel``
+  included). ``RR@k`` (its msmarco provider) and ``Judged`` (its own) rank ties by doc id
+  ascending, scores as float64.
 * ``"ranx"``: ranx's ``evaluate``: every query of qrels is averaged in (one the run lacks,
   or one with no relevant doc, scores 0: ``make_comparable=True``), tied docs land where
   ranx's quicksort puts them (:mod:`ef.evaluation.runs.ranx_order`; sorted twice when the run's
@@ -77,6 +82,8 @@ class Rule:
       query of the run (BEIR's and MTEB's Hole).
     * ``negatives_judged``: a negative grade is a judged non-relevant doc (ranx), not an
       unjudged one (trec_eval).
+    * ``missing_zero``: a query the run lacks scores 0, whatever the metric (ir_measures'
+      fill of missing queries; ``num_rel`` would otherwise count its judgements).
     """
 
     tie_policy: str = attrs.field(default="trec_eval", validator=_valid_policy)
@@ -86,13 +93,14 @@ class Rule:
     digits: int | None = None
     annotated_hole: bool = False
     negatives_judged: bool = False
+    missing_zero: bool = False
 
 
 @attrs.frozen
 class Profile:
     """A tool's choices: which queries are scored (``"run"``: the run's judged queries;
     ``"all"``: every query of qrels), identical ids, and each metric's :class:`Rule` (by
-    metric name; ``default`` for the rest)."""
+    metric name, or ``name@k`` for the metric at a cutoff only; ``default`` for the rest)."""
 
     name: str
     description: str
@@ -101,8 +109,11 @@ class Profile:
     rules: Mapping[str, Rule] = attrs.field(factory=dict)
     ignore_identical_ids: bool = False
 
-    def rule(self, metric: str) -> Rule:
-        """The rule of the metric named ``metric``."""
+    def rule(self, metric: str, k: int | None = None) -> Rule:
+        """The rule of the metric named ``metric`` (at the cutoff ``k``, None: the whole
+        ranking)."""
+        if k is not None and f"{metric}@k" in self.rules:
+            return self.rules[f"{metric}@k"]
         return self.rules.get(metric, self.default)
 
 
@@ -111,6 +122,8 @@ _PYTREC_5 = Rule("trec_eval", digits=5)
 _BEIR_OWN = Rule("input_order", float64=True, denominator="qrels", digits=5)
 _MTEB_OWN = Rule("trec_eval", float64=True)
 _RANX = Rule(order="ranx")
+_IR_MEASURES = Rule("trec_eval", missing_zero=True)
+_IR_MEASURES_OWN = Rule("docno_asc", float64=True, missing_zero=True)
 
 #: The profiles ``evaluate_run(..., profile=...)`` knows, by name.
 PROFILES: Mapping[str, Profile] = {
@@ -143,6 +156,13 @@ PROFILES: Mapping[str, Profile] = {
             "r_cap": attrs.evolve(_MTEB_OWN, denominator="relevant"),
             "hole": attrs.evolve(_MTEB_OWN, denominator="run", annotated_hole=True),
         },
+    ),
+    "ir_measures": Profile(
+        "ir_measures",
+        "ir_measures 0.4 calc_aggregate and iter_calc (its pytrec_eval provider)",
+        queries="all",
+        default=_IR_MEASURES,
+        rules={"mrr@k": _IR_MEASURES_OWN, "judged": _IR_MEASURES_OWN},
     ),
     "ranx": Profile(
         "ranx",
@@ -226,7 +246,7 @@ def evaluate_with_profile(
     # Measures scored alike go together.
     groups: dict[Rule, list[Measure]] = {}
     for m in measures:
-        groups.setdefault(profile.rule(m.metric.name), []).append(m)
+        groups.setdefault(profile.rule(m.metric.name, m.k), []).append(m)
     per_query: dict[str, dict[str, float]] = {}
     means: dict[str, float] = {}
     main: Scored | None = None  # the default rule's scoring gives skipped, missing and ties
@@ -256,6 +276,10 @@ def evaluate_with_profile(
                     registry=registry,
                 ).ties
                 main = attrs.evolve(main, ties=attrs.evolve(ties, policy="ranx"))
+        if rule.missing_zero:
+            lacking = [q for q in scored.per_query if q not in table]
+            for query_id in lacking:
+                scored.per_query[query_id] = dict.fromkeys(scored.per_query[query_id], 0.0)
         for query_id, values in scored.per_query.items():
             per_query.setdefault(query_id, {}).update(values)
         for m in group:
@@ -291,6 +315,6 @@ def evaluate_with_profile(
         "name": profile.name,
         "tool": profile.description,
         "ignore_identical_ids": drop_identical,
-        "rules": {m.key: attrs.asdict(profile.rule(m.metric.name)) for m in measures},
+        "rules": {m.key: attrs.asdict(profile.rule(m.metric.name, m.k)) for m in measures},
     }
     return result

@@ -31,7 +31,7 @@ def evaluate_run(
     registry: Registry | None = None,
     ignore_identical_ids: bool | None = None,
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None = None,
-    profile: Literal["trec_eval", "beir", "mteb", "ranx"] | None = None,
+    profile: Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"] | None = None,
     run_format: str | None = None,
     qrels_format: str | None = None,
     run_columns: Sequence[str] | None = None,
@@ -85,7 +85,8 @@ def evaluate_run(
             :mod:`ef.evaluation.engine.ties`. The report's ``ties`` says which queries have ties
             across a cutoff or at a relevant doc.
         profile: reproduce another tool's numbers on the same inputs: ``"trec_eval"``
-            (and pytrec_eval), ``"beir"`` (``EvaluateRetrieval``), ``"mteb"`` or ``"ranx"``;
+            (and pytrec_eval), ``"beir"`` (``EvaluateRetrieval``), ``"mteb"``,
+            ``"ir_measures"`` or ``"ranx"``;
             see :mod:`ef.evaluation.engine.profiles`. A profile sets the tie policy and averaging,
             so neither may be given with it.
         run_format: the format of a run given as a path (``"trec"``, ``"msmarco"`` or a

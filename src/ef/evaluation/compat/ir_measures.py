@@ -1,0 +1,269 @@
+"""ir_measures' call shape: ``calc_aggregate(measures, qrels, run)`` and ``iter_calc``.
+
+Measures are objects as in ir_measures (``nDCG@10``, ``P(rel=2)@5``, ``AP``, ``RR@10``,
+``R@100``), importable from this module, or strings in its syntax (``"nDCG@10"``); results
+are keyed by what was passed. qrels and runs may be dicts, TREC file paths, pandas or polars
+DataFrames (``query_id, doc_id, relevance`` / ``score`` columns) or iterables of
+namedtuples with those fields (ir_measures' ``Qrel`` and ``ScoredDoc``). The numbers are
+ir_measures' through ``profile="ir_measures"``: trec_eval's per query, every query of the
+qrels averaged in (one the run lacks scores 0).
+
+>>> from ef.evaluation.compat.ir_measures import AP, P, nDCG, calc_aggregate, iter_calc
+>>> qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 1}}
+>>> run = {"q1": {"d1": 1.5, "d9": 2.0}, "q2": {"d3": 0.5}}
+>>> calc_aggregate([nDCG@10, P(rel=2)@5, AP], qrels, run)
+{nDCG@10: 0.6199062332840657, P(rel=2)@5: 0.0, AP: 0.625}
+>>> next(iter_calc([AP], qrels, run))
+Metric(query_id='q1', measure=AP, value=0.25)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import attrs
+
+from ..engine.measures import format_value, literal_params
+from ..engine.measures import parse_measure as parse_ef_measure
+from ..evaluate.run import evaluate_run
+from ..formats.frames import is_table, qrels_of_table, run_of_table
+
+if TYPE_CHECKING:
+    from ..plugin_engine.registry import Registry
+    from ..reports import RetrievalEvalReport
+
+__all__ = [
+    "AP",
+    "ERR",
+    "MAP",
+    "MRR",
+    "NDCG",
+    "RBP",
+    "RR",
+    "Bpref",
+    "Judged",
+    "Measure",
+    "Metric",
+    "NumRel",
+    "NumRelRet",
+    "NumRet",
+    "P",
+    "R",
+    "Rprec",
+    "SetF",
+    "SetP",
+    "SetR",
+    "Success",
+    "calc_aggregate",
+    "evaluator",
+    "infAP",
+    "iter_calc",
+    "nDCG",
+    "parse_measure",
+]
+
+
+def _sorted_params(params: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(params))
+
+
+@attrs.frozen(repr=False)
+class Measure:
+    """An ir_measures measure: a name, its parameters and its cutoff, written as ir_measures
+    writes it. ``measure@k`` sets the cutoff, ``measure(rel=2)`` a parameter; equal measures
+    are equal objects, so they key a dict.
+
+    >>> nDCG@10, P(rel=2)@5, (nDCG@10) == parse_measure("nDCG@10")
+    (nDCG@10, P(rel=2)@5, True)
+    """
+
+    NAME: str
+    params: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_sorted_params)
+    cutoff: int | None = None
+
+    def __matmul__(self, k: int) -> Measure:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"{self}@{k!r}: a cutoff is a positive int")
+        return attrs.evolve(self, cutoff=k)
+
+    def __call__(self, **params: Any) -> Measure:
+        given = dict(self.params)
+        given.update(params)
+        return attrs.evolve(self, params=tuple(given.items()))
+
+    def __str__(self) -> str:
+        text = self.NAME
+        if self.params:
+            text += "(" + ",".join(f"{n}={format_value(v)}" for n, v in self.params) + ")"
+        return text if self.cutoff is None else f"{text}@{self.cutoff}"
+
+    __repr__ = __str__
+
+    @property
+    def spec(self) -> str:
+        """The measure string ef-evaluation reads: ``()`` after a bare name, so that ``P`` is
+        ir_measures' P over the whole ranking, not trec_eval's family of cutoffs."""
+        text = str(self)
+        return text if self.params or self.cutoff is not None else f"{text}()"
+
+
+AP, MAP, RR, MRR = Measure("AP"), Measure("MAP"), Measure("RR"), Measure("MRR")
+nDCG, NDCG, P, R = Measure("nDCG"), Measure("NDCG"), Measure("P"), Measure("R")
+Rprec, Bpref, Success, Judged = (
+    Measure("Rprec"),
+    Measure("Bpref"),
+    Measure("Success"),
+    Measure("Judged"),
+)
+ERR, RBP, infAP = Measure("ERR"), Measure("RBP"), Measure("infAP")
+NumRet, NumRel, NumRelRet = Measure("NumRet"), Measure("NumRel"), Measure("NumRelRet")
+SetP, SetR, SetF = Measure("SetP"), Measure("SetR"), Measure("SetF")
+
+_MEASURE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<params>.*)\))?(?:@(?P<k>\d+))?$")
+
+
+def parse_measure(text: str | Measure) -> Measure:
+    """The measure an ir_measures string names (``"nDCG@10"``, ``"P(rel=2)@5"``, ``"AP"``).
+
+    Raises:
+        ValueError: for a string that is no measure in ir_measures' syntax, or one
+            ef-evaluation does not implement (an ``UnknownNameError`` with a "did you mean").
+
+    >>> parse_measure("nDCG(dcg='exp-log2')@10")
+    nDCG(dcg='exp-log2')@10
+    """
+    if isinstance(text, Measure):
+        return text
+    match = _MEASURE.match(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        raise ValueError(f"{text!r} is no measure in ir_measures' syntax, e.g. nDCG@10, P(rel=2)@5")
+    params = literal_params(text, match["params"]) if match["params"] else []
+    measure = Measure(match["name"], tuple(params), int(match["k"]) if match["k"] else None)
+    _key(measure, None)  # known here, or an error now rather than when scored
+    return measure
+
+
+def _key(measure: Measure | str, registry: Registry | None) -> str:
+    """ef-evaluation's report key of ``measure``."""
+    spec = parse_measure(measure).spec if isinstance(measure, str) else measure.spec
+    found = parse_ef_measure(spec, registry=registry)
+    if len(found) != 1:  # a spelling that names several (none of ir_measures' does)
+        raise ValueError(f"{measure!s} names {len(found)} measures; name one, e.g. nDCG@10")
+    return found[0].key
+
+
+class Metric(NamedTuple):
+    """One value of :func:`iter_calc`: a query's value of a measure, as ir_measures yields."""
+
+    query_id: str
+    measure: Measure | str
+    value: float
+
+
+#: The fields of ir_measures' ``Qrel`` and ``ScoredDoc`` namedtuples that hold the values.
+_QREL_FIELDS = ("query_id", "doc_id", "relevance")
+_RUN_FIELDS = ("query_id", "doc_id", "score")
+
+
+def _records(items: Iterable[Any], fields: tuple[str, str, str], what: str) -> dict[str, list[Any]]:
+    """The columns of an iterable of namedtuples (``Qrel``, ``ScoredDoc``, or any tuple with
+    those fields), for :mod:`ef.evaluation.formats.frames` to check."""
+    columns: dict[str, list[Any]] = {name: [] for name in fields}
+    kind = "Qrel" if what == "qrels" else "ScoredDoc"
+    for row, item in enumerate(items):
+        if not (isinstance(item, tuple) and hasattr(item, "_fields")):
+            raise TypeError(
+                f"{what} row {row} is a {type(item).__name__}; expected namedtuples with the "
+                f"fields {', '.join(fields)} (ir_measures' {kind})"
+            )
+        lacking = [name for name in fields if name not in item._fields]
+        if lacking:
+            shown = ", ".join(item._fields)
+            raise TypeError(f"{what} row {row} has no field {lacking[0]!r}; its fields: {shown}")
+        for name in fields:
+            columns[name].append(getattr(item, name))
+    return columns
+
+
+def _qrels(qrels: Any) -> Any:
+    if isinstance(qrels, (Mapping, str, os.PathLike)) or is_table(qrels):
+        return qrels  # the shapes evaluate_run reads (a path: TREC qrels, detected)
+    if isinstance(qrels, Iterable):
+        return qrels_of_table(_records(qrels, _QREL_FIELDS, "qrels"), where="the qrels records")
+    return qrels  # evaluate_run names the shape
+
+
+def _run(run: Any) -> Any:
+    if isinstance(run, (Mapping, str, os.PathLike)) or is_table(run):
+        return run
+    if isinstance(run, Iterable):
+        return run_of_table(_records(run, _RUN_FIELDS, "run"), where="the run records")
+    return run
+
+
+class _Evaluator:
+    """Measures and qrels fixed, runs scored one after another (ir_measures' ``evaluator``)."""
+
+    def __init__(
+        self, measures: Iterable[Measure | str], qrels: Any, registry: Registry | None
+    ) -> None:
+        if isinstance(measures, (str, Measure)):
+            raise TypeError(f"measures is a list, e.g. [{measures!r}], not one measure")
+        self._measures = list(measures)
+        self._keys = [_key(m, registry) for m in self._measures]
+        self._qrels = _qrels(qrels)
+        self._registry = registry
+
+    def _report(self, run: Any) -> RetrievalEvalReport:
+        return evaluate_run(
+            _run(run),
+            self._qrels,
+            metrics=self._keys,
+            profile="ir_measures",
+            registry=self._registry,
+        )
+
+    def calc_aggregate(self, run: Any) -> dict[Measure | str, float]:
+        """The mean of each measure over every query of the qrels, keyed as given."""
+        report = self._report(run)
+        return {m: report.metrics[key] for m, key in zip(self._measures, self._keys, strict=True)}
+
+    def iter_calc(self, run: Any) -> Iterator[Metric]:
+        """Each query's value of each measure, query by query."""
+        report = self._report(run)
+        for query_id, values in report.per_query.items():
+            for measure, key in zip(self._measures, self._keys, strict=True):
+                yield Metric(query_id, measure, values[key])
+
+
+def evaluator(
+    measures: Iterable[Measure | str], qrels: Any, *, registry: Registry | None = None
+) -> _Evaluator:
+    """An evaluator of ``measures`` against ``qrels``, whose ``calc_aggregate(run)`` and
+    ``iter_calc(run)`` score one run after another, as ir_measures' ``evaluator``."""
+    return _Evaluator(measures, qrels, registry)
+
+
+def calc_aggregate(
+    measures: Iterable[Measure | str], qrels: Any, run: Any, *, registry: Registry | None = None
+) -> dict[Measure | str, float]:
+    """The mean of each measure over every query of ``qrels`` (a query the run lacks, or
+    with no relevant doc, scores 0), keyed by the measures as given.
+
+    Raises:
+        UnknownNameError: (a ``ValueError``) for a measure ef-evaluation does not implement.
+        ValueError: for a run that shares no query with the qrels, or a bad value (a NaN
+            score, a doc twice for a query), naming it.
+    """
+    return _Evaluator(measures, qrels, registry).calc_aggregate(run)
+
+
+def iter_calc(
+    measures: Iterable[Measure | str], qrels: Any, run: Any, *, registry: Registry | None = None
+) -> Iterator[Metric]:
+    """Each query's value of each measure, as :class:`Metric` records ``(query_id, measure,
+    value)``, for every query of ``qrels``."""
+    return _Evaluator(measures, qrels, registry).iter_calc(run)
