@@ -727,26 +727,27 @@ RANX_NAMES: Mapping[str, str | None] = {
     "ndcg": "ndcg",
     "ndcg_burges": "ndcg(dcg='exp-log2')",
     "bpref": "bpref",
-    "rbp": "rbp",
+    "rbp": None,  # its gain is the raw grade: neither of ours (1, or the grade over the top one)
 }
-_RANX = re.compile(r"^(?P<name>[a-z_-]+?)(?:(?P<sep>[.@])(?P<k>\d+))?(?:-l(?P<rel>\d+))?$")
+_RANX = re.compile(r"^(?P<name>[a-z][a-z0-9_-]*?)(?:(?P<sep>[.@])(?P<k>\d+))?(?:-l(?P<rel>\d+))?$")
 
 
 def parse_ranx_measure(metric: str, *, registry: Registry | None = None) -> Measure:
-    """The measure ranx's metric string names: ``name[@k][-l<level>]``, with ``rbp.95``
-    for RBP's persistence. A name without ``@k`` is the whole ranking (ranx's ``k=0``), and
-    ``-l2`` is the relevance level (``rel=2``; ranx's default level 1 is ours).
+    """The measure ranx's metric string names: ``name[@k][-l<level>]``. A name without
+    ``@k`` is the whole ranking (ranx's ``k=0``), and ``-l2`` is the relevance level
+    (``rel=2``; ranx's default level 1 is ours). ranx's ``rbp`` (its gains are the raw
+    grades), ``dcg``, ``dcg_burges`` and ``hits`` have no measure here.
 
     >>> [parse_ranx_measure(m).key for m in ("ndcg@10", "map@100-l2", "mrr", "r-precision")]
     ['ndcg@10', 'map(rel=2)@100', 'mrr@all', 'rprec']
-    >>> parse_ranx_measure("ndcg_burges@5").key, parse_ranx_measure("rbp.95").key
-    ("ndcg(dcg='exp-log2')@5", 'rbp(p=0.95)')
+    >>> parse_ranx_measure("ndcg_burges@5").key, parse_ranx_measure("hit_rate@5").key
+    ("ndcg(dcg='exp-log2')@5", 'success@5')
     >>> parse_ranx_measure("dcg@10")
     Traceback (most recent call last):
         ...
     ef.evaluation.UnknownNameError: ranx's 'dcg' is not implemented in ef-evaluation; \
 ranx's metrics here: hit_rate, precision, recall, f1, r-precision, mrr, map, ndcg, \
-ndcg_burges, bpref, rbp
+ndcg_burges, bpref
     """
     from ..plugin_engine.registry import registry_or_default
 
@@ -760,17 +761,19 @@ ndcg_burges, bpref, rbp
         )
     ours = RANX_NAMES[name]
     if ours is None:
+        why = (
+            " (its gain is the raw grade; ef-evaluation's rbp(p=...) gains 1, or with "
+            "graded=True the grade over the query's highest)"
+            if name == "rbp"
+            else ""
+        )
         raise UnknownNameError(
-            f"ranx's {name!r} is not implemented in ef-evaluation; ranx's metrics here: {known}"
+            f"ranx's {name!r} is not implemented in ef-evaluation{why}; ranx's metrics here: "
+            f"{known}"
         )
     params = []
     k = match["k"]
-    if name == "rbp":
-        if k is None:
-            raise ValueError(f"{metric!r}: RBP needs its persistence, e.g. rbp.95 (ranx's syntax)")
-        params.append(f"p=0.{k}")
-        k = None
-    elif match["sep"] == ".":
+    if match["sep"] == ".":
         raise ValueError(f"{metric!r}: ranx writes the cutoff after '@', e.g. {name}@{k}")
     if match["rel"] is not None and int(match["rel"]) != 1:
         params.append(f"rel={int(match['rel'])}")

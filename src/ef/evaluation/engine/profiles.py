@@ -225,6 +225,13 @@ def _divisor(rule: Rule, scored: Mapping[str, object], qrels: Qrels, table: Rank
     return len(scored)
 
 
+def _zero_missing(scored: Scored, table: RankedRun) -> None:
+    """Every value of the queries the run lacks set to 0 (ir_measures fills them so)."""
+    for query_id, values in scored.per_query.items():
+        if query_id not in table:
+            scored.per_query[query_id] = dict.fromkeys(values, 0.0)
+
+
 def evaluate_with_profile(
     name: str,
     table: RankedRun,
@@ -277,9 +284,7 @@ def evaluate_with_profile(
                 ).ties
                 main = attrs.evolve(main, ties=attrs.evolve(ties, policy="ranx"))
         if rule.missing_zero:
-            lacking = [q for q in scored.per_query if q not in table]
-            for query_id in lacking:
-                scored.per_query[query_id] = dict.fromkeys(scored.per_query[query_id], 0.0)
+            _zero_missing(scored, table)
         for query_id, values in scored.per_query.items():
             per_query.setdefault(query_id, {}).update(values)
         for m in group:

@@ -1,0 +1,280 @@
+"""ranx's call shape: ``evaluate(qrels, run, metrics)``, with ``Qrels`` and ``Run``.
+
+Metrics are ranx's strings (``ndcg@10``, ``map@100-l2``, ``mrr``, ``r-precision``,
+``ndcg_burges@10``; a name without ``@k`` is the whole ranking); one metric gives
+a float, several a dict keyed by the strings as given, and ``return_mean=False`` each
+query's values (a numpy array, queries in ranx's order: sorted by id). The numbers are
+ranx's, through ``profile="ranx"`` (its quicksort's order of tied docs included). As in
+ranx, qrels and a run whose query sets differ are refused unless ``make_comparable=True``.
+
+>>> from ef.evaluation.compat.ranx import Qrels, Run, evaluate
+>>> qrels = Qrels({"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 1}})
+>>> run = Run({"q1": {"d1": 1.5, "d9": 2.0}, "q2": {"d3": 0.5}}, name="bm25")
+>>> evaluate(qrels, run, "ndcg@10")
+0.6199062332840657
+>>> evaluate(qrels, run, ["map@10", "mrr"])
+{'map@10': 0.625, 'mrr': 0.75}
+
+Unlike ranx, nothing is saved in the run (``save_results_in_run`` changes nothing), ``Run``
+and ``Qrels`` take polars DataFrames and pandas' string columns, and ``make_comparable``
+applies to plain dicts too. Where some query has no relevant doc, ranx's ``bpref`` divides 0
+by 0 (a NaN, or 0.0 for the other queries of the thread's chunk): ours is trec_eval's there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import KeysView, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..engine.measures import parse_ranx_measure
+from ..errors import DatasetFormatError
+from ..evaluate.inputs import check_qrels, shown_ids
+from ..evaluate.run import evaluate_run
+from ..formats.files import read_qrels, read_run
+from ..formats.frames import qrels_of_table, run_of_table
+from ..formats.parquet import read_parquet_table
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from ..plugin_engine.registry import Registry
+
+__all__ = ["Qrels", "Run", "evaluate"]
+
+_KINDS = ("trec", "json", "gz")
+
+
+def _kind(path: str | os.PathLike[str], kind: str | None) -> str:
+    """ranx's file kind: named, or from the name (``.json``; else TREC, gzip read alike)."""
+    if kind is None:
+        return "json" if str(path).endswith(".json") else "trec"
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {kind!r}")
+    return kind
+
+
+def _json(path: str | os.PathLike[str]) -> dict[str, dict[str, float]]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except json.JSONDecodeError as exc:
+        raise DatasetFormatError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise DatasetFormatError(f"{path}: expected a JSON object {{query_id: {{doc_id: ...}}}}")
+    return data
+
+
+class _Judged:
+    """What ranx's Qrels and Run share: a name and ``{query_id: {doc_id: value}}``."""
+
+    _data: dict[str, dict[str, float]]
+    name: str | None
+
+    def keys(self) -> KeysView[str]:
+        """The query ids."""
+        return self._data.keys()
+
+    def get_query_ids(self) -> list[str]:
+        """The query ids, in order."""
+        return list(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, query_id: object) -> bool:
+        return query_id in self._data
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{query_id: {doc_id: value}}``, a copy."""
+        return {q: dict(docs) for q, docs in self._data.items()}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} queries, name={self.name!r})"
+
+
+class Qrels(_Judged):
+    """ranx's ``Qrels``: relevance judgements ``{query_id: {doc_id: grade}}`` and a name.
+
+    >>> Qrels.from_dict({"q1": {"d1": 1}}).to_dict()
+    {'q1': {'d1': 1}}
+    """
+
+    def __init__(
+        self, qrels: Mapping[str, Mapping[str, float]] | None = None, name: str | None = None
+    ) -> None:
+        data = {} if qrels is None else {q: dict(docs) for q, docs in qrels.items()}
+        check_qrels(data)
+        self._data, self.name = data, name
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Mapping[str, float]], name: str | None = None) -> Qrels:
+        """The qrels of ``{query_id: {doc_id: grade}}``."""
+        return Qrels(d, name)
+
+    @staticmethod
+    def from_file(path: str | os.PathLike[str], kind: str | None = None) -> Qrels:
+        """TREC qrels (gzip or not) or ranx's JSON (``kind="json"`` or a ``.json`` name)."""
+        if _kind(path, kind) == "json":
+            return Qrels(_json(path))
+        return Qrels(read_qrels(path, "trec"))
+
+    @staticmethod
+    def from_df(
+        df: Any, q_id_col: str = "q_id", doc_id_col: str = "doc_id", score_col: str = "score"
+    ) -> Qrels:
+        """The qrels of a pandas or polars DataFrame, one row per judgement."""
+        columns = (q_id_col, doc_id_col, score_col)
+        return Qrels(qrels_of_table(df, columns, where="the qrels DataFrame"))
+
+    @staticmethod
+    def from_parquet(
+        path: str | os.PathLike[str],
+        q_id_col: str = "q_id",
+        doc_id_col: str = "doc_id",
+        score_col: str = "score",
+        pd_kwargs: Mapping[str, Any] | None = None,
+    ) -> Qrels:
+        """The qrels of a Parquet file (read with polars; ``pd_kwargs`` is not used)."""
+        table = read_parquet_table(Path(path))
+        columns = (q_id_col, doc_id_col, score_col)
+        return Qrels(qrels_of_table(table, columns, where=str(path)))
+
+
+class Run(_Judged):
+    """ranx's ``Run``: ``{query_id: {doc_id: score}}`` and a name (a TREC file's run tag
+    when read from one).
+
+    >>> Run.from_dict({"q1": {"d1": 0.5}}, name="bm25").name
+    'bm25'
+    """
+
+    def __init__(
+        self, run: Mapping[str, Mapping[str, float]] | None = None, name: str | None = None
+    ) -> None:
+        # A copy; evaluate() checks the scores (a NaN is refused there, naming the doc).
+        self._data = {} if run is None else {q: dict(docs) for q, docs in run.items()}
+        self.name = name
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Mapping[str, float]], name: str | None = None) -> Run:
+        """The run of ``{query_id: {doc_id: score}}``."""
+        return Run(d, name)
+
+    @staticmethod
+    def from_file(
+        path: str | os.PathLike[str], kind: str | None = None, name: str | None = None
+    ) -> Run:
+        """A TREC run (gzip or not; ``name`` defaults to its run tag) or ranx's JSON."""
+        if _kind(path, kind) == "json":
+            return Run(_json(path), name)
+        if name is None:
+            from ..formats._records import run_tags
+
+            tags = run_tags(Path(path))
+            name = tags[0] if tags else None
+        return Run(read_run(path, "trec"), name)
+
+    @staticmethod
+    def from_df(
+        df: Any,
+        q_id_col: str = "q_id",
+        doc_id_col: str = "doc_id",
+        score_col: str = "score",
+        name: str | None = None,
+    ) -> Run:
+        """The run of a pandas or polars DataFrame, one row per (query, doc)."""
+        columns = (q_id_col, doc_id_col, score_col)
+        return Run(run_of_table(df, columns, where="the run DataFrame"), name)
+
+    @staticmethod
+    def from_parquet(  # noqa: PLR0917 - ranx's signature, positional as there
+        path: str | os.PathLike[str],
+        q_id_col: str = "q_id",
+        doc_id_col: str = "doc_id",
+        score_col: str = "score",
+        pd_kwargs: Mapping[str, Any] | None = None,
+        name: str | None = None,
+    ) -> Run:
+        """The run of a Parquet file (read with polars; ``pd_kwargs`` is not used)."""
+        table = read_parquet_table(Path(path))
+        columns = (q_id_col, doc_id_col, score_col)
+        return Run(run_of_table(table, columns, where=str(path)), name)
+
+
+def _plain(value: Qrels | Run | Mapping[str, Mapping[str, float]]) -> Mapping[str, Any]:
+    return value.to_dict() if isinstance(value, _Judged) else value
+
+
+def _check_keys(qrels: Mapping[str, object], run: Mapping[str, object]) -> None:
+    """ranx's refusal of query sets that differ (its ``check_keys``), with the ids."""
+    if set(qrels) == set(run):
+        return
+    lacking = [q for q in qrels if q not in run]
+    extra = [q for q in run if q not in qrels]
+    said = []
+    if lacking:
+        said.append(f"{len(lacking)} judged queries are not in the run {shown_ids(lacking)}")
+    if extra:
+        said.append(f"{len(extra)} queries of the run are not judged {shown_ids(extra)}")
+    raise ValueError(
+        f"Qrels and Run query ids do not match: {'; '.join(said)}. Pass make_comparable=True "
+        "to score a judged query the run lacks 0 and leave out the unjudged ones (as ranx)"
+    )
+
+
+def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
+    qrels: Qrels | Mapping[str, Mapping[str, float]],
+    run: Run | Mapping[str, Mapping[str, float]],
+    metrics: str | Sequence[str],
+    return_mean: bool = True,
+    return_std: bool = False,
+    threads: int = 0,
+    save_results_in_run: bool = True,
+    make_comparable: bool = False,
+    *,
+    registry: Registry | None = None,
+) -> Any:
+    """ranx's ``evaluate``: a float for one metric, ``{metric: float}`` for several.
+
+    With ``return_mean=False``, each metric's per-query values as a numpy array, queries
+    sorted by id (ranx's order); with ``return_std=True`` (and the mean), each metric's
+    ``{"mean": ..., "std": ...}``. ``threads`` and ``save_results_in_run`` are accepted and
+    change nothing: the run is never written to.
+
+    Raises:
+        ValueError: if the query sets of ``qrels`` and ``run`` differ and not
+            ``make_comparable`` (ranx's ``AssertionError``), for a metric ranx has and
+            ef-evaluation does not (``dcg``, ``hits``), or a malformed metric string.
+    """
+    import numpy as np
+
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names or not all(isinstance(m, str) for m in names):
+        raise ValueError(f"metrics are ranx's metric strings, e.g. 'ndcg@10'; got {metrics!r}")
+    keys = {name: parse_ranx_measure(name, registry=registry).key for name in names}
+    judged, answered = _plain(qrels), _plain(run)
+    if not make_comparable:
+        _check_keys(judged, answered)
+    report = evaluate_run(
+        answered,
+        judged,
+        metrics=list(dict.fromkeys(keys.values())),
+        profile="ranx",
+        registry=registry,
+    )
+    order = sorted(report.per_query)
+    results: dict[str, Any] = {}
+    for name, key in keys.items():
+        values: npt.NDArray[np.float64] = np.asarray(
+            [report.per_query[q][key] for q in order], dtype=np.float64
+        )
+        if not return_mean:
+            results[name] = values
+        elif return_std:
+            results[name] = {"mean": report.metrics[key], "std": float(np.std(values))}
+        else:
+            results[name] = report.metrics[key]
+    return results[names[0]] if len(names) == 1 else results

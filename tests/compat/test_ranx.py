@@ -1,0 +1,161 @@
+"""ef.evaluation.compat.ranx against ranx 0.3.21 on the same inputs (ranx's numba JIT makes
+the first call slow: the module's ranx results are computed once)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ef.evaluation import write_qrels, write_run
+from ef.evaluation.compat import ranx as ours
+
+from .helpers import Qrels, Run, inputs, unchanged
+
+ranx = pytest.importorskip("ranx")
+
+METRICS = [
+    "ndcg@10", "ndcg", "map@100", "map", "mrr", "mrr@5", "precision@5", "recall@10",
+    "hit_rate@5", "f1@10", "r-precision", "ndcg_burges@10", "map@100-l2", "precision@5-l2",
+    "ndcg@10-l2", "bpref",
+]  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _quiet_numba() -> Iterator[None]:
+    from numba.core.errors import NumbaTypeSafetyWarning
+
+    with warnings.catch_warnings():
+        # numba's JIT warns about ranx's uint64 -> int64 hash cast while compiling.
+        warnings.simplefilter("ignore", NumbaTypeSafetyWarning)
+        yield
+
+
+def _comparable(seed: int, ties: bool) -> tuple[Qrels, Run]:
+    """qrels and a run over the same queries (ranx refuses others without make_comparable),
+    each query with a relevant doc and a judged non-relevant one (else ranx's bpref is a
+    0/0: NaN, or 0.0 for the other queries of its thread's chunk)."""
+    qrels, run = inputs(seed, ties=ties)
+    relevant = {
+        q
+        for q, judged in qrels.items()
+        if any(g > 0 for g in judged.values()) and any(g <= 0 for g in judged.values())
+    }
+    run = {q: r for q, r in run.items() if q in relevant}
+    qrels = {q: j for q, j in qrels.items() if q in run}
+    return qrels, run
+
+
+def _theirs(qrels: Qrels, run: Run, metrics: Any, **options: Any) -> Any:
+    return ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metrics, **options)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("ties", [True, False])
+def test_evaluate_gives_ranx_numbers(seed: int, ties: bool) -> None:
+    qrels, run = _comparable(seed, ties)
+    still = unchanged(qrels, run)
+    got = ours.evaluate(qrels, run, METRICS)
+    expected = _theirs(qrels, run, METRICS)
+    assert list(got) == METRICS
+    for metric in METRICS:
+        assert got[metric] == pytest.approx(expected[metric], abs=1e-9, rel=0), metric
+    still()
+
+
+def test_the_return_shapes_are_ranx_s() -> None:
+    qrels, run = _comparable(3, True)
+    one = ours.evaluate(qrels, run, "ndcg@10")
+    assert isinstance(one, float)
+    assert one == pytest.approx(_theirs(qrels, run, "ndcg@10"), abs=1e-9)
+    assert isinstance(ours.evaluate(qrels, run, ["ndcg@10"]), float)  # one in a list: a float
+    per_query = ours.evaluate(qrels, run, ["ndcg@10", "mrr"], return_mean=False)
+    expected = _theirs(qrels, run, ["ndcg@10", "mrr"], return_mean=False)
+    for metric in ("ndcg@10", "mrr"):
+        assert isinstance(per_query[metric], np.ndarray)
+        np.testing.assert_allclose(per_query[metric], expected[metric], atol=1e-9, rtol=0)
+    with_std = ours.evaluate(qrels, run, ["ndcg@10", "mrr"], return_std=True)
+    expected_std = _theirs(qrels, run, ["ndcg@10", "mrr"], return_std=True)
+    for metric in ("ndcg@10", "mrr"):
+        assert with_std[metric] == pytest.approx(expected_std[metric], abs=1e-9)
+
+
+def test_query_sets_that_differ_are_refused_as_ranx_refuses_them() -> None:
+    qrels, run = inputs(4)  # q0..q2 unjudged, q12 and q13 not in the run
+    with pytest.raises(AssertionError, match="Qrels and Run query ids do not match"):
+        _theirs(qrels, run, "ndcg@10")
+    with pytest.raises(ValueError, match="Qrels and Run query ids do not match: 2 judged") as info:
+        ours.evaluate(qrels, run, "ndcg@10")
+    assert "3 queries of the run are not judged ('q0', 'q1', 'q2')" in str(info.value)
+    comparable = [m for m in METRICS if m != "bpref"]  # q13 has no relevant doc: see above
+    got = ours.evaluate(qrels, run, comparable, make_comparable=True)
+    expected = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), comparable, make_comparable=True)
+    for metric in comparable:
+        assert got[metric] == pytest.approx(expected[metric], abs=1e-9, rel=0), metric
+
+
+def test_the_run_is_not_written_to() -> None:
+    qrels, run = _comparable(5, True)
+    wrapped = ours.Run(run, name="bm25")
+    ours.evaluate(ours.Qrels(qrels), wrapped, "ndcg@10", save_results_in_run=True)
+    assert wrapped.to_dict() == run
+    assert not hasattr(wrapped, "mean_scores")
+
+
+def test_qrels_and_run_from_files_dataframes_and_parquet(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    qrels, run = _comparable(6, False)
+    expected = ours.evaluate(qrels, run, ["ndcg@10", "map"])
+    write_qrels(tmp_path / "qrels.txt", qrels)
+    write_run(tmp_path / "run.txt", run)
+    from_files = (
+        ours.Qrels.from_file(tmp_path / "qrels.txt"),
+        ours.Run.from_file(tmp_path / "run.txt"),
+    )
+    assert from_files[1].name == "ef"  # the run tag
+    assert ours.evaluate(*from_files, ["ndcg@10", "map"]) == expected
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    judged = [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()]
+    run_frame = pd.DataFrame(rows, columns=["q_id", "doc_id", "score"])
+    qrels_frame = pd.DataFrame(judged, columns=["q_id", "doc_id", "score"])
+    from_frames = ours.Qrels.from_df(qrels_frame), ours.Run.from_df(run_frame, name="x")
+    assert ours.evaluate(*from_frames, ["ndcg@10", "map"]) == expected
+    with pytest.raises(AssertionError, match="dtype must be `object`"):  # pandas 3 strings
+        ranx.Run.from_df(run_frame)
+    pl.DataFrame(run_frame.to_dict("list")).write_parquet(tmp_path / "run.parquet")
+    pl.DataFrame(qrels_frame.to_dict("list")).write_parquet(tmp_path / "qrels.parquet")
+    from_parquet = (
+        ours.Qrels.from_parquet(tmp_path / "qrels.parquet"),
+        ours.Run.from_parquet(tmp_path / "run.parquet"),
+    )
+    assert ours.evaluate(*from_parquet, ["ndcg@10", "map"]) == expected
+    renamed = run_frame.rename(columns={"q_id": "query"})
+    assert ours.Run.from_df(renamed, q_id_col="query").to_dict() == run
+    with pytest.raises(ValueError, match=r"no column 'q_id' \(run_columns="):
+        ours.Run.from_df(renamed)
+
+
+def test_qrels_and_run_hold_copies_and_names() -> None:
+    source = {"q1": {"d1": 1}}
+    qrels = ours.Qrels.from_dict(source)
+    source["q1"]["d2"] = 1
+    assert qrels.to_dict() == {"q1": {"d1": 1}}
+    assert (qrels.name, len(qrels), list(qrels.keys()), "q1" in qrels) == (None, 1, ["q1"], True)
+    assert ours.Run.from_dict({"q1": {"d1": 0.5}}, name="bm25").name == "bm25"
+
+
+def test_ranx_metrics_we_lack_and_bad_strings_are_refused() -> None:
+    qrels, run = _comparable(1, False)
+    with pytest.raises(ValueError, match="ranx's 'dcg' is not implemented"):
+        ours.evaluate(qrels, run, "dcg@10")
+    with pytest.raises(ValueError, match=r"ranx's 'rbp' is not implemented .*its gain is the raw"):
+        ours.evaluate(qrels, run, "rbp.95")
+    with pytest.raises(ValueError, match="is no ranx metric"):
+        ours.evaluate(qrels, run, "nDCG@10")
+    with pytest.raises(ValueError, match="metrics are ranx's metric strings"):
+        ours.evaluate(qrels, run, [])
