@@ -306,3 +306,18 @@ def test_the_cli_evaluates_parquet_files(tmp_path: Path) -> None:
 
     expected = evaluate_run(run, qrels, registry=BUILTIN)
     assert json.loads(result.stdout)["metrics"] == pytest.approx(expected.metrics, abs=0)
+
+
+def test_the_cli_reads_parquet_columns_it_is_told(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    run = tmp_path / "run.parquet"
+    pl.DataFrame({"topic": ["q1", "q2"], "doc": ["d1", "d3"], "s": [1.0, 2.0]}).write_parquet(run)
+    write_qrels(tmp_path / "qrels.txt", QRELS)
+    args = ["evaluate", str(tmp_path / "qrels.txt"), str(run), "-m", "mrr@10", "-o", "csv"]
+    refused = CliRunner().invoke(cli, args)
+    assert refused.exit_code == 2
+    assert "cannot tell the query, doc and score columns among topic, doc, s" in refused.stderr
+    told = CliRunner().invoke(cli, [*args, "--run-columns", "topic,doc,s"])
+    assert told.exit_code == 0, told.stderr
+    assert told.stdout == "metric,@10\nmrr,1.0\n"

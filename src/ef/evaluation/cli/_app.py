@@ -220,11 +220,23 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     type=click.Choice(list(PROFILES)),
     default=None,
     help="Reproduce another tool's numbers: its tie order, averaging and rounding, metric "
-    "by metric (trec_eval, beir, mteb, ranx). Not with --ties or --averaging.",
+    "by metric (trec_eval, beir, mteb, ir_measures, ranx). Not with --ties or --averaging.",
 )
 @ties_option
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@click.option(
+    "--run-columns",
+    default=None,
+    help="A Parquet RUN's query, doc and score columns, comma-separated (default: ranx's "
+    "q_id,doc_id,score or ir_measures' query_id,doc_id,score).",
+)
+@click.option(
+    "--qrels-columns",
+    default=None,
+    help="A Parquet QRELS's query, doc and grade columns, comma-separated (default: ranx's "
+    "q_id,doc_id,score or ir_measures' query_id,doc_id,relevance).",
+)
 @click.option(
     "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
 )
@@ -241,13 +253,16 @@ def evaluate(  # click passes every option by keyword
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
     qrels_format: str | None,
     run_format: str | None,
+    run_columns: str | None,
+    qrels_columns: str | None,
     output: str,
 ) -> None:
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
 
-    QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV, or a BEIR directory (its test
-    split); demo is the demo dataset shipped with ef-evaluation. RUN is a TREC run (qid Q0
-    docno rank score tag) or an MS MARCO run (qid pid rank); gzip is read transparently.
+    QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV, a Parquet file, or a BEIR
+    directory (its test split); demo is the demo dataset shipped with ef-evaluation. RUN is
+    a TREC run (qid Q0 docno rank score tag), an MS MARCO run (qid pid rank) or a Parquet
+    file (one row per doc); gzip is read transparently.
     Docs are ranked by score, ties broken by docno descending, the rank column ignored:
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
@@ -267,6 +282,8 @@ def evaluate(  # click passes every option by keyword
             profile=profile,
             run_format=run_format,
             qrels_format=qrels_format,
+            run_columns=_columns(run_columns),
+            qrels_columns=_columns(qrels_columns),
         )
     _emit_report(report, output, per_query, str(run))
     # stdout stays the report alone: what the user should know goes to stderr, a line each
@@ -280,6 +297,11 @@ def evaluate(  # click passes every option by keyword
     ties = tie_note(report.ties, cli=True)
     if ties is not None:
         click.echo(f"note: {ties}", err=True)
+
+
+def _columns(text: str | None) -> tuple[str, ...] | None:
+    """``q,doc,score`` as the column names it lists."""
+    return None if text is None else tuple(name.strip() for name in text.split(","))
 
 
 def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
