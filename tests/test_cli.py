@@ -135,7 +135,7 @@ def test_plugins_listing() -> None:
     assert code == 0
     plugins = {p["name"]: p for p in json.loads(out)}
     assert plugins["builtin.formats"]["provides"] == {
-        "format": ["beir", "msmarco", "rag_csv", "rag_jsonl", "trec"]
+        "format": ["beir", "msmarco", "parquet", "rag_csv", "rag_jsonl", "trec"]
     }
     assert plugins["builtin.formats"]["distribution"] == "ef-evaluation"
     code, out, _ = run("plugins")
