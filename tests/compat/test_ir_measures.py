@@ -142,3 +142,17 @@ def test_unknown_measures_and_mistakes_are_refused() -> None:
         ours.calc_aggregate(AP, {"q1": {"d1": 1}}, {"q1": {"d1": 1.0}})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no query in common between the run and qrels"):
         ours.calc_aggregate([AP], {"1": {"d1": 1}}, {"Q1": {"d1": 1.0}})
+
+
+def test_every_measure_object_of_the_module_is_scored_as_ir_measures_scores_it() -> None:
+    qrels, run = inputs(8, ties=False)
+    exported = [getattr(ours, n) for n in ours.__all__]
+    cut = {"AP", "MAP", "RR", "MRR", "nDCG", "NDCG", "P", "R", "Success", "Judged", "ERR"}
+    measures = [m @ 5 if m.NAME in cut else m for m in exported if isinstance(m, ours.Measure)]
+    assert len(measures) == 21
+    got = ours.calc_aggregate(measures, qrels, run)
+    # Those ir_measures computes here without perl (gdeval) or cwl_eval (RBP).
+    shared = [m for m in measures if m.NAME not in ("ERR", "RBP")]
+    expected = irm.calc_aggregate([_theirs(m) for m in shared], qrels, run)
+    for measure in shared:
+        assert got[measure] == pytest.approx(expected[_theirs(measure)], abs=1e-9), measure

@@ -110,14 +110,11 @@ class Measure:
         return text if self.params or self.cutoff is not None else f"{text}()"
 
 
+# ir_measures' measures that ef-evaluation implements, by ir_measures' names.
 AP, MAP, RR, MRR = Measure("AP"), Measure("MAP"), Measure("RR"), Measure("MRR")
 nDCG, NDCG, P, R = Measure("nDCG"), Measure("NDCG"), Measure("P"), Measure("R")
-Rprec, Bpref, Success, Judged = (
-    Measure("Rprec"),
-    Measure("Bpref"),
-    Measure("Success"),
-    Measure("Judged"),
-)
+Rprec, Bpref = Measure("Rprec"), Measure("Bpref")
+Success, Judged = Measure("Success"), Measure("Judged")
 ERR, RBP, infAP = Measure("ERR"), Measure("RBP"), Measure("infAP")
 NumRet, NumRel, NumRelRet = Measure("NumRet"), Measure("NumRel"), Measure("NumRelRet")
 SetP, SetR, SetF = Measure("SetP"), Measure("SetR"), Measure("SetF")
