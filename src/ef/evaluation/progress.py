@@ -130,15 +130,18 @@ def phase(
 
     When the block ends without an error, the phase completes (``done = total``); the bar
     is closed either way.
+
+    >>> with phase(False, "scoring", 5) as scoring:
+    ...     scoring.advance(2)
+    >>> scoring.done
+    5
     """
-    if progress is False:
-        yield Phase(None, total)
-        return
     bar = None
+    report: _Report | None = None
     if progress is True:
         bar = _Bar(label, total, unit, DELAY if delay is None else delay)
-        report: _Report = bar.update
-    else:
+        report = bar.update
+    elif progress is not False:
         report = progress
     try:
         tracked = Phase(report, total)
@@ -298,7 +301,20 @@ def reading(
 
 def read_position(path: Path) -> Callable[[int], None] | None:
     """For a reader of ``path``: the function to tell how many bytes of the file it has read
-    so far, if a :func:`reading` phase watches it, else None (and nothing to do)."""
+    so far, if a :func:`reading` phase watches it, else None (and nothing to do).
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "run.txt")
+    ...     _ = path.write_bytes(b"0123456789")
+    ...     print(read_position(path))
+    ...     with reading(path, lambda done, total: print(done, total)):
+    ...         read_position(path)(4)
+    None
+    0 10
+    4 10
+    10 10
+    """
     watch = _WATCH.get()
     if watch is None:
         return None

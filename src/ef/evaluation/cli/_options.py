@@ -61,6 +61,7 @@ progress_option = click.option(
 
 
 def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (the tests replace this to pretend it is)."""
     return sys.stderr.isatty()
 
 
