@@ -26,7 +26,7 @@ import attrs
 if TYPE_CHECKING:
     from .dataset import Dataset, Document
     from .hits import JudgedHits
-    from .types import Qrels, Queries, RagSample, Run, RunInput
+    from .types import Qrels, Queries, Run, RunInput
 
 __all__ = [
     "BatchSearchFunction",
@@ -428,17 +428,34 @@ class RetrievalMetric:
         >>> get_registry().retrieval_metric("precision").param("rel").default is None
         True
         """
-        for param in self.params:
-            if param.name == name:
-                return param
-        from .errors import UnknownNameError
+        return _param_named(f"retrieval metric {self.name!r}", self.params, name)
 
-        valid = [p.name for p in self.params]
-        message = f"retrieval metric {self.name!r} has no parameter {name!r}"
-        close = difflib.get_close_matches(str(name), valid, n=3)
-        message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
-        listed = ", ".join(valid) if valid else "none"
-        raise UnknownNameError(f"{message} Its parameters: {listed}.")
+
+def _param_named(metric: str, params: tuple[MetricParam, ...], name: str) -> MetricParam:
+    for param in params:
+        if param.name == name:
+            return param
+    from .errors import UnknownNameError
+
+    valid = [p.name for p in params]
+    message = f"{metric} has no parameter {name!r}"
+    close = difflib.get_close_matches(str(name), valid, n=3)
+    message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
+    listed = ", ".join(valid) if valid else "none"
+    raise UnknownNameError(f"{message} Its parameters: {listed}.")
+
+
+def _check_rag_params(
+    instance: RagMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
+) -> None:
+    names = [p.name for p in value]
+    if len(set(names)) != len(names):
+        raise ValueError(f"RAG metric {instance.name!r} repeats a parameter: {names}")
+    if "sample" in names:
+        raise ValueError(
+            f"RAG metric {instance.name!r}: 'sample' cannot name a parameter, the metric "
+            "function already takes it"
+        )
 
 
 @attrs.frozen
@@ -449,18 +466,47 @@ class RagMetric:
     returns ``None`` when the metric does not apply to it (for example, no ``reference``): the
     sample is then left out of that metric's mean and of its ``coverage``.
 
+    The keyword-only fields are optional:
+
+    * ``params``: the :class:`MetricParam` objects it takes. A metric string sets them
+      (``token_f1(normalize=squad)``) and ``func`` receives every one as a keyword argument,
+      at its default when the string does not set it; the report keys the metric by its
+      name and the parameters that differ from their defaults, as retrieval measures are
+      keyed (``token_f1(normalize='squad')``).
+    * ``check(params)``: a check of the parameters together (every one, defaults included),
+      raising ``ValueError`` for a combination that makes no sense; it runs when a metric
+      string is read, before any sample is scored.
+
     >>> metric = RagMetric(name="answer_length", func=lambda s: float(len(s.get("response", ""))))
     >>> metric.func({"response": "Paris"})
     5.0
     """
 
     name: str = attrs.field(validator=_name)
-    func: Callable[[RagSample], float | None] = attrs.field(validator=_callable)
+    func: Callable[..., float | None] = attrs.field(validator=_callable)
     description: str = attrs.field(
         default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
     )
+    params: tuple[MetricParam, ...] = attrs.field(
+        default=(),
+        converter=_params_tuple,
+        validator=[_qualified(_V.deep_iterable(_V.instance_of(MetricParam))), _check_rag_params],
+        kw_only=True,
+    )
+    check: Callable[[Mapping[str, Any]], None] | None = attrs.field(
+        default=None, validator=_optional_callable, kw_only=True
+    )
 
     kind: ClassVar[str] = "rag"
+
+    def param(self, name: str) -> MetricParam:
+        """The parameter called ``name``; ``UnknownNameError`` lists the valid ones.
+
+        >>> from ef.evaluation import get_registry
+        >>> get_registry().rag_metric("token_f1").param("normalize").default
+        'unicode'
+        """
+        return _param_named(f"RAG metric {self.name!r}", self.params, name)
 
 
 @attrs.frozen

@@ -186,6 +186,8 @@ def rag(
         emit_json(data)
         return
     if output == "csv":  # one table for machines, at full precision: report.to_csv()
+        for note in report.notes():  # plain data on stdout; what the notes say, here
+            click.echo(f"note: {note}", err=True)
         emit_table(report.csv_table(details=per_sample), output)
         return
     summary, *details = report_tables(report, details=per_sample)

@@ -62,7 +62,9 @@ def _rag_report(path: Path, metrics: tuple[str, ...]) -> RagEvalReport:
             f"{path}: the report has no per-sample values; save it with ef-eval rag -s -o json"
         )
     _check_saved_report(path, data)
-    fields = ("metrics", "coverage", "n_samples", "per_sample", "sample_ids", "manifest")
+    fields = (
+        "metrics", "coverage", "n_samples", "per_sample", "sample_ids", "unanswered", "manifest",
+    )  # fmt: skip
     return RagEvalReport(**{key: data[key] for key in fields if key in data})
 
 

@@ -21,6 +21,7 @@ import attrs
 
 from .._version import __version__
 from ..engine.manifest import file_entry
+from ..engine.rag_measures import parse_rag_metric
 from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
 from ..progress import Progress, check_progress, phase
 from ..reports import ComparisonReport, PairComparison, RagEvalReport, RetrievalEvalReport
@@ -240,7 +241,7 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
         if not keys:
             raise ValueError("the RAG reports share no metric")
     else:
-        keys = tuple(dict.fromkeys(metrics))
+        keys = tuple(dict.fromkeys(_rag_key(m, first.per_sample) for m in metrics))
         if not keys:
             raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
         for name, report in reports.items():
@@ -256,6 +257,18 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
     }
     manifests = {name: plain(report.manifest) for name, report in reports.items()}
     return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
+
+
+def _rag_key(spec: str, keys: Mapping[str, object]) -> str:
+    """The report key of a RAG metric string: ``token_f1(normalize=squad)`` is keyed
+    ``token_f1(normalize='squad')``; a string that is a key, or that no registry metric reads
+    (a plugin's metric in a saved report), stays as it is."""
+    if spec in keys:
+        return spec
+    try:
+        return parse_rag_metric(spec).key
+    except (TypeError, ValueError):
+        return spec
 
 
 def _counts(values: Sequence[str]) -> dict[str, int]:
