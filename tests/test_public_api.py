@@ -43,6 +43,8 @@ PUBLIC = [
     "InputWarning",
     # Issue 18: quality gates.
     "load_report", "save_report",
+    # Issue 16: one report for retrieval and answers.
+    "GeneratorError", "PipelineEvalReport", "evaluate_pipeline",
 ]  # fmt: skip
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -29,7 +30,7 @@ texts = st.text(
 gold = st.lists(texts, min_size=1, max_size=3)
 
 
-def library_rouge_l(response: str, references: list[str]) -> float:
+def library_rouge_l(response: str, references: list[str]) -> Any:
     scorer = rouge_scorer.RougeScorer(["rougeL"])  # the library's defaults
     if len(references) == 1:
         return scorer.score(references[0], response)["rougeL"].fmeasure
@@ -84,7 +85,7 @@ def test_several_references_use_the_libraries_own_rules() -> None:
 
 
 def test_evaluate_rag_scores_reference_and_references(builtin_registry) -> None:
-    samples = [
+    samples: list[dict[str, Any]] = [
         {"id": "a", "response": "the cat sat", "reference": "a dog", "references": ["the cat sat"]},
         {"id": "b", "reference": "the cat sat"},  # unanswered: 0
         {"id": "c", "response": "the cat sat"},  # no gold answer: skipped
@@ -101,7 +102,7 @@ def test_evaluate_rag_scores_reference_and_references(builtin_registry) -> None:
 
 def test_references_must_be_a_list_of_strings() -> None:
     with pytest.raises(InvalidSampleError, match="'references' must be a list of strings"):
-        sample_bleu({"id": "s1", "response": "x", "reference": "x", "references": "y"})
+        sample_bleu({"id": "s1", "response": "x", "reference": "x", "references": "y"})  # type: ignore[typeddict-unknown-key]
 
 
 @pytest.mark.parametrize(
