@@ -51,6 +51,7 @@ from .evaluate.rag import evaluate_rag
 from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
 from .evaluate.retrieval import evaluate_retrieval
 from .evaluate.run import evaluate_run
+from .formats.answers import read_answers, read_references
 
 # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
 from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
@@ -186,10 +187,12 @@ __all__ = [
     "load_retriever",
     "ndcg_at_k",
     "precision_at_k",
+    "read_answers",
     "read_beir",
     "read_dataset",
     "read_qrels",
     "read_queries",
+    "read_references",
     "read_run",
     "read_samples",
     "recall_at_k",

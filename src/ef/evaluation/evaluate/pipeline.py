@@ -68,7 +68,7 @@ def evaluate_pipeline(
         queries: ``{query_id: query_text}``.
         generate: ``generate(question, contexts) -> str``, called once per query in query
             order (on ``executor`` when it is given); or the answers made beforehand,
-            ``{query_id: response}`` (:func:`~ef.evaluation.formats.answers.read_answers`
+            ``{query_id: response}`` (:func:`~ef.evaluation.read_answers`
             reads them from JSONL): a query without one is unanswered.
         corpus: ``{doc_id: text}`` (``read_beir``'s or ``read_dataset``'s corpus), where the
             contexts' texts come from.
