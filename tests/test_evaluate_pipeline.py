@@ -359,3 +359,20 @@ def test_the_report_refuses_parts_that_do_not_pair() -> None:
         PipelineEvalReport(retrieval=retrieval, rag=clash)
     with pytest.raises(ValueError, match="the samples' ids are not the RAG report's sample_ids"):
         PipelineEvalReport(retrieval=None, rag=rag, samples=[{"id": "q9"}])
+
+
+def test_the_readme_example_runs_and_shows_a_bad_ranking_beside_a_bad_answer(capsys) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = readme.split("```python\n")[1:]
+    first = blocks[0].split("```")[0]  # the quickstart: qrels, queries, retriever
+    example = next(b.split("```")[0] for b in blocks if "evaluate_pipeline(" in b)
+    namespace: dict[str, object] = {}
+    exec(compile(first + example, "README.md", "exec"), namespace)
+    report = namespace["report"]
+    assert isinstance(report, PipelineEvalReport)
+    assert report.per_query["q2"]["ndcg@10"] == pytest.approx(0.6309, abs=1e-4)
+    assert report.per_query["q2"]["token_f1"] == 0.0  # the top context was the wrong one
+    assert report.per_query["q1"]["token_f1"] > 0
+    assert "Pipeline evaluation: 2 queries, retrieval and answers" in capsys.readouterr().out

@@ -71,8 +71,18 @@ def test_the_shipped_files_are_what_the_example_writes(tmp_path) -> None:
     assert answers.read_text(encoding="utf-8") == ANSWERS.read_text(encoding="utf-8")
 
 
-def test_ef_eval_pipeline_on_the_shipped_files_is_the_example_report(report) -> None:
-    args = ["pipeline", "demo", "--run", str(RUN), "--answers", str(ANSWERS), "--contexts", "3"]
+README = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+PIPELINE_JOB = (
+    "ef-eval pipeline demo --run examples/run.bm25.trec --answers examples/answers.bm25.jsonl "
+    "--contexts 3"
+)
+
+
+def test_ef_eval_pipeline_on_the_shipped_files_is_the_example_report(report, monkeypatch) -> None:
+    assert "python examples/pipeline.py\n" in README
+    assert PIPELINE_JOB in README
+    monkeypatch.chdir(EXAMPLES.parent)  # the README's command runs from the checkout's root
+    args = PIPELINE_JOB.split()[1:]
     result = CliRunner().invoke(cli, [*args, "-k", "1", "-k", "3", "-k", "10", "-o", "json", "-q"])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
