@@ -1,4 +1,5 @@
-"""Registers the lexical RAG metrics of evaluate_rag()."""
+"""Registers the RAG metrics of evaluate_rag(): the lexical ones, and the overlap ones of the
+``text`` extra (their libraries are imported when a sample is scored, never here)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Callable
 
 from ..hookspecs import hookimpl
 from ..interfaces import RagMetric
-from ..metrics import rag
+from ..metrics import overlap, rag
 
 
 def _text_metric(name: str, func: Callable[..., float | None]) -> RagMetric:
@@ -22,4 +23,7 @@ def ef_evaluation_metrics() -> list[RagMetric]:
         _text_metric("context_recall", rag.sample_context_recall),
         _text_metric("context_precision", rag.sample_context_precision),
         RagMetric(name="non_empty_rate", func=rag.sample_non_empty),
+        RagMetric(name="bleu", func=overlap.sample_bleu),
+        RagMetric(name="chrf", func=overlap.sample_chrf),
+        RagMetric(name="rouge_l", func=overlap.sample_rouge_l),
     ]
