@@ -43,6 +43,8 @@ PUBLIC = [
     "InputWarning",
     # Issue 18: quality gates.
     "load_report", "save_report",
+    # Issue 17: fusion.
+    "FusionMethod", "FusionOptimization", "FusionParam", "fuse", "optimize_fusion",
 ]  # fmt: skip
 
 

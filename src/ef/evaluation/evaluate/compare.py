@@ -48,6 +48,9 @@ def system_name(item: object, index: int) -> str:
             if name.endswith(suffix) and len(name) > len(suffix):
                 return name.removesuffix(suffix)
         return name
+    own = getattr(item, "name", None)  # a named run value: a fused run, a named RunTable
+    if isinstance(own, str) and own:
+        return own
     return f"system-{index + 1}"
 
 

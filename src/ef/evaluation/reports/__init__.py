@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from ..engine.ties import TieDiagnostic
 from .comparison import ComparisonReport, PairComparison
+from .fusion import FusionOptimization
 from .rag import RagEvalReport
 from .retrieval import RetrievalEvalReport
 
 __all__ = [
     "ComparisonReport",
+    "FusionOptimization",
     "PairComparison",
     "RagEvalReport",
     "RetrievalEvalReport",
