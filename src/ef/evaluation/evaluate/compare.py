@@ -290,8 +290,9 @@ def compare(
     :func:`~ef.evaluation.evaluate_run`), a :class:`~ef.evaluation.RetrievalEvalReport`
     (its ``per_query`` values), or a :class:`~ef.evaluation.RagEvalReport` (its
     ``per_sample`` values, paired by ``sample_ids``). Give them as ``{name: system}``, or as
-    a sequence: a path is named by its file name without ``.gz`` and the run suffix, other
-    systems ``system-1``, ``system-2``, ...
+    a sequence: a path is named by its file name without ``.gz`` and the run suffix, a run
+    with a ``name`` (a :func:`~ef.evaluation.fuse` result) by it, other systems
+    ``system-1``, ``system-2``, ...
 
     Queries are paired by id. With ``averaging="qrels"`` a judged query a system does not
     answer scores 0 for it (DESIGN §4); with ``"intersection"`` only the queries every

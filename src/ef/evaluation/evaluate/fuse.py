@@ -22,7 +22,7 @@ from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.ranked import RankedLists
-from .inputs import load_run, no_overlap_cause, shown_ids
+from .inputs import load_run, shown_ids
 
 if TYPE_CHECKING:
     from ..interfaces import FusionMethod
@@ -176,14 +176,11 @@ def _check_queries(labels: Sequence[str], loaded: Sequence[RankedRun]) -> tuple[
     for i, (label, queries) in enumerate(zip(labels, sets, strict=True)):
         others = set().union(*(s for j, s in enumerate(sets) if j != i))
         if queries.isdisjoint(others):
-            message = (
+            raise ValueError(
                 f"{label} shares no query with the other runs: it has {len(queries)} "
-                f"queries {shown_ids(queries)}, they have {len(others)} {shown_ids(others)}"
+                f"queries {shown_ids(queries)}, they have {len(others)} {shown_ids(others)}. "
+                "Are they runs of the same collection, with the same query ids?"
             )
-            cause = no_overlap_cause(queries, others, ("run", "other runs"))
-            if cause is not None:
-                message += f"; likely cause: {cause}"
-            raise ValueError(message + ". Are they runs of the same collection?")
     union = tuple(dict.fromkeys(q for run in loaded for q in run.query_ids))
     for label, queries in zip(labels, sets, strict=True):
         missing = [q for q in union if q not in queries]

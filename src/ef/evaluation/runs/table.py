@@ -162,7 +162,7 @@ class RunTable:
         return query_id in self._index
 
     def __repr__(self) -> str:
-        named = f" {self.name!r}," if self.name is not None else ""
+        named = f" {self.name!r}" if self.name is not None else ""
         return f"<RunTable{named}: {len(self.query_ids)} queries, {len(self)} docs>"
 
     @classmethod
