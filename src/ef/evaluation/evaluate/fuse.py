@@ -37,6 +37,7 @@ __all__ = [
     "DEFAULT_NORM",
     "FUSION_TIE_POLICIES",
     "FusionInputs",
+    "count_runs",
     "fuse",
     "fuse_inputs",
     "fusion_inputs",
@@ -117,11 +118,25 @@ def fuse(
     """
     registry = registry_or_default(registry)
     chosen = registry.fusion_method(method)
+    # The parameters are checked before any run is read.
+    values = method_params(chosen, count_runs(runs), weights=weights, params=params)
     inputs = fusion_inputs(
         runs, chosen, norm, tie_policy=tie_policy, run_format=run_format, registry=registry
     )
-    values = method_params(chosen, len(inputs.labels), weights=weights, params=params)
     return fuse_inputs(inputs, chosen, values, name=name, registry=registry)
+
+
+def count_runs(runs: Sequence[RunLike] | Mapping[str, RunLike]) -> int:
+    """How many runs ``runs`` holds: two or more, else a ValueError."""
+    if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, (Sequence, Mapping)):
+        raise TypeError(
+            "runs must be a sequence of runs (a list), or a mapping of name to run; got "
+            f"{type(runs).__name__}"
+        )
+    count = len(runs)
+    if count < 2:
+        raise ValueError(f"fuse needs two or more runs, got {count}")
+    return count
 
 
 @attrs.frozen

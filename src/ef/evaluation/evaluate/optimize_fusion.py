@@ -20,7 +20,14 @@ from ..engine.scoring import resolve_measures
 from ..errors import InputWarning
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import FusionOptimization
-from .fuse import DEFAULT_METHOD, DEFAULT_NORM, fuse_inputs, fusion_inputs, method_params
+from .fuse import (
+    DEFAULT_METHOD,
+    DEFAULT_NORM,
+    count_runs,
+    fuse_inputs,
+    fusion_inputs,
+    method_params,
+)
 from .inputs import load_qrels
 from .run import evaluate_run
 
@@ -106,13 +113,13 @@ def optimize_fusion(
     registry = registry_or_default(registry)
     chosen = registry.fusion_method(method)
     key = _metric_key(metric, registry)
+    n_runs = count_runs(runs)
+    fixed = method_params(chosen, n_runs, params=params)
+    searched = _searched(chosen, n_runs, step, grid or {}, set(params or ()))
     judged = load_qrels(qrels, registry, qrels_format)
     inputs = fusion_inputs(
         runs, chosen, norm, tie_policy=tie_policy, run_format=run_format, registry=registry
     )
-    n_runs = len(inputs.labels)
-    fixed = method_params(chosen, n_runs, params=params)
-    searched = _searched(chosen, n_runs, step, grid or {}, set(params or ()))
     best: tuple[dict[str, Any], float, RunTable] | None = None
     trials: list[tuple[dict[str, Any], float]] = []
     for values in _trials(fixed, searched):
