@@ -152,7 +152,7 @@ def test_the_fused_run_is_named_and_evaluate_run_and_compare_take_it(
 
 def test_a_plugin_fusion_method_is_found_through_its_hook() -> None:
     def first_run_wins(results, *, bonus=0.0):
-        fused = {}
+        fused: dict[str, float] = {}
         for position, scores in enumerate(results):
             for doc, score in scores.items():
                 fused.setdefault(doc, score + (bonus if position == 0 else 0.0))

@@ -126,7 +126,7 @@ def test_simplex_weights_are_every_vector_of_steps_summing_to_one() -> None:
     assert simplex_weights(2, 0.05)[1] == (0.05, 0.95)
     for bad in (0, -0.1, 1.5, 0.3, True):
         with pytest.raises(ValueError, match="step must"):
-            simplex_weights(2, bad)  # type: ignore[arg-type]
+            simplex_weights(2, bad)
 
 
 def test_grid_params_and_qrels_paths(tmp_path: Path) -> None:

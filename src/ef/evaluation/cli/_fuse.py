@@ -157,7 +157,7 @@ def fusions_command(output: str) -> None:
     """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
     its parameters, its formula and the plugin that provides it."""
     registry = get_registry()
-    entries = [
+    entries: list[dict[str, Any]] = [
         {
             "name": name,
             "uses": method.uses,

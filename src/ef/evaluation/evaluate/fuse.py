@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..runs.table import RunTable
     from ..types import RunInput
 
-    RunLike = RunInput | RunTable | str | os.PathLike[str]
+    RunLike = RunInput | RunTable | RankedRun | str | os.PathLike[str]
 
 __all__ = [
     "DEFAULT_METHOD",
