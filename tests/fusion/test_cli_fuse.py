@@ -89,6 +89,7 @@ def test_a_query_a_run_lacks_is_a_warning_line(runs, tmp_path: Path) -> None:
         (["--weights", "1,2,3"], "Error: parameter 'weights' holds one number per run: 2 runs"),
         (["--norm", "l2"], "Invalid value for '--norm'"),
         (["--ties", "expected"], "Invalid value for '--ties'"),
+        (["--tag", "my run"], "Error: run tag 'my run' cannot be written"),
     ],
 )
 def test_bad_options_are_one_line(runs, tmp_path: Path, args: list[str], message: str) -> None:

@@ -118,8 +118,10 @@ def fuse_command(  # click passes every option by keyword
     line on stdout says what was written.
     """
     from ..evaluate.fuse import fuse
-    from ..formats._records import write_run_lines
+    from ..formats._records import check_id, write_run_lines
 
+    if tag is not None:
+        check_id("run tag", tag)  # before the runs are read and fused
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InputWarning)
         fused = fuse(
