@@ -34,10 +34,10 @@ def test_coverage_counts_the_samples_each_metric_scored(builtin_registry) -> Non
         "token_f1": 3,
         "context_recall": 2,
         "context_precision": 2,
-        "non_empty_rate": 3,
+        "non_empty_rate": 4,  # every sample: one without retrieved_contexts retrieved none
     }
     assert report.metrics["exact_match"] == pytest.approx(2 / 3)
-    assert report.metrics["non_empty_rate"] == pytest.approx(2 / 3)
+    assert report.metrics["non_empty_rate"] == pytest.approx(2 / 4)
     assert report.per_sample["exact_match"] == (1.0, 0.0, None, 1.0)
     assert report.per_sample["context_recall"] == (1.0, 0.0, None, None)
 
@@ -94,7 +94,8 @@ def test_empty_samples_and_unknown_metric_are_value_errors(builtin_registry) -> 
     with pytest.raises(ValueError, match="samples is empty"):
         evaluate_rag([], registry=builtin_registry)
     with pytest.raises(
-        ValueError, match=r"unknown RAG metric 'f2'.*Valid RAG metrics: context_precision"
+        ValueError,
+        match=r"unknown RAG metric 'f2'.*Valid RAG metrics: bleu, chrf, context_precision",
     ):
         evaluate_rag(SAMPLES, metrics=("f2",), registry=builtin_registry)
     with pytest.raises(ValueError, match="'ndcg' is a retrieval metric, not a RAG metric"):

@@ -43,6 +43,12 @@ PUBLIC = [
     "InputWarning",
     # Issue 18: quality gates.
     "load_report", "save_report",
+    # Issue 16: one report for retrieval and answers.
+    "GeneratorError", "PipelineEvalReport", "evaluate_pipeline", "read_answers",
+    "read_references",
+
+    # Issue 17: fusion.
+    "FusionMethod", "FusionOptimization", "FusionParam", "fuse", "optimize_fusion",
 ]  # fmt: skip
 
 

@@ -13,6 +13,8 @@ from ef.evaluation.compat.ir_measures import AP, RR, P, R, nDCG
 
 from .helpers import Qrels, Run, inputs, unchanged
 
+pytestmark = pytest.mark.peers  # ir_measures
+
 irm = pytest.importorskip("ir_measures")
 
 #: Measures of ir_measures' pytrec_eval, msmarco and judged providers (gdeval needs perl and

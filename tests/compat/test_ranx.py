@@ -16,6 +16,8 @@ from ef.evaluation.compat import ranx as ours
 
 from .helpers import Qrels, Run, inputs, unchanged
 
+pytestmark = pytest.mark.peers  # ranx, with its numba JIT
+
 ranx = pytest.importorskip("ranx")
 
 METRICS = [

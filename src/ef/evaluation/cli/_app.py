@@ -38,13 +38,17 @@ from ..render import Table, exact_number, report_tables
 from ..reports import RetrievalEvalReport
 from ..reports.retrieval import tie_note
 from ._compare import compare_command
+from ._fuse import fuse_command, fusions_command
 from ._options import (
     cutoffs_option,
     measures_option,
     per_query_option,
+    progress_option,
+    show_progress,
     split_measures,
     ties_option,
 )
+from ._pipeline import pipeline_command
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
@@ -102,8 +106,10 @@ _FORMAT_OPTIONS = {
     ("evaluate", "read_qrels"): "--qrels-format",
     ("compare", "read_run"): "--run-format",
     ("compare", "read_qrels"): "--qrels-format",
+    ("fuse", "read_run"): "--run-format",
     ("rag", "read_samples"): "--format",
     ("retrieve", "read_dataset"): "--format",
+    ("pipeline", "read_dataset"): "--format",
 }
 
 
@@ -184,6 +190,8 @@ def rag(
         emit_json(data)
         return
     if output == "csv":  # one table for machines, at full precision: report.to_csv()
+        for note in report.notes():  # plain data on stdout; what the notes say, here
+            click.echo(f"note: {note}", err=True)
         emit_table(report.csv_table(details=per_sample), output)
         return
     summary, *details = report_tables(report, details=per_sample)
@@ -225,6 +233,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 @ties_option
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@progress_option
 @click.option(
     "--run-columns",
     default=None,
@@ -255,6 +264,7 @@ def evaluate(  # click passes every option by keyword
     run_format: str | None,
     run_columns: str | None,
     qrels_columns: str | None,
+    no_progress: bool,
     output: str,
 ) -> None:
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
@@ -284,6 +294,7 @@ def evaluate(  # click passes every option by keyword
             qrels_format=qrels_format,
             run_columns=_columns(run_columns),
             qrels_columns=_columns(qrels_columns),
+            progress=show_progress(no_progress),
         )
     _emit_report(report, output, per_query, str(run))
     # stdout stays the report alone: what the user should know goes to stderr, a line each
@@ -507,6 +518,7 @@ def retrieve(  # click passes every option by keyword
     help=f"Drop on purpose what the target cannot hold, comma-separated: {', '.join(DROPPABLE)}. "
     "Each is an error without it; a note on stderr says what was dropped.",
 )
+@progress_option
 def convert(  # noqa: PLR0917 - click passes each option by position
     source: Path,
     target: Path,
@@ -514,6 +526,7 @@ def convert(  # noqa: PLR0917 - click passes each option by position
     to_format: str | None,
     kind: Kind | None,
     drop: str,
+    no_progress: bool,
 ) -> None:
     """Convert SOURCE into TARGET in another format: a dataset directory, qrels, a run,
     queries or a corpus.
@@ -541,6 +554,7 @@ def convert(  # noqa: PLR0917 - click passes each option by position
         kind=kind,
         drop=drops,
         on_drop=lambda note: click.echo(f"note: {note}", err=True),
+        progress=show_progress(no_progress),
     )
     click.echo(f"converted {what}: {source} -> {target}")
 
@@ -567,8 +581,14 @@ def convert(  # noqa: PLR0917 - click passes each option by position
     help="The zip's md5 (or md5:<hex>, sha256:<hex>); default: the md5 BEIR publishes.",
 )
 @click.option("--force", is_flag=True, help="Download again and replace DIR/NAME if it exists.")
-def download(
-    name: str, directory: Path, url: str | None, checksum: str | None, force: bool
+@progress_option
+def download(  # noqa: PLR0917 - click passes each option by position
+    name: str,
+    directory: Path,
+    url: str | None,
+    checksum: str | None,
+    force: bool,
+    no_progress: bool,
 ) -> None:
     """Download the BEIR dataset NAME (scifact, nfcorpus, fiqa, ...) into DIR/NAME.
 
@@ -584,7 +604,7 @@ def download(
         url=url,
         checksum=checksum,
         force=force,
-        progress=not present and sys.stderr.isatty(),
+        progress=not present and show_progress(no_progress),
     )
     if present:
         click.echo(f"{path} is already there; nothing downloaded (--force downloads it again)")
@@ -655,6 +675,10 @@ def plugins(output: str) -> None:
 
 
 cli.add_command(compare_command)
+cli.add_command(pipeline_command)
+
+cli.add_command(fuse_command)
+cli.add_command(fusions_command)
 
 
 def _debug_after_the_command(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

@@ -122,20 +122,22 @@ def retrieval_manifest(
 
 def rag_manifest(
     registry: Registry,
-    names: Iterable[str],
+    keys: Iterable[MetricEntry],
     *,
     inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
 ) -> dict[str, Any]:
-    """The manifest of a RAG report over the metrics ``names``, with the files among
-    ``inputs``.
+    """The manifest of a RAG report: ``keys`` are ``(key, metric name, k, params)`` as for
+    :func:`retrieval_manifest`, with the files among ``inputs``.
 
     >>> from ef.evaluation import Registry
-    >>> manifest = rag_manifest(Registry.load(autoload=False), ["token_f1"])
+    >>> manifest = rag_manifest(Registry.load(autoload=False), [("token_f1(normalize='squad')",
+    ...     "token_f1", None, {"normalize": "squad", "lang": None})])
     >>> manifest["metrics"], manifest["averaging"]
-    ([{'key': 'token_f1', 'name': 'token_f1', 'k': None, 'params': {}, \
-'plugin': 'builtin.rag_metrics'}], 'scored_samples')
+    ([{'key': "token_f1(normalize='squad')", 'name': 'token_f1', 'k': None, \
+'params': {'normalize': 'squad', 'lang': None}, 'plugin': 'builtin.rag_metrics'}], \
+'scored_samples')
     """
-    manifest = _base(registry, ((name, name, None, {}) for name in names))
+    manifest = _base(registry, keys)
     manifest["averaging"] = "scored_samples"
     manifest["inputs"] = _inputs(inputs or {})
     return manifest

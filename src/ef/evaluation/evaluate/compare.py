@@ -1,8 +1,9 @@
 """compare(): is system B better than system A? Paired tests over queries, with corrections.
 
 Systems are runs (scored against qrels with :func:`~ef.evaluation.evaluate_run`), retrieval
-reports, or RAG reports. Their per-query (per-sample) values are paired by id, and each pair
-of systems is tested on each metric; the p-values of the whole family are corrected together.
+reports, RAG reports, or pipeline reports. Their per-query (per-sample) values are paired by
+id, and each pair of systems is tested on each metric; the p-values of the whole family are
+corrected together.
 numpy and scipy are imported only when :func:`compare` runs.
 """
 
@@ -21,8 +22,16 @@ import attrs
 
 from .._version import __version__
 from ..engine.manifest import file_entry
+from ..engine.rag_measures import parse_rag_metric
 from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
-from ..reports import ComparisonReport, PairComparison, RagEvalReport, RetrievalEvalReport
+from ..progress import Progress, check_progress, phase
+from ..reports import (
+    ComparisonReport,
+    PairComparison,
+    PipelineEvalReport,
+    RagEvalReport,
+    RetrievalEvalReport,
+)
 from ..types import plain
 
 if TYPE_CHECKING:
@@ -38,6 +47,7 @@ if TYPE_CHECKING:
         | os.PathLike[str]
         | RetrievalEvalReport
         | RagEvalReport
+        | PipelineEvalReport
     )
 
 __all__ = ["ComparisonReport", "PairComparison", "compare"]
@@ -56,6 +66,9 @@ def system_name(item: object, index: int) -> str:
             if name.endswith(suffix) and len(name) > len(suffix):
                 return name.removesuffix(suffix)
         return name
+    own = getattr(item, "name", None)  # a named run value: a fused run, a named RunTable
+    if isinstance(own, str) and own:
+        return own
     return f"system-{index + 1}"
 
 
@@ -145,6 +158,7 @@ def _retrieval_columns(
     qrels_format: str | None = None,
     run_columns: Sequence[str] | None = None,
     qrels_columns: Sequence[str] | None = None,
+    progress: Progress = False,
 ) -> _Columns:
     from ..plugin_engine.registry import registry_or_default
     from .inputs import load_qrels
@@ -179,6 +193,7 @@ def _retrieval_columns(
             tie_policy=tie_policy,  # type: ignore[arg-type]  # checked by evaluate_run
             run_format=run_format,
             run_columns=run_columns,
+            progress=progress,
         )
     for name, report in reports.items():
         if not report.per_query:
@@ -250,7 +265,7 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
         if not keys:
             raise ValueError("the RAG reports share no metric")
     else:
-        keys = tuple(dict.fromkeys(metrics))
+        keys = tuple(dict.fromkeys(_rag_key(m, first.per_sample) for m in metrics))
         if not keys:
             raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
         for name, report in reports.items():
@@ -262,6 +277,55 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
     positions = {name: {s: i for i, s in enumerate(r.sample_ids)} for name, r in reports.items()}
     scores = {
         name: {key: [report.per_sample[key][positions[name][s]] for s in kept] for key in keys}
+        for name, report in reports.items()
+    }
+    manifests = {name: plain(report.manifest) for name, report in reports.items()}
+    return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
+
+
+def _rag_key(spec: str, keys: Mapping[str, object]) -> str:
+    """The report key of a RAG metric string: ``token_f1(normalize=squad)`` is keyed
+    ``token_f1(normalize='squad')``; a string that is a key, or that no registry metric reads
+    (a plugin's metric in a saved report), stays as it is."""
+    if spec in keys:
+        return spec
+    try:
+        return parse_rag_metric(spec).key
+    except (TypeError, ValueError):
+        return spec
+
+
+def _pipeline_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
+    """Pipelines paired by query id over the queries every report scored, on their
+    retrieval keys and RAG metrics alike."""
+    reports: dict[str, PipelineEvalReport] = {}
+    for name, item in named.items():
+        if not isinstance(item, PipelineEvalReport):
+            raise TypeError(
+                f"system {name!r} is a {type(item).__name__}: a pipeline report is compared "
+                "with pipeline reports (compare its .retrieval or .rag with other reports)"
+            )
+        if not item.per_query:
+            raise ValueError(f"system {name!r} has no per-query values (per_query is empty)")
+        reports[name] = item
+    if metrics is None:  # nDCG@10 and every answer metric they share
+        first = next(iter(reports.values()))
+        wanted = ["ndcg@10", *first.rag.metrics]
+        keys = tuple(k for k in wanted if all(k in r.metrics for r in reports.values()))
+        if not keys:
+            raise ValueError("the pipeline reports share no metric")
+    else:
+        keys = tuple(dict.fromkeys(metrics))
+        if not keys:
+            raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
+        for name, report in reports.items():
+            _require(name, keys, report.metrics)
+    universe = list(dict.fromkeys(q for r in reports.values() for q in r.per_query))
+    kept, missing, dropped = _pairing(
+        universe, {name: set(r.per_query) for name, r in reports.items()}, intersect=True
+    )
+    scores = {
+        name: {key: [report.per_query[q][key] for q in kept] for key in keys}
         for name, report in reports.items()
     }
     manifests = {name: plain(report.manifest) for name, report in reports.items()}
@@ -294,6 +358,7 @@ def compare(
     qrels_format: str | None = None,
     run_columns: Sequence[str] | None = None,
     qrels_columns: Sequence[str] | None = None,
+    progress: Progress = False,
 ) -> ComparisonReport:
     """Compare two or more systems metric by metric, with paired significance tests.
 
@@ -302,8 +367,9 @@ def compare(
     :func:`~ef.evaluation.evaluate_run`), a :class:`~ef.evaluation.RetrievalEvalReport`
     (its ``per_query`` values), or a :class:`~ef.evaluation.RagEvalReport` (its
     ``per_sample`` values, paired by ``sample_ids``). Give them as ``{name: system}``, or as
-    a sequence: a path is named by its file name without ``.gz`` and the run suffix, other
-    systems ``system-1``, ``system-2``, ...
+    a sequence: a path is named by its file name without ``.gz`` and the run suffix, a run
+    with a ``name`` (a :func:`~ef.evaluation.fuse` result) by it, other systems
+    ``system-1``, ``system-2``, ...
 
     Queries are paired by id. With ``averaging="qrels"`` a judged query a system does not
     answer scores 0 for it (DESIGN §4); with ``"intersection"`` only the queries every
@@ -334,7 +400,8 @@ def compare(
         qrels: the judgements to score runs against (a mapping or a path); not needed for
             reports.
         metrics: ``"<name>@<k>"`` keys, or names to take at every cutoff of ``k_values``.
-            Default: ``("ndcg@10",)`` for retrieval, every metric the RAG reports share.
+            Default: ``("ndcg@10",)`` for retrieval, every metric the RAG reports share, and
+            for pipelines nDCG@10 and every RAG metric they share.
         k_values: the cutoffs of metric names given without one.
         baseline: the name of the system every other is compared with; None for all pairs.
         test: ``"paired-t"``, ``"wilcoxon"``, ``"randomization"`` or ``"bootstrap"``.
@@ -350,6 +417,12 @@ def compare(
         run_columns: the ``(query, doc, score)`` columns of the runs given as DataFrames or
             Parquet files, when they are not a known set (as in ``evaluate_run``).
         qrels_columns: the ``(query, doc, grade)`` columns of qrels given so.
+        progress: ``True`` shows progress bars on stderr once a phase has run for a second
+            (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
+            each phase: those of :func:`~ef.evaluation.evaluate_run` for each run, then
+            resampling, in resamples drawn over all comparisons (the bootstrap intervals and
+            the randomization test's permutations; ``"paired-t"`` draws none, and has no
+            such phase). Each phase starts at ``(0, total)`` and ends at ``(total, total)``.
 
     Raises:
         ValueError: for fewer than two systems, an unknown option, a metric a report lacks,
@@ -373,6 +446,7 @@ def compare(
         seed=seed,
         averaging=averaging,
     )
+    check_progress(progress)
     if isinstance(metrics, str):
         raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
     named = _named(systems)
@@ -381,7 +455,12 @@ def compare(
             f"baseline {baseline!r} is not a system; the systems are {', '.join(named)}"
         )
     rag = [isinstance(item, RagEvalReport) for item in named.values()]
-    if any(rag):
+    pipelines = any(isinstance(item, PipelineEvalReport) for item in named.values())
+    kind = "pipeline" if pipelines else "rag" if any(rag) else "retrieval"
+    if pipelines:
+        columns = _pipeline_columns(named, metrics)
+        averaging = "intersection"
+    elif any(rag):
         columns = _rag_columns(named, metrics)
         averaging = "intersection"
     else:
@@ -397,11 +476,12 @@ def compare(
             qrels_format=qrels_format,
             run_columns=run_columns,
             qrels_columns=qrels_columns,
+            progress=progress,
         )
     return _test_all(
         named=list(named),
         columns=columns,
-        kind="rag" if any(rag) else "retrieval",
+        kind=kind,
         baseline=baseline,
         test=test,
         correction=correction,
@@ -409,6 +489,7 @@ def compare(
         n_resamples=n_resamples,
         seed=secrets.randbits(63) if seed is None else seed,
         averaging=averaging,
+        progress=progress,
     )
 
 
@@ -424,10 +505,11 @@ def _test_all(
     n_resamples: int,
     seed: int,
     averaging: str,
+    progress: Progress = False,
 ) -> ComparisonReport:
     import numpy as np
 
-    from ..engine.stats import adjust, cohens_d, paired_test, scipy_stats
+    from ..engine.stats import adjust, cohens_d, paired_test, planned_resamples, scipy_stats
 
     scipy_stats()  # the ImportError that names the extra, before any work
     import scipy
@@ -436,9 +518,9 @@ def _test_all(
         pairs = list(itertools.combinations(named, 2))
     else:
         pairs = [(baseline, other) for other in named if other != baseline]
-    unit = "queries" if kind == "retrieval" else "samples"
+    unit = "samples" if kind == "rag" else "queries"
     means: dict[str, dict[str, float]] = {name: {} for name in named}
-    found: list[dict[str, Any]] = []
+    paired: dict[str, dict[str, Any]] = {}  # each metric's values over its usable ids
     for key in columns.keys:
         values = {name: columns.scores[name][key] for name in named}
         usable = [
@@ -446,25 +528,38 @@ def _test_all(
         ]
         if len(usable) < 2:
             raise ValueError(f"{key}: {len(usable)} paired {unit}; a comparison needs at least two")
-        arrays = {name: np.array([values[name][i] for i in usable], dtype=float) for name in named}
+        paired[key] = {
+            name: np.array([values[name][i] for i in usable], dtype=float) for name in named
+        }
         for name in named:
-            means[name][key] = math.fsum(arrays[name]) / len(usable)
-        for a, b in pairs:
-            result = paired_test(
-                arrays[a],
-                arrays[b],
-                test,
-                confidence=1 - alpha,
-                n_resamples=n_resamples,
-                seed=seed,
-            )
+            means[name][key] = math.fsum(paired[key][name]) / len(usable)
+    planned = {
+        (key, a, b): planned_resamples(arrays[b] - arrays[a], test, n_resamples)
+        for key, arrays in paired.items()
+        for a, b in pairs
+    }
+    total = sum(planned.values())
+    found: list[dict[str, Any]] = []
+    with phase(progress if total else False, f"resampling ({test})", total) as resampling:
+        for (key, a, b), share in planned.items():
+            arrays = paired[key]
+            with resampling.share(share) as drew:
+                result = paired_test(
+                    arrays[a],
+                    arrays[b],
+                    test,
+                    confidence=1 - alpha,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                    on_resamples=drew,
+                )
             differences = arrays[b] - arrays[a]
             found.append(
                 {
                     "metric": key,
                     "a": a,
                     "b": b,
-                    "n": len(usable),
+                    "n": len(differences),
                     "mean_a": means[a][key],
                     "mean_b": means[b][key],
                     "difference": means[b][key] - means[a][key],

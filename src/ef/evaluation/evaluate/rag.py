@@ -10,11 +10,12 @@ from typing import Any
 import attrs
 
 from ..engine.manifest import rag_manifest
+from ..engine.rag_measures import RagMeasure, parse_rag_metrics
 from ..errors import InvalidSampleError, PluginError
 from ..formats.files import read_samples
 from ..formats.rag_samples import check_sample_keys
-from ..interfaces import RagMetric, is_score
-from ..metrics.rag import validate_sample
+from ..interfaces import is_score
+from ..metrics.rag import is_unanswered, validate_sample
 from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RagEvalReport
@@ -33,25 +34,26 @@ DEFAULT_RAG_METRICS = (
 
 
 def _scores(
-    metric: RagMetric, samples: Sequence[RagSample], registry: Registry
+    measure: RagMeasure, samples: Sequence[RagSample], registry: Registry
 ) -> list[float | None]:
-    """``metric`` on every sample; what its plugin raises or returns amiss names the sample."""
+    """``measure`` on every sample; what its plugin raises or returns amiss names the sample."""
     values: list[object] = []
-    append, func = values.append, metric.func
+    append, func, kwargs = values.append, measure.metric.func, measure.kwargs
     try:
         for sample in samples:
-            append(func(sample))
+            append(func(sample, **kwargs))
     except PLUGIN_FAILURES as exc:
         where = _where(samples[len(values)], len(values))
-        error = plugin_failure(exc, registry, "metric", metric.name, "its func", where=where)
+        name = measure.metric.name
+        error = plugin_failure(exc, registry, "metric", name, "its func", where=where)
         if error is None:
             raise
         raise error from exc
-    return [_checked(metric, v, samples, i, registry) for i, v in enumerate(values)]
+    return [_checked(measure, v, samples, i, registry) for i, v in enumerate(values)]
 
 
 def _checked(
-    metric: RagMetric,
+    measure: RagMeasure,
     value: object,
     samples: Sequence[RagSample],
     index: int,
@@ -61,9 +63,10 @@ def _checked(
         return None
     if not is_score(value):
         # A NaN or an inf would poison the mean silently; say which metric, whose, and where.
+        name = measure.metric.name
         raise PluginError(
-            f"RAG metric {metric.name!r} returned {value!r} for {_where(samples[index], index)}"
-            f" (the metric of {owner_of(registry, 'metric', metric.name)}); a metric must "
+            f"RAG metric {measure.key!r} returned {value!r} for {_where(samples[index], index)}"
+            f" (the metric of {owner_of(registry, 'metric', name)}); a metric must "
             "return a finite number, or None when the sample lacks what it needs"
         )
     return float(value)  # type: ignore[arg-type]  # is_score checked it
@@ -90,11 +93,15 @@ def evaluate_rag(
     """Score RAG samples with deterministic, reference-based lexical metrics.
 
     Each sample is a :class:`RagSample`: ``(user_input, response, retrieved_contexts,
-    reference)``. The built-in metrics need no LLM: :func:`exact_match`, :func:`token_f1`,
-    :func:`context_recall`, :func:`context_precision` and ``non_empty_rate`` (the share of
-    samples that retrieved any context). A metric skips the samples that lack a field it needs
-    (the reference-based ones skip samples with no ``reference``); ``coverage`` counts the
-    samples each metric scored, and a metric that scored none has the mean ``None``.
+    reference)``, and optionally ``references``, a list of further gold answers. The built-in
+    metrics need no LLM: :func:`exact_match`, :func:`token_f1`, :func:`context_recall`,
+    :func:`context_precision` (each the best over the gold answers) and ``non_empty_rate``
+    (the share of samples that retrieved any context; one without ``retrieved_contexts``
+    retrieved none). A metric skips the samples that lack a field it needs (the
+    reference-based ones skip samples with no gold answer); ``coverage`` counts the samples
+    each metric scored, and a metric that scored none has the mean ``None``. A sample with a
+    gold answer and no response (or a blank one) scores 0 on exact match and F1, and the
+    report lists it in ``unanswered``.
 
     For the LLM-judged metrics (faithfulness, answer relevancy, ...) pass the same samples to
     :func:`as_ragas_dataset` and run Ragas with your own LLM.
@@ -105,7 +112,11 @@ def evaluate_rag(
             the manifest then records.
         metrics: which metrics to compute: any of ``exact_match``, ``token_f1``,
             ``context_recall``, ``context_precision``, ``non_empty_rate``, or a RAG metric a
-            plugin provides.
+            plugin provides, with parameters in brackets: the text metrics take
+            ``normalize=`` (``unicode``, the default, or exactly the official ``squad``,
+            ``squad_v2`` or ``mlqa`` script) and, for ``mlqa``, ``lang=``
+            (``token_f1(normalize=mlqa, lang=zh)``). The report keys a metric by its name and
+            the parameters that are not the default (``token_f1(normalize='squad')``).
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
         samples_format: the format of a samples file (``rag_jsonl``, ``rag_csv`` or a
             plugin's); ``None`` detects it from the name.
@@ -114,7 +125,8 @@ def evaluate_rag(
         a :class:`RagEvalReport`.
 
     Raises:
-        ValueError: for an unknown metric name, if ``samples`` (or the file) is empty, if no
+        ValueError: for an unknown metric name, parameter or mode (the message lists the
+            valid ones), if ``samples`` (or the file) is empty, if no
             sample has any RagSample field (Ragas' old names ``question``, ``answer``, ...:
             the message says what to rename), or for a malformed sample
             (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index).
@@ -140,7 +152,7 @@ def evaluate_rag(
     registry = registry_or_default(registry)
     if isinstance(metrics, str):
         raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
-    chosen = {name: registry.rag_metric(name) for name in dict.fromkeys(metrics)}
+    chosen = {measure.key: measure for measure in parse_rag_metrics(metrics, registry=registry)}
     if not chosen:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
     inputs: dict[str, str | os.PathLike[str]] = {}
@@ -158,11 +170,12 @@ def evaluate_rag(
         )
     check_sample_keys(checked, source, stacklevel=2)
 
-    per_sample = {name: _scores(metric, checked, registry) for name, metric in chosen.items()}
-    report = RagEvalReport.from_values(
-        per_sample, [sample_id(sample, i) for i, sample in enumerate(checked)]
-    )
-    return attrs.evolve(report, manifest=rag_manifest(registry, chosen, inputs=inputs))
+    per_sample = {key: _scores(measure, checked, registry) for key, measure in chosen.items()}
+    ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
+    unanswered = [ids[i] for i, sample in enumerate(checked) if is_unanswered(sample)]
+    report = RagEvalReport.from_values(per_sample, ids, unanswered=unanswered)
+    entries = [(key, m.metric.name, None, m.kwargs) for key, m in chosen.items()]
+    return attrs.evolve(report, manifest=rag_manifest(registry, entries, inputs=inputs))
 
 
 def sample_id(sample: Mapping[str, Any], index: int) -> str:

@@ -45,6 +45,7 @@ _STRUCTURED = frozenset(
         "reference_context_ids",
         "multi_responses",
         "rubrics",
+        "references",  # not a Ragas field: further gold answers (EXTRA_KEYS)
     }
 )
 

@@ -101,7 +101,7 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
                 "kind": rag.kind,
                 "plugin": registry.provider(name).name,
                 "description": rag.description,
-                "parameters": [],
+                "parameters": [_param_entry(p) for p in rag.params],
                 "syntaxes": {"ours": [name]},
             }
         )
@@ -143,6 +143,45 @@ trec_eval's (`map`, `ndcg`, `rbp`), ours wins; the tables say what to write inst
 """
 
 
+def _param_table(parameters: list[dict[str, Any]]) -> list[str]:
+    lines = ["| parameter | type | default | meaning |", "|---|---|---|---|"]
+    for param in parameters:
+        default = _code(param["default"]) if param["default"] is not None else "unset"
+        meaning = param["description"]
+        if param.get("choices"):
+            meaning += " (one of " + ", ".join(_code(c) for c in param["choices"]) + ")"
+        lines.append(f"| `{param['name']}` | {param['type']} | {default} | {_cell(meaning)} |")
+    return [*lines, ""]
+
+
+def _rag_section(entries: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "## RAG metrics",
+        "",
+        "A RAG metric string is the name, with parameters in brackets as above: "
+        "`token_f1(normalize=squad)`. [](rag.md) defines each metric.",
+        "",
+        "| metric | definition | parameters | plugin |",
+        "|---|---|---|---|",
+    ]
+    shared: dict[str, list[str]] = {}  # the metrics taking each list of parameters
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        names = ", ".join(_code(p["name"]) for p in entry["parameters"])
+        lines.append(
+            f"| `{entry['name']}` | {_cell(entry['description'])} | {names} | `{entry['plugin']}` |"
+        )
+        if entry["parameters"]:
+            same = repr(entry["parameters"])
+            shared.setdefault(same, []).append(entry["name"])
+            tables[same] = entry["parameters"]
+    lines.append("")
+    for same, metrics in shared.items():
+        lines += [f"Parameters of {', '.join(map(_code, metrics))}:", ""]
+        lines += _param_table(tables[same])
+    return lines
+
+
 def _retrieval_section(entry: dict[str, Any]) -> list[str]:
     lines = [f"### {entry['name']}", "", entry["description"], ""]
     if entry["formula"]:
@@ -167,14 +206,7 @@ def _retrieval_section(entry: dict[str, Any]) -> list[str]:
     lines.append(f"- **Plugin:** `{entry['plugin']}`")
     lines.append("")
     if entry["parameters"]:
-        lines += ["| parameter | type | default | meaning |", "|---|---|---|---|"]
-        for param in entry["parameters"]:
-            default = _code(param["default"]) if param["default"] is not None else "unset"
-            meaning = param["description"]
-            if param.get("choices"):
-                meaning += " (one of " + ", ".join(_code(c) for c in param["choices"]) + ")"
-            lines.append(f"| `{param['name']}` | {param['type']} | {default} | {_cell(meaning)} |")
-        lines.append("")
+        lines += _param_table(entry["parameters"])
     return lines
 
 
@@ -185,12 +217,7 @@ def catalogue_markdown(registry: Registry) -> str:
     for entry in entries:
         if entry["kind"] == "retrieval":
             lines += _retrieval_section(entry)
-    lines += ["## RAG metrics", "", "| metric | definition | plugin |", "|---|---|---|"]
-    for entry in entries:
-        if entry["kind"] == "rag":
-            lines.append(
-                f"| `{entry['name']}` | {_cell(entry['description'])} | `{entry['plugin']}` |"
-            )
+    lines += _rag_section([entry for entry in entries if entry["kind"] == "rag"])
     return "\n".join(lines).rstrip() + "\n"
 
 
