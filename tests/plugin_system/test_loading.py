@@ -279,7 +279,15 @@ def test_a_format_plugin_is_registered_beside_the_builtin_beir(ef_make_dist, tmp
         {"toy_fmt": FORMAT_PLUGIN.format(name="toy")},
     )
     registry = Registry.load()
-    assert list(registry.formats) == ["beir", "msmarco", "rag_csv", "rag_jsonl", "toy", "trec"]
+    assert list(registry.formats) == [
+        "beir",
+        "msmarco",
+        "parquet",
+        "rag_csv",
+        "rag_jsonl",
+        "toy",
+        "trec",
+    ]
     assert registry.provider("toy", kind="format").distribution == "ef-evaluation-toy"
     assert registry.provider("beir", kind="format").name == "builtin.formats"
     # A plugin's format is asked before the built-ins when a path's format is detected.
@@ -289,7 +297,7 @@ def test_a_format_plugin_is_registered_beside_the_builtin_beir(ef_make_dist, tmp
     assert read_qrels(path, registry=registry) == {"q1": {"d1": 1}, "q2": {"d7": 1}}
     with pytest.raises(
         ValueError,
-        match=r"unknown format 'tyo'; did you mean 'toy'\? Valid formats: beir, msmarco, rag_csv, rag_jsonl, toy, trec\.",
+        match=r"unknown format 'tyo'; did you mean 'toy'\? Valid formats: beir, msmarco, parquet, rag_csv, rag_jsonl, toy, trec\.",
     ):
         registry.format("tyo")
 
