@@ -26,7 +26,7 @@ import attrs
 if TYPE_CHECKING:
     from .dataset import Dataset, Document
     from .hits import JudgedHits
-    from .types import Qrels, Queries, RagSample, Run, RunInput
+    from .types import Qrels, Queries, Run, RunInput
 
 __all__ = [
     "BatchSearchFunction",
@@ -318,11 +318,26 @@ class Synonym:
 
 
 def _check_params(
-    instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
+    instance: RetrievalMetric | RagMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
 ) -> None:
     names = [p.name for p in value]
     if len(set(names)) != len(names):
-        raise ValueError(f"retrieval metric {instance.name!r} repeats a parameter: {names}")
+        raise ValueError(f"{instance.what} {instance.name!r} repeats a parameter: {names}")
+
+
+def _param_named(metric: RetrievalMetric | RagMetric, name: str) -> MetricParam:
+    """``metric``'s parameter called ``name``; ``UnknownNameError`` lists the valid ones."""
+    for param in metric.params:
+        if param.name == name:
+            return param
+    from .errors import UnknownNameError
+
+    valid = [p.name for p in metric.params]
+    message = f"{metric.what} {metric.name!r} has no parameter {name!r}"
+    close = difflib.get_close_matches(str(name), valid, n=3)
+    message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
+    listed = ", ".join(valid) if valid else "none"
+    raise UnknownNameError(f"{message} Its parameters: {listed}.")
 
 
 def _check_synonyms(
@@ -420,6 +435,7 @@ class RetrievalMetric:
     citation: str = attrs.field(default="", kw_only=True)
 
     kind: ClassVar[str] = "retrieval"
+    what: ClassVar[str] = "retrieval metric"  # how messages name the kind
 
     def param(self, name: str) -> MetricParam:
         """The parameter called ``name``; ``UnknownNameError`` lists the valid ones.
@@ -428,17 +444,7 @@ class RetrievalMetric:
         >>> get_registry().retrieval_metric("precision").param("rel").default is None
         True
         """
-        for param in self.params:
-            if param.name == name:
-                return param
-        from .errors import UnknownNameError
-
-        valid = [p.name for p in self.params]
-        message = f"retrieval metric {self.name!r} has no parameter {name!r}"
-        close = difflib.get_close_matches(str(name), valid, n=3)
-        message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
-        listed = ", ".join(valid) if valid else "none"
-        raise UnknownNameError(f"{message} Its parameters: {listed}.")
+        return _param_named(self, name)
 
 
 @attrs.frozen
@@ -449,18 +455,42 @@ class RagMetric:
     returns ``None`` when the metric does not apply to it (for example, no ``reference``): the
     sample is then left out of that metric's mean and of its ``coverage``.
 
+    The keyword-only fields are optional:
+
+    * ``params``: the :class:`MetricParam` objects it takes, set in a metric string
+      (``has_answer(match=regex)@5``); ``func`` receives every one as a keyword argument, at
+      its default when the string does not set it.
+    * ``cutoff``: ``True`` for a metric of the top ``k`` retrieved contexts
+      (``has_answer@5``): ``func`` then receives ``k`` too (``None`` for ``@all``, every
+      context), and the bare name means every cutoff of ``k_values``.
+    * ``formula`` and ``citation``: one line each, for the metric catalogue.
+
     >>> metric = RagMetric(name="answer_length", func=lambda s: float(len(s.get("response", ""))))
     >>> metric.func({"response": "Paris"})
     5.0
     """
 
     name: str = attrs.field(validator=_name)
-    func: Callable[[RagSample], float | None] = attrs.field(validator=_callable)
+    func: Callable[..., float | None] = attrs.field(validator=_callable)
     description: str = attrs.field(
         default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
     )
+    params: tuple[MetricParam, ...] = attrs.field(
+        default=(),
+        converter=_params_tuple,
+        validator=[_qualified(_V.deep_iterable(_V.instance_of(MetricParam))), _check_params],
+        kw_only=True,
+    )
+    cutoff: bool = attrs.field(default=False, kw_only=True)
+    formula: str = attrs.field(default="", kw_only=True)
+    citation: str = attrs.field(default="", kw_only=True)
 
     kind: ClassVar[str] = "rag"
+    what: ClassVar[str] = "RAG metric"
+
+    def param(self, name: str) -> MetricParam:
+        """The parameter called ``name``; ``UnknownNameError`` lists the valid ones."""
+        return _param_named(self, name)
 
 
 @attrs.frozen

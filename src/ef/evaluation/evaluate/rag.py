@@ -1,4 +1,4 @@
-"""evaluate_rag(): score RAG samples with deterministic, reference-based lexical metrics."""
+"""evaluate_rag(): score RAG samples with deterministic, reference-based metrics."""
 
 from __future__ import annotations
 
@@ -10,15 +10,17 @@ from typing import Any
 import attrs
 
 from ..engine.manifest import rag_manifest
+from ..engine.rag_measures import ContextIdMeasure, RagMeasure, parse_rag_measures
 from ..errors import InvalidSampleError, PluginError
 from ..formats.files import read_samples
-from ..formats.rag_samples import check_sample_keys
-from ..interfaces import RagMetric, is_score
+from ..formats.rag_samples import check_sample_keys, sample_where
+from ..interfaces import is_score
 from ..metrics.rag import validate_sample
 from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RagEvalReport
 from ..types import RagSample
+from .context_ids import context_id_values
 
 __all__ = ["DEFAULT_RAG_METRICS", "evaluate_rag"]
 
@@ -33,25 +35,29 @@ DEFAULT_RAG_METRICS = (
 
 
 def _scores(
-    metric: RagMetric, samples: Sequence[RagSample], registry: Registry
+    measure: RagMeasure, samples: Sequence[RagSample], registry: Registry
 ) -> list[float | None]:
-    """``metric`` on every sample; what its plugin raises or returns amiss names the sample."""
+    """``measure`` on every sample; what its plugin raises or returns amiss names the sample."""
     values: list[object] = []
-    append, func = values.append, metric.func
+    append, metric, kwargs = values.append, measure.metric, measure.kwargs
+    func = metric.func
     try:
         for sample in samples:
-            append(func(sample))
+            append(func(sample, **kwargs))
+    except InvalidSampleError as exc:  # a metric refusing the sample's data: say which sample
+        where = sample_where(samples[len(values)], len(values))
+        raise InvalidSampleError(f"{where}: {exc}") from exc
     except PLUGIN_FAILURES as exc:
-        where = _where(samples[len(values)], len(values))
+        where = sample_where(samples[len(values)], len(values))
         error = plugin_failure(exc, registry, "metric", metric.name, "its func", where=where)
         if error is None:
             raise
         raise error from exc
-    return [_checked(metric, v, samples, i, registry) for i, v in enumerate(values)]
+    return [_checked(measure, v, samples, i, registry) for i, v in enumerate(values)]
 
 
 def _checked(
-    metric: RagMetric,
+    measure: RagMeasure,
     value: object,
     samples: Sequence[RagSample],
     index: int,
@@ -61,17 +67,13 @@ def _checked(
         return None
     if not is_score(value):
         # A NaN or an inf would poison the mean silently; say which metric, whose, and where.
+        name = measure.metric.name
         raise PluginError(
-            f"RAG metric {metric.name!r} returned {value!r} for {_where(samples[index], index)}"
-            f" (the metric of {owner_of(registry, 'metric', metric.name)}); a metric must "
+            f"RAG metric {name!r} returned {value!r} for {sample_where(samples[index], index)}"
+            f" (the metric of {owner_of(registry, 'metric', name)}); a metric must "
             "return a finite number, or None when the sample lacks what it needs"
         )
     return float(value)  # type: ignore[arg-type]  # is_score checked it
-
-
-def _where(sample: Mapping[str, Any], index: int) -> str:
-    name = sample.get("id")
-    return f"sample {index}" if name is None else f"sample {index} (id {name!r})"
 
 
 def evaluate_rag(
@@ -86,6 +88,7 @@ def evaluate_rag(
     ),
     registry: Registry | None = None,
     samples_format: str | None = None,
+    k_values: Sequence[int] = (1, 5, 10, 100),
 ) -> RagEvalReport:
     """Score RAG samples with deterministic, reference-based lexical metrics.
 
@@ -96,6 +99,18 @@ def evaluate_rag(
     (the reference-based ones skip samples with no ``reference``); ``coverage`` counts the
     samples each metric scored, and a metric that scored none has the mean ``None``.
 
+    Two more families read what the retriever returned, in rank order:
+
+    * ``has_answer@k``: 1 if one of the top ``k`` ``retrieved_contexts`` contains a reference
+      answer, matched as DPR does (DrQA tokens); its mean is open-domain QA's top-k retrieval
+      accuracy. ``has_answer(match=regex)@k`` takes the references as regular expressions.
+      The extra key ``references`` (a list of strings) adds gold answers.
+    * ``ids.`` before any retrieval measure string (``ids.ndcg@10``, ``ids.recall@5``,
+      ``ids.P.5,10``): that metric over each sample's ``retrieved_context_ids`` against its
+      ``reference_context_ids``, graded by the extra key ``reference_context_grades``
+      (``{id: grade}``; 1 for an id it does not grade), scored as :func:`evaluate_run` scores
+      ranked lists. A sample without both id fields, or with no positive grade, is skipped.
+
     For the LLM-judged metrics (faithfulness, answer relevancy, ...) pass the same samples to
     :func:`as_ragas_dataset` and run Ragas with your own LLM.
 
@@ -104,11 +119,14 @@ def evaluate_rag(
             path of a samples file (JSONL or CSV; :func:`~ef.evaluation.read_samples`), which
             the manifest then records.
         metrics: which metrics to compute: any of ``exact_match``, ``token_f1``,
-            ``context_recall``, ``context_precision``, ``non_empty_rate``, or a RAG metric a
-            plugin provides.
+            ``context_recall``, ``context_precision``, ``non_empty_rate``, ``has_answer@k``,
+            ``ids.<retrieval measure>``, or a RAG metric a plugin provides; see
+            :mod:`ef.evaluation.engine.rag_measures`.
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
         samples_format: the format of a samples file (``rag_jsonl``, ``rag_csv`` or a
             plugin's); ``None`` detects it from the name.
+        k_values: the cutoffs of a metric of the top k named without one (``has_answer``,
+            ``ids.ndcg``).
 
     Returns:
         a :class:`RagEvalReport`.
@@ -117,7 +135,8 @@ def evaluate_rag(
         ValueError: for an unknown metric name, if ``samples`` (or the file) is empty, if no
             sample has any RagSample field (Ragas' old names ``question``, ``answer``, ...:
             the message says what to rename), or for a malformed sample
-            (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index).
+            (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index and id;
+            a metric's refusal too, such as an empty answer for ``has_answer``).
         PluginError: if a metric's plugin raises, or returns NaN or an infinity; the message
             names the metric, its plugin and the sample (its ``id``, else its index).
 
@@ -136,11 +155,12 @@ def evaluate_rag(
     0.5
     >>> report.metrics['non_empty_rate']
     0.5
+    >>> samples[0].update(retrieved_context_ids=['d1'], reference_context_ids=['d1'])
+    >>> evaluate_rag(samples, metrics=['has_answer@1', 'ids.ndcg@10']).metrics
+    {'has_answer@1': 0.5, 'ids.ndcg@10': 1.0}
     """
     registry = registry_or_default(registry)
-    if isinstance(metrics, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
-    chosen = {name: registry.rag_metric(name) for name in dict.fromkeys(metrics)}
+    chosen = parse_rag_measures(metrics, k_values=k_values, registry=registry)
     if not chosen:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
     inputs: dict[str, str | os.PathLike[str]] = {}
@@ -158,11 +178,16 @@ def evaluate_rag(
         )
     check_sample_keys(checked, source, stacklevel=2)
 
-    per_sample = {name: _scores(metric, checked, registry) for name, metric in chosen.items()}
-    report = RagEvalReport.from_values(
-        per_sample, [sample_id(sample, i) for i, sample in enumerate(checked)]
-    )
-    return attrs.evolve(report, manifest=rag_manifest(registry, chosen, inputs=inputs))
+    sample_ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
+    over_ids = [m for m in chosen if isinstance(m, ContextIdMeasure)]
+    by_ids = context_id_values(checked, sample_ids, over_ids, registry) if over_ids else {}
+    per_sample = {
+        m.key: by_ids[m.key] if isinstance(m, ContextIdMeasure) else _scores(m, checked, registry)
+        for m in chosen
+    }
+    report = RagEvalReport.from_values(per_sample, sample_ids)
+    manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
+    return attrs.evolve(report, manifest=manifest)
 
 
 def sample_id(sample: Mapping[str, Any], index: int) -> str:

@@ -32,6 +32,7 @@ __all__ = [
     "looks_like_jsonl_samples",
     "read_csv_samples",
     "read_jsonl_samples",
+    "sample_where",
     "write_csv_samples",
     "write_jsonl_samples",
 ]
@@ -111,8 +112,7 @@ def check_sample_keys(
     suspects = [k for k in keys if k not in SAMPLE_FIELDS and _suggestion(k) is not None]
     if suspects:
         first = next(i for i, sample in enumerate(samples) if suspects[0] in sample)
-        name = samples[first].get("id")
-        where = f"sample {first}" if name is None else f"sample {first} (id {name!r})"
+        where = sample_where(samples[first], first)
         warnings.warn(
             f"{source}: keys that are not RagSample fields look like misspelt ones, and no "
             f"metric reads them: {_renames(suspects)} (first in {where}). Rename them, or "
@@ -120,6 +120,16 @@ def check_sample_keys(
             UserWarning,
             stacklevel=stacklevel + 1,
         )
+
+
+def sample_where(sample: Mapping[str, Any], index: int) -> str:
+    """How messages name a sample: its position in the input, and its ``id`` if it has one.
+
+    >>> sample_where({"id": "q7"}, 3), sample_where({}, 3)
+    ("sample 3 (id 'q7')", 'sample 3')
+    """
+    name = sample.get("id")
+    return f"sample {index}" if name is None else f"sample {index} (id {name!r})"
 
 
 def _suffixes(path: str | os.PathLike[str]) -> list[str]:

@@ -101,8 +101,11 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
                 "kind": rag.kind,
                 "plugin": registry.provider(name).name,
                 "description": rag.description,
-                "parameters": [],
-                "syntaxes": {"ours": [name]},
+                "parameters": [_param_entry(p) for p in rag.params],
+                "syntaxes": {"ours": [f"{name}@k", f"{name}@all"] if rag.cutoff else [name]},
+                "cutoff": rag.cutoff,
+                "formula": rag.formula,
+                "citation": rag.citation,
             }
         )
     return entries
@@ -143,6 +146,41 @@ trec_eval's (`map`, `ndcg`, `rbp`), ours wins; the tables say what to write inst
 """
 
 
+def _parameter_table(parameters: Sequence[dict[str, Any]]) -> list[str]:
+    if not parameters:
+        return []
+    lines = ["| parameter | type | default | meaning |", "|---|---|---|---|"]
+    for param in parameters:
+        default = _code(param["default"]) if param["default"] is not None else "unset"
+        meaning = param["description"]
+        if param.get("choices"):
+            meaning += " (one of " + ", ".join(_code(c) for c in param["choices"]) + ")"
+        lines.append(f"| `{param['name']}` | {param['type']} | {default} | {_cell(meaning)} |")
+    return [*lines, ""]
+
+
+_IDS_NOTE = """`ids.` before any retrieval measure string above (`ids.ndcg@10`, `ids.recall@5`,
+`ids.P.5,10`) is that retrieval metric over each sample's `retrieved_context_ids` against its
+`reference_context_ids`, graded by `reference_context_grades`; see [](rag.md).
+"""
+
+
+def _rag_section(entry: dict[str, Any]) -> list[str]:
+    """The section of a RAG metric that takes parameters or a cutoff."""
+    lines = [f"### {entry['name']}", "", entry["description"], ""]
+    if entry["formula"]:
+        lines.append(f"- **Definition:** {_code(entry['formula'])}")
+    lines.append(f"- **ours:** {', '.join(_code(s) for s in entry['syntaxes']['ours'])}")
+    if entry["cutoff"]:
+        lines.append(
+            "- **Cutoff:** the top k retrieved contexts; a bare name is every cutoff of `k_values`"
+        )
+    if entry["citation"]:
+        lines.append(f"- **Source:** {entry['citation']}")
+    lines += [f"- **Plugin:** `{entry['plugin']}`", ""]
+    return lines + _parameter_table(entry["parameters"])
+
+
 def _retrieval_section(entry: dict[str, Any]) -> list[str]:
     lines = [f"### {entry['name']}", "", entry["description"], ""]
     if entry["formula"]:
@@ -166,16 +204,7 @@ def _retrieval_section(entry: dict[str, Any]) -> list[str]:
         lines.append(f"- **Source:** {entry['citation']}")
     lines.append(f"- **Plugin:** `{entry['plugin']}`")
     lines.append("")
-    if entry["parameters"]:
-        lines += ["| parameter | type | default | meaning |", "|---|---|---|---|"]
-        for param in entry["parameters"]:
-            default = _code(param["default"]) if param["default"] is not None else "unset"
-            meaning = param["description"]
-            if param.get("choices"):
-                meaning += " (one of " + ", ".join(_code(c) for c in param["choices"]) + ")"
-            lines.append(f"| `{param['name']}` | {param['type']} | {default} | {_cell(meaning)} |")
-        lines.append("")
-    return lines
+    return lines + _parameter_table(entry["parameters"])
 
 
 def catalogue_markdown(registry: Registry) -> str:
@@ -186,11 +215,14 @@ def catalogue_markdown(registry: Registry) -> str:
         if entry["kind"] == "retrieval":
             lines += _retrieval_section(entry)
     lines += ["## RAG metrics", "", "| metric | definition | plugin |", "|---|---|---|"]
-    for entry in entries:
-        if entry["kind"] == "rag":
-            lines.append(
-                f"| `{entry['name']}` | {_cell(entry['description'])} | `{entry['plugin']}` |"
-            )
+    rag = [entry for entry in entries if entry["kind"] == "rag"]
+    for entry in rag:
+        names = ", ".join(_code(s) for s in entry["syntaxes"]["ours"])
+        lines.append(f"| {names} | {_cell(entry['description'])} | `{entry['plugin']}` |")
+    lines += ["", _IDS_NOTE]
+    for entry in rag:
+        if entry["parameters"] or entry["cutoff"]:
+            lines += _rag_section(entry)
     return "\n".join(lines).rstrip() + "\n"
 
 
