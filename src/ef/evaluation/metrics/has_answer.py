@@ -32,13 +32,10 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import InvalidSampleError
 from ..interfaces import MetricParam, RagMetric
-
-if TYPE_CHECKING:
-    from ..types import RagSample
 
 __all__ = [
     "HAS_ANSWER",
@@ -188,7 +185,9 @@ def answers_of(sample: Mapping[str, Any]) -> list[str] | None:
     return list(dict.fromkeys(answers)) or None
 
 
-def sample_has_answer(sample: RagSample, *, k: int | None, match: str = "string") -> float | None:
+def sample_has_answer(
+    sample: Mapping[str, Any], *, k: int | None, match: str = "string"
+) -> float | None:
     """1.0 if one of the top ``k`` retrieved contexts contains a reference answer, else 0.0
     (DPR's top-k retrieval accuracy); ``None`` without contexts or answers.
 
