@@ -29,7 +29,9 @@ def python_blocks(page: Path) -> list[tuple[str, str | None]]:
     return pairs
 
 
-@pytest.mark.parametrize("page", ["quickstart.md", "semantics.md", "formats.md", "retrievers.md"])
+@pytest.mark.parametrize(
+    "page", ["quickstart.md", "semantics.md", "formats.md", "retrievers.md", "rag.md"]
+)
 def test_page_examples_print_what_the_page_shows(page, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)  # examples may write files (write_beir)
     blocks = python_blocks(DOCS / page)
