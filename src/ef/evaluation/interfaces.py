@@ -112,8 +112,8 @@ def _first_docstring_line(func: object) -> str:
 #: mapping of numbers to numbers, such as nDCG's ``gains``).
 PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict)
 
-#: Names a parameter cannot take: the positional arguments of a metric function.
-_RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits"})
+#: Names a parameter cannot take: the arguments every retrieval or RAG metric function takes.
+_RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits", "sample"})
 _PARAM_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 #: The other tools whose measure names a :class:`Synonym` can give.
@@ -174,7 +174,7 @@ def _frozen_gains(name: str, value: object) -> tuple[tuple[float, float], ...]:
 
 @attrs.frozen
 class MetricParam:
-    """A parameter of a retrieval metric, set in a measure string: ``precision(rel=2)@5``.
+    """A parameter of a metric, set in a measure string: ``precision(rel=2)@5``.
 
     ``type`` is one of :data:`PARAM_TYPES`; ``default`` is the value when the measure string
     does not set it (``None`` only where the metric gives it a meaning). A ``dict`` value is
