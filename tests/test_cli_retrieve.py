@@ -24,6 +24,8 @@ from ef.evaluation.cli import cli
 
 from .conftest import shared_path
 
+pytestmark = pytest.mark.retrievers
+
 pytest.importorskip("bm25s", reason="the bm25 extra is not installed")
 
 

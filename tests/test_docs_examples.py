@@ -30,7 +30,14 @@ def python_blocks(page: Path) -> list[tuple[str, str | None]]:
 
 
 @pytest.mark.parametrize(
-    "page", ["quickstart.md", "semantics.md", "formats.md", "retrievers.md", "rag.md"]
+    "page",
+    [
+        "quickstart.md",
+        "semantics.md",
+        "formats.md",
+        "rag.md",
+        pytest.param("retrievers.md", marks=pytest.mark.retrievers),
+    ],
 )
 def test_page_examples_print_what_the_page_shows(page, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)  # examples may write files (write_beir)

@@ -207,6 +207,26 @@ def test_progress_callback_sees_every_byte(server: Server, tmp_path: Path) -> No
     )
     assert seen[0] == (0, len(data))
     assert seen[-1] == (len(data), len(data))
+    dones = [done for done, _ in seen]
+    assert dones == sorted(set(dones))
+
+
+def test_progress_of_a_transfer_that_stops_early_never_ends_at_the_total(
+    server: Server, tmp_path: Path
+) -> None:
+    data = make_zip()
+    url = server.serve("/s.zip", data[:100], declared_length=len(data))
+    seen: list[tuple[int, int | None]] = []
+    with pytest.raises(DownloadError, match="stopped after 100"):
+        download_dataset("scifact", tmp_path, url=url, progress=lambda *report: seen.append(report))
+    assert seen == [(0, len(data)), (100, len(data))]
+
+
+def test_a_bad_progress_is_refused_before_any_request(server: Server, tmp_path: Path) -> None:
+    url = server.serve("/s.zip", make_zip())
+    with pytest.raises(ValueError, match=r"progress must be a bool or a callable"):
+        download_dataset("scifact", tmp_path, url=url, progress="yes")  # type: ignore[arg-type]
+    assert server.requests == []
 
 
 def test_progress_bar_on_stderr(
@@ -573,6 +593,24 @@ def test_cli_downloads_then_says_it_is_there(server: Server, tmp_path: Path) -> 
     assert out.startswith("downloaded scifact into")
     assert server.requests == ["/s.zip", "/s.zip"]
     assert listing(folder) == EXTRACTED
+
+
+def test_cli_draws_a_bar_on_a_terminal_unless_told_not_to(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ef.evaluation.cli._options as options
+
+    monkeypatch.setattr(options, "stderr_is_terminal", lambda: True)
+    data = make_zip()
+    url = server.serve("/s.zip", data)
+    args = ("download", "scifact", "--url", url, "--checksum", md5(data), "--force")
+    code, out, err = run(*args, "--dir", str(tmp_path / "a"))
+    assert code == 0
+    assert "scifact.zip" in err  # the bar, on stderr
+    assert out.startswith("downloaded scifact into")
+    code, quiet_out, quiet_err = run(*args, "--dir", str(tmp_path / "b"), "--no-progress")
+    assert (code, quiet_err) == (0, "")
+    assert quiet_out.replace(str(tmp_path / "b"), "") == out.replace(str(tmp_path / "a"), "")
 
 
 @pytest.mark.parametrize(

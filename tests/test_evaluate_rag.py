@@ -34,10 +34,10 @@ def test_coverage_counts_the_samples_each_metric_scored(builtin_registry) -> Non
         "token_f1": 3,
         "context_recall": 2,
         "context_precision": 2,
-        "non_empty_rate": 3,
+        "non_empty_rate": 4,  # every sample: one without retrieved_contexts retrieved none
     }
     assert report.metrics["exact_match"] == pytest.approx(2 / 3)
-    assert report.metrics["non_empty_rate"] == pytest.approx(2 / 3)
+    assert report.metrics["non_empty_rate"] == pytest.approx(2 / 4)
     assert report.per_sample["exact_match"] == (1.0, 0.0, None, 1.0)
     assert report.per_sample["context_recall"] == (1.0, 0.0, None, None)
 

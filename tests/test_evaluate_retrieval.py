@@ -23,6 +23,7 @@ from ef.evaluation import (
 )
 from ef.evaluation.plugin_engine.loading import load_plugin_manager
 
+from .profiles_hypothesis import examples
 from .strategies import judgements, rankings
 
 QRELS = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}}
@@ -273,7 +274,7 @@ def test_report_survives_a_round_trip_through_its_constructor() -> None:
     assert again == report
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(
     runs=st.dictionaries(st.sampled_from(["q1", "q2", "q3", "q4"]), rankings, min_size=1),
     judged=st.dictionaries(st.sampled_from(["q1", "q2", "q3", "q4"]), judgements, min_size=1),

@@ -98,6 +98,7 @@ def test_the_cli_takes_a_profile(tmp_path: Path) -> None:
     assert "profile='beir' sets the tie policy and the averaging" in both.stderr
 
 
+@pytest.mark.peers
 def test_ranx_bpref_counts_a_negative_grade_as_judged_non_relevant() -> None:
     # Every query has a relevant doc and a judged non-relevant one, so ranx's bpref is a
     # number; q1's only non-relevant doc has a negative grade, which trec_eval would call

@@ -62,6 +62,7 @@ def ef_eval(*args: str) -> str:
     ).stdout
 
 
+@pytest.mark.retrievers
 def test_the_readme_main_job_retrieves_and_scores_the_demo_with_bm25(builtin_registry) -> None:
     pytest.importorskip("bm25s", reason="the main job needs the bm25 extra")
     assert MAIN_JOB in README

@@ -8,13 +8,17 @@ from hypothesis import strategies as st
 
 from ef.evaluation.runs.ranx_order import argsort, ranx_order
 
+from .profiles_hypothesis import examples
+
+pytestmark = pytest.mark.peers
+
 quicksort = pytest.importorskip("numba.misc.quicksort", reason="numba comes with ranx")
 
 # Few distinct scores and lists past numba's insertion-sort size (15): the partitions decide.
 keys = st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, -1.0]), max_size=80)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(keys)
 def test_argsort_is_numba_s_quicksort(values: list[float]) -> None:
     import numpy as np

@@ -12,6 +12,8 @@ from types import ModuleType
 
 import pytest
 
+pytestmark = pytest.mark.retrievers
+
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
 pytest.importorskip("bm25s", reason="the benchmark runs BM25 (the bm25 extra)")

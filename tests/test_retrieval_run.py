@@ -29,6 +29,7 @@ from ef.evaluation.adapters.precomputed import PrecomputedRun, adapt_precomputed
 from ef.evaluation.engine.retrieve import searcher_for
 from ef.evaluation.plugin_engine.loading import load_plugin_manager
 
+from .profiles_hypothesis import examples
 from .retrieval_helpers import (
     BatchFailingIndex,
     BatchIndex,
@@ -90,23 +91,28 @@ def dask_executor() -> Iterator[cf.Executor]:
         yield client.get_executor()
 
 
-def executors(request: pytest.FixtureRequest) -> dict[str, Any]:
-    return {
-        "inline": None,
-        "threads": 2,
-        "thread_pool": cf.ThreadPoolExecutor(3),
-        "processes": request.getfixturevalue("process_pool"),
-        "dask": request.getfixturevalue("dask_executor"),
-    }
+def executor_named(name: str, request: pytest.FixtureRequest) -> Any:
+    """Only the one asked for: building Dask's for every case would skip them all without it."""
+    if name == "thread_pool":
+        return cf.ThreadPoolExecutor(3)
+    if name in {"processes", "dask"}:
+        return request.getfixturevalue("process_pool" if name == "processes" else "dask_executor")
+    return {"inline": None, "threads": 2}[name]
 
 
-EXECUTORS = ["inline", "threads", "thread_pool", "processes", "dask"]
+EXECUTORS = [
+    "inline",
+    "threads",
+    "thread_pool",
+    "processes",
+    pytest.param("dask", marks=pytest.mark.retrievers),
+]
 
 
 @pytest.mark.parametrize("name", EXECUTORS)
 @pytest.mark.parametrize("index", [PerQueryIndex(), BatchIndex()], ids=["per_query", "batch"])
 def test_every_executor_gives_the_same_retrieval(name, index, request, builtin_registry) -> None:
-    executor = executors(request)[name]
+    executor = executor_named(name, request)
     result = retrieve(
         index, QUERIES, limit=5, executor=executor, batch_size=3, registry=builtin_registry
     )
@@ -125,13 +131,14 @@ def test_every_executor_gives_the_same_report(name, request, builtin_registry) -
         QUERIES,
         k_values=(1, 3, 5),
         registry=builtin_registry,
-        executor=executors(request)[name],
+        executor=executor_named(name, request),
         batch_size=4,
     )
     assert other == inline
     assert other.to_dict() == inline.to_dict()
 
 
+@pytest.mark.retrievers
 def test_dask_on_worker_processes_gives_the_same_retrieval(builtin_registry, monkeypatch) -> None:
     monkeypatch.syspath_prepend(str(ROOT))  # the workers unpickle tests.retrieval_helpers
     with dask_client(processes=True) as client:
@@ -189,7 +196,7 @@ def test_no_query_is_no_call(builtin_registry) -> None:
     assert index.calls == []
 
 
-@settings(deadline=None, max_examples=25)
+@settings(deadline=None, max_examples=examples(25))
 @given(
     batch_size=st.integers(1, 15),
     executor=st.sampled_from([None, 1, 2, 3]),

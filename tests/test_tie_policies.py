@@ -23,6 +23,8 @@ from ef.evaluation.engine.ties import MAX_ORDERS, TIE_POLICIES
 from ef.evaluation.runs.table import RunTable
 from ef.evaluation.testing import registry_with
 
+from .profiles_hypothesis import examples
+
 ALL = (
     "ndcg",
     "recall",
@@ -113,7 +115,7 @@ def test_the_policies_are_declared() -> None:
 
 
 @pytest.mark.parametrize("policy", ["trec_eval", "docno_asc", "input_order"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=tied_runs())
 def test_every_metric_sees_the_order_the_policy_names(
     policy: str, data: tuple[Run, dict[str, dict[str, int]]]
@@ -126,7 +128,7 @@ def test_every_metric_sees_the_order_the_policy_names(
 
 
 @pytest.mark.parametrize("policy", ["trec_eval", "docno_asc", "input_order"])
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=tied_runs())
 def test_a_run_file_ranks_as_its_mapping(
     tmp_path_factory: pytest.TempPathFactory,
@@ -200,7 +202,7 @@ def brute_force(
     return out
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=small_tied_runs())
 def test_expected_is_the_mean_over_every_order_of_the_ties(
     data: tuple[Run, dict[str, dict[str, int]]],
@@ -240,7 +242,7 @@ def _first_two_grades(ranked: Sequence[str], judged: Mapping[str, float], k: int
     return 10 * grades[0] + grades[1]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=small_tied_runs())
 def test_a_plugin_metric_without_an_expected_form_is_averaged_too(
     data: tuple[Run, dict[str, dict[str, int]]],
@@ -254,7 +256,7 @@ def test_a_plugin_metric_without_an_expected_form_is_averaged_too(
     _close(got.per_query, want)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=small_tied_runs())
 def test_a_plugin_metric_with_only_a_batch_form_is_averaged_over_repeats(
     data: tuple[Run, dict[str, dict[str, int]]],
@@ -329,8 +331,9 @@ def test_ranked_lists_and_retrieval_have_no_ties() -> None:
     assert report.ties.tied == report.ties.at_cutoff == ()
 
 
+@pytest.mark.peers
 @pytest.mark.parametrize("policy", ["trec_eval", "docno_asc"])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=tied_runs())
 def test_ir_measures_providers_agree_with_the_policy_they_use(
     policy: str, data: tuple[Run, dict[str, dict[str, int]]]

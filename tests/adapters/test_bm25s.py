@@ -13,6 +13,8 @@ from ef.evaluation.engine.retrieve import searcher_for
 
 from .corpus import QUERIES, TEXTS
 
+pytestmark = pytest.mark.retrievers
+
 
 @pytest.fixture
 def bm25s_lib() -> Any:

@@ -12,6 +12,8 @@ from ef.evaluation.engine.retrieve import searcher_for
 
 from .corpus import QRELS, QUERIES, TEXTS
 
+pytestmark = pytest.mark.retrievers
+
 
 @pytest.fixture
 def haystack_retriever() -> Any:

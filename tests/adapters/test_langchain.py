@@ -14,6 +14,8 @@ from ef.evaluation.engine.retrieve import searcher_for
 
 from .corpus import EXPECTED, QRELS, QUERIES, ROOT, TEXTS, keyword_ranking
 
+pytestmark = pytest.mark.retrievers
+
 langchain_core = pytest.importorskip("langchain_core", reason="the langchain extra")
 from langchain_core.callbacks import CallbackManagerForRetrieverRun  # noqa: E402
 from langchain_core.documents import Document as LCDocument  # noqa: E402

@@ -24,6 +24,8 @@ from ef.evaluation import (
     write_run,
 )
 
+from ..profiles_hypothesis import examples
+
 N = 40
 QRELS = {f"q{i}": {f"d{i}": 1, f"e{i}": 2} for i in range(N)}
 
@@ -242,7 +244,7 @@ def test_rag_reports_pair_by_sample_id_over_the_samples_both_scored() -> None:
     assert only.metrics == ("exact_match",)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     values=st.lists(st.sampled_from([0.0, 0.125, 0.25, 0.5, 1.0]), min_size=2, max_size=25),
     test=st.sampled_from(["paired-t", "wilcoxon", "randomization", "bootstrap"]),
@@ -261,7 +263,7 @@ grid = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0])
 # pattern (exact, but seconds per call); test_stats covers that path.
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     pairs=st.lists(st.tuples(grid, grid), min_size=16, max_size=30).filter(
         lambda rows: len({round(b - a, 9) for a, b in rows}) > 2

@@ -20,8 +20,11 @@ from hypothesis import strategies as st
 from ef.evaluation import evaluate_run
 from ef.evaluation.engine.measures import parse_measure
 
+from ..profiles_hypothesis import examples
 from ..strategies import rankings
 from .test_pytrec_eval_parameters import trec_eval_safe
+
+pytestmark = pytest.mark.peers
 
 ir_measures = pytest.importorskip("ir_measures", reason="ir-measures is a test dependency")
 M = ir_measures.measures
@@ -82,7 +85,7 @@ def test_measure_strings_resolve_as_expected() -> None:
 query_ids = st.sampled_from(["1", "2", "3", "4"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     data=st.dictionaries(query_ids, st.tuples(rankings.filter(bool), trec_eval_safe), min_size=1)
 )

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run
 
+from ..profiles_hypothesis import examples
 from ..strategies import doc_ids, judgements
 from ._trec import TREC_CUTOFFS, cached_report, load_qrels, load_run
 
@@ -174,7 +175,7 @@ all_qrels = st.dictionaries(query_ids, judgements, max_size=4)
 
 
 @pytest.mark.filterwarnings("ignore::ef.evaluation.InputWarning")  # random partial runs
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(run=runs, qrels=all_qrels)
 def test_tied_runs_match_pytrec_eval(
     run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]]

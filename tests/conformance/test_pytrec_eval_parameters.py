@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from ef.evaluation import evaluate_run
 from ef.evaluation.engine.measures import Measure, parse_measure
 
+from ..profiles_hypothesis import examples
 from ..strategies import doc_ids, judgements
 from .test_pytrec_eval_differential import TIE_SCORES, TOLERANCE, int_qrels
 from .test_trec_eval_measures import measure_string
@@ -83,7 +84,7 @@ all_qrels = st.dictionaries(query_ids, trec_eval_safe, max_size=4)
 
 
 @pytest.mark.filterwarnings("ignore::ef.evaluation.InputWarning")  # random partial runs
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     run=runs,
     qrels=all_qrels,

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from ef.evaluation import DatasetFormatError, read_beir, write_beir
 
 from ..conftest import shared_path
+from ..profiles_hypothesis import examples
 
 
 def write_dataset(
@@ -235,7 +236,9 @@ grades = st.one_of(st.integers(-2, 5), st.floats(allow_nan=False, allow_infinity
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     corpus=st.dictionaries(ids, texts, max_size=6),

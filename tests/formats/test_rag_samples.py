@@ -18,6 +18,8 @@ from ef.evaluation import (
     write_samples,
 )
 
+from ..profiles_hypothesis import examples
+
 SAMPLES: list[dict[str, Any]] = [
     {"id": "s1", "user_input": "capital of France?", "response": "Paris", "reference": "Paris",
      "retrieved_contexts": ["Paris is the capital of France.", "Line one\n\nline three, \"quoted\""],
@@ -153,7 +155,9 @@ samples = st.lists(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(rows=samples, name=st.sampled_from(["s.jsonl", "s.csv"]))
 def test_round_trip_property(tmp_path_factory, rows, name) -> None:

@@ -26,6 +26,8 @@ from ef.evaluation import DatasetFormatError, RunTable
 from ef.evaluation.formats._records import read_run_lines
 from ef.evaluation.formats.trec_fast import read_trec_columns
 
+from ..profiles_hypothesis import examples
+
 pytest.importorskip("polars", reason="the fast path needs polars (the 'fast' extra)")
 
 # Clean fragments, which the fast reader should read, and noisy ones, which test the contract.
@@ -160,7 +162,7 @@ def _outcome(path: Path) -> dict[str, dict[str, float]] | DatasetFormatError:
 @example((b"q1 Q0 d1 1 2.5 t\n\xef\xbb\xbfq1 Q0 d2 1 2.5 t\n", False))  # a BOM mid-file
 @example(("q1 Q0 d\u00a01 1 2.5 t\n".encode(), True))  # a no-break space in a docno
 @settings(
-    max_examples=int(os.environ.get("EF_FUZZ_EXAMPLES", "300")),
+    max_examples=int(os.environ.get("EF_FUZZ_EXAMPLES", examples(300))),
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(run_files())

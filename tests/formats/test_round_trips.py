@@ -22,6 +22,7 @@ from ef.evaluation import (
 )
 from ef.evaluation.runs.order import scored_order
 
+from ..profiles_hypothesis import examples
 from .helpers import read_corpus, write_corpus
 
 # Ids are one whitespace-free column. Known bugs are tested apart, so ids here do not start
@@ -93,7 +94,7 @@ def _tmp(factory: pytest.TempPathFactory) -> Path:
     return factory.mktemp("rt")
 
 
-EXAMPLES = settings(max_examples=60)
+EXAMPLES = settings(max_examples=examples(60))
 
 
 @EXAMPLES
@@ -256,7 +257,7 @@ def test_a_trec_corpus_refuses_a_head_tag_in_a_text(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @pytest.mark.parametrize("fmt", ["trec", "msmarco", "beir"])
 @given(
     qrels=st.dictionaries(
@@ -283,7 +284,7 @@ def test_detection_reads_back_qrels_and_queries(
     assert read_queries(root / "queries.txt") == queries
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @pytest.mark.parametrize("fmt", ["trec", "msmarco"])
 @given(
     run=st.dictionaries(

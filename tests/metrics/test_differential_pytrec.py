@@ -17,6 +17,7 @@ from ef.evaluation import (
     reciprocal_rank,
 )
 
+from ..profiles_hypothesis import examples
 from ..strategies import cutoffs, judgements, rankings
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is a test dependency")
@@ -32,7 +33,7 @@ def trec_eval(ranked: list[str], relevant: dict[str, int], k: int) -> dict[str, 
     return values
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(ranked=rankings, relevant=judgements, k=cutoffs)
 def test_matches_trec_eval(ranked, relevant, k) -> None:
     if not relevant or not ranked:

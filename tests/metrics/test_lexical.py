@@ -97,3 +97,38 @@ def test_context_recall_counts_distinct_reference_tokens() -> None:
 def test_context_precision_counts_contexts_sharing_a_token() -> None:
     assert context_precision("paris", ["Paris.", "London", "paris again"]) == pytest.approx(2 / 3)
     assert context_precision("paris", []) == 0.0
+
+
+# -- several gold answers (issue 16, item 2) --------------------------------------------------
+
+
+def test_exact_match_and_f1_take_the_best_gold_answer() -> None:
+    golds = ["London", "the city of Paris", "Paris"]
+    assert exact_match("Paris!", golds) == 1.0
+    assert token_f1("city of Paris", golds) == 1.0
+    assert token_f1("Paris, France", ["London", "Paris"]) == pytest.approx(2 / 3)
+    assert token_f1("Paris, France", ("London",)) == 0.0
+
+
+def test_an_empty_list_of_gold_answers_is_an_error() -> None:
+    with pytest.raises(ValueError, match="reference is an empty list"):
+        exact_match("Paris", [])
+
+
+def test_context_recall_is_the_best_recalled_gold_answer() -> None:
+    contexts = ["Paris is the capital.", "France is in Europe."]
+    assert context_recall(["Lyon", "paris france"], contexts) == 1.0
+    assert context_recall(["Lyon Marseille", "paris lille"], contexts) == 0.5
+    assert context_recall(["the", "a"], contexts) == 0.0  # no gold answer has a token
+
+
+def test_context_precision_counts_a_context_sharing_a_token_with_any_gold_answer() -> None:
+    contexts = ["Paris is the capital.", "Lyon is not.", "Unrelated."]
+    assert context_precision(["paris", "lyon"], contexts) == pytest.approx(2 / 3)
+    assert context_precision(["paris"], contexts) == pytest.approx(1 / 3)
+
+
+def test_context_metrics_use_the_chosen_normalisation() -> None:
+    assert context_precision("北京", ["北京是中国的首都"]) == 1.0
+    assert context_precision("北京", ["北京是中国的首都"], normalize="squad") == 0.0
+    assert context_recall("北京", ["北京是首都"], normalize="mlqa", lang="zh") == 1.0

@@ -328,6 +328,7 @@ def ranx_unstable(qrels_path: Path) -> set[str]:
     }
 
 
+@pytest.mark.peers
 @pytest.mark.parametrize("name", INPUTS)
 def test_ranx_profile(name: str) -> None:
     unstable = ranx_unstable(input_paths(name, "trec")[1])
@@ -354,6 +355,7 @@ def test_ranx_profile(name: str) -> None:
     assert wrong == {}
 
 
+@pytest.mark.peers
 @pytest.mark.parametrize("name", INPUTS)
 def test_ranx_golden_still_matches_ranx(name: str) -> None:
     # The golden files record what ranx 0.3.21 gave; a different ranx or numba shows here.

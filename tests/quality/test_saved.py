@@ -23,6 +23,8 @@ from ef.evaluation import (
     save_report,
 )
 
+from ..profiles_hypothesis import examples
+
 # math.nan is one object: reports built with it compare equal to themselves (== on tuples and
 # dicts tries identity first), so the loader must give NaN back where NaN was saved.
 numbers = st.one_of(
@@ -153,7 +155,7 @@ def check_equal(report: Any, loaded: Any) -> None:
     assert same(loaded.to_dict(), report.to_dict())
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(report=st.one_of(retrieval_reports(), rag_reports(), comparison_reports()))
 def test_every_report_round_trips(tmp_path: Path, report: Any) -> None:
     loaded = round_trip(report, tmp_path)

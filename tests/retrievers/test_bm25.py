@@ -22,6 +22,8 @@ from ef.evaluation import (
 
 from ..conftest import shared_path
 
+pytestmark = pytest.mark.retrievers
+
 pytest.importorskip("bm25s", reason="the bm25 extra is not installed")
 
 CORPUS = {

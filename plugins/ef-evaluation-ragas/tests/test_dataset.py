@@ -18,7 +18,7 @@ SAMPLES: list[dict[str, Any]] = [
      "retrieved_context_ids": ["d1", 7], "reference_context_ids": ["d1"],
      "multi_responses": ["Paris", "paris"], "rubrics": {"score1": "wrong", "score5": "right"},
      "persona_name": "tourist", "query_style": "formal", "query_length": "short",
-     "run": {"model": "m1"}},
+     "references": ["City of Light"], "run": {"model": "m1"}},
     {"id": 2, "user_input": "Who wrote Hamlet?", "response": "Shakespeare"},
 ]  # fmt: skip
 
@@ -38,7 +38,10 @@ def test_the_core_api_returns_a_dataset_ragas_evaluate_accepts() -> None:
 
 def test_round_trip_is_lossless_and_keeps_ids() -> None:
     dataset = ev.as_ragas_dataset(SAMPLES)
-    assert dataset.ef_extras == [{"id": "s1", "run": {"model": "m1"}}, {"id": 2}]
+    assert dataset.ef_extras == [
+        {"id": "s1", "references": ["City of Light"], "run": {"model": "m1"}},
+        {"id": 2},
+    ]
     assert dataset[0].retrieved_context_ids == ["d1", 7]  # ints stay ints
     assert ev.from_ragas_dataset(dataset) == SAMPLES
 
@@ -60,6 +63,10 @@ def test_bad_inputs() -> None:
         ev.InvalidSampleError, match="sample 1: 'retrieved_contexts' must be a list"
     ):
         ev.as_ragas_dataset([{"response": "a"}, {"retrieved_contexts": "text"}])
+    with pytest.raises(
+        ev.InvalidSampleError, match=r"sample 0 \(id 's1'\): 'references' must be a list"
+    ):
+        ev.as_ragas_dataset([{"id": "s1", "reference": "a", "references": "b"}])
     with pytest.raises(TypeError, match=r"expected a ragas\.EvaluationDataset, got list"):
         ev.from_ragas_dataset(SAMPLES)
 
@@ -82,6 +89,7 @@ samples = st.lists(
             "query_style": texts,
             "query_length": texts,
             "id": st.one_of(texts, st.integers()),
+            "references": st.lists(texts, max_size=3),
         },
     ),
     max_size=4,

@@ -112,8 +112,8 @@ def _first_docstring_line(func: object) -> str:
 #: mapping of numbers to numbers, such as nDCG's ``gains``).
 PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict)
 
-#: Names a parameter cannot take: the arguments every retrieval or RAG metric function takes.
-_RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits", "sample"})
+#: Names a parameter cannot take: the positional arguments of a metric function.
+_RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits"})
 _PARAM_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 #: The other tools whose measure names a :class:`Synonym` can give.
@@ -174,7 +174,7 @@ def _frozen_gains(name: str, value: object) -> tuple[tuple[float, float], ...]:
 
 @attrs.frozen
 class MetricParam:
-    """A parameter of a metric, set in a measure string: ``precision(rel=2)@5``.
+    """A parameter of a retrieval metric, set in a measure string: ``precision(rel=2)@5``.
 
     ``type`` is one of :data:`PARAM_TYPES`; ``default`` is the value when the measure string
     does not set it (``None`` only where the metric gives it a meaning). A ``dict`` value is
@@ -318,26 +318,11 @@ class Synonym:
 
 
 def _check_params(
-    instance: RetrievalMetric | RagMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
+    instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
 ) -> None:
     names = [p.name for p in value]
     if len(set(names)) != len(names):
-        raise ValueError(f"{instance.what} {instance.name!r} repeats a parameter: {names}")
-
-
-def _param_named(metric: RetrievalMetric | RagMetric, name: str) -> MetricParam:
-    """``metric``'s parameter called ``name``; ``UnknownNameError`` lists the valid ones."""
-    for param in metric.params:
-        if param.name == name:
-            return param
-    from .errors import UnknownNameError
-
-    valid = [p.name for p in metric.params]
-    message = f"{metric.what} {metric.name!r} has no parameter {name!r}"
-    close = difflib.get_close_matches(str(name), valid, n=3)
-    message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
-    listed = ", ".join(valid) if valid else "none"
-    raise UnknownNameError(f"{message} Its parameters: {listed}.")
+        raise ValueError(f"retrieval metric {instance.name!r} repeats a parameter: {names}")
 
 
 def _check_synonyms(
@@ -435,7 +420,6 @@ class RetrievalMetric:
     citation: str = attrs.field(default="", kw_only=True)
 
     kind: ClassVar[str] = "retrieval"
-    what: ClassVar[str] = "retrieval metric"  # how messages name the kind
 
     def param(self, name: str) -> MetricParam:
         """The parameter called ``name``; ``UnknownNameError`` lists the valid ones.
@@ -444,7 +428,34 @@ class RetrievalMetric:
         >>> get_registry().retrieval_metric("precision").param("rel").default is None
         True
         """
-        return _param_named(self, name)
+        return _param_named(f"retrieval metric {self.name!r}", self.params, name)
+
+
+def _param_named(metric: str, params: tuple[MetricParam, ...], name: str) -> MetricParam:
+    for param in params:
+        if param.name == name:
+            return param
+    from .errors import UnknownNameError
+
+    valid = [p.name for p in params]
+    message = f"{metric} has no parameter {name!r}"
+    close = difflib.get_close_matches(str(name), valid, n=3)
+    message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
+    listed = ", ".join(valid) if valid else "none"
+    raise UnknownNameError(f"{message} Its parameters: {listed}.")
+
+
+def _check_rag_params(
+    instance: RagMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
+) -> None:
+    names = [p.name for p in value]
+    if len(set(names)) != len(names):
+        raise ValueError(f"RAG metric {instance.name!r} repeats a parameter: {names}")
+    if "sample" in names:
+        raise ValueError(
+            f"RAG metric {instance.name!r}: 'sample' cannot name a parameter, the metric "
+            "function already takes it"
+        )
 
 
 @attrs.frozen
@@ -457,9 +468,14 @@ class RagMetric:
 
     The keyword-only fields are optional:
 
-    * ``params``: the :class:`MetricParam` objects it takes, set in a metric string
-      (``has_answer(match=regex)@5``); ``func`` receives every one as a keyword argument, at
-      its default when the string does not set it.
+    * ``params``: the :class:`MetricParam` objects it takes. A metric string sets them
+      (``token_f1(normalize=squad)``) and ``func`` receives every one as a keyword argument,
+      at its default when the string does not set it; the report keys the metric by its
+      name and the parameters that differ from their defaults, as retrieval measures are
+      keyed (``token_f1(normalize='squad')``).
+    * ``check(params)``: a check of the parameters together (every one, defaults included),
+      raising ``ValueError`` for a combination that makes no sense; it runs when a metric
+      string is read, before any sample is scored.
     * ``cutoff``: ``True`` for a metric of the top ``k`` retrieved contexts
       (``has_answer@5``): ``func`` then receives ``k`` too (``None`` for ``@all``, every
       context), and the bare name means every cutoff of ``k_values``.
@@ -478,19 +494,26 @@ class RagMetric:
     params: tuple[MetricParam, ...] = attrs.field(
         default=(),
         converter=_params_tuple,
-        validator=[_qualified(_V.deep_iterable(_V.instance_of(MetricParam))), _check_params],
+        validator=[_qualified(_V.deep_iterable(_V.instance_of(MetricParam))), _check_rag_params],
         kw_only=True,
+    )
+    check: Callable[[Mapping[str, Any]], None] | None = attrs.field(
+        default=None, validator=_optional_callable, kw_only=True
     )
     cutoff: bool = attrs.field(default=False, kw_only=True)
     formula: str = attrs.field(default="", kw_only=True)
     citation: str = attrs.field(default="", kw_only=True)
 
     kind: ClassVar[str] = "rag"
-    what: ClassVar[str] = "RAG metric"
 
     def param(self, name: str) -> MetricParam:
-        """The parameter called ``name``; ``UnknownNameError`` lists the valid ones."""
-        return _param_named(self, name)
+        """The parameter called ``name``; ``UnknownNameError`` lists the valid ones.
+
+        >>> from ef.evaluation import get_registry
+        >>> get_registry().rag_metric("token_f1").param("normalize").default
+        'unicode'
+        """
+        return _param_named(f"RAG metric {self.name!r}", self.params, name)
 
 
 @attrs.frozen

@@ -18,6 +18,7 @@ __all__ = [
     "RunInput",
     "frozen_deep",
     "plain",
+    "sample_where",
     "validate_sample",
 ]
 
@@ -61,6 +62,9 @@ class RagSample(TypedDict, total=False):
     * ``retrieved_context_ids`` / ``reference_context_ids``: ids of those passages (str or int).
     * ``multi_responses``, ``rubrics``, ``persona_name``, ``query_style``, ``query_length``:
       the rest of Ragas' SingleTurnSample, carried through unchanged.
+    * ``references``: further gold answers beside ``reference`` (SQuAD, TriviaQA and Natural
+      Questions have several); exact match and F1 take the best. Not a Ragas field: the
+      Ragas bridge carries it beside the sample, as it carries an ``id``.
 
     >>> sample: RagSample = {"user_input": "capital of France?", "response": "Paris"}
     >>> sorted(sample)
@@ -79,6 +83,7 @@ class RagSample(TypedDict, total=False):
     persona_name: str
     query_style: str
     query_length: str
+    references: list[str]
 
 
 _K = TypeVar("_K")
@@ -170,41 +175,60 @@ def validate_sample(sample: object, index: int) -> RagSample:
     """Check the shape of ``sample`` (the ``index``-th one) and return it.
 
     A field set to ``None`` counts as absent; keys that are not RagSample fields are left
-    alone. Raises :class:`~ef.evaluation.InvalidSampleError` naming the index when ``sample``
-    is not a mapping, a text field is not a string, a contexts field is not a list of strings,
-    an id list holds something other than strings and ints, or ``rubrics`` is not a mapping
-    of strings.
+    alone, but for ``references`` (further gold answers), which must be a list of strings.
+    Raises :class:`~ef.evaluation.InvalidSampleError` naming the index (and the ``id``, if
+    the sample has one) when ``sample`` is not a mapping, a text field is not a string, a
+    contexts field or ``references`` is not a list of strings, an id list holds something
+    other than strings and ints, or ``rubrics`` is not a mapping of strings.
 
     >>> validate_sample({"response": 42}, 3)
     Traceback (most recent call last):
         ...
     ef.evaluation.InvalidSampleError: sample 3: 'response' must be a string, got int 42
+    >>> validate_sample({"id": "q7", "references": "Paris"}, 0)
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.InvalidSampleError: sample 0 (id 'q7'): 'references' must be a list of \
+strings, got str 'Paris'
     """
     if not isinstance(sample, Mapping):
         raise InvalidSampleError(
             f"sample {index}: expected a mapping with RagSample keys (user_input, response, "
             f"retrieved_contexts, reference, ...), got {type(sample).__name__}"
         )
+    where = sample_where(sample, index)
     for field in _TEXT_FIELDS:
         value = sample.get(field)
         if value is not None and not isinstance(value, str):
+            # Several gold answers are a list, which Ragas' reference cannot hold.
+            hint = "; put further gold answers in 'references'" if field == "reference" else ""
             raise InvalidSampleError(
-                f"sample {index}: {field!r} must be a string, got {type(value).__name__} "
-                f"{_short(value)}"
+                f"{where}: {field!r} must be a string, got {type(value).__name__} "
+                f"{_short(value)}{hint}"
             )
-    for field in _TEXT_LIST_FIELDS:
-        _check_list(sample, field, _is_text, ("a list of strings", "a string"), index)
+    for field in (*_TEXT_LIST_FIELDS, "references"):
+        _check_list(sample, field, _is_text, ("a list of strings", "a string"), where)
     for field in _ID_LIST_FIELDS:
-        _check_list(sample, field, _is_id, ("a list of ids", "a string or an int"), index)
+        _check_list(sample, field, _is_id, ("a list of ids", "a string or an int"), where)
     rubrics = sample.get("rubrics")
     if rubrics is not None and not (
         isinstance(rubrics, Mapping)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in rubrics.items())
     ):
         raise InvalidSampleError(
-            f"sample {index}: 'rubrics' must map strings to strings, got {_short(rubrics)}"
+            f"{where}: 'rubrics' must map strings to strings, got {_short(rubrics)}"
         )
     return sample  # type: ignore[return-value]  # checked above, field by field
+
+
+def sample_where(sample: Mapping[str, Any], index: int) -> str:
+    """How messages name a sample: its position in the input, and its ``id`` if it has one.
+
+    >>> sample_where({"id": "q7"}, 3), sample_where({}, 3)
+    ("sample 3 (id 'q7')", 'sample 3')
+    """
+    name = sample.get("id")
+    return f"sample {index}" if name is None else f"sample {index} (id {_short(name)})"
 
 
 def _is_text(item: object) -> bool:
@@ -216,20 +240,19 @@ def _check_list(
     field: str,
     check: Callable[[object], bool],
     what: tuple[str, str],
-    index: int,
+    where: str,
 ) -> None:
     value = sample.get(field)
     if value is None:
         return
     if not isinstance(value, (list, tuple)):
         raise InvalidSampleError(
-            f"sample {index}: {field!r} must be {what[0]}, got {type(value).__name__} "
-            f"{_short(value)}"
+            f"{where}: {field!r} must be {what[0]}, got {type(value).__name__} {_short(value)}"
         )
     for position, item in enumerate(value):
         if not check(item):
             raise InvalidSampleError(
-                f"sample {index}: {field}[{position}] must be {what[1]}, got "
+                f"{where}: {field}[{position}] must be {what[1]}, got "
                 f"{type(item).__name__} {_short(item)}"
             )
 

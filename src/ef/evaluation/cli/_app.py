@@ -42,6 +42,8 @@ from ._options import (
     cutoffs_option,
     measures_option,
     per_query_option,
+    progress_option,
+    show_progress,
     split_measures,
     ties_option,
 )
@@ -197,6 +199,8 @@ def rag(  # click passes every option by keyword
         emit_json(data)
         return
     if output == "csv":  # one table for machines, at full precision: report.to_csv()
+        for note in report.notes():  # plain data on stdout; what the notes say, here
+            click.echo(f"note: {note}", err=True)
         emit_table(report.csv_table(details=per_sample), output)
         return
     summary, *details = report_tables(report, details=per_sample)
@@ -238,6 +242,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 @ties_option
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@progress_option
 @click.option(
     "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
 )
@@ -254,6 +259,7 @@ def evaluate(  # click passes every option by keyword
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
     qrels_format: str | None,
     run_format: str | None,
+    no_progress: bool,
     output: str,
 ) -> None:
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
@@ -280,6 +286,7 @@ def evaluate(  # click passes every option by keyword
             profile=profile,
             run_format=run_format,
             qrels_format=qrels_format,
+            progress=show_progress(no_progress),
         )
     _emit_report(report, output, per_query, str(run))
     # stdout stays the report alone: what the user should know goes to stderr, a line each
@@ -498,6 +505,7 @@ def retrieve(  # click passes every option by keyword
     help=f"Drop on purpose what the target cannot hold, comma-separated: {', '.join(DROPPABLE)}. "
     "Each is an error without it; a note on stderr says what was dropped.",
 )
+@progress_option
 def convert(  # noqa: PLR0917 - click passes each option by position
     source: Path,
     target: Path,
@@ -505,6 +513,7 @@ def convert(  # noqa: PLR0917 - click passes each option by position
     to_format: str | None,
     kind: Kind | None,
     drop: str,
+    no_progress: bool,
 ) -> None:
     """Convert SOURCE into TARGET in another format: a dataset directory, qrels, a run,
     queries or a corpus.
@@ -532,6 +541,7 @@ def convert(  # noqa: PLR0917 - click passes each option by position
         kind=kind,
         drop=drops,
         on_drop=lambda note: click.echo(f"note: {note}", err=True),
+        progress=show_progress(no_progress),
     )
     click.echo(f"converted {what}: {source} -> {target}")
 
@@ -558,8 +568,14 @@ def convert(  # noqa: PLR0917 - click passes each option by position
     help="The zip's md5 (or md5:<hex>, sha256:<hex>); default: the md5 BEIR publishes.",
 )
 @click.option("--force", is_flag=True, help="Download again and replace DIR/NAME if it exists.")
-def download(
-    name: str, directory: Path, url: str | None, checksum: str | None, force: bool
+@progress_option
+def download(  # noqa: PLR0917 - click passes each option by position
+    name: str,
+    directory: Path,
+    url: str | None,
+    checksum: str | None,
+    force: bool,
+    no_progress: bool,
 ) -> None:
     """Download the BEIR dataset NAME (scifact, nfcorpus, fiqa, ...) into DIR/NAME.
 
@@ -575,7 +591,7 @@ def download(
         url=url,
         checksum=checksum,
         force=force,
-        progress=not present and sys.stderr.isatty(),
+        progress=not present and show_progress(no_progress),
     )
     if present:
         click.echo(f"{path} is already there; nothing downloaded (--force downloads it again)")

@@ -16,7 +16,7 @@ from ..evaluate.compare import ComparisonReport, compare
 from ..evaluate.rag import evaluate_rag
 from ..formats.demo import DEMO_NAME, demo_path
 from ..reports import RagEvalReport
-from ._options import split_measures, ties_option
+from ._options import progress_option, show_progress, split_measures, ties_option
 from ._render import emit_table
 
 __all__ = ["compare_command"]
@@ -43,11 +43,14 @@ def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
     return named
 
 
-def _rag_report(path: Path, metrics: tuple[str, ...]) -> RagEvalReport:
-    """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score."""
+def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...]) -> RagEvalReport:
+    """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score
+    (a bare ``has_answer`` at the cutoffs ``k_values``)."""
     if path.suffix.lower() != ".json":
         # By path, so that what is wrong in the file is reported with its name.
-        return evaluate_rag(path, metrics=metrics) if metrics else evaluate_rag(path)
+        if not metrics:
+            return evaluate_rag(path)
+        return evaluate_rag(path, metrics=metrics, k_values=k_values)
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -62,7 +65,9 @@ def _rag_report(path: Path, metrics: tuple[str, ...]) -> RagEvalReport:
             f"{path}: the report has no per-sample values; save it with ef-eval rag -s -o json"
         )
     _check_saved_report(path, data)
-    fields = ("metrics", "coverage", "n_samples", "per_sample", "sample_ids", "manifest")
+    fields = (
+        "metrics", "coverage", "n_samples", "per_sample", "sample_ids", "unanswered", "manifest",
+    )  # fmt: skip
     return RagEvalReport(**{key: data[key] for key in fields if key in data})
 
 
@@ -185,6 +190,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
 @click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@progress_option
 @click.option(
     "-o", "--output", type=click.Choice(COMPARE_OUTPUTS), default="table", show_default=True
 )
@@ -217,6 +223,7 @@ def compare_command(  # click passes every option by keyword
     qrels_format: str | None,
     run_format: str | None,
     per_query: bool,
+    no_progress: bool,
     output: str,
     plot: Path | None,
     plot_distribution: Path | None,
@@ -231,7 +238,10 @@ def compare_command(  # click passes every option by keyword
     chosen = split_measures(metrics)
     if rag:
         named = _named_paths(inputs)
-        systems: dict[str, Any] = {name: _rag_report(path, chosen) for name, path in named.items()}
+        cutoffs = k_values or (10,)
+        systems: dict[str, Any] = {
+            name: _rag_report(path, chosen, cutoffs) for name, path in named.items()
+        }
         qrels = None
     else:
         if len(inputs) < 3:
@@ -254,6 +264,7 @@ def compare_command(  # click passes every option by keyword
         tie_policy=tie_policy or "trec_eval",
         run_format=run_format,
         qrels_format=qrels_format,
+        progress=show_progress(no_progress),
     )
     if rag:  # the CLI read the saved reports itself: record their files
         report = _with_files(report, named, None)

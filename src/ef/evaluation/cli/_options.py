@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 import click
@@ -13,6 +14,8 @@ __all__ = [
     "cutoffs_option",
     "measures_option",
     "per_query_option",
+    "progress_option",
+    "show_progress",
     "split_measures",
 ]
 
@@ -47,6 +50,25 @@ ties_option = click.option(
     "docno_asc, input_order (file order), or expected (each metric averaged over every order "
     "of the tied docs).",
 )
+
+
+progress_option = click.option(
+    "--no-progress",
+    is_flag=True,
+    help="No progress bar. Without it, long work shows one on stderr when stderr is a "
+    "terminal (never on a pipe or in a file).",
+)
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (the tests replace this to pretend it is)."""
+    return sys.stderr.isatty()
+
+
+def show_progress(no_progress: bool) -> bool:
+    """Whether a command draws progress bars: on a terminal, unless ``--no-progress``. A pipe
+    or a log file gets none, and stdout never does."""
+    return not no_progress and stderr_is_terminal()
 
 
 def split_measures(values: Sequence[str]) -> tuple[str, ...]:

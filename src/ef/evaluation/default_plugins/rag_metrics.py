@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..hookspecs import hookimpl
 from ..interfaces import RagMetric
 from ..metrics import rag
 from ..metrics.has_answer import HAS_ANSWER
 
 
+def _text_metric(name: str, func: Callable[..., float | None]) -> RagMetric:
+    # The metrics that compare text take normalize= and lang=: token_f1(normalize=squad).
+    return RagMetric(name=name, func=func, params=rag.TEXT_PARAMS, check=rag.check_text_params)
+
+
 @hookimpl
 def ef_evaluation_metrics() -> list[RagMetric]:
     return [
-        RagMetric(name="exact_match", func=rag.sample_exact_match),
-        RagMetric(name="token_f1", func=rag.sample_token_f1),
-        RagMetric(name="context_recall", func=rag.sample_context_recall),
-        RagMetric(name="context_precision", func=rag.sample_context_precision),
+        _text_metric("exact_match", rag.sample_exact_match),
+        _text_metric("token_f1", rag.sample_token_f1),
+        _text_metric("context_recall", rag.sample_context_recall),
+        _text_metric("context_precision", rag.sample_context_precision),
         RagMetric(name="non_empty_rate", func=rag.sample_non_empty),
         HAS_ANSWER,
     ]

@@ -122,25 +122,22 @@ def retrieval_manifest(
 
 def rag_manifest(
     registry: Registry,
-    metrics: Iterable[MetricEntry],
+    keys: Iterable[MetricEntry],
     *,
     inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
 ) -> dict[str, Any]:
-    """The manifest of a RAG report: ``metrics`` are ``(key, metric name, k, params)``, as
-    for :func:`retrieval_manifest` (an ``ids.`` key names a retrieval metric); the files
-    among ``inputs``.
+    """The manifest of a RAG report: ``keys`` are ``(key, metric name, k, params)`` as for
+    :func:`retrieval_manifest`, with the files among ``inputs``.
 
     >>> from ef.evaluation import Registry
-    >>> manifest = rag_manifest(
-    ...     Registry.load(autoload=False), [("token_f1", "token_f1", None, {}),
-    ...     ("ids.ndcg@10", "ndcg", 10, {"gains": None})])
-    >>> manifest["metrics"][0], manifest["averaging"]
-    ({'key': 'token_f1', 'name': 'token_f1', 'k': None, 'params': {}, \
-'plugin': 'builtin.rag_metrics'}, 'scored_samples')
-    >>> [plugin["name"] for plugin in manifest["plugins"]]
-    ['builtin.rag_metrics', 'builtin.retrieval_metrics']
+    >>> manifest = rag_manifest(Registry.load(autoload=False), [("token_f1(normalize='squad')",
+    ...     "token_f1", None, {"normalize": "squad", "lang": None})])
+    >>> manifest["metrics"], manifest["averaging"]
+    ([{'key': "token_f1(normalize='squad')", 'name': 'token_f1', 'k': None, \
+'params': {'normalize': 'squad', 'lang': None}, 'plugin': 'builtin.rag_metrics'}], \
+'scored_samples')
     """
-    manifest = _base(registry, metrics)
+    manifest = _base(registry, keys)
     manifest["averaging"] = "scored_samples"
     manifest["inputs"] = _inputs(inputs or {})
     return manifest

@@ -42,7 +42,7 @@ import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -55,10 +55,16 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_K_VALUES",
     "DEFAULT_METRICS",
+    "SPEC",
     "TREC_EVAL_SETS",
     "Measure",
+    "Parameterised",
+    "canonical_params",
     "check_k_values",
     "format_value",
+    "literal_params",
+    "params_text",
+    "parse_cutoff",
     "parse_measure",
     "parse_measures",
     "split_key",
@@ -201,7 +207,8 @@ def _printed_name(text: str, index: _Index) -> str | None:
     return None
 
 
-_SPEC = re.compile(r"^(?P<name>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<k>[^()@]*))?$", re.S)
+#: A measure string in our syntax: its ``name``, the ``params`` in brackets, the ``k`` after @.
+SPEC = re.compile(r"^(?P<name>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<k>[^()@]*))?$", re.S)
 
 
 def format_value(value: Any) -> str:
@@ -224,6 +231,17 @@ def format_value(value: Any) -> str:
     if isinstance(value, tuple):
         return "{" + ",".join(f"{format_value(a)}:{format_value(b)}" for a, b in value) + "}"
     return repr(value)
+
+
+def params_text(params: Iterable[tuple[str, Any]]) -> str:
+    """Parameters as a key writes them after the name: ``(rel=2,judged_only=True)``, or
+    nothing for none.
+
+    >>> params_text([("normalize", "mlqa"), ("lang", "zh")]), params_text([])
+    ("(normalize='mlqa',lang='zh')", '')
+    """
+    text = ",".join(f"{name}={format_value(value)}" for name, value in params)
+    return f"({text})" if text else ""
 
 
 def _pairs(value: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
@@ -271,9 +289,7 @@ class Measure:
     @property
     def key(self) -> str:
         """The canonical spelling: ``name``, ``(params)``, then ``@k``, ``@all`` or nothing."""
-        text = self.metric.name
-        if self.params:
-            text += "(" + ",".join(f"{n}={format_value(v)}" for n, v in self.params) + ")"
+        text = self.metric.name + params_text(self.params)
         if self.k is not None:
             return f"{text}@{self.k}"
         return f"{text}@all" if self.metric.cutoff else text
@@ -347,8 +363,15 @@ def _build_index(registry: Registry) -> _Index:
     return _Index(names, syntaxes["ir_measures"], syntaxes["trec_eval"])
 
 
-def _literal_params(spec: str, text: str) -> list[tuple[str, Any]]:
-    """``rel=2, judged_only=True`` -> ``[("rel", 2), ("judged_only", True)]``."""
+def literal_params(spec: str, text: str, *, bare_names: bool = False) -> list[tuple[str, Any]]:
+    """``rel=2, judged_only=True`` -> ``[("rel", 2), ("judged_only", True)]``.
+
+    A value is a Python literal; with ``bare_names`` a bare name is one too, standing for
+    that string (the RAG metric strings' ``normalize=squad`` is ``normalize='squad'``).
+
+    >>> literal_params("f(normalize=mlqa, lang='zh')", "normalize=mlqa, lang='zh'", bare_names=True)
+    [('normalize', 'mlqa'), ('lang', 'zh')]
+    """
     try:
         call = ast.parse(f"f({text})", mode="eval").body
     except SyntaxError as exc:
@@ -361,6 +384,9 @@ def _literal_params(spec: str, text: str) -> list[tuple[str, Any]]:
         raise ValueError(f"{spec!r}: parameters are name=value pairs, e.g. P(rel=2)@5")
     params = []
     for keyword in call.keywords:
+        if bare_names and isinstance(keyword.value, ast.Name):
+            params.append((str(keyword.arg), keyword.value.id))
+            continue
         try:
             value = ast.literal_eval(keyword.value)
         except ValueError:
@@ -414,8 +440,8 @@ def _cutoffs(spec: str, text: str) -> list[int]:
     return ks
 
 
-def _cutoff(spec: str, text: str | None) -> int | str | None:
-    """``None`` (no ``@``), an int, or ``"all"``."""
+def parse_cutoff(spec: str, text: str | None) -> int | str | None:
+    """The cutoff after a measure string's ``@``: ``None`` (no ``@``), an int, or ``"all"``."""
     if text is None:
         return None
     if text == "all":
@@ -427,9 +453,20 @@ def _cutoff(spec: str, text: str | None) -> int | str | None:
     return int(text)
 
 
-def _canonical_params(
-    spec: str, metric: RetrievalMetric, given: Iterable[tuple[str, Any]]
+class Parameterised(Protocol):
+    """A metric that takes parameters: a :class:`RetrievalMetric` or a ``RagMetric``."""
+
+    @property
+    def params(self) -> tuple[MetricParam, ...]: ...
+
+    def param(self, name: str) -> MetricParam: ...
+
+
+def canonical_params(
+    spec: str, metric: Parameterised, given: Iterable[tuple[str, Any]]
 ) -> tuple[tuple[str, Any], ...]:
+    """The parameters ``given`` in a measure string, checked and converted, that differ from
+    their defaults, in the metric's declaration order: what its report key shows."""
     values: dict[str, Any] = {}
     for name, value in given:
         param: MetricParam = metric.param(name)
@@ -527,32 +564,32 @@ def parse_measure(
     registry = registry_or_default(registry)
     index = _index(registry)
     text = spec.strip()
-    match = _SPEC.match(text)
+    match = SPEC.match(text)
     name = match["name"] if match else text
     metrics = registry.retrieval_metrics
 
     if match and name in index.names:  # ours
         metric = metrics[index.names[name]]
-        params = _literal_params(spec, match["params"]) if match["params"] is not None else []
-        cutoff = _cutoff(spec, match["k"])
+        params = literal_params(spec, match["params"]) if match["params"] is not None else []
+        cutoff = parse_cutoff(spec, match["k"])
         if cutoff is None:
             ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
         else:
             ks = [None if cutoff == "all" else int(cutoff)]
-        chosen = _canonical_params(spec, metric, params)
+        chosen = canonical_params(spec, metric, params)
         return [Measure(metric, k, chosen) for k in ks]
 
     # A bare name that is trec_eval's too is trec_eval's: ``P`` is every cutoff.
     bare = match is not None and match["params"] is None and match["k"] is None
     if match and name in index.ir_measures and not (bare and name in index.trec_eval):
-        given = _literal_params(spec, match["params"]) if match["params"] is not None else []
+        given = literal_params(spec, match["params"]) if match["params"] is not None else []
         found = index.synonym("ir_measures", name, dict(given))
         if found is None:
             raise ValueError(f"{spec!r}: ir_measures' {name} needs other parameters here")
         metric_name, synonym = found
         given = [(n, v) for n, v in given if n not in dict(synonym.selects)]
         metric = metrics[metric_name]
-        cutoff = _cutoff(spec, match["k"])
+        cutoff = parse_cutoff(spec, match["k"])
         if cutoff is not None and not synonym.cutoff:
             raise ValueError(
                 f"{spec!r}: ir_measures' {name} takes no cutoff; write "
@@ -560,7 +597,7 @@ def parse_measure(
             )
         k = cutoff if isinstance(cutoff, int) else None
         params = [*synonym.params, *given]
-        return [Measure(metric, k, _canonical_params(spec, metric, params))]
+        return [Measure(metric, k, canonical_params(spec, metric, params))]
 
     base, _, rest = text.partition(".")
     found = None
@@ -576,7 +613,7 @@ def parse_measure(
             ks = [None]
             if rest:
                 params += _trec_params(spec, metric, rest)
-        chosen = _canonical_params(spec, metric, params)
+        chosen = canonical_params(spec, metric, params)
         return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
 
     return _trec_eval_spelling(

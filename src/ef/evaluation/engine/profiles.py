@@ -51,6 +51,7 @@ from .scoring import Evaluation, Scored, evaluation, score_rankings
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
+    from ..progress import Phase
     from ..runs.ranked import RankedRun
     from ..types import Qrels
     from .measures import Measure
@@ -214,8 +215,10 @@ def evaluate_with_profile(
     registry: Registry,
     inputs: Mapping[str, Any],
     ignore_identical_ids: bool | None,
+    progress: Phase | None = None,
 ) -> Evaluation:
-    """What :func:`~ef.evaluation.evaluate_run` reports under the profile called ``name``."""
+    """What :func:`~ef.evaluation.evaluate_run` reports under the profile called ``name``;
+    ``progress`` advances by one per measure scored."""
 
     profile = profile_named(name)
     drop_identical = (
@@ -242,6 +245,7 @@ def evaluate_with_profile(
             float64=rule.float64,
             cutoffs=cutoffs,
             registry=registry,
+            progress=progress,  # each measure is in one group: they add up to all of them
         )
         if main is None or rule == profile.default:
             main = scored

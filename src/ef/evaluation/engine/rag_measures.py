@@ -1,27 +1,35 @@
-"""RAG metric strings: ``token_f1``, ``has_answer@5``, ``has_answer(match=regex)@5``, and
-``ids.`` before a retrieval measure string (``ids.ndcg@10``).
+"""RAG metric strings: ``token_f1``, ``token_f1(normalize=squad)``, ``has_answer@5``, and
+``ids.`` before a retrieval measure string (``ids.ndcg@10``), resolved to one form.
 
-A RAG metric string is a RAG metric's name, then its parameters in brackets, then, for a
-metric of the top k retrieved contexts (``RagMetric.cutoff``), ``@k`` or ``@all`` (every
-context); the bare name of such a metric stands for every cutoff of ``k_values``, as a
-retrieval metric's does. A parameter's value is a literal (``2``, ``True``, ``'regex'``) or a
-bare word, read as a string (``regex``).
+A RAG metric string is a metric name of the registry with its parameters in brackets, as in
+our retrieval measure syntax (:mod:`ef.evaluation.engine.measures`, whose parser this
+reuses): ``token_f1(normalize=mlqa, lang=zh)``. A value is a literal or a bare name, which
+stands for that string. A metric of the top k retrieved contexts (``RagMetric.cutoff``) takes
+``@k`` or ``@all`` (every context), and its bare name stands for every cutoff of ``k_values``,
+as a retrieval metric's does. :attr:`RagMeasure.key` is the canonical spelling reports use: the
+name, then the parameters that differ from their defaults, in declaration order, then the
+cutoff:
 
-``ids.`` followed by a retrieval measure string, in any syntax of
-:mod:`~ef.evaluation.engine.measures` (``ids.ndcg@10``, ``ids.P.5,10``, ``ids.nDCG@10``), is
-that retrieval metric over each sample's ``retrieved_context_ids`` (in rank order) against its
-``reference_context_ids``. Its key is ``ids.`` and the retrieval measure's canonical key.
+>>> [m.key for m in parse_rag_metrics(["token_f1", "exact_match(normalize='squad')"])]
+['token_f1', "exact_match(normalize='squad')"]
+>>> specs = ["has_answer(match=regex)@5", "has_answer"]
+>>> [m.key for m in parse_rag_metrics(specs, k_values=(1, 20))]
+["has_answer(match='regex')@5", 'has_answer@1', 'has_answer@20']
 
->>> [m.key for m in parse_rag_measures(["has_answer(match=regex)@5", "ids.P.5,10"])]
-["has_answer(match='regex')@5", 'ids.precision@5', 'ids.precision@10']
->>> [m.key for m in parse_rag_measures(["has_answer", "token_f1"], k_values=(1, 20))]
-['has_answer@1', 'has_answer@20', 'token_f1']
+``ids.`` followed by a retrieval measure string in any syntax of
+:mod:`~ef.evaluation.engine.measures` (``ids.ndcg@10``, ``ids.P.5,10``, ``ids.nDCG@10``) is that
+retrieval metric over each sample's ``retrieved_context_ids`` (in rank order) against its
+``reference_context_ids``: a :class:`ContextIdMeasure`, keyed ``ids.`` and the retrieval
+measure's key.
+
+>>> [m.key for m in parse_rag_metrics(["ids.P.5,10", "ids.nDCG@10"])]
+['ids.precision@5', 'ids.precision@10', 'ids.ndcg@10']
+
+Parsing a key gives back the same measure, so keys can be stored and read again.
 """
 
 from __future__ import annotations
 
-import ast
-import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +37,17 @@ import attrs
 
 from ..errors import DuplicateNameError, UnknownNameError
 from ..interfaces import RagMetric
-from .measures import DEFAULT_K_VALUES, Measure, check_k_values, format_value, parse_measure
+from .measures import (
+    DEFAULT_K_VALUES,
+    SPEC,
+    Measure,
+    canonical_params,
+    check_k_values,
+    literal_params,
+    params_text,
+    parse_cutoff,
+    parse_measure,
+)
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -38,14 +56,15 @@ __all__ = [
     "IDS_PREFIX",
     "ContextIdMeasure",
     "RagMeasure",
-    "parse_rag_measure",
-    "parse_rag_measures",
+    "parse_rag_metric",
+    "parse_rag_metrics",
 ]
 
 #: The namespace of the retrieval metrics over context ids.
 IDS_PREFIX = "ids."
 
-_SPEC = re.compile(r"^(?P<name>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<k>[^()@]*))?$", re.S)
+#: What the manifest records of a metric: key, metric name, cutoff, every parameter's value.
+Entry = tuple[str, str, "int | None", dict[str, Any]]
 
 
 def _pairs(value: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
@@ -55,35 +74,39 @@ def _pairs(value: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
 @attrs.frozen
 class RagMeasure:
     """One RAG metric with its parameters set and, for a metric of the top k contexts, its
-    cutoff ``k`` (``None``: every context). ``params`` holds the parameters that differ from
-    their defaults, in declaration order.
+    cutoff ``k`` (``None``: every context): what a RAG report key stands for.
+
+    ``params`` holds the parameters that differ from their defaults, in the metric's
+    declaration order, as ``(name, value)`` pairs.
 
     >>> from ef.evaluation import get_registry
+    >>> f1 = get_registry().rag_metric("token_f1")
+    >>> RagMeasure(f1, (("normalize", "squad"),)).key
+    "token_f1(normalize='squad')"
     >>> has_answer = get_registry().rag_metric("has_answer")
-    >>> RagMeasure(has_answer, 5, (("match", "regex"),)).key
+    >>> RagMeasure(has_answer, (("match", "regex"),), k=5).key
     "has_answer(match='regex')@5"
-    >>> RagMeasure(has_answer, 5).kwargs
+    >>> RagMeasure(has_answer, k=5).kwargs
     {'match': 'string', 'k': 5}
     """
 
     metric: RagMetric
-    k: int | None = None
     params: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
+    k: int | None = attrs.field(default=None, kw_only=True)
 
     @property
     def key(self) -> str:
-        """The canonical spelling: the name, ``(params)``, then ``@k`` or ``@all`` if it cuts."""
-        text = self.metric.name
-        if self.params:
-            text += "(" + ",".join(f"{n}={format_value(v)}" for n, v in self.params) + ")"
+        """The canonical spelling: the name, ``(params)`` when any is not the default, then
+        ``@k`` or ``@all`` for a metric of the top k contexts."""
+        text = self.metric.name + params_text(self.params)
         if not self.metric.cutoff:
             return text
         return f"{text}@all" if self.k is None else f"{text}@{self.k}"
 
     @property
     def kwargs(self) -> dict[str, Any]:
-        """Every declared parameter at its value here or its default, and ``k`` if it cuts:
-        the keyword arguments of the metric's ``func``."""
+        """Every declared parameter, at its value here or its default, and ``k`` for a metric
+        of the top k contexts: the keyword arguments of ``func``."""
         set_here = dict(self.params)
         kwargs = {
             p.name: p.as_argument(set_here.get(p.name, p.default)) for p in self.metric.params
@@ -93,9 +116,9 @@ class RagMeasure:
         return kwargs
 
     @property
-    def entry(self) -> tuple[str, str, int | None, dict[str, Any]]:
+    def entry(self) -> Entry:
         """What the manifest records: key, metric name, cutoff, every parameter's value."""
-        params = {n: v for n, v in self.kwargs.items() if n != "k"}
+        params = {name: v for name, v in self.kwargs.items() if name != "k"}
         return self.key, self.metric.name, self.k, params
 
 
@@ -103,7 +126,7 @@ class RagMeasure:
 class ContextIdMeasure:
     """A retrieval measure over the samples' context ids (``ids.ndcg@10``).
 
-    >>> [m] = parse_rag_measure("ids.nDCG@10")
+    >>> [m] = parse_rag_metric("ids.nDCG@10")
     >>> m.key, m.measure.key
     ('ids.ndcg@10', 'ndcg@10')
     """
@@ -116,62 +139,16 @@ class ContextIdMeasure:
         return IDS_PREFIX + self.measure.key
 
     @property
-    def entry(self) -> tuple[str, str, int | None, dict[str, Any]]:
+    def entry(self) -> Entry:
         """What the manifest records: key, retrieval metric name, cutoff, its parameters."""
         return self.key, self.measure.metric.name, self.measure.k, self.measure.kwargs
-
-
-def _params(spec: str, text: str) -> list[tuple[str, Any]]:
-    """``match=regex, x=2`` -> ``[("match", "regex"), ("x", 2)]``: literals, or bare words."""
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-    except SyntaxError as exc:
-        raise ValueError(
-            f"{spec!r}: cannot read the parameters {text!r} ({exc.msg}); write them as "
-            "name=value, e.g. has_answer(match=regex)@5"
-        ) from None
-    assert isinstance(call, ast.Call)
-    if call.args or any(kw.arg is None for kw in call.keywords):
-        raise ValueError(f"{spec!r}: parameters are name=value pairs, e.g. has_answer(match=regex)")
-    params = []
-    for keyword in call.keywords:
-        node = keyword.value
-        if isinstance(node, ast.Name):  # a bare word is a string: match=regex
-            params.append((str(keyword.arg), node.id))
-            continue
-        try:
-            value = ast.literal_eval(node)
-        except ValueError:
-            raise ValueError(
-                f"{spec!r}: the value of {keyword.arg!r} must be a literal or a word, got "
-                f"{ast.unparse(node)!r}"
-            ) from None
-        params.append((str(keyword.arg), value))
-    return params
-
-
-def _canonical(
-    spec: str, metric: RagMetric, given: Iterable[tuple[str, Any]]
-) -> tuple[tuple[str, Any], ...]:
-    values: dict[str, Any] = {}
-    for name, value in given:
-        param = metric.param(name)
-        try:
-            values[name] = param.convert(value)
-        except ValueError as exc:
-            raise ValueError(f"{spec!r}: {exc}") from None
-    return tuple(
-        (p.name, values[p.name])
-        for p in metric.params
-        if p.name in values and values[p.name] != p.default
-    )
 
 
 def _rag_metric(name: str, registry: Registry) -> RagMetric:
     try:
         return registry.rag_metric(name)
     except UnknownNameError as exc:
-        if name in registry.retrieval_metrics:  # ndcg: the hint to score it over context ids
+        if name in registry.retrieval_metrics:  # ndcg: say how to score it over context ids
             raise UnknownNameError(
                 f"{exc} {IDS_PREFIX}{name} scores it over the samples' retrieved_context_ids "
                 "against their reference_context_ids."
@@ -197,27 +174,34 @@ def _context_id_measures(
     return [ContextIdMeasure(m) for m in measures]
 
 
-def parse_rag_measure(
+def parse_rag_metric(
     spec: str,
     *,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     registry: Registry | None = None,
 ) -> list[RagMeasure | ContextIdMeasure]:
-    """The measures one RAG metric string names (several for a bare name that cuts).
+    """The measures one RAG metric string names, with its parameters checked: one, or one
+    per cutoff of ``k_values`` for the bare name of a metric of the top k contexts.
 
     Raises:
-        UnknownNameError: (a ``ValueError``) for an unknown metric or parameter, with the
+        UnknownNameError: (a ``ValueError``) for an unknown metric or parameter, listing the
             valid ones.
-        ValueError: for a malformed string, a bad parameter value, a cutoff on a metric that
+        ValueError: for a malformed string, a bad parameter value (an unknown mode lists
+            the valid ones), parameters that do not go together, a cutoff on a metric that
             takes none, or an ``ids.`` metric summed over queries (``num_ret``).
 
-    >>> [m.key for m in parse_rag_measure("has_answer@all")]
-    ['has_answer@all']
-    >>> parse_rag_measure("token_f1@5")
+    >>> [m.key for m in parse_rag_metric("token_f1(normalize=mlqa, lang=zh)")]
+    ["token_f1(normalize='mlqa',lang='zh')"]
+    >>> parse_rag_metric("token_f1(normalize=squad1)")
     Traceback (most recent call last):
         ...
-    ValueError: 'token_f1@5': token_f1 takes no cutoff (it scores the response, not the top k \
-contexts)
+    ValueError: 'token_f1(normalize=squad1)': parameter 'normalize' must be one of 'unicode', \
+'squad', 'squad_v2', 'mlqa', got 'squad1'
+    >>> parse_rag_metric("token_f1@5")
+    Traceback (most recent call last):
+        ...
+    ValueError: 'token_f1@5': the RAG metric 'token_f1' takes no cutoff ('@'): it scores the \
+response, not the top k contexts
     """
     from ..plugin_engine.registry import registry_or_default
 
@@ -227,42 +211,49 @@ contexts)
     text = spec.strip()
     if text.startswith(IDS_PREFIX):
         return list(_context_id_measures(spec, text, k_values, registry))
-    match = _SPEC.match(text)
-    metric = _rag_metric(match["name"] if match else text, registry)
-    assert match is not None  # a name the registry knows matches the pattern
-    params = _canonical(spec, metric, _params(spec, match["params"] or ""))
-    cut = match["k"]
-    if cut is not None and not metric.cutoff:
+    match = SPEC.match(text)
+    if match is None:
         raise ValueError(
-            f"{spec!r}: {metric.name} takes no cutoff (it scores the response, not the top k "
-            "contexts)"
+            f"{spec!r}: a RAG metric is a name with optional parameters in brackets, e.g. "
+            "token_f1(normalize=squad)"
         )
-    if cut is None:
+    metric = _rag_metric(match["name"], registry)
+    cutoff = parse_cutoff(spec, match["k"])
+    if cutoff is not None and not metric.cutoff:
+        raise ValueError(
+            f"{spec!r}: the RAG metric {metric.name!r} takes no cutoff ('@'): it scores the "
+            "response, not the top k contexts"
+        )
+    params = match["params"]
+    given = [] if params is None else literal_params(spec, params, bare_names=True)
+    chosen = canonical_params(spec, metric, given)
+    if metric.check is not None:
+        try:
+            metric.check(RagMeasure(metric, chosen).kwargs)
+        except ValueError as exc:
+            raise ValueError(f"{spec!r}: {exc}") from None
+    if cutoff is None:
         ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
-    elif cut == "all":
-        ks = [None]
-    elif cut.isdigit() and int(cut) >= 1:
-        ks = [int(cut)]
     else:
-        raise ValueError(f"{spec!r}: the cutoff after '@' must be a positive int or 'all'")
-    return [RagMeasure(metric, k, params) for k in ks]
+        ks = [None if cutoff == "all" else int(cutoff)]
+    return [RagMeasure(metric, chosen, k=k) for k in ks]
 
 
-def parse_rag_measures(
+def parse_rag_metrics(
     specs: Iterable[str],
     *,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     registry: Registry | None = None,
 ) -> list[RagMeasure | ContextIdMeasure]:
-    """The measures of several RAG metric strings, each once, in order.
+    """The measures of several RAG metric strings, each once (by key), in order.
 
-    >>> [m.key for m in parse_rag_measures(["ids.ndcg@10", "ids.nDCG@10", "token_f1"])]
-    ['ids.ndcg@10', 'token_f1']
+    >>> [m.key for m in parse_rag_metrics(["token_f1", "token_f1(normalize=unicode)"])]
+    ['token_f1']
     """
     if isinstance(specs, str):
         raise TypeError(f"metrics must be a sequence of names, e.g. ({specs!r},), not a str")
     measures: dict[str, RagMeasure | ContextIdMeasure] = {}
     for spec in specs:
-        for measure in parse_rag_measure(spec, k_values=k_values, registry=registry):
+        for measure in parse_rag_metric(spec, k_values=k_values, registry=registry):
             measures.setdefault(measure.key, measure)
     return list(measures.values())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import pickle
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import attrs
@@ -21,6 +21,7 @@ from ..errors import RetrieverError, RetrieverResultError
 from ..interfaces import BatchSearchFunction, SearchFunction
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
+from ..progress import Phase, Progress, check_progress, phase
 from ..types import FrozenDict
 from .results import DocIdFunction, ranking
 
@@ -28,9 +29,6 @@ __all__ = ["ON_ERROR", "Retrieval", "Searcher", "retrieve", "searcher_for"]
 
 #: What ``on_error`` may be: stop on the first failing query, or record it and go on.
 ON_ERROR = ("raise", "skip")
-
-#: ``progress``: off, a rich progress bar on stderr, or a callable ``(done, total)``.
-Progress = bool | Callable[[int, int], object]
 
 
 def _frozen_rankings(value: Mapping[str, Sequence[str]]) -> Mapping[str, tuple[str, ...]]:
@@ -217,42 +215,6 @@ def _run_batch(
     return _outcomes(results, len(query_ids), limit, doc_id)
 
 
-# -- progress -------------------------------------------------------------------------------
-
-
-class _RichBar:
-    """A rich progress bar on stderr, counting queries."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self._progress = Progress(
-            TextColumn("retrieving"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        self._task = self._progress.add_task("retrieving", total=total)
-        self._progress.start()
-
-    def __call__(self, done: int, total: int) -> None:
-        self._progress.update(self._task, completed=done)
-
-    def close(self) -> None:
-        self._progress.stop()
-
-
 # -- the engine -----------------------------------------------------------------------------
 
 
@@ -387,8 +349,7 @@ def retrieve(
     {'q3': "KeyError: 'gamma'"}
     """
     _check_options(limit, batch_size, on_error, executor)
-    if not (isinstance(progress, bool) or callable(progress)):
-        raise ValueError(f"progress must be a bool or a callable (done, total), got {progress!r}")
+    check_progress(progress)
     if doc_id is not None and not callable(doc_id):
         raise ValueError(f"doc_id must be a function of one result, or None, got {doc_id!r}")
     query_ids = list(queries)
@@ -398,11 +359,10 @@ def retrieve(
             raise TypeError(f"query {qid!r}: the query text is {type(text).__name__}, not a str")
     searcher = searcher_for(retriever, registry_or_default(registry))
 
-    bar = _RichBar(len(query_ids)) if progress is True else None
-    report = bar or (progress if callable(progress) else None)
-    run = _Run(searcher, limit, on_error, report, doc_id)
     batches = list(_batches(query_ids, query_texts, batch_size))
-    try:
+    # Retrieving is slow by nature: the bar shows at once (delay=0).
+    with phase(progress, "retrieving", len(query_ids), delay=0) as retrieving:
+        run = _Run(searcher, limit, on_error, retrieving, doc_id)
         if executor is None:
             outcomes = run.inline(batches)
         elif isinstance(executor, int):
@@ -410,13 +370,11 @@ def retrieve(
                 outcomes = run.on(pool, batches)
         else:
             outcomes = run.on(executor, batches)
-    finally:
-        if bar is not None:
-            bar.close()
-    _raise_for(
-        query_ids,
-        [o if on_error == "raise" or isinstance(o, _BadResult) else None for o in outcomes],
-    )
+        # Inside the phase: a run stopped by a failure must not end as complete.
+        _raise_for(
+            query_ids,
+            [o if on_error == "raise" or isinstance(o, _BadResult) else None for o in outcomes],
+        )
     rankings = {q: o for q, o in zip(query_ids, outcomes, strict=True) if isinstance(o, tuple)}
     failures = {
         q: o.message for q, o in zip(query_ids, outcomes, strict=True) if isinstance(o, _Failed)
@@ -435,22 +393,19 @@ class _Run:
         searcher: Searcher,
         limit: int,
         on_error: str,
-        report: Callable[[int, int], object] | None,
+        progress: Phase,
         doc_id: DocIdFunction | None = None,
     ) -> None:
         self.searcher = searcher
         self.doc_id = doc_id
         self.limit = limit
         self.on_error = on_error
-        self.report = report
+        self.progress = progress
         self.outcomes: list[_Outcome | None] = []
         self.done = 0
 
     def _start(self, batches: Sequence[_Batch]) -> None:
-        total = sum(len(ids) for _, ids, _ in batches)
-        self.outcomes = [None] * total
-        if self.report is not None:
-            self.report(0, total)
+        self.outcomes = [None] * sum(len(ids) for _, ids, _ in batches)
 
     def _store(self, start: int, batch: Sequence[_Outcome]) -> bool:
         """Keep one batch's outcomes; True if the run must stop."""
@@ -459,8 +414,7 @@ class _Run:
         return _stops(batch, self.on_error)
 
     def _progress(self) -> None:
-        if self.report is not None:
-            self.report(self.done, len(self.outcomes))
+        self.progress.update(self.done)
 
     def inline(self, batches: Sequence[_Batch]) -> list[_Outcome | None]:
         """Every batch in order, in this thread; stop at the first failure."""

@@ -27,6 +27,7 @@ from .ties import TieDiagnostic, tie_diagnostic
 
 if TYPE_CHECKING:
     from ..hits import JudgedHits
+    from ..progress import Phase
     from ..runs.ranked import RankedRun
     from ..types import Qrels
 
@@ -117,8 +118,10 @@ def score_all(
     *,
     expected: bool = False,
     registry: Registry | None = None,
+    progress: Phase | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Every measure's value for every query: ``{query_id: {key: value}}``.
+    """Every measure's value for every query: ``{query_id: {key: value}}``; ``progress``
+    advances by one as each measure is done.
 
     A metric with a ``batch`` form computes all queries at once from ``hits``; one without is
     called query by query on ``rankings()``, which is built only if some metric needs it.
@@ -167,6 +170,8 @@ def score_all(
                 _checked(m.metric, v, q, registry) for v, q in zip(values, query_ids, strict=True)
             ]
         columns[m.key] = values
+        if progress is not None:
+            progress.advance(1)
     keys = list(columns)
     rows = zip(*columns.values(), strict=True)
     return {
@@ -243,6 +248,7 @@ def score_rankings(
     cutoffs: Sequence[int] | None = None,
     unavailable: Mapping[str, str] | None = None,
     registry: Registry | None = None,
+    progress: Phase | None = None,
 ) -> Scored:
     """Every measure on every query that ``averaging`` scores, with tied docs ordered by
     ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would).
@@ -250,7 +256,7 @@ def score_rankings(
     ``unavailable`` maps judged queries that could not be run to why (a retriever raised, a
     query had no text): they are skipped with that reason. The tie diagnostic looks at
     ``cutoffs`` (default: the measures' own). ``registry`` names the plugin of a metric that
-    fails.
+    fails. ``progress`` advances by one per measure scored.
     """
     query_ids, judgements, skipped, missing = query_sets(run, qrels, averaging, unavailable)
     hits = run.judged_hits(query_ids, judgements, tie_policy, float64=float64)
@@ -262,6 +268,7 @@ def score_rankings(
         lambda: [run.ranking(q, tie_policy, float64=float64) for q in query_ids],
         expected=tie_policy == "expected",
         registry=registry,
+        progress=progress,
     )
     if cutoffs is None:
         cutoffs = sorted({m.k for m in measures if m.k is not None})

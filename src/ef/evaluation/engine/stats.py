@@ -29,6 +29,7 @@ __all__ = [
     "adjust",
     "min_attainable_p",
     "paired_test",
+    "planned_resamples",
     "scipy_stats",
 ]
 
@@ -81,6 +82,53 @@ def _mean_difference(x: Any, y: Any, axis: int) -> Any:
     return np.mean(x - y, axis=axis)
 
 
+def _mean(x: Any, axis: int) -> Any:
+    import numpy as np
+
+    return np.mean(x, axis=axis)
+
+
+def _counting(
+    statistic: Callable[..., Any], n: int, on_resamples: Callable[[int], object] | None
+) -> Callable[..., Any]:
+    """``statistic``, telling ``on_resamples`` how many resamples each call of scipy's
+    computes: a batch of resamples is an ``(k, n)`` array. The observed data (``(n,)``) and
+    the BCa interval's jackknife (``n - 1`` columns) are not resamples."""
+    if on_resamples is None:
+        return statistic
+
+    def counted(*samples: Any, axis: int = -1) -> Any:
+        first = samples[0]
+        if first.ndim == 2 and first.shape[-1] == n:
+            on_resamples(int(first.shape[0]))
+        return statistic(*samples, axis=axis)
+
+    return counted
+
+
+def planned_resamples(differences: npt.NDArray[np.float64], test: str, n_resamples: int) -> int:
+    """How many resamples :func:`paired_test` draws for ``test`` on these differences: the
+    bootstrap interval's ``n_resamples`` (every test but paired-t), and for randomization
+    the permutations too (all ``2**n`` of them when that is no more than ``n_resamples``).
+    Nothing is drawn when every difference is 0, and no interval when they are all equal.
+
+    >>> import numpy as np
+    >>> planned_resamples(np.array([0.1, -0.2, 0.3]), "randomization", 100)
+    108
+    >>> planned_resamples(np.array([0.1, -0.2, 0.3]), "paired-t", 100)
+    0
+    """
+    import numpy as np
+
+    constant = bool(np.all(differences == differences[0]))
+    if test == "paired-t" or (constant and float(np.mean(differences)) == 0):
+        return 0
+    interval = 0 if constant else n_resamples
+    if test != "randomization":
+        return interval
+    return interval + min(n_resamples, 1 << len(differences))
+
+
 def paired_test(
     a: npt.NDArray[np.float64],
     b: npt.NDArray[np.float64],
@@ -89,9 +137,11 @@ def paired_test(
     confidence: float,
     n_resamples: int,
     seed: int,
+    on_resamples: Callable[[int], object] | None = None,
 ) -> PairedResult:
     """Test whether the per-query values ``b`` differ from ``a`` (two-sided), with a CI of
-    the mean difference ``b - a``.
+    the mean difference ``b - a``; ``on_resamples(k)`` is told of each batch of ``k``
+    resamples drawn (:func:`planned_resamples` says how many there will be).
 
     * ``paired-t``: ``scipy.stats.ttest_rel(b, a)``; its t-based confidence interval.
     * ``wilcoxon``: ``scipy.stats.wilcoxon(b - a, zero_method="wilcox")``.
@@ -134,7 +184,7 @@ def paired_test(
     else:
         bootstrap = stats.bootstrap(
             (differences,),
-            np.mean,
+            _counting(_mean, len(differences), on_resamples),
             n_resamples=n_resamples,
             confidence_level=confidence,
             method="BCa",
@@ -153,7 +203,7 @@ def paired_test(
     else:
         p = stats.permutation_test(
             (b, a),
-            _mean_difference,
+            _counting(_mean_difference, len(differences), on_resamples),
             permutation_type="samples",
             vectorized=True,
             n_resamples=n_resamples,

@@ -21,7 +21,9 @@ import attrs
 
 from .._version import __version__
 from ..engine.manifest import file_entry
+from ..engine.rag_measures import parse_rag_metric
 from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
+from ..progress import Progress, check_progress, phase
 from ..reports import ComparisonReport, PairComparison, RagEvalReport, RetrievalEvalReport
 from ..types import plain
 
@@ -135,6 +137,7 @@ def _retrieval_columns(
     tie_policy: str = "trec_eval",
     run_format: str | None = None,
     qrels_format: str | None = None,
+    progress: Progress = False,
 ) -> _Columns:
     from ..formats.files import read_qrels
     from .run import evaluate_run
@@ -166,6 +169,7 @@ def _retrieval_columns(
             registry=registry,
             tie_policy=tie_policy,  # type: ignore[arg-type]  # checked by evaluate_run
             run_format=run_format,
+            progress=progress,
         )
     for name, report in reports.items():
         if not report.per_query:
@@ -212,7 +216,9 @@ def _pairing(
     return kept, missing, [q for q in universe if q not in chosen]
 
 
-def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
+def _rag_columns(
+    named: Mapping[str, System], metrics: Sequence[str] | None, k_values: Sequence[int]
+) -> _Columns:
     reports: dict[str, RagEvalReport] = {}
     for name, item in named.items():
         if not isinstance(item, RagEvalReport):
@@ -237,7 +243,9 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
         if not keys:
             raise ValueError("the RAG reports share no metric")
     else:
-        keys = tuple(dict.fromkeys(metrics))
+        keys = tuple(
+            dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.per_sample, k_values))
+        )
         if not keys:
             raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
         for name, report in reports.items():
@@ -253,6 +261,19 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
     }
     manifests = {name: plain(report.manifest) for name, report in reports.items()}
     return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
+
+
+def _rag_keys(spec: str, keys: Mapping[str, object], k_values: Sequence[int]) -> list[str]:
+    """The report keys of a RAG metric string: ``token_f1(normalize=squad)`` is keyed
+    ``token_f1(normalize='squad')``, a bare ``has_answer`` is one key per cutoff of
+    ``k_values``; a string that is a key, or that no registry metric reads (a plugin's metric
+    in a saved report), stays as it is."""
+    if spec in keys:
+        return [spec]
+    try:
+        return [m.key for m in parse_rag_metric(spec, k_values=k_values)]
+    except (TypeError, ValueError):
+        return [spec]
 
 
 def _counts(values: Sequence[str]) -> dict[str, int]:
@@ -279,6 +300,7 @@ def compare(
     tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] = "trec_eval",
     run_format: str | None = None,
     qrels_format: str | None = None,
+    progress: Progress = False,
 ) -> ComparisonReport:
     """Compare two or more systems metric by metric, with paired significance tests.
 
@@ -332,6 +354,12 @@ def compare(
         tie_policy: how a run's tied docs are ordered, as in ``evaluate_run``.
         run_format: the format of the runs given as paths (``None``: detected).
         qrels_format: the format of qrels given as a path (``None``: detected).
+        progress: ``True`` shows progress bars on stderr once a phase has run for a second
+            (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
+            each phase: those of :func:`~ef.evaluation.evaluate_run` for each run, then
+            resampling, in resamples drawn over all comparisons (the bootstrap intervals and
+            the randomization test's permutations; ``"paired-t"`` draws none, and has no
+            such phase). Each phase starts at ``(0, total)`` and ends at ``(total, total)``.
 
     Raises:
         ValueError: for fewer than two systems, an unknown option, a metric a report lacks,
@@ -355,6 +383,7 @@ def compare(
         seed=seed,
         averaging=averaging,
     )
+    check_progress(progress)
     if isinstance(metrics, str):
         raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
     named = _named(systems)
@@ -364,7 +393,7 @@ def compare(
         )
     rag = [isinstance(item, RagEvalReport) for item in named.values()]
     if any(rag):
-        columns = _rag_columns(named, metrics)
+        columns = _rag_columns(named, metrics, k_values)
         averaging = "intersection"
     else:
         columns = _retrieval_columns(
@@ -377,6 +406,7 @@ def compare(
             tie_policy=tie_policy,
             run_format=run_format,
             qrels_format=qrels_format,
+            progress=progress,
         )
     return _test_all(
         named=list(named),
@@ -389,6 +419,7 @@ def compare(
         n_resamples=n_resamples,
         seed=secrets.randbits(63) if seed is None else seed,
         averaging=averaging,
+        progress=progress,
     )
 
 
@@ -404,10 +435,11 @@ def _test_all(
     n_resamples: int,
     seed: int,
     averaging: str,
+    progress: Progress = False,
 ) -> ComparisonReport:
     import numpy as np
 
-    from ..engine.stats import adjust, cohens_d, paired_test, scipy_stats
+    from ..engine.stats import adjust, cohens_d, paired_test, planned_resamples, scipy_stats
 
     scipy_stats()  # the ImportError that names the extra, before any work
     import scipy
@@ -418,7 +450,7 @@ def _test_all(
         pairs = [(baseline, other) for other in named if other != baseline]
     unit = "queries" if kind == "retrieval" else "samples"
     means: dict[str, dict[str, float]] = {name: {} for name in named}
-    found: list[dict[str, Any]] = []
+    paired: dict[str, dict[str, Any]] = {}  # each metric's values over its usable ids
     for key in columns.keys:
         values = {name: columns.scores[name][key] for name in named}
         usable = [
@@ -426,25 +458,38 @@ def _test_all(
         ]
         if len(usable) < 2:
             raise ValueError(f"{key}: {len(usable)} paired {unit}; a comparison needs at least two")
-        arrays = {name: np.array([values[name][i] for i in usable], dtype=float) for name in named}
+        paired[key] = {
+            name: np.array([values[name][i] for i in usable], dtype=float) for name in named
+        }
         for name in named:
-            means[name][key] = math.fsum(arrays[name]) / len(usable)
-        for a, b in pairs:
-            result = paired_test(
-                arrays[a],
-                arrays[b],
-                test,
-                confidence=1 - alpha,
-                n_resamples=n_resamples,
-                seed=seed,
-            )
+            means[name][key] = math.fsum(paired[key][name]) / len(usable)
+    planned = {
+        (key, a, b): planned_resamples(arrays[b] - arrays[a], test, n_resamples)
+        for key, arrays in paired.items()
+        for a, b in pairs
+    }
+    total = sum(planned.values())
+    found: list[dict[str, Any]] = []
+    with phase(progress if total else False, f"resampling ({test})", total) as resampling:
+        for (key, a, b), share in planned.items():
+            arrays = paired[key]
+            with resampling.share(share) as drew:
+                result = paired_test(
+                    arrays[a],
+                    arrays[b],
+                    test,
+                    confidence=1 - alpha,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                    on_resamples=drew,
+                )
             differences = arrays[b] - arrays[a]
             found.append(
                 {
                     "metric": key,
                     "a": a,
                     "b": b,
-                    "n": len(usable),
+                    "n": len(differences),
                     "mean_a": means[a][key],
                     "mean_b": means[b][key],
                     "difference": means[b][key] - means[a][key],

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.scoring import score_rankings
 from ..errors import InvalidSampleError
-from ..formats.rag_samples import sample_where
 from ..interfaces import is_score
 from ..runs.ranked import RankedLists
+from ..types import sample_where
 
 if TYPE_CHECKING:
     from ..engine.rag_measures import ContextIdMeasure
@@ -122,13 +122,13 @@ def context_id_values(
     order, ``None`` where the sample was not scored.
 
     >>> from ef.evaluation import get_registry
-    >>> from ef.evaluation.engine.rag_measures import parse_rag_measure
+    >>> from ef.evaluation.engine.rag_measures import parse_rag_metric
     >>> samples = [
     ...     {"retrieved_context_ids": ["d9", "d1"], "reference_context_ids": ["d1"]},
     ...     {"retrieved_context_ids": ["d3"], "reference_context_ids": ["d3"]},
     ...     {"retrieved_context_ids": ["d3"]},
     ... ]
-    >>> measures = parse_rag_measure("ids.mrr@10")
+    >>> measures = parse_rag_metric("ids.mrr@10")
     >>> context_id_values(samples, ["a", "b", "c"], measures, get_registry())
     {'ids.mrr@10': [0.5, 1.0, None]}
     """

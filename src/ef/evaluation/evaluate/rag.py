@@ -1,4 +1,4 @@
-"""evaluate_rag(): score RAG samples with deterministic, reference-based metrics."""
+"""evaluate_rag(): score RAG samples with deterministic, reference-based lexical metrics."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from typing import Any
 import attrs
 
 from ..engine.manifest import rag_manifest
-from ..engine.rag_measures import ContextIdMeasure, RagMeasure, parse_rag_measures
+from ..engine.rag_measures import ContextIdMeasure, RagMeasure, parse_rag_metrics
 from ..errors import InvalidSampleError, PluginError
 from ..formats.files import read_samples
-from ..formats.rag_samples import check_sample_keys, sample_where
+from ..formats.rag_samples import check_sample_keys
 from ..interfaces import is_score
-from ..metrics.rag import validate_sample
+from ..metrics.rag import is_unanswered, validate_sample
 from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RagEvalReport
-from ..types import RagSample
+from ..types import RagSample, sample_where
 from .context_ids import context_id_values
 
 __all__ = ["DEFAULT_RAG_METRICS", "evaluate_rag"]
@@ -39,8 +39,7 @@ def _scores(
 ) -> list[float | None]:
     """``measure`` on every sample; what its plugin raises or returns amiss names the sample."""
     values: list[object] = []
-    append, metric, kwargs = values.append, measure.metric, measure.kwargs
-    func = metric.func
+    append, func, kwargs = values.append, measure.metric.func, measure.kwargs
     try:
         for sample in samples:
             append(func(sample, **kwargs))
@@ -49,7 +48,8 @@ def _scores(
         raise InvalidSampleError(f"{where}: {exc}") from exc
     except PLUGIN_FAILURES as exc:
         where = sample_where(samples[len(values)], len(values))
-        error = plugin_failure(exc, registry, "metric", metric.name, "its func", where=where)
+        name = measure.metric.name
+        error = plugin_failure(exc, registry, "metric", name, "its func", where=where)
         if error is None:
             raise
         raise error from exc
@@ -67,9 +67,9 @@ def _checked(
         return None
     if not is_score(value):
         # A NaN or an inf would poison the mean silently; say which metric, whose, and where.
-        name = measure.metric.name
+        name, where = measure.metric.name, sample_where(samples[index], index)
         raise PluginError(
-            f"RAG metric {name!r} returned {value!r} for {sample_where(samples[index], index)}"
+            f"RAG metric {measure.key!r} returned {value!r} for {where}"
             f" (the metric of {owner_of(registry, 'metric', name)}); a metric must "
             "return a finite number, or None when the sample lacks what it needs"
         )
@@ -93,18 +93,21 @@ def evaluate_rag(
     """Score RAG samples with deterministic, reference-based lexical metrics.
 
     Each sample is a :class:`RagSample`: ``(user_input, response, retrieved_contexts,
-    reference)``. The built-in metrics need no LLM: :func:`exact_match`, :func:`token_f1`,
-    :func:`context_recall`, :func:`context_precision` and ``non_empty_rate`` (the share of
-    samples that retrieved any context). A metric skips the samples that lack a field it needs
-    (the reference-based ones skip samples with no ``reference``); ``coverage`` counts the
-    samples each metric scored, and a metric that scored none has the mean ``None``.
+    reference)``, and optionally ``references``, a list of further gold answers. The built-in
+    metrics need no LLM: :func:`exact_match`, :func:`token_f1`, :func:`context_recall`,
+    :func:`context_precision` (each the best over the gold answers) and ``non_empty_rate``
+    (the share of samples that retrieved any context; one without ``retrieved_contexts``
+    retrieved none). A metric skips the samples that lack a field it needs (the
+    reference-based ones skip samples with no gold answer); ``coverage`` counts the samples
+    each metric scored, and a metric that scored none has the mean ``None``. A sample with a
+    gold answer and no response (or a blank one) scores 0 on exact match and F1, and the
+    report lists it in ``unanswered``.
 
     Two more families read what the retriever returned, in rank order:
 
-    * ``has_answer@k``: 1 if one of the top ``k`` ``retrieved_contexts`` contains a reference
+    * ``has_answer@k``: 1 if one of the top ``k`` ``retrieved_contexts`` contains a gold
       answer, matched as DPR does (DrQA tokens); its mean is open-domain QA's top-k retrieval
-      accuracy. ``has_answer(match=regex)@k`` takes the references as regular expressions.
-      The extra key ``references`` (a list of strings) adds gold answers.
+      accuracy. ``has_answer(match=regex)@k`` takes the answers as regular expressions.
     * ``ids.`` before any retrieval measure string (``ids.ndcg@10``, ``ids.recall@5``,
       ``ids.P.5,10``): that metric over each sample's ``retrieved_context_ids`` against its
       ``reference_context_ids``, graded by the extra key ``reference_context_grades``
@@ -119,9 +122,14 @@ def evaluate_rag(
             path of a samples file (JSONL or CSV; :func:`~ef.evaluation.read_samples`), which
             the manifest then records.
         metrics: which metrics to compute: any of ``exact_match``, ``token_f1``,
-            ``context_recall``, ``context_precision``, ``non_empty_rate``, ``has_answer@k``,
-            ``ids.<retrieval measure>``, or a RAG metric a plugin provides; see
-            :mod:`ef.evaluation.engine.rag_measures`.
+            ``context_recall``, ``context_precision``, ``non_empty_rate``, or a RAG metric a
+            plugin provides, with parameters in brackets: the text metrics take
+            ``normalize=`` (``unicode``, the default, or exactly the official ``squad``,
+            ``squad_v2`` or ``mlqa`` script) and, for ``mlqa``, ``lang=``
+            (``token_f1(normalize=mlqa, lang=zh)``). The report keys a metric by its name and
+            the parameters that are not the default (``token_f1(normalize='squad')``); and
+            ``has_answer@k`` or ``ids.<retrieval measure>`` (see
+            :mod:`ef.evaluation.engine.rag_measures`).
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
         samples_format: the format of a samples file (``rag_jsonl``, ``rag_csv`` or a
             plugin's); ``None`` detects it from the name.
@@ -132,7 +140,8 @@ def evaluate_rag(
         a :class:`RagEvalReport`.
 
     Raises:
-        ValueError: for an unknown metric name, if ``samples`` (or the file) is empty, if no
+        ValueError: for an unknown metric name, parameter or mode (the message lists the
+            valid ones), if ``samples`` (or the file) is empty, if no
             sample has any RagSample field (Ragas' old names ``question``, ``answer``, ...:
             the message says what to rename), or for a malformed sample
             (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index and id;
@@ -160,7 +169,7 @@ def evaluate_rag(
     {'has_answer@1': 0.5, 'ids.ndcg@10': 1.0}
     """
     registry = registry_or_default(registry)
-    chosen = parse_rag_measures(metrics, k_values=k_values, registry=registry)
+    chosen = parse_rag_metrics(metrics, k_values=k_values, registry=registry)
     if not chosen:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
     inputs: dict[str, str | os.PathLike[str]] = {}
@@ -178,14 +187,15 @@ def evaluate_rag(
         )
     check_sample_keys(checked, source, stacklevel=2)
 
-    sample_ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
+    ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
     over_ids = [m for m in chosen if isinstance(m, ContextIdMeasure)]
-    by_ids = context_id_values(checked, sample_ids, over_ids, registry) if over_ids else {}
+    by_ids = context_id_values(checked, ids, over_ids, registry) if over_ids else {}
     per_sample = {
         m.key: by_ids[m.key] if isinstance(m, ContextIdMeasure) else _scores(m, checked, registry)
         for m in chosen
     }
-    report = RagEvalReport.from_values(per_sample, sample_ids)
+    unanswered = [ids[i] for i, sample in enumerate(checked) if is_unanswered(sample)]
+    report = RagEvalReport.from_values(per_sample, ids, unanswered=unanswered)
     manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
     return attrs.evolve(report, manifest=manifest)
 

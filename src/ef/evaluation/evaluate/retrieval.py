@@ -8,9 +8,10 @@ from typing import Any, Literal
 
 from ..engine.measures import check_k_values
 from ..engine.results import DocIdFunction, result_doc_id
-from ..engine.retrieve import Progress, retrieve
+from ..engine.retrieve import retrieve
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..plugin_engine.registry import Registry, registry_or_default
+from ..progress import Progress
 from ..reports import RetrievalEvalReport
 from ..runs.ranked import RankedLists, RankedRun
 from .inputs import check_qrels, no_overlap_cause, shown_ids

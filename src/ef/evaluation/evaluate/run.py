@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 from ..engine.profiles import evaluate_with_profile
 from ..engine.scoring import AVERAGING, evaluation, resolve_measures, score_rankings
 from ..plugin_engine.registry import Registry, registry_or_default
+from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
 from .inputs import load_inputs, load_qrels, load_run
@@ -35,6 +37,7 @@ def evaluate_run(
     run_format: str | None = None,
     qrels_format: str | None = None,
     check_swapped: bool = True,
+    progress: Progress = False,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -89,12 +92,19 @@ def evaluate_run(
         check_swapped: refuse a run and qrels that look swapped: the qrels hold a score that
             is no whole number while the run holds only small whole numbers (grades).
             ``False`` scores them as given, for qrels with fractional grades.
+        progress: ``True`` shows progress bars on stderr once a phase has run for a second
+            (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
+            each phase: reading the run file, in bytes (only for a run given as a path; the
+            bytes read so far where the reader reads line by line, else all at the end),
+            then scoring, in measures. Each phase starts at ``(0, total)`` and ends at
+            ``(total, total)``.
 
     Raises:
         TypeError: for a run or qrels of another shape (a DataFrame, a list of tuples); the
             message lists the accepted ones.
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
-            finite number (naming the query and doc), an unknown ``averaging``, run and
+            finite number (naming the query and doc), an unknown ``averaging`` or
+            ``progress``, run and
             qrels that look swapped, no judged query in the run, or if no query can be
             scored.
         DatasetFormatError: (a ``ValueError``) for bad input files, naming the file and line.
@@ -129,6 +139,7 @@ def evaluate_run(
 has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run id starts with \
 'Q', which qrels' ids lack. Nothing was scored: is it a run of another collection?
     """
+    check_progress(progress)
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
@@ -144,32 +155,42 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
         scored_over = averaging or "qrels"
         if scored_over not in AVERAGING:
             raise ValueError(f"averaging must be one of {AVERAGING}, got {scored_over!r}")
-    table, judged = load_inputs(
-        run,
-        qrels,
-        registry,
-        run_format=run_format,
-        qrels_format=qrels_format,
-        check_swapped=check_swapped,
-        averaging=scored_over,  # under a profile: "qrels", every judged query counts
-    )
-    if profile is not None:
-        return retrieval_report(
-            evaluate_with_profile(
-                profile,
-                table,
-                judged,
-                measures,
-                registry=registry,
-                inputs=inputs,
-                ignore_identical_ids=ignore_identical_ids,
-            )
+    read = reading(run, progress) if isinstance(run, (str, os.PathLike)) else None
+    with read or contextlib.nullcontext():
+        table, judged = load_inputs(
+            run,
+            qrels,
+            registry,
+            run_format=run_format,
+            qrels_format=qrels_format,
+            check_swapped=check_swapped,
+            averaging=scored_over,  # under a profile: "qrels", every judged query counts
         )
-    if ignore_identical_ids:
-        table = table.without_identical_ids()
-    scored = score_rankings(
-        table, judged, measures, averaging=scored_over, tie_policy=policy, registry=registry
-    )
+    with phase(progress, "scoring", len(measures)) as scoring:
+        if profile is not None:
+            return retrieval_report(
+                evaluate_with_profile(
+                    profile,
+                    table,
+                    judged,
+                    measures,
+                    registry=registry,
+                    inputs=inputs,
+                    ignore_identical_ids=ignore_identical_ids,
+                    progress=scoring,
+                )
+            )
+        if ignore_identical_ids:
+            table = table.without_identical_ids()
+        scored = score_rankings(
+            table,
+            judged,
+            measures,
+            averaging=scored_over,
+            tie_policy=policy,
+            registry=registry,
+            progress=scoring,
+        )
     return retrieval_report(
         evaluation(
             registry,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar, cast
 
 from ..errors import DatasetFormatError
+from ..progress import read_position
 
 T = TypeVar("T")
 
@@ -119,6 +120,29 @@ def _open_binary(path: Path) -> IO[bytes]:
         raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it") from None
 
 
+_TOLD_EVERY = 1 << 13  # lines between two reports of how far a watched file is read
+
+
+def _lines(handle: IO[bytes], path: Path) -> Iterable[bytes]:
+    """The raw lines of ``handle``; when a progress phase watches ``path``, telling it the
+    bytes of the file read so far (of the gzip file itself for a gzipped one)."""
+    told = read_position(path)
+    if told is None:
+        return handle  # nothing watches: not one call more per line
+    raw = cast("IO[bytes]", getattr(handle, "fileobj", handle))  # a GzipFile's own file
+    return _telling(handle, raw.tell, told)
+
+
+def _telling(
+    handle: IO[bytes], where: Callable[[], int], told: Callable[[int], None]
+) -> Iterator[bytes]:
+    for count, line in enumerate(handle, start=1):
+        if not count % _TOLD_EVERY:
+            told(where())
+        yield line
+    told(where())
+
+
 @contextlib.contextmanager
 def _reading(path: Path) -> Iterator[IO[bytes]]:
     """``path`` opened for bytes; a damaged gzip stream becomes an error naming the file."""
@@ -143,7 +167,7 @@ def numbered_lines(
     """
     _check_file(path)
     with _reading(path) as handle:
-        for line_no, raw in enumerate(handle, start=1):
+        for line_no, raw in enumerate(_lines(handle, path), start=1):
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -214,7 +238,7 @@ def read_text(path: Path) -> str:
     _check_file(path)
     parts = []
     with _reading(path) as handle:
-        for line_no, raw in enumerate(handle, start=1):
+        for line_no, raw in enumerate(_lines(handle, path), start=1):
             try:
                 parts.append(raw.decode("utf-8"))
             except UnicodeDecodeError as exc:

@@ -17,7 +17,9 @@ import attrs
 
 from ..dataset import Dataset, Document, extra_of
 from ..errors import DatasetFormatError, UnknownNameError
+from ..interfaces import DatasetFormat
 from ..plugin_engine.registry import Registry, registry_or_default
+from ..progress import Progress, check_progress, reading
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags, write_run_lines
 from .files import format_for
@@ -100,6 +102,7 @@ def convert(
     drop: Iterable[str] = (),
     on_drop: Callable[[str], None] | None = None,
     registry: Registry | None = None,
+    progress: Progress = False,
 ) -> str:
     """Convert ``source`` into ``target``, in another format; return the kind converted.
 
@@ -115,6 +118,11 @@ def convert(
     the text), ``"scores"`` and ``"tag"`` (MS MARCO runs hold ranks only). ``on_drop`` gets
     one sentence for each kind actually dropped. Naming a kind the target keeps is an error.
 
+    ``progress=True`` shows a progress bar on stderr once the conversion has run for a second
+    (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` in bytes of
+    the source read (every file of a dataset directory), from ``(0, total)`` to
+    ``(total, total)``. ``on_drop`` is told after the bar is done.
+
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     src = pathlib.Path(tmp, "run.txt")
@@ -127,6 +135,7 @@ def convert(
     'run'
     'q1\\td1\\t1\\nq1\\td2\\t2\\n'
     """
+    check_progress(progress)
     registry = registry_or_default(registry)
     src, dst = Path(source), Path(target)
     check_input(src, directory_ok=True)
@@ -141,13 +150,28 @@ def convert(
         dst, _target_format(dst, to_format), f"write_{what}", registry, must_exist=False
     )
     losses = _Losses(src, writer.name, _drops(drop, writer.name), on_drop)
+    with reading(src, progress, f"converting {src.name}"):
+        _move(what, src, dst, reader=reader, writer=writer, losses=losses)
+    losses.tell()
+    return what
+
+
+def _move(
+    what: str,
+    src: Path,
+    dst: Path,
+    *,
+    reader: DatasetFormat,
+    writer: DatasetFormat,
+    losses: _Losses,
+) -> None:
+    """Read ``src`` with ``reader`` and write it to ``dst`` with ``writer``, through ``losses``."""
     data: Any = getattr(reader, f"read_{what}")(src)
     if what == "run":
         tags = run_tags(src) if reader.name in ("trec", "msmarco") else []
         if writer.write_run is write_run_lines and len(tags) == 1:
             write_run_lines(dst, losses.run(data, tags), tag=tags[0])  # the tag survives
-            losses.tell()
-            return what
+            return
         data = losses.run(data, tags)
     elif what == "queries":
         data = losses.queries(data)
@@ -156,8 +180,6 @@ def convert(
     elif what == "dataset":
         data = Dataset(losses.documents(data.corpus), losses.queries(data.queries), data.qrels)
     getattr(writer, f"write_{what}")(dst, data)
-    losses.tell()
-    return what
 
 
 def _drops(drop: Iterable[str], target: str) -> frozenset[str]:

@@ -19,12 +19,12 @@ import stat
 import tempfile
 import urllib.parse
 from collections.abc import Callable, Mapping
-from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from .._version import __version__
 from ..errors import DownloadError, UnknownNameError
+from ..progress import check_progress, phase
 from ..types import FrozenDict
 
 if TYPE_CHECKING:
@@ -109,8 +109,11 @@ def download_dataset(
             ``"md5:<hex>"`` or ``"sha256:<hex>"``. Without it, an unknown ``name`` fetched
             from ``url`` is not checked.
         force: download and replace ``directory/name`` even if it is complete.
-        progress: ``True`` shows a progress bar on stderr (rich); a callable is called with
-            ``(bytes received, total bytes or None)`` as the archive arrives.
+        progress: ``True`` shows a progress bar on stderr at once (rich); a callable is
+            called with ``(bytes received, total bytes or None)`` as the archive arrives: the
+            total is the server's Content-Length, None without one. It starts at
+            ``(0, total)`` and ends at ``(total, total)`` once every byte has arrived
+            (:mod:`ef.evaluation.progress`).
 
     Returns:
         the dataset folder, ``directory/name``, ready for :func:`~ef.evaluation.read_beir`.
@@ -118,7 +121,8 @@ def download_dataset(
     Raises:
         UnknownNameError: (a ``ValueError``) for a name BEIR does not publish, with a "did you
             mean" and the known names, unless ``url`` is given.
-        ValueError: for a malformed ``checksum``, name or URL scheme.
+        ValueError: for a malformed ``checksum``, name or URL scheme, or a ``progress``
+            that is neither a bool nor a callable.
         DownloadError: (an ``OSError``) naming the URL, for an HTTP or network error, a
             truncated transfer, a checksum mismatch (both digests given), or an archive that
             is corrupt, unsafe (absolute paths, ``..``, symlinks) or not a ``name/`` folder.
@@ -134,6 +138,7 @@ def download_dataset(
     ...     path.relative_to(tmp).as_posix(), read_beir(path)
     ('datasets/tiny', ({'d1': 'Paris'}, {'q1': 'capital?'}, {'q1': {'d1': 1.0}}))
     """
+    check_progress(progress)
     expected = _expected_digest(name, url, checksum)
     source = BEIR_URL.format(name=name) if url is None else url
     scheme = urllib.parse.urlsplit(source).scheme.lower()
@@ -150,9 +155,7 @@ def download_dataset(
         )
     created = _make_folder(parent)
     try:
-        with ExitStack() as stack:
-            report = _reporter(progress, f"{name}.zip", stack)
-            _fetch_and_install(source, name, parent, expected, report)
+        _fetch_and_install(source, name, parent, expected, progress)
     except BaseException:
         for folder in created:  # the folders this call made, innermost first
             try:
@@ -235,47 +238,12 @@ def _make_folder(folder: Path) -> list[Path]:
     return missing
 
 
-def _reporter(
-    progress: bool | ProgressCallback, label: str, stack: ExitStack
-) -> ProgressCallback | None:
-    if not progress:
-        return None
-    if callable(progress):
-        return progress
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        DownloadColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-        TransferSpeedColumn,
-    )
-
-    bar = stack.enter_context(
-        Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            DownloadColumn(),
-            TransferSpeedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-        )
-    )
-    task = bar.add_task(label, total=None)
-
-    def update(done: int, total: int | None) -> None:
-        bar.update(task, completed=done, total=total)
-
-    return update
-
-
 def _fetch_and_install(
     url: str,
     name: str,
     parent: Path,
     expected: tuple[str, str] | None,
-    report: ProgressCallback | None,
+    progress: bool | ProgressCallback,
 ) -> None:
     """Download into a temporary file, check it, unpack into a temporary folder, rename."""
     handle, part_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".zip.part", dir=parent)
@@ -284,7 +252,7 @@ def _fetch_and_install(
     try:
         with open(handle, "wb") as sink:
             algorithm = "sha256" if expected is None else expected[0]
-            actual = _fetch(url, sink, algorithm, report)
+            actual = _fetch(url, sink, algorithm, progress, f"{name}.zip")
         if expected is not None and actual != expected[1]:
             raise DownloadError(
                 f"{url}: checksum mismatch: expected {algorithm} {expected[1]}, got {actual}; "
@@ -299,7 +267,9 @@ def _fetch_and_install(
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def _fetch(url: str, sink: IO[bytes], algorithm: str, report: ProgressCallback | None) -> str:
+def _fetch(
+    url: str, sink: IO[bytes], algorithm: str, progress: bool | ProgressCallback, label: str
+) -> str:
     """Stream ``url`` into ``sink``; return the hex digest of what arrived."""
     import hashlib
     import http.client
@@ -312,15 +282,21 @@ def _fetch(url: str, sink: IO[bytes], algorithm: str, report: ProgressCallback |
         with urllib.request.urlopen(request, timeout=_TIMEOUT) as response:
             length = response.headers.get("Content-Length")
             total = int(length) if length is not None and length.isdigit() else None
-            done = 0
-            if report is not None:
-                report(done, total)
-            while chunk := response.read(_CHUNK):
-                sink.write(chunk)
-                digest.update(chunk)
-                done += len(chunk)
-                if report is not None:
-                    report(done, total)
+            # A download is slow by nature: its bar shows at once (delay=0).
+            with phase(progress, label, total, unit="bytes", delay=0) as receiving:
+                done = 0
+                while chunk := response.read(_CHUNK):
+                    sink.write(chunk)
+                    digest.update(chunk)
+                    done += len(chunk)
+                    receiving.update(done)
+                # Inside the phase: a truncated transfer must not end as complete.
+                if total is not None and done != total:
+                    raise DownloadError(
+                        f"{url}: the download stopped after {done} of {total} bytes"
+                    )
+    except DownloadError:  # an OSError, but ours already: it names the URL
+        raise
     except urllib.error.HTTPError as exc:
         exc.close()  # the error holds the response open
         raise DownloadError(f"{url}: HTTP {exc.code} {exc.reason}") from exc
@@ -328,8 +304,6 @@ def _fetch(url: str, sink: IO[bytes], algorithm: str, report: ProgressCallback |
         raise DownloadError(f"{url}: {exc.reason}") from exc
     except (OSError, http.client.HTTPException) as exc:
         raise DownloadError(f"{url}: the download failed: {exc!r}") from exc
-    if total is not None and done != total:
-        raise DownloadError(f"{url}: the download stopped after {done} of {total} bytes")
     return digest.hexdigest()
 
 

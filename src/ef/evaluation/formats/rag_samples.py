@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidSampleError
-from ..types import SAMPLE_FIELDS, validate_sample
+from ..types import SAMPLE_FIELDS, sample_where, validate_sample
 from ._io import atomic_writer, format_error, json_lines, parse_json, read_text
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "looks_like_jsonl_samples",
     "read_csv_samples",
     "read_jsonl_samples",
-    "sample_where",
     "write_csv_samples",
     "write_jsonl_samples",
 ]
@@ -46,6 +45,7 @@ _STRUCTURED = frozenset(
         "reference_context_ids",
         "multi_responses",
         "rubrics",
+        "references",  # not a Ragas field: further gold answers (EXTRA_KEYS)
     }
 )
 
@@ -120,16 +120,6 @@ def check_sample_keys(
             UserWarning,
             stacklevel=stacklevel + 1,
         )
-
-
-def sample_where(sample: Mapping[str, Any], index: int) -> str:
-    """How messages name a sample: its position in the input, and its ``id`` if it has one.
-
-    >>> sample_where({"id": "q7"}, 3), sample_where({}, 3)
-    ("sample 3 (id 'q7')", 'sample 3')
-    """
-    name = sample.get("id")
-    return f"sample {index}" if name is None else f"sample {index} (id {name!r})"
 
 
 def _suffixes(path: str | os.PathLike[str]) -> list[str]:

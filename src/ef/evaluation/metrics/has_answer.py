@@ -12,11 +12,12 @@ and lower-cased. So ``Paris`` is found in ``Paris, France`` but not in ``Parisia
 is a Python regular expression, searched case-insensitively in the NFD context (TREC QA's
 answer patterns, as for CuratedTREC).
 
-The answers are the sample's ``reference`` and those of the extra key ``references`` (a list
-of strings). Two cases where DPR's code would return a plausible number from an input that is
-surely a mistake are refused instead, naming the answer: an answer with no token (empty, or
-only spaces) and a pattern that matches the empty text would be found in every context; and a
-pattern that is no regular expression, which DPR takes for "not found".
+The answers are the sample's gold answers: its ``reference`` and those of the extra key
+``references`` (:func:`~ef.evaluation.metrics.rag.gold_answers`). Two cases where DPR's code
+would return a plausible number from an input that is surely a mistake are refused instead,
+naming the answer: an answer with no token (empty, or only spaces) and a pattern that matches
+the empty text would be found in every context; and a pattern that is no regular
+expression, which DPR takes for "not found".
 
 Karpukhin et al., Dense Passage Retrieval for Open-Domain Question Answering, EMNLP 2020;
 DrQA's SimpleTokenizer (Chen et al., ACL 2017). The logic is that of ``has_answers`` in
@@ -31,16 +32,17 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import InvalidSampleError
 from ..interfaces import MetricParam, RagMetric
+from ..types import RagSample
+from .rag import gold_answers
 
 __all__ = [
     "HAS_ANSWER",
     "MATCH",
-    "answers_of",
     "contains_answer",
     "drqa_tokens",
     "first_answer_rank",
@@ -169,32 +171,7 @@ def first_answer_rank(
     return None
 
 
-def answers_of(sample: Mapping[str, Any]) -> list[str] | None:
-    """A sample's answers: its ``reference``, then those of its ``references`` (a list of
-    strings), each once; ``None`` when it has none.
-
-    >>> answers_of({"reference": "Paris", "references": ["Paris", "City of Light"]})
-    ['Paris', 'City of Light']
-    >>> answers_of({"response": "Paris"}) is None
-    True
-    """
-    answers: list[str] = []
-    reference = sample.get("reference")
-    if reference is not None:
-        answers.append(reference)
-    more = sample.get("references")
-    if more is not None:
-        if not isinstance(more, (list, tuple)) or not all(isinstance(a, str) for a in more):
-            raise InvalidSampleError(
-                f"'references' must be a list of strings (further gold answers), got {more!r}"
-            )
-        answers.extend(more)
-    return list(dict.fromkeys(answers)) or None
-
-
-def sample_has_answer(
-    sample: Mapping[str, Any], *, k: int | None, match: str = "string"
-) -> float | None:
+def sample_has_answer(sample: RagSample, *, k: int | None, match: str = "string") -> float | None:
     """1.0 if one of the top ``k`` retrieved contexts contains a reference answer, else 0.0
     (DPR's top-k retrieval accuracy); ``None`` without contexts or answers.
 
@@ -202,8 +179,8 @@ def sample_has_answer(
     >>> sample_has_answer(sample, k=1), sample_has_answer(sample, k=2)
     (0.0, 1.0)
     """
-    contexts, answers = sample.get("retrieved_contexts"), answers_of(sample)
-    if contexts is None or answers is None:
+    contexts, answers = sample.get("retrieved_contexts"), gold_answers(sample)
+    if contexts is None or not answers:
         return None
     return 0.0 if first_answer_rank(contexts, answers, match, k) is None else 1.0
 
@@ -211,11 +188,11 @@ def sample_has_answer(
 HAS_ANSWER = RagMetric(
     name="has_answer",
     func=sample_has_answer,
-    description="Whether a reference answer is in one of the top k retrieved contexts "
+    description="Whether a gold answer is in one of the top k retrieved contexts "
     "(DPR's top-k retrieval accuracy).",
     params=(MATCH,),
     cutoff=True,
-    formula="1 if a reference answer's DrQA tokens (NFD, lower-cased) occur, in order, in "
+    formula="1 if a gold answer's DrQA tokens (NFD, lower-cased) occur, in order, in "
     "one of the top k contexts, else 0",
     citation="Karpukhin et al., EMNLP 2020 (DPR); as Pyserini's evaluate_dpr_retrieval.py",
 )

@@ -1,19 +1,23 @@
 """Deterministic, reference-based lexical RAG metrics (no LLM, no model).
 
-Text is compared after SQuAD normalisation (Rajpurkar et al., 2016, the official evaluation
-script): lower-case, remove punctuation, drop the articles a/an/the, fold whitespace. Unlike
-the SQuAD script, punctuation is Unicode-aware: every character in a Unicode punctuation
-category (``P*``) is removed, as is every ASCII ``string.punctuation`` character (which
-includes symbols such as ``$`` and ``+``), so « », “ ” and ¿ are stripped too.
+Text is compared after a normalisation (:mod:`ef.evaluation.metrics.normalize`), chosen by
+``normalize=``: ``unicode`` (the default), or ``squad``, ``squad_v2`` and ``mlqa`` (with
+``lang=``), which give exactly the numbers of those official scripts. A ``reference`` is one
+gold answer or a sequence of them; exact match and F1 take the maximum over them, as the
+SQuAD and MLQA scripts do (``metric_max_over_ground_truths``).
+
+The modes differ in F1 beyond normalisation: when both sides have no token, F1 is 1.0 under
+``unicode`` and ``squad_v2`` (SQuAD v2.0: "if either is no-answer, then F1 is 1 if they
+agree") and 0.0 under ``squad`` and ``mlqa`` (v1.1: no token in common). ``squad_v2`` also
+drops the gold answers that normalise to nothing, and scores against ``""`` when none is left.
 """
 
 from __future__ import annotations
 
-import re
-import string
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+
+from .normalize import Normalization
 
 __all__ = [
     "context_precision",
@@ -23,69 +27,42 @@ __all__ = [
     "token_f1",
 ]
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
+#: F1 of two texts that both have no token, per mode (the v1.1 scripts' rule is 0.0).
+_BOTH_EMPTY_F1 = {"unicode": 1.0, "squad_v2": 1.0, "squad": 0.0, "mlqa": 0.0}
 
 
-class _PunctuationTable(dict[int, "int | None"]):
-    """A ``str.translate`` table that deletes punctuation, filled lazily per code point.
-
-    Classifying all 1.1M code points up front costs about 0.4 s; text only ever uses a few
-    hundred distinct ones, so each is classified once, on first sight.
-    """
-
-    def __missing__(self, codepoint: int) -> int | None:
-        char = chr(codepoint)
-        drop = char in string.punctuation or unicodedata.category(char).startswith("P")
-        self[codepoint] = None if drop else codepoint
-        return self[codepoint]
-
-
-_PUNCTUATION = _PunctuationTable()
-
-
-def normalize_answer(text: str) -> str:
-    """SQuAD-normalise ``text``: lower-case, no punctuation, no articles, single spaces.
+def normalize_answer(text: str, normalize: str = "unicode", lang: str | None = None) -> str:
+    """``text`` normalised in the mode ``normalize`` (``lang`` for ``mlqa``).
 
     >>> normalize_answer('The  Eiffel-Tower!')
     'eiffeltower'
-    >>> normalize_answer('«Où est la gare ?»')
-    'où est la gare'
+    >>> normalize_answer('«Où est la gare ?»'), normalize_answer('«Où est la gare ?»', 'squad')
+    ('où est la gare', '«où est la gare »')
     """
-    text = text.lower().translate(_PUNCTUATION)
-    text = _ARTICLES.sub(" ", text)
-    return " ".join(text.split())
+    return Normalization(normalize, lang)(text)
 
 
-def _tokens(text: str) -> list[str]:
-    return normalize_answer(text).split()
+def _golds(reference: str | Sequence[str]) -> list[str]:
+    golds = [reference] if isinstance(reference, str) else list(reference)
+    if not golds:
+        raise ValueError("reference is an empty list; give at least one gold answer")
+    for gold in golds:
+        if not isinstance(gold, str):
+            raise TypeError(f"a reference is a string, got {type(gold).__name__} {gold!r}")
+    return golds
 
 
-def exact_match(response: str, reference: str) -> float:
-    """1.0 if ``response`` equals ``reference`` after normalization, else 0.0.
-
-    >>> exact_match('The Eiffel Tower', 'eiffel tower')
-    1.0
-    >>> exact_match('Paris', 'London')
-    0.0
-    """
-    return float(normalize_answer(response) == normalize_answer(reference))
+def _scored_golds(golds: list[str], mode: Normalization) -> list[str]:
+    if mode.mode != "squad_v2":
+        return golds
+    # SQuAD v2.0's get_raw_scores: a gold answer that normalises to nothing is dropped, and an
+    # unanswerable question's only correct answer is the empty string.
+    return [gold for gold in golds if mode(gold)] or [""]
 
 
-def token_f1(response: str, reference: str) -> float:
-    """Token-overlap F1 of ``response`` against ``reference`` (the SQuAD F1).
-
-    The harmonic mean of token precision and recall over the normalized token bags, a graded
-    credit where :func:`exact_match` is all-or-nothing. As in SQuAD, when either side has no
-    tokens the score is 1.0 if both are empty and 0.0 otherwise.
-
-    >>> token_f1('the quick brown fox', 'a quick brown fox')
-    1.0
-    >>> round(token_f1('quick brown fox', 'quick brown dog'), 4)
-    0.6667
-    """
-    predicted, gold = _tokens(response), _tokens(reference)
+def _f1(predicted: list[str], gold: list[str], both_empty: float) -> float:
     if not predicted or not gold:
-        return float(predicted == gold)
+        return both_empty if predicted == gold else 0.0
     common = sum((Counter(predicted) & Counter(gold)).values())
     if common == 0:
         return 0.0
@@ -94,39 +71,119 @@ def token_f1(response: str, reference: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def context_recall(reference: str, retrieved_contexts: Sequence[str]) -> float:
+def exact_match(
+    response: str,
+    reference: str | Sequence[str],
+    *,
+    normalize: str = "unicode",
+    lang: str | None = None,
+) -> float:
+    """1.0 if ``response`` equals ``reference`` after normalization, else 0.0.
+
+    ``reference`` may be several gold answers: the best match counts. ``normalize`` names the
+    normalisation (``unicode``, ``squad``, ``squad_v2``, ``mlqa`` with ``lang``).
+
+    >>> exact_match('The Eiffel Tower', 'eiffel tower')
+    1.0
+    >>> exact_match('Paris', 'London')
+    0.0
+    >>> exact_match('«The Eiffel Tower!»', 'eiffel tower', normalize='squad')
+    0.0
+    >>> exact_match('Paris', ['London', 'paris'])
+    1.0
+    """
+    mode = Normalization(normalize, lang)
+    predicted = mode(response)
+    return max(float(predicted == mode(gold)) for gold in _scored_golds(_golds(reference), mode))
+
+
+def token_f1(
+    response: str,
+    reference: str | Sequence[str],
+    *,
+    normalize: str = "unicode",
+    lang: str | None = None,
+) -> float:
+    """Token-overlap F1 of ``response`` against ``reference`` (the SQuAD F1).
+
+    The harmonic mean of token precision and recall over the normalized token bags, a graded
+    credit where :func:`exact_match` is all-or-nothing; the best over several gold answers.
+    When either side has no tokens the score is 0.0, and when both have none it is 1.0 under
+    ``unicode`` and ``squad_v2``, 0.0 under ``squad`` and ``mlqa`` (their scripts' rules).
+
+    >>> token_f1('the quick brown fox', 'a quick brown fox')
+    1.0
+    >>> round(token_f1('quick brown fox', 'quick brown dog'), 4)
+    0.6667
+    >>> token_f1('北京是中国的首都', '北京')
+    0.4
+    >>> token_f1('the', 'a'), token_f1('the', 'a', normalize='squad')
+    (1.0, 0.0)
+    """
+    mode = Normalization(normalize, lang)
+    predicted = mode.tokens(response)
+    both_empty = _BOTH_EMPTY_F1[mode.mode]
+    return max(
+        _f1(predicted, mode.tokens(gold), both_empty)
+        for gold in _scored_golds(_golds(reference), mode)
+    )
+
+
+def context_recall(
+    reference: str | Sequence[str],
+    retrieved_contexts: Sequence[str],
+    *,
+    normalize: str = "unicode",
+    lang: str | None = None,
+) -> float:
     """Lexical recall of the reference tokens by the retrieved contexts.
 
     The fraction of the (normalized) reference's distinct tokens that appear anywhere in
     ``retrieved_contexts``: a deterministic proxy for "did retrieval surface the information
-    the answer needs". A reference with no tokens scores 0.0. For the LLM-judged context
-    recall, use :func:`~ef.evaluation.as_ragas_dataset` and Ragas.
+    the answer needs". A reference with no tokens scores 0.0; of several gold answers, the
+    best recalled counts. For the LLM-judged context recall, use
+    :func:`~ef.evaluation.as_ragas_dataset` and Ragas.
 
     >>> context_recall('paris france', ['Paris is the capital of France.'])
     1.0
     >>> context_recall('paris france', ['London is in England.'])
     0.0
+    >>> context_recall('北京', ['北京是中国的首都'])
+    1.0
     """
-    wanted = set(_tokens(reference))
-    if not wanted:
-        return 0.0
+    mode = Normalization(normalize, lang)
     found: set[str] = set()
     for context in retrieved_contexts:
-        found.update(_tokens(context))
-    return len(wanted & found) / len(wanted)
+        found.update(mode.tokens(context))
+    best = 0.0
+    for gold in _golds(reference):
+        wanted = set(mode.tokens(gold))
+        if wanted:
+            best = max(best, len(wanted & found) / len(wanted))
+    return best
 
 
-def context_precision(reference: str, retrieved_contexts: Sequence[str]) -> float:
+def context_precision(
+    reference: str | Sequence[str],
+    retrieved_contexts: Sequence[str],
+    *,
+    normalize: str = "unicode",
+    lang: str | None = None,
+) -> float:
     """Fraction of the retrieved contexts that lexically overlap the reference.
 
     A deterministic proxy for retrieval precision: a context counts as useful if it shares at
-    least one (normalized) token with the reference answer. No contexts scores 0.0.
+    least one (normalized) token with the reference answer, or with any of several. No
+    contexts scores 0.0.
 
     >>> context_precision('paris', ['Paris is in France.', 'Unrelated text.'])
     0.5
+    >>> context_precision(['paris', 'lyon'], ['Paris is in France.', 'So is Lyon.'])
+    1.0
     """
+    mode = Normalization(normalize, lang)
+    wanted = {token for gold in _golds(reference) for token in mode.tokens(gold)}
     if not retrieved_contexts:
         return 0.0
-    wanted = set(_tokens(reference))
-    useful = sum(1 for context in retrieved_contexts if wanted.intersection(_tokens(context)))
+    useful = sum(1 for context in retrieved_contexts if wanted.intersection(mode.tokens(context)))
     return useful / len(retrieved_contexts)

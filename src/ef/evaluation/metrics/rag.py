@@ -3,16 +3,34 @@ by :func:`ef.evaluation.types.validate_sample`, re-exported here).
 
 Each function takes one validated :class:`~ef.evaluation.RagSample` and returns a float, or
 ``None`` when the sample lacks a field the metric needs (it is then skipped for that metric and
-the report's ``coverage`` says how many samples were scored).
+the report's ``coverage`` says how many samples were scored). The text metrics take the
+parameters :data:`TEXT_PARAMS` (``normalize`` and ``lang``) as keyword arguments.
+
+The gold answers of a sample are its ``reference`` and every string of its ``references``
+(:func:`gold_answers`). A sample with a gold answer but no response, or a blank one, is
+unanswered (:func:`is_unanswered`) and scores 0.0 on exact match and F1, as the SQuAD and
+MLQA scripts score a question with no prediction; only ``normalize="squad_v2"`` scores a
+blank response, its script's "no answer" prediction, by the v2.0 rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..interfaces import MetricParam
 from ..types import SAMPLE_FIELDS, RagSample, validate_sample
 from . import lexical
+from .normalize import MLQA_LANGS, NORMALIZE_MODES, Normalization
 
 __all__ = [
+    "LANG",
+    "NORMALIZE",
     "SAMPLE_FIELDS",
+    "TEXT_PARAMS",
+    "check_text_params",
+    "gold_answers",
+    "is_unanswered",
     "sample_context_precision",
     "sample_context_recall",
     "sample_exact_match",
@@ -21,42 +39,129 @@ __all__ = [
     "validate_sample",
 ]
 
+NORMALIZE = MetricParam(
+    "normalize",
+    str,
+    "unicode",
+    "how text becomes tokens: unicode (NFKC, Unicode punctuation, CJK characters one by one), "
+    "or exactly the official squad (v1.1), squad_v2 or mlqa (with lang) script",
+    choices=NORMALIZE_MODES,
+)
 
-def sample_exact_match(sample: RagSample) -> float | None:
-    """1.0 if the response equals the reference after SQuAD normalisation, else 0.0."""
-    response, reference = sample.get("response"), sample.get("reference")
-    if response is None or reference is None:
+LANG = MetricParam(
+    "lang",
+    str,
+    None,
+    "the answer language of normalize=mlqa (its articles, and Chinese's mixed segmentation)",
+    choices=MLQA_LANGS,
+)
+
+#: The parameters of the text metrics: ``token_f1(normalize=mlqa, lang=zh)``.
+TEXT_PARAMS = (NORMALIZE, LANG)
+
+
+def check_text_params(params: Mapping[str, Any]) -> None:
+    """Refuse a ``normalize`` and ``lang`` that do not go together (``lang`` is MLQA's).
+
+    >>> check_text_params({"normalize": "squad", "lang": "zh"})
+    Traceback (most recent call last):
+        ...
+    ValueError: lang= applies to normalize='mlqa' only, not to 'squad'; drop lang='zh' or \
+write normalize='mlqa'
+    """
+    Normalization(params["normalize"], params["lang"])
+
+
+def gold_answers(sample: RagSample) -> list[str]:
+    """The sample's gold answers: its ``reference``, then its ``references``.
+
+    >>> gold_answers({"reference": "Paris", "references": ["City of Light"]})
+    ['Paris', 'City of Light']
+    >>> gold_answers({"response": "Paris"})
+    []
+    """
+    reference = sample.get("reference")
+    return ([] if reference is None else [reference]) + list(sample.get("references") or ())
+
+
+def is_unanswered(sample: RagSample) -> bool:
+    """True for a sample with a gold answer and no response, or a blank one.
+
+    >>> is_unanswered({"reference": "Paris", "response": "  "}), is_unanswered({"response": ""})
+    (True, False)
+    """
+    response = sample.get("response")
+    return bool(gold_answers(sample)) and (response is None or not response.strip())
+
+
+def _answer_score(
+    sample: RagSample, score: Callable[..., float], normalize: str, lang: str | None
+) -> float | None:
+    golds = gold_answers(sample)
+    if not golds:
         return None
-    return lexical.exact_match(response, reference)
+    response = sample.get("response")
+    if response is None or (not response.strip() and normalize != "squad_v2"):
+        return 0.0  # unanswered
+    return score(response, golds, normalize=normalize, lang=lang)
 
 
-def sample_token_f1(sample: RagSample) -> float | None:
-    """Token-overlap F1 of the response against the reference (the SQuAD F1)."""
-    response, reference = sample.get("response"), sample.get("reference")
-    if response is None or reference is None:
+def sample_exact_match(
+    sample: RagSample, *, normalize: str = "unicode", lang: str | None = None
+) -> float | None:
+    """1.0 if the response equals a gold answer after normalisation, else 0.0.
+
+    >>> sample_exact_match({"response": "The Eiffel Tower", "references": ["eiffel tower"]})
+    1.0
+    """
+    return _answer_score(sample, lexical.exact_match, normalize, lang)
+
+
+def sample_token_f1(
+    sample: RagSample, *, normalize: str = "unicode", lang: str | None = None
+) -> float | None:
+    """Token-overlap F1 of the response against its best gold answer (the SQuAD F1).
+
+    >>> sample_token_f1({"reference": "Paris"}), sample_token_f1({"response": "Paris"})
+    (0.0, None)
+    """
+    return _answer_score(sample, lexical.token_f1, normalize, lang)
+
+
+def sample_context_recall(
+    sample: RagSample, *, normalize: str = "unicode", lang: str | None = None
+) -> float | None:
+    """Share of a gold answer's distinct tokens found in the retrieved contexts (the best).
+
+    >>> sample_context_recall({"reference": "Paris", "retrieved_contexts": ["In Paris."]})
+    1.0
+    """
+    golds, contexts = gold_answers(sample), sample.get("retrieved_contexts")
+    if not golds or contexts is None:
         return None
-    return lexical.token_f1(response, reference)
+    return lexical.context_recall(golds, contexts, normalize=normalize, lang=lang)
 
 
-def sample_context_recall(sample: RagSample) -> float | None:
-    """Share of the reference's distinct tokens found in the retrieved contexts."""
-    reference, contexts = sample.get("reference"), sample.get("retrieved_contexts")
-    if reference is None or contexts is None:
+def sample_context_precision(
+    sample: RagSample, *, normalize: str = "unicode", lang: str | None = None
+) -> float | None:
+    """Share of the retrieved contexts that share a token with a gold answer.
+
+    >>> sample_context_precision({"reference": "Paris", "retrieved_contexts": ["Paris", "x"]})
+    0.5
+    """
+    golds, contexts = gold_answers(sample), sample.get("retrieved_contexts")
+    if not golds or contexts is None:
         return None
-    return lexical.context_recall(reference, contexts)
+    return lexical.context_precision(golds, contexts, normalize=normalize, lang=lang)
 
 
-def sample_context_precision(sample: RagSample) -> float | None:
-    """Share of the retrieved contexts that share a token with the reference."""
-    reference, contexts = sample.get("reference"), sample.get("retrieved_contexts")
-    if reference is None or contexts is None:
-        return None
-    return lexical.context_precision(reference, contexts)
+def sample_non_empty(sample: RagSample) -> float:
+    """1.0 if the sample retrieved any context, else 0.0: its mean is the share that did.
 
+    A sample without ``retrieved_contexts`` retrieved nothing, so it counts as 0.0.
 
-def sample_non_empty(sample: RagSample) -> float | None:
-    """Share of samples that retrieved any context (1.0 if this one did)."""
-    contexts = sample.get("retrieved_contexts")
-    if contexts is None:
-        return None
-    return float(len(contexts) > 0)
+    >>> sample_non_empty({"retrieved_contexts": ["a"]}), sample_non_empty({"response": "a"})
+    (1.0, 0.0)
+    """
+    return float(bool(sample.get("retrieved_contexts")))

@@ -146,9 +146,7 @@ trec_eval's (`map`, `ndcg`, `rbp`), ours wins; the tables say what to write inst
 """
 
 
-def _parameter_table(parameters: Sequence[dict[str, Any]]) -> list[str]:
-    if not parameters:
-        return []
+def _param_table(parameters: list[dict[str, Any]]) -> list[str]:
     lines = ["| parameter | type | default | meaning |", "|---|---|---|---|"]
     for param in parameters:
         default = _code(param["default"]) if param["default"] is not None else "unset"
@@ -159,26 +157,41 @@ def _parameter_table(parameters: Sequence[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
-_IDS_NOTE = """`ids.` before any retrieval measure string above (`ids.ndcg@10`, `ids.recall@5`,
-`ids.P.5,10`) is that retrieval metric over each sample's `retrieved_context_ids` against its
-`reference_context_ids`, graded by `reference_context_grades`; see [](rag.md).
-"""
-
-
-def _rag_section(entry: dict[str, Any]) -> list[str]:
-    """The section of a RAG metric that takes parameters or a cutoff."""
-    lines = [f"### {entry['name']}", "", entry["description"], ""]
-    if entry["formula"]:
-        lines.append(f"- **Definition:** {_code(entry['formula'])}")
-    lines.append(f"- **ours:** {', '.join(_code(s) for s in entry['syntaxes']['ours'])}")
-    if entry["cutoff"]:
+def _rag_section(entries: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "## RAG metrics",
+        "",
+        "A RAG metric string is the name, with parameters in brackets as above: "
+        "`token_f1(normalize=squad)`; a metric of the top k retrieved contexts takes `@k` or "
+        "`@all`, and its bare name is every cutoff of `k_values`. `ids.` before a retrieval "
+        "measure string above (`ids.ndcg@10`, `ids.P.5,10`) is that metric over the samples' "
+        "`retrieved_context_ids` against their `reference_context_ids`. [](rag.md) defines "
+        "each metric.",
+        "",
+        "| metric | definition | parameters | plugin |",
+        "|---|---|---|---|",
+    ]
+    shared: dict[str, list[str]] = {}  # the metrics taking each list of parameters
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        names = ", ".join(_code(p["name"]) for p in entry["parameters"])
+        spelled = ", ".join(map(_code, entry["syntaxes"]["ours"]))
         lines.append(
-            "- **Cutoff:** the top k retrieved contexts; a bare name is every cutoff of `k_values`"
+            f"| {spelled} | {_cell(entry['description'])} | {names} | `{entry['plugin']}` |"
         )
-    if entry["citation"]:
-        lines.append(f"- **Source:** {entry['citation']}")
-    lines += [f"- **Plugin:** `{entry['plugin']}`", ""]
-    return lines + _parameter_table(entry["parameters"])
+        if entry["parameters"]:
+            same = repr(entry["parameters"])
+            shared.setdefault(same, []).append(entry["name"])
+            tables[same] = entry["parameters"]
+    lines.append("")
+    for same, metrics in shared.items():
+        lines += [f"Parameters of {', '.join(map(_code, metrics))}:", ""]
+        lines += _param_table(tables[same])
+    for entry in entries:
+        if entry.get("formula"):
+            source = f" ({entry['citation']})" if entry.get("citation") else ""
+            lines += [f"Definition of `{entry['name']}`: {_code(entry['formula'])}{source}.", ""]
+    return lines
 
 
 def _retrieval_section(entry: dict[str, Any]) -> list[str]:
@@ -204,7 +217,9 @@ def _retrieval_section(entry: dict[str, Any]) -> list[str]:
         lines.append(f"- **Source:** {entry['citation']}")
     lines.append(f"- **Plugin:** `{entry['plugin']}`")
     lines.append("")
-    return lines + _parameter_table(entry["parameters"])
+    if entry["parameters"]:
+        lines += _param_table(entry["parameters"])
+    return lines
 
 
 def catalogue_markdown(registry: Registry) -> str:
@@ -214,15 +229,7 @@ def catalogue_markdown(registry: Registry) -> str:
     for entry in entries:
         if entry["kind"] == "retrieval":
             lines += _retrieval_section(entry)
-    lines += ["## RAG metrics", "", "| metric | definition | plugin |", "|---|---|---|"]
-    rag = [entry for entry in entries if entry["kind"] == "rag"]
-    for entry in rag:
-        names = ", ".join(_code(s) for s in entry["syntaxes"]["ours"])
-        lines.append(f"| {names} | {_cell(entry['description'])} | `{entry['plugin']}` |")
-    lines += ["", _IDS_NOTE]
-    for entry in rag:
-        if entry["parameters"] or entry["cutoff"]:
-            lines += _rag_section(entry)
+    lines += _rag_section([entry for entry in entries if entry["kind"] == "rag"])
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ..render import Table, exact_number, number, pandas_module, plain_text
+from ..render import Table, exact_number, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
     brief_metrics,
@@ -32,7 +32,9 @@ class RagEvalReport(Rendered):
     records how many samples that was (a metric needing a reference skips samples without
     one). ``n_samples`` is the total scored. ``per_sample`` holds each metric's value per
     sample, in input order, with ``None`` where the metric did not apply; ``sample_ids`` names
-    the samples in that order (a sample's ``id`` key, else its index).
+    the samples in that order (a sample's ``id`` key, else its index). ``unanswered`` names
+    the samples that have a gold answer but no response, or a blank one: exact match and F1
+    score them 0 (see :doc:`/rag`), and every output of the report lists them.
 
     >>> report = RagEvalReport(
     ...     metrics={'exact_match': 0.5}, coverage={'exact_match': 4}, n_samples=4)
@@ -49,6 +51,7 @@ class RagEvalReport(Rendered):
         kw_only=True,
     )
     sample_ids: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
+    unanswered: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
     #: How the report was made, to make it again: versions, metric parameters, policies and
     #: the sha256 of the input files (see :doc:`/compare`). Empty for a report built by hand;
     #: not compared by ``==`` (two reports with the same numbers are equal).
@@ -58,7 +61,11 @@ class RagEvalReport(Rendered):
 
     @classmethod
     def from_values(
-        cls, per_sample: Mapping[str, Sequence[float | None]], sample_ids: Sequence[str]
+        cls,
+        per_sample: Mapping[str, Sequence[float | None]],
+        sample_ids: Sequence[str],
+        *,
+        unanswered: Sequence[str] = (),
     ) -> RagEvalReport:
         """The report of per-sample values: ``None`` marks a sample a metric did not score.
 
@@ -81,7 +88,22 @@ class RagEvalReport(Rendered):
             n_samples=len(sample_ids),
             per_sample=per_sample,
             sample_ids=sample_ids,
+            unanswered=unanswered,
         )
+
+    def notes(self) -> list[str]:
+        """The notes under the tables: the unanswered samples, the first few ids and a count.
+
+        >>> RagEvalReport({}, {}, 3, unanswered=["s2"]).notes()
+        ['Unanswered (a gold answer but no response, or a blank one): 1 sample: s2.']
+        """
+        if not self.unanswered:
+            return []
+        count = len(self.unanswered)
+        return [
+            "Unanswered (a gold answer but no response, or a blank one): "
+            f"{count} sample{'s' if count != 1 else ''}: {some(self.unanswered)}."
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dicts and lists, ready for ``json.dumps``.
@@ -95,6 +117,7 @@ class RagEvalReport(Rendered):
             "n_samples": self.n_samples,
             "per_sample": plain(self.per_sample),
             "sample_ids": list(self.sample_ids),
+            "unanswered": list(self.unanswered),
             "manifest": plain(self.manifest),
         }
 
@@ -119,6 +142,7 @@ class RagEvalReport(Rendered):
                 for name, values in per_sample.items()
             },
             sample_ids=data.get("sample_ids", ()),
+            unanswered=data.get("unanswered", ()),
             manifest=data.get("manifest", {}),
         )
 
@@ -141,6 +165,7 @@ class RagEvalReport(Rendered):
                 for n in names
             ],
             title=f"RAG evaluation: {self.n_samples} samples",
+            notes=self.notes(),
         )
         if not details:
             return [summary]
@@ -176,11 +201,15 @@ class RagEvalReport(Rendered):
 
     def __repr__(self) -> str:
         # A few lines whatever the size: str() (and the tables) hold the rest.
-        return f"<RagEvalReport: {self.n_samples} samples, {brief_metrics(self.metrics)}>"
+        size = f"{self.n_samples} samples"
+        if self.unanswered:
+            size += f" ({len(self.unanswered)} unanswered)"
+        return f"<RagEvalReport: {size}, {brief_metrics(self.metrics)}>"
 
     def __str__(self) -> str:
         rows = [("metric", "mean", "coverage")]
         for name, value in self.metrics.items():
             mean = "-" if value is None else f"{value:.4f}"
             rows.append((name, mean, f"{self.coverage.get(name, 0)}/{self.n_samples}"))
-        return f"RAG evaluation: {self.n_samples} samples\n{plain_text(Table(rows[0], rows[1:]))}"
+        table = plain_text(Table(rows[0], rows[1:]))
+        return "\n".join([f"RAG evaluation: {self.n_samples} samples", table, *self.notes()])
