@@ -47,7 +47,15 @@ def _calls_of(name: str) -> list[str]:
 
 
 def test_a_retrieval_report_is_built_in_one_place() -> None:
-    assert _calls_of("RetrievalEvalReport") == ["evaluate/report.py:16"]
+    (call,) = _calls_of("RetrievalEvalReport")
+    assert call.startswith("evaluate/report.py:")
+
+
+def test_a_pipeline_report_is_built_in_one_place() -> None:
+    (call,) = _calls_of("PipelineEvalReport")
+    assert call.startswith("evaluate/report.py:")
+    # and evaluate_pipeline is the one caller of that place, whichever stage scored
+    assert [c.partition(":")[0] for c in _calls_of("pipeline_report")] == ["evaluate/pipeline.py"]
 
 
 def test_every_built_in_retrieval_metric_is_one_module() -> None:

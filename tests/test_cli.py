@@ -38,7 +38,7 @@ def test_rag_per_sample_drill_down_uses_sample_ids() -> None:
     assert code == 0
     data = json.loads(out)
     assert list(data["metrics"]) == ["token_f1", "exact_match"]
-    assert data["sample_ids"] == ["s1", "s2", "s3", "s4"]
+    assert data["sample_ids"] == ["q1", "q2", "q7", "q8"]
     assert data["per_sample"]["exact_match"] == [0.0, 1.0, 0.0, None]
 
 
@@ -49,10 +49,10 @@ def test_rag_csv_and_markdown_and_table() -> None:
     # empty cell where the metric did not apply.
     assert list(csv.reader(io.StringIO(out))) == [
         ["sample", "exact_match"],
-        ["s1", "0.0"],
-        ["s2", "1.0"],
-        ["s3", "0.0"],
-        ["s4", ""],
+        ["q1", "0.0"],
+        ["q2", "1.0"],
+        ["q7", "0.0"],
+        ["q8", ""],
     ]
     code, out, _ = run("rag", str(DEMO_SAMPLES), "-m", "exact_match", "-o", "csv")
     assert list(csv.reader(io.StringIO(out))) == [
@@ -188,7 +188,7 @@ def _per_sample_list(data) -> None:
     ("edit", "what"),
     [
         (_drop_last_value, "per_sample['token_f1'] has 3 values for 4 samples"),
-        (_string_value, "per_sample['token_f1'] holds 'high' for sample 's1'"),
+        (_string_value, "per_sample['token_f1'] holds 'high' for sample 'q1'"),
         (_wrong_count, "n_samples is 9 but sample_ids has 4 ids"),
         (_wrong_coverage, "coverage['exact_match'] is 4 but per_sample scores 3 samples"),
         (_wrong_mean, "metrics['exact_match'] is 0.9 but the mean of per_sample is 0.333"),

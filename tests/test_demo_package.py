@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from ef.evaluation import demo_path, read_dataset, read_samples
+from ef.evaluation import demo_path, read_dataset, read_references, read_samples
 
 ROOT = Path(__file__).parents[1]
-DEMO_FILES = ["README.md", "corpus.jsonl", "qrels/test.tsv", "queries.jsonl", "rag_samples.jsonl"]
+DEMO_FILES = [
+    "README.md", "corpus.jsonl", "qrels/test.tsv", "queries.jsonl", "rag_samples.jsonl",
+    "references.jsonl",
+]  # fmt: skip
 
 
 def test_the_demo_is_one_beir_directory_inside_the_package() -> None:
@@ -26,7 +29,25 @@ def test_the_demo_is_one_beir_directory_inside_the_package() -> None:
     assert (len(corpus), len(queries), len(qrels)) == (36, 15, 15)
     assert set(qrels) <= set(queries)
     assert {doc for judged in qrels.values() for doc in judged} <= set(corpus)
-    assert [s["id"] for s in read_samples(path / "rag_samples.jsonl")] == ["s1", "s2", "s3", "s4"]
+
+
+def test_the_rag_samples_and_references_belong_to_the_demo_queries() -> None:
+    path = demo_path()
+    corpus, queries, qrels = read_dataset(path)
+    texts = {document.id: document.text for document in corpus.documents}
+    references = read_references(path / "references.jsonl", queries=queries)
+    assert set(references) == set(queries) - {"q8"}  # q8: the corpus cannot answer it
+    samples = read_samples(path / "rag_samples.jsonl")
+    assert [s["id"] for s in samples] == ["q1", "q2", "q7", "q8"]
+    for sample in samples:
+        query_id = sample["id"]
+        assert sample["user_input"] == queries[query_id]
+        assert sample["retrieved_contexts"] == [texts[d] for d in sample["retrieved_context_ids"]]
+        relevant = [doc for doc, grade in qrels[query_id].items() if grade > 0]
+        assert sample.get("reference_context_ids", []) == relevant
+        if "reference" in sample:
+            assert sample["reference"] == references[query_id][0]
+    assert "reference" not in samples[3]  # one sample without a reference, on purpose
 
 
 def test_an_installed_wheel_carries_the_demo(tmp_path: Path) -> None:

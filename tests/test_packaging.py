@@ -42,3 +42,9 @@ def test_the_bridge_is_the_plugin_ragas_of_its_own_distribution() -> None:
         "rouge-score",
     ):
         assert needed in requirements, needed
+
+
+def test_the_text_extra_brings_the_overlap_libraries_and_the_tests_use_them() -> None:
+    extras = load(ROOT / "pyproject.toml")["project"]["optional-dependencies"]
+    assert extras["text"] == ["sacrebleu>=2.3", "rouge-score>=0.1.2"]
+    assert set(extras["text"]) <= set(extras["test"])

@@ -43,6 +43,9 @@ PUBLIC = [
     "InputWarning",
     # Issue 18: quality gates.
     "load_report", "save_report",
+    # Issue 16: one report for retrieval and answers.
+    "GeneratorError", "PipelineEvalReport", "evaluate_pipeline", "read_answers",
+    "read_references",
 ]  # fmt: skip
 
 

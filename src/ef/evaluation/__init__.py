@@ -36,6 +36,7 @@ from .errors import (
     DownloadError,
     DuplicateNameError,
     EvaluationError,
+    GeneratorError,
     InputWarning,
     InvalidSampleError,
     MissingDependencyError,
@@ -45,10 +46,12 @@ from .errors import (
     UnknownNameError,
 )
 from .evaluate.compare import ComparisonReport, PairComparison, compare
+from .evaluate.pipeline import evaluate_pipeline
 from .evaluate.rag import evaluate_rag
 from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
 from .evaluate.retrieval import evaluate_retrieval
 from .evaluate.run import evaluate_run
+from .formats.answers import read_answers, read_references
 
 # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
 from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
@@ -90,7 +93,7 @@ from .plugin_engine.loading import PluginInfo
 from .plugin_engine.registry import Registry, get_registry, list_plugins
 from .plugin_engine.view import RetrievalMetricsView
 from .quality.saved import load_report, save_report
-from .reports import RagEvalReport, RetrievalEvalReport, TieDiagnostic
+from .reports import PipelineEvalReport, RagEvalReport, RetrievalEvalReport, TieDiagnostic
 from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
 if TYPE_CHECKING:
@@ -133,11 +136,13 @@ __all__ = [
     "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
+    "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
     "MetricParam",
     "MissingDependencyError",
     "PairComparison",
+    "PipelineEvalReport",
     "PluginError",
     "PluginInfo",
     "PluginLoadError",
@@ -169,6 +174,7 @@ __all__ = [
     "dcg_at_k",
     "demo_path",
     "download_dataset",
+    "evaluate_pipeline",
     "evaluate_rag",
     "evaluate_retrieval",
     "evaluate_run",
@@ -181,10 +187,12 @@ __all__ = [
     "load_retriever",
     "ndcg_at_k",
     "precision_at_k",
+    "read_answers",
     "read_beir",
     "read_dataset",
     "read_qrels",
     "read_queries",
+    "read_references",
     "read_run",
     "read_samples",
     "recall_at_k",

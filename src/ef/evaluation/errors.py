@@ -15,6 +15,7 @@ __all__ = [
     "DuplicateNameError",
     "EvaluationError",
     "FormatNotDetectedError",
+    "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
     "MissingDependencyError",
@@ -86,6 +87,11 @@ class DownloadError(EvaluationError, OSError):
 
 class RetrieverError(EvaluationError, RuntimeError):
     """The retriever raised while answering a query; the message names the query id."""
+
+
+class GeneratorError(EvaluationError, RuntimeError):
+    """The ``generate`` function of :func:`~ef.evaluation.evaluate_pipeline` raised, or
+    returned something other than a str; the message names the query id."""
 
 
 class MissingDependencyError(EvaluationError, ImportError):

@@ -47,6 +47,7 @@ from ._options import (
     split_measures,
     ties_option,
 )
+from ._pipeline import pipeline_command
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
 
 #: Exit code for bad input or usage, as click uses for usage errors.
@@ -106,6 +107,7 @@ _FORMAT_OPTIONS = {
     ("compare", "read_qrels"): "--qrels-format",
     ("rag", "read_samples"): "--format",
     ("retrieve", "read_dataset"): "--format",
+    ("pipeline", "read_dataset"): "--format",
 }
 
 
@@ -662,6 +664,7 @@ def plugins(output: str) -> None:
 
 
 cli.add_command(compare_command)
+cli.add_command(pipeline_command)
 
 
 def _debug_after_the_command(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

@@ -1,4 +1,6 @@
-"""Registers the lexical RAG metrics of evaluate_rag(), and DPR's has_answer@k."""
+"""Registers the RAG metrics of evaluate_rag(): the lexical ones, DPR's has_answer@k, and the
+overlap ones of the ``text`` extra (their libraries are imported when a sample is scored, never
+here)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from collections.abc import Callable
 
 from ..hookspecs import hookimpl
 from ..interfaces import RagMetric
-from ..metrics import rag
+from ..metrics import overlap, rag
 from ..metrics.has_answer import HAS_ANSWER
 
 
@@ -24,4 +26,7 @@ def ef_evaluation_metrics() -> list[RagMetric]:
         _text_metric("context_precision", rag.sample_context_precision),
         RagMetric(name="non_empty_rate", func=rag.sample_non_empty),
         HAS_ANSWER,
+        RagMetric(name="bleu", func=overlap.sample_bleu),
+        RagMetric(name="chrf", func=overlap.sample_chrf),
+        RagMetric(name="rouge_l", func=overlap.sample_rouge_l),
     ]

@@ -1,8 +1,9 @@
 """compare(): is system B better than system A? Paired tests over queries, with corrections.
 
 Systems are runs (scored against qrels with :func:`~ef.evaluation.evaluate_run`), retrieval
-reports, or RAG reports. Their per-query (per-sample) values are paired by id, and each pair
-of systems is tested on each metric; the p-values of the whole family are corrected together.
+reports, RAG reports, or pipeline reports. Their per-query (per-sample) values are paired by
+id, and each pair of systems is tested on each metric; the p-values of the whole family are
+corrected together.
 numpy and scipy are imported only when :func:`compare` runs.
 """
 
@@ -24,7 +25,13 @@ from ..engine.manifest import file_entry
 from ..engine.rag_measures import parse_rag_metric
 from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
 from ..progress import Progress, check_progress, phase
-from ..reports import ComparisonReport, PairComparison, RagEvalReport, RetrievalEvalReport
+from ..reports import (
+    ComparisonReport,
+    PairComparison,
+    PipelineEvalReport,
+    RagEvalReport,
+    RetrievalEvalReport,
+)
 from ..types import plain
 
 if TYPE_CHECKING:
@@ -32,7 +39,15 @@ if TYPE_CHECKING:
     from ..runs.table import RunTable
     from ..types import Qrels, RunInput
 
-    System = RunInput | RunTable | str | os.PathLike[str] | RetrievalEvalReport | RagEvalReport
+    System = (
+        RunInput
+        | RunTable
+        | str
+        | os.PathLike[str]
+        | RetrievalEvalReport
+        | RagEvalReport
+        | PipelineEvalReport
+    )
 
 __all__ = ["ComparisonReport", "PairComparison", "compare"]
 
@@ -276,6 +291,43 @@ def _rag_keys(spec: str, keys: Mapping[str, object], k_values: Sequence[int]) ->
         return [spec]
 
 
+def _pipeline_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
+    """Pipelines paired by query id over the queries every report scored, on their
+    retrieval keys and RAG metrics alike."""
+    reports: dict[str, PipelineEvalReport] = {}
+    for name, item in named.items():
+        if not isinstance(item, PipelineEvalReport):
+            raise TypeError(
+                f"system {name!r} is a {type(item).__name__}: a pipeline report is compared "
+                "with pipeline reports (compare its .retrieval or .rag with other reports)"
+            )
+        if not item.per_query:
+            raise ValueError(f"system {name!r} has no per-query values (per_query is empty)")
+        reports[name] = item
+    if metrics is None:  # nDCG@10 and every answer metric they share
+        first = next(iter(reports.values()))
+        wanted = ["ndcg@10", *first.rag.metrics]
+        keys = tuple(k for k in wanted if all(k in r.metrics for r in reports.values()))
+        if not keys:
+            raise ValueError("the pipeline reports share no metric")
+    else:
+        keys = tuple(dict.fromkeys(metrics))
+        if not keys:
+            raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
+        for name, report in reports.items():
+            _require(name, keys, report.metrics)
+    universe = list(dict.fromkeys(q for r in reports.values() for q in r.per_query))
+    kept, missing, dropped = _pairing(
+        universe, {name: set(r.per_query) for name, r in reports.items()}, intersect=True
+    )
+    scores = {
+        name: {key: [report.per_query[q][key] for q in kept] for key in keys}
+        for name, report in reports.items()
+    }
+    manifests = {name: plain(report.manifest) for name, report in reports.items()}
+    return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
+
+
 def _counts(values: Sequence[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for value in values:
@@ -341,7 +393,8 @@ def compare(
         qrels: the judgements to score runs against (a mapping or a path); not needed for
             reports.
         metrics: ``"<name>@<k>"`` keys, or names to take at every cutoff of ``k_values``.
-            Default: ``("ndcg@10",)`` for retrieval, every metric the RAG reports share.
+            Default: ``("ndcg@10",)`` for retrieval, every metric the RAG reports share, and
+            for pipelines nDCG@10 and every RAG metric they share.
         k_values: the cutoffs of metric names given without one.
         baseline: the name of the system every other is compared with; None for all pairs.
         test: ``"paired-t"``, ``"wilcoxon"``, ``"randomization"`` or ``"bootstrap"``.
@@ -392,7 +445,12 @@ def compare(
             f"baseline {baseline!r} is not a system; the systems are {', '.join(named)}"
         )
     rag = [isinstance(item, RagEvalReport) for item in named.values()]
-    if any(rag):
+    pipelines = any(isinstance(item, PipelineEvalReport) for item in named.values())
+    kind = "pipeline" if pipelines else "rag" if any(rag) else "retrieval"
+    if pipelines:
+        columns = _pipeline_columns(named, metrics)
+        averaging = "intersection"
+    elif any(rag):
         columns = _rag_columns(named, metrics, k_values)
         averaging = "intersection"
     else:
@@ -411,7 +469,7 @@ def compare(
     return _test_all(
         named=list(named),
         columns=columns,
-        kind="rag" if any(rag) else "retrieval",
+        kind=kind,
         baseline=baseline,
         test=test,
         correction=correction,
@@ -448,7 +506,7 @@ def _test_all(
         pairs = list(itertools.combinations(named, 2))
     else:
         pairs = [(baseline, other) for other in named if other != baseline]
-    unit = "queries" if kind == "retrieval" else "samples"
+    unit = "samples" if kind == "rag" else "queries"
     means: dict[str, dict[str, float]] = {name: {} for name in named}
     paired: dict[str, dict[str, Any]] = {}  # each metric's values over its usable ids
     for key in columns.keys:

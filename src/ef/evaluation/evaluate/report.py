@@ -1,11 +1,15 @@
-"""The one place a RetrievalEvalReport is built: from an engine Evaluation."""
+"""The one place each report of an evaluation is built: a RetrievalEvalReport from an engine
+Evaluation, and a PipelineEvalReport from its two parts."""
 
 from __future__ import annotations
 
-from ..engine.scoring import Evaluation
-from ..reports import RetrievalEvalReport
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-__all__ = ["retrieval_report"]
+from ..engine.scoring import Evaluation
+from ..reports import PipelineEvalReport, RagEvalReport, RetrievalEvalReport
+
+__all__ = ["pipeline_report", "retrieval_report"]
 
 
 def retrieval_report(evaluation: Evaluation) -> RetrievalEvalReport:
@@ -23,4 +27,20 @@ def retrieval_report(evaluation: Evaluation) -> RetrievalEvalReport:
         extra=evaluation.extra,
         manifest=evaluation.manifest,
         ties=evaluation.ties,
+    )
+
+
+def pipeline_report(
+    retrieval: RetrievalEvalReport | None,
+    rag: RagEvalReport,
+    samples: Sequence[Mapping[str, Any]],
+    *,
+    skipped: Mapping[str, str],
+    manifest: Mapping[str, Any],
+) -> PipelineEvalReport:
+    """The report of a pipeline run: the retrieval report of the rankings (None without
+    qrels), the RAG report of ``samples`` (one per query, in the same order), the queries
+    left out and why."""
+    return PipelineEvalReport(
+        retrieval=retrieval, rag=rag, samples=samples, skipped=skipped, manifest=manifest
     )

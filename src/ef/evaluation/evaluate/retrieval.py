@@ -13,11 +13,11 @@ from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress
 from ..reports import RetrievalEvalReport
-from ..runs.ranked import RankedLists, RankedRun
+from ..runs.ranked import RankedLists
 from .inputs import check_qrels, no_overlap_cause, shown_ids
 from .report import retrieval_report
 
-__all__ = ["evaluate_retrieval", "result_doc_id"]
+__all__ = ["evaluate_retrieval", "result_doc_id", "scored_retrieval"]
 
 
 def evaluate_retrieval(
@@ -100,7 +100,41 @@ def evaluate_retrieval(
     >>> report.metrics['recall@2'], report.n_queries
     (1.0, 2)
     """
-    registry = registry_or_default(registry)
+    return scored_retrieval(
+        retriever,
+        qrels,
+        queries,
+        k_values=k_values,
+        metrics=metrics,
+        limit=limit,
+        registry=registry_or_default(registry),
+        executor=executor,
+        batch_size=batch_size,
+        progress=progress,
+        on_error=on_error,
+        ignore_identical_ids=ignore_identical_ids,
+        doc_id=doc_id,
+    )[1]
+
+
+def scored_retrieval(
+    retriever: Any,
+    qrels: Mapping[str, Mapping[str, float]],
+    queries: Mapping[str, str],
+    *,
+    k_values: Sequence[int],
+    metrics: Sequence[str],
+    limit: int | None,
+    registry: Registry,
+    executor: int | cf.Executor | None,
+    batch_size: int,
+    progress: Progress,
+    on_error: Literal["raise", "skip"],
+    ignore_identical_ids: bool,
+    doc_id: DocIdFunction | None,
+) -> tuple[RankedLists, RetrievalEvalReport]:
+    """What :func:`evaluate_retrieval` does, with the rankings it scored beside its report
+    (:func:`~ef.evaluation.evaluate_pipeline` hands their top docs to the generator)."""
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
     ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
@@ -133,7 +167,7 @@ def evaluate_retrieval(
     )
     for query_id, failure in retrieval.failures.items():
         unavailable[query_id] = f"retriever raised: {failure}"
-    run: RankedRun = RankedLists(retrieval.rankings, checked=True)
+    run = RankedLists(retrieval.rankings, checked=True)
     if ignore_identical_ids:
         run = run.without_identical_ids()
     scored = score_rankings(
@@ -145,7 +179,7 @@ def evaluate_retrieval(
         unavailable=unavailable,
         registry=registry,
     )
-    return retrieval_report(
+    return run, retrieval_report(
         evaluation(
             registry, run, qrels, measures, scored, tie_policy="input_order", averaging="qrels"
         )

@@ -16,16 +16,19 @@ def demo_path() -> Path:
 
     Written for this project (Apache-2.0): 36 short encyclopedia-style passages
     (``corpus.jsonl``), 15 questions (``queries.jsonl``) with graded judgements
-    (``qrels/test.tsv``; ``q8`` has no relevant passage, so evaluators skip it), and 4 RAG
-    samples (``rag_samples.jsonl``). Some questions share no word with their answer, so BM25
-    scores well below 1 on it. ``ef-eval`` commands take the name ``demo`` for it.
+    (``qrels/test.tsv``; ``q8`` has no relevant passage, so evaluators skip it), a gold
+    answer for each of the other 14 (``references.jsonl``) and 4 RAG samples of its queries
+    (``rag_samples.jsonl``, each with its query's id). Some questions share no word with
+    their answer, so BM25 scores well below 1 on it. ``ef-eval`` commands take the name
+    ``demo`` for it.
 
     >>> from ef.evaluation import read_dataset
     >>> corpus, queries, qrels = read_dataset(demo_path())
     >>> len(corpus), len(queries), len(qrels)
     (36, 15, 15)
     >>> sorted(p.name for p in demo_path().iterdir())
-    ['README.md', 'corpus.jsonl', 'qrels', 'queries.jsonl', 'rag_samples.jsonl']
+    ['README.md', 'corpus.jsonl', 'qrels', 'queries.jsonl', 'rag_samples.jsonl', \
+'references.jsonl']
     """
     path = files("ef.evaluation") / "data" / "demo"
     if not isinstance(path, Path) or not path.is_dir():

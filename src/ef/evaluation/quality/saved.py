@@ -3,7 +3,8 @@
 The file is ``{"format": "ef-evaluation-report", "version": 1, "kind": ..., "report": ...}``
 with ``report`` the report's ``to_dict()``. JSON has no NaN: a NaN is null where a value is
 always a number, and the string ``"NaN"`` where null already means "not scored" (a RAG
-metric, a comparison's scores); infinities are ``"Infinity"`` and ``"-Infinity"``.
+metric, a comparison's scores); infinities are ``"Infinity"`` and ``"-Infinity"``. A pipeline
+report holds a retrieval report and a RAG report, each written by its own kind's rule.
 """
 
 from __future__ import annotations
@@ -16,22 +17,28 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..reports import ComparisonReport, RagEvalReport, RetrievalEvalReport
+from ..reports import ComparisonReport, PipelineEvalReport, RagEvalReport, RetrievalEvalReport
 
 __all__ = ["FORMAT", "Report", "load_report", "save_report"]
 
 FORMAT = "ef-evaluation-report"
 _VERSION = 1
 
-Report = RetrievalEvalReport | RagEvalReport | ComparisonReport
+Report = RetrievalEvalReport | RagEvalReport | ComparisonReport | PipelineEvalReport
 
-_KINDS: dict[str, type[RetrievalEvalReport | RagEvalReport | ComparisonReport]] = {
+_KINDS: dict[str, type[Report]] = {
     "retrieval": RetrievalEvalReport,
     "rag": RagEvalReport,
     "comparison": ComparisonReport,
+    "pipeline": PipelineEvalReport,
 }
 # The top-level fields where None means "not scored", so NaN must be told apart from it.
-_OPTIONAL = {"rag": ("metrics", "per_sample"), "comparison": ("scores",), "retrieval": ()}
+_OPTIONAL = {
+    "rag": ("metrics", "per_sample"),
+    "comparison": ("scores",),
+    "retrieval": (),
+    "pipeline": (),
+}
 
 
 def _encode(value: Any, nan: str | None) -> Any:
@@ -44,6 +51,17 @@ def _encode(value: Any, nan: str | None) -> Any:
     if isinstance(value, (list, tuple)):
         return [_encode(inner, nan) for inner in value]
     return value
+
+
+def _body(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A report's dict with its NaNs marked as its kind reads them back."""
+    return {
+        # a pipeline's two reports are written by their own kinds' rules
+        key: _body(key, value)
+        if kind == "pipeline" and key in ("retrieval", "rag") and value is not None
+        else _encode(value, "NaN" if key in _OPTIONAL[kind] else None)
+        for key, value in data.items()
+    }
 
 
 def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
@@ -63,14 +81,10 @@ def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
     kind = next((name for name, cls in _KINDS.items() if isinstance(report, cls)), None)
     if kind is None:
         raise TypeError(
-            "save_report takes a RetrievalEvalReport, RagEvalReport or ComparisonReport, "
-            f"got {type(report).__name__}"
+            "save_report takes a RetrievalEvalReport, RagEvalReport, ComparisonReport or "
+            f"PipelineEvalReport, got {type(report).__name__}"
         )
-    data = report.to_dict()
-    body = {
-        key: _encode(value, "NaN" if key in _OPTIONAL[kind] else None)
-        for key, value in data.items()
-    }
+    body = _body(kind, report.to_dict())
     document = {"format": FORMAT, "version": _VERSION, "kind": kind, "report": body}
     try:
         text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
@@ -91,9 +105,9 @@ def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
 
 def load_report(path: str | os.PathLike[str]) -> Report:
     """The report :func:`save_report` wrote to ``path``: a
-    :class:`~ef.evaluation.RetrievalEvalReport`, :class:`~ef.evaluation.RagEvalReport` or
-    :class:`~ef.evaluation.ComparisonReport`, equal to the one saved (its manifest and ties
-    too).
+    :class:`~ef.evaluation.RetrievalEvalReport`, :class:`~ef.evaluation.RagEvalReport`,
+    :class:`~ef.evaluation.ComparisonReport` or :class:`~ef.evaluation.PipelineEvalReport`,
+    equal to the one saved (its manifest and ties too).
 
     Raises:
         FileNotFoundError: if there is no file at ``path``.

@@ -132,7 +132,7 @@ def plot_differences(
     axes.axhline(0, color="black", linewidth=0.8)
     mean = sum(differences) / len(differences)
     axes.axhline(mean, color=_UP if mean > 0 else _DOWN, linewidth=1, linestyle="--")
-    unit = "queries" if report.kind == "retrieval" else "samples"
+    unit = "samples" if report.kind == "rag" else "queries"
     axes.set_xlabel(f"{unit}, sorted by difference ({len(differences)})")
     axes.set_ylabel(f"{metric}: {b} - {a}")
     axes.set_xlim(-0.5, len(differences) - 0.5)
@@ -188,7 +188,7 @@ def plot_distribution(
         label="mean",
     )
     axes.set_ylabel(metric)
-    axes.set_title(f"{metric} per {'query' if report.kind == 'retrieval' else 'sample'}")
+    axes.set_title(f"{metric} per {'sample' if report.kind == 'rag' else 'query'}")
     axes.legend(loc="best", fontsize="small")
     if len(names) > 4:
         axes.tick_params(axis="x", labelrotation=20)

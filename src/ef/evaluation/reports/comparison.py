@@ -160,7 +160,7 @@ class ComparisonReport(Rendered):
     #: The seed the resampling tests used: the one given, or the one drawn when it was None.
     seed: int | None = None
     averaging: str = "qrels"
-    #: ``"retrieval"`` (queries) or ``"rag"`` (samples).
+    #: ``"retrieval"`` (queries), ``"rag"`` (samples) or ``"pipeline"`` (queries).
     kind: str = "retrieval"
     missing: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=frozen_groups)
     dropped: tuple[str, ...] = attrs.field(default=(), converter=str_tuple)
@@ -326,14 +326,14 @@ class ComparisonReport(Rendered):
         notes.append("Bold: the best mean of each metric.")
         notes += self._power_notes()
         notes += self._coverage_notes()
-        unit = "queries" if self.kind == "retrieval" else "samples"
+        unit = "samples" if self.kind == "rag" else "queries"
         title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
         return Table(
             ["system", *self.metrics], rows, title=title, bold=bold, marks=marks, notes=notes
         )
 
     def _coverage_notes(self) -> list[str]:
-        unit = "queries" if self.kind == "retrieval" else "samples"
+        unit = "samples" if self.kind == "rag" else "queries"
         notes = []
         gaps = {system: ids for system, ids in self.missing.items() if ids}
         if gaps:
@@ -388,7 +388,7 @@ class ComparisonReport(Rendered):
             for metric in self.metrics
             for i, query_id in enumerate(self.query_ids)
         ]
-        unit = "query" if self.kind == "retrieval" else "sample"
+        unit = "sample" if self.kind == "rag" else "query"
         return Table([unit, "metric", *self.systems], rows, title=f"per {unit}", text_columns=2)
 
     def tables(self, *, details: bool = False) -> list[Table]:
@@ -424,7 +424,7 @@ class ComparisonReport(Rendered):
         systems = ", ".join(self.systems[:BRIEF_METRICS])
         if len(self.systems) > BRIEF_METRICS:
             systems += ", ..."
-        unit = "queries" if self.kind == "retrieval" else "samples"
+        unit = "samples" if self.kind == "rag" else "queries"
         metrics = ", ".join(self.metrics[:BRIEF_METRICS])
         if len(self.metrics) > BRIEF_METRICS:
             metrics += ", ..."
