@@ -209,8 +209,8 @@ def test_format_value_round_trips_numbers(value: float) -> None:
         ("Ndcg@10", r"unknown retrieval metric 'Ndcg'; did you mean 'ndcg'"),
         ("set_p", r"did you mean 'set_P'"),
         (
-            "bleu",
-            r"unknown retrieval metric 'bleu'\. Valid retrieval metrics: bpref, .*ir_measures",
+            "meteor",
+            r"unknown retrieval metric 'meteor'\. Valid retrieval metrics: bpref, .*ir_measures",
         ),
         ("token_f1", r"'token_f1' is a rag metric, not a retrieval metric"),
         (

@@ -46,6 +46,9 @@ PUBLIC = [
     # Issue 16: one report for retrieval and answers.
     "GeneratorError", "PipelineEvalReport", "evaluate_pipeline", "read_answers",
     "read_references",
+
+    # Issue 17: fusion.
+    "FusionMethod", "FusionOptimization", "FusionParam", "fuse", "optimize_fusion",
 ]  # fmt: skip
 
 

@@ -58,7 +58,7 @@ def test_the_allow_list_loads_exactly_the_named_plugins(two_plugins, monkeypatch
     assert third_party(registry) == ["one"]
     assert "m_one" in registry.retrieval_metrics
     assert "m_two" not in registry.retrieval_metrics
-    assert len(builtins(registry)) == 4  # the built-ins always load
+    assert len(builtins(registry)) == 5  # the built-ins always load
 
 
 def test_the_allow_list_takes_entry_point_and_distribution_names(two_plugins, monkeypatch) -> None:
@@ -71,7 +71,7 @@ def test_an_empty_allow_list_loads_no_third_party_plugin(two_plugins, monkeypatc
     monkeypatch.setenv("EF_EVALUATION_PLUGINS", "")
     registry = Registry.load()
     assert third_party(registry) == []
-    assert len(builtins(registry)) == 4
+    assert len(builtins(registry)) == 5
 
 
 def test_an_allow_listed_name_that_is_not_installed_is_an_error(two_plugins, monkeypatch) -> None:

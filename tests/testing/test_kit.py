@@ -83,7 +83,8 @@ def test_registry_with_metrics_and_plugins() -> None:
     registry = registry_with(first)
     assert registry.provider("first").name == "test"
     assert {p.name for p in registry.plugins if p.builtin} == {
-        "builtin.retrieval_metrics", "builtin.rag_metrics", "builtin.formats", "builtin.adapters"
+        "builtin.retrieval_metrics", "builtin.rag_metrics", "builtin.formats", "builtin.adapters",
+        "builtin.fusion",
     }  # fmt: skip
     assert not [p for p in registry.plugins if not p.builtin and p.name != "test"]
 

@@ -6,8 +6,8 @@ numbers of trec_eval. RAG evaluation is Ragas-shaped: :func:`evaluate_rag` score
 :class:`RagSample` dicts with deterministic lexical metrics and never calls an LLM;
 :func:`as_ragas_dataset` hands the same samples to Ragas for the LLM-judged ones.
 
-Metrics, dataset formats and retriever adapters are pluggy plugins, found through the
-``ef_evaluation`` entry-point group; the built-ins register through the same hooks.
+Metrics, dataset formats, retriever adapters and fusion methods are pluggy plugins, found
+through the ``ef_evaluation`` entry-point group; the built-ins register through the same hooks.
 Importing this module loads no plugin: the first evaluation does.
 
 Example: score a retriever against a tiny BEIR-shaped triple.
@@ -46,6 +46,8 @@ from .errors import (
     UnknownNameError,
 )
 from .evaluate.compare import ComparisonReport, PairComparison, compare
+from .evaluate.fuse import fuse
+from .evaluate.optimize_fusion import optimize_fusion
 from .evaluate.pipeline import evaluate_pipeline
 from .evaluate.rag import evaluate_rag
 from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
@@ -74,6 +76,8 @@ from .formats.files import (
 from .hookspecs import hookimpl
 from .interfaces import (
     DatasetFormat,
+    FusionMethod,
+    FusionParam,
     MetricParam,
     RagMetric,
     RetrievalMetric,
@@ -93,7 +97,13 @@ from .plugin_engine.loading import PluginInfo
 from .plugin_engine.registry import Registry, get_registry, list_plugins
 from .plugin_engine.view import RetrievalMetricsView
 from .quality.saved import load_report, save_report
-from .reports import PipelineEvalReport, RagEvalReport, RetrievalEvalReport, TieDiagnostic
+from .reports import (
+    FusionOptimization,
+    PipelineEvalReport,
+    RagEvalReport,
+    RetrievalEvalReport,
+    TieDiagnostic,
+)
 from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
 if TYPE_CHECKING:
@@ -136,6 +146,9 @@ __all__ = [
     "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
+    "FusionMethod",
+    "FusionOptimization",
+    "FusionParam",
     "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
@@ -180,12 +193,14 @@ __all__ = [
     "evaluate_run",
     "exact_match",
     "from_ragas_dataset",
+    "fuse",
     "get_registry",
     "hookimpl",
     "list_plugins",
     "load_report",
     "load_retriever",
     "ndcg_at_k",
+    "optimize_fusion",
     "precision_at_k",
     "read_answers",
     "read_beir",

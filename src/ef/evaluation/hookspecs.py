@@ -26,11 +26,18 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from .interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+    from .interfaces import (
+        DatasetFormat,
+        FusionMethod,
+        RagMetric,
+        RetrievalMetric,
+        RetrieverAdapter,
+    )
 
 __all__ = [
     "NAME",
     "ef_evaluation_formats",
+    "ef_evaluation_fusion_methods",
     "ef_evaluation_metrics",
     "ef_evaluation_retriever_adapters",
     "hookimpl",
@@ -119,6 +126,28 @@ def ef_evaluation_retriever_adapters() -> Iterable[RetrieverAdapter]:
         @hookimpl
         def ef_evaluation_retriever_adapters():
             return [RetrieverAdapter(name="myindex", accepts=is_my_index, adapt=MySearch)]
+
+    .. versionadded:: 0.1
+    """
+    raise NotImplementedError  # pragma: no cover - a specification, never called
+
+
+@hookspec
+def ef_evaluation_fusion_methods() -> Iterable[FusionMethod]:
+    """Return the fusion methods this plugin provides.
+
+    A :class:`~ef.evaluation.FusionMethod` says how the results of several runs for one query
+    become one ranking: ``func(results, **params) -> {doc_id: score}``, with the runs' scores
+    after normalisation (``uses="scores"``) or their rankings (``uses="ranks"``).
+    :func:`~ef.evaluation.fuse`, :func:`~ef.evaluation.optimize_fusion` and ``ef-eval fuse``
+    find it by name; ``ef-eval fusions`` lists it. Names follow the metric rules and must be
+    unique across plugins.
+
+    Example::
+
+        @hookimpl
+        def ef_evaluation_fusion_methods():
+            return [FusionMethod(name="first", func=comb_first)]
 
     .. versionadded:: 0.1
     """

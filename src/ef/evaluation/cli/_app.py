@@ -38,6 +38,7 @@ from ..render import Table, exact_number, report_tables
 from ..reports import RetrievalEvalReport
 from ..reports.retrieval import tie_note
 from ._compare import compare_command
+from ._fuse import fuse_command, fusions_command
 from ._options import (
     cutoffs_option,
     measures_option,
@@ -105,6 +106,7 @@ _FORMAT_OPTIONS = {
     ("evaluate", "read_qrels"): "--qrels-format",
     ("compare", "read_run"): "--run-format",
     ("compare", "read_qrels"): "--qrels-format",
+    ("fuse", "read_run"): "--run-format",
     ("rag", "read_samples"): "--format",
     ("retrieve", "read_dataset"): "--format",
     ("pipeline", "read_dataset"): "--format",
@@ -665,6 +667,9 @@ def plugins(output: str) -> None:
 
 cli.add_command(compare_command)
 cli.add_command(pipeline_command)
+
+cli.add_command(fuse_command)
+cli.add_command(fusions_command)
 
 
 def _debug_after_the_command(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

@@ -65,6 +65,9 @@ def system_name(item: object, index: int) -> str:
             if name.endswith(suffix) and len(name) > len(suffix):
                 return name.removesuffix(suffix)
         return name
+    own = getattr(item, "name", None)  # a named run value: a fused run, a named RunTable
+    if isinstance(own, str) and own:
+        return own
     return f"system-{index + 1}"
 
 
@@ -361,8 +364,9 @@ def compare(
     :func:`~ef.evaluation.evaluate_run`), a :class:`~ef.evaluation.RetrievalEvalReport`
     (its ``per_query`` values), or a :class:`~ef.evaluation.RagEvalReport` (its
     ``per_sample`` values, paired by ``sample_ids``). Give them as ``{name: system}``, or as
-    a sequence: a path is named by its file name without ``.gz`` and the run suffix, other
-    systems ``system-1``, ``system-2``, ...
+    a sequence: a path is named by its file name without ``.gz`` and the run suffix, a run
+    with a ``name`` (a :func:`~ef.evaluation.fuse` result) by it, other systems
+    ``system-1``, ``system-2``, ...
 
     Queries are paired by id. With ``averaging="qrels"`` a judged query a system does not
     answer scores 0 for it (DESIGN §4); with ``"intersection"`` only the queries every

@@ -57,6 +57,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("builtin.rag_metrics", "ef.evaluation.default_plugins.rag_metrics"),
     ("builtin.formats", "ef.evaluation.default_plugins.formats"),
     ("builtin.adapters", "ef.evaluation.default_plugins.adapters"),
+    ("builtin.fusion", "ef.evaluation.default_plugins.fusion"),
 )
 
 DISABLE_AUTOLOAD_ENV = "EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD"

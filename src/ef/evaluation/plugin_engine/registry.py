@@ -14,7 +14,13 @@ import pluggy
 
 from ..errors import DuplicateNameError, PluginError, UnknownNameError
 from ..hookspecs import hookimpl
-from ..interfaces import DatasetFormat, RagMetric, RetrievalMetric, RetrieverAdapter
+from ..interfaces import (
+    DatasetFormat,
+    FusionMethod,
+    RagMetric,
+    RetrievalMetric,
+    RetrieverAdapter,
+)
 from ..types import FrozenDict
 from .loading import (
     DISABLE_PLUGINS_ENV,
@@ -30,13 +36,13 @@ from .loading import (
 
 __all__ = ["Registry", "get_registry", "list_plugins"]
 
-Item = TypeVar("Item", RetrievalMetric, RagMetric, DatasetFormat, RetrieverAdapter)
+Item = TypeVar("Item", RetrievalMetric, RagMetric, DatasetFormat, RetrieverAdapter, FusionMethod)
 T = TypeVar("T")
 
 
 @attrs.frozen
 class Registry:
-    """What the loaded plugins provide: metrics, formats and retriever adapters.
+    """What the loaded plugins provide: metrics, formats, retriever adapters and fusion methods.
 
     Build one with :meth:`load` (or use :func:`get_registry`, the cached default). Every item
     knows its provider (:meth:`provider`), which is how name clashes and listings name plugins.
@@ -56,6 +62,7 @@ class Registry:
     #: In the order they are tried.
     adapters: tuple[RetrieverAdapter, ...]
     _providers: Mapping[tuple[str, str], str]
+    _fusion_methods: Mapping[str, FusionMethod] = attrs.field(factory=FrozenDict, repr=False)
     #: The registered plugin objects by name, so that with_plugins() can add to them.
     _objects: tuple[tuple[str, object], ...] = attrs.field(default=(), eq=False, repr=False)
     #: derived(): data computed from this registry by other modules, built once.
@@ -155,6 +162,9 @@ class Registry:
         adapters = collector.collect(
             "adapter", pm.hook.ef_evaluation_retriever_adapters, (RetrieverAdapter,)
         )
+        fusion_methods = collector.collect(
+            "fusion", pm.hook.ef_evaluation_fusion_methods, (FusionMethod,)
+        )
         plugins = tuple(
             attrs.evolve(
                 infos.get(name) or PluginInfo(name, None, None, name, builtin=False),
@@ -172,6 +182,7 @@ class Registry:
             formats=FrozenDict(formats),
             adapters=tuple(adapters.values()),
             providers=FrozenDict(collector.providers),
+            fusion_methods=FrozenDict(fusion_methods),
             objects=tuple(
                 (name, plugin) for name, plugin in pm.list_name_plugin() if plugin is not None
             ),
@@ -198,6 +209,15 @@ class Registry:
         hook-call order), and the built-ins most specific first (BEIR, TREC, MS MARCO)."""
         return tuple(self._formats.values())
 
+    @property
+    def fusion_methods(self) -> Mapping[str, FusionMethod]:
+        """Name to :class:`FusionMethod`, sorted by name.
+
+        >>> sorted(Registry.load(autoload=False).fusion_methods)
+        ['anz', 'isr', 'max', 'min', 'mnz', 'rrf', 'sum', 'wsum']
+        """
+        return _sorted_view(self._fusion_methods, FusionMethod)
+
     def retrieval_metric(self, name: str) -> RetrievalMetric:
         """The retrieval metric called ``name``; ``UnknownNameError`` lists the valid ones."""
         return self._lookup("retrieval metric", name, self.retrieval_metrics)
@@ -209,6 +229,10 @@ class Registry:
     def format(self, name: str) -> DatasetFormat:
         """The dataset format called ``name``; ``UnknownNameError`` lists the valid ones."""
         return self._lookup("format", name, self.formats)
+
+    def fusion_method(self, name: str) -> FusionMethod:
+        """The fusion method called ``name``; ``UnknownNameError`` lists the valid ones."""
+        return self._lookup("fusion method", name, self.fusion_methods)
 
     def provider(self, name: str, kind: str = "metric") -> PluginInfo:
         """The plugin that provides the ``kind`` item called ``name``."""
@@ -379,7 +403,8 @@ def list_plugins() -> list[PluginInfo]:
     """The loaded plugins, with their distribution, version and what each provides.
 
     >>> [p.name for p in list_plugins() if p.builtin]
-    ['builtin.retrieval_metrics', 'builtin.rag_metrics', 'builtin.formats', 'builtin.adapters']
+    ['builtin.retrieval_metrics', 'builtin.rag_metrics', 'builtin.formats', 'builtin.adapters', \
+'builtin.fusion']
     """
     return list(get_registry().plugins)
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from ..engine.ties import TieDiagnostic
 from .comparison import ComparisonReport, PairComparison
+from .fusion import FusionOptimization
 from .pipeline import PipelineEvalReport
 from .rag import RagEvalReport
 from .retrieval import RetrievalEvalReport
 
 __all__ = [
     "ComparisonReport",
+    "FusionOptimization",
     "PairComparison",
     "PipelineEvalReport",
     "RagEvalReport",

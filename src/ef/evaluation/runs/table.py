@@ -125,6 +125,8 @@ class RunTable:
     :func:`~ef.evaluation.evaluate_run` takes it like a dict or a path. Reading once and
     evaluating many times (several metric sets, several qrels) reads the file once.
     ``query_ids`` holds the run's query ids in file order; ``len()`` counts its docs.
+    ``name``, when set, is what :func:`~ef.evaluation.compare` calls the run (a fused run is
+    named after its method).
 
     >>> table = RunTable.from_dict({"q1": {"d1": 0.5, "d2": 0.5}, "q2": ["d3", "d4"]})
     >>> table.query_ids, len(table), table.ranking("q1")
@@ -139,7 +141,9 @@ class RunTable:
         docs: _DocColumn,
         *,
         ordered: bool | None = None,
+        name: str | None = None,
     ) -> None:
+        self.name = name
         self.query_ids = tuple(query_ids)
         self._index = {q: i for i, q in enumerate(self.query_ids)}
         self.offsets = offsets
@@ -158,12 +162,13 @@ class RunTable:
         return query_id in self._index
 
     def __repr__(self) -> str:
-        return f"<RunTable: {len(self.query_ids)} queries, {len(self)} docs>"
+        named = f" {self.name!r}" if self.name is not None else ""
+        return f"<RunTable{named}: {len(self.query_ids)} queries, {len(self)} docs>"
 
     @classmethod
-    def from_dict(cls, run: RunInput) -> RunTable:
+    def from_dict(cls, run: RunInput, *, name: str | None = None) -> RunTable:
         """A table of ``{qid: {doc: score}}`` or ``{qid: [doc, ...]}`` (a ranked list keeps
-        its order; a repeated doc counts at its best rank)."""
+        its order; a repeated doc counts at its best rank), called ``name``."""
         query_ids: list[str] = []
         docs: list[str] = []
         scores: list[float] = []
@@ -184,6 +189,7 @@ class RunTable:
             np.asarray(offsets, dtype=np.int64),
             np.asarray(scores, dtype=np.float64),
             _ListDocs(docs),
+            name=name,
         )
 
     @classmethod
@@ -277,6 +283,7 @@ class RunTable:
             self.original_scores[keep],
             self._docs.subset(keep),
             ordered=self._ordered,
+            name=self.name,
         )
 
     def to_dict(self) -> dict[str, dict[str, float]]:

@@ -1,0 +1,196 @@
+"""``ef-eval fuse``: several run files made one TREC run; ``ef-eval fusions`` lists the methods."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import InputWarning
+from ..plugin_engine.registry import get_registry
+from ._render import OUTPUTS, emit_json, emit_rows
+
+__all__ = ["fuse_command", "fusions_command"]
+
+#: What --norm accepts: ranx's names, and none for the scores as they are.
+NORMS = ("min-max", "zmuv", "sum", "max", "rank", "none")
+
+
+def _number(text: str) -> int | float | str:
+    """``"60"`` -> 60, ``"0.5"`` -> 0.5; anything else is left for the parameter to refuse."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+def _params(values: tuple[str, ...]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for value in values:
+        name, equals, given = value.partition("=")
+        if not equals or not name.strip():
+            raise click.BadParameter(f"{value!r} is not NAME=VALUE (e.g. k=60)", param_hint="-p")
+        params[name.strip()] = _number(given.strip())
+    return params
+
+
+def _weights(value: str | None) -> tuple[float, ...] | None:
+    if value is None:
+        return None
+    try:
+        return tuple(float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not comma-separated numbers (e.g. 0.3,0.7)", param_hint="--weights"
+        ) from None
+
+
+@click.command("fuse")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the fused run here, as a TREC run (.gz compresses), atomically.",
+)
+@click.option(
+    "--method",
+    default="wsum",
+    show_default=True,
+    help="The fusion method: rrf, sum, mnz, max, min, anz, wsum, isr, or a plugin's "
+    "(ef-eval fusions lists them).",
+)
+@click.option(
+    "--norm",
+    type=click.Choice(NORMS),
+    default="min-max",
+    show_default=True,
+    help="How each run's scores are normalised per query before a method of scores fuses "
+    "them (rrf and isr read only the ranks).",
+)
+@click.option(
+    "--weights",
+    default=None,
+    metavar="W,W,...",
+    help="wsum's weights, one per RUN in order. Default: 1/n each.",
+)
+@click.option(
+    "-p",
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A parameter of the method (repeatable), e.g. -p k=60 for rrf.",
+)
+@click.option("--tag", default=None, help="The run tag (6th column). Default: the method's name.")
+@click.option(
+    "--ties",
+    "tie_policy",
+    type=click.Choice(["trec_eval", "docno_asc", "input_order"]),
+    default="trec_eval",
+    show_default=True,
+    help="How each RUN's tied docs are ranked (what rrf and isr see), and the fused run's.",
+)
+@click.option("--run-format", default=None, help="The RUN files' format; default: detected.")
+def fuse_command(  # click passes every option by keyword
+    *,
+    runs: tuple[Path, ...],
+    out: Path,
+    method: str,
+    norm: str,
+    weights: str | None,
+    params: tuple[str, ...],
+    tag: str | None,
+    tie_policy: str,
+    run_format: str | None,
+) -> None:
+    """Fuse two or more run files RUN... into one TREC run, as ranx's fuse does.
+
+    Each RUN is a TREC or MS MARCO run, read as ef-eval evaluate reads it. The default is
+    ranx's: a weighted sum (equal weights) of min-max normalised scores. Reciprocal rank
+    fusion: --method rrf (k = 60; -p k=10 sets it). The fused run ranks by its scores; the
+    line on stdout says what was written.
+    """
+    from ..evaluate.fuse import fuse
+    from ..formats._records import check_id, write_run_lines
+
+    if tag is not None:
+        check_id("run tag", tag)  # before the runs are read and fused
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        fused = fuse(
+            list(runs),
+            method=method,
+            norm=None if norm == "none" else norm,
+            weights=_weights(weights),
+            params=_params(params),
+            tie_policy=tie_policy,
+            run_format=run_format,
+        )
+    for notice in caught:  # ours, a line each on stderr; any other shown as Python would
+        if issubclass(notice.category, InputWarning):
+            click.echo(f"warning: {notice.message}", err=True)
+        else:
+            warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
+    write_run_lines(out, fused.to_dict(), tag or fused.name or method)
+    reads = get_registry().fusion_method(method).uses
+    how = f"{method}, norm {norm}" if reads == "scores" else method
+    click.echo(
+        f"fused {len(runs)} runs ({how}): {len(fused.query_ids)} queries, {len(fused)} docs "
+        f"-> {out}"
+    )
+
+
+def _param_cell(param: dict[str, Any]) -> str:
+    if param["per_run"] and param["default"] is None:
+        return f"{param['name']} (one per run)"
+    return f"{param['name']}={param['default']}"
+
+
+@click.command("fusions")
+@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+def fusions_command(output: str) -> None:
+    """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
+    its parameters, its formula and the plugin that provides it."""
+    registry = get_registry()
+    entries: list[dict[str, Any]] = [
+        {
+            "name": name,
+            "uses": method.uses,
+            "parameters": [
+                {
+                    "name": p.name,
+                    "type": p.type.__name__,
+                    "per_run": p.per_run,
+                    "default": p.default,
+                    "description": p.description,
+                }
+                for p in method.params
+            ],
+            "description": method.description,
+            "formula": method.formula,
+            "citation": method.citation,
+            "plugin": registry.provider(name, "fusion").name,
+        }
+        for name, method in registry.fusion_methods.items()
+    ]
+    if output == "json":
+        emit_json(entries)
+        return
+    rows = [
+        [
+            entry["name"],
+            entry["uses"],
+            ", ".join(_param_cell(p) for p in entry["parameters"]) or "-",
+            entry["formula"] or entry["description"],
+            entry["plugin"],
+        ]
+        for entry in entries
+    ]
+    emit_rows(["name", "reads", "parameters", "formula", "plugin"], rows, output, numeric=False)
