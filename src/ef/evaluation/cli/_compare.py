@@ -43,11 +43,14 @@ def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
     return named
 
 
-def _rag_report(path: Path, metrics: tuple[str, ...]) -> RagEvalReport:
-    """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score."""
+def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...]) -> RagEvalReport:
+    """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score
+    (a bare ``has_answer`` at the cutoffs ``k_values``)."""
     if path.suffix.lower() != ".json":
         # By path, so that what is wrong in the file is reported with its name.
-        return evaluate_rag(path, metrics=metrics) if metrics else evaluate_rag(path)
+        if not metrics:
+            return evaluate_rag(path)
+        return evaluate_rag(path, metrics=metrics, k_values=k_values)
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -235,7 +238,10 @@ def compare_command(  # click passes every option by keyword
     chosen = split_measures(metrics)
     if rag:
         named = _named_paths(inputs)
-        systems: dict[str, Any] = {name: _rag_report(path, chosen) for name, path in named.items()}
+        cutoffs = k_values or (10,)
+        systems: dict[str, Any] = {
+            name: _rag_report(path, chosen, cutoffs) for name, path in named.items()
+        }
         qrels = None
     else:
         if len(inputs) < 3:

@@ -1,5 +1,6 @@
-"""Registers the RAG metrics of evaluate_rag(): the lexical ones, and the overlap ones of the
-``text`` extra (their libraries are imported when a sample is scored, never here)."""
+"""Registers the RAG metrics of evaluate_rag(): the lexical ones, DPR's has_answer@k, and the
+overlap ones of the ``text`` extra (their libraries are imported when a sample is scored, never
+here)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from ..hookspecs import hookimpl
 from ..interfaces import RagMetric
 from ..metrics import overlap, rag
+from ..metrics.has_answer import HAS_ANSWER
 
 
 def _text_metric(name: str, func: Callable[..., float | None]) -> RagMetric:
@@ -23,6 +25,7 @@ def ef_evaluation_metrics() -> list[RagMetric]:
         _text_metric("context_recall", rag.sample_context_recall),
         _text_metric("context_precision", rag.sample_context_precision),
         RagMetric(name="non_empty_rate", func=rag.sample_non_empty),
+        HAS_ANSWER,
         RagMetric(name="bleu", func=overlap.sample_bleu),
         RagMetric(name="chrf", func=overlap.sample_chrf),
         RagMetric(name="rouge_l", func=overlap.sample_rouge_l),

@@ -69,6 +69,7 @@ __all__ = [
     "format_value",
     "literal_params",
     "params_text",
+    "parse_cutoff",
     "parse_measure",
     "parse_measures",
     "parse_ranx_measure",
@@ -466,8 +467,8 @@ def _cutoffs(spec: str, text: str) -> list[int]:
     return ks
 
 
-def _cutoff(spec: str, text: str | None) -> int | str | None:
-    """``None`` (no ``@``), an int, or ``"all"``."""
+def parse_cutoff(spec: str, text: str | None) -> int | str | None:
+    """The cutoff after a measure string's ``@``: ``None`` (no ``@``), an int, or ``"all"``."""
     if text is None:
         return None
     if text == "all":
@@ -597,7 +598,7 @@ def parse_measure(
     if match and name in index.names:  # ours
         metric = metrics[index.names[name]]
         params = literal_params(spec, match["params"]) if match["params"] is not None else []
-        cutoff = _cutoff(spec, match["k"])
+        cutoff = parse_cutoff(spec, match["k"])
         if cutoff is None:
             ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
         else:
@@ -615,7 +616,7 @@ def parse_measure(
         metric_name, synonym = found
         given = [(n, v) for n, v in given if n not in dict(synonym.selects)]
         metric = metrics[metric_name]
-        cutoff = _cutoff(spec, match["k"])
+        cutoff = parse_cutoff(spec, match["k"])
         if cutoff is not None and not synonym.cutoff:
             raise ValueError(
                 f"{spec!r}: ir_measures' {name} takes no cutoff; write "

@@ -1,31 +1,70 @@
-"""RAG metric strings: ``token_f1``, ``token_f1(normalize=squad)``, resolved to one form.
+"""RAG metric strings: ``token_f1``, ``token_f1(normalize=squad)``, ``has_answer@5``, and
+``ids.`` before a retrieval measure string (``ids.ndcg@10``), resolved to one form.
 
 A RAG metric string is a metric name of the registry with its parameters in brackets, as in
 our retrieval measure syntax (:mod:`ef.evaluation.engine.measures`, whose parser this
 reuses): ``token_f1(normalize=mlqa, lang=zh)``. A value is a literal or a bare name, which
-stands for that string. :attr:`RagMeasure.key` is the canonical spelling reports use: the
-name, then the parameters that differ from their defaults, in declaration order:
+stands for that string. A metric of the top k retrieved contexts (``RagMetric.cutoff``) takes
+``@k`` or ``@all`` (every context), and its bare name stands for every cutoff of ``k_values``,
+as a retrieval metric's does. :attr:`RagMeasure.key` is the canonical spelling reports use: the
+name, then the parameters that differ from their defaults, in declaration order, then the
+cutoff:
 
 >>> [m.key for m in parse_rag_metrics(["token_f1", "exact_match(normalize='squad')"])]
 ['token_f1', "exact_match(normalize='squad')"]
+>>> specs = ["has_answer(match=regex)@5", "has_answer"]
+>>> [m.key for m in parse_rag_metrics(specs, k_values=(1, 20))]
+["has_answer(match='regex')@5", 'has_answer@1', 'has_answer@20']
+
+``ids.`` followed by a retrieval measure string in any syntax of
+:mod:`~ef.evaluation.engine.measures` (``ids.ndcg@10``, ``ids.P.5,10``, ``ids.nDCG@10``) is that
+retrieval metric over each sample's ``retrieved_context_ids`` (in rank order) against its
+``reference_context_ids``: a :class:`ContextIdMeasure`, keyed ``ids.`` and the retrieval
+measure's key.
+
+>>> [m.key for m in parse_rag_metrics(["ids.P.5,10", "ids.nDCG@10"])]
+['ids.precision@5', 'ids.precision@10', 'ids.ndcg@10']
 
 Parsing a key gives back the same measure, so keys can be stored and read again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..errors import DuplicateNameError, UnknownNameError
 from ..interfaces import RagMetric
-from .measures import SPEC, canonical_params, literal_params, params_text
+from .measures import (
+    DEFAULT_K_VALUES,
+    SPEC,
+    Measure,
+    canonical_params,
+    check_k_values,
+    literal_params,
+    params_text,
+    parse_cutoff,
+    parse_measure,
+)
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
 
-__all__ = ["RagMeasure", "parse_rag_metric", "parse_rag_metrics"]
+__all__ = [
+    "IDS_PREFIX",
+    "ContextIdMeasure",
+    "RagMeasure",
+    "parse_rag_metric",
+    "parse_rag_metrics",
+]
+
+#: The namespace of the retrieval metrics over context ids.
+IDS_PREFIX = "ids."
+
+#: What the manifest records of a metric: key, metric name, cutoff, every parameter's value.
+Entry = tuple[str, str, "int | None", dict[str, Any]]
 
 
 def _pairs(value: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
@@ -34,7 +73,8 @@ def _pairs(value: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
 
 @attrs.frozen
 class RagMeasure:
-    """One RAG metric with its parameters set: what a RAG report key stands for.
+    """One RAG metric with its parameters set and, for a metric of the top k contexts, its
+    cutoff ``k`` (``None``: every context): what a RAG report key stands for.
 
     ``params`` holds the parameters that differ from their defaults, in the metric's
     declaration order, as ``(name, value)`` pairs.
@@ -43,39 +83,125 @@ class RagMeasure:
     >>> f1 = get_registry().rag_metric("token_f1")
     >>> RagMeasure(f1, (("normalize", "squad"),)).key
     "token_f1(normalize='squad')"
+    >>> has_answer = get_registry().rag_metric("has_answer")
+    >>> RagMeasure(has_answer, (("match", "regex"),), k=5).key
+    "has_answer(match='regex')@5"
+    >>> RagMeasure(has_answer, k=5).kwargs
+    {'match': 'string', 'k': 5}
     """
 
     metric: RagMetric
     params: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
+    k: int | None = attrs.field(default=None, kw_only=True)
 
     @property
     def key(self) -> str:
-        """The canonical spelling: the name, then ``(params)`` when any is not the default."""
-        return self.metric.name + params_text(self.params)
+        """The canonical spelling: the name, ``(params)`` when any is not the default, then
+        ``@k`` or ``@all`` for a metric of the top k contexts."""
+        text = self.metric.name + params_text(self.params)
+        if not self.metric.cutoff:
+            return text
+        return f"{text}@all" if self.k is None else f"{text}@{self.k}"
 
     @property
     def kwargs(self) -> dict[str, Any]:
-        """Every declared parameter, at its value here or its default, for ``func``."""
+        """Every declared parameter, at its value here or its default, and ``k`` for a metric
+        of the top k contexts: the keyword arguments of ``func``."""
         set_here = dict(self.params)
-        return {p.name: p.as_argument(set_here.get(p.name, p.default)) for p in self.metric.params}
+        kwargs = {
+            p.name: p.as_argument(set_here.get(p.name, p.default)) for p in self.metric.params
+        }
+        if self.metric.cutoff:
+            kwargs["k"] = self.k
+        return kwargs
+
+    @property
+    def entry(self) -> Entry:
+        """What the manifest records: key, metric name, cutoff, every parameter's value."""
+        params = {name: v for name, v in self.kwargs.items() if name != "k"}
+        return self.key, self.metric.name, self.k, params
 
 
-def parse_rag_metric(spec: str, *, registry: Registry | None = None) -> RagMeasure:
-    """The RAG metric one string names, with its parameters checked.
+@attrs.frozen
+class ContextIdMeasure:
+    """A retrieval measure over the samples' context ids (``ids.ndcg@10``).
+
+    >>> [m] = parse_rag_metric("ids.nDCG@10")
+    >>> m.key, m.measure.key
+    ('ids.ndcg@10', 'ndcg@10')
+    """
+
+    measure: Measure
+
+    @property
+    def key(self) -> str:
+        """``ids.`` and the retrieval measure's canonical key."""
+        return IDS_PREFIX + self.measure.key
+
+    @property
+    def entry(self) -> Entry:
+        """What the manifest records: key, retrieval metric name, cutoff, its parameters."""
+        return self.key, self.measure.metric.name, self.measure.k, self.measure.kwargs
+
+
+def _rag_metric(name: str, registry: Registry) -> RagMetric:
+    try:
+        return registry.rag_metric(name)
+    except UnknownNameError as exc:
+        if name in registry.retrieval_metrics:  # ndcg: say how to score it over context ids
+            raise UnknownNameError(
+                f"{exc} {IDS_PREFIX}{name} scores it over the samples' retrieved_context_ids "
+                "against their reference_context_ids."
+            ) from None
+        raise
+
+
+def _context_id_measures(
+    spec: str, text: str, k_values: Sequence[int], registry: Registry
+) -> list[ContextIdMeasure]:
+    if text in registry.rag_metrics:
+        raise DuplicateNameError(
+            f"the RAG metric {text!r} of plugin {registry.provider(text).describe()} uses the "
+            f"namespace {IDS_PREFIX!r}, which names the retrieval metrics over context ids"
+        )
+    measures = parse_measure(text[len(IDS_PREFIX) :], k_values=k_values, registry=registry)
+    for m in measures:
+        if m.metric.aggregate != "mean":
+            raise ValueError(
+                f"{spec!r}: {m.metric.name} is summed over queries (as trec_eval reports it), "
+                "and a RAG report holds means over samples; evaluate_run gives the sum"
+            )
+    return [ContextIdMeasure(m) for m in measures]
+
+
+def parse_rag_metric(
+    spec: str,
+    *,
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    registry: Registry | None = None,
+) -> list[RagMeasure | ContextIdMeasure]:
+    """The measures one RAG metric string names, with its parameters checked: one, or one
+    per cutoff of ``k_values`` for the bare name of a metric of the top k contexts.
 
     Raises:
         UnknownNameError: (a ``ValueError``) for an unknown metric or parameter, listing the
             valid ones.
         ValueError: for a malformed string, a bad parameter value (an unknown mode lists
-            the valid ones), or parameters that do not go together.
+            the valid ones), parameters that do not go together, a cutoff on a metric that
+            takes none, or an ``ids.`` metric summed over queries (``num_ret``).
 
-    >>> parse_rag_metric("token_f1(normalize=mlqa, lang=zh)").key
-    "token_f1(normalize='mlqa',lang='zh')"
+    >>> [m.key for m in parse_rag_metric("token_f1(normalize=mlqa, lang=zh)")]
+    ["token_f1(normalize='mlqa',lang='zh')"]
     >>> parse_rag_metric("token_f1(normalize=squad1)")
     Traceback (most recent call last):
         ...
     ValueError: 'token_f1(normalize=squad1)': parameter 'normalize' must be one of 'unicode', \
 'squad', 'squad_v2', 'mlqa', got 'squad1'
+    >>> parse_rag_metric("token_f1@5")
+    Traceback (most recent call last):
+        ...
+    ValueError: 'token_f1@5': the RAG metric 'token_f1' takes no cutoff ('@'): it scores the \
+response, not the top k contexts
     """
     from ..plugin_engine.registry import registry_or_default
 
@@ -83,38 +209,51 @@ def parse_rag_metric(spec: str, *, registry: Registry | None = None) -> RagMeasu
         raise TypeError(f"a RAG metric is a string such as 'token_f1', got {spec!r}")
     registry = registry_or_default(registry)
     text = spec.strip()
+    if text.startswith(IDS_PREFIX):
+        return list(_context_id_measures(spec, text, k_values, registry))
     match = SPEC.match(text)
     if match is None:
         raise ValueError(
             f"{spec!r}: a RAG metric is a name with optional parameters in brackets, e.g. "
             "token_f1(normalize=squad)"
         )
-    metric = registry.rag_metric(match["name"])
-    if match["k"] is not None:
-        raise ValueError(f"{spec!r}: the RAG metric {metric.name!r} takes no cutoff ('@')")
+    metric = _rag_metric(match["name"], registry)
+    cutoff = parse_cutoff(spec, match["k"])
+    if cutoff is not None and not metric.cutoff:
+        raise ValueError(
+            f"{spec!r}: the RAG metric {metric.name!r} takes no cutoff ('@'): it scores the "
+            "response, not the top k contexts"
+        )
     params = match["params"]
     given = [] if params is None else literal_params(spec, params, bare_names=True)
-    measure = RagMeasure(metric, canonical_params(spec, metric, given))
+    chosen = canonical_params(spec, metric, given)
     if metric.check is not None:
         try:
-            metric.check(measure.kwargs)
+            metric.check(RagMeasure(metric, chosen).kwargs)
         except ValueError as exc:
             raise ValueError(f"{spec!r}: {exc}") from None
-    return measure
+    if cutoff is None:
+        ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
+    else:
+        ks = [None if cutoff == "all" else int(cutoff)]
+    return [RagMeasure(metric, chosen, k=k) for k in ks]
 
 
 def parse_rag_metrics(
-    specs: Iterable[str], *, registry: Registry | None = None
-) -> list[RagMeasure]:
-    """The RAG metrics of several strings, each once (by key), in order.
+    specs: Iterable[str],
+    *,
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    registry: Registry | None = None,
+) -> list[RagMeasure | ContextIdMeasure]:
+    """The measures of several RAG metric strings, each once (by key), in order.
 
     >>> [m.key for m in parse_rag_metrics(["token_f1", "token_f1(normalize=unicode)"])]
     ['token_f1']
     """
     if isinstance(specs, str):
         raise TypeError(f"metrics must be a sequence of names, e.g. ({specs!r},), not a str")
-    measures: dict[str, RagMeasure] = {}
+    measures: dict[str, RagMeasure | ContextIdMeasure] = {}
     for spec in specs:
-        measure = parse_rag_metric(spec, registry=registry)
-        measures.setdefault(measure.key, measure)
+        for measure in parse_rag_metric(spec, k_values=k_values, registry=registry):
+            measures.setdefault(measure.key, measure)
     return list(measures.values())

@@ -240,7 +240,9 @@ def _pairing(
     return kept, missing, [q for q in universe if q not in chosen]
 
 
-def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
+def _rag_columns(
+    named: Mapping[str, System], metrics: Sequence[str] | None, k_values: Sequence[int]
+) -> _Columns:
     reports: dict[str, RagEvalReport] = {}
     for name, item in named.items():
         if not isinstance(item, RagEvalReport):
@@ -265,7 +267,9 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
         if not keys:
             raise ValueError("the RAG reports share no metric")
     else:
-        keys = tuple(dict.fromkeys(_rag_key(m, first.per_sample) for m in metrics))
+        keys = tuple(
+            dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.per_sample, k_values))
+        )
         if not keys:
             raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
         for name, report in reports.items():
@@ -283,16 +287,17 @@ def _rag_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> 
     return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
 
 
-def _rag_key(spec: str, keys: Mapping[str, object]) -> str:
-    """The report key of a RAG metric string: ``token_f1(normalize=squad)`` is keyed
-    ``token_f1(normalize='squad')``; a string that is a key, or that no registry metric reads
-    (a plugin's metric in a saved report), stays as it is."""
+def _rag_keys(spec: str, keys: Mapping[str, object], k_values: Sequence[int]) -> list[str]:
+    """The report keys of a RAG metric string: ``token_f1(normalize=squad)`` is keyed
+    ``token_f1(normalize='squad')``, a bare ``has_answer`` is one key per cutoff of
+    ``k_values``; a string that is a key, or that no registry metric reads (a plugin's metric
+    in a saved report), stays as it is."""
     if spec in keys:
-        return spec
+        return [spec]
     try:
-        return parse_rag_metric(spec).key
+        return [m.key for m in parse_rag_metric(spec, k_values=k_values)]
     except (TypeError, ValueError):
-        return spec
+        return [spec]
 
 
 def _pipeline_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
@@ -461,7 +466,7 @@ def compare(
         columns = _pipeline_columns(named, metrics)
         averaging = "intersection"
     elif any(rag):
-        columns = _rag_columns(named, metrics)
+        columns = _rag_columns(named, metrics, k_values)
         averaging = "intersection"
     else:
         columns = _retrieval_columns(

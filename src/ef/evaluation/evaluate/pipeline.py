@@ -77,9 +77,10 @@ def evaluate_pipeline(
             ...]}``. A query without one has no ``reference``, and the metrics that need one
             skip it (``coverage`` counts the others).
         n_contexts: how many of each ranking's first documents are the contexts.
-        k_values, metrics, limit, executor, batch_size, progress, on_error,
-            ignore_identical_ids, doc_id: as for :func:`~ef.evaluation.evaluate_retrieval`;
-            without qrels, ``limit`` defaults to ``n_contexts``.
+        k_values: as for :func:`~ef.evaluation.evaluate_retrieval`, as are ``metrics``,
+            ``limit``, ``executor``, ``batch_size``, ``progress``, ``on_error``,
+            ``ignore_identical_ids`` and ``doc_id``; without qrels, ``limit`` defaults to
+            ``n_contexts``.
         rag_metrics: the RAG metrics, as ``metrics=`` of :func:`~ef.evaluation.evaluate_rag`.
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
 
@@ -174,7 +175,7 @@ def evaluate_pipeline(
         )
         for q in query_ids
     ]
-    rag = evaluate_rag(samples, metrics=rag_metrics, registry=registry)
+    rag = evaluate_rag(samples, metrics=rag_metrics, registry=registry, k_values=k_values)
     manifest: dict[str, Any] = {
         "n_contexts": n_contexts,
         "generate": _name_of(generate),

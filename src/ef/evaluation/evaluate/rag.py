@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from ..engine.manifest import rag_manifest
-from ..engine.rag_measures import RagMeasure, parse_rag_metrics
+from ..engine.rag_measures import ContextIdMeasure, RagMeasure, parse_rag_metrics
 from ..errors import InvalidSampleError, PluginError
 from ..formats.files import read_samples
 from ..formats.rag_samples import check_sample_keys
@@ -19,7 +19,8 @@ from ..metrics.rag import is_unanswered, validate_sample
 from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RagEvalReport
-from ..types import RagSample
+from ..types import RagSample, sample_where
+from .context_ids import context_id_values
 
 __all__ = ["DEFAULT_RAG_METRICS", "evaluate_rag"]
 
@@ -42,8 +43,11 @@ def _scores(
     try:
         for sample in samples:
             append(func(sample, **kwargs))
+    except InvalidSampleError as exc:  # a metric refusing the sample's data: say which sample
+        where = sample_where(samples[len(values)], len(values))
+        raise InvalidSampleError(f"{where}: {exc}") from exc
     except PLUGIN_FAILURES as exc:
-        where = _where(samples[len(values)], len(values))
+        where = sample_where(samples[len(values)], len(values))
         name = measure.metric.name
         error = plugin_failure(exc, registry, "metric", name, "its func", where=where)
         if error is None:
@@ -63,18 +67,13 @@ def _checked(
         return None
     if not is_score(value):
         # A NaN or an inf would poison the mean silently; say which metric, whose, and where.
-        name = measure.metric.name
+        name, where = measure.metric.name, sample_where(samples[index], index)
         raise PluginError(
-            f"RAG metric {measure.key!r} returned {value!r} for {_where(samples[index], index)}"
+            f"RAG metric {measure.key!r} returned {value!r} for {where}"
             f" (the metric of {owner_of(registry, 'metric', name)}); a metric must "
             "return a finite number, or None when the sample lacks what it needs"
         )
     return float(value)  # type: ignore[arg-type]  # is_score checked it
-
-
-def _where(sample: Mapping[str, Any], index: int) -> str:
-    name = sample.get("id")
-    return f"sample {index}" if name is None else f"sample {index} (id {name!r})"
 
 
 def evaluate_rag(
@@ -89,6 +88,7 @@ def evaluate_rag(
     ),
     registry: Registry | None = None,
     samples_format: str | None = None,
+    k_values: Sequence[int] = (1, 5, 10, 100),
 ) -> RagEvalReport:
     """Score RAG samples with deterministic, reference-based lexical metrics.
 
@@ -103,6 +103,17 @@ def evaluate_rag(
     gold answer and no response (or a blank one) scores 0 on exact match and F1, and the
     report lists it in ``unanswered``.
 
+    Two more families read what the retriever returned, in rank order:
+
+    * ``has_answer@k``: 1 if one of the top ``k`` ``retrieved_contexts`` contains a gold
+      answer, matched as DPR does (DrQA tokens); its mean is open-domain QA's top-k retrieval
+      accuracy. ``has_answer(match=regex)@k`` takes the answers as regular expressions.
+    * ``ids.`` before any retrieval measure string (``ids.ndcg@10``, ``ids.recall@5``,
+      ``ids.P.5,10``): that metric over each sample's ``retrieved_context_ids`` against its
+      ``reference_context_ids``, graded by the extra key ``reference_context_grades``
+      (``{id: grade}``; 1 for an id it does not grade), scored as :func:`evaluate_run` scores
+      ranked lists. A sample without both id fields, or with no positive grade, is skipped.
+
     For the LLM-judged metrics (faithfulness, answer relevancy, ...) pass the same samples to
     :func:`as_ragas_dataset` and run Ragas with your own LLM.
 
@@ -116,10 +127,14 @@ def evaluate_rag(
             ``normalize=`` (``unicode``, the default, or exactly the official ``squad``,
             ``squad_v2`` or ``mlqa`` script) and, for ``mlqa``, ``lang=``
             (``token_f1(normalize=mlqa, lang=zh)``). The report keys a metric by its name and
-            the parameters that are not the default (``token_f1(normalize='squad')``).
+            the parameters that are not the default (``token_f1(normalize='squad')``); and
+            ``has_answer@k`` or ``ids.<retrieval measure>`` (see
+            :mod:`ef.evaluation.engine.rag_measures`).
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
         samples_format: the format of a samples file (``rag_jsonl``, ``rag_csv`` or a
             plugin's); ``None`` detects it from the name.
+        k_values: the cutoffs of a metric of the top k named without one (``has_answer``,
+            ``ids.ndcg``).
 
     Returns:
         a :class:`RagEvalReport`.
@@ -129,7 +144,8 @@ def evaluate_rag(
             valid ones), if ``samples`` (or the file) is empty, if no
             sample has any RagSample field (Ragas' old names ``question``, ``answer``, ...:
             the message says what to rename), or for a malformed sample
-            (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index).
+            (:class:`~ef.evaluation.InvalidSampleError`, naming the sample's index and id;
+            a metric's refusal too, such as an empty answer for ``has_answer``).
         PluginError: if a metric's plugin raises, or returns NaN or an infinity; the message
             names the metric, its plugin and the sample (its ``id``, else its index).
 
@@ -148,11 +164,12 @@ def evaluate_rag(
     0.5
     >>> report.metrics['non_empty_rate']
     0.5
+    >>> samples[0].update(retrieved_context_ids=['d1'], reference_context_ids=['d1'])
+    >>> evaluate_rag(samples, metrics=['has_answer@1', 'ids.ndcg@10']).metrics
+    {'has_answer@1': 0.5, 'ids.ndcg@10': 1.0}
     """
     registry = registry_or_default(registry)
-    if isinstance(metrics, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
-    chosen = {measure.key: measure for measure in parse_rag_metrics(metrics, registry=registry)}
+    chosen = parse_rag_metrics(metrics, k_values=k_values, registry=registry)
     if not chosen:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
     inputs: dict[str, str | os.PathLike[str]] = {}
@@ -170,12 +187,17 @@ def evaluate_rag(
         )
     check_sample_keys(checked, source, stacklevel=2)
 
-    per_sample = {key: _scores(measure, checked, registry) for key, measure in chosen.items()}
     ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
+    over_ids = [m for m in chosen if isinstance(m, ContextIdMeasure)]
+    by_ids = context_id_values(checked, ids, over_ids, registry) if over_ids else {}
+    per_sample = {
+        m.key: by_ids[m.key] if isinstance(m, ContextIdMeasure) else _scores(m, checked, registry)
+        for m in chosen
+    }
     unanswered = [ids[i] for i, sample in enumerate(checked) if is_unanswered(sample)]
     report = RagEvalReport.from_values(per_sample, ids, unanswered=unanswered)
-    entries = [(key, m.metric.name, None, m.kwargs) for key, m in chosen.items()]
-    return attrs.evolve(report, manifest=rag_manifest(registry, entries, inputs=inputs))
+    manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
+    return attrs.evolve(report, manifest=manifest)
 
 
 def sample_id(sample: Mapping[str, Any], index: int) -> str:

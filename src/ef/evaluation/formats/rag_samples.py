@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidSampleError
-from ..types import SAMPLE_FIELDS, validate_sample
+from ..types import SAMPLE_FIELDS, sample_where, validate_sample
 from ._io import atomic_writer, format_error, json_lines, parse_json, read_text
 
 __all__ = [
@@ -112,8 +112,7 @@ def check_sample_keys(
     suspects = [k for k in keys if k not in SAMPLE_FIELDS and _suggestion(k) is not None]
     if suspects:
         first = next(i for i, sample in enumerate(samples) if suspects[0] in sample)
-        name = samples[first].get("id")
-        where = f"sample {first}" if name is None else f"sample {first} (id {name!r})"
+        where = sample_where(samples[first], first)
         warnings.warn(
             f"{source}: keys that are not RagSample fields look like misspelt ones, and no "
             f"metric reads them: {_renames(suspects)} (first in {where}). Rename them, or "

@@ -179,7 +179,9 @@ def unicode_normalize(text: str) -> str:
     '北 京 是 中 国 的 首 都'
     """
     # Format characters go first, so that NFKC composes across them (e + U+200D + U+0301).
-    text = unicodedata.normalize("NFKC", text.translate(_FORMAT_TABLE))
+    # ASCII has neither format characters nor anything NFKC changes: skip both there.
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text.translate(_FORMAT_TABLE))
     text = text.lower().translate(_UNICODE_TABLE)
     return " ".join(_ENGLISH_ARTICLES.sub(" ", text).split())
 

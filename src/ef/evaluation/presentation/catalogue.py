@@ -102,7 +102,10 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
                 "plugin": registry.provider(name).name,
                 "description": rag.description,
                 "parameters": [_param_entry(p) for p in rag.params],
-                "syntaxes": {"ours": [name]},
+                "syntaxes": {"ours": [f"{name}@k", f"{name}@all"] if rag.cutoff else [name]},
+                "cutoff": rag.cutoff,
+                "formula": rag.formula,
+                "citation": rag.citation,
             }
         )
     return entries
@@ -159,7 +162,11 @@ def _rag_section(entries: list[dict[str, Any]]) -> list[str]:
         "## RAG metrics",
         "",
         "A RAG metric string is the name, with parameters in brackets as above: "
-        "`token_f1(normalize=squad)`. [](rag.md) defines each metric.",
+        "`token_f1(normalize=squad)`; a metric of the top k retrieved contexts takes `@k` or "
+        "`@all`, and its bare name is every cutoff of `k_values`. `ids.` before a retrieval "
+        "measure string above (`ids.ndcg@10`, `ids.P.5,10`) is that metric over the samples' "
+        "`retrieved_context_ids` against their `reference_context_ids`. [](rag.md) defines "
+        "each metric.",
         "",
         "| metric | definition | parameters | plugin |",
         "|---|---|---|---|",
@@ -168,8 +175,9 @@ def _rag_section(entries: list[dict[str, Any]]) -> list[str]:
     tables: dict[str, list[dict[str, Any]]] = {}
     for entry in entries:
         names = ", ".join(_code(p["name"]) for p in entry["parameters"])
+        spelled = ", ".join(map(_code, entry["syntaxes"]["ours"]))
         lines.append(
-            f"| `{entry['name']}` | {_cell(entry['description'])} | {names} | `{entry['plugin']}` |"
+            f"| {spelled} | {_cell(entry['description'])} | {names} | `{entry['plugin']}` |"
         )
         if entry["parameters"]:
             same = repr(entry["parameters"])
@@ -179,6 +187,10 @@ def _rag_section(entries: list[dict[str, Any]]) -> list[str]:
     for same, metrics in shared.items():
         lines += [f"Parameters of {', '.join(map(_code, metrics))}:", ""]
         lines += _param_table(tables[same])
+    for entry in entries:
+        if entry.get("formula"):
+            source = f" ({entry['citation']})" if entry.get("citation") else ""
+            lines += [f"Definition of `{entry['name']}`: {_code(entry['formula'])}{source}.", ""]
     return lines
 
 
