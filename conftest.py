@@ -71,25 +71,48 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason=f"{', '.join(missing)} not installed"))
 
 
+def _misfiled(nodeid: str, reason: str, marks: set[str]) -> str | None:
+    """Why a skip breaks the split, or None when it does not."""
+    if not HEAVY_REASON.search(reason):
+        return None  # e.g. ../shared absent, or no C compiler: a skip with its reason
+    group = os.environ.get("EF_TEST_GROUP")
+    if not marks:
+        return (
+            f"{nodeid} skips for a heavy library ({reason}) but carries neither mark "
+            f"{' nor '.join(GROUPS)}: no tox env would run it (see conftest.py)"
+        )
+    if group in marks:
+        return f"{nodeid} skipped in the {group!r} env, which installs what it needs: {reason}"
+    return None
+
+
+#: ``pytestmark = pytest.mark.peers`` at the top of a module that skips while it is imported.
+MODULE_MARK = re.compile(rf"^pytestmark = pytest\.mark\.({'|'.join(GROUPS)})\b", re.MULTILINE)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    report: pytest.CollectReport = yield
+    if report.skipped and isinstance(collector, pytest.Module):
+        # A module that skips at import time has no items to carry its mark: read the mark
+        # from its source.
+        reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else ""
+        marks = set(MODULE_MARK.findall(collector.path.read_text(encoding="utf-8")))
+        why = _misfiled(collector.nodeid, reason, marks)
+        if why:
+            report.outcome = "failed"
+            report.longrepr = why
+    return report
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     report: pytest.TestReport = yield
     if not report.skipped or not isinstance(report.longrepr, tuple):
         return report
-    reason = str(report.longrepr[2])
-    if not HEAVY_REASON.search(reason):
-        return report  # e.g. ../shared absent, or no C compiler: a skip with its reason
     marks = {mark for mark in GROUPS if item.get_closest_marker(mark)}
-    group = os.environ.get("EF_TEST_GROUP")
-    if not marks:
+    why = _misfiled(item.nodeid, str(report.longrepr[2]), marks)
+    if why:
         report.outcome = "failed"
-        report.longrepr = (
-            f"{item.nodeid} skips for a heavy library ({reason}) but carries neither mark "
-            f"{' nor '.join(GROUPS)}: no tox env would run it (see conftest.py)"
-        )
-    elif group in marks:
-        report.outcome = "failed"
-        report.longrepr = (
-            f"{item.nodeid} skipped in the {group!r} env, which installs what it needs: {reason}"
-        )
+        report.longrepr = why
     return report

@@ -15,6 +15,8 @@ from click.testing import CliRunner
 from ef.evaluation import demo_path, evaluate_run
 from ef.evaluation.cli import cli
 
+pytestmark = pytest.mark.retrievers
+
 pytest.importorskip("bm25s", reason="examples/pipeline.py runs BM25 (the bm25 extra)")
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
