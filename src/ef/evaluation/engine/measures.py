@@ -95,28 +95,44 @@ TREC_EVAL_SETS: Mapping[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
+_RECALLS = ("0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1")
+_MULTS = ("0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4", "1.6", "1.8", "2")
+
 #: What each implemented member of a set means here, with trec_eval's default cutoffs; the
 #: members not listed are not implemented (the names trec_eval prints, with no number).
-_SET_MEMBERS = {
-    "num_ret": "num_ret",
-    "num_rel": "num_rel",
-    "num_rel_ret": "num_rel_ret",
-    "map": "map@all",
-    "Rprec": "Rprec",
-    "bpref": "bpref",
-    "recip_rank": "recip_rank",
-    "P": f"P.{_CUT}",
-    "recall": f"recall.{_CUT}",
-    "infAP": "infAP",
-    "ndcg": "ndcg@all",
-    "relative_P": f"relative_P.{_CUT}",
-    "success": "success.1,5,10",
-    "map_cut": f"map_cut.{_CUT}",
-    "ndcg_cut": f"ndcg_cut.{_CUT}",
-    "set_P": "set_P",
-    "set_recall": "set_recall",
-    "set_relative_P": "set_relative_P",
-    "set_F": "set_F",
+#: ``ef-eval trec_eval`` prints every member as trec_eval does (runid and relstring too).
+_SET_MEMBERS: Mapping[str, tuple[str, ...]] = {
+    "num_ret": ("num_ret",),
+    "num_rel": ("num_rel",),
+    "num_rel_ret": ("num_rel_ret",),
+    "map": ("map@all",),
+    "gm_map": ("gm_map",),
+    "Rprec": ("Rprec",),
+    "bpref": ("bpref",),
+    "recip_rank": ("recip_rank",),
+    "iprec_at_recall": tuple(f"iprec_at_recall(recall={x})" for x in _RECALLS),
+    "P": (f"P.{_CUT}",),
+    "recall": (f"recall.{_CUT}",),
+    "infAP": ("infAP",),
+    "gm_bpref": ("gm_bpref",),
+    "utility": ("utility",),
+    "11pt_avg": ("iprec_avg",),
+    "ndcg": ("ndcg@all",),
+    "relative_P": (f"relative_P.{_CUT}",),
+    "Rprec_mult": tuple(f"rprec_mult(mult={x})" for x in _MULTS),
+    "success": ("success.1,5,10",),
+    "map_cut": (f"map_cut.{_CUT}",),
+    "ndcg_cut": (f"ndcg_cut.{_CUT}",),
+    "ndcg_rel": ("ndcg_rel",),
+    "Rndcg": ("rndcg",),
+    "binG": ("binary_gain",),
+    "G": ("normalized_gain",),
+    "set_P": ("set_P",),
+    "set_recall": ("set_recall",),
+    "set_relative_P": ("set_relative_P",),
+    "set_map": ("set_map",),
+    "set_F": ("set_F",),
+    "num_nonrel_judged_ret": ("num_nonrel_judged_ret",),
 }
 
 #: trec_eval's measures ef-evaluation does not implement, for a clear "unknown" message.
@@ -133,12 +149,12 @@ def trec_eval_set(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     at trec_eval's default cutoffs, and the members it leaves out (not implemented).
 
     >>> specs, left_out = trec_eval_set("official")
-    >>> specs[:4], left_out
-    (('num_ret', 'num_rel', 'num_rel_ret', 'map@all'), ('runid', 'gm_map', 'iprec_at_recall'))
+    >>> specs[:5], left_out
+    (('num_ret', 'num_rel', 'num_rel_ret', 'map@all', 'gm_map'), ('runid',))
     """
     members = [m for m in TREC_EVAL_SETS[name] if m != "num_q"]  # every report counts them
     return (
-        tuple(_SET_MEMBERS[m] for m in members if m in _SET_MEMBERS),
+        tuple(spec for m in members for spec in _SET_MEMBERS.get(m, ())),
         tuple(m for m in members if m not in _SET_MEMBERS),
     )
 
@@ -469,6 +485,11 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
     )
 
 
+#: trec_eval's measures printed with a number that is a parameter: the metric and the parameter.
+_POINTS = {"iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult")}
+_POINT = re.compile(r"(?P<name>iprec_at_recall|Rprec_mult)_(?P<x>\d+\.\d+)")
+
+
 def _trec_eval_spelling(
     spec: str,
     match: re.Match[str] | None,
@@ -484,6 +505,10 @@ def _trec_eval_spelling(
     if text in TREC_EVAL_SETS:  # trec_eval's -m official: its members at its cutoffs
         members = trec_eval_set(text)[0]
         return [m for member in members for m in parse_measure(member, registry=registry)]
+    point = _POINT.fullmatch(text)
+    if point is not None:  # iprec_at_recall_0.10, Rprec_mult_0.20, as trec_eval prints them
+        metric, param = _POINTS[point["name"]]
+        return parse_measure(f"{metric}({param}={float(point['x'])!r})", registry=registry)
     dotted = text.partition(".")[0] in index.trec_eval  # P.5, rbp_resid.p=0.5
     if match and match["params"] is None and match["k"] is None and not dotted:
         printed = _printed_name(text, index)

@@ -162,6 +162,11 @@ def _retrieval_section(entry: dict[str, Any]) -> list[str]:
         )
     if entry["aggregate"] == "sum":
         lines.append("- **Over queries:** summed, as trec_eval and ir_measures report it")
+    elif entry["aggregate"] == "geometric":
+        lines.append(
+            "- **Over queries:** the geometric mean, each value floored at 0.00001 first, as "
+            "trec_eval's gm_map"
+        )
     if entry["citation"]:
         lines.append(f"- **Source:** {entry['citation']}")
     lines.append(f"- **Plugin:** `{entry['plugin']}`")
