@@ -155,11 +155,13 @@ def _values(param: MetricParam) -> st.SearchStrategy[Any]:
         return st.dictionaries(numbers, numbers, min_size=1, max_size=4)
     if param.name == "p":
         return st.floats(min_value=0.01, max_value=0.99)
-    if param.type is str:  # iprec_avg's recall levels
-        return st.sampled_from(["0.5", "0.2,0.8", "0,0.25,1"])
-    if param.type is int:  # utility's collection size
-        return st.integers(0, 10_000)
-    return st.one_of(st.integers(1, 4), st.floats(min_value=0.01, max_value=1e6))
+    by_type: dict[type, st.SearchStrategy[Any]] = {
+        str: st.sampled_from(["0.5", "0.2,0.8", "0,0.25,1"]),  # iprec_avg's recall levels
+        int: st.integers(0, 10_000),  # utility's collection size
+    }
+    return by_type.get(
+        param.type, st.one_of(st.integers(1, 4), st.floats(min_value=0.01, max_value=1e6))
+    )
 
 
 @st.composite
