@@ -46,6 +46,7 @@ from ._options import (
     ties_option,
 )
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
+from ._trec_eval import trec_eval_command
 
 #: Exit code for bad input or usage, as click uses for usage errors.
 EXIT_BAD_INPUT = 2
@@ -633,6 +634,7 @@ def plugins(output: str) -> None:
 
 
 cli.add_command(compare_command)
+cli.add_command(trec_eval_command)
 
 
 def _debug_after_the_command(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

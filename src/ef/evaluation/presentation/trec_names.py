@@ -1,17 +1,20 @@
-"""trec_eval's names for ef's report keys, for output that reads like trec_eval's."""
+"""trec_eval's names for ef's report keys, and trec_eval's output, byte for byte."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..engine.measures import format_value, parse_measure, split_key
 from ..errors import UnknownNameError
 
 if TYPE_CHECKING:
     from ..engine.measures import Measure
+    from ..engine.trec_eval import TrecEvalResult
     from ..plugin_engine.registry import Registry
 
-__all__ = ["trec_eval_line", "trec_eval_name"]
+__all__ = ["c_float", "trec_eval_line", "trec_eval_lines", "trec_eval_name"]
 
 
 def _from_synonyms(measure: Measure) -> str | None:
@@ -75,3 +78,65 @@ def trec_eval_line(measure: str, query_id: str, value: float | int) -> str:
     """
     shown = str(value) if isinstance(value, int) else f"{value:.4f}"
     return f"{measure:<22}\t{query_id}\t{shown}"
+
+
+def c_float(value: float) -> str:
+    """``value`` as C's ``printf("%6.4f")`` prints it (glibc): a NaN keeps its sign, ``-nan``
+    for the 0 / 0 of trec_eval's C code, ``nan`` for one read from a file.
+
+    >>> c_float(0.26666), c_float(12.5), c_float(-float("nan")), c_float(-0.0)
+    ('0.2667', '12.5000', '  -nan', '-0.0000')
+    """
+    if math.isnan(value):
+        return "  -nan" if math.copysign(1.0, value) < 0 else "   nan"
+    return f"{value:6.4f}"
+
+
+def _shown(kind: str, value: object, zscored: bool) -> str:
+    if kind == "string":
+        return f"'{value}'"
+    if kind == "runid":
+        return str(value)
+    if kind in ("long", "num_q") and not zscored:
+        return str(int(value))  # type: ignore[call-overload]  # a count
+    return c_float(value)  # type: ignore[arg-type]  # a float
+
+
+def _label(kind: str, name: str, zscored: bool) -> str:
+    """The name column: padded to 22, after a ``Z`` for a z-score (``-Z``)."""
+    z = "Z" if zscored and kind not in ("string", "runid") else ""
+    return f"{z}{name:<22}\t"
+
+
+def trec_eval_lines(result: TrecEvalResult) -> Iterator[str]:
+    """What trec_eval prints for ``result``, line by line (each with its newline): with
+    ``-q``, every query's rows in query order, then the summary rows (``all``) unless ``-n``.
+
+    >>> from ef.evaluation import RunTable
+    >>> from ef.evaluation.engine.trec_eval import Options, trec_eval_result
+    >>> run = RunTable.from_dict({"q1": {"d1": 2.0, "d2": 1.0}})
+    >>> result = trec_eval_result(run, {"q1": {"d2": 1}}, ["P.2", "num_q"], Options(per_query=True),
+    ...                           runid="r")
+    >>> print("".join(trec_eval_lines(result)), end="")
+    P_2                   \tq1\t0.5000
+    num_q                 \tall\t1
+    P_2                   \tall\t0.5000
+    """
+    cols, z = result.columns, result.zscored
+    if result.opts.per_query:
+        shown = [
+            (_label(col.kind, col.name, z), [_shown(col.kind, v, z) for v in _listed(values)])
+            for col, values in zip(cols, result.values, strict=True)
+            if col.per_query
+        ]
+        for i, query_id in enumerate(result.query_ids):
+            yield "".join(f"{name}{query_id}\t{texts[i]}\n" for name, texts in shown)
+    if result.opts.summary:
+        for col, value in zip(cols, result.summary, strict=True):
+            if value is not None:
+                yield f"{_label(col.kind, col.name, z)}all\t{_shown(col.kind, value, z)}\n"
+
+
+def _listed(values: Any) -> list[Any]:
+    """A column's values as a list (an array's, or relstring's list as it is)."""
+    return list(values.tolist() if hasattr(values, "tolist") else values)
