@@ -132,6 +132,10 @@ class Options:
         return self.version == "10.0"
 
 
+#: The printed names trec_eval 10.0 zeroes for a query the run lacks (and ``unj*``).
+_CLEARED = frozenset({"num_ret", "utility", "relstring", "rbp_resid"})
+
+
 @attrs.frozen
 class Column:
     """One printed measure: its name, how its values print and sum up, and what computes it.
@@ -140,8 +144,8 @@ class Column:
     ``'...'``), ``"runid"`` or ``"num_q"``. ``summary`` is ``"mean"``, ``"sum"``,
     ``"geometric"`` (the mean of logs, printed as its exp: gm_map), ``"num_rel"`` (a sum;
     with ``-c``, every judged query's relevant docs) or ``"none"``. ``per_query`` says
-    whether ``-q`` prints it per query; ``cleared`` whether trec_eval 10.0 zeroes it for a
-    judged query the run lacks (``-c``).
+    whether ``-q`` prints it per query; :attr:`cleared` whether trec_eval 10.0 zeroes it for
+    a judged query the run lacks (``-c``).
     """
 
     name: str
@@ -149,9 +153,18 @@ class Column:
     measure: Measure | None = None
     summary: str = "mean"
     per_query: bool = True
-    cleared: bool = False
     #: relstring's length, for the ``string`` kind.
     length: int = 0
+
+    @property
+    def cleared(self) -> bool:
+        """Whether trec_eval 10.0 zeroes (or empties) this value for a query the run lacks
+        (``-c``): it looks the printed name up, so ``utility`` is, ``utility_2,-1,0,0`` not.
+
+        >>> Column("unj_5", "float").cleared, Column("rbp_resid_p=0.5", "float").cleared
+        (True, False)
+        """
+        return self.name in _CLEARED or self.name.startswith("unj")
 
 
 @attrs.frozen
@@ -169,9 +182,11 @@ class _Entry:
 def _metric(registry: Registry, name: str, k: int | None, **params: Any) -> Measure:
     """The registry's metric ``name`` at cutoff ``k`` with ``params`` (defaults dropped)."""
     metric = registry.retrieval_metric(name)
+    for given in params:
+        metric.param(given)  # an UnknownNameError for a parameter the metric lacks
     chosen = []
     for p in metric.params:
-        if p.name in params and params[p.name] is not None:
+        if params.get(p.name) is not None:
             value = p.convert(params[p.name])
             if value != p.default:
                 chosen.append((p.name, value))
@@ -191,7 +206,6 @@ def _simple(
     per_query: bool = True,
     rel: bool = True,
     k: int | None = None,
-    cleared: bool = False,
     **fixed: Any,
 ) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
     def build(
@@ -199,21 +213,20 @@ def _simple(
     ) -> list[Column]:
         extra = {"rel": opts.rel} if rel else {}
         measure = _metric(reg, metric, k, **extra, **fixed)
-        return [Column(entry.name, kind, measure, summary, per_query, cleared)]
+        return [Column(entry.name, kind, measure, summary, per_query)]
 
     return build
 
 
 def _cut(
-    metric: str, *, rel: bool = True, cleared: bool = False
+    metric: str, *, rel: bool = True
 ) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
     def build(
         entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
     ) -> list[Column]:
         extra = {"rel": opts.rel} if rel else {}
         return [
-            Column(f"{entry.name}_{k}", "float", _metric(reg, metric, k, **extra), cleared=cleared)
-            for k in params
+            Column(f"{entry.name}_{k}", "float", _metric(reg, metric, k, **extra)) for k in params
         ]
 
     return build
@@ -259,7 +272,7 @@ def _utility(
         nonrel_unret=d,
         collection=opts.num_docs,
     )
-    return [Column(_printed(entry.name, raw), "float", measure, cleared=True)]
+    return [Column(_printed(entry.name, raw), "float", measure)]
 
 
 def _iprec_avg(
@@ -283,7 +296,7 @@ def _set_f(
     entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     beta = params[0] if params else 1.0
-    measure = _metric(reg, "f1", None, rel=opts.rel, beta=beta)
+    measure = _metric(reg, "f1", None, rel=opts.rel, beta2=beta)
     return [Column(_printed(entry.name, raw), "float", measure)]
 
 
@@ -295,7 +308,7 @@ def _relstring(
 
 
 def _gains(
-    metric: str, *, rel: bool = False, cleared: bool = False, k: int | None = None, **fixed: Any
+    metric: str, *, rel: bool = False, k: int | None = None, **fixed: Any
 ) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
     def build(
         entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
@@ -320,7 +333,7 @@ def _gains(
         if rel:
             extra["rel"] = opts.rel
         measure = _metric(reg, metric, k, **extra)
-        return [Column(_printed(entry.name, raw), "float", measure, cleared=cleared)]
+        return [Column(_printed(entry.name, raw), "float", measure)]
 
     return build
 
@@ -352,8 +365,7 @@ _V10 = ("10.0",)
 _TABLE: tuple[_Entry, ...] = (
     _Entry("runid", "none", (), _runid),
     _Entry("num_q", "none", (), _num_q),
-    _Entry("num_ret", "none", (), _simple("num_ret", kind="long", summary="sum", rel=False,
-                                          cleared=True)),
+    _Entry("num_ret", "none", (), _simple("num_ret", kind="long", summary="sum", rel=False)),
     _Entry("num_rel", "none", (), _simple("num_rel", kind="long", summary="num_rel")),
     _Entry("num_rel_ret", "none", (), _simple("num_rel_ret", kind="long", summary="sum")),
     _Entry("map", "none", (), _simple("map")),
@@ -374,7 +386,7 @@ _TABLE: tuple[_Entry, ...] = (
     _Entry("G", "pairs", (), _gains("normalized_gain")),
     _Entry("ndcg", "pairs", (), _gains("ndcg")),
     _Entry("ndcg_rel", "pairs", (), _gains("ndcg_rel")),
-    _Entry("Rndcg", "pairs", (), _gains("rndcg", rel=True)),
+    _Entry("Rndcg", "pairs", (), _gains("rndcg", rel=True, nan_if_empty=True)),
     _Entry("ndcg_cut", "cut_long", _CUTS, _cut("ndcg", rel=False)),
     _Entry("map_cut", "cut_long", _CUTS, _cut("map")),
     _Entry("relative_P", "cut_long", _CUTS, _cut("r_cap")),
@@ -387,8 +399,8 @@ _TABLE: tuple[_Entry, ...] = (
     _Entry("num_nonrel_judged_ret", "none", (), _simple("num_nonrel_judged_ret", kind="long",
                                                         summary="sum")),
     _Entry("rbp", "pairs", (), _gains("rbp", graded=True), _V10),
-    _Entry("rbp_resid", "pairs", (), _gains("rbp_resid", cleared=True), _V10),
-    _Entry("unj", "cut_long", (5, 10, 20), _cut("hole", rel=False, cleared=True), _V10),
+    _Entry("rbp_resid", "pairs", (), _gains("rbp_resid"), _V10),
+    _Entry("unj", "cut_long", (5, 10, 20), _cut("hole", rel=False), _V10),
 )  # fmt: skip
 
 _BY_NAME = {entry.name: entry for entry in _TABLE}
@@ -673,6 +685,8 @@ def _values(
 
     if col.kind == "string":
         strings = _relstrings(hits, col.length)
+        if not col.cleared:
+            return strings
         return [("" if b else s) for s, b in zip(strings, bogus.tolist(), strict=True)]
     if col.measure is None:
         return None

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ...interfaces import RetrievalMetric, Synonym
+from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .ndcg import GAINS
 from .ndcg_rel import _ideal_prefix
 from .params import CITE_TREC, JUDGED_ONLY, REL, TREC
@@ -27,6 +27,18 @@ if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
 __all__ = ["RNDCG", "rndcg", "rndcg_batch", "rndcg_expected"]
+
+
+#: C's 0 / 0 on x86: a NaN with its sign bit set, which glibc prints as ``-nan``.
+_NAN = -math.nan
+
+NAN_IF_NO_GAIN = MetricParam(
+    "nan_if_empty",
+    bool,
+    False,
+    "NaN, as trec_eval gives (0 / 0), for a query with relevant docs but no positive gain "
+    "(gains that zero them); 0 otherwise",
+)
 
 
 def _level(ideal: Sequence[float], i: int) -> float | None:
@@ -40,6 +52,7 @@ def rndcg(
     k: int | None = None,
     *,
     gains: Mapping[float, float] | None = None,
+    nan_if_empty: bool = False,
     rel: float | None = None,
     judged_only: bool = False,
 ) -> float:
@@ -67,7 +80,9 @@ def rndcg(
         while ideal and i <= len(ideal):  # the rest of the ideal ranking
             walk.rank(i, 0.0)
             i += 1
-    return walk.total / walk.changes if walk.changes else 0.0
+    if not walk.changes:
+        return _NAN if nan_if_empty else 0.0
+    return walk.total / walk.changes
 
 
 class _Walk:
@@ -106,6 +121,7 @@ def rndcg_batch(
     k: int | None,
     *,
     gains: Mapping[float, float] | None = None,
+    nan_if_empty: bool = False,
     rel: float | None = None,
     judged_only: bool = False,
 ) -> Floats:
@@ -120,7 +136,10 @@ def rndcg_batch(
     n_relevant = relevant_counts(hits, rel).tolist()
     for q, (ranks, grades, judged, n_retrieved) in enumerate(by_query(hits)):
         ideal = ideal_gains(judged, gains)
-        if not n_relevant[q] or not ideal:
+        if not n_relevant[q]:
+            continue
+        if not ideal:
+            out[q] = _NAN if nan_if_empty else 0.0
             continue
         prefix = _ideal_prefix(ideal)
         bounds = [b for b in range(1, len(ideal) + 1) if _level(ideal, b) != ideal[b - 1]]
@@ -151,6 +170,7 @@ def rndcg_expected(
     k: int | None,
     *,
     gains: Mapping[float, float] | None = None,
+    nan_if_empty: bool = False,
     rel: float | None = None,
     judged_only: bool = False,
 ) -> Floats:
@@ -161,7 +181,7 @@ def rndcg_expected(
     hits = prepared(hits, judged_only)
 
     def batch(h: JudgedHits) -> Floats:
-        return rndcg_batch(h, k, gains=gains, rel=rel)
+        return rndcg_batch(h, k, gains=gains, nan_if_empty=nan_if_empty, rel=rel)
 
     return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "rndcg")
 
@@ -171,7 +191,7 @@ RNDCG = RetrievalMetric(
     func=rndcg,
     batch=rndcg_batch,
     expected=rndcg_expected,
-    params=(GAINS, REL, JUDGED_ONLY),
+    params=(GAINS, NAN_IF_NO_GAIN, REL, JUDGED_ONLY),
     cutoff=False,
     synonyms=(Synonym(TREC, "Rndcg", cutoff=False),),
     formula="mean(nDCG@b for each rank b where the ideal gain changes, and the whole "
