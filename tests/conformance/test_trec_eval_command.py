@@ -36,7 +36,7 @@ MEAS_PARAMS = [
 ]
 
 #: (expected output, options, qrels, run) in trec_eval's test folder, both versions.
-QUICKTEST = [
+QUICKTEST: list[tuple[str, list[str], str, str]] = [
     ("out.test", [], "qrels.test", "results.test"),
     ("out.test.a", ["-m", "all_trec"], "qrels.test", "results.test"),
     ("out.test.aq", ["-m", "all_trec", "-q"], "qrels.test", "results.test"),
@@ -53,7 +53,7 @@ QUICKTEST = [
 ]
 
 #: trec_eval 10.0 only: "#" comment lines (a "#" inside a docno is data).
-COMMENTS = [
+COMMENTS: list[tuple[str, list[str], str, str]] = [
     ("out.test", [], "qrels.test.with-comments", "results.test"),
     ("out.comment.test", [], "qrels.comment.test", "results.comment.test"),
 ]
@@ -62,8 +62,11 @@ _SCIFACT_RUN = ("datasets", "scifact-runs", "run.scifact.test.bm25s-lucene-{}.tx
 _SCIFACT_QRELS = ("datasets", "beir-anserini", "qrels.beir-v1.0.0-scifact.test.txt")
 
 
-def _generated() -> list[tuple[str, str, list[str], tuple[str, ...], tuple[str, ...]]]:
-    cases = []
+Generated = tuple[str, str, list[str], tuple[str, ...], tuple[str, ...]]
+
+
+def _generated() -> list[Generated]:
+    cases: list[Generated] = []
     for version in ("9.0.8", "10.0"):
         cases.append(
             (
@@ -87,18 +90,16 @@ def _generated() -> list[tuple[str, str, list[str], tuple[str, ...], tuple[str, 
     return cases
 
 
-def ours(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+def ours(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
     """``ef-trec-eval args``: exit code, stdout, stderr."""
-    runner = CliRunner()
-    if cwd is None:
-        result = runner.invoke(trec_eval_command, list(args), prog_name="ef-trec-eval")
-    else:
-        with runner.isolated_filesystem(temp_dir=cwd):
-            result = runner.invoke(trec_eval_command, list(args), prog_name="ef-trec-eval")
+    result = CliRunner().invoke(
+        trec_eval_command, list(args), input=stdin, prog_name="ef-trec-eval"
+    )
     return result.exit_code, result.stdout, result.stderr
 
 
-def _quicktest(folder: Path, version: str, expected: str, options, qrels, run) -> None:
+def _quicktest(folder: Path, version: str, case: tuple[str, list[str], str, str]) -> None:
+    expected, options, qrels, run = case
     golden = (folder / expected).read_text(encoding="utf-8")
     options = [str(folder / o) if (folder / o).is_file() else o for o in options]
     code, out, err = ours("--compat", version, *options, str(folder / qrels), str(folder / run))
@@ -110,7 +111,7 @@ def _quicktest(folder: Path, version: str, expected: str, options, qrels, run) -
 @pytest.mark.parametrize(("expected", "options", "qrels", "run"), QUICKTEST, ids=lambda c: c)
 def test_trec_eval_9_quicktest_outputs(expected, options, qrels, run) -> None:
     folder = shared_path("validation", "trec_eval", "v9.0.8")
-    _quicktest(folder, "9.0.8", expected, options, qrels, run)
+    _quicktest(folder, "9.0.8", (expected, options, qrels, run))
 
 
 @pytest.mark.parametrize(
@@ -118,7 +119,7 @@ def test_trec_eval_9_quicktest_outputs(expected, options, qrels, run) -> None:
 )
 def test_trec_eval_10_quicktest_outputs(expected, options, qrels, run) -> None:
     folder = shared_path("validation", "trec_eval")
-    _quicktest(folder, "10.0", expected, options, qrels, run)
+    _quicktest(folder, "10.0", (expected, options, qrels, run))
 
 
 @pytest.mark.parametrize(
