@@ -102,6 +102,17 @@ def _shown(kind: str, value: object, zscored: bool) -> str:
     return c_float(value)  # type: ignore[arg-type]  # a float
 
 
+def _texts(kind: str, values: list[Any], zscored: bool) -> list[str]:
+    """A column's values as printed, one per query (as :func:`_shown`, in one pass)."""
+    if kind != "float" and (kind != "long" or not zscored):
+        return [_shown(kind, v, zscored) for v in values]
+    texts = [f"{v:6.4f}" for v in values]
+    for i, v in enumerate(values):
+        if v != v:  # a NaN: its sign, as glibc prints it
+            texts[i] = c_float(v)
+    return texts
+
+
 def _label(kind: str, name: str, zscored: bool) -> str:
     """The name column: padded to 22, after a ``Z`` for a z-score (``-Z``)."""
     z = "Z" if zscored and kind not in ("string", "runid") else ""
@@ -125,7 +136,7 @@ def trec_eval_lines(result: TrecEvalResult) -> Iterator[str]:
     cols, z = result.columns, result.zscored
     if result.opts.per_query:
         shown = [
-            (_label(col.kind, col.name, z), [_shown(col.kind, v, z) for v in _listed(values)])
+            (_label(col.kind, col.name, z), _texts(col.kind, _listed(values), z))
             for col, values in zip(cols, result.values, strict=True)
             if col.per_query
         ]
