@@ -128,10 +128,11 @@ def trec_eval_lines(result: TrecEvalResult) -> Iterator[str]:
     >>> run = RunTable.from_dict({"q1": {"d1": 2.0, "d2": 1.0}})
     >>> result = trec_eval_result(run, {"q1": {"d2": 1}}, ["P.2", "num_q"], Options(per_query=True),
     ...                           runid="r")
-    >>> print("".join(trec_eval_lines(result)), end="")
-    P_2                   \tq1\t0.5000
-    num_q                 \tall\t1
-    P_2                   \tall\t0.5000
+    >>> for line in trec_eval_lines(result):
+    ...     print(repr(line))
+    'P_2                   \\tq1\\t0.5000\\n'
+    'num_q                 \\tall\\t1\\n'
+    'P_2                   \\tall\\t0.5000\\n'
     """
     cols, z = result.columns, result.zscored
     if result.opts.per_query:

@@ -46,8 +46,8 @@ def ndcg_rel(
 
     The relevant docs not found count at the nDCG of the whole top ``k``.
 
-    >>> round(ndcg_rel(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}), 6)  # (1 + DCG/IDCG@3 * 2) / 2
-    0.919721
+    >>> round(ndcg_rel(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}), 6)  # (1 + 1.5 / (1 + 1/log2(3))) / 2
+    0.95986
     """
     ideal = ideal_gains(relevant.values(), gains)
     dcg = ideal_dcg = total = 0.0

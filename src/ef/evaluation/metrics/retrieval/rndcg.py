@@ -60,8 +60,8 @@ def rndcg(
 
     Over the top ``k``, rank by rank as trec_eval's loop reads it.
 
-    >>> round(rndcg(['x', 'd1', 'd2', 'y'], {'d1': 1, 'd2': 1}), 6)  # nDCG@2, then the whole
-    0.5
+    >>> round(rndcg(['x', 'd1', 'd2', 'y'], {'d1': 1, 'd2': 1}), 6)  # nDCG@2 and the whole's mean
+    0.54014
     """
     if relevant_total(relevant, rel) == 0:
         return 0.0
