@@ -147,7 +147,7 @@ def test_an_empty_ranking_prints_minus_nan_as_trec_eval_does(files) -> None:
     code, out, err = ours("-q", "-J", "-m", "11pt_avg", *files)
     assert "11pt_avg              \tq3\t  -nan\n" in out
     assert "11pt_avg              \tall\t  -nan\n" in out
-    assert err.startswith("note: 1 queries have no docs left to score (-J or -M), 'q3' first")
+    assert err.startswith("note: 1 query has no docs left to score (-J or -M), 'q3' first")
 
 
 def test_help_describes_the_requested_measures_and_exits_0() -> None:

@@ -33,7 +33,7 @@ from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_data
 from ..formats.files import read_dataset, write_run
 from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
-from ..presentation.trec_names import trec_eval_line, trec_eval_name
+from ..presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
 from ..render import Table, exact_number, report_tables
 from ..reports import RetrievalEvalReport
 from ..reports.retrieval import tie_note
@@ -355,6 +355,7 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
             lines += [
                 trec_eval_line(names[k], query_id, _trec_value(names[k], v))
                 for k, v in values.items()
+                if names[k] not in SUMMARY_ONLY  # gm_map: a summary only, as trec_eval's
             ]
     lines.append(trec_eval_line("num_q", "all", report.n_queries))
     lines += [

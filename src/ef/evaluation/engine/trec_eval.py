@@ -756,9 +756,10 @@ def trec_eval_result(
     hits, bogus = _hits(run, qrels, queries, opts)
     if np.any(hits.n_retrieved == 0):
         empty = [q for q, n in zip(queries.scored, hits.n_retrieved.tolist(), strict=True) if not n]
+        some = "1 query has" if len(empty) == 1 else f"{len(empty)} queries have"
         notes.append(
-            f"{len(empty)} queries have no docs left to score (-J or -M), {empty[0]!r} first; "
-            "trec_eval prints -nan for their interpolated precision, and so does ef"
+            f"{some} no docs left to score (-J or -M), {empty[0]!r} first; trec_eval prints "
+            "-nan for their interpolated precision, and so does ef"
         )
     values = [_values(col, hits, bogus, queries.scored, zscores) for col in cols]
     summary = [

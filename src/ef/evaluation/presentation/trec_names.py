@@ -14,7 +14,14 @@ if TYPE_CHECKING:
     from ..engine.trec_eval import TrecEvalResult
     from ..plugin_engine.registry import Registry
 
-__all__ = ["c_float", "trec_eval_line", "trec_eval_lines", "trec_eval_name"]
+__all__ = ["SUMMARY_ONLY", "c_float", "trec_eval_line", "trec_eval_lines", "trec_eval_name"]
+
+#: trec_eval's measures that it prints in the summary (``all``) only, never per query.
+SUMMARY_ONLY = frozenset({"gm_map", "gm_bpref"})
+
+
+#: trec_eval's measures whose printed number is a parameter, and that parameter.
+_POINTS = {"iprec_at_recall": "recall", "Rprec_mult": "mult"}
 
 
 def _from_synonyms(measure: Measure) -> str | None:
@@ -32,6 +39,9 @@ def _from_synonyms(measure: Measure) -> str | None:
         if any(given.get(name) != value for name, value in fixed.items()):
             continue
         extra = {name: value for name, value in given.items() if name not in fixed}
+        point = _POINTS.get(synonym.name)
+        if point is not None and set(extra) <= {point}:  # iprec_at_recall_0.50
+            return f"{synonym.name}_{measure.kwargs[point]:3.2f}"
         if measure.k is not None:
             return None if extra else f"{synonym.name}_{measure.k}"
         if not extra:
@@ -55,6 +65,8 @@ def trec_eval_name(key: str, registry: Registry | None = None) -> str:
     ('P_5', 'map_cut_1000', 'mrr_10')
     >>> trec_eval_name("map@all"), trec_eval_name("rprec"), trec_eval_name("hole@10")
     ('map', 'Rprec', 'unj_10')
+    >>> trec_eval_name("iprec_at_recall(recall=0.5)"), trec_eval_name("iprec_at_recall")
+    ('iprec_at_recall_0.50', 'iprec_at_recall_0.00')
     """
     try:
         measures = parse_measure(key, registry=registry)
@@ -107,9 +119,9 @@ def _texts(kind: str, values: list[Any], zscored: bool) -> list[str]:
     if kind != "float" and (kind != "long" or not zscored):
         return [_shown(kind, v, zscored) for v in values]
     texts = [f"{v:6.4f}" for v in values]
-    for i, v in enumerate(values):
-        if v != v:  # a NaN: its sign, as glibc prints it
-            texts[i] = c_float(v)
+    for i, text in enumerate(texts):
+        if text.endswith("nan"):  # a NaN: its sign, as glibc prints it
+            texts[i] = c_float(values[i])
     return texts
 
 
