@@ -176,3 +176,17 @@ def test_the_console_script_runs_without_a_traceback(files) -> None:
     assert done.stdout == ""
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_a_bug_of_ours_is_one_line_and_exit_1(files, monkeypatch) -> None:
+    import ef.evaluation.cli._trec_eval as command
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(command, "_evaluate", broken)
+    code, out, err = ours(*files)
+    assert (code, out) == (1, "")
+    assert err == "Error: internal error: RuntimeError: boom (please report it)\n"
+    result = CliRunner().invoke(cli, ["trec_eval", *files])  # the same under ef-eval
+    assert (result.exit_code, result.stderr) == (1, err)

@@ -64,6 +64,12 @@ class TrecEvalError(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
 
+class _InternalError(click.ClickException):
+    """A bug of ef's own, as one line; exit code 1."""
+
+    exit_code = 1
+
+
 class _Command(click.Command):
     """trec_eval's flags: a usage error is one line, and ``-h`` is trec_eval's help."""
 
@@ -72,6 +78,16 @@ class _Command(click.Command):
             return super().parse_args(ctx, args)
         except click.UsageError as exc:
             raise TrecEvalError(f"{exc.format_message()} (ef-trec-eval -h for help)") from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:  # a bug of ef's own: one line, never a traceback
+            raise _InternalError(
+                f"internal error: {type(exc).__name__}: {exc} (please report it)"
+            ) from exc
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
