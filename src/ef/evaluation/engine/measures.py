@@ -474,6 +474,11 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
     folded = {c.lower(): c for c in reversed(candidates)}
     close = [folded[name.lower()]] if name.lower() in folded else []
     close += [c for c in difflib.get_close_matches(name, candidates, n=3) if c not in close]
+    # One spelling per metric: rndcg, not rndcg and trec_eval's Rndcg too.
+    named: dict[str, str] = {}
+    for candidate in close:
+        named.setdefault(_metric_named(candidate, index), candidate)
+    close = list(named.values())
     message = f"unknown retrieval metric {name!r}"
     if close:
         message += f"; did you mean {' or '.join(map(repr, close[:3]))}?"
@@ -488,6 +493,16 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
 #: trec_eval's measures printed with a number that is a parameter: the metric and the parameter.
 _POINTS = {"iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult")}
 _POINT = re.compile(r"(?P<name>iprec_at_recall|Rprec_mult)_(?P<x>\d+\.\d+)")
+
+
+def _metric_named(spelling: str, index: _Index) -> str:
+    """The metric that ``spelling`` names in any syntax (the first, if it names several)."""
+    if spelling in index.names:
+        return index.names[spelling]
+    for table in (index.ir_measures, index.trec_eval):
+        if spelling in table:
+            return table[spelling][0][0]
+    return spelling
 
 
 def _trec_eval_spelling(
