@@ -75,7 +75,7 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
     >>> from ef.evaluation import Registry
     >>> entry = catalogue_entries(Registry.load(autoload=False))[0]
     >>> entry["name"], entry["syntaxes"]["trec_eval"], [p["name"] for p in entry["parameters"]]
-    ('bpref', ['bpref'], ['rel', 'judged_only'])
+    ('binary_gain', ['binG'], ['rel', 'judged_only'])
     """
     entries: list[dict[str, Any]] = []
     for name, metric in registry.retrieval_metrics.items():

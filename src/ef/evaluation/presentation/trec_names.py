@@ -41,7 +41,10 @@ def _from_synonyms(measure: Measure) -> str | None:
         extra = {name: value for name, value in given.items() if name not in fixed}
         point = _POINTS.get(synonym.name)
         if point is not None and set(extra) <= {point}:  # iprec_at_recall_0.50
-            return f"{synonym.name}_{measure.kwargs[point]:3.2f}"
+            value = measure.kwargs[point]
+            shown = f"{value:3.2f}"
+            # trec_eval prints 2 decimals: a point it cannot print exactly keeps our name.
+            return f"{synonym.name}_{shown}" if float(shown) == value else None
         if measure.k is not None:
             return None if extra else f"{synonym.name}_{measure.k}"
         if not extra:
