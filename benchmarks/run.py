@@ -9,6 +9,10 @@ and P@10. The script prints medians, ratios to pytrec_eval, and peak RSS, then c
 the tools that share trec_eval's tie rule agree with ef's numbers (to 1e-9) and prints any
 that differ. Timings are never asserted anywhere: this is a script, not a test.
 
+Then it times ``ef-trec-eval -q -c -m all_trec`` against the C trec_eval (9.0.8 and 10.0,
+built from ../shared/oracles with its build.sh), end to end on the same files, prints the
+ratio and checks that the two outputs are the same bytes (``--no-trec-eval`` skips this).
+
 Needs: ef-evaluation with the ``fast`` extra, and ``benchmarks/requirements.txt``.
 """
 
@@ -149,6 +153,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=HERE / "data")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per tool")
     parser.add_argument("--tools", default=",".join([*TOOLS, "ef (CLI)"]))
+    parser.add_argument(
+        "--no-trec-eval", action="store_true", help="skip ef-trec-eval against the C trec_eval"
+    )
     args = parser.parse_args()
 
     run, qrels = args.data / f"run.{args.scale}.trec", args.data / f"qrels.{args.scale}.txt"
@@ -177,6 +184,55 @@ def main() -> None:
         results[tool] = runs
         print(f"measured {tool}", flush=True)
     report(results)
+    if not args.no_trec_eval:
+        trec_eval_commands(run, qrels, args.repeat)
+
+
+#: Where build.sh builds the C trec_eval from the source archives (../shared/oracles).
+ORACLES = HERE.parents[1] / "shared" / "oracles" / "build.sh"
+
+
+def _timed_to(command: list[str], out: Path) -> dict[str, object]:
+    """Run ``command`` with stdout to ``out``: wall seconds and peak RSS (MB)."""
+    import time
+
+    with open(out, "wb") as sink:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=sink)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"{command[:4]} failed with status {status}")
+    return {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
+
+
+def trec_eval_commands(run: Path, qrels: Path, repeat: int) -> None:
+    """``ef-trec-eval -q -c -m all_trec`` against the C trec_eval, end to end, and whether
+    their outputs are the same bytes."""
+    if not ORACLES.exists():
+        print(f"\nef-trec-eval against trec_eval: skipped, {ORACLES} is absent")
+        return
+    built = subprocess.run(["bash", str(ORACLES)], capture_output=True, text=True, check=False)
+    if built.returncode != 0:
+        print(f"\nef-trec-eval against trec_eval: skipped, {built.stderr.strip()}")
+        return
+    binaries = dict(zip(("10.0", "9.0.8"), built.stdout.split(), strict=True))
+    flags = ["-q", "-c", "-m", "all_trec", str(qrels), str(run)]
+    print("\n| command (-q -c -m all_trec) | process s | x trec_eval | peak RSS MB | same bytes |")
+    print("|---|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for version in ("9.0.8", "10.0"):
+            theirs, mine = Path(tmp, f"c-{version}"), Path(tmp, f"ef-{version}")
+            ef = [sys.executable, "-m", "ef.evaluation", "trec_eval", "--compat", version, *flags]
+            c_runs = [_timed_to([binaries[version], *flags], theirs) for _ in range(repeat)]
+            ef_runs = [_timed_to(ef, mine) for _ in range(repeat)]
+            same = "yes" if theirs.read_bytes() == mine.read_bytes() else "NO"
+            c_wall = _median(c_runs, "wall")
+            ef_wall = _median(ef_runs, "wall")
+            print(f"| trec_eval {version} (C) | {c_wall:.2f} | 1.000 | "
+                  f"{_median(c_runs, 'rss_mb'):.0f} | |")  # fmt: skip
+            print(f"| ef-trec-eval --compat {version} | {ef_wall:.2f} | {ef_wall / c_wall:.3f} | "
+                  f"{_median(ef_runs, 'rss_mb'):.0f} | {same} |")  # fmt: skip
 
 
 def _median(runs: list[dict[str, object]], key: str) -> float:

@@ -27,4 +27,18 @@ PARAMETERS = {
     "p": st.sampled_from([0.5, 0.8, 0.9, 0.95]),
     "max_grade": st.sampled_from([4.0, 3.0, 1.0]),
     "graded": st.booleans(),
+    # trec_eval's all_trec measures (ef-eval trec_eval).
+    "beta2": st.sampled_from([1.0, 0.5, 2.0, 0.0]),
+    "recall": st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.6, 0.95, 1.0]),
+    "rounding": st.sampled_from(["plus0.9", "lround"]),
+    "nan_if_empty": st.booleans(),
+    "recalls": st.sampled_from(
+        ["0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0", "0.25,0.5,0.75", "0.5,0.2,1"]
+    ),
+    "mult": st.sampled_from([1.0, 0.2, 0.5, 1.4, 2.0]),
+    "rel_ret": st.sampled_from([1.0, 2.0, 0.5]),
+    "nonrel_ret": st.sampled_from([-1.0, 0.0, -0.5]),
+    "rel_unret": st.sampled_from([0.0, -1.0]),
+    "nonrel_unret": st.sampled_from([0.0, 0.25]),
+    "collection": st.sampled_from([0, 100]),
 }

@@ -109,9 +109,11 @@ SAME = {
         "num_ret",
         "num_rel",
         "num_rel_ret",
+        "utility",
         "precision@all",
         "recall@all",
         "r_cap@all",
+        "set_map",
         "f1@all",
     ],
     # where ours and trec_eval's names meet, ours wins
@@ -153,7 +155,13 @@ def _values(param: MetricParam) -> st.SearchStrategy[Any]:
         return st.dictionaries(numbers, numbers, min_size=1, max_size=4)
     if param.name == "p":
         return st.floats(min_value=0.01, max_value=0.99)
-    return st.one_of(st.integers(1, 4), st.floats(min_value=0.01, max_value=1e6))
+    by_type: dict[type, st.SearchStrategy[Any]] = {
+        str: st.sampled_from(["0.5", "0.2,0.8", "0,0.25,1"]),  # iprec_avg's recall levels
+        int: st.integers(0, 10_000),  # utility's collection size
+    }
+    return by_type.get(
+        param.type, st.one_of(st.integers(1, 4), st.floats(min_value=0.01, max_value=1e6))
+    )
 
 
 @st.composite
@@ -205,12 +213,13 @@ def test_format_value_round_trips_numbers(value: float) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("ndgc@10", r"unknown retrieval metric 'ndgc'; did you mean 'ndcg'\?"),
+        ("ndgc@10", r"unknown retrieval metric 'ndgc'; did you mean 'ndcg'( or [^?]+)?\?"),
         ("Ndcg@10", r"unknown retrieval metric 'Ndcg'; did you mean 'ndcg'"),
         ("set_p", r"did you mean 'set_P'"),
         (
             "meteor",
-            r"unknown retrieval metric 'meteor'\. Valid retrieval metrics: bpref, .*ir_measures",
+            r"unknown retrieval metric 'meteor'\. Valid retrieval metrics: binary_gain, bpref, "
+            r".*ir_measures",
         ),
         ("token_f1", r"'token_f1' is a rag metric, not a retrieval metric"),
         (
@@ -351,7 +360,7 @@ def test_retrieval_metric_checks_params_and_synonyms() -> None:
         )
     with pytest.raises(ValueError, match="must be in"):
         Synonym("ranx", "ndcg")
-    with pytest.raises(ValueError, match="a synonym's name is a letter"):
+    with pytest.raises(ValueError, match="a synonym's name is letters, digits or '_'"):
         Synonym("trec_eval", "P.5")
     with pytest.raises(ValueError, match=r"'aliases' must match regex .*\('Bad' doesn't\)"):
         RetrievalMetric(name="m", func=top_grade_at_k, aliases=("Bad",))
@@ -375,20 +384,37 @@ def test_every_name_trec_eval_prints_parses_back(measure: Measure) -> None:
 def test_trec_eval_s_sets_expand_to_what_is_implemented() -> None:
     cut = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
     official = keys("official")
+    recalls = ("", *(f"(recall={x / 10})" for x in range(1, 10)), "(recall=1)")
     assert official == [
-        "num_ret", "num_rel", "num_rel_ret", "map@all", "rprec", "bpref", "mrr@all",
-        *(f"precision@{k}" for k in cut),
+        "num_ret", "num_rel", "num_rel_ret", "map@all", "gm_map", "rprec", "bpref", "mrr@all",
+        *(f"iprec_at_recall{r}" for r in recalls), *(f"precision@{k}" for k in cut),
     ]  # fmt: skip
     all_trec = keys("all_trec")
     for key in ("ndcg@all", "infap", "success@1", "success@10", "map@1000", "ndcg@15", "f1@all"):
         assert key in all_trec
-    assert trec_eval_set("official")[1] == ("runid", "gm_map", "iprec_at_recall")
+    assert trec_eval_set("official")[1] == ("runid",)
+    assert trec_eval_set("all_trec")[1] == ("runid", "relstring")  # not numbers
     assert "num_q" not in trec_eval_set("all_trec")[1]  # every report counts its queries
 
 
 @pytest.mark.parametrize(
+    ("spec", "key"),
+    [
+        ("gm_map", "gm_map"),
+        ("iprec_at_recall_0.10", "iprec_at_recall(recall=0.1)"),
+        ("Rprec_mult_0.20", "rprec_mult(mult=0.2)"),
+        ("Rndcg", "rndcg"),
+        ("11pt_avg", "iprec_avg"),
+        ("binG", "binary_gain"),
+    ],
+)
+def test_trec_eval_s_other_measures_parse(spec: str, key: str) -> None:
+    assert keys(spec) == [key]
+
+
+@pytest.mark.parametrize(
     ("spec", "family"),
-    [("gm_map", "gm_map"), ("iprec_at_recall_0.10", "iprec_at_recall"), ("Rndcg", "Rndcg")],
+    [("relstring", "relstring"), ("yaap", "yaap"), ("map_avgjg", "map_avgjg")],
 )
 def test_trec_eval_measures_not_implemented_say_so(spec: str, family: str) -> None:
     with pytest.raises(UnknownNameError, match=f"trec_eval's {family}, which ef-evaluation does"):

@@ -20,7 +20,10 @@ def load(path: Path) -> dict[str, Any]:
 
 def test_core_declares_the_cli_and_the_ragas_extra() -> None:
     project = load(ROOT / "pyproject.toml")["project"]
-    assert project["scripts"] == {"ef-eval": "ef.evaluation.cli:main"}
+    assert project["scripts"] == {
+        "ef-eval": "ef.evaluation.cli:main",
+        "ef-trec-eval": "ef.evaluation.cli:trec_eval_main",
+    }
     assert project["optional-dependencies"]["ragas"] == ["ef-evaluation-ragas"]
     assert {"attrs>=23.1", "pluggy>=1.5", "importlib-metadata>=6.0", "numpy>=1.24"} <= set(
         project["dependencies"]

@@ -78,6 +78,7 @@ def test_the_other_fields_are_checked_by_attrs_too() -> None:
         RetrievalMetric(name="x", func=ndcg_at_k, params=["p"])  # type: ignore[list-item]
     with pytest.raises(
         ValueError,
-        match=r"^RetrievalMetric: 'aggregate' must be in \('mean', 'sum'\) \(got 'max'\)",
+        match=r"^RetrievalMetric: 'aggregate' must be in \('mean', 'sum', 'geometric'\) "
+        r"\(got 'max'\)",
     ):
         RetrievalMetric(name="x", func=ndcg_at_k, aggregate="max")

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from .types import Qrels, Queries, Run, RunInput
 
 __all__ = [
+    "AGGREGATES",
+    "MIN_GEO_MEAN",
     "BatchSearchFunction",
     "DatasetFormat",
     "FusionMethod",
@@ -40,6 +42,7 @@ __all__ = [
     "RetrieverAdapter",
     "SearchFunction",
     "Synonym",
+    "aggregate_values",
 ]
 
 
@@ -103,6 +106,36 @@ def is_score(value: object) -> bool:
     False
     """
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: How a retrieval metric's per-query values make its summary (``RetrievalMetric.aggregate``).
+AGGREGATES = ("mean", "sum", "geometric")
+
+#: The floor of a value before the geometric mean takes its log (trec_eval's MIN_GEO_MEAN).
+MIN_GEO_MEAN = 0.00001
+
+
+def aggregate_values(aggregate: str, values: Sequence[float], n: int | None = None) -> float:
+    """The summary of per-query ``values`` by ``aggregate``, over ``n`` queries (default: as
+    many as there are values; the queries beyond them count as 0, as trec_eval's ``-c`` counts
+    a query the run lacks): their mean, their sum, or their geometric mean with each value
+    floored at :data:`MIN_GEO_MEAN`. Exactly summed (``math.fsum``).
+
+    >>> aggregate_values("mean", [0.5, 1.0]), aggregate_values("sum", [2.0, 3.0])
+    (0.75, 5.0)
+    >>> round(aggregate_values("geometric", [0.25, 1.0]), 12), aggregate_values("mean", [], 0)
+    (0.5, 0.0)
+    """
+    n = len(values) if n is None else n
+    if aggregate == "sum":
+        return math.fsum(values)
+    if not n:
+        return 0.0
+    if aggregate == "geometric":
+        logs = [math.log(max(v, MIN_GEO_MEAN)) for v in values]
+        logs += [math.log(MIN_GEO_MEAN)] * (n - len(values))
+        return math.exp(math.fsum(logs) / n)
+    return math.fsum(values) / n
 
 
 def _first_docstring_line(func: object) -> str:
@@ -313,9 +346,13 @@ class Synonym:
         )
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str) or not re.match(r"^[A-Za-z][A-Za-z0-9_]*$", self.name):
+        # trec_eval's 11pt_avg starts with a digit; a name of digits alone would be a cutoff.
+        if not isinstance(self.name, str) or not re.match(
+            r"^(?=[0-9]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_]*$", self.name
+        ):
             raise ValueError(
-                f"a synonym's name is a letter then letters, digits or '_', got {self.name!r}"
+                "a synonym's name is letters, digits or '_', with a letter among its leading "
+                f"characters (11pt_avg), got {self.name!r}"
             )
 
 
@@ -375,8 +412,10 @@ class RetrievalMetric:
       (``"ndcg@all"``), so ``func`` must accept ``k=None`` to be asked for it.
     * ``synonyms``: its names in ir_measures' and trec_eval's syntax (:class:`Synonym`);
       ``aliases``: other names in ours (``hit_rate`` for ``success``).
-    * ``aggregate``: ``"mean"`` (the default) or ``"sum"`` over queries (trec_eval and
-      ir_measures sum the counts ``num_ret``, ``num_rel``, ``num_rel_ret``).
+    * ``aggregate``: ``"mean"`` (the default), ``"sum"`` over queries (trec_eval and
+      ir_measures sum the counts ``num_ret``, ``num_rel``, ``num_rel_ret``) or
+      ``"geometric"``: the geometric mean, each value floored at :data:`MIN_GEO_MEAN`
+      first (trec_eval's ``gm_map``), see :func:`aggregate_values`.
     * ``formula`` and ``citation``: one line each, for the metric catalogue.
 
     >>> from ef.evaluation import precision_at_k
@@ -416,7 +455,7 @@ class RetrievalMetric:
         default=(), converter=_names_tuple, validator=_V.deep_iterable(_name), kw_only=True
     )
     aggregate: str = attrs.field(
-        default="mean", validator=_qualified(_V.in_(("mean", "sum"))), kw_only=True
+        default="mean", validator=_qualified(_V.in_(AGGREGATES)), kw_only=True
     )
     formula: str = attrs.field(default="", kw_only=True)
     citation: str = attrs.field(default="", kw_only=True)

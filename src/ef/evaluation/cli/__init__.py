@@ -8,8 +8,9 @@ imported only here, never by ``import ef.evaluation``.
 from __future__ import annotations
 
 from ._app import cli
+from ._trec_eval import trec_eval_main
 
-__all__ = ["cli", "main"]
+__all__ = ["cli", "main", "trec_eval_main"]
 
 
 def main() -> None:

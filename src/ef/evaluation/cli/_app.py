@@ -33,7 +33,7 @@ from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_data
 from ..formats.files import read_dataset, write_run
 from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
-from ..presentation.trec_names import trec_eval_line, trec_eval_name
+from ..presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
 from ..render import Table, exact_number, report_tables
 from ..reports import RetrievalEvalReport
 from ..reports.retrieval import tie_note
@@ -50,6 +50,7 @@ from ._options import (
 )
 from ._pipeline import pipeline_command
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
+from ._trec_eval import trec_eval_command
 
 #: Exit code for bad input or usage, as click uses for usage errors.
 EXIT_BAD_INPUT = 2
@@ -400,6 +401,7 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
             lines += [
                 trec_eval_line(names[k], query_id, _trec_value(names[k], v))
                 for k, v in values.items()
+                if names[k] not in SUMMARY_ONLY  # gm_map: a summary only, as trec_eval's
             ]
     lines.append(trec_eval_line("num_q", "all", report.n_queries))
     lines += [
@@ -692,6 +694,8 @@ cli.add_command(pipeline_command)
 
 cli.add_command(fuse_command)
 cli.add_command(fusions_command)
+
+cli.add_command(trec_eval_command)
 
 
 def _debug_after_the_command(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

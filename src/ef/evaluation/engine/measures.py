@@ -110,28 +110,44 @@ TREC_EVAL_SETS: Mapping[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
+_RECALLS = ("0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1")
+_MULTS = ("0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4", "1.6", "1.8", "2")
+
 #: What each implemented member of a set means here, with trec_eval's default cutoffs; the
 #: members not listed are not implemented (the names trec_eval prints, with no number).
-_SET_MEMBERS = {
-    "num_ret": "num_ret",
-    "num_rel": "num_rel",
-    "num_rel_ret": "num_rel_ret",
-    "map": "map@all",
-    "Rprec": "Rprec",
-    "bpref": "bpref",
-    "recip_rank": "recip_rank",
-    "P": f"P.{_CUT}",
-    "recall": f"recall.{_CUT}",
-    "infAP": "infAP",
-    "ndcg": "ndcg@all",
-    "relative_P": f"relative_P.{_CUT}",
-    "success": "success.1,5,10",
-    "map_cut": f"map_cut.{_CUT}",
-    "ndcg_cut": f"ndcg_cut.{_CUT}",
-    "set_P": "set_P",
-    "set_recall": "set_recall",
-    "set_relative_P": "set_relative_P",
-    "set_F": "set_F",
+#: ``ef-eval trec_eval`` prints every member as trec_eval does (runid and relstring too).
+_SET_MEMBERS: Mapping[str, tuple[str, ...]] = {
+    "num_ret": ("num_ret",),
+    "num_rel": ("num_rel",),
+    "num_rel_ret": ("num_rel_ret",),
+    "map": ("map@all",),
+    "gm_map": ("gm_map",),
+    "Rprec": ("Rprec",),
+    "bpref": ("bpref",),
+    "recip_rank": ("recip_rank",),
+    "iprec_at_recall": tuple(f"iprec_at_recall(recall={x})" for x in _RECALLS),
+    "P": (f"P.{_CUT}",),
+    "recall": (f"recall.{_CUT}",),
+    "infAP": ("infAP",),
+    "gm_bpref": ("gm_bpref",),
+    "utility": ("utility",),
+    "11pt_avg": ("iprec_avg",),
+    "ndcg": ("ndcg@all",),
+    "relative_P": (f"relative_P.{_CUT}",),
+    "Rprec_mult": tuple(f"rprec_mult(mult={x})" for x in _MULTS),
+    "success": ("success.1,5,10",),
+    "map_cut": (f"map_cut.{_CUT}",),
+    "ndcg_cut": (f"ndcg_cut.{_CUT}",),
+    "ndcg_rel": ("ndcg_rel",),
+    "Rndcg": ("rndcg",),
+    "binG": ("binary_gain",),
+    "G": ("normalized_gain",),
+    "set_P": ("set_P",),
+    "set_recall": ("set_recall",),
+    "set_relative_P": ("set_relative_P",),
+    "set_map": ("set_map",),
+    "set_F": ("set_F",),
+    "num_nonrel_judged_ret": ("num_nonrel_judged_ret",),
 }
 
 #: trec_eval's measures ef-evaluation does not implement, for a clear "unknown" message.
@@ -148,12 +164,12 @@ def trec_eval_set(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     at trec_eval's default cutoffs, and the members it leaves out (not implemented).
 
     >>> specs, left_out = trec_eval_set("official")
-    >>> specs[:4], left_out
-    (('num_ret', 'num_rel', 'num_rel_ret', 'map@all'), ('runid', 'gm_map', 'iprec_at_recall'))
+    >>> specs[:5], left_out
+    (('num_ret', 'num_rel', 'num_rel_ret', 'map@all', 'gm_map'), ('runid',))
     """
     members = [m for m in TREC_EVAL_SETS[name] if m != "num_q"]  # every report counts them
     return (
-        tuple(_SET_MEMBERS[m] for m in members if m in _SET_MEMBERS),
+        tuple(spec for m in members for spec in _SET_MEMBERS.get(m, ())),
         tuple(m for m in members if m not in _SET_MEMBERS),
     )
 
@@ -522,6 +538,11 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
     folded = {c.lower(): c for c in reversed(candidates)}
     close = [folded[name.lower()]] if name.lower() in folded else []
     close += [c for c in difflib.get_close_matches(name, candidates, n=3) if c not in close]
+    # One spelling per metric: rndcg, not rndcg and trec_eval's Rndcg too.
+    named: dict[str, str] = {}
+    for candidate in close:
+        named.setdefault(_metric_named(candidate, index), candidate)
+    close = list(named.values())
     message = f"unknown retrieval metric {name!r}"
     if close:
         message += f"; did you mean {' or '.join(map(repr, close[:3]))}?"
@@ -531,6 +552,21 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
         f"{message} Valid retrieval metrics: {', '.join(registry.retrieval_metrics)}; or their "
         "names in ir_measures' or trec_eval's syntax (ef-eval metrics lists them)."
     )
+
+
+#: trec_eval's measures printed with a number that is a parameter: the metric and the parameter.
+_POINTS = {"iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult")}
+_POINT = re.compile(r"(?P<name>iprec_at_recall|Rprec_mult)_(?P<x>\d+\.\d+)")
+
+
+def _metric_named(spelling: str, index: _Index) -> str:
+    """The metric that ``spelling`` names in any syntax (the first, if it names several)."""
+    if spelling in index.names:
+        return index.names[spelling]
+    for table in (index.ir_measures, index.trec_eval):
+        if spelling in table:
+            return table[spelling][0][0]
+    return spelling
 
 
 def _trec_eval_spelling(
@@ -548,6 +584,10 @@ def _trec_eval_spelling(
     if text in TREC_EVAL_SETS:  # trec_eval's -m official: its members at its cutoffs
         members = trec_eval_set(text)[0]
         return [m for member in members for m in parse_measure(member, registry=registry)]
+    point = _POINT.fullmatch(text)
+    if point is not None:  # iprec_at_recall_0.10, Rprec_mult_0.20, as trec_eval prints them
+        metric, param = _POINTS[point["name"]]
+        return parse_measure(f"{metric}({param}={float(point['x'])!r})", registry=registry)
     dotted = text.partition(".")[0] in index.trec_eval  # P.5, rbp_resid.p=0.5
     if match and match["params"] is None and match["k"] is None and not dotted:
         printed = _printed_name(text, index)
@@ -719,6 +759,12 @@ def trec_eval_printed(measure: Measure) -> str | None:
         if any(given.get(name) != value for name, value in fixed.items()):
             continue
         extra = {name: value for name, value in given.items() if name not in fixed}
+        point = _POINTS[synonym.name][1] if synonym.name in _POINTS else None
+        if point is not None and set(extra) <= {point}:  # iprec_at_recall_0.50
+            value = measure.kwargs[point]
+            shown = f"{value:3.2f}"
+            # trec_eval prints 2 decimals: a point it cannot print exactly keeps our name.
+            return f"{synonym.name}_{shown}" if float(shown) == value else None
         if measure.k is not None:
             return None if extra else f"{synonym.name}_{measure.k}"
         if not extra:
@@ -742,10 +788,13 @@ def parse_trec_eval_measure(spec: str, *, registry: Registry | None = None) -> l
     ['ndcg@10']
     """
     text = spec.strip() if isinstance(spec, str) else spec
-    member = _SET_MEMBERS.get(text) if isinstance(text, str) else None
-    return parse_measure(
-        member or spec, k_values=TREC_EVAL_CUTOFFS, registry=registry
-    )  # TREC_EVAL_CUTOFFS: a bare cutoff family elsewhere (a plugin's) is cut as trec_eval's
+    members = _SET_MEMBERS.get(text, (spec,)) if isinstance(text, str) else (spec,)
+    # TREC_EVAL_CUTOFFS: a bare cutoff family elsewhere (a plugin's) is cut as trec_eval's.
+    return [
+        measure
+        for member in members
+        for measure in parse_measure(member, k_values=TREC_EVAL_CUTOFFS, registry=registry)
+    ]
 
 
 #: ranx's metric names (``ranx.metrics.metric_switch``) and ours; None: not implemented here.

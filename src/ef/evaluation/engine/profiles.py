@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from ..interfaces import aggregate_values
 from ..runs.order import check_tie_policy
 from ..runs.ranked import RankedLists
 from ..runs.ranx_order import ranx_order
@@ -233,6 +234,19 @@ def _zero_missing(scored: Scored, table: RankedRun) -> None:
             scored.per_query[query_id] = dict.fromkeys(values, 0.0)
 
 
+def _summary(
+    m: Measure, per_query: Mapping[str, Mapping[str, float]], total: float, divisor: int
+) -> float:
+    """A measure's summary under a profile: the sum, a geometric mean over ``divisor``
+    queries, or ``total / divisor``."""
+    if m.metric.aggregate == "sum":
+        return total
+    if m.metric.aggregate == "geometric":
+        values = [row[m.key] for row in per_query.values()]
+        return aggregate_values("geometric", values, max(divisor, len(values)))
+    return total / divisor if divisor else 0.0
+
+
 def evaluate_with_profile(
     name: str,
     table: RankedRun,
@@ -300,9 +314,7 @@ def evaluate_with_profile(
                 total = math.fsum(values.values())  # every query of the run, judged or not
             else:
                 total = math.fsum(row[m.key] for row in scored.per_query.values())
-            if m.metric.aggregate == "sum":
-                divisor = 1
-            mean = total / divisor if divisor else 0.0
+            mean = _summary(m, scored.per_query, total, divisor)
             means[m.key] = mean if rule.digits is None else round(mean, rule.digits)
     assert main is not None  # measures is never empty
     scored_all = attrs.evolve(

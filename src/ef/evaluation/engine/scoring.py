@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import PluginError
-from ..interfaces import RetrievalMetric, is_score
+from ..interfaces import RetrievalMetric, aggregate_values, is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_call, plugin_failure
 from ..plugin_engine.registry import Registry
 from .manifest import retrieval_manifest
@@ -213,7 +213,8 @@ def mean_of(
     measures: Sequence[Measure], per_query: Mapping[str, Mapping[str, float]]
 ) -> dict[str, float]:
     """Each measure's mean over the queries of ``per_query`` (exactly summed); the sum for a
-    metric that aggregates by sum (``num_ret``, as trec_eval and ir_measures report it)."""
+    metric that aggregates by sum (``num_ret``, as trec_eval and ir_measures report it), the
+    geometric mean for one that aggregates so (``gm_map``)."""
     n = len(per_query)
     rows = list(per_query.values())
     means: dict[str, float] = {}
@@ -221,8 +222,7 @@ def mean_of(
         return means  # no query scored: the report refuses, naming why
     for m in measures:
         key = m.key  # formatted anew on every access: once per measure, not per query
-        total = math.fsum([row[key] for row in rows])
-        means[key] = total if m.metric.aggregate == "sum" else total / n
+        means[key] = aggregate_values(m.metric.aggregate, [row[key] for row in rows])
     return means
 
 

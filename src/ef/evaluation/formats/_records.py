@@ -12,6 +12,7 @@ pasted no-break space), and it would silently match nothing.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -20,13 +21,14 @@ from typing import IO
 
 from ..errors import DatasetFormatError
 from ..runs.order import scored_order
-from ._io import atomic_writer, format_error, numbered_lines, once_each
+from ._io import atomic_writer, format_error, numbered_lines, once_each, open_binary
 
 __all__ = [
     "format_grade",
     "format_score",
     "id_problem",
     "iter_id_texts",
+    "last_run_tag",
     "merge_texts",
     "parse_score",
     "ranks_only",
@@ -206,6 +208,57 @@ def run_tags(path: Path) -> list[str]:
         if len(fields) >= 6:
             tags.setdefault(fields[5])
     return list(tags)
+
+
+def last_run_tag(path: Path) -> str | None:
+    """The run tag (6th column) of the last run line of a TREC run file: the ``runid`` that
+    trec_eval prints. None if that line has fewer than 6 columns. Read from the end of a
+    plain file, so that a large run is not read again.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     run = Path(tmp, "run.txt")
+    ...     _ = run.write_text("q1 Q0 d1 1 2.5 first\\nq1 Q0 d2 2 1.5 second\\n\\n# a note\\n")
+    ...     last_run_tag(run)
+    'second'
+    """
+    with open_binary(path) as handle:
+        if isinstance(handle, io.BufferedReader):
+            size = handle.seek(0, io.SEEK_END)
+            tail, start = b"", size
+            while start > 0:
+                start = max(0, start - (1 << 16))
+                handle.seek(start)
+                tail = handle.read(size - start)
+                found = _last_line(tail, whole=start == 0)
+                if found is not None:
+                    return _tag_of(found)
+            return None
+        tail, cut = b"", False  # gzip: read through, keeping the last megabyte
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            tail += block
+            if len(tail) > 1 << 21:
+                tail, cut = tail[-(1 << 20) :], True
+        found = _last_line(tail, whole=not cut)
+        return None if found is None else _tag_of(found)
+
+
+def _last_line(data: bytes, *, whole: bool) -> bytes | None:
+    """The last line of ``data`` that is neither blank nor a comment; None if there is none
+    (or, unless ``whole``, if the first line of ``data`` might be cut)."""
+    lines = data.split(b"\n")
+    if not whole:
+        lines = lines[1:]
+    for line in reversed(lines):
+        stripped = line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            return line
+    return None
+
+
+def _tag_of(line: bytes) -> str | None:
+    fields = split_fields(line.decode("utf-8", errors="replace"))
+    return fields[5] if len(fields) >= 6 else None
 
 
 def ranks_only(ranked: Mapping[str, float]) -> bool:

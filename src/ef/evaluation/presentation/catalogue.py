@@ -75,7 +75,7 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
     >>> from ef.evaluation import Registry
     >>> entry = catalogue_entries(Registry.load(autoload=False))[0]
     >>> entry["name"], entry["syntaxes"]["trec_eval"], [p["name"] for p in entry["parameters"]]
-    ('bpref', ['bpref'], ['rel', 'judged_only'])
+    ('binary_gain', ['binG'], ['rel', 'judged_only'])
     """
     entries: list[dict[str, Any]] = []
     for name, metric in registry.retrieval_metrics.items():
@@ -213,6 +213,11 @@ def _retrieval_section(entry: dict[str, Any]) -> list[str]:
         )
     if entry["aggregate"] == "sum":
         lines.append("- **Over queries:** summed, as trec_eval and ir_measures report it")
+    elif entry["aggregate"] == "geometric":
+        lines.append(
+            "- **Over queries:** the geometric mean, each value floored at 0.00001 first, as "
+            "trec_eval's gm_map"
+        )
     if entry["citation"]:
         lines.append(f"- **Source:** {entry['citation']}")
     lines.append(f"- **Plugin:** `{entry['plugin']}`")

@@ -22,9 +22,13 @@ or more from the ranking before scoring, trec_eval's ``-J``), both keyword-only.
 Each built-in metric is one module (ranx's layout): ``ndcg``, ``recall``, ``precision``,
 ``reciprocal_rank``, ``average_precision``, ``r_precision``, ``bpref``, ``infap``,
 ``success``, ``f1``, ``capped_recall``, ``judged``, ``hole``, ``counts`` (``num_ret``,
-``num_rel``, ``num_rel_ret``), ``rbp`` (RBP and its residual) and ``err``. Each holds the
-metric's readable per-query reference function (``ndcg_at_k``), its numpy batch form over
-:class:`~ef.evaluation.hits.JudgedHits` (``ndcg_batch``), its exact tie-averaged form
+``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``), ``rbp`` (RBP and its residual),
+``err``, and the rest of trec_eval's ``all_trec``: ``gm_map``, ``gm_bpref``,
+``iprec_at_recall``, ``iprec_avg`` (11pt_avg), ``rprec_mult``, ``utility``,
+``binary_gain`` (binG), ``normalized_gain`` (G), ``ndcg_rel``, ``rndcg`` and ``set_map``.
+Each holds the metric's readable per-query reference function (``ndcg_at_k``), its numpy
+batch form over :class:`~ef.evaluation.hits.JudgedHits` (``ndcg_batch``), its exact
+tie-averaged form
 (``ndcg_expected``), its parameters and its :class:`~ef.evaluation.RetrievalMetric`
 declaration (``NDCG``); :data:`BUILTIN` lists the declarations in registration order.
 :mod:`~ef.evaluation.metrics.retrieval.kernels` holds the array helpers the batch and
@@ -37,35 +41,63 @@ from __future__ import annotations
 
 from ...interfaces import RetrievalMetric
 from .average_precision import MAP, average_precision
+from .binary_gain import BINARY_GAIN, binary_gain
 from .bpref import BPREF, bpref
 from .capped_recall import R_CAP, capped_recall_at_k
-from .counts import NUM_REL, NUM_REL_RET, NUM_RET, num_rel, num_rel_ret, num_ret
+from .counts import (
+    NUM_NONREL_JUDGED_RET,
+    NUM_REL,
+    NUM_REL_RET,
+    NUM_RET,
+    num_nonrel_judged_ret,
+    num_rel,
+    num_rel_ret,
+    num_ret,
+)
 from .err import ERR, err_at_k
 from .f1 import F1, f1_at_k
+from .gm_bpref import GM_BPREF, gm_bpref
+from .gm_map import GM_MAP, gm_average_precision
 from .hole import HOLE, hole_at_k
 from .infap import INFAP, INFAP_EPSILON, inferred_average_precision
+from .iprec_at_recall import IPREC_AT_RECALL, iprec_at_recall
+from .iprec_avg import IPREC_AVG, iprec_avg
 from .judged import JUDGED, judged_at_k
 from .ndcg import NDCG, dcg_at_k, ndcg_at_k
+from .ndcg_rel import NDCG_REL, ndcg_rel
+from .normalized_gain import NORMALIZED_GAIN, normalized_gain
 from .precision import PRECISION, precision_at_k
 from .r_precision import RPREC, r_precision
 from .rbp import RBP, RBP_RESID, rbp, rbp_residual
 from .recall import RECALL, recall_at_k
 from .reciprocal_rank import MRR, reciprocal_rank
+from .rndcg import RNDCG, rndcg
+from .rprec_mult import RPREC_MULT, rprec_mult
+from .set_map import SET_MAP, set_map
 from .success import SUCCESS, success_at_k
+from .utility import UTILITY, utility
 
 __all__ = [
     "BUILTIN",
     "INFAP_EPSILON",
     "average_precision",
+    "binary_gain",
     "bpref",
     "capped_recall_at_k",
     "dcg_at_k",
     "err_at_k",
     "f1_at_k",
+    "gm_average_precision",
+    "gm_bpref",
     "hole_at_k",
     "inferred_average_precision",
+    "iprec_at_recall",
+    "iprec_avg",
     "judged_at_k",
     "ndcg_at_k",
+    "ndcg_rel",
+    "normalized_gain",
+    "num_nonrel_judged_ret",
     "num_rel",
     "num_rel_ret",
     "num_ret",
@@ -75,7 +107,11 @@ __all__ = [
     "rbp_residual",
     "recall_at_k",
     "reciprocal_rank",
+    "rndcg",
+    "rprec_mult",
+    "set_map",
     "success_at_k",
+    "utility",
 ]
 
 #: The built-in retrieval metrics, in registration order (the catalogue's and the docs').
@@ -99,4 +135,17 @@ BUILTIN: tuple[RetrievalMetric, ...] = (
     RBP,
     RBP_RESID,
     ERR,
+    # trec_eval's measures of all_trec (``ef-eval trec_eval``).
+    GM_MAP,
+    GM_BPREF,
+    IPREC_AT_RECALL,
+    IPREC_AVG,
+    RPREC_MULT,
+    UTILITY,
+    BINARY_GAIN,
+    NORMALIZED_GAIN,
+    NDCG_REL,
+    RNDCG,
+    SET_MAP,
+    NUM_NONREL_JUDGED_RET,
 )

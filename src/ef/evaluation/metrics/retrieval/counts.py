@@ -1,10 +1,13 @@
-"""The counts: docs retrieved, relevant docs, relevant docs retrieved; summed over queries.
+"""The counts: docs retrieved, relevant docs, relevant docs retrieved, judged non-relevant
+docs retrieved; summed over queries.
 
     num_ret = |top k|
     num_rel = R, the query's relevant docs
     num_rel_ret = |relevant in top k|
+    num_nonrel_judged_ret = |docs of the top k judged 0 or more, and not relevant|
 
-trec_eval (NIST), usnistgov/trec_eval: ``num_ret``, ``num_rel``, ``num_rel_ret``.
+trec_eval (NIST), usnistgov/trec_eval: ``num_ret``, ``num_rel``, ``num_rel_ret``,
+``num_nonrel_judged_ret``.
 """
 
 from __future__ import annotations
@@ -20,9 +23,13 @@ if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
 __all__ = [
+    "NUM_NONREL_JUDGED_RET",
     "NUM_REL",
     "NUM_REL_RET",
     "NUM_RET",
+    "num_nonrel_judged_ret",
+    "num_nonrel_judged_ret_batch",
+    "num_nonrel_judged_ret_expected",
     "num_rel",
     "num_rel_batch",
     "num_rel_expected",
@@ -84,6 +91,24 @@ def num_rel_ret(
     return float(relevant_hits(top_docs(ranked, relevant, k, judged_only), relevant, rel))
 
 
+def num_nonrel_judged_ret(
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None = None,
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> float:
+    """Number of docs retrieved (in the top ``k``) judged 0 or more but not relevant.
+
+    >>> num_nonrel_judged_ret(['d1', 'x', 'n', 'u'], {'d1': 1, 'n': 0, 'u': -1})
+    1.0
+    """
+    top = top_docs(ranked, relevant, k, judged_only)
+    judged = sum(1 for doc in top if relevant.get(doc, -1) >= 0)
+    return float(judged - relevant_hits(top, relevant, rel))
+
+
 def num_ret_batch(hits: JudgedHits, k: int | None, *, judged_only: bool = False) -> Floats:
     """Docs retrieved in each query's top ``k``."""
     import numpy as np
@@ -111,6 +136,31 @@ def num_rel_ret_batch(
 
     hits = prepared(hits, judged_only)
     return per_query(hits, relevant_in_top(hits, k, rel), None)
+
+
+def num_nonrel_judged_ret_batch(
+    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
+) -> Floats:
+    """Judged, non-relevant docs in each query's top ``k``."""
+    from .kernels import in_top, is_relevant, per_query, prepared
+
+    hits = prepared(hits, judged_only)
+    judged = in_top(hits, k) & (hits.grade >= 0)
+    return per_query(hits, judged & ~is_relevant(hits.grade, rel), None)
+
+
+def num_nonrel_judged_ret_expected(
+    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
+) -> Floats:
+    """Expected judged, non-relevant docs in the top ``k``: each counts with the share of its
+    group's ranks within it. O(hits)."""
+    from .kernels import is_relevant, per_query, prepared, reach, untied
+
+    hits = prepared(hits, judged_only)
+    if untied(hits):
+        return num_nonrel_judged_ret_batch(hits, k, rel=rel)
+    judged = (hits.grade >= 0) & ~is_relevant(hits.grade, rel)
+    return per_query(hits, judged, reach(hits, k))
 
 
 def num_ret_expected(hits: JudgedHits, k: int | None, *, judged_only: bool = False) -> Floats:
@@ -178,5 +228,19 @@ NUM_REL_RET = RetrievalMetric(
         Synonym(TREC, "num_rel_ret", cutoff=False),
     ),
     formula="|relevant in top k|; summed over queries",
+    citation=CITE_TREC,
+)
+
+
+NUM_NONREL_JUDGED_RET = RetrievalMetric(
+    name="num_nonrel_judged_ret",
+    func=num_nonrel_judged_ret,
+    batch=num_nonrel_judged_ret_batch,
+    expected=num_nonrel_judged_ret_expected,
+    params=BINARY,
+    cutoff=False,
+    aggregate="sum",
+    synonyms=(Synonym(TREC, "num_nonrel_judged_ret", cutoff=False),),
+    formula="|docs of the top k judged 0 or more, not relevant|; summed over queries",
     citation=CITE_TREC,
 )

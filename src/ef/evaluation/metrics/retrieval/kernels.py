@@ -71,13 +71,16 @@ __all__ = [
     "CELLS",
     "TieGroups",
     "before_in_query",
+    "by_query",
     "comb_ratio",
+    "cut",
     "depths",
     "expand",
     "expected_found",
     "first_groups",
     "in_top",
     "is_relevant",
+    "log2_of",
     "per_query",
     "prepared",
     "reach",
@@ -133,6 +136,48 @@ def prepared(hits: JudgedHits, judged_only: bool) -> JudgedHits:
     return hits.judged_only() if judged_only else hits
 
 
+def cut(hits: JudgedHits, k: int | None) -> JudgedHits:
+    """``hits`` of each ranking's first ``k`` docs only (all of them for ``k=None``), as
+    trec_eval's ``-M`` cuts it: for the batch forms of metrics that read a whole ranking.
+    The tie groups are dropped (a batch form ranks as given)."""
+    if k is None:
+        return hits
+    import attrs
+
+    keep = hits.rank <= k
+    return attrs.evolve(
+        hits,
+        query=hits.query[keep],
+        rank=hits.rank[keep],
+        grade=hits.grade[keep],
+        n_retrieved=np.minimum(hits.n_retrieved, k),
+        above=None,
+        tied=None,
+    )
+
+
+_LOG2: list[Floats] = []
+
+
+def log2_of(values: Ints) -> Floats:
+    """``log2`` of positive ints, as C's ``log2`` gives it (``math.log2``), from a table.
+
+    numpy's ``log2`` differs from the C library's in the last place for some ints (1,621 is
+    the first): trec_eval's discounts are the C library's, so these are too.
+
+    >>> log2_of(np.array([1, 2, 1621])).tolist() == [0.0, 1.0, math.log2(1621)]
+    True
+    """
+    top = int(values.max(initial=0))
+    if not _LOG2 or _LOG2[0].size <= top:
+        size = max(top + 1, 4096)
+        table = np.zeros(size, dtype=np.float64)
+        table[1:] = [math.log2(i) for i in range(1, size)]
+        _LOG2[:] = [table]
+    found: Floats = _LOG2[0][values]
+    return found
+
+
 def safe_divide(numerator: Floats, denominator: npt.NDArray[np.int64] | Floats) -> Floats:
     """``numerator / denominator``, 0 where the denominator is 0."""
     out = np.zeros_like(numerator)
@@ -148,6 +193,19 @@ def before_in_query(query: Ints, flags: Bools) -> Ints:
     starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
     lengths = np.diff(np.r_[starts, query.size])
     return counts - np.repeat(counts[starts], lengths)
+
+
+def by_query(
+    hits: JudgedHits,
+) -> Iterator[tuple[list[int], list[float], list[float], int]]:
+    """Each query's ``(ranks, grades, judged grades, docs retrieved)`` as Python lists: for
+    the batch forms that walk a query's hits one by one."""
+    ranks, grades = hits.rank.tolist(), hits.grade.tolist()
+    judged, offsets = hits.judged.tolist(), hits.judged_offsets.tolist()
+    bounds = np.searchsorted(hits.query, np.arange(hits.n_queries + 1)).tolist()
+    for q, n in enumerate(hits.n_retrieved.tolist()):
+        start, end = bounds[q], bounds[q + 1]
+        yield ranks[start:end], grades[start:end], judged[offsets[q] : offsets[q + 1]], n
 
 
 def untied(hits: JudgedHits) -> bool:

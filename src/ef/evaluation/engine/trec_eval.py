@@ -1,0 +1,776 @@
+"""trec_eval's command, measure by measure: what ``ef-eval trec_eval`` (``ef-trec-eval``) computes.
+
+This module holds trec_eval's semantics that are not a metric: its table of measures (each
+one's printed name, parameters, summary and which of our metrics computes it), how ``-m``
+marks them (named sets, ``P.5,10``, the first parameter list of a measure winning), the
+query set (``-c``), ``-M`` and ``-J`` applied to the rankings before any measure, and the
+summary row (a mean, a sum, a geometric mean). The metrics themselves are the registry's
+(``metrics/retrieval/``); :func:`trec_eval_result` scores a run with their batch forms and
+returns the values in trec_eval's order, which :mod:`~ef.evaluation.presentation.trec_names`
+prints as trec_eval does.
+
+Two versions are known (:data:`VERSIONS`): 9.0.8, the one pytrec_eval wraps (the default),
+and 10.0. They differ in how scores are kept (C ``float`` in 9.0.8, ``double`` in 10.0), the
+recall cutoffs of ``iprec_at_recall`` and ``11pt_avg`` (``(long)(x * R + 0.9)`` against
+``lround(x * R)``), ``-c`` (10.0 scores a judged query the run lacks on a one-document
+ranking and prints its rows; without ``-c`` it stops at such a query), and ``all_trec``
+(10.0 adds ``unj``, ``rbp`` and ``rbp_resid``).
+
+>>> [c.name for c in columns(["P.5,10", "map"], Options())]
+['map', 'P_5', 'P_10']
+>>> [c.name for c in columns(["official"], Options())][:6]
+['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map']
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..errors import UnknownNameError
+from .measures import Measure
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..hits import JudgedHits
+    from ..plugin_engine.registry import Registry
+    from ..runs.table import RunTable
+
+__all__ = [
+    "MEASURE_SETS",
+    "MIN_GEO_MEAN",
+    "MISSING_ZSCORE",
+    "VERSIONS",
+    "Column",
+    "Options",
+    "TrecEvalResult",
+    "columns",
+    "measure_names",
+    "trec_eval_result",
+]
+
+#: The two trec_eval versions whose output ``ef-eval trec_eval`` reproduces.
+VERSIONS = ("9.0.8", "10.0")
+
+#: trec_eval's floor of a value before its log is taken (gm_map, gm_bpref).
+MIN_GEO_MEAN = 0.00001
+
+_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+
+_OFFICIAL = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+    "recip_rank", "iprec_at_recall", "P",
+)  # fmt: skip
+_SET = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+    "set_relative_P", "set_map", "set_F",
+)  # fmt: skip
+_ALL_TREC_9 = (
+    *_OFFICIAL, "relstring", "recall", "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg",
+    "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG",
+    "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
+)  # fmt: skip
+
+#: Each version's named sets (``-m official``), member by member (trec_eval's measures.c).
+MEASURE_SETS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "9.0.8": {"official": _OFFICIAL, "set": _SET, "all_trec": _ALL_TREC_9},
+    "10.0": {
+        "official": _OFFICIAL,
+        "set": _SET,
+        "all_trec": (*_ALL_TREC_9, "unj", "rbp", "rbp_resid"),
+    },
+}
+
+#: trec_eval's measures that need other judgements than qrels (``-R prefs``, ``qrels_jg``).
+_OTHER_FORMATS = frozenset({
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+    "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+    "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+    "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg",
+})  # fmt: skip
+_OTHER_SETS = frozenset({"all_prefs", "prefs", "qrels_jg"})
+#: trec_eval measures on qrels that ef-evaluation does not implement.
+_NOT_HERE = frozenset({"yaap", "dcg", "ideal_dcg", "ndcg_p"})
+
+
+@attrs.frozen
+class Options:
+    """trec_eval's switches: ``-q``, ``-c``, ``-n``, ``-l``, ``-J``, ``-M``, ``-N``, the version.
+
+    ``max_docs`` is ``-M`` (None: every doc), ``num_docs`` is ``-N`` (utility's collection
+    size), ``rel_level`` is ``-l`` (the lowest grade that counts as relevant).
+
+    >>> Options(rel_level=2).rel
+    2.0
+    """
+
+    version: str = attrs.field(default="9.0.8", validator=attrs.validators.in_(VERSIONS))
+    per_query: bool = False
+    complete: bool = False
+    summary: bool = True
+    rel_level: int = 1
+    judged_only: bool = False
+    max_docs: int | None = None
+    num_docs: int = 0
+
+    @property
+    def rel(self) -> float | None:
+        """``-l`` as a metric's ``rel`` parameter (None for 1: any grade > 0)."""
+        return None if self.rel_level == 1 else float(self.rel_level)
+
+    @property
+    def v10(self) -> bool:
+        """True for trec_eval 10.0's behaviour."""
+        return self.version == "10.0"
+
+
+#: The printed names trec_eval 10.0 zeroes for a query the run lacks (and ``unj*``).
+_CLEARED = frozenset({"num_ret", "utility", "relstring", "rbp_resid"})
+
+
+@attrs.frozen
+class Column:
+    """One printed measure: its name, how its values print and sum up, and what computes it.
+
+    ``kind`` is ``"float"`` (``%6.4f``), ``"long"`` (``%ld``), ``"string"`` (relstring's
+    ``'...'``), ``"runid"`` or ``"num_q"``. ``summary`` is ``"mean"``, ``"sum"``,
+    ``"geometric"`` (the mean of logs, printed as its exp: gm_map), ``"num_rel"`` (a sum;
+    with ``-c``, every judged query's relevant docs) or ``"none"``. ``per_query`` says
+    whether ``-q`` prints it per query; :attr:`cleared` whether trec_eval 10.0 zeroes it for
+    a judged query the run lacks (``-c``).
+    """
+
+    name: str
+    kind: str
+    measure: Measure | None = None
+    summary: str = "mean"
+    per_query: bool = True
+    #: relstring's length, for the ``string`` kind.
+    length: int = 0
+
+    @property
+    def cleared(self) -> bool:
+        """Whether trec_eval 10.0 zeroes (or empties) this value for a query the run lacks
+        (``-c``): it looks the printed name up, so ``utility`` is, ``utility_2,-1,0,0`` not.
+
+        >>> Column("unj_5", "float").cleared, Column("rbp_resid_p=0.5", "float").cleared
+        (True, False)
+        """
+        return self.name in _CLEARED or self.name.startswith("unj")
+
+
+@attrs.frozen
+class _Entry:
+    """A measure of trec_eval's table: its parameter syntax and defaults, and how to make its
+    columns from the parameters."""
+
+    name: str
+    params: str  # "none", "cut_long", "cut_double", "doubles", "pairs"
+    default: tuple[Any, ...]
+    build: Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]
+    versions: tuple[str, ...] = VERSIONS
+
+
+def _metric(registry: Registry, name: str, k: int | None, **params: Any) -> Measure:
+    """The registry's metric ``name`` at cutoff ``k`` with ``params`` (defaults dropped)."""
+    metric = registry.retrieval_metric(name)
+    for given in params:
+        metric.param(given)  # an UnknownNameError for a parameter the metric lacks
+    chosen = []
+    for p in metric.params:
+        if params.get(p.name) is not None:
+            value = p.convert(params[p.name])
+            if value != p.default:
+                chosen.append((p.name, value))
+    return Measure(metric, k, chosen)
+
+
+def _printed(name: str, raw: str | None) -> str:
+    """A float-parameter measure's name: ``utility`` or ``utility_2,-1,0,0`` (the raw text)."""
+    return name if raw is None else f"{name}_{raw}"
+
+
+def _simple(
+    metric: str,
+    *,
+    kind: str = "float",
+    summary: str = "mean",
+    per_query: bool = True,
+    rel: bool = True,
+    k: int | None = None,
+    **fixed: Any,
+) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
+    def build(
+        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    ) -> list[Column]:
+        extra = {"rel": opts.rel} if rel else {}
+        measure = _metric(reg, metric, k, **extra, **fixed)
+        return [Column(entry.name, kind, measure, summary, per_query)]
+
+    return build
+
+
+def _cut(
+    metric: str, *, rel: bool = True
+) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
+    def build(
+        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    ) -> list[Column]:
+        extra = {"rel": opts.rel} if rel else {}
+        return [
+            Column(f"{entry.name}_{k}", "float", _metric(reg, metric, k, **extra)) for k in params
+        ]
+
+    return build
+
+
+def _recall_points(
+    metric: str, param: str
+) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
+    def build(
+        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    ) -> list[Column]:
+        extra: dict[str, Any] = {"rel": opts.rel}
+        if metric == "iprec_at_recall":
+            extra["rounding"] = "lround" if opts.v10 else "plus0.9"
+            extra["nan_if_empty"] = True
+        return [
+            Column(
+                f"{entry.name}_{x:3.2f}", "float", _metric(reg, metric, None, **extra, **{param: x})
+            )
+            for x in params
+        ]
+
+    return build
+
+
+def _utility(
+    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    if len(params) != 4:
+        raise ValueError(
+            f"-m utility.{raw}: utility takes 4 coefficients (relevant retrieved, nonrelevant "
+            "retrieved, relevant not retrieved, nonrelevant not retrieved), e.g. utility.1,-1,0,0"
+        )
+    a, b, c, d = params
+    measure = _metric(
+        reg,
+        "utility",
+        None,
+        rel=opts.rel,
+        rel_ret=a,
+        nonrel_ret=b,
+        rel_unret=c,
+        nonrel_unret=d,
+        collection=opts.num_docs,
+    )
+    return [Column(_printed(entry.name, raw), "float", measure)]
+
+
+def _iprec_avg(
+    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    if not params:
+        raise ValueError(f"-m 11pt_avg.{raw}: 11pt_avg needs recall points, e.g. 11pt_avg.0.2,0.8")
+    measure = _metric(
+        reg,
+        "iprec_avg",
+        None,
+        rel=opts.rel,
+        recalls=",".join(repr(float(x)) for x in params),
+        rounding="lround" if opts.v10 else "plus0.9",
+        nan_if_empty=True,
+    )
+    return [Column(_printed(entry.name, raw), "float", measure)]
+
+
+def _set_f(
+    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    beta = params[0] if params else 1.0
+    measure = _metric(reg, "f1", None, rel=opts.rel, beta2=beta)
+    return [Column(_printed(entry.name, raw), "float", measure)]
+
+
+def _relstring(
+    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    length = max(0, int(params[0])) if params else 0
+    return [Column(_printed(entry.name, raw), "string", summary="none", length=length)]
+
+
+def _gains(
+    metric: str, *, rel: bool = False, k: int | None = None, **fixed: Any
+) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
+    def build(
+        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    ) -> list[Column]:
+        gains: dict[int, float] = {}
+        extra: dict[str, Any] = dict(fixed)
+        for name, value in params:
+            if name == "p" and metric in ("rbp", "rbp_resid"):
+                extra["p"] = value
+                continue
+            level = _pair_level(entry.name, name, raw, opts)
+            if level is None:
+                continue
+            if metric in ("rbp", "rbp_resid"):
+                raise ValueError(
+                    f"-m {entry.name}.{raw}: ef-evaluation's {entry.name} takes p=... only, not "
+                    "gains"
+                )
+            gains.setdefault(level, value)  # trec_eval looks a level up from the first pair
+        if gains:
+            extra["gains"] = gains
+        if rel:
+            extra["rel"] = opts.rel
+        measure = _metric(reg, metric, k, **extra)
+        return [Column(_printed(entry.name, raw), "float", measure)]
+
+    return build
+
+
+def _pair_level(name: str, text: str, raw: str | None, opts: Options) -> int | None:
+    """The grade a ``grade=gain`` pair names; None where trec_eval 10.0 skips the pair."""
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if opts.v10:
+        return None  # 10.0 skips a pair whose name is not an integer
+    raise ValueError(f"-m {name}.{raw}: {text!r} is not a relevance grade (an integer)")
+
+
+def _num_q(
+    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    return [Column("num_q", "num_q", summary="num_q", per_query=False)]
+
+
+def _runid(
+    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    return [Column("runid", "runid", summary="runid", per_query=False)]
+
+
+_V10 = ("10.0",)
+
+#: trec_eval's measures in its order (te_trec_measures in measures.c): the printed order.
+_TABLE: tuple[_Entry, ...] = (
+    _Entry("runid", "none", (), _runid),
+    _Entry("num_q", "none", (), _num_q),
+    _Entry("num_ret", "none", (), _simple("num_ret", kind="long", summary="sum", rel=False)),
+    _Entry("num_rel", "none", (), _simple("num_rel", kind="long", summary="num_rel")),
+    _Entry("num_rel_ret", "none", (), _simple("num_rel_ret", kind="long", summary="sum")),
+    _Entry("map", "none", (), _simple("map")),
+    _Entry("gm_map", "none", (), _simple("gm_map", summary="geometric", per_query=False)),
+    _Entry("Rprec", "none", (), _simple("rprec")),
+    _Entry("bpref", "none", (), _simple("bpref")),
+    _Entry("recip_rank", "none", (), _simple("mrr")),
+    _Entry("iprec_at_recall", "cut_double", _RECALLS, _recall_points("iprec_at_recall", "recall")),
+    _Entry("P", "cut_long", _CUTS, _cut("precision")),
+    _Entry("relstring", "doubles", (10.0,), _relstring),
+    _Entry("recall", "cut_long", _CUTS, _cut("recall")),
+    _Entry("infAP", "none", (), _simple("infap")),
+    _Entry("gm_bpref", "none", (), _simple("gm_bpref", summary="geometric", per_query=False)),
+    _Entry("Rprec_mult", "cut_double", _MULTS, _recall_points("rprec_mult", "mult")),
+    _Entry("utility", "doubles", (1.0, -1.0, 0.0, 0.0), _utility),
+    _Entry("11pt_avg", "doubles", _RECALLS, _iprec_avg),
+    _Entry("binG", "none", (), _simple("binary_gain")),
+    _Entry("G", "pairs", (), _gains("normalized_gain")),
+    _Entry("ndcg", "pairs", (), _gains("ndcg")),
+    _Entry("ndcg_rel", "pairs", (), _gains("ndcg_rel")),
+    _Entry("Rndcg", "pairs", (), _gains("rndcg", rel=True, nan_if_empty=True)),
+    _Entry("ndcg_cut", "cut_long", _CUTS, _cut("ndcg", rel=False)),
+    _Entry("map_cut", "cut_long", _CUTS, _cut("map")),
+    _Entry("relative_P", "cut_long", _CUTS, _cut("r_cap")),
+    _Entry("success", "cut_long", (1, 5, 10), _cut("success")),
+    _Entry("set_P", "none", (), _simple("precision")),
+    _Entry("set_relative_P", "none", (), _simple("r_cap")),
+    _Entry("set_recall", "none", (), _simple("recall")),
+    _Entry("set_map", "none", (), _simple("set_map")),
+    _Entry("set_F", "doubles", (1.0,), _set_f),
+    _Entry("num_nonrel_judged_ret", "none", (), _simple("num_nonrel_judged_ret", kind="long",
+                                                        summary="sum")),
+    _Entry("rbp", "pairs", (), _gains("rbp", graded=True), _V10),
+    _Entry("rbp_resid", "pairs", (), _gains("rbp_resid"), _V10),
+    _Entry("unj", "cut_long", (5, 10, 20), _cut("hole", rel=False), _V10),
+)  # fmt: skip
+
+_BY_NAME = {entry.name: entry for entry in _TABLE}
+
+
+def measure_names(version: str = "9.0.8") -> tuple[str, ...]:
+    """The measures of trec_eval ``version`` that ``-m`` can name, in its order.
+
+    >>> measure_names()[:5]
+    ('runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret')
+    """
+    return tuple(e.name for e in _TABLE if version in e.versions)
+
+
+def _c_long(spec: str, text: str, notes: list[str]) -> int:
+    """trec_eval's ``atol``, with a note where it reads less than the text says."""
+    match = re.match(r"\s*([+-]?\d+)", text)
+    if match is None:
+        raise ValueError(f"-m {spec}: {text!r} is not a whole number")
+    value = int(match.group(1))
+    if match.group(0) != text:
+        notes.append(f"-m {spec}: trec_eval reads {text!r} as {value}, and so does ef")
+    return value
+
+
+_C_DOUBLE = re.compile(r"\s*[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
+
+
+def _c_double(spec: str, text: str, notes: list[str]) -> float:
+    """trec_eval's ``atof``, with a note where it reads less than the text says."""
+    match = _C_DOUBLE.match(text)
+    if match is None:
+        raise ValueError(f"-m {spec}: {text!r} is not a number")
+    value = float(match.group(0))
+    if match.group(0) != text:
+        notes.append(f"-m {spec}: trec_eval reads {text!r} as {value!r}, and so does ef")
+    if not math.isfinite(value):
+        raise ValueError(f"-m {spec}: {text!r} is not a finite number")
+    return value
+
+
+def _parse_params(entry: _Entry, text: str, notes: list[str]) -> tuple[Any, ...]:
+    """The parameters after ``-m name.``, read as trec_eval reads them (meas_init.c)."""
+    spec = f"{entry.name}.{text}"
+    parts = text.split(",")
+    if entry.params == "cut_long":
+        cutoffs = sorted(_c_long(spec, part, notes) for part in parts)
+        if cutoffs[0] <= 0:
+            raise ValueError(f"-m {spec}: cutoffs must be positive")
+        if len(set(cutoffs)) != len(cutoffs):
+            raise ValueError(f"-m {spec}: a cutoff is given twice")
+        return tuple(cutoffs)
+    if entry.params == "cut_double":
+        points = sorted(_c_double(spec, part, notes) for part in parts)
+        if len(set(points)) != len(points):
+            raise ValueError(f"-m {spec}: a cutoff is given twice")
+        return tuple(points)
+    if entry.params == "doubles":
+        return tuple(_c_double(spec, part, notes) for part in parts)
+    if entry.params == "pairs":
+        pairs = []
+        for part in parts:
+            name, equals, value = part.partition("=")
+            if not equals or "=" in value:
+                raise ValueError(
+                    f"-m {spec}: {entry.name}'s parameters are name=value pairs, e.g. "
+                    f"{entry.name}.1=3,2=9"
+                )
+            pairs.append((name, _c_double(spec, value, notes)))
+        return tuple(pairs)
+    raise ValueError(f"-m {spec}: {entry.name} takes no parameters")
+
+
+def _marked(specs: Iterable[str], opts: Options) -> tuple[list[_Entry], dict[str, str]]:
+    """The measures ``-m`` marks, in trec_eval's order, and each name's first parameter text."""
+    sets = MEASURE_SETS[opts.version]
+    marked: set[str] = set()
+    params: dict[str, str] = {}
+    for spec in specs:
+        name, dot, text = spec.partition(".")
+        if dot:
+            if not text:
+                raise ValueError(f"-m {spec}: nothing after the dot (write {name} or {name}.5)")
+            params.setdefault(name, text)  # trec_eval keeps a measure's first parameters
+        if name in sets:
+            marked.update(sets[name])
+        elif name in _BY_NAME and opts.version in _BY_NAME[name].versions:
+            marked.add(name)
+        else:
+            raise UnknownNameError(_unknown_measure(spec, name, opts))
+    return [e for e in _TABLE if e.name in marked], params
+
+
+def _unknown_measure(spec: str, name: str, opts: Options) -> str:
+    if name in _OTHER_FORMATS or name in _OTHER_SETS:
+        return (
+            f"-m {spec}: {name} needs preference or judgement-group files (trec_eval -R prefs, "
+            "qrels_jg), which ef-eval trec_eval does not read"
+        )
+    if name in _NOT_HERE:
+        return f"-m {spec}: trec_eval's {name} is not implemented in ef-evaluation"
+    if name in _BY_NAME:
+        return f"-m {spec}: {name} is a measure of trec_eval 10.0; use --compat 10.0"
+    import difflib
+
+    known = [*MEASURE_SETS[opts.version], *measure_names(opts.version)]
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    return (
+        f"-m {spec}: trec_eval {opts.version} has no measure {name!r}{hint} "
+        f"(named sets: {', '.join(MEASURE_SETS[opts.version])})"
+    )
+
+
+def columns(
+    specs: Sequence[str],
+    opts: Options,
+    *,
+    registry: Registry | None = None,
+    notes: list[str] | None = None,
+) -> list[Column]:
+    """The printed measures that ``-m specs`` ask for (``official`` if none), in trec_eval's
+    order, with their parameters as trec_eval reads them; ``notes`` collects what it reads
+    otherwise than the text says (``ndcg_cut.23.4`` is cutoff 23).
+
+    >>> [c.name for c in columns(["ndcg_cut.20,5", "recip_rank", "P.5", "P.10"], Options())]
+    ['recip_rank', 'P_5', 'ndcg_cut_5', 'ndcg_cut_20']
+    """
+    from ..plugin_engine.registry import registry_or_default
+
+    registry = registry_or_default(registry)
+    notes = [] if notes is None else notes
+    entries, texts = _marked(specs or ["official"], opts)
+    out: list[Column] = []
+    for entry in entries:
+        raw = texts.get(entry.name)
+        params = entry.default if raw is None else _parse_params(entry, raw, notes)
+        out.extend(entry.build(entry, params, raw, opts, registry))
+    return out
+
+
+@attrs.frozen(eq=False)
+class TrecEvalResult:
+    """What ``trec_eval`` prints, as values: the queries of the per-query rows, each column's
+    value per query and its summary (the ``all`` row), and notes for stderr.
+
+    ``values[i]`` holds column ``i``'s values, one per query of ``query_ids`` (a float array,
+    or strings for relstring, or None for ``runid``/``num_q``); ``summary[i]`` is its ``all``
+    value (None where trec_eval prints none).
+    """
+
+    columns: tuple[Column, ...]
+    query_ids: tuple[str, ...]
+    values: tuple[Any, ...]
+    summary: tuple[Any, ...]
+    opts: Options
+    notes: tuple[str, ...] = ()
+    #: Values are z-scores (``-Z``): the names print with a ``Z`` before them.
+    zscored: bool = False
+
+
+def _truncated(hits: JudgedHits, max_docs: int) -> JudgedHits:
+    """The hits of each ranking's first ``max_docs`` docs (trec_eval's ``-M``)."""
+    import numpy as np
+
+    keep = hits.rank <= max_docs
+    return attrs.evolve(
+        hits,
+        query=hits.query[keep],
+        rank=hits.rank[keep],
+        grade=hits.grade[keep],
+        n_retrieved=np.minimum(hits.n_retrieved, max_docs),
+        above=None,
+        tied=None,
+    )
+
+
+def _relstrings(hits: JudgedHits, length: int) -> list[str]:
+    """trec_eval's relstring of each query: one character per doc of its first ``length``:
+    the grade (0-9, ``>`` above 9), ``-`` for an unjudged doc, ``.`` for a negative grade."""
+    chars: list[list[str]] = [["-"] * min(length, int(n)) for n in hits.n_retrieved.tolist()]
+    for q, r, g in zip(hits.query.tolist(), hits.rank.tolist(), hits.grade.tolist(), strict=True):
+        if r <= len(chars[q]):
+            chars[q][r - 1] = ">" if g > 9 else (str(int(g)) if g >= 0 else ".")
+    return ["".join(c) for c in chars]
+
+
+#: trec_eval's value for a measure or query the z-scores file does not list.
+MISSING_ZSCORE = -1000000.0
+
+
+def _zscored(
+    values: npt.NDArray[np.float64],
+    name: str,
+    query_ids: Sequence[str],
+    zscores: Mapping[str, Mapping[str, tuple[float, float]]],
+) -> npt.NDArray[np.float64]:
+    """Each query's value as a z-score (trec_eval's -Z): ``(value - mean) / stddev``; with a
+    zero stddev, 0 for the mean itself; :data:`MISSING_ZSCORE` where the file has no line."""
+    import numpy as np
+
+    out = np.empty_like(values)
+    for i, (value, query_id) in enumerate(zip(values.tolist(), query_ids, strict=True)):
+        found = zscores.get(query_id, {}).get(name)
+        if found is None:
+            out[i] = MISSING_ZSCORE
+            continue
+        mean, stddev = found
+        if stddev:
+            out[i] = (value - mean) / stddev
+        else:
+            out[i] = 0.0 if value == mean else MISSING_ZSCORE
+    return out
+
+
+def _sum(values: npt.NDArray[np.float64]) -> float:
+    """The values added one by one in order, as trec_eval accumulates them."""
+    import numpy as np
+
+    return float(np.cumsum(values)[-1]) if values.size else 0.0
+
+
+@attrs.frozen
+class _Queries:
+    """The queries trec_eval scores, and what its summary counts: the judged queries, those it
+    scores (in its order), the relevant docs of every judged query (``-c``'s num_rel), and
+    which scored queries the run lacks (10.0's ``-c``)."""
+
+    judged: int
+    scored: list[str]
+    relevant: float
+    absent: set[str]
+
+
+def _queries(run: RunTable, qrels: Mapping[str, Mapping[str, float]], opts: Options) -> _Queries:
+    judged = sorted(qrels)  # trec_eval sorts topics by strcmp (UTF-8 byte order)
+    missing = [q for q in judged if q not in run]
+    if opts.v10 and missing and not opts.complete:
+        raise ValueError(
+            f"query {missing[0]!r} is judged but the run has no results for it, where trec_eval "
+            "10.0 stops (add -c to score it 0, or use --compat 9.0.8 to leave it out)"
+        )
+    scored = judged if opts.complete and opts.v10 else [q for q in judged if q in run]
+    if not scored:
+        raise ValueError(
+            "no query has both results and judgements: are the qrels and the run of the same "
+            "topics, and in that order on the command line (QRELS RUN)?"
+        )
+    # trec_eval's -c num_rel: every judged query's grades > 0, whatever -l says.
+    relevant = float(sum(1 for q in judged for grade in qrels[q].values() if grade > 0))
+    return _Queries(len(judged), scored, relevant, set(missing) if opts.complete else set())
+
+
+def _hits(
+    run: RunTable, qrels: Mapping[str, Mapping[str, float]], queries: _Queries, opts: Options
+) -> tuple[JudgedHits, npt.NDArray[np.bool_]]:
+    """Where the judged docs of the scored queries rank, as trec_eval's form_res_rels leaves
+    them (``-M`` then ``-J``), and which queries 10.0 scores on a one-doc ranking."""
+    import numpy as np
+
+    scored = queries.scored
+    hits = run.judged_hits(scored, [qrels[q] for q in scored], "trec_eval", float64=opts.v10)
+    bogus = np.fromiter((q in queries.absent for q in scored), dtype=bool, count=len(scored))
+    if bogus.any():  # trec_eval 10.0 scores them on one unjudged doc, then zeroes some values
+        hits = attrs.evolve(hits, n_retrieved=np.where(bogus, 1, hits.n_retrieved))
+    if opts.max_docs is not None:
+        hits = _truncated(hits, opts.max_docs)
+    if opts.judged_only:
+        hits = hits.judged_only()
+    return hits, bogus
+
+
+def _values(
+    col: Column,
+    hits: JudgedHits,
+    bogus: npt.NDArray[np.bool_],
+    scored: Sequence[str],
+    zscores: Mapping[str, Mapping[str, tuple[float, float]]] | None,
+) -> Any:
+    """One column's value for every scored query (None for runid and num_q)."""
+    import numpy as np
+
+    if col.kind == "string":
+        strings = _relstrings(hits, col.length)
+        if not col.cleared:
+            return strings
+        return [("" if b else s) for s, b in zip(strings, bogus.tolist(), strict=True)]
+    if col.measure is None:
+        return None
+    m = col.measure
+    assert m.metric.batch is not None  # every metric of the table has one
+    vals = np.asarray(m.metric.batch(hits, m.k, **m.kwargs), dtype=np.float64)
+    if col.cleared and bogus.any():
+        vals = np.where(bogus, 0.0, vals)
+    if col.summary == "geometric":  # trec_eval keeps the log per query
+        vals = np.log(np.maximum(vals, MIN_GEO_MEAN))
+    if zscores is not None:
+        vals = _zscored(vals, col.name, scored, zscores)
+    return vals
+
+
+def _summary(col: Column, vals: Any, opts: Options, queries: _Queries, runid: str) -> Any:
+    """A column's ``all`` value (trec_eval's calc_avg_meas functions); None if not printed."""
+    n_scored = len(queries.scored)
+    n = queries.judged if opts.complete else n_scored
+    if col.summary in ("runid", "num_q", "none"):
+        return {"runid": runid, "num_q": n, "none": None}[col.summary]
+    if col.summary == "num_rel" and opts.complete:
+        return queries.relevant
+    total = _sum(vals)
+    if col.summary in ("sum", "num_rel"):
+        return total
+    if col.summary == "geometric":  # the values are logs
+        if opts.complete and not opts.v10:  # 9.0.8 adds the queries the run lacks last
+            total += (queries.judged - n_scored) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / n) if n else total
+    return total / n if n else total
+
+
+def trec_eval_result(
+    run: RunTable,
+    qrels: Mapping[str, Mapping[str, float]],
+    specs: Sequence[str],
+    opts: Options,
+    *,
+    runid: str,
+    zscores: Mapping[str, Mapping[str, tuple[float, float]]] | None = None,
+    registry: Registry | None = None,
+) -> TrecEvalResult:
+    """trec_eval's output for ``run`` against ``qrels``, as values (see :class:`TrecEvalResult`).
+
+    The queries scored are those of both (9.0.8), or every judged one with ``-c`` (10.0; 9.0.8
+    only averages over them). ``zscores`` (``-Z``) maps a query and a printed measure name to
+    a mean and a standard deviation: each value becomes its z-score before the summary. A
+    judged query that 10.0 would not find without ``-c`` is a ValueError, as it stops
+    trec_eval 10.0.
+
+    >>> from ef.evaluation import RunTable
+    >>> run = RunTable.from_dict({"q1": {"d1": 2.0, "d2": 1.0}})
+    >>> result = trec_eval_result(run, {"q1": {"d2": 1}}, ["P.1,2", "num_q"], Options(),
+    ...                           runid="r")
+    >>> [c.name for c in result.columns], result.summary
+    (['num_q', 'P_1', 'P_2'], (1, 0.0, 0.5))
+    """
+    import numpy as np
+
+    from ..plugin_engine.registry import registry_or_default
+
+    registry = registry_or_default(registry)
+    notes: list[str] = []
+    cols = columns(specs, opts, registry=registry, notes=notes)
+    queries = _queries(run, qrels, opts)
+    hits, bogus = _hits(run, qrels, queries, opts)
+    if np.any(hits.n_retrieved == 0):
+        empty = [q for q, n in zip(queries.scored, hits.n_retrieved.tolist(), strict=True) if not n]
+        some = "1 query has" if len(empty) == 1 else f"{len(empty)} queries have"
+        notes.append(
+            f"{some} no docs left to score (-J or -M), {empty[0]!r} first; trec_eval prints "
+            "-nan for their interpolated precision, and so does ef"
+        )
+    values = [_values(col, hits, bogus, queries.scored, zscores) for col in cols]
+    summary = [
+        _summary(col, vals, opts, queries, runid) for col, vals in zip(cols, values, strict=True)
+    ]
+    return TrecEvalResult(
+        tuple(cols),
+        tuple(queries.scored),
+        tuple(values),
+        tuple(summary),
+        opts,
+        tuple(notes),
+        zscored=zscores is not None,
+    )

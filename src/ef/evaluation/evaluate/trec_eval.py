@@ -1,0 +1,134 @@
+"""trec_eval's command on files: read the qrels and the run, then score them as trec_eval.
+
+``ef-eval trec_eval QRELS RUN`` (``ef-trec-eval``) calls :func:`trec_eval_files`; the
+semantics are :mod:`ef.evaluation.engine.trec_eval`'s, the printing
+:mod:`ef.evaluation.presentation.trec_names`'.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO
+
+from ..engine.trec_eval import Options, TrecEvalResult, trec_eval_result
+from ..errors import DatasetFormatError
+from ..formats._records import last_run_tag
+from ..formats.files import read_qrels
+from ..plugin_engine.registry import Registry, registry_or_default
+from ..runs.table import RunTable
+
+__all__ = ["STDIN", "read_zscores", "trec_eval_files"]
+
+#: The run path that means standard input.
+STDIN = "-"
+
+
+@contextlib.contextmanager
+def _run_file(run: str | os.PathLike[str], stdin: IO[bytes] | None) -> Iterator[Path]:
+    """The run's path; standard input (``-``) is copied to a temporary file first, and an
+    error that names that file names ``<stdin>`` instead."""
+    if str(run) != STDIN:
+        yield Path(run)
+        return
+    source = stdin if stdin is not None else sys.stdin.buffer
+    with tempfile.TemporaryDirectory(prefix="ef-trec-eval-") as tmp:
+        path = Path(tmp, "stdin.run")
+        with open(path, "wb") as out:
+            shutil.copyfileobj(source, out)
+        try:
+            yield path
+        except (DatasetFormatError, ValueError) as exc:
+            message = str(exc).replace(str(path), "<stdin>")
+            raise type(exc)(message) from None
+
+
+def trec_eval_files(
+    qrels: str | os.PathLike[str],
+    run: str | os.PathLike[str],
+    measures: Sequence[str] = (),
+    opts: Options | None = None,
+    *,
+    zscores: str | os.PathLike[str] | None = None,
+    stdin: IO[bytes] | None = None,
+    registry: Registry | None = None,
+) -> TrecEvalResult:
+    """trec_eval's output for the TREC qrels file ``qrels`` and the TREC run ``run`` (``-``:
+    standard input), as values; ``measures`` are ``-m`` arguments (``official`` if none);
+    ``zscores`` is ``-Z``'s file of ``qid measure mean stddev`` lines.
+
+    Raises:
+        FileNotFoundError: a file does not exist.
+        DatasetFormatError: (a ``ValueError``) a line of either file is malformed; the error
+            names the file and line.
+        ValueError: for a measure trec_eval would not take, or no query in common.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     qrels, run = pathlib.Path(tmp, "qrels"), pathlib.Path(tmp, "run")
+    ...     _ = qrels.write_text("q1 0 d1 1\\n")
+    ...     _ = run.write_text("q1 Q0 d1 1 2.0 bm25\\nq1 Q0 d2 2 1.0 bm25\\n")
+    ...     result = trec_eval_files(qrels, run, ["P.2", "runid"])
+    >>> [c.name for c in result.columns], result.summary
+    (['runid', 'P_2'], ('bm25', 0.5))
+    """
+    opts = opts or Options()
+    registry = registry_or_default(registry)
+    judged = read_qrels(qrels, "trec", registry=registry)
+    means = None if zscores is None else read_zscores(Path(zscores))
+    with _run_file(run, stdin) as path:
+        table = RunTable.read(path, "trec", registry=registry)
+        tag = last_run_tag(path)
+        if tag is None:
+            raise DatasetFormatError(
+                f"{path}: the last line has no run tag (6th column); trec_eval prints it as runid"
+            )
+        return trec_eval_result(
+            table, judged, measures, opts, runid=tag, zscores=means, registry=registry
+        )
+
+
+def read_zscores(path: Path) -> dict[str, dict[str, tuple[float, float]]]:
+    """``{query: {measure: (mean, stddev)}}`` from trec_eval's ``-Z`` file of
+    ``qid measure mean stddev`` lines.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp, "z")
+    ...     _ = path.write_text("301 P_10 0.42 0.31\\n")
+    ...     read_zscores(path)
+    {'301': {'P_10': (0.42, 0.31)}}
+    """
+    from ..formats._io import format_error, numbered_lines
+    from ..formats._records import split_fields
+
+    def number(text: str, line_no: int, line: str, what: str) -> float:
+        try:
+            return float(text)  # trec_eval's atof: "nan" and "inf" are numbers too
+        except ValueError:
+            raise format_error(path, line_no, f"{what} {text!r} is not a number", line) from None
+
+    found: dict[str, dict[str, tuple[float, float]]] = {}
+    for line_no, line in numbered_lines(path, comments=True):
+        fields = split_fields(line)
+        if len(fields) != 4:
+            raise format_error(
+                path,
+                line_no,
+                f"expected 4 columns (qid measure mean stddev), got {len(fields)}",
+                line,
+            )
+        query_id, measure, mean, stddev = fields
+        by_measure = found.setdefault(query_id, {})
+        if measure in by_measure:
+            raise format_error(path, line_no, f"{measure} is given twice for {query_id!r}", line)
+        by_measure[measure] = (
+            number(mean, line_no, line, "mean"),
+            number(stddev, line_no, line, "stddev"),
+        )
+    return found

@@ -1,0 +1,192 @@
+"""ef-trec-eval (ef-eval trec_eval): trec_eval's flags, and errors that are ours.
+
+Its output is compared with trec_eval's byte for byte in tests/conformance
+(test_trec_eval_command, test_trec_eval_differential); these tests are about what differs:
+one-line errors naming the file and line, exit code 2, notes on stderr, and stdin.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ef.evaluation.cli import cli
+from ef.evaluation.cli._trec_eval import trec_eval_command
+
+QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\nq3 0 d9 1\n"
+RUN = "q1 Q0 d1 1 2.0 bm25\nq1 Q0 x 2 1.0 bm25\nq2 Q0 d3 1 3 bm25\nq2 Q0 d4 2 3 bm25\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    return str(qrels), str(run)
+
+
+def ours(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(
+        trec_eval_command, list(args), input=stdin, prog_name="ef-trec-eval"
+    )
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_default_is_the_official_set_summary(files) -> None:
+    code, out, err = ours(*files)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[:3] == ["runid                 \tall\tbm25", "num_q                 \tall\t2",
+                         "num_ret               \tall\t4"]  # fmt: skip
+    # q2's d3 and d4 tie: trec_eval puts the greater docno first, so d3 is at rank 2.
+    assert "map                   \tall\t0.7500" in lines
+    assert lines[-1] == "P_1000                \tall\t0.0010"
+
+
+def test_the_ef_eval_subcommand_prints_the_same(files) -> None:
+    result = CliRunner().invoke(cli, ["trec_eval", "-q", "-m", "all_trec", *files])
+    assert result.exit_code == 0
+    assert result.stdout == ours("-q", "-m", "all_trec", *files)[1]
+
+
+def test_a_run_on_standard_input_reads_as_the_file(files) -> None:
+    qrels, run = files
+    code, out, _ = ours("-q", "-m", "all_trec", qrels, "-", stdin=Path(run).read_bytes())
+    assert code == 0
+    assert out == ours("-q", "-m", "all_trec", qrels, run)[1]
+
+
+def test_a_bad_line_on_standard_input_is_named_as_stdin(files) -> None:
+    code, out, err = ours(files[0], "-", stdin=b"q1 Q0 d1 1 high bm25\n")
+    assert (code, out) == (2, "")
+    assert err == "Error: <stdin>:1: score 'high' is not a number (line: 'q1 Q0 d1 1 high bm25')\n"
+
+
+@pytest.mark.parametrize(
+    ("which", "text", "message"),
+    [
+        ("qrels", "q1 0 d1\n", "qrels.txt:1: expected 4 columns"),
+        ("qrels", "q1 0 d1 1.5\n", "qrels.txt:1: relevance '1.5' is not an integer"),
+        ("run", "q1 Q0 d1 1 2.0\n", "run.txt:1: expected 6 columns"),
+        ("run", "q1 Q0 d1 1 nan bm25\n", "run.txt:1: score 'nan' is not a finite number"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_file_and_line(files, which, text, message) -> None:
+    Path(files[0 if which == "qrels" else 1]).write_text(text)
+    code, out, err = ours(*files)
+    assert (code, out) == (2, "")
+    assert message in err
+    assert err.count("\n") == 1
+    assert err.startswith("Error: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-m", "ndgc_cut.10"], "no measure 'ndgc_cut'; did you mean ndcg_cut"),
+        (["-m", "P."], "-m P.: nothing after the dot"),
+        (["-m", "P.5,5"], "-m P.5,5: a cutoff is given twice"),
+        (["-m", "P.0"], "-m P.0: cutoffs must be positive"),
+        (["-m", "P.abc"], "-m P.abc: 'abc' is not a whole number"),
+        (["-m", "utility.1,2"], "utility takes 4 coefficients"),
+        (["-m", "prefs_simp"], "needs preference or judgement-group files"),
+        (["-m", "unj"], "a measure of trec_eval 10.0; use --compat 10.0"),
+        (["-m", "yaap"], "trec_eval's yaap is not implemented"),
+        (["-l", "0"], "-l '0': must be 1 or more"),
+        (["-M", "x"], "-M 'x': expected a whole number"),
+        (["-R", "prefs"], "-R prefs: only qrels are read here"),
+        (["-D", "1"], "-D (trec_eval's debug output) is not supported"),
+        (["--bogus"], "No such option '--bogus'. (ef-trec-eval -h for help)"),
+    ],
+)
+def test_bad_options_are_one_line(files, args, message) -> None:
+    code, out, err = ours(*args, *files)
+    assert (code, out) == (2, "")
+    assert message in err, err
+    assert err.count("\n") == 1
+
+
+def test_one_file_or_three_is_a_usage_error(files) -> None:
+    code, _, err = ours(files[0])
+    assert code == 2
+    assert "expected two files, QRELS RUN, got 1" in err
+
+
+def test_no_query_in_common_says_so(files) -> None:
+    Path(files[1]).write_text("zz Q0 d1 1 2.0 bm25\n")
+    code, out, err = ours(*files)
+    assert (code, out) == (2, "")
+    assert "no query has both results and judgements" in err
+
+
+def test_trec_eval_10_stops_at_a_judged_query_the_run_lacks(files) -> None:
+    code, out, err = ours("--compat", "10.0", *files)
+    assert (code, out) == (2, "")
+    assert "query 'q3' is judged but the run has no results for it" in err
+    code, out, _ = ours("--compat", "10.0", "-c", "-q", "-m", "P.1", *files)
+    assert code == 0
+    assert "P_1                   \tq3\t0.0000\n" in out  # -c scores it 0, and prints it
+
+
+def test_what_trec_eval_reads_otherwise_is_a_note_on_stderr(files) -> None:
+    code, out, err = ours("-m", "ndcg_cut.2.5", *files)
+    assert code == 0
+    assert out.startswith("ndcg_cut_2            \tall\t")
+    assert err == "note: -m ndcg_cut.2.5: trec_eval reads '2.5' as 2, and so does ef\n"
+
+
+def test_an_empty_ranking_prints_minus_nan_as_trec_eval_does(files) -> None:
+    code, out, err = ours("-q", "-J", "-m", "11pt_avg", "-m", "set_P", *files)
+    assert code == 0
+    assert "11pt_avg              \tq2\t  -nan\n" not in out  # q2 keeps d3 (judged)
+    Path(files[1]).write_text(RUN + "q3 Q0 unjudged 1 1 bm25\n")
+    code, out, err = ours("-q", "-J", "-m", "11pt_avg", *files)
+    assert "11pt_avg              \tq3\t  -nan\n" in out
+    assert "11pt_avg              \tall\t  -nan\n" in out
+    assert err.startswith("note: 1 query has no docs left to score (-J or -M), 'q3' first")
+
+
+def test_help_describes_the_requested_measures_and_exits_0() -> None:
+    code, out, _ = ours("-h", "-m", "P.5", "-m", "gm_map")
+    assert code == 0
+    assert out.startswith("usage: ef-trec-eval [-h] [-q]")
+    assert "gm_map\n    gm_map: exp(mean(log(max(AP, 0.00001)))) over queries" in out
+    assert "P_5\n    precision@5: |relevant in top k| / k" in out
+
+
+def test_version_goes_to_stderr_as_trec_eval_s() -> None:
+    code, out, err = ours("--compat", "10.0", "-v")
+    assert (code, out) == (0, "")
+    assert err.startswith("trec_eval version 10.0 (ef-evaluation ")
+
+
+def test_the_console_script_runs_without_a_traceback(files) -> None:
+    code = "from ef.evaluation.cli import trec_eval_main; trec_eval_main()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "-m", "P.1", files[0], files[0]],  # the qrels as a run
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_bug_of_ours_is_one_line_and_exit_1(files, monkeypatch) -> None:
+    import ef.evaluation.cli._trec_eval as command
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(command, "_evaluate", broken)
+    code, out, err = ours(*files)
+    assert (code, out) == (1, "")
+    assert err == "Error: internal error: RuntimeError: boom (please report it)\n"
+    result = CliRunner().invoke(cli, ["trec_eval", *files])  # the same under ef-eval
+    assert (result.exit_code, result.stderr) == (1, err)
