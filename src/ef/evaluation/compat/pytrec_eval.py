@@ -20,6 +20,7 @@ that shares no query with the qrels is an error instead of ``{}``.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from ..engine.measures import TREC_EVAL_SETS, parse_trec_eval_measure, trec_eval
 from ..errors import InputWarning, UnknownNameError
 from ..evaluate.inputs import check_qrels
 from ..evaluate.run import evaluate_run
+from ..interfaces import MIN_GEO_MEAN
 
 if TYPE_CHECKING:
     from ..engine.measures import Measure
@@ -136,6 +138,7 @@ class RelevanceEvaluator:
                 stacklevel=2,
             )
         self._names: dict[str, str] = {}  # our key -> the name pytrec_eval gives its value
+        self._logged: set[str] = set()  # keys of the gm_ measures: pytrec_eval gives their log
         for spec in _combined(measures):
             if spec in left_out or spec in _NOT_PER_QUERY:
                 continue
@@ -145,6 +148,8 @@ class RelevanceEvaluator:
                     raise UnknownNameError(f"{spec!r} has no trec_eval name")
                 changed = _with_switches(measure, relevance_level, judged_docs_only_flag)
                 self._names.setdefault(changed.key, name)
+                if measure.metric.aggregate == "geometric":
+                    self._logged.add(changed.key)
 
     def evaluate(self, scores: Run) -> dict[str, dict[str, float]]:
         """The value of every measure for each query of ``scores`` that the qrels judge:
@@ -161,9 +166,16 @@ class RelevanceEvaluator:
             registry=self._registry,
         )
         return {
-            query_id: {self._names[key]: float(value) for key, value in values.items()}
+            query_id: {self._names[key]: self._value(key, value) for key, value in values.items()}
             for query_id, values in report.per_query.items()
         }
+
+    def _value(self, key: str, value: float) -> float:
+        """What pytrec_eval gives per query: trec_eval's per-query value, which for a
+        geometric-mean measure (gm_map, gm_bpref) is the log of the floored value."""
+        if key in self._logged:
+            return math.log(max(float(value), MIN_GEO_MEAN))
+        return float(value)
 
 
 def _with_switches(measure: Measure, relevance_level: int, judged_only: bool) -> Measure:

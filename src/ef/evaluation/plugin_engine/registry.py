@@ -51,7 +51,7 @@ class Registry:
 
     >>> registry = Registry.load(autoload=False)
     >>> sorted(registry.retrieval_metrics)[:8]
-    ['bpref', 'err', 'f1', 'hole', 'infap', 'judged', 'map', 'mrr']
+    ['binary_gain', 'bpref', 'err', 'f1', 'gm_bpref', 'gm_map', 'hole', 'infap']
     >>> registry.provider("ndcg").name
     'builtin.retrieval_metrics'
     """
