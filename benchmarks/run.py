@@ -9,7 +9,7 @@ and P@10. The script prints medians, ratios to pytrec_eval, and peak RSS, then c
 the tools that share trec_eval's tie rule agree with ef's numbers (to 1e-9) and prints any
 that differ. Timings are never asserted anywhere: this is a script, not a test.
 
-Needs: ef-evaluation with the ``fast`` extra, and ``benchmarks/requirements.txt``.
+Needs: ef-evaluation (polars is a dependency), and ``benchmarks/requirements.txt``.
 """
 
 from __future__ import annotations

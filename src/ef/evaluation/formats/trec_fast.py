@@ -3,7 +3,9 @@
 Part of the TREC format: :func:`~ef.evaluation.formats.files.read_run_columns` asks it for a
 file the ``trec`` format claims, and falls back to the reference reader
 (:mod:`ef.evaluation.formats.trec`) whenever polars might split a line differently, so the
-numbers and the errors are the reference reader's. polars is optional (the ``fast`` extra).
+numbers and the errors are the reference reader's. polars is a dependency, imported here
+when a run is read; without it (an install without dependencies) every file goes to the
+reference reader.
 """
 
 from __future__ import annotations
