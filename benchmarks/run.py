@@ -2,6 +2,7 @@
 
     python benchmarks/run.py M            # 7,000 queries x 1,000 docs (generated if absent)
     python benchmarks/run.py L --repeat 1 # 50,000 queries x 1,000 docs
+    python benchmarks/run.py M --tools "" --breakdown  # where ef-eval evaluate's time goes
 
 Every measurement runs in its own fresh process, so peak RSS is that tool's alone. Each tool
 reads the same TREC run and qrels and computes ndcg@10, recall@100, mrr@10, map (full depth)
@@ -148,7 +149,10 @@ def main() -> None:
     parser.add_argument("scale", choices=["M", "L"])
     parser.add_argument("--data", type=Path, default=HERE / "data")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per tool")
-    parser.add_argument("--tools", default=",".join([*TOOLS, "ef (CLI)"]))
+    parser.add_argument("--tools", default=",".join([*TOOLS, "ef (CLI)"]), help='"" for none')
+    parser.add_argument(
+        "--breakdown", action="store_true", help="then where ef-eval evaluate's time goes"
+    )
     args = parser.parse_args()
 
     run, qrels = args.data / f"run.{args.scale}.trec", args.data / f"qrels.{args.scale}.txt"
@@ -161,7 +165,7 @@ def main() -> None:
     print(f"run {run} ({run.stat().st_size / 1e6:.0f} MB), qrels {qrels}\n")
 
     results: dict[str, list[dict[str, object]]] = {}
-    for tool in args.tools.split(","):
+    for tool in filter(None, args.tools.split(",")):
         env = dict(os.environ)
         runs = []
         for _ in range(args.repeat if tool != "ranx" else 1):
@@ -176,7 +180,13 @@ def main() -> None:
                     runs.append(measure(TOOLS[tool], run, qrels, env))
         results[tool] = runs
         print(f"measured {tool}", flush=True)
-    report(results)
+    if results:
+        report(results)
+    if args.breakdown:
+        sys.path.insert(0, str(HERE))
+        from breakdown import breakdown
+
+        breakdown(run, qrels, args.repeat)
 
 
 def _median(runs: list[dict[str, object]], key: str) -> float:

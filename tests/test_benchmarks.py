@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from ef.evaluation import evaluate_run, read_qrels, read_run
+from ef.evaluation import RunTable, evaluate_run, read_qrels, read_run
 
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
@@ -70,3 +70,18 @@ def test_the_agreement_check_lists_what_differs(capsys) -> None:
     out = capsys.readouterr().out
     assert "pytrec_eval: same map; P@10 differs: 0.200000 vs ef 0.100000" in out
     assert "ranx: same P@10, map" in out
+
+
+def test_the_breakdown_times_every_stage_it_names(small) -> None:
+    breakdown = load("breakdown")
+    read = RunTable.read
+    result = breakdown.child(str(small[0]), str(small[1]))
+    assert RunTable.read == read  # the timers are gone again
+    assert result["missing"] == []  # every stage's function was found and timed
+    for label, *_ in breakdown.STAGES + breakdown.BESIDE:
+        assert result["times"][label] > 0, label
+    rows = breakdown.rows([result["times"]], 0.01)
+    assert rows[0] == ("interpreter start (python -c pass)", 0.01)
+    labels = [label.strip() for label, _ in rows]
+    assert labels.count("(rest)") == 5  # the command, evaluate_run, the run, its columns, score
+    assert labels[-1] == "in-process total"
