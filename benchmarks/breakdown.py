@@ -138,23 +138,24 @@ def _children() -> dict[str | None, list[str]]:
 
 def rows(samples: list[dict[str, float]], start_up: float) -> list[tuple[str, float]]:
     """(indented label, median seconds) in stage order, with each parent's "(rest)"."""
-    median = {k: statistics.median(s.get(k, 0.0) for s in samples) for k in samples[0]}
     tree = _children()
+    for sample in samples:  # each process's "(rest)", so that the medians are of those
+        for parent, children in tree.items():
+            total = sample["the command"] if parent is None else sample.get(parent, 0.0)
+            sample[f"(rest of {parent})"] = total - sum(sample.get(c, 0.0) for c in children)
+    median = {k: statistics.median(s.get(k, 0.0) for s in samples) for k in samples[0]}
     out = [("interpreter start (python -c pass)", start_up)]
     out.append(("imports and plugins", median["imports and plugins"]))
     out.append(("the command", median["the command"]))
 
-    def walk(parent: str | None, depth: int, total: float) -> None:
-        covered = 0.0
+    def walk(parent: str | None, depth: int) -> None:
         for label in tree[parent]:
-            value = median.get(label, float("nan"))
-            out.append(("  " * depth + label, value))
-            covered += value
-            if tree[label]:
-                walk(label, depth + 1, value)
-        out.append(("  " * depth + "(rest)", total - covered))
+            out.append(("  " * depth + label, median.get(label, float("nan"))))
+            if tree.get(label):
+                walk(label, depth + 1)
+        out.append(("  " * depth + "(rest)", median[f"(rest of {parent})"]))
 
-    walk(None, 1, median["the command"])
+    walk(None, 1)
     for label, *_ in BESIDE:
         out.append((label, median.get(label, float("nan"))))
     out.append(("in-process total", median["in-process total"]))
