@@ -109,17 +109,24 @@ class _Beside(threading.Thread):
     """The byte checks and the sha256 of the file, on the core polars' parse leaves free
     (numpy and hashlib release the GIL over large buffers, polars while it parses)."""
 
-    def __init__(self, data: bytes | mmap.mmap, has_hash: bool, digest: bool) -> None:
+    def __init__(
+        self,
+        data: bytes | mmap.mmap,
+        has_hash: bool,
+        digest: hashlib._Hash | None,
+        hashed: bytes | mmap.mmap | None = None,
+    ) -> None:
         super().__init__(name="ef-trec-checks", daemon=True)
         self.data, self.has_hash = data, has_hash
-        self.digest = hashlib.sha256() if digest else None
+        # What ``digest`` is updated with: the data, or (reading in blocks) the bytes just read.
+        self.digest, self.hashed = digest, data if hashed is None else hashed
         self.spaces: int | None = None
         self.error: BaseException | None = None
 
     def run(self) -> None:
         try:
             if self.digest is not None:
-                self.digest.update(self.data)
+                self.digest.update(self.hashed)
             self.spaces = _spaces_if_plain(self.data, self.has_hash)
         except BaseException as exc:  # raised again in the reading thread, by result()
             self.error = exc
@@ -157,7 +164,7 @@ def read_trec_columns(path: Path) -> RunColumns | None:
         return None
     data, status = mapped
     has_hash = data.find(b"#") != -1  # comment lines must be looked for
-    checks = _Beside(data, has_hash, digest=status is not None)
+    checks = _Beside(data, has_hash, hashlib.sha256() if status is not None else None)
     checks.start()
     try:
         frame = _parse(pl, path if status is not None else bytes(data), has_hash)
