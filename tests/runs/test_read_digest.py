@@ -64,7 +64,7 @@ def test_a_gzipped_run_is_hashed_as_stored(tmp_path) -> None:
 
 
 def test_what_the_checks_raise_reaches_the_reader(files, monkeypatch) -> None:
-    def broken(data: object, has_hash: bool) -> int | None:
+    def broken(*args: object) -> int | None:
         raise MemoryError("the checks failed")
 
     monkeypatch.setattr(trec_fast, "_spaces_if_plain", broken)

@@ -65,13 +65,18 @@ class _Bytes:
     empty_field: bool  # a space beside a space or a line end, or at either end of the file
 
 
-def _scan(data: bytes | mmap.mmap) -> _Bytes:
+def _scan(data: bytes | mmap.mmap, digest: hashlib._Hash | None = None) -> _Bytes:
+    """One pass over the bytes, 4 MB at a time, each chunk hashed into ``digest`` too; a
+    mapped file's pages are let go as the pass leaves them (polars maps the file itself)."""
     view = np.frombuffer(data, dtype=np.uint8)
+    release = isinstance(data, mmap.mmap) and hasattr(data, "madvise")  # not on Windows
     spaces = 0
     doubtful = non_ascii = empty_field = False
     try:
         for i in range(0, view.size, _CHUNK):
             chunk = view[i : i + _CHUNK + 1]  # one byte more: a pair across chunks is seen
+            if digest is not None:
+                digest.update(chunk[:_CHUNK].data)
             low = chunk <= 32  # a space, a LF, or a control byte
             own = low[:_CHUNK]
             in_chunk = int(np.count_nonzero(own))
@@ -87,17 +92,22 @@ def _scan(data: bytes | mmap.mmap) -> _Bytes:
                 # Two LFs are a blank line, which is fine; a space in the pair is not.
                 sums = chunk[1:][pairs].astype(np.int64) + chunk[:-1][pairs]
                 empty_field = bool(np.any(sums != 20))
+            if release:
+                data.madvise(mmap.MADV_DONTNEED, i, min(_CHUNK, view.size - i))  # type: ignore[union-attr]
         return _Bytes(spaces, doubtful, non_ascii, empty_field)
     finally:
         del view  # an mmap cannot close while a view of it lives
 
 
-def _spaces_if_plain(data: bytes | mmap.mmap, has_hash: bool) -> int | None:
+def _spaces_if_plain(
+    data: bytes | mmap.mmap, has_hash: bool, digest: hashlib._Hash | None = None
+) -> int | None:
     """How many spaces the bytes hold, or None if polars might split or keep some line
     differently from the reference reader: a tab, CR, VT, FF or another control character,
     a byte-order mark, a Unicode space, or (with no comment line to excuse it) an empty field.
+    Every byte is hashed into ``digest`` on the way.
     """
-    counted = _scan(data)
+    counted = _scan(data, digest)
     if counted.doubtful or (counted.non_ascii and _DOUBTFUL.search(data) is not None):
         return None
     if not has_hash and (counted.empty_field or data[:1] == b" " or data[-1:] == b" "):
@@ -110,24 +120,16 @@ class _Beside(threading.Thread):
     (numpy and hashlib release the GIL over large buffers, polars while it parses)."""
 
     def __init__(
-        self,
-        data: bytes | mmap.mmap,
-        has_hash: bool,
-        digest: hashlib._Hash | None,
-        hashed: bytes | mmap.mmap | None = None,
+        self, data: bytes | mmap.mmap, has_hash: bool, digest: hashlib._Hash | None
     ) -> None:
         super().__init__(name="ef-trec-checks", daemon=True)
-        self.data, self.has_hash = data, has_hash
-        # What ``digest`` is updated with: the data, or (reading in blocks) the bytes just read.
-        self.digest, self.hashed = digest, data if hashed is None else hashed
+        self.data, self.has_hash, self.digest = data, has_hash, digest
         self.spaces: int | None = None
         self.error: BaseException | None = None
 
     def run(self) -> None:
         try:
-            if self.digest is not None:
-                self.digest.update(self.hashed)
-            self.spaces = _spaces_if_plain(self.data, self.has_hash)
+            self.spaces = _spaces_if_plain(self.data, self.has_hash, self.digest)
         except BaseException as exc:  # raised again in the reading thread, by result()
             self.error = exc
 

@@ -14,13 +14,15 @@ caller then reads the whole file, as it would have without batches.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
+import mmap
 import os
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from . import digests
 from ._io import open_binary
@@ -38,21 +40,56 @@ class NotStreamable(Exception):
         self.grouped = grouped
 
 
-def _trailing_query(block: bytes) -> int:
-    """Where the lines of the query that ``block`` ends in begin (0 if that is the whole
-    block): the block's complete lines before it hold whole queries."""
-    end = block.rfind(b"\n") + 1  # past the last complete line; what follows is cut off
-    if end == 0:
-        return 0
-    start = block.rfind(b"\n", 0, end - 1) + 1
-    space = block.find(b" ", start, end)
-    head = block[start : (space if space != -1 else end - 1)] + b" "
-    while start > 0:
-        before = block.rfind(b"\n", 0, start - 1) + 1
-        if not block.startswith(head, before):
+def _trailing_query(block: bytes | mmap.mmap, begin: int, end: int) -> int:
+    """Where the lines of the query that ``block[begin:end]`` ends in begin (``begin`` if
+    that is all of it): the complete lines before hold whole queries."""
+    stop = block.rfind(b"\n", begin, end) + 1  # past the last complete line
+    if stop <= begin:
+        return begin
+    start = max(block.rfind(b"\n", begin, stop - 1) + 1, begin)
+    space = block.find(b" ", start, stop)
+    head = block[start : (space if space != -1 else stop - 1)] + b" "
+    while start > begin:
+        before = max(block.rfind(b"\n", begin, start - 1) + 1, begin)
+        if block[before : before + len(head)] != head:
             break
         start = before
     return start
+
+
+def _mapped_bodies(mapped: mmap.mmap, block_bytes: int) -> Iterator[bytes]:
+    """The file's whole queries a block at a time, each block's pages let go once read."""
+    position, size = 0, len(mapped)
+    while position < size:
+        end = min(position + block_bytes, size)
+        cut = size if end == size else _trailing_query(mapped, position, end)
+        while cut == position:  # one query longer than a block: take more
+            end = min(end + block_bytes, size)
+            cut = size if end == size else _trailing_query(mapped, position, end)
+        body = mapped[position:cut]  # the one copy: polars parses bytes
+        # Mapped pages count as this process's memory until let go (the page cache keeps them).
+        if hasattr(mapped, "madvise"):  # not on Windows
+            low = position - position % mmap.PAGESIZE
+            mapped.madvise(mmap.MADV_DONTNEED, low, cut - low)
+        position = cut
+        yield body
+
+
+def _read_bodies(handle: IO[bytes], block_bytes: int) -> Iterator[bytes]:
+    """The same, read from a stream (a gzip file)."""
+    carry = b""
+    while True:
+        try:
+            chunk = handle.read(block_bytes)
+        except (OSError, EOFError, zlib.error) as exc:  # a damaged gzip stream
+            raise NotStreamable(str(exc)) from None
+        block = carry + chunk if carry else chunk
+        if not block:
+            return
+        cut = len(block) if not chunk else _trailing_query(block, 0, len(block))
+        carry = block[cut:]
+        if cut:  # else one query longer than a block: read on
+            yield block[:cut]
 
 
 def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
@@ -61,53 +98,44 @@ def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
 
     Raises :class:`NotStreamable` (possibly after some batches) where the batches could
     differ from the whole file read at once. Once every batch is read, the file's sha256 is
-    recorded for the manifest (:mod:`~ef.evaluation.formats.digests`).
+    recorded for the manifest (:mod:`~ef.evaluation.formats.digests`): the batches hold
+    every byte of the file, in order, and are hashed as they are parsed.
     """
     try:
         import polars as pl
     except ImportError:
         raise NotStreamable("polars is not installed") from None
-
     try:
         handle = open_binary(path)
     except OSError as exc:  # the reference reader names the problem
         raise NotStreamable(str(exc)) from None
-    with handle:
-        plain = isinstance(handle, io.BufferedReader)  # gzip: the manifest hashes the file
-        status = os.fstat(handle.fileno()) if plain else None
-        digest = hashlib.sha256() if plain else None
-        seen: set[str] = set()
-        carry = b""
-        while True:
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(handle)
+        status, digest = None, None
+        if isinstance(handle, io.BufferedReader):  # gzip: the manifest hashes the file
+            status, digest = os.fstat(handle.fileno()), hashlib.sha256()
             try:
-                chunk = handle.read(block_bytes)
-            except (OSError, EOFError, zlib.error) as exc:  # a damaged gzip stream
-                raise NotStreamable(str(exc)) from None
-            block = carry + chunk if carry else chunk
-            if not block:
-                break
-            cut = len(block) if not chunk else _trailing_query(block)
-            if cut == 0:  # one query longer than a block: read on
-                if digest is not None:
-                    digest.update(chunk)
-                carry = block
-                continue
-            body, carry = block[:cut], block[cut:]
-            columns = _batch(pl, body, (chunk, digest), seen)
+                mapped = stack.enter_context(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+            except ValueError:  # an empty file: the reference reader says so
+                raise NotStreamable(f"{path} is empty") from None
+            bodies = _mapped_bodies(mapped, block_bytes)
+        else:
+            bodies = _read_bodies(handle, block_bytes)
+        seen: set[str] = set()
+        for body in bodies:
+            columns = _batch(pl, body, digest, seen)
             seen.update(columns.query_ids)
             yield columns
         if status is not None and digest is not None:
             digests.record(path, status, digest)
 
 
-def _batch(
-    pl: Any, body: bytes, hashing: tuple[bytes, hashlib._Hash | None], seen: set[str]
-) -> RunColumns:
-    """The columns of ``body`` (whole lines), hashing the bytes just read (``hashing``:
-    them and the digest) beside the parse; NotStreamable where the fast reader would
-    decline, or where a query of ``seen`` (the queries of the blocks before) comes again."""
+def _batch(pl: Any, body: bytes, digest: hashlib._Hash | None, seen: set[str]) -> RunColumns:
+    """The columns of ``body`` (whole lines), hashed into ``digest`` beside the parse;
+    NotStreamable where the fast reader would decline, or where a query of ``seen`` (the
+    queries of the blocks before) comes again."""
     has_hash = body.find(b"#") != -1
-    checks = _Beside(body, has_hash, hashing[1], hashed=hashing[0])
+    checks = _Beside(body, has_hash, digest)
     checks.start()
     try:
         frame = _parse(pl, body, has_hash)
