@@ -31,26 +31,27 @@ from typing import Any
 
 MEASURES = "ndcg@10,recall@100,mrr@10,map@1000,precision@10"
 
-#: (label, module, attribute, parent label): the stages of ``ef-eval evaluate``.
-STAGES: list[tuple[str, str, str, str | None]] = [
-    ("evaluate_run", "ef.evaluation.cli._app", "evaluate_run", None),
-    ("read the run", "ef.evaluation.runs.table", "RunTable.read", "evaluate_run"),
-    ("detect its format", "ef.evaluation.formats.files", "format_for", "read the run"),
-    ("parse (polars)", "ef.evaluation.formats.trec_fast", "_parse", "read the run"),
-    ("ids, offsets, checks", "ef.evaluation.formats.trec_fast", "_columns", "read the run"),
-    ("doc twice?", "ef.evaluation.formats.trec_fast", "_repeats_a_doc", "ids, offsets, checks"),
-    ("RunTable", "ef.evaluation.runs.table", "RunTable.from_columns", "read the run"),
-    ("read the qrels", "ef.evaluation.evaluate.inputs", "read_qrels", "evaluate_run"),
-    ("score", "ef.evaluation.evaluate.run", "score_rankings", "evaluate_run"),
-    ("judged docs' ranks", "ef.evaluation.runs.table", "RunTable.judged_hits", "score"),
-    ("metrics", "ef.evaluation.engine.scoring", "score_all", "score"),
-    ("tie statistics", "ef.evaluation.runs.table", "RunTable.tie_stats", "score"),
-    ("manifest (input hashes)", "ef.evaluation.engine.manifest", "file_entry", "evaluate_run"),
-    ("report", "ef.evaluation.evaluate.run", "retrieval_report", "evaluate_run"),
-    ("write the JSON", "ef.evaluation.cli._app", "_emit_report", None),
-]
+#: (label, where its functions are, parent label): the stages of ``ef-eval evaluate``, whole
+#: file or in batches. A stage's functions are ``module:attribute`` in ef.evaluation, one per
+#: name it is called by (a module that imported it by name calls its own copy).
+STAGES: list[tuple[str, str, str | None]] = [
+    ("evaluate_run", "cli._app:evaluate_run", None),
+    ("detect the formats", "formats.files:format_for evaluate.streamed:format_for", "evaluate_run"),
+    ("read the qrels", "evaluate.inputs:read_qrels", "evaluate_run"),
+    ("parse (polars)", "formats.trec_fast:_parse formats.trec_stream:_parse", "evaluate_run"),
+    ("ids, checks", "formats.trec_fast:_columns formats.trec_stream:_columns", "evaluate_run"),
+    ("doc twice?", "formats.trec_fast:_repeats_a_doc", "ids, checks"),
+    ("RunTable", "runs.table:RunTable.from_columns", "evaluate_run"),
+    ("score", "evaluate.run:score_rankings engine.batches:score_rankings", "evaluate_run"),
+    ("judged docs' ranks", "runs.table:RunTable.judged_hits", "score"),
+    ("metrics", "engine.scoring:score_all", "score"),
+    ("tie statistics", "runs.table:RunTable.tie_stats", "score"),
+    ("manifest (input hashes)", "engine.manifest:file_entry", "evaluate_run"),
+    ("report", "evaluate.run:retrieval_report", "evaluate_run"),
+    ("write the JSON", "cli._app:_emit_report", None),
+]  # fmt: skip
 #: Beside the stages: work in another thread, overlapping them.
-BESIDE = [("byte checks + sha256 (thread)", "ef.evaluation.formats.trec_fast", "_Beside.run")]
+BESIDE = [("byte checks + sha256 (thread)", "formats.trec_fast:_Beside.run")]
 
 #: What ``ef-eval evaluate`` imports before it reads a line.
 IMPORTS = [
@@ -60,6 +61,8 @@ IMPORTS = [
     "ef.evaluation.runs.table",
     "ef.evaluation.engine.scoring",
     "ef.evaluation.formats.trec_fast",
+    "ef.evaluation.formats.trec_stream",
+    "ef.evaluation.engine.batches",
 ]
 
 
@@ -76,24 +79,29 @@ def _timed(times: dict[str, float], label: str, func: Callable[..., Any]) -> Cal
 
 
 def _install(
-    stages: list[tuple[str, str, str, Any]], times: dict[str, float], undo: list[Callable[[], None]]
+    stages: list[tuple[str, str, Any]], times: dict[str, float], undo: list[Callable[[], None]]
 ) -> list[str]:
-    """Wrap each stage's function with a timer (``undo`` gets what puts each back); the
-    labels of those not found."""
+    """Wrap each stage's functions with a timer (``undo`` gets what puts each back); the
+    ``module:attribute`` of those not found."""
     missing = []
-    for label, module_name, attribute, *_ in stages:
-        owner: Any = importlib.import_module(module_name)
-        *path, name = attribute.split(".")
-        for part in path:
-            owner = getattr(owner, part, None)
-        if owner is None:
-            missing.append(label)
-            continue
-        # A class attribute as stored (a classmethod stays one); a module's as it is.
-        found = getattr(owner, name, None) if not path else vars(owner).get(name)
-        if found is None:
-            missing.append(label)
-        else:
+    for label, targets, *_ in stages:
+        for target in targets.split():
+            module_name, attribute = target.split(":")
+            owner: Any = importlib.import_module(f"ef.evaluation.{module_name}")
+            *path, name = attribute.split(".")
+            for part in path:
+                owner = getattr(owner, part, None)
+            # A class attribute as stored (a classmethod stays one); a module's as it is.
+            found = (
+                None
+                if owner is None
+                else vars(owner).get(name)
+                if path
+                else getattr(owner, name, None)
+            )
+            if found is None:
+                missing.append(target)
+                continue
             if isinstance(found, classmethod):
                 setattr(owner, name, classmethod(_timed(times, label, found.__func__)))
             else:
@@ -131,7 +139,7 @@ def child(run: str, qrels: str) -> dict[str, Any]:
 
 def _children() -> dict[str | None, list[str]]:
     tree: dict[str | None, list[str]] = defaultdict(list)
-    for label, _, _, parent in STAGES:
+    for label, _, parent in STAGES:
         tree[parent].append(label)
     return tree
 
