@@ -32,7 +32,7 @@ __all__ = ["BLOCK_BYTES", "STREAM_FROM", "streamed_evaluation"]
 
 #: Bytes read at a time: about 900,000 lines of a typical run (a block and its columns take
 #: a few hundred MB at most).
-BLOCK_BYTES = 32 << 20
+BLOCK_BYTES = 16 << 20
 #: Run files at least this large are read in batches: below it, the whole file is read.
 STREAM_FROM = 2 * BLOCK_BYTES
 

@@ -14,6 +14,7 @@ caller then reads the whole file, as it would have without batches.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import hashlib
 import io
@@ -121,13 +122,30 @@ def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
             bodies = _mapped_bodies(mapped, block_bytes)
         else:
             bodies = _read_bodies(handle, block_bytes)
+        # One batch ahead: the next block is read and parsed on a worker while the caller
+        # scores this one (polars, numpy and hashlib release the GIL). Batches run one after
+        # another, so the digest takes the blocks in order and ``seen`` is up to date.
         seen: set[str] = set()
-        for body in bodies:
-            columns = _batch(pl, body, digest, seen)
+        worker = stack.enter_context(cf.ThreadPoolExecutor(1, thread_name_prefix="ef-batch"))
+
+        def next_batch() -> RunColumns | None:
+            body = next(bodies, None)
+            return None if body is None else _batch(pl, body, digest, seen)
+
+        ahead = [worker.submit(next_batch)]  # the batch in the works (a list: the exit sees it)
+        stack.callback(lambda: _settle(ahead[0]))  # the map stays open until it is done
+        while (columns := ahead[0].result()) is not None:
             seen.update(columns.query_ids)
+            ahead[0] = worker.submit(next_batch)
             yield columns
         if status is not None and digest is not None:
             digests.record(path, status, digest)
+
+
+def _settle(future: cf.Future[Any]) -> None:
+    """Wait for ``future``, whatever it gives: on the way out, it must not outlive the map."""
+    with contextlib.suppress(BaseException):
+        future.result()
 
 
 def _batch(pl: Any, body: bytes, digest: hashlib._Hash | None, seen: set[str]) -> RunColumns:
