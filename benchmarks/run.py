@@ -160,7 +160,9 @@ def main() -> None:
     parser.add_argument("scale", choices=["S", "M", "L", "XL"])
     parser.add_argument("--data", type=Path, default=HERE / "data")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per tool")
-    parser.add_argument("--tools", default=",".join([*TOOLS, "ef (CLI)"]), help='"" for none')
+    # pytrec_eval and the CLI side by side in each round: the ratio of the targets.
+    order = ["pytrec_eval", "ef (CLI)", "ef (API)", "ir_measures", "ranx"]
+    parser.add_argument("--tools", default=",".join(order), help='"" for none')
     parser.add_argument(
         "--breakdown", action="store_true", help="then where ef-eval evaluate's time goes"
     )

@@ -169,7 +169,9 @@ def read_trec_columns(path: Path) -> RunColumns | None:
     checks = _Beside(data, has_hash, hashlib.sha256() if status is not None else None)
     checks.start()
     try:
-        frame = _parse(pl, path if status is not None else bytes(data), has_hash)
+        # The whole file at once: query ids as a categorical, for memory (below).
+        source = path if status is not None else bytes(data)
+        frame = _parse(pl, source, has_hash, categorical=True)
         spaces = checks.result()
     finally:
         checks.join()  # the thread reads the map: it must end before the map closes
@@ -182,9 +184,10 @@ def read_trec_columns(path: Path) -> RunColumns | None:
     return _columns(pl, frame, has_hash, spaces)
 
 
-def _parse(pl: Any, source: Path | bytes, has_hash: bool) -> Any:
+def _parse(pl: Any, source: Path | bytes, has_hash: bool, *, categorical: bool = False) -> Any:
     """The frame of query ids, doc ids and scores (and tags, if the file has a ``#``), or
-    None where polars cannot parse it."""
+    None where polars cannot parse it. Query ids are a ``categorical`` (4 bytes a line, where
+    the whole file is held at once) or strings (faster to read: a batch's lines are few)."""
     names = ["q", "q0", "d", "rank", "score", "tag"]
     # Without comment lines, and with no empty field (a doubled, leading or trailing space:
     # refused by the byte checks), every line's spaces are its fields less one, and polars
@@ -203,9 +206,11 @@ def _parse(pl: Any, source: Path | bytes, has_hash: bool) -> Any:
             truncate_ragged_lines=False,
             new_columns=names,
             columns=columns,
-            # Query ids as strings, not categorical: a query's lines are found by comparing
-            # each id with the one before, which is cheaper than building a dictionary.
-            schema_overrides={"q": pl.String, "d": pl.String, "score": pl.Float64},
+            schema_overrides={
+                "q": pl.Categorical if categorical else pl.String,
+                "d": pl.String,
+                "score": pl.Float64,
+            },
         )
     except Exception:  # any parse failure: the reference reader reports it
         return None
@@ -225,8 +230,12 @@ def _columns(pl: Any, frame: Any, has_hash: bool, spaces: int) -> RunColumns | N
         return None
     queries = frame.get_column("q")
     docs = frame.get_column("d")
-    starts = queries.ne_missing(queries.shift(1)).arg_true().to_numpy()
-    query_ids: list[str] = queries.gather(starts).to_list()
+    if queries.dtype == pl.Categorical:  # a code per line: compared as integers
+        codes = queries.to_physical().to_numpy()
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    else:  # each id compared with the one before
+        starts = queries.ne_missing(queries.shift(1)).arg_true().to_numpy()
+    query_ids: list[str] = queries.gather(starts).cast(pl.String).to_list()
     if len(set(query_ids)) != len(query_ids):
         return None  # a query's lines are not together: rare, and the reference reader is exact
     offsets = np.r_[starts, frame.height].astype(np.int64)
