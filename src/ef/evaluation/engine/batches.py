@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from ..types import FrozenDict
 from .measures import Measure
 from .scoring import Scored, query_sets, score_rankings
 from .ties import TieDiagnostic
@@ -72,7 +73,8 @@ def score_batches(
             cutoffs=cutoffs,
             registry=registry,
         )
-        per_query.update(part.per_query)
+        # Frozen now, as the report keeps them: no second copy of every row at the end.
+        per_query.update((q, FrozenDict(row)) for q, row in part.per_query.items())
         for name, queries in flagged.items():
             queries.update(getattr(part.ties, name))
     # The whole run's query sets: its order, skipped queries and missing ones.
@@ -89,7 +91,7 @@ def score_batches(
             cutoffs=cutoffs,
             registry=registry,
         )
-        per_query.update(absent.per_query)
+        per_query.update((q, FrozenDict(row)) for q, row in absent.per_query.items())
     listed = {name: [q for q in query_ids if q in queries] for name, queries in flagged.items()}
     ties = TieDiagnostic(
         policy=tie_policy,
