@@ -3,6 +3,7 @@
     python benchmarks/generate.py M benchmarks/data     # 7,000 queries x 1,000 docs
     python benchmarks/generate.py L benchmarks/data     # 50,000 queries x 1,000 docs
     python benchmarks/generate.py S /tmp/bench          # 200 x 100, for tests
+    python benchmarks/generate.py XL /big/disk          # 200,000 x 1,000: 8 GB, written in slices
 
 Each scale writes ``run.<scale>.trec`` (TREC, 6 columns, written in rank order) and
 ``qrels.<scale>.txt`` (TREC qrels). The shape follows MS MARCO passage dev:
@@ -20,11 +21,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
 #: Queries and docs per query of each scale; S is a tiny one for tests.
-SCALES = {"S": (200, 100), "M": (7_000, 1_000), "L": (50_000, 1_000)}
+SCALES = {"S": (200, 100), "M": (7_000, 1_000), "L": (50_000, 1_000), "XL": (200_000, 1_000)}
+#: Scales written a slice of queries at a time (XL is 8 GB: its arrays would not fit at once).
+SLICED = {"XL": 5_000}
 N_PASSAGES = 8_841_823
 SEED = 20261130
 
@@ -38,7 +42,22 @@ def generate(scale: str, out: Path) -> tuple[Path, Path]:
     judged = qids  # every generated query is judged...
     run_qids = qids[n_missing:]  # ...but the first 1% are missing from the run
     extra = 1_200_000 + np.arange(n_queries // 100)  # and these are in the run only
+    qrels_path = out / f"qrels.{scale}.txt"
+    relevant = _write_qrels(rng, judged, qrels_path)
+    all_run_q = np.concatenate([run_qids, extra])
+    run_path = out / f"run.{scale}.trec"
+    with open(run_path, "w", encoding="utf-8") as f:
+        step = SLICED.get(scale, all_run_q.size)
+        for start in range(0, all_run_q.size, step):
+            # One slice (all of S, M, L): the scale's own generator; else one per slice.
+            part = rng if step == all_run_q.size else np.random.default_rng([SEED, start])
+            _write_run(part, all_run_q[start : start + step], relevant, depth, f)
+    return run_path, qrels_path
 
+
+def _write_qrels(rng: np.random.Generator, judged: np.ndarray, path: Path) -> dict[int, int]:
+    """Write the qrels; each query's first relevant passage."""
+    n_queries = judged.size
     # Qrels: 1 relevant passage, a second for 10% of queries, grades 1-3; 0.3 non-relevant.
     n_rel = 1 + (rng.random(n_queries) < 0.1)
     rel_q = np.repeat(judged, n_rel)
@@ -52,18 +71,25 @@ def generate(scale: str, out: Path) -> tuple[Path, Path]:
     # A pair drawn twice would be a duplicate judgement: keep the first.
     _, first = np.unique(np.stack([q_all, d_all]), axis=1, return_index=True)
     keep = np.sort(first)
-    qrels_path = out / f"qrels.{scale}.txt"
-    with open(qrels_path, "w", encoding="utf-8") as f:
+    with open(path, "w", encoding="utf-8") as f:
         f.writelines(
             f"{q} 0 {d} {g}\n"
             for q, d, g in zip(q_all[keep], d_all[keep], g_all[keep], strict=True)
         )
+    return dict(zip(rel_q.tolist(), rel_doc.tolist(), strict=False))
 
+
+def _write_run(
+    rng: np.random.Generator,
+    all_run_q: np.ndarray,
+    relevant: dict[int, int],
+    depth: int,
+    f: TextIO,
+) -> None:
+    """Write the run lines of the queries ``all_run_q``."""
     # Run: 1,000 distinct passages per query, scores falling with rank, rounded (ties).
-    all_run_q = np.concatenate([run_qids, extra])
     n_run = all_run_q.size
     docs = rng.integers(0, N_PASSAGES, size=(n_run, depth))
-    relevant = dict(zip(rel_q.tolist(), rel_doc.tolist(), strict=False))
     ranks = np.minimum((rng.pareto(1.2, size=n_run) * 5).astype(np.int64), depth - 1)
     place = rng.random(n_run) < 0.85
     for i, q in enumerate(all_run_q.tolist()):
@@ -81,17 +107,12 @@ def generate(scale: str, out: Path) -> tuple[Path, Path]:
             docs[i, [j, ranks[i]]] = docs[i, [ranks[i], j]]
     base = rng.uniform(20.0, 30.0, size=(n_run, 1))
     scores = np.round(base - np.sort(rng.exponential(0.01, size=(n_run, depth)).cumsum(1), 1), 3)
-    run_path = out / f"run.{scale}.trec"
     rank_col = np.arange(1, depth + 1)
-    with open(run_path, "w", encoding="utf-8") as f:
-        for i, q in enumerate(all_run_q.tolist()):
-            f.writelines(
-                f"{q} Q0 {d} {r} {s:.3f} bench\n"
-                for d, r, s in zip(
-                    docs[i].tolist(), rank_col.tolist(), scores[i].tolist(), strict=True
-                )
-            )
-    return run_path, qrels_path
+    for i, q in enumerate(all_run_q.tolist()):
+        f.writelines(
+            f"{q} Q0 {d} {r} {s:.3f} bench\n"
+            for d, r, s in zip(docs[i].tolist(), rank_col.tolist(), scores[i].tolist(), strict=True)
+        )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     python benchmarks/run.py M            # 7,000 queries x 1,000 docs (generated if absent)
     python benchmarks/run.py L --repeat 1 # 50,000 queries x 1,000 docs
+    python benchmarks/run.py M --tools "" --breakdown  # where ef-eval evaluate's time goes
 
 Every measurement runs in its own fresh process, so peak RSS is that tool's alone. Each tool
 reads the same TREC run and qrels and computes ndcg@10, recall@100, mrr@10, map (full depth)
@@ -13,7 +14,7 @@ Then it times ``ef-trec-eval -q -c -m all_trec`` against the C trec_eval (9.0.8 
 built from ../shared/oracles with its build.sh), end to end on the same files, prints the
 ratio and checks that the two outputs are the same bytes (``--no-trec-eval`` skips this).
 
-Needs: ef-evaluation with the ``fast`` extra, and ``benchmarks/requirements.txt``.
+Needs: ef-evaluation (polars is a dependency), and ``benchmarks/requirements.txt``.
 """
 
 from __future__ import annotations
@@ -147,12 +148,29 @@ def _timed(command: list[str], env: dict[str, str]) -> dict[str, object]:
     return result
 
 
+#: What holds the whole run in memory: at XL (200 million lines) the peers need far more than
+#: 24 GB (pytrec_eval took 1.2 GB for M's 7 million lines), so they are not run there, nor
+#: the "ef (API)" snippet, which reads a RunTable; the CLI reads the file in batches.
+IN_MEMORY = {
+    "pytrec_eval": "the whole run as Python objects",
+    "ir_measures": "the whole run as Python objects",
+    "ranx": "the whole run as Python objects",
+    "ef (API)": "a RunTable of the whole run (the CLI row reads it in batches)",
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scale", choices=["M", "L"])
+    parser.add_argument("scale", choices=["S", "M", "L", "XL"])
     parser.add_argument("--data", type=Path, default=HERE / "data")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per tool")
-    parser.add_argument("--tools", default=",".join([*TOOLS, "ef (CLI)"]))
+    # pytrec_eval and the CLI side by side in each round: the ratio of the targets.
+    order = ["pytrec_eval", "ef (CLI)", "ef (API)", "ir_measures", "ranx"]
+    parser.add_argument("--tools", default=",".join(order), help='"" for none')
+    parser.add_argument(
+        "--breakdown", action="store_true", help="then where ef-eval evaluate's time goes"
+    )
+    parser.add_argument("--peers-at-xl", action="store_true", help="run them anyway at XL")
     parser.add_argument(
         "--no-trec-eval", action="store_true", help="skip ef-trec-eval against the C trec_eval"
     )
@@ -166,24 +184,36 @@ def main() -> None:
         generate(args.scale, args.data)
     print(f"{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores")
     print(f"run {run} ({run.stat().st_size / 1e6:.0f} MB), qrels {qrels}\n")
+    compiled()
 
-    results: dict[str, list[dict[str, object]]] = {}
-    for tool in args.tools.split(","):
-        env = dict(os.environ)
-        runs = []
-        for _ in range(args.repeat if tool != "ranx" else 1):
+    tools = list(filter(None, args.tools.split(",")))
+    results: dict[str, list[dict[str, object]]] = {tool: [] for tool in tools}
+    env = dict(os.environ)
+    for round_ in range(args.repeat):
+        # Round by round, every tool once: a slow spell of the machine hits all of them.
+        for tool in tools:
+            if tool == "ranx" and round_ > 0:
+                continue  # measured once: its first call, JIT compilation included
+            if args.scale == "XL" and tool in IN_MEMORY and not args.peers_at_xl:
+                results[tool] = [{"out_of_memory": IN_MEMORY[tool]}]
+                continue
             with tempfile.TemporaryDirectory() as numba_cache:
                 env["NUMBA_CACHE_DIR"] = numba_cache  # ranx's first call: a fresh environment
                 if tool == "ef (CLI)":
                     command = [sys.executable, "-m", "ef.evaluation", "evaluate", str(qrels),
                                str(run), "-m", "ndcg@10,recall@100,mrr@10,map@1000,precision@10",
                                "--averaging", "intersection", "-o", "json"]  # fmt: skip
-                    runs.append(_timed(command, env))
+                    results[tool].append(_timed(command, env))
                 else:
-                    runs.append(measure(TOOLS[tool], run, qrels, env))
-        results[tool] = runs
-        print(f"measured {tool}", flush=True)
-    report(results)
+                    results[tool].append(measure(TOOLS[tool], run, qrels, env))
+        print(f"round {round_ + 1} of {args.repeat} measured", flush=True)
+    if results:
+        report(results)
+    if args.breakdown:
+        sys.path.insert(0, str(HERE))
+        from breakdown import breakdown
+
+        breakdown(run, qrels, args.repeat)
     if not args.no_trec_eval:
         trec_eval_commands(run, qrels, args.repeat)
 
@@ -235,12 +265,24 @@ def trec_eval_commands(run: Path, qrels: Path, repeat: int) -> None:
                   f"{_median(ef_runs, 'rss_mb'):.0f} | {same} |")  # fmt: skip
 
 
+def compiled() -> None:
+    """Compile ef-evaluation's bytecode first, as ``pip install`` does: with
+    ``PYTHONDONTWRITEBYTECODE`` set, every process would compile it again."""
+    import compileall
+
+    import ef.evaluation
+
+    compileall.compile_dir(Path(ef.evaluation.__file__).parent, quiet=1)
+
+
 def _median(runs: list[dict[str, object]], key: str) -> float:
     return statistics.median(float(r[key]) for r in runs)  # type: ignore[arg-type]
 
 
 def report(results: dict[str, list[dict[str, object]]]) -> None:
     base = results.get("pytrec_eval")
+    if base and base[0].get("out_of_memory"):
+        base = None
     base_total = _median(base, "load") + _median(base, "score") if base else None
     base_score = _median(base, "score") if base else None
     base_rss = _median(base, "rss_mb") if base else None
@@ -251,6 +293,9 @@ def report(results: dict[str, list[dict[str, object]]]) -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for tool, runs in results.items():
+        if runs and runs[0].get("out_of_memory"):
+            print(f"| {tool} | out of memory, not run: it holds {runs[0]['out_of_memory']} |")
+            continue
         wall, rss = _median(runs, "wall"), _median(runs, "rss_mb")
         if "load" in runs[0]:
             load, score = _median(runs, "load"), _median(runs, "score")

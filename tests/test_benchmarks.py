@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from ef.evaluation import evaluate_run, read_qrels, read_run
+from ef.evaluation import RunTable, evaluate_run, read_qrels, read_run
 
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
@@ -70,3 +70,42 @@ def test_the_agreement_check_lists_what_differs(capsys) -> None:
     out = capsys.readouterr().out
     assert "pytrec_eval: same map; P@10 differs: 0.200000 vs ef 0.100000" in out
     assert "ranx: same P@10, map" in out
+
+
+@pytest.mark.parametrize("batches", [False, True])
+def test_the_breakdown_times_every_stage_it_names(small, monkeypatch, batches) -> None:
+    from ef.evaluation.evaluate import streamed
+
+    if batches:  # the scale S run read as large runs are: in batches of whole queries
+        monkeypatch.setattr(streamed, "STREAM_FROM", 0)
+        monkeypatch.setattr(streamed, "BLOCK_BYTES", 1 << 16)
+    breakdown = load("breakdown")
+    read = RunTable.read
+    result = breakdown.child(str(small[0]), str(small[1]))
+    assert RunTable.read == read  # the timers are gone again
+    assert result["missing"] == []  # every stage's function was found
+    for label, *_ in breakdown.STAGES + breakdown.BESIDE:
+        assert result["times"][label] > 0, label
+    rows = breakdown.rows([result["times"]], 0.01)
+    assert rows[0] == ("interpreter start (python -c pass)", 0.01)
+    labels = [label.strip() for label, _ in rows]
+    assert labels.count("(rest)") == 4  # of the command, evaluate_run, the ids, the score
+    assert labels[-1] == "in-process total"
+
+
+def test_a_sliced_scale_is_grouped_and_shaped_like_the_others(small, tmp_path) -> None:
+    # XL is written a slice of queries at a time; S written so checks how (XL is 8 GB).
+    generate = load("generate")
+    generate.SLICED["S"] = 37
+    try:
+        run_path, qrels_path = generate.generate("S", tmp_path)
+    finally:
+        del generate.SLICED["S"]
+    run, qrels = read_run(run_path), read_qrels(qrels_path)
+    assert len(run) == 198 + 2
+    assert all(len(docs) == 100 for docs in run.values())
+    assert len(set(qrels) - set(run)) == 2
+    assert qrels_path.read_bytes() == small[1].read_bytes()  # drawn before the run's slices
+    lines = run_path.read_text().splitlines()
+    firsts = [line.split()[0] for line in lines]
+    assert len([q for i, q in enumerate(firsts) if i == 0 or q != firsts[i - 1]]) == len(run)

@@ -132,3 +132,94 @@ def test_evaluate_run_scores_ranked_lists_as_their_run_table(run, qrels) -> None
                 evaluate_run(run, qrels, metrics=metrics, averaging=averaging)
             continue
         assert evaluate_run(run, qrels, metrics=metrics, averaging=averaging) == expected
+
+
+# RankedResults: the answers of ef's own retrievers carry their doc ids, which ranking()
+# takes as they are; any change to the list forgets them, so the general path reads it.
+CHANGES = [
+    lambda a: a.append(("d9", 0.0)),
+    lambda a: a.extend([("d9", 0.0)]),
+    lambda a: a.insert(0, ("d9", 0.0)),
+    lambda a: a.pop(),
+    lambda a: a.remove(a[0]),
+    lambda a: a.clear(),
+    lambda a: a.sort(),
+    lambda a: a.reverse(),
+    lambda a: a.__setitem__(0, ("d9", 0.0)),
+    lambda a: a.__setitem__(slice(0, 1), []),
+    lambda a: a.__delitem__(0),
+    lambda a: a.__iadd__([("d9", 0.0)]),
+    lambda a: a.__imul__(2),
+]
+
+
+@given(st.lists(IDS, min_size=1, max_size=8, unique=True), st.integers(1, 10))
+def test_ranked_results_rank_as_the_plain_list(ids, limit) -> None:
+    from ef.evaluation.engine.results import ranked_ids
+    from ef.evaluation.types import RankedResults
+
+    pairs = [(doc, float(-i)) for i, doc in enumerate(ids)]
+    answer = RankedResults(pairs, doc_ids=tuple(ids))
+    assert answer == pairs
+    assert ranking(answer, limit) == ranking(pairs, limit) == ids[:limit]
+    assert ranked_ids(answer, limit) == tuple(ids[:limit])
+    # A doc_id= function is the caller's rule: the carried ids do not apply.
+    assert ranking(answer, limit, lambda r: r[0].upper()) == [d.upper() for d in ids[:limit]]
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_changed_answer_forgets_its_ids(change) -> None:
+    from ef.evaluation.types import RankedResults
+
+    answer = RankedResults([("d1", 2.0), ("d2", 1.0), ("d1", 0.5)][:2], doc_ids=("d1", "d2"))
+    change(answer)
+    assert answer.doc_ids is None
+    assert ranking(answer, 10) == reference_ranking(list(answer), 10)
+
+
+def test_a_pickled_answer_keeps_its_ids_and_a_wrong_length_is_refused() -> None:
+    import pickle
+
+    from ef.evaluation.types import RankedResults
+
+    answer = RankedResults([("d1", 2.0)], doc_ids=("d1",))
+    copy = pickle.loads(pickle.dumps(answer))
+    assert (copy, copy.doc_ids, type(copy)) == (answer, ("d1",), RankedResults)
+    with pytest.raises(ValueError, match="2 doc ids for 1 results"):
+        RankedResults([("d1", 2.0)], doc_ids=("d1", "d2"))
+
+
+def test_bm25_answers_carry_the_ids_of_their_pairs() -> None:
+    pytest.importorskip("bm25s", reason="the BM25 baseline (the bm25 extra)")
+    from ef.evaluation import BM25Retriever, read_dataset
+    from ef.evaluation.formats.demo import demo_path
+    from ef.evaluation.types import RankedResults
+
+    corpus, queries, _ = read_dataset(demo_path())
+    bm25 = BM25Retriever(corpus)
+    answers = bm25.search_batch([*queries.values(), "zzzz"], 7)  # the last matches nothing
+    assert answers[-1] == []
+    assert sum(map(bool, answers)) > len(answers) // 2
+    for answer in filter(None, answers):  # a query with no indexed term gets []
+        assert isinstance(answer, RankedResults)
+        assert answer.doc_ids == tuple(doc for doc, _ in answer)
+        assert len(set(answer.doc_ids)) == len(answer)
+
+
+def test_bm25s_answers_carry_ids_only_when_the_index_ids_are_unique() -> None:
+    bm25s_lib = pytest.importorskip("bm25s", reason="the bm25 extra")
+    from ef.evaluation import adapters, retrieve
+    from ef.evaluation.types import RankedResults
+
+    texts = ["cats purr", "cats and dogs", "dogs bark", "cats sleep"]
+    index = bm25s_lib.BM25()
+    index.index(bm25s_lib.tokenize(texts, show_progress=False), show_progress=False)
+    unique = adapters.bm25s(index, corpus_ids=["a", "b", "c", "d"])
+    answer = unique.search("cats", 10)
+    assert type(answer) is RankedResults
+    assert answer.doc_ids == tuple(answer)
+    # Passages of one document share its id: the engine de-duplicates them as for any list.
+    passages = adapters.bm25s(index, corpus_ids=["a", "a", "c", "a"])
+    assert type(passages.search("cats", 10)) is list
+    ranked = retrieve(passages, {"q": "cats"}, limit=10).rankings["q"]
+    assert ranked == ("a",)

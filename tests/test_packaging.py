@@ -31,6 +31,14 @@ def test_core_declares_the_cli_and_the_ragas_extra() -> None:
     assert not (ROOT / "src" / "ef" / "__init__.py").exists()  # ef is a namespace package
 
 
+def test_the_fast_reader_is_in_the_default_install() -> None:
+    # polars reads large TREC runs; the old "fast" extra stays, empty, so that
+    # `pip install "ef-evaluation[fast]"` keeps working.
+    project = load(ROOT / "pyproject.toml")["project"]
+    assert "polars>=1.0" in project["dependencies"]
+    assert project["optional-dependencies"]["fast"] == []
+
+
 def test_the_bridge_is_the_plugin_ragas_of_its_own_distribution() -> None:
     project = load(ROOT / "plugins" / "ef-evaluation-ragas" / "pyproject.toml")["project"]
     assert project["name"] == "ef-evaluation-ragas"

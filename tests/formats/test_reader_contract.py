@@ -15,8 +15,6 @@ from ef.evaluation.formats.trec_fast import read_trec_columns
 
 from .helpers import format_error_at
 
-pytest.importorskip("polars", reason="the fast path needs polars (the 'fast' extra)")
-
 #: A run the fast reader must decline, the line the reference reader names, and what it says.
 BAD_RUNS: dict[str, tuple[bytes, int, str]] = {
     "5-columns-with-a-trailing-space": (b"q1 Q0 d1 1 2.5 \n", 1, "expected 6 columns"),

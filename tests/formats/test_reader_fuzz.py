@@ -28,8 +28,6 @@ from ef.evaluation.formats.trec_fast import read_trec_columns
 
 from ..profiles_hypothesis import examples
 
-pytest.importorskip("polars", reason="the fast path needs polars (the 'fast' extra)")
-
 # Clean fragments, which the fast reader should read, and noisy ones, which test the contract.
 CLEAN_QUERY_IDS = [b"q1", b"q2", b"301", b"q\xc3\xa9"]
 NOISY_QUERY_IDS = [b"#q", b"q\x00", b"\xef\xbb\xbfq1", b"q\xe3\x80\x801"]  # ..., U+3000

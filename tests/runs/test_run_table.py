@@ -35,8 +35,6 @@ def _read_trec_with_polars(path: Path) -> RunTable | None:
     return None if columns is None else RunTable.from_columns(columns)
 
 
-pytest.importorskip("polars", reason="the fast path needs polars (the 'fast' extra)")
-
 METRICS = ("ndcg@3", "ndcg@10", "recall@5", "precision@2", "mrr@10", "map@1000")
 
 docs = st.sampled_from([f"d{i}" for i in range(9)] + ["D1", "d10", "é1"])

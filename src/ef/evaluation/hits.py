@@ -102,7 +102,9 @@ class JudgedHits:
             # Where the judged docs rank, found by C-level scans: a few judged docs are looked
             # up in the ranking one by one; many are intersected with it first.
             if len(judged) <= _FEW:
-                placed = sorted((ranked.index(doc) + 1, doc) for doc in judged if doc in ranked)
+                placed = [(ranked.index(doc) + 1, doc) for doc in judged if doc in ranked]
+                if len(placed) > 1:  # most queries place one judged doc, or none
+                    placed.sort()
             else:
                 common = judged.keys() & ranked
                 if len(common) <= _FEW:

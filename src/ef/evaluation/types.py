@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn, Protocol, TypedDict, TypeVar
 
 from .errors import InvalidSampleError
@@ -15,6 +15,7 @@ __all__ = [
     "Qrels",
     "Queries",
     "RagSample",
+    "RankedResults",
     "Run",
     "RunInput",
     "frozen_deep",
@@ -129,6 +130,53 @@ class FrozenDict(dict[_K, _V]):
     def __reduce__(self) -> tuple[type[FrozenDict[_K, _V]], tuple[dict[_K, _V]]]:
         # Rebuilt from a plain dict: pickle and copy would otherwise set items one by one.
         return (type(self), (dict(self),))
+
+
+class RankedResults(list[Any]):
+    """A retriever's answer that knows its results' source doc ids: ``doc_ids``, one str
+    per result, unique, in rank order. ef's own retrievers know them while they rank (their
+    corpus ids are unique), and the engine then takes them as they are instead of reading
+    every result again (:func:`~ef.evaluation.engine.results.ranking`).
+
+    It is a list, equal to the plain list of its results. Any change to it forgets the ids
+    (``doc_ids`` becomes None), and the engine reads the results as for any other list. Only
+    code that can promise the ids are unique and match the results builds one.
+
+    >>> answer = RankedResults([("d1", 2.0), ("d2", 1.0)], doc_ids=("d1", "d2"))
+    >>> answer == [("d1", 2.0), ("d2", 1.0)], answer.doc_ids
+    (True, ('d1', 'd2'))
+    >>> answer.sort()
+    >>> print(answer.doc_ids)
+    None
+    """
+
+    doc_ids: tuple[str, ...] | None = None  # also what an unpickled copy has until its state
+
+    def __init__(self, results: Iterable[Any] = (), doc_ids: tuple[str, ...] | None = None):
+        super().__init__(results)
+        if doc_ids is not None and len(doc_ids) != len(self):
+            raise ValueError(f"{len(doc_ids)} doc ids for {len(self)} results")
+        self.doc_ids = doc_ids
+
+
+def _forgetting(name: str) -> Callable[..., Any]:
+    change = getattr(list, name)
+
+    def forget(self: RankedResults, *args: Any, **kwargs: Any) -> Any:
+        self.doc_ids = None
+        return change(self, *args, **kwargs)
+
+    forget.__name__ = forget.__qualname__ = name
+    return forget
+
+
+# Every way to change a list in place (pickle restores a copy through extend(), then its
+# doc_ids, so a copy keeps them).
+for _name in (
+    "__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend", "insert",
+    "pop", "remove", "clear", "sort", "reverse",
+):  # fmt: skip
+    setattr(RankedResults, _name, _forgetting(_name))
 
 
 def frozen_deep(value: Any) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from ..types import RankedResults
 from ._ids import as_doc_id, instance_of
 
 __all__ = ["BM25sSearch", "bm25s", "is_bm25s_retriever"]
@@ -50,6 +51,9 @@ class BM25sSearch:
     stopwords: str | Sequence[str] | None = "english"
     #: A PyStemmer language name (``"english"``), a stemmer object, or None.
     stemmer: str | Callable[..., Any] | None = None
+    #: True when no two rows share a doc id: each answer then carries its ids
+    #: (:class:`~ef.evaluation.types.RankedResults`), which the engine takes as they are.
+    unique_ids: bool = attrs.field(default=False, kw_only=True)
 
     def _tokens(self, texts: Sequence[str]) -> Any:
         import bm25s as bm25s_lib
@@ -78,10 +82,12 @@ class BM25sSearch:
         docs, scores = self.retriever.retrieve(
             self._tokens(texts), corpus=self.ids, k=k, show_progress=False
         )
-        return [
-            [str(doc) for doc, score in zip(row, row_scores, strict=True) if score > 0]
-            for row, row_scores in zip(docs, scores, strict=True)
-        ]
+        answers: list[list[str]] = []
+        for row, row_scores in zip(docs, scores, strict=True):
+            found: list[str] = row[row_scores > 0].tolist()  # the ids, str already
+            # Distinct rows of an index whose ids are unique: distinct doc ids.
+            answers.append(RankedResults(found, tuple(found)) if self.unique_ids else found)
+        return answers
 
     def search(self, query: str, limit: int = 10) -> list[str]:
         """The doc ids of one query's best ``limit`` docs."""
@@ -164,5 +170,9 @@ def bm25s(
     import numpy as np  # a core dependency; bm25s indexes an object array directly
 
     return BM25sSearch(
-        retriever, np.asarray(ids, dtype=object), stopwords=stopwords, stemmer=stemmer
+        retriever,
+        np.asarray(ids, dtype=object),
+        stopwords=stopwords,
+        stemmer=stemmer,
+        unique_ids=len(set(ids)) == len(ids),  # passages of one doc share its id: not unique
     )

@@ -353,7 +353,8 @@ def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name
         for note in report.coverage_notes(unjudged=False):
             click.echo(f"note: {note}", err=True)
     if output == "json":
-        data = report.to_dict()
+        # Without -q, the per-query values are never copied into the JSON form.
+        data = (report if per_query else attrs.evolve(report, per_query={})).to_dict()
         if not per_query:
             del data["per_query"]
         emit_json(data)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..formats.digests import recorded
 from ..plugin_engine.registry import Registry
 
 __all__ = [
@@ -55,13 +56,16 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
         if found is None:
             return {"path": str(path), "sha256": None, "bytes": None}
         source = found
+    shown = str(path) if source == Path(path) else str(source)
+    known = recorded(source)  # hashed by the reader as it read the file: no second pass
+    if known is not None:
+        return {"path": shown, "sha256": known[0], "bytes": known[1]}
     digest = hashlib.sha256()
     size = 0
     with source.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
             size += len(block)
-    shown = str(path) if source == Path(path) else str(source)
     return {"path": shown, "sha256": digest.hexdigest(), "bytes": size}
 
 

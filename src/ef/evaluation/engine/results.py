@@ -22,8 +22,9 @@ from typing import Any
 
 from ..adapters._ids import as_doc_id
 from ..errors import RetrieverResultError
+from ..types import RankedResults
 
-__all__ = ["DocIdFunction", "check_answer", "ranking", "result_doc_id"]
+__all__ = ["DocIdFunction", "check_answer", "ranked_ids", "ranking", "result_doc_id"]
 
 #: The ``doc_id=`` function: a result to its doc id (a str or an int), or None to let the
 #: default levels decide.
@@ -201,6 +202,8 @@ def ranking(results: Iterable[Any], limit: int, doc_id: DocIdFunction | None = N
     >>> ranking([("d2", 0.9), ("d1", 0.5), ("d2", 0.4)], 10), ranking(["d3", {"_id": 4}], 1)
     (['d2', 'd1'], ['d3'])
     """
+    if type(results) is RankedResults and results.doc_ids is not None and doc_id is None:
+        return list(results.doc_ids[:limit])  # unique already: ef's own retrievers' answers
     if isinstance(results, list):
         head = results[:limit]
     else:
@@ -218,6 +221,20 @@ def ranking(results: Iterable[Any], limit: int, doc_id: DocIdFunction | None = N
             raise RetrieverResultError(f"result {rank}: {exc}") from exc.__cause__
         ranked.setdefault(found, None)
     return list(ranked)
+
+
+def ranked_ids(
+    results: Iterable[Any], limit: int, doc_id: DocIdFunction | None = None
+) -> tuple[str, ...]:
+    """:func:`ranking` as a tuple, what :func:`~ef.evaluation.retrieve` keeps: an answer of
+    ef's own retrievers (:class:`~ef.evaluation.types.RankedResults`) is not copied.
+
+    >>> ranked_ids(["d1", "d1", "d2"], 10)
+    ('d1', 'd2')
+    """
+    if type(results) is RankedResults and results.doc_ids is not None and doc_id is None:
+        return results.doc_ids[:limit]
+    return tuple(ranking(results, limit, doc_id))
 
 
 def _plain_ids(head: list[Any]) -> list[str] | None:

@@ -23,7 +23,7 @@ from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Phase, Progress, check_progress, phase
 from ..types import FrozenDict
-from .results import DocIdFunction, ranking
+from .results import DocIdFunction, ranked_ids
 
 __all__ = ["ON_ERROR", "Retrieval", "Searcher", "retrieve", "searcher_for"]
 
@@ -168,7 +168,7 @@ def _outcomes(
     outcomes: list[_Outcome] = []
     for answer in results:
         try:
-            outcomes.append(tuple(ranking(answer, limit, doc_id)))
+            outcomes.append(ranked_ids(answer, limit, doc_id))
         except TypeError as exc:  # RetrieverResultError, or an adapter's DocIdError
             outcomes.append(_BadResult(str(exc)))
     return outcomes

@@ -11,7 +11,9 @@ is built in one place, :func:`ef.evaluation.evaluate.report.retrieval_report`.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -174,10 +176,8 @@ def score_all(
             progress.advance(1)
     keys = list(columns)
     rows = zip(*columns.values(), strict=True)
-    return {
-        query_id: dict(zip(keys, row, strict=True))
-        for query_id, row in zip(query_ids, rows, strict=True)
-    }
+    # One {key: value} per query, built in C-level passes (every column has a value per query).
+    return dict(zip(query_ids, map(dict, map(zip, itertools.repeat(keys), rows)), strict=True))
 
 
 def _tie_averaged(
@@ -216,13 +216,14 @@ def mean_of(
     metric that aggregates by sum (``num_ret``, as trec_eval and ir_measures report it), the
     geometric mean for one that aggregates so (``gm_map``)."""
     n = len(per_query)
-    rows = list(per_query.values())
     means: dict[str, float] = {}
     if not n:
         return means  # no query scored: the report refuses, naming why
+    rows = per_query.values()
     for m in measures:
         key = m.key  # formatted anew on every access: once per measure, not per query
-        means[key] = aggregate_values(m.metric.aggregate, [row[key] for row in rows])
+        # A C-level pass over the rows; aggregate_values sums exactly (and takes gm_ logs).
+        means[key] = aggregate_values(m.metric.aggregate, list(map(operator.itemgetter(key), rows)))
     return means
 
 
@@ -306,7 +307,7 @@ def query_sets(
                 skipped[query_id] = "not in the run" if judged else "no judgement"
         return scored, judgements, skipped, missing
     for query_id, judged in qrels.items():
-        if averaging != "all" and not any(grade > 0 for grade in judged.values()):
+        if averaging != "all" and max(judged.values(), default=0) <= 0:  # no positive grade
             skipped[query_id] = "no positive judgement"
             continue
         if query_id in unavailable:

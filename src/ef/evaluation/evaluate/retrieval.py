@@ -146,8 +146,8 @@ def scored_retrieval(
     runnable: dict[str, str] = {}
     unavailable: dict[str, str] = {}
     for query_id, judged in qrels.items():
-        if not any(grade > 0 for grade in judged.values()):
-            continue  # the engine skips it: no positive judgement
+        if max(judged.values(), default=0) <= 0:
+            continue  # the engine skips it: no positive judgement (grades are finite numbers)
         if query_id not in queries:
             unavailable[query_id] = "no query text in queries"
         else:

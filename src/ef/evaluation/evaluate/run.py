@@ -15,6 +15,7 @@ from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
 from .inputs import load_inputs, load_qrels, load_run
 from .report import retrieval_report
+from .streamed import streamed_evaluation
 
 if TYPE_CHECKING:
     from ..runs.table import RunTable
@@ -168,6 +169,23 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
         scored_over = averaging or "qrels"
         if scored_over not in AVERAGING:
             raise ValueError(f"averaging must be one of {AVERAGING}, got {scored_over!r}")
+        if isinstance(run, (str, os.PathLike)):  # a large file: a batch of queries at a time
+            streamed = streamed_evaluation(
+                run,
+                qrels,
+                measures,
+                registry,
+                qrels_format=qrels_format,
+                run_format=run_format,
+                averaging=scored_over,
+                tie_policy=policy,
+                ignore_identical_ids=bool(ignore_identical_ids),
+                inputs=inputs,
+                progress=progress,
+                qrels_columns=qrels_columns,
+            )
+            if streamed is not None:
+                return retrieval_report(streamed)
     read = reading(run, progress) if isinstance(run, (str, os.PathLike)) else None
     with read or contextlib.nullcontext():
         table, judged = load_inputs(

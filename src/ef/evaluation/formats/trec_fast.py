@@ -3,14 +3,19 @@
 Part of the TREC format: :func:`~ef.evaluation.formats.files.read_run_columns` asks it for a
 file the ``trec`` format claims, and falls back to the reference reader
 (:mod:`ef.evaluation.formats.trec`) whenever polars might split a line differently, so the
-numbers and the errors are the reference reader's. polars is optional (the ``fast`` extra).
+numbers and the errors are the reference reader's. polars is a dependency, imported here
+when a run is read; without it (an install without dependencies) every file goes to the
+reference reader.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import mmap
+import os
 import re
+import threading
 import zlib
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from . import digests
 from ._io import open_binary
 
 __all__ = ["RunColumns", "read_trec_columns"]
@@ -51,15 +57,6 @@ _CHUNK = 1 << 22  # bytes per numpy pass: 4 MB keeps the temporaries small
 
 
 @attrs.frozen
-class _Source:
-    """What polars should read, and what the bytes say about the lines."""
-
-    data: Path | bytes  # the path itself, or the gunzipped bytes
-    has_hash: bool  # a "#" somewhere: comment lines must be looked for
-    spaces: int  # how many spaces the file holds
-
-
-@attrs.frozen
 class _Bytes:
     """What one pass over the bytes finds."""
 
@@ -69,13 +66,18 @@ class _Bytes:
     empty_field: bool  # a space beside a space or a line end, or at either end of the file
 
 
-def _scan(data: bytes | mmap.mmap) -> _Bytes:
+def _scan(data: bytes | mmap.mmap, digest: hashlib._Hash | None = None) -> _Bytes:
+    """One pass over the bytes, 4 MB at a time, each chunk hashed into ``digest`` too; a
+    mapped file's pages are let go as the pass leaves them (polars maps the file itself)."""
     view = np.frombuffer(data, dtype=np.uint8)
+    release = isinstance(data, mmap.mmap) and hasattr(data, "madvise")  # not on Windows
     spaces = 0
     doubtful = non_ascii = empty_field = False
     try:
         for i in range(0, view.size, _CHUNK):
             chunk = view[i : i + _CHUNK + 1]  # one byte more: a pair across chunks is seen
+            if digest is not None:
+                digest.update(chunk[:_CHUNK].data)
             low = chunk <= 32  # a space, a LF, or a control byte
             own = low[:_CHUNK]
             in_chunk = int(np.count_nonzero(own))
@@ -91,86 +93,149 @@ def _scan(data: bytes | mmap.mmap) -> _Bytes:
                 # Two LFs are a blank line, which is fine; a space in the pair is not.
                 sums = chunk[1:][pairs].astype(np.int64) + chunk[:-1][pairs]
                 empty_field = bool(np.any(sums != 20))
+            if release:
+                data.madvise(mmap.MADV_DONTNEED, i, min(_CHUNK, view.size - i))  # type: ignore[union-attr]
         return _Bytes(spaces, doubtful, non_ascii, empty_field)
     finally:
         del view  # an mmap cannot close while a view of it lives
 
 
-def _polars_source(path: Path) -> _Source | None:
-    """What polars should read, or None if polars must not read it.
-
-    Files with bytes that polars would split or keep differently from the reference reader
-    (a tab, CR, VT, FF or another control character, a byte-order mark, a Unicode space) are
-    left to it, and so are damaged gzip files: it names the file and the problem.
+def _spaces_if_plain(
+    data: bytes | mmap.mmap, has_hash: bool, digest: hashlib._Hash | None = None
+) -> int | None:
+    """How many spaces the bytes hold, or None if polars might split or keep some line
+    differently from the reference reader: a tab, CR, VT, FF or another control character,
+    a byte-order mark, a Unicode space, or (with no comment line to excuse it) an empty field.
+    Every byte is hashed into ``digest`` on the way.
     """
+    counted = _scan(data, digest)
+    if counted.doubtful or (counted.non_ascii and _DOUBTFUL.search(data) is not None):
+        return None
+    if not has_hash and (counted.empty_field or data[:1] == b" " or data[-1:] == b" "):
+        return None
+    return counted.spaces
+
+
+class _Beside(threading.Thread):
+    """The byte checks and the sha256 of the file, on the core polars' parse leaves free
+    (numpy and hashlib release the GIL over large buffers, polars while it parses)."""
+
+    def __init__(
+        self, data: bytes | mmap.mmap, has_hash: bool, digest: hashlib._Hash | None
+    ) -> None:
+        super().__init__(name="ef-trec-checks", daemon=True)
+        self.data, self.has_hash, self.digest = data, has_hash, digest
+        self.spaces: int | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.spaces = _spaces_if_plain(self.data, self.has_hash, self.digest)
+        except BaseException as exc:  # raised again in the reading thread, by result()
+            self.error = exc
+
+    def result(self) -> int | None:
+        self.join()
+        if self.error is not None:
+            raise self.error
+        return self.spaces
+
+
+def _mapped(path: Path) -> tuple[bytes | mmap.mmap, os.stat_result | None] | None:
+    """The bytes of ``path`` (mapped, or gunzipped into memory) and, for a file read as it
+    is on disk, its status; None for what polars must not read: the reference reader names
+    a missing, damaged or empty file and says what is wrong."""
     try:
         with open_binary(path) as handle:
-            gzipped = not isinstance(handle, io.BufferedReader)
-            if gzipped:
-                data: bytes | mmap.mmap = handle.read()
-            else:
-                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            if not isinstance(handle, io.BufferedReader):  # gzip: the manifest hashes the file
+                return handle.read(), None
+            status = os.fstat(handle.fileno())
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ), status
     except (OSError, EOFError, ValueError, zlib.error):  # missing, damaged, or empty (mmap)
         return None
-    try:
-        counted = _scan(data)
-        if counted.doubtful or (counted.non_ascii and _DOUBTFUL.search(data) is not None):
-            return None
-        has_hash = data.find(b"#") != -1
-        if not has_hash and (counted.empty_field or data[:1] == b" " or data[-1:] == b" "):
-            return None
-        return _Source(bytes(data) if gzipped else path, has_hash, counted.spaces)
-    finally:
-        if isinstance(data, mmap.mmap):
-            data.close()
 
 
-def read_trec_columns(path: Path) -> RunColumns | None:  # noqa: PLR0911 - one per doubt
+def read_trec_columns(path: Path) -> RunColumns | None:
     """The columns of a 6-column TREC run read with polars, or None where polars might
     read it differently from the reference reader (which then reads it)."""
     try:
         import polars as pl
     except ImportError:
         return None
-    source = _polars_source(path)
-    if source is None:
+    mapped = _mapped(path)
+    if mapped is None:
         return None
+    data, status = mapped
+    has_hash = data.find(b"#") != -1  # comment lines must be looked for
+    checks = _Beside(data, has_hash, hashlib.sha256() if status is not None else None)
+    checks.start()
+    try:
+        # The whole file at once: query ids as a categorical, for memory (below).
+        source = path if status is not None else bytes(data)
+        frame = _parse(pl, source, has_hash, categorical=True)
+        spaces = checks.result()
+    finally:
+        checks.join()  # the thread reads the map: it must end before the map closes
+        if isinstance(data, mmap.mmap):
+            data.close()
+    if status is not None and checks.digest is not None:
+        digests.record(path, status, checks.digest)  # the manifest's, with no second pass
+    if frame is None or spaces is None:
+        return None
+    return _columns(pl, frame, has_hash, spaces)
+
+
+def _parse(pl: Any, source: Path | bytes, has_hash: bool, *, categorical: bool = False) -> Any:
+    """The frame of query ids, doc ids and scores (and tags, if the file has a ``#``), or
+    None where polars cannot parse it. Query ids are a ``categorical`` (4 bytes a line, where
+    the whole file is held at once) or strings (faster to read: a batch's lines are few)."""
     names = ["q", "q0", "d", "rank", "score", "tag"]
     # Without comment lines, and with no empty field (a doubled, leading or trailing space:
-    # refused above), every line's spaces are its fields less one, and polars refuses a line
-    # of more than six; so a short line shows in the count of spaces (checked below) and the
-    # tag column need not be read: that saves a fifth of the parse.
-    columns = [0, 2, 4, 5] if source.has_hash else [0, 2, 4]
+    # refused by the byte checks), every line's spaces are its fields less one, and polars
+    # refuses a line of more than six; so a short line shows in the count of spaces (checked
+    # in _columns) and the tag column need not be read: that saves a fifth of the parse.
+    columns = [0, 2, 4, 5] if has_hash else [0, 2, 4]
     try:
-        frame = pl.read_csv(
-            source.data,
+        return pl.read_csv(
+            source,
             separator=" ",
             has_header=False,
-            comment_prefix="#" if source.has_hash else None,
+            comment_prefix="#" if has_hash else None,
             quote_char=None,
             # Strict: a line with more fields than the first (a doubled or leading space, or
             # extra columns) is an error, and one with fewer has nulls at its end.
             truncate_ragged_lines=False,
             new_columns=names,
             columns=columns,
-            # Categorical query ids: a code per row makes finding each query's lines cheap.
-            schema_overrides={"q": pl.Categorical, "d": pl.String, "score": pl.Float64},
+            schema_overrides={
+                "q": pl.Categorical if categorical else pl.String,
+                "d": pl.String,
+                "score": pl.Float64,
+            },
         )
     except Exception:  # any parse failure: the reference reader reports it
         return None
+
+
+def _columns(pl: Any, frame: Any, has_hash: bool, spaces: int) -> RunColumns | None:
+    """The run's columns, or None if a line or a query is one the reference reader should
+    see (a short line, a bad score, a query split in two, a doc listed twice)."""
     if any(frame.null_count().row(0)):
         frame = frame.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines are fine
         if any(frame.null_count().row(0)):
             return None  # a short line
-    if frame.height == 0 or (not source.has_hash and source.spaces != 5 * frame.height):
+    if frame.height == 0 or (not has_hash and spaces != 5 * frame.height):
         return None  # empty, or some line has other than 6 fields
     scores = frame.get_column("score").to_numpy()
     if not np.all(np.isfinite(scores)):
         return None
     queries = frame.get_column("q")
     docs = frame.get_column("d")
-    codes = queries.to_physical().to_numpy()
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    if queries.dtype == pl.Categorical:  # a code per line: compared as integers
+        codes = queries.to_physical().to_numpy()
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    else:  # each id compared with the one before
+        starts = queries.ne_missing(queries.shift(1)).arg_true().to_numpy()
     query_ids: list[str] = queries.gather(starts).cast(pl.String).to_list()
     if len(set(query_ids)) != len(query_ids):
         return None  # a query's lines are not together: rare, and the reference reader is exact

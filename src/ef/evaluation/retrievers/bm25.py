@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..types import RankedResults
 from ._corpus import CorpusInput, ids_and_texts
 from ._deps import require
 
@@ -67,6 +68,7 @@ class BM25Retriever:
     ) -> None:
         bm25s = require("bm25s", "bm25s", "bm25")
         self.doc_ids, texts = ids_and_texts(corpus)
+        self._ids = tuple(self.doc_ids)  # what the results name: unchanged by edits of doc_ids
         self.k1, self.b, self.method = k1, b, method
         self._stemmer_language = stemmer
         words = list(stopwords) if stopwords and not isinstance(stopwords, str) else stopwords
@@ -101,7 +103,9 @@ class BM25Retriever:
     def search_batch(self, texts: Sequence[str], limit: int) -> list[list[tuple[str, float]]]:
         """The best ``limit`` ``(doc_id, score)`` pairs for each query text, in order.
 
-        Equal scores go by doc id descending: ``red`` ties ``d1`` and ``d2``.
+        Equal scores go by doc id descending: ``red`` ties ``d1`` and ``d2``. Each list also
+        carries its doc ids (:class:`~ef.evaluation.types.RankedResults`), so that
+        :func:`~ef.evaluation.evaluate_retrieval` need not read every pair again.
 
         >>> bm25 = BM25Retriever({"d1": "red fox", "d2": "red hen"})
         >>> [[(d, round(s, 3)) for d, s in hits] for hits in bm25.search_batch(["red", "hen"], 1)]
@@ -120,8 +124,10 @@ class BM25Retriever:
                 continue
             scores = self._model.get_scores_from_ids(terms)
             best = top_k(scores, limit, self._ranks, positive_only=True)
-            doc_ids = [self.doc_ids[i] for i in best.tolist()]
-            hits.append(list(zip(doc_ids, scores[best].tolist(), strict=True)))
+            doc_ids = tuple(map(self._ids.__getitem__, best.tolist()))
+            # The ids are unique (ids_and_texts checks): the engine need not read each pair.
+            pairs = zip(doc_ids, scores[best].tolist(), strict=True)
+            hits.append(RankedResults(pairs, doc_ids=doc_ids))
         return hits
 
     def search(self, text: str, limit: int = 10) -> list[tuple[str, float]]:
@@ -131,6 +137,7 @@ class BM25Retriever:
     def __getstate__(self) -> dict[str, Any]:
         # PyStemmer's stemmer is a C object that does not pickle: rebuild it on unpickling.
         state = dict(self.__dict__)
+        del state["_ids"]  # doc_ids again: rebuilt on unpickling
         tokenizer = state["_tokenizer"]
         if tokenizer.stemmer is not None:
             import copy
@@ -142,6 +149,7 @@ class BM25Retriever:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._ids = tuple(self.doc_ids)
         stemmer = _stemmer(self._stemmer_language)
         if stemmer is not None:
             self._tokenizer.stemmer = stemmer.stemWord

@@ -6,11 +6,12 @@ costs a Python object per line; a :class:`RunTable` keeps the scores as read and
 needs only the *judged* docs: their rank in trec_eval's order is counted (how many docs of the
 query score higher, or tie with a greater docno), so the run is never sorted.
 
-Files are read with polars when it is installed (``pip install "ef-evaluation[fast]"``),
-without a Python object per line. Any file polars would read differently from the reference
-reader (tabs, doubled spaces, a byte-order mark, carriage returns, a doc listed twice, a bad
-score, ...) is read by the reference reader instead, which gives the same numbers or the same
-error naming the file and line. Without polars, every file takes that path.
+Files are read with polars (a dependency, imported when a file is read), without a Python
+object per line. Any file polars would read differently from the reference reader (tabs,
+doubled spaces, a byte-order mark, carriage returns, a doc listed twice, a bad score, ...) is
+read by the reference reader instead, which gives the same numbers or the same error naming
+the file and line. Without polars (an install without its dependencies), every file takes
+that path.
 """
 
 from __future__ import annotations

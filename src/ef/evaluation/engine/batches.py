@@ -1,0 +1,103 @@
+"""Scoring a run that arrives in batches of whole queries, with the numbers of the whole run.
+
+Each batch is scored by :func:`~ef.evaluation.engine.scoring.score_rankings` against the
+judgements of its own queries, then let go; only the per-query values stay. Every per-query
+value depends on that query's ranking and judgements alone, and the means are exact sums
+(``math.fsum``), so the batches give the whole run's report: the queries, skipped ones and
+tie lists in the same order, the missing ones scored (or skipped) by the same rules.
+
+>>> from ef.evaluation import Registry
+>>> from ef.evaluation.engine.scoring import resolve_measures
+>>> from ef.evaluation.runs.ranked import RankedLists
+>>> registry = Registry.load(autoload=False)
+>>> measures = resolve_measures(["recall@2"], (10,), registry)
+>>> qrels = {"q1": {"a": 1}, "q2": {"c": 1}, "q3": {"e": 1}}
+>>> batches = [RankedLists({"q1": ["a", "b"]}), RankedLists({"q2": ["d", "c"], "q9": ["x"]})]
+>>> scored, run_ids = score_batches(batches, qrels, measures, averaging="qrels",
+...                                 tie_policy="input_order", registry=registry)
+>>> scored.per_query, scored.missing, run_ids
+({'q1': {'recall@2': 1.0}, 'q2': {'recall@2': 1.0}, 'q3': {'recall@2': 0.0}}, ['q3'], \
+['q1', 'q2', 'q9'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from ..types import FrozenDict
+from .measures import Measure
+from .scoring import Scored, query_sets, score_rankings
+from .ties import TieDiagnostic
+
+if TYPE_CHECKING:
+    from ..plugin_engine.registry import Registry
+    from ..runs.ranked import RankedRun
+    from ..types import Qrels
+
+__all__ = ["score_batches"]
+
+
+def score_batches(
+    batches: Iterable[RankedRun],
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    *,
+    averaging: str,
+    tie_policy: str,
+    registry: Registry | None = None,
+    ignore_identical_ids: bool = False,
+) -> tuple[Scored, list[str]]:
+    """What :func:`~ef.evaluation.engine.scoring.score_rankings` gives for the run made of
+    ``batches`` (each holding whole queries, no query in two), and the run's query ids in
+    order. ``averaging`` is ``"qrels"``, ``"intersection"`` or ``"run"``."""
+    from ..runs.ranked import RankedLists
+
+    run_ids: list[str] = []
+    per_query: dict[str, dict[str, float]] = {}
+    flagged: dict[str, set[str]] = {"tied": set(), "at_cutoff": set(), "at_relevant": set()}
+    cutoffs = sorted({m.k for m in measures if m.k is not None})
+    for batch in batches:
+        run_ids.extend(batch.query_ids)
+        judged = {q: qrels[q] for q in batch.query_ids if q in qrels}
+        if not judged:
+            continue
+        run = batch.without_identical_ids() if ignore_identical_ids else batch
+        # Every query of ``judged`` is in this batch: none is missing from it.
+        part = score_rankings(
+            run,
+            judged,
+            measures,
+            averaging=averaging,
+            tie_policy=tie_policy,
+            cutoffs=cutoffs,
+            registry=registry,
+        )
+        # Frozen now, as the report keeps them: no second copy of every row at the end.
+        per_query.update((q, FrozenDict(row)) for q, row in part.per_query.items())
+        for name, queries in flagged.items():
+            queries.update(getattr(part.ties, name))
+    # The whole run's query sets: its order, skipped queries and missing ones.
+    whole = RankedLists(dict.fromkeys(run_ids, ()), checked=True)
+    query_ids, _, skipped, missing = query_sets(whole, qrels, averaging)
+    unscored = {q: qrels[q] for q in query_ids if q not in per_query}
+    if unscored:  # judged queries the run lacks, scored 0 under averaging="qrels"
+        absent = score_rankings(
+            RankedLists({}, checked=True),
+            unscored,
+            measures,
+            averaging=averaging,
+            tie_policy=tie_policy,
+            cutoffs=cutoffs,
+            registry=registry,
+        )
+        per_query.update((q, FrozenDict(row)) for q, row in absent.per_query.items())
+    listed = {name: [q for q in query_ids if q in queries] for name, queries in flagged.items()}
+    ties = TieDiagnostic(
+        policy=tie_policy,
+        tied=listed["tied"],
+        at_cutoff=listed["at_cutoff"],
+        at_relevant=listed["at_relevant"],
+    )
+    ordered = {q: per_query[q] for q in query_ids}
+    return Scored(ordered, skipped, missing, ties), run_ids

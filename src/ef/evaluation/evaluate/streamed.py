@@ -1,0 +1,124 @@
+"""evaluate_run() on a large TREC run file, a batch of whole queries at a time.
+
+A run file far larger than memory is scored with the memory of one batch
+(:mod:`~ef.evaluation.formats.trec_stream`): the per-query values are kept, every batch's
+lines are let go. The report is the one the whole file gives; :func:`streamed_evaluation`
+returns None where batches cannot give it, and :func:`~ef.evaluation.evaluate_run` then
+reads the whole file as before.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..engine.batches import score_batches
+from ..engine.scoring import Evaluation, evaluation
+from ..errors import InputWarning
+from ..formats.files import format_for
+from ..progress import Progress, phase
+from ..runs.ranked import RankedLists
+from .inputs import check_overlap, load_qrels
+
+if TYPE_CHECKING:
+    from ..engine.measures import Measure
+    from ..plugin_engine.registry import Registry
+    from ..runs.table import RunTable
+    from ..types import DataFrameLike, Qrels
+    from .inputs import Columns
+
+__all__ = ["BLOCK_BYTES", "STREAM_FROM", "streamed_evaluation"]
+
+#: Bytes read at a time: about 900,000 lines of a typical run (a block and its columns take
+#: a few hundred MB at most).
+BLOCK_BYTES = 16 << 20
+#: Run files at least this large are read in batches: below it, the whole file is read.
+STREAM_FROM = 2 * BLOCK_BYTES
+
+
+def _streamable(path: Path, run_format: str | None, registry: Registry) -> bool:
+    """A file of the built-in TREC format, large enough for batches to pay."""
+    try:
+        if path.stat().st_size < STREAM_FROM:
+            return False
+        fmt = format_for(path, run_format, "read_run", registry, must_exist=True)
+    except (OSError, ValueError):  # the whole-file path says what is wrong
+        return False
+    return fmt.name == "trec" and registry.provider(fmt.name, "format").name == "builtin.formats"
+
+
+def _tables(
+    path: Path, block_bytes: int, advance: Callable[[int], None] | None = None
+) -> Iterator[RunTable]:
+    from ..formats.trec_stream import iter_trec_batches  # numpy and polars: once a run is read
+    from ..runs.table import RunTable
+
+    for columns in iter_trec_batches(path, block_bytes):
+        yield RunTable.from_columns(columns)
+        if advance is not None:  # the batch is read and scored: its bytes are done
+            advance(block_bytes)
+
+
+def streamed_evaluation(
+    path: str | os.PathLike[str],
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    measures: Sequence[Measure],
+    registry: Registry,
+    *,
+    qrels_format: str | None,
+    run_format: str | None,
+    averaging: str,
+    tie_policy: str,
+    ignore_identical_ids: bool,
+    inputs: Mapping[str, object],
+    progress: Progress = False,
+    qrels_columns: Columns = None,
+) -> Evaluation | None:
+    """The evaluation of the run file ``path`` read in batches of :data:`BLOCK_BYTES`, or
+    None if it is smaller than :data:`STREAM_FROM`, of another format, or cannot be read in
+    batches exactly. A run whose queries are not grouped is an
+    :class:`~ef.evaluation.InputWarning` saying how to sort it.
+    """
+    from ..formats.trec_stream import NotStreamable
+
+    source = Path(path)
+    if not _streamable(source, run_format, registry):
+        return None
+    judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
+    try:
+        # One phase, in bytes of the run: each batch is read and scored before the next.
+        with phase(progress, "reading and scoring", source.stat().st_size, unit="bytes") as step:
+            scored, run_ids = score_batches(
+                _tables(source, BLOCK_BYTES, step.advance),
+                judged,
+                measures,
+                averaging=averaging,
+                tie_policy=tie_policy,
+                registry=registry,
+                ignore_identical_ids=ignore_identical_ids,
+            )
+    except NotStreamable as why:
+        if not why.grouped:
+            warnings.warn(
+                f"{source}: {why}, so the whole run is read at once and memory grows with "
+                f"it; sorted by query (LC_ALL=C sort -k1,1 -s {source} > sorted.trec), it is "
+                "read in batches",
+                InputWarning,
+                stacklevel=3,
+            )
+        return None
+    run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
+    check_overlap(run, judged, averaging)
+    return evaluation(
+        registry,
+        run,
+        judged,
+        measures,
+        scored,
+        tie_policy=tie_policy,
+        averaging=averaging,
+        inputs=inputs,
+    )

@@ -1,0 +1,62 @@
+"""The sha256 of input files, taken while a reader reads them, for the manifest.
+
+A reader that has a file's bytes at hand (the fast TREC reader maps the whole file) hashes
+them as it reads and records the digest here; :func:`~ef.evaluation.engine.manifest.file_entry`
+then need not read the file a second time. A digest is kept under the file's identity (device,
+inode, size and modification time, as ``make`` would judge it), so a file changed since it
+was read is hashed again, never described by a stale digest.
+
+>>> import tempfile, pathlib, hashlib
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     path = pathlib.Path(tmp, "run.txt")
+...     _ = path.write_bytes(b"q1 Q0 d1 1 2.5 bm25\\n")
+...     with path.open("rb") as handle:
+...         record(path, os.fstat(handle.fileno()), hashlib.sha256(b"q1 Q0 d1 1 2.5 bm25\\n"))
+...     recorded(path)[0][:12], recorded(path)[1]
+('c9f7e388ce61', 20)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+__all__ = ["record", "recorded"]
+
+_KEPT = 16  # the inputs of a few evaluations; a digest is 64 characters
+_lock = threading.Lock()
+_digests: OrderedDict[tuple[str, int, int, int, int], tuple[str, int]] = OrderedDict()
+
+
+def _identity(path: Path, status: os.stat_result) -> tuple[str, int, int, int, int]:
+    return (
+        os.path.realpath(path),
+        status.st_dev,
+        status.st_ino,
+        status.st_size,
+        status.st_mtime_ns,
+    )
+
+
+def record(path: Path, status: os.stat_result, digest: hashlib._Hash) -> None:
+    """Keep ``digest`` (of every byte of ``path``) for the file as ``status`` describes it:
+    the ``os.fstat`` of the handle the bytes were read through."""
+    key = _identity(path, status)
+    with _lock:
+        _digests[key] = (digest.hexdigest(), status.st_size)
+        _digests.move_to_end(key)
+        while len(_digests) > _KEPT:
+            _digests.popitem(last=False)
+
+
+def recorded(path: Path) -> tuple[str, int] | None:
+    """The sha256 (hex) and size recorded for ``path`` as it is now, or None."""
+    try:
+        key = _identity(path, path.stat())
+    except OSError:
+        return None
+    with _lock:
+        return _digests.get(key)

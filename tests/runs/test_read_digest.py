@@ -1,0 +1,78 @@
+"""The fast reader hashes the run while it reads it, and the manifest uses that digest.
+
+The byte checks and the sha256 run in a thread beside polars' parse; what they find (or
+raise) reaches the reader, and a file changed after it was read is hashed again.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from ef.evaluation import evaluate_run
+from ef.evaluation.engine.manifest import file_entry
+from ef.evaluation.formats import digests, trec_fast
+
+RUN = b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq2 Q0 d3 1 0.5 t\n"
+QRELS = b"q1 0 d2 1\nq2 0 d3 1\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    run, qrels = tmp_path / "run.trec", tmp_path / "qrels.txt"
+    run.write_bytes(RUN)
+    qrels.write_bytes(QRELS)
+    return run, qrels
+
+
+def test_the_manifest_gets_the_digest_taken_while_reading(files, monkeypatch) -> None:
+    run, qrels = files
+    assert trec_fast.read_trec_columns(run) is not None
+    assert digests.recorded(run) == (hashlib.sha256(RUN).hexdigest(), len(RUN))
+    opened = Path.open
+
+    def no_second_read(self: Path, *args: object, **kwargs: object) -> object:
+        assert self != run, "the run was read a second time for its hash"
+        return opened(self, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", no_second_read)
+    entry = evaluate_run(run, qrels, metrics=("ndcg@10",)).manifest["inputs"]["run"]
+    assert entry == {"path": str(run), "sha256": hashlib.sha256(RUN).hexdigest(), "bytes": len(RUN)}
+
+
+def test_a_file_changed_after_reading_is_hashed_again(files) -> None:
+    run, _ = files
+    assert trec_fast.read_trec_columns(run) is not None
+    changed = RUN.replace(b"2.5", b"3.5")  # the same size
+    run.write_bytes(changed)
+    stat = run.stat()
+    os.utime(run, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert digests.recorded(run) is None
+    assert file_entry(run)["sha256"] == hashlib.sha256(changed).hexdigest()
+
+
+def test_a_gzipped_run_is_hashed_as_stored(tmp_path) -> None:
+    run = tmp_path / "run.trec.gz"
+    run.write_bytes(gzip.compress(RUN))
+    assert trec_fast.read_trec_columns(run) is not None
+    assert digests.recorded(run) is None  # the bytes read were gunzipped: not the file's
+    assert file_entry(run)["sha256"] == hashlib.sha256(run.read_bytes()).hexdigest()
+
+
+def test_what_the_checks_raise_reaches_the_reader(files, monkeypatch) -> None:
+    def broken(*args: object) -> int | None:
+        raise MemoryError("the checks failed")
+
+    monkeypatch.setattr(trec_fast, "_spaces_if_plain", broken)
+    with pytest.raises(MemoryError, match="the checks failed"):
+        trec_fast.read_trec_columns(files[0])
+
+
+def test_a_doubtful_file_is_declined_though_polars_parses_it(tmp_path) -> None:
+    run = tmp_path / "run.trec"
+    run.write_bytes(RUN.replace(b"d3", b"d\x0b3"))  # a VT: one field to polars, two to trec_eval
+    assert trec_fast.read_trec_columns(run) is None
