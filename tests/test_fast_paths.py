@@ -189,6 +189,7 @@ def test_a_pickled_answer_keeps_its_ids_and_a_wrong_length_is_refused() -> None:
         RankedResults([("d1", 2.0)], doc_ids=("d1", "d2"))
 
 
+@pytest.mark.retrievers
 def test_bm25_answers_carry_the_ids_of_their_pairs() -> None:
     pytest.importorskip("bm25s", reason="the BM25 baseline (the bm25 extra)")
     from ef.evaluation import BM25Retriever, read_dataset
@@ -206,6 +207,7 @@ def test_bm25_answers_carry_the_ids_of_their_pairs() -> None:
         assert len(set(answer.doc_ids)) == len(answer)
 
 
+@pytest.mark.retrievers
 def test_bm25s_answers_carry_ids_only_when_the_index_ids_are_unique() -> None:
     bm25s_lib = pytest.importorskip("bm25s", reason="the bm25 extra")
     from ef.evaluation import adapters, retrieve

@@ -21,6 +21,8 @@ from ef.evaluation import DatasetFormatError, InputWarning, RunTable, evaluate_r
 from ef.evaluation.evaluate import streamed
 from ef.evaluation.formats.trec_stream import NotStreamable, iter_trec_batches
 
+from ..profiles_hypothesis import examples
+
 METRICS = ("ndcg@3", "recall@5", "precision@2", "mrr@10", "map@all", "num_ret", "P(rel=2)@3")
 DOCS = [f"d{i}" for i in range(8)] + ["q1", "D1"]
 SCORES = [1.0, 1.0 + 1e-9, 0.5, 2.0, -3.25]  # ties, and a pair equal only in float32
@@ -79,7 +81,9 @@ def same_report(got, expected, path: Path) -> None:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     run=runs,
