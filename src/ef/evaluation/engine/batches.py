@@ -18,12 +18,24 @@ tie lists in the same order, the missing ones scored (or skipped) by the same ru
 >>> scored.per_query, scored.missing, run_ids
 ({'q1': {'recall@2': 1.0}, 'q2': {'recall@2': 1.0}, 'q3': {'recall@2': 0.0}}, ['q3'], \
 ['q1', 'q2', 'q9'])
+
+A batch can be scored elsewhere (another process, a Dask worker): :func:`score_batch` gives
+a picklable :class:`BatchScores` of its queries alone, and :func:`combine_batches` makes the
+whole run's values of those, in the run's order.
+
+>>> parts = [score_batch(b, qrels, measures, averaging="qrels", tie_policy="input_order",
+...                      registry=registry) for b in batches]
+>>> combine_batches(parts, qrels, measures, averaging="qrels", tie_policy="input_order",
+...                 registry=registry)[0] == scored
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
+
+import attrs
 
 from ..types import FrozenDict
 from .measures import Measure
@@ -35,7 +47,105 @@ if TYPE_CHECKING:
     from ..runs.ranked import RankedRun
     from ..types import Qrels
 
-__all__ = ["score_batches"]
+__all__ = ["BatchScores", "combine_batches", "score_batch", "score_batches"]
+
+_FLAGS = ("tied", "at_cutoff", "at_relevant")
+
+
+@attrs.frozen
+class BatchScores:
+    """A batch's share of a run's scoring: its query ids in order, the per-query values of
+    its judged queries, and which of them have ties (by the names of
+    :class:`~ef.evaluation.engine.ties.TieDiagnostic`). Picklable: it is what travels back
+    from a batch scored on another process or machine."""
+
+    query_ids: tuple[str, ...]
+    per_query: Mapping[str, Mapping[str, float]]
+    ties: Mapping[str, frozenset[str]]
+
+
+def _cutoffs(measures: Sequence[Measure]) -> list[int]:
+    return sorted({m.k for m in measures if m.k is not None})
+
+
+def score_batch(
+    batch: RankedRun,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    *,
+    averaging: str,
+    tie_policy: str,
+    registry: Registry | None = None,
+    ignore_identical_ids: bool = False,
+) -> BatchScores:
+    """The values of ``batch``'s judged queries (whole queries of a larger run), scored
+    against ``qrels``: a part for :func:`combine_batches`."""
+    query_ids = tuple(batch.query_ids)
+    judged = {q: qrels[q] for q in query_ids if q in qrels}
+    if not judged:
+        return BatchScores(query_ids, FrozenDict(), FrozenDict({n: frozenset() for n in _FLAGS}))
+    run = batch.without_identical_ids() if ignore_identical_ids else batch
+    # Every query of ``judged`` is in this batch: none is missing from it.
+    part = score_rankings(
+        run,
+        judged,
+        measures,
+        averaging=averaging,
+        tie_policy=tie_policy,
+        cutoffs=_cutoffs(measures),
+        registry=registry,
+    )
+    # Frozen now, as the report keeps them: no second copy of every row at the end.
+    per_query = FrozenDict((q, FrozenDict(row)) for q, row in part.per_query.items())
+    ties = FrozenDict({n: frozenset(getattr(part.ties, n)) for n in _FLAGS})
+    return BatchScores(query_ids, per_query, ties)
+
+
+def combine_batches(
+    parts: Iterable[BatchScores],
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    *,
+    averaging: str,
+    tie_policy: str,
+    registry: Registry | None = None,
+) -> tuple[Scored, list[str]]:
+    """The whole run's :class:`~ef.evaluation.engine.scoring.Scored` made of ``parts`` (in
+    the run's order, no query in two), and the run's query ids in order."""
+    from ..runs.ranked import RankedLists
+
+    run_ids: list[str] = []
+    per_query: dict[str, Mapping[str, float]] = {}
+    flagged: dict[str, set[str]] = {name: set() for name in _FLAGS}
+    for part in parts:
+        run_ids.extend(part.query_ids)
+        per_query.update(part.per_query)
+        for name, queries in flagged.items():
+            queries.update(part.ties[name])
+    # The whole run's query sets: its order, skipped queries and missing ones.
+    whole = RankedLists(dict.fromkeys(run_ids, ()), checked=True)
+    query_ids, _, skipped, missing = query_sets(whole, qrels, averaging)
+    unscored = {q: qrels[q] for q in query_ids if q not in per_query}
+    if unscored:  # judged queries the run lacks, scored 0 under averaging="qrels"
+        absent = score_rankings(
+            RankedLists({}, checked=True),
+            unscored,
+            measures,
+            averaging=averaging,
+            tie_policy=tie_policy,
+            cutoffs=_cutoffs(measures),
+            registry=registry,
+        )
+        per_query.update((q, FrozenDict(row)) for q, row in absent.per_query.items())
+    listed = {name: [q for q in query_ids if q in queries] for name, queries in flagged.items()}
+    ties = TieDiagnostic(
+        policy=tie_policy,
+        tied=listed["tied"],
+        at_cutoff=listed["at_cutoff"],
+        at_relevant=listed["at_relevant"],
+    )
+    ordered: dict[str, dict[str, float]] = {q: per_query[q] for q in query_ids}  # type: ignore[misc]
+    return Scored(ordered, skipped, missing, ties), run_ids
 
 
 def score_batches(
@@ -51,53 +161,18 @@ def score_batches(
     """What :func:`~ef.evaluation.engine.scoring.score_rankings` gives for the run made of
     ``batches`` (each holding whole queries, no query in two), and the run's query ids in
     order. ``averaging`` is ``"qrels"``, ``"intersection"`` or ``"run"``."""
-    from ..runs.ranked import RankedLists
-
-    run_ids: list[str] = []
-    per_query: dict[str, dict[str, float]] = {}
-    flagged: dict[str, set[str]] = {"tied": set(), "at_cutoff": set(), "at_relevant": set()}
-    cutoffs = sorted({m.k for m in measures if m.k is not None})
-    for batch in batches:
-        run_ids.extend(batch.query_ids)
-        judged = {q: qrels[q] for q in batch.query_ids if q in qrels}
-        if not judged:
-            continue
-        run = batch.without_identical_ids() if ignore_identical_ids else batch
-        # Every query of ``judged`` is in this batch: none is missing from it.
-        part = score_rankings(
-            run,
-            judged,
+    parts = (
+        score_batch(
+            batch,
+            qrels,
             measures,
             averaging=averaging,
             tie_policy=tie_policy,
-            cutoffs=cutoffs,
             registry=registry,
+            ignore_identical_ids=ignore_identical_ids,
         )
-        # Frozen now, as the report keeps them: no second copy of every row at the end.
-        per_query.update((q, FrozenDict(row)) for q, row in part.per_query.items())
-        for name, queries in flagged.items():
-            queries.update(getattr(part.ties, name))
-    # The whole run's query sets: its order, skipped queries and missing ones.
-    whole = RankedLists(dict.fromkeys(run_ids, ()), checked=True)
-    query_ids, _, skipped, missing = query_sets(whole, qrels, averaging)
-    unscored = {q: qrels[q] for q in query_ids if q not in per_query}
-    if unscored:  # judged queries the run lacks, scored 0 under averaging="qrels"
-        absent = score_rankings(
-            RankedLists({}, checked=True),
-            unscored,
-            measures,
-            averaging=averaging,
-            tie_policy=tie_policy,
-            cutoffs=cutoffs,
-            registry=registry,
-        )
-        per_query.update((q, FrozenDict(row)) for q, row in absent.per_query.items())
-    listed = {name: [q for q in query_ids if q in queries] for name, queries in flagged.items()}
-    ties = TieDiagnostic(
-        policy=tie_policy,
-        tied=listed["tied"],
-        at_cutoff=listed["at_cutoff"],
-        at_relevant=listed["at_relevant"],
+        for batch in batches
     )
-    ordered = {q: per_query[q] for q in query_ids}
-    return Scored(ordered, skipped, missing, ties), run_ids
+    return combine_batches(
+        parts, qrels, measures, averaging=averaging, tie_policy=tie_policy, registry=registry
+    )
