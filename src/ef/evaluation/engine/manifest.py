@@ -14,7 +14,8 @@ A manifest is a plain dict (JSON-ready): what someone needs to get the same numb
 * ``profile``: under a compatibility profile, its name, the tool, whether identical ids
   were dropped, and each metric's rule (:mod:`ef.evaluation.engine.profiles`);
 * ``inputs``: for every input given as a path, the path and the sha256 and size of the file
-  read (for a BEIR directory, its qrels file).
+  read (for a BEIR directory, its qrels file); for a sharded run, a list of those, one per
+  shard in the order scored.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def retrieval_manifest(
     *,
     tie_policy: str,
     averaging: str,
-    inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+    inputs: Mapping[str, object] | None = None,
 ) -> dict[str, Any]:
     """The manifest of a retrieval report: ``keys`` are ``(key, metric name, k, params)``,
     ``params`` holding every parameter's value, defaults included.
@@ -128,7 +129,7 @@ def rag_manifest(
     registry: Registry,
     keys: Iterable[MetricEntry],
     *,
-    inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+    inputs: Mapping[str, object] | None = None,
 ) -> dict[str, Any]:
     """The manifest of a RAG report: ``keys`` are ``(key, metric name, k, params)`` as for
     :func:`retrieval_manifest`, with the files among ``inputs``.
@@ -147,9 +148,17 @@ def rag_manifest(
     return manifest
 
 
-def _inputs(paths: Mapping[str, str | os.PathLike[str] | None]) -> dict[str, Any]:
-    return {
-        role: file_entry(path)
-        for role, path in paths.items()
-        if isinstance(path, (str, os.PathLike))
-    }
+def _is_entry(value: object) -> bool:
+    return isinstance(value, Mapping) and {"path", "sha256", "bytes"} <= value.keys()
+
+
+def _inputs(paths: Mapping[str, object]) -> dict[str, Any]:
+    """Each input given as a path, or as a list of :func:`file_entry` values (the shards of
+    a sharded run, each hashed where it was read)."""
+    kept: dict[str, Any] = {}
+    for role, value in paths.items():
+        if isinstance(value, (str, os.PathLike)):
+            kept[role] = file_entry(value)
+        elif isinstance(value, (list, tuple)) and value and all(map(_is_entry, value)):
+            kept[role] = [dict(v) for v in value]
+    return kept

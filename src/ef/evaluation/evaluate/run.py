@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import os
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
 from .inputs import load_inputs, load_qrels, load_run
 from .report import retrieval_report
+from .sharded import sharded_evaluation, shards_of
 from .streamed import streamed_evaluation
 
 if TYPE_CHECKING:
@@ -25,7 +27,12 @@ __all__ = ["AVERAGING", "evaluate_run", "load_qrels", "load_run"]
 
 
 def evaluate_run(
-    run: RunInput | RunTable | DataFrameLike | str | os.PathLike[str],
+    run: RunInput
+    | RunTable
+    | DataFrameLike
+    | str
+    | os.PathLike[str]
+    | Sequence[str | os.PathLike[str]],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     *,
     k_values: Sequence[int] = (1, 5, 10, 100),
@@ -41,6 +48,7 @@ def evaluate_run(
     qrels_columns: Sequence[str] | None = None,
     check_swapped: bool = True,
     progress: Progress = False,
+    executor: cf.Executor | None = None,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -68,8 +76,11 @@ def evaluate_run(
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), a
             pandas or polars DataFrame (one row per doc: ranx's ``q_id, doc_id, score``
             columns, or ir_measures' ``query_id, doc_id, score``), the path of a run file
-            (TREC, MS MARCO or Parquet, detected), or a :class:`~ef.evaluation.RunTable`
-            read before.
+            (TREC, MS MARCO or Parquet, detected), a :class:`~ef.evaluation.RunTable`
+            read before, or a sharded run: a list of run files or a glob
+            (``"runs/*.trec"``), each holding whole queries (a query in two shards is an
+            error). A sharded run gives the numbers of its shards concatenated into one
+            file; the manifest lists every shard with its sha256.
         qrels: ``{query_id: {doc_id: relevance}}``, a DataFrame (``q_id, doc_id, score``,
             or ir_measures' ``query_id, doc_id, relevance``), or the path of a qrels file
             (TREC, Parquet) or BEIR directory.
@@ -108,7 +119,12 @@ def evaluate_run(
             each phase: reading the run file, in bytes (only for a run given as a path; the
             bytes read so far where the reader reads line by line, else all at the end),
             then scoring, in measures. Each phase starts at ``(0, total)`` and ends at
-            ``(total, total)``.
+            ``(total, total)``. A sharded run has one phase, in shards.
+        executor: for a sharded run, where each shard is read and scored: ``None`` in this
+            process, one after another; any :class:`concurrent.futures.Executor` (a process
+            pool, a Dask ``client.get_executor()``) runs :func:`~ef.evaluation.evaluate.\
+sharded.score_shard` there, and only per-query values travel back. The numbers are the same
+            either way. Not allowed for a run of one part.
 
     Raises:
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
@@ -154,11 +170,22 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
 'Q', which qrels' ids lack. Nothing was scored: is it a run of another collection?
     """
     check_progress(progress)
+    registry_given = registry is not None
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
+    shards = shards_of(run)
+    if executor is not None and not isinstance(executor, cf.Executor):
+        raise ValueError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
+    if executor is not None and shards is None:
+        raise ValueError("executor= is for a sharded run: a list of run files or a glob")
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     policy, scored_over = "trec_eval", "qrels"  # a profile sets its own, rule by rule
     if profile is not None:
+        if shards is not None:
+            raise ValueError(
+                f"profile={profile!r} does not score a sharded run; concatenate the shards, "
+                "or give tie_policy and averaging instead"
+            )
         if tie_policy is not None or averaging is not None:
             raise ValueError(
                 f"profile={profile!r} sets the tie policy and the averaging of its tool; "
@@ -169,6 +196,27 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
         scored_over = averaging or "qrels"
         if scored_over not in AVERAGING:
             raise ValueError(f"averaging must be one of {AVERAGING}, got {scored_over!r}")
+        if shards is not None:  # each shard read and scored where it runs
+            judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
+            return retrieval_report(
+                sharded_evaluation(
+                    shards,
+                    judged,
+                    metrics,
+                    k_values,
+                    registry,
+                    averaging=scored_over,
+                    tie_policy=policy,
+                    ignore_identical_ids=bool(ignore_identical_ids),
+                    run_format=run_format,
+                    run_columns=run_columns,
+                    check_swapped=check_swapped,
+                    qrels_input=qrels,
+                    executor=executor,
+                    custom_registry=registry_given,
+                    progress=progress,
+                )
+            )
         if isinstance(run, (str, os.PathLike)):  # a large file: a batch of queries at a time
             streamed = streamed_evaluation(
                 run,

@@ -1,0 +1,200 @@
+"""evaluate_run() on a sharded run: many run files, each holding whole queries.
+
+Each shard is read and scored by :func:`score_shard`, in this process or on an executor
+(a process pool, a Dask client's ``get_executor()``); only its per-query values, query ids,
+tie flags and file hash travel back, and they are combined by
+:func:`~ef.evaluation.engine.batches.combine_batches`, so the report is the one the shards
+concatenated into one file give. A query in two shards is an error naming both.
+
+>>> import pathlib, tempfile
+>>> from ef.evaluation import evaluate_run
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     _ = pathlib.Path(tmp, "a.trec").write_text("q1 Q0 d1 1 2.0 r\\n")
+...     _ = pathlib.Path(tmp, "b.trec").write_text("q2 Q0 d3 1 1.0 r\\nq2 Q0 d4 2 0.5 r\\n")
+...     report = evaluate_run(f"{tmp}/*.trec", {"q1": {"d1": 1}, "q2": {"d4": 1}},
+...                           metrics=("mrr@10",))
+>>> report.metrics, [pathlib.Path(e["path"]).name for e in report.manifest["inputs"]["run"]]
+({'mrr@10': 0.75}, ['a.trec', 'b.trec'])
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import glob
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..engine.batches import BatchScores, combine_batches, score_batch
+from ..engine.manifest import file_entry
+from ..engine.scoring import Evaluation, evaluation, resolve_measures
+from ..plugin_engine.registry import registry_or_default
+from ..progress import Progress, phase
+from ..runs.ranked import RankedLists
+from .inputs import check_not_swapped, check_overlap, load_run, tabular
+
+if TYPE_CHECKING:
+    from ..plugin_engine.registry import Registry
+    from ..types import Qrels
+    from .inputs import Columns
+
+__all__ = ["ShardScores", "score_shard", "sharded_evaluation", "shards_of"]
+
+_MAGIC = frozenset("*?[")
+
+
+def shards_of(run: object) -> list[str] | None:
+    """The shard paths of ``run``: a list or tuple of paths, or a glob pattern (``*``,
+    ``?``, ``[``) that names no file itself, matched in sorted order; None for a run of any
+    other kind. A glob that matches nothing or an empty list is a ``ValueError``."""
+    if isinstance(run, (list, tuple)):
+        if not run or not all(isinstance(p, (str, os.PathLike)) for p in run):
+            return None if run else _none_matched("an empty list of run files")
+        return [os.fspath(p) for p in run]
+    if isinstance(run, str) and _MAGIC & set(run) and not os.path.exists(run):
+        found = sorted(glob.glob(run, recursive=True))
+        files = [p for p in found if not os.path.isdir(p)]
+        return files or _none_matched(f"the run pattern {run!r} matches no file")
+    return None
+
+
+def _none_matched(what: str) -> list[str]:
+    raise ValueError(f"{what}: nothing to score")
+
+
+@attrs.frozen
+class ShardScores:
+    """What scoring one shard gives: its :func:`~ef.evaluation.engine.manifest.file_entry`
+    (path, sha256, bytes) and its :class:`~ef.evaluation.engine.batches.BatchScores`."""
+
+    entry: Mapping[str, Any]
+    scores: BatchScores
+
+
+def score_shard(
+    shard: str,
+    qrels: Qrels,
+    metrics: Sequence[str],
+    k_values: Sequence[int],
+    *,
+    averaging: str,
+    tie_policy: str,
+    ignore_identical_ids: bool = False,
+    run_format: str | None = None,
+    run_columns: Columns = None,
+    check_swapped: bool = True,
+    registry: Registry | None = None,
+) -> ShardScores:
+    """Read the run file ``shard`` and score its queries: the task an executor runs (a
+    top-level function of plain values, so it pickles). ``metrics`` and ``k_values`` are
+    resolved here, with ``registry`` (the default one if None)."""
+    registry = registry_or_default(registry)
+    measures = resolve_measures(metrics, k_values, registry)
+    table = load_run(shard, registry, run_format, columns=run_columns)
+    if check_swapped and tabular(shard, run_format, registry):
+        check_not_swapped(table, qrels)  # files of lines are told apart by their readers
+    scores = score_batch(
+        table,
+        qrels,
+        measures,
+        averaging=averaging,
+        tie_policy=tie_policy,
+        registry=registry,
+        ignore_identical_ids=ignore_identical_ids,
+    )
+    return ShardScores(file_entry(shard), scores)
+
+
+def _distinct(shards: Sequence[str], parts: Sequence[ShardScores]) -> None:
+    seen: dict[str, str] = {}
+    for shard, part in zip(shards, parts, strict=True):
+        for query_id in part.scores.query_ids:
+            other = seen.setdefault(query_id, shard)
+            if other != shard:
+                raise ValueError(
+                    f"query {query_id!r} is in two shards, {other} and {shard}: each shard "
+                    "must hold whole queries (split the run by query)"
+                )
+
+
+def _results(futures: Sequence[cf.Future[ShardScores]], step: Any) -> Iterator[ShardScores]:
+    try:
+        for future in futures:
+            yield future.result()
+            step.advance(1)
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def sharded_evaluation(
+    shards: Sequence[str],
+    judged: Qrels,
+    metrics: Sequence[str],
+    k_values: Sequence[int],
+    registry: Registry,
+    *,
+    averaging: str,
+    tie_policy: str,
+    ignore_identical_ids: bool,
+    run_format: str | None,
+    run_columns: Columns,
+    check_swapped: bool,
+    qrels_input: object,
+    executor: cf.Executor | None,
+    custom_registry: bool,
+    progress: Progress = False,
+) -> Evaluation:
+    """The evaluation of the run made of ``shards`` (in order), each scored by
+    :func:`score_shard` inline (``executor`` None) or by ``executor.submit``. Only a
+    ``custom_registry`` is sent to the executor; else each worker uses its default one."""
+    measures = resolve_measures(metrics, k_values, registry)
+    options: dict[str, Any] = {
+        "averaging": averaging,
+        "tie_policy": tie_policy,
+        "ignore_identical_ids": ignore_identical_ids,
+        "run_format": run_format,
+        "run_columns": run_columns,
+        "check_swapped": check_swapped,
+    }
+    metrics, k_values = tuple(metrics), tuple(k_values)
+    with phase(progress, "reading and scoring shards", len(shards)) as step:
+        if executor is None:
+            parts = []
+            for shard in shards:
+                parts.append(
+                    score_shard(shard, judged, metrics, k_values, registry=registry, **options)
+                )
+                step.advance(1)
+        else:
+            sent = registry if custom_registry else None
+            futures = [
+                executor.submit(
+                    score_shard, shard, judged, metrics, k_values, registry=sent, **options
+                )
+                for shard in shards
+            ]
+            parts = list(_results(futures, step))
+    _distinct(shards, parts)
+    scored, run_ids = combine_batches(
+        (p.scores for p in parts),
+        judged,
+        measures,
+        averaging=averaging,
+        tie_policy=tie_policy,
+        registry=registry,
+    )
+    run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
+    check_overlap(run, judged, averaging)
+    return evaluation(
+        registry,
+        run,
+        judged,
+        measures,
+        scored,
+        tie_policy=tie_policy,
+        averaging=averaging,
+        inputs={"run": [p.entry for p in parts], "qrels": qrels_input},
+    )
