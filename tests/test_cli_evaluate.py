@@ -420,3 +420,30 @@ def test_swapped_files_say_so(tmp_path) -> None:
     assert f"{ranked}:1: expected 4 columns" in result.stderr
     assert "looks like a run, not judgements: ef-eval evaluate takes QRELS RUN" in result.stderr
     assert f"ef-eval evaluate {qrels} {ranked}?" in result.stderr
+
+
+def split_demo_run(folder: Path) -> list[Path]:
+    """DEMO_RUN's queries, split in two files of whole queries."""
+    parts: dict[int, list[str]] = {0: [], 1: []}
+    owner: dict[str, int] = {}
+    for line in DEMO_RUN.read_text().splitlines(keepends=True):
+        query_id = line.split()[0]
+        parts[owner.setdefault(query_id, len(owner) % 2)].append(line)
+    paths = [folder / f"part-{i}.trec" for i in parts]
+    for path, lines in zip(paths, parts.values(), strict=True):
+        path.write_text("".join(lines))
+    return paths
+
+
+@pytest.mark.parametrize("how", ["files", "glob", "workers"])
+def test_a_sharded_run_gives_the_whole_runs_numbers(tmp_path, how) -> None:
+    paths = split_demo_run(tmp_path)
+    given = {"files": [str(p) for p in paths], "glob": [str(tmp_path / "part-*.trec")]}
+    args = given.get(how, [*given["files"], "--workers", "2"])
+    code, out, err = run("evaluate", str(DEMO), *args, "-q", "-o", "json")
+    assert code == 0, err
+    _, whole, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-q", "-o", "json")
+    got, expected = json.loads(out), json.loads(whole)
+    assert got["metrics"] == expected["metrics"]
+    assert got["per_query"] == expected["per_query"]
+    assert [Path(e["path"]) for e in got["manifest"]["inputs"]["run"]] == paths

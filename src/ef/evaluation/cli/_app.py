@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import os
 import shlex
@@ -219,7 +220,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 
 @cli.command()
 @click.argument("qrels", type=click.Path())
-@click.argument("run", type=click.Path(path_type=Path))
+@click.argument("run", nargs=-1, required=True, type=click.Path(path_type=Path))
 @measures_option
 @cutoffs_option
 @per_query_option
@@ -261,12 +262,20 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     "q_id,doc_id,score or ir_measures' query_id,doc_id,relevance).",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Read and score the shards of a sharded RUN on a pool of this many processes "
+    "(default: one after another, in this process).",
+)
+@click.option(
     "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
 )
 def evaluate(  # click passes every option by keyword
     *,
     qrels: str,
-    run: Path,
+    run: tuple[Path, ...],
+    workers: int | None,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
     per_query: bool,
@@ -286,17 +295,24 @@ def evaluate(  # click passes every option by keyword
     QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV, a Parquet file, or a BEIR
     directory (its test split); demo is the demo dataset shipped with ef-evaluation. RUN is
     a TREC run (qid Q0 docno rank score tag), an MS MARCO run (qid pid rank) or a Parquet
-    file (one row per doc); gzip is read transparently.
+    file (one row per doc); gzip is read transparently. Several RUN files, or a quoted glob
+    ('runs/*.trec'), are the shards of one run, each holding whole queries: the numbers are
+    those of the shards concatenated (--workers N scores them on N processes).
     Docs are ranked by score, ties broken by docno descending, the rank column ignored:
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
     """
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
-    with warnings.catch_warnings(record=True) as caught, _swapped_files(_dataset(qrels), run):
+    given = _run_argument(run, sharded=workers is not None)
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        _swapped_files(_dataset(qrels), run[0]),
+        _pool(workers) as pool,
+    ):
         warnings.simplefilter("always", InputWarning)
         report = evaluate_run(
-            run,
+            given,
             _dataset(qrels),
             metrics=chosen,
             k_values=cutoffs,
@@ -309,8 +325,9 @@ def evaluate(  # click passes every option by keyword
             run_columns=_columns(run_columns),
             qrels_columns=_columns(qrels_columns),
             progress=show_progress(no_progress),
+            executor=pool,
         )
-    _emit_report(report, output, per_query, str(run))
+    _emit_report(report, output, per_query, " ".join(map(str, run)))
     # stdout stays the report alone: what the user should know goes to stderr, a line each
     for notice in caught:
         if issubclass(notice.category, InputWarning):
@@ -322,6 +339,26 @@ def evaluate(  # click passes every option by keyword
     ties = tie_note(report.ties, cli=True)
     if ties is not None:
         click.echo(f"note: {ties}", err=True)
+
+
+def _pool(workers: int | None) -> contextlib.AbstractContextManager[cf.Executor | None]:
+    """A pool of ``workers`` processes, or none. Spawned, not forked: a fork of a process
+    that holds threads (polars', a progress bar's) can deadlock."""
+    import multiprocessing
+
+    if not workers:
+        return contextlib.nullcontext()
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _run_argument(run: tuple[Path, ...], *, sharded: bool) -> Path | str | list[Path]:
+    """One RUN as before; several (or any under --workers) as shards; a quoted glob as such."""
+    if len(run) > 1:
+        return list(run)
+    text = str(run[0])
+    if not run[0].exists() and set(text) & set("*?["):
+        return text  # a glob: evaluate_run finds the shards
+    return [run[0]] if sharded else run[0]
 
 
 def _columns(text: str | None) -> tuple[str, ...] | None:
