@@ -11,7 +11,8 @@ import pytest
 
 from ef.evaluation import evaluate_run
 
-from .test_sharded import METRICS, QRELS, entry, same, sharded_files
+from .test_sharded import QRELS, entry, same, sharded_files
+from .test_streamed import METRICS
 
 pytestmark = pytest.mark.retrievers
 

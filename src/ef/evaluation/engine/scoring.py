@@ -363,7 +363,7 @@ def evaluation(
             [(m.key, m.metric.name, m.k, m.kwargs) for m in measures],
             tie_policy=tie_policy,
             averaging=averaging,
-            inputs=inputs,  # type: ignore[arg-type]  # only the paths are kept
+            inputs=inputs,  # only the paths are kept
         ),
         ties=scored.ties,
     )

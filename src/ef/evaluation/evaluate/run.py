@@ -237,7 +237,7 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
     read = reading(run, progress) if isinstance(run, (str, os.PathLike)) else None
     with read or contextlib.nullcontext():
         table, judged = load_inputs(
-            run,
+            run,  # type: ignore[arg-type]  # a list of paths is a sharded run, scored above
             qrels,
             registry,
             run_format=run_format,
