@@ -32,7 +32,7 @@ def evaluate_run(
     | DataFrameLike
     | str
     | os.PathLike[str]
-    | Sequence[str | os.PathLike[str]],
+    | list[str | os.PathLike[str]],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     *,
     k_values: Sequence[int] = (1, 5, 10, 100),

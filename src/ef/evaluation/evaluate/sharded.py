@@ -46,10 +46,11 @@ _MAGIC = frozenset("*?[")
 
 
 def shards_of(run: object) -> list[str] | None:
-    """The shard paths of ``run``: a list or tuple of paths, or a glob pattern (``*``,
+    """The shard paths of ``run``: a list of paths (not a tuple, which may be a row of a
+    run given in a shape that is refused), or a glob pattern (``*``,
     ``?``, ``[``) that names no file itself, matched in sorted order; None for a run of any
     other kind. A glob that matches nothing or an empty list is a ``ValueError``."""
-    if isinstance(run, (list, tuple)):
+    if isinstance(run, list):
         if not run or not all(isinstance(p, (str, os.PathLike)) for p in run):
             return None if run else _none_matched("an empty list of run files")
         return [os.fspath(p) for p in run]
