@@ -20,6 +20,8 @@ from .sharded import sharded_evaluation, shards_of
 from .streamed import streamed_evaluation
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..runs.table import RunTable
     from ..types import DataFrameLike, Qrels, RunInput
 
@@ -32,6 +34,8 @@ def evaluate_run(
     | DataFrameLike
     | str
     | os.PathLike[str]
+    | list[str]
+    | list[Path]
     | list[str | os.PathLike[str]],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     *,
