@@ -3,8 +3,11 @@ kit, ef.evaluation.testing.fixtures) ``ef_make_dist`` for fake plugin distributi
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,10 +31,30 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+@contextlib.contextmanager
+def dask_client(*, processes: bool) -> Iterator[Any]:
+    """A two-worker LocalCluster on 127.0.0.1, no dashboard, and a client of it."""
+    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=processes,
+            **({"host": "127.0.0.1"} if processes else {}),  # in-process workers use inproc://
+            dashboard_address=None,
+            # The scheduler's HTTP server (health checks) still starts: on a free loopback port,
+            # not on 8787, which another cluster may hold.
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
 @pytest.fixture
 def builtin_registry() -> Registry:
     """The built-in plugins only: what a test sees does not depend on what is installed."""
     return Registry.load(autoload=False)
 
 
-__all__ = ["builtin_registry", "ef_make_dist", "shared_path"]
+__all__ = ["builtin_registry", "dask_client", "ef_make_dist", "shared_path"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
 import multiprocessing
 import pickle
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from ef.evaluation.adapters.precomputed import PrecomputedRun, adapt_precomputed
 from ef.evaluation.engine.retrieve import searcher_for
 from ef.evaluation.plugin_engine.loading import load_plugin_manager
 
+from .conftest import dask_client
 from .profiles_hypothesis import examples
 from .retrieval_helpers import (
     BatchFailingIndex,
@@ -63,26 +63,6 @@ def process_pool() -> Iterator[cf.ProcessPoolExecutor]:
         context = multiprocessing.get_context("spawn")
         with cf.ProcessPoolExecutor(2, mp_context=context) as pool:
             yield pool
-
-
-@contextlib.contextmanager
-def dask_client(*, processes: bool) -> Iterator[Any]:
-    """A two-worker LocalCluster on 127.0.0.1, no dashboard, and a client of it."""
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=processes,
-            **({"host": "127.0.0.1"} if processes else {}),  # in-process workers use inproc://
-            dashboard_address=None,
-            # The scheduler's HTTP server (health checks) still starts: on a free loopback port,
-            # not on 8787, which another cluster may hold.
-            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
 
 
 @pytest.fixture(scope="module")
