@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -39,6 +40,7 @@ import attrs
 
 from ..types import FrozenDict
 from .measures import Measure
+from .query_values import QueryValues
 from .scoring import Scored, query_sets, score_rankings
 from .ties import TieDiagnostic
 
@@ -95,10 +97,8 @@ def score_batch(
         cutoffs=_cutoffs(measures),
         registry=registry,
     )
-    # Frozen now, as the report keeps them: no second copy of every row at the end.
-    per_query = FrozenDict((q, FrozenDict(row)) for q, row in part.per_query.items())
     ties = FrozenDict({n: frozenset(getattr(part.ties, n)) for n in _FLAGS})
-    return BatchScores(query_ids, per_query, ties)
+    return BatchScores(query_ids, part.per_query, ties)  # columns, as the report keeps them
 
 
 def combine_batches(
@@ -115,17 +115,22 @@ def combine_batches(
     from ..runs.ranked import RankedLists
 
     run_ids: list[str] = []
-    per_query: dict[str, Mapping[str, float]] = {}
+    ids: list[str] = []  # the scored queries, in the batches' order
+    columns: dict[str, array[float]] = {m.key: array("d") for m in measures}
     flagged: dict[str, set[str]] = {name: set() for name in _FLAGS}
     for part in parts:
         run_ids.extend(part.query_ids)
-        per_query.update(part.per_query)
+        _extend(ids, columns, part.per_query)
         for name, queries in flagged.items():
             queries.update(part.ties[name])
     # The whole run's query sets: its order, skipped queries and missing ones.
     whole = RankedLists(dict.fromkeys(run_ids, ()), checked=True)
     query_ids, _, skipped, missing = query_sets(whole, qrels, averaging)
-    unscored = {q: qrels[q] for q in query_ids if q not in per_query}
+    del whole
+    position = {q: i for i, q in enumerate(ids)}
+    if len(position) != len(ids):
+        raise ValueError("a query is in two batches: each batch must hold whole queries")
+    unscored = {q: qrels[q] for q in query_ids if q not in position}
     if unscored:  # judged queries the run lacks, scored 0 under averaging="qrels"
         absent = score_rankings(
             RankedLists({}, checked=True),
@@ -136,7 +141,8 @@ def combine_batches(
             cutoffs=_cutoffs(measures),
             registry=registry,
         )
-        per_query.update((q, FrozenDict(row)) for q, row in absent.per_query.items())
+        position.update((q, len(ids) + i) for i, q in enumerate(absent.per_query))
+        _extend(ids, columns, absent.per_query)
     listed = {name: [q for q in query_ids if q in queries] for name, queries in flagged.items()}
     ties = TieDiagnostic(
         policy=tie_policy,
@@ -144,8 +150,25 @@ def combine_batches(
         at_cutoff=listed["at_cutoff"],
         at_relevant=listed["at_relevant"],
     )
-    ordered: dict[str, dict[str, float]] = {q: per_query[q] for q in query_ids}  # type: ignore[misc]
-    return Scored(ordered, skipped, missing, ties), run_ids
+    if ids != query_ids:  # the report's order (the qrels', under averaging="qrels")
+        order = [position[q] for q in query_ids]
+        columns = {k: array("d", map(column.__getitem__, order)) for k, column in columns.items()}
+    del position
+    return Scored(QueryValues(query_ids, columns), skipped, missing, ties), run_ids
+
+
+def _extend(
+    ids: list[str], columns: dict[str, array[float]], values: Mapping[str, Mapping[str, float]]
+) -> None:
+    """Append the queries of ``values`` and their values to ``ids`` and ``columns``."""
+    ids.extend(values)
+    if isinstance(values, QueryValues):
+        for key, column in columns.items():
+            column.extend(values.column(key))
+        return
+    rows = list(values.values())  # a BatchScores made by hand: rows of any mapping
+    for key, column in columns.items():
+        column.extend(row[key] for row in rows)
 
 
 def score_batches(

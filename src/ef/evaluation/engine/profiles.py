@@ -227,11 +227,14 @@ def _divisor(rule: Rule, scored: Mapping[str, object], qrels: Qrels, table: Rank
     return len(scored)
 
 
-def _zero_missing(scored: Scored, table: RankedRun) -> None:
-    """Every value of the queries the run lacks set to 0 (ir_measures fills them so)."""
-    for query_id, values in scored.per_query.items():
-        if query_id not in table:
-            scored.per_query[query_id] = dict.fromkeys(values, 0.0)
+def _zero_missing(scored: Scored, table: RankedRun) -> Scored:
+    """``scored`` with every value of the queries the run lacks set to 0 (ir_measures fills
+    them so)."""
+    per_query = {
+        query_id: values if query_id in table else dict.fromkeys(values, 0.0)
+        for query_id, values in scored.per_query.items()
+    }
+    return attrs.evolve(scored, per_query=per_query)
 
 
 def _summary(
@@ -302,7 +305,7 @@ def evaluate_with_profile(
                 ).ties
                 main = attrs.evolve(main, ties=attrs.evolve(ties, policy="ranx"))
         if rule.missing_zero:
-            _zero_missing(scored, table)
+            scored = _zero_missing(scored, table)
         for query_id, values in scored.per_query.items():
             per_query.setdefault(query_id, {}).update(values)
         for m in group:

@@ -11,7 +11,6 @@ is built in one place, :func:`ef.evaluation.evaluate.report.retrieval_report`.
 
 from __future__ import annotations
 
-import itertools
 import math
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -25,6 +24,7 @@ from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_call, plu
 from ..plugin_engine.registry import Registry
 from .manifest import retrieval_manifest
 from .measures import Measure, check_k_values, parse_measures
+from .query_values import QueryValues
 from .ties import TieDiagnostic, tie_diagnostic
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def score_all(
     expected: bool = False,
     registry: Registry | None = None,
     progress: Phase | None = None,
-) -> dict[str, dict[str, float]]:
+) -> QueryValues:
     """Every measure's value for every query: ``{query_id: {key: value}}``; ``progress``
     advances by one as each measure is done.
 
@@ -174,10 +174,8 @@ def score_all(
         columns[m.key] = values
         if progress is not None:
             progress.advance(1)
-    keys = list(columns)
-    rows = zip(*columns.values(), strict=True)
-    # One {key: value} per query, built in C-level passes (every column has a value per query).
-    return dict(zip(query_ids, map(dict, map(zip, itertools.repeat(keys), rows)), strict=True))
+    # Columns of floats, 8 bytes a value: a row is made only when a query is read.
+    return QueryValues(query_ids, columns)
 
 
 def _tie_averaged(
@@ -222,8 +220,14 @@ def mean_of(
     rows = per_query.values()
     for m in measures:
         key = m.key  # formatted anew on every access: once per measure, not per query
-        # A C-level pass over the rows; aggregate_values sums exactly (and takes gm_ logs).
-        means[key] = aggregate_values(m.metric.aggregate, list(map(operator.itemgetter(key), rows)))
+        # aggregate_values sums exactly (and takes gm_ logs): from a column as it is, else
+        # from a C-level pass over the rows.
+        values = (
+            per_query.column(key).tolist()
+            if isinstance(per_query, QueryValues)
+            else list(map(operator.itemgetter(key), rows))
+        )
+        means[key] = aggregate_values(m.metric.aggregate, values)
     return means
 
 
@@ -232,7 +236,7 @@ class Scored:
     """What scoring a run gives: per-query values, the queries skipped (with why) and
     missing, and the tie diagnostic."""
 
-    per_query: dict[str, dict[str, float]]
+    per_query: Mapping[str, Mapping[str, float]]
     skipped: dict[str, str]
     missing: list[str]
     ties: TieDiagnostic
@@ -328,7 +332,7 @@ class Evaluation:
     """Everything a :class:`~ef.evaluation.RetrievalEvalReport` holds, before it is one."""
 
     metrics: dict[str, float]
-    per_query: dict[str, dict[str, float]]
+    per_query: Mapping[str, Mapping[str, float]]
     k_values: tuple[int, ...]
     skipped: Mapping[str, str]
     missing: Sequence[str]

@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..engine.query_values import QueryValues
 from ..engine.ties import TieDiagnostic
 from ..types import FrozenDict
 
@@ -34,8 +35,10 @@ def frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def frozen_nested(value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
-    # A FrozenDict of plain values never changes: kept, not copied (a report of 200,000
-    # queries holds one copy of their rows).
+    # The engine's columns, and a FrozenDict of plain values, never change: kept, not copied
+    # (a report of 200,000 queries holds one copy of their values).
+    if isinstance(value, QueryValues):
+        return value
     return FrozenDict(
         {
             key: inner if type(inner) is FrozenDict else FrozenDict(inner)
