@@ -5,7 +5,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from ..engine.profiles import evaluate_with_profile
@@ -22,6 +22,8 @@ from .streamed import streamed_evaluation
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ..engine.scoring import Measure
+    from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
     from ..types import DataFrameLike, Qrels, RunInput
 
@@ -251,40 +253,63 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
             check_swapped=check_swapped,
             averaging=scored_over,  # under a profile: "qrels", every judged query counts
         )
-    with phase(progress, "scoring", len(measures)) as scoring:
-        if profile is not None:
-            return retrieval_report(
-                evaluate_with_profile(
-                    profile,
-                    table,
-                    judged,
-                    measures,
-                    registry=registry,
-                    inputs=inputs,
-                    ignore_identical_ids=ignore_identical_ids,
-                    progress=scoring,
-                )
-            )
-        if ignore_identical_ids:
-            table = table.without_identical_ids()
-        scored = score_rankings(
-            table,
+    if profile is None:
+        return _report(
+            table.without_identical_ids() if ignore_identical_ids else table,
             judged,
             measures,
-            averaging=scored_over,
+            registry,
             tie_policy=policy,
+            averaging=scored_over,
+            inputs=inputs,
+            progress=progress,
+        )
+    with phase(progress, "scoring", len(measures)) as scoring:
+        return retrieval_report(
+            evaluate_with_profile(
+                profile,
+                table,
+                judged,
+                measures,
+                registry=registry,
+                inputs=inputs,
+                ignore_identical_ids=ignore_identical_ids,
+                progress=scoring,
+            )
+        )
+
+
+def _report(
+    run: RankedRun,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    registry: Registry,
+    *,
+    tie_policy: str,
+    averaging: str,
+    inputs: Mapping[str, object] | None = None,
+    progress: Progress = False,
+) -> RetrievalEvalReport:
+    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run."""
+    with phase(progress, "scoring", len(measures)) as scoring:
+        scored = score_rankings(
+            run,
+            qrels,
+            measures,
+            averaging=averaging,
+            tie_policy=tie_policy,
             registry=registry,
             progress=scoring,
         )
     return retrieval_report(
         evaluation(
             registry,
-            table,
-            judged,
+            run,
+            qrels,
             measures,
             scored,
-            tie_policy=policy,
-            averaging=scored_over,
+            tie_policy=tie_policy,
+            averaging=averaging,
             inputs=inputs,
         )
     )
