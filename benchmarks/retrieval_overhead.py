@@ -9,7 +9,8 @@ same judged queries go through the same retriever in the same batches three ways
 
 * direct: ``retriever.search_batch(texts, limit)`` per batch, nothing else;
 * evaluate_retrieval: the API end to end (adapter, retrieve(), doc ids, scoring);
-* ef-eval retrieve: what the CLI does after indexing: retrieve() then evaluate_run().
+* ef-eval retrieve: what the CLI does after indexing: retrieve(), then evaluate_run()'s
+  report of the rankings without checking them again (evaluate_retrieved()).
 
 It prints the median and the best wall time of each (the best is the least disturbed by
 other work on a shared machine); each path's overhead over direct as a share of its own
@@ -35,10 +36,10 @@ from ef.evaluation import (
     BM25Retriever,
     demo_path,
     evaluate_retrieval,
-    evaluate_run,
     read_dataset,
     retrieve,
 )
+from ef.evaluation.evaluate.run import evaluate_retrieved
 
 HERE = Path(__file__).parent
 DEFAULT_DATASET = HERE.parent.parent / "shared" / "datasets" / "scifact"
@@ -68,7 +69,7 @@ def measure(dataset: Path, repeat: int, batch_size: int, limit: int) -> dict[str
 
     def cli() -> object:
         rankings = retrieve(retriever, judged, limit=limit, batch_size=batch_size).rankings
-        return evaluate_run(rankings, qrels, metrics=METRICS, k_values=K_VALUES)
+        return evaluate_retrieved(rankings, qrels, metrics=METRICS, k_values=K_VALUES)
 
     paths: dict[str, Callable[[], object]] = {
         "direct": direct,

@@ -1,24 +1,30 @@
 """The fast paths added for retrieval overhead give what the general code gives.
 
 ranking() takes C-level passes for lists of doc-id strings and (str, score) pairs,
-JudgedHits.from_rankings() finds judged docs by set intersection, and evaluate_run() scores
-ranked lists without building a RunTable: each is checked here against the general code on
+JudgedHits.from_rankings() finds judged docs by set intersection, evaluate_run() scores
+ranked lists without building a RunTable, and ef-eval retrieve scores the rankings of
+retrieve() without checking them again: each is checked here against the general code on
 generated inputs.
 """
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from ef.evaluation import InputWarning
 from ef.evaluation.engine.results import ranking, result_doc_id
 from ef.evaluation.engine.scoring import _plain_floats
 from ef.evaluation.hits import JudgedHits
+
+from .profiles_hypothesis import examples
 
 IDS = st.sampled_from(["d1", "d2", "d3", "d10", "x"])
 RESULTS = st.one_of(
@@ -132,6 +138,74 @@ def test_evaluate_run_scores_ranked_lists_as_their_run_table(run, qrels) -> None
                 evaluate_run(run, qrels, metrics=metrics, averaging=averaging)
             continue
         assert evaluate_run(run, qrels, metrics=metrics, averaging=averaging) == expected
+
+
+def _outcome(score: Callable[[], object]) -> tuple[object, list[tuple[type, str, str]]]:
+    """What a scoring call gives: its report or its ValueError's message, and its warnings
+    (category, message, and the file they point at)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = score()
+        except ValueError as exc:
+            result = f"ValueError: {exc}"
+    return result, [(w.category, str(w.message), w.filename) for w in caught]
+
+
+ANSWERS = st.lists(
+    st.one_of(
+        st.sampled_from(DOCS[:12]),
+        st.tuples(st.sampled_from(DOCS[:12]), st.floats(allow_nan=False)),
+    ),
+    max_size=15,
+)
+
+
+@settings(max_examples=examples(300))
+@given(
+    st.dictionaries(st.sampled_from(["q1", "q2", "q3", "q4"]), ANSWERS, min_size=1, max_size=4),
+    st.dictionaries(
+        st.sampled_from(["q1", "q2", "q3", "q5"]),
+        st.dictionaries(st.sampled_from(DOCS[:12]), st.integers(0, 2), min_size=1, max_size=6),
+        min_size=1,
+        max_size=4,
+    ),
+    st.integers(1, 12),
+    st.sampled_from(
+        [
+            ("ndcg@3", "recall@10", "map@5", "mrr@10", "precision@2"),
+            ("map@all", "num_ret", "P(rel=2)@5", "ndcg_cut.10", "success@1"),
+        ]
+    ),
+)
+def test_ef_eval_retrieve_scores_its_rankings_as_evaluate_run(answers, qrels, limit, metrics):
+    """ef-eval retrieve's path (retrieve(), then evaluate_retrieved() on rankings it does not
+    check again) gives evaluate_run()'s report, its error or its warnings, exactly."""
+    from ef.evaluation import evaluate_run, retrieve
+    from ef.evaluation.evaluate.run import evaluate_retrieved
+
+    def search(query, *, limit):
+        return answers[query][:limit]
+
+    rankings = retrieve(search, {q: q for q in answers}, limit=limit).rankings
+    k_values = (1, 5, limit)
+    checked = _outcome(lambda: evaluate_run(rankings, qrels, metrics=metrics, k_values=k_values))
+    fast = _outcome(lambda: evaluate_retrieved(rankings, qrels, metrics=metrics, k_values=k_values))
+    assert fast == checked
+    report, notices = checked
+    event("an error" if isinstance(report, str) else "warned" if notices else "a report")
+    assert all(filename == __file__ for _, _, filename in notices)  # the caller, for both
+
+
+def test_evaluate_retrieved_checks_the_qrels_and_the_overlap() -> None:
+    from ef.evaluation.evaluate.run import evaluate_retrieved
+
+    with pytest.raises(ValueError, match=r"qrels\['q1'\]\['d1'\] = nan"):
+        evaluate_retrieved({"q1": ("d1",)}, {"q1": {"d1": float("nan")}})
+    with pytest.raises(ValueError, match="likely cause: every run id starts with 'Q'"):
+        evaluate_retrieved({"Q1": ("d1",)}, {"1": {"d1": 1}})
+    with pytest.warns(InputWarning, match="answers only 1 of the 3 judged queries"):
+        evaluate_retrieved({"q1": ("d1",)}, {f"q{i}": {"d1": 1} for i in (1, 2, 3)})
 
 
 # RankedResults: the answers of ef's own retrievers carry their doc ids, which ranking()

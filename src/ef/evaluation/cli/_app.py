@@ -26,7 +26,7 @@ from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
 from ..errors import DatasetFormatError, EvaluationError, FormatNotDetectedError, InputWarning
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
-from ..evaluate.run import AVERAGING, evaluate_run
+from ..evaluate.run import AVERAGING, evaluate_retrieved, evaluate_run
 from ..formats.convert import DROPPABLE, KINDS, Kind
 from ..formats.convert import convert as convert_data
 from ..formats.demo import DEMO_NAME, demo_path
@@ -542,7 +542,8 @@ def retrieve(  # click passes every option by keyword
     )
     if out is not None:
         write_run(out, result.rankings)
-    report = evaluate_run(result.rankings, qrels, metrics=chosen, k_values=cutoffs)
+    # evaluate_run's report, without checking again the lists retrieve() de-duplicated.
+    report = evaluate_retrieved(result.rankings, qrels, metrics=chosen, k_values=cutoffs)
     _emit_report(report, output, per_query, f"{dataset} with {retriever_spec}")
 
 

@@ -298,9 +298,12 @@ def _relevant(qrels: Qrels) -> list[str]:
     return [q for q, judged in qrels.items() if any(grade > 0 for grade in judged.values())]
 
 
-def check_overlap(run: RankedRun, qrels: Qrels, averaging: str = "qrels") -> None:
+def check_overlap(
+    run: RankedRun, qrels: Qrels, averaging: str = "qrels", *, stacklevel: int = 4
+) -> None:
     """Refuse a run that answers none of the judged queries; warn if it answers fewer than
-    half of them (an :class:`~ef.evaluation.InputWarning`).
+    half of them (an :class:`~ef.evaluation.InputWarning`, from ``stacklevel`` frames up:
+    by default the caller of the public function that called :func:`load_inputs`).
 
     Only queries with a relevant doc count: the others are skipped, so a run that shares
     only them would score 0 for every query; under ``averaging="run"`` they are scored (as
@@ -322,7 +325,7 @@ def check_overlap(run: RankedRun, qrels: Qrels, averaging: str = "qrels") -> Non
             f"(with a relevant doc); the {len(missing)} missing ones, e.g. {shown_ids(missing)}, "
             f"{fate}: is it the run of these qrels?",
             InputWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from ..engine.profiles import evaluate_with_profile
@@ -14,7 +14,8 @@ from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
-from .inputs import load_inputs, load_qrels, load_run
+from ..runs.ranked import RankedLists
+from .inputs import check_overlap, load_inputs, load_qrels, load_run
 from .report import retrieval_report
 from .sharded import sharded_evaluation, shards_of
 from .streamed import streamed_evaluation
@@ -22,10 +23,12 @@ from .streamed import streamed_evaluation
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ..engine.scoring import Measure
+    from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
     from ..types import DataFrameLike, Qrels, RunInput
 
-__all__ = ["AVERAGING", "evaluate_run", "load_qrels", "load_run"]
+__all__ = ["AVERAGING", "evaluate_retrieved", "evaluate_run", "load_qrels", "load_run"]
 
 
 def evaluate_run(
@@ -251,40 +254,93 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
             check_swapped=check_swapped,
             averaging=scored_over,  # under a profile: "qrels", every judged query counts
         )
-    with phase(progress, "scoring", len(measures)) as scoring:
-        if profile is not None:
-            return retrieval_report(
-                evaluate_with_profile(
-                    profile,
-                    table,
-                    judged,
-                    measures,
-                    registry=registry,
-                    inputs=inputs,
-                    ignore_identical_ids=ignore_identical_ids,
-                    progress=scoring,
-                )
-            )
-        if ignore_identical_ids:
-            table = table.without_identical_ids()
-        scored = score_rankings(
-            table,
+    if profile is None:
+        return _report(
+            table.without_identical_ids() if ignore_identical_ids else table,
             judged,
             measures,
-            averaging=scored_over,
+            registry,
             tie_policy=policy,
+            averaging=scored_over,
+            inputs=inputs,
+            progress=progress,
+        )
+    with phase(progress, "scoring", len(measures)) as scoring:
+        return retrieval_report(
+            evaluate_with_profile(
+                profile,
+                table,
+                judged,
+                measures,
+                registry=registry,
+                inputs=inputs,
+                ignore_identical_ids=ignore_identical_ids,
+                progress=scoring,
+            )
+        )
+
+
+def evaluate_retrieved(
+    rankings: Mapping[str, Sequence[str]],
+    qrels: Qrels,
+    *,
+    k_values: Sequence[int] = (1, 5, 10, 100),
+    metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
+    registry: Registry | None = None,
+) -> RetrievalEvalReport:
+    """``evaluate_run(rankings, qrels, k_values=..., metrics=..., registry=...)``'s report
+    of the rankings of :func:`~ef.evaluation.retrieve`, without checking them again
+    (``ef-eval retrieve`` scores its run so).
+
+    Each list must hold unique doc ids (``retrieve()`` de-duplicates them): they are scored
+    as they are. The qrels are checked, and a run sharing too few judged queries is refused
+    or warned of, as :func:`evaluate_run` does.
+
+    >>> report = evaluate_retrieved({"q1": ("d2", "d1")}, {"q1": {"d1": 1}}, metrics=("mrr@10",))
+    >>> report.metrics, report.manifest["tie_policy"]
+    ({'mrr@10': 0.5}, 'trec_eval')
+    """
+    registry = registry_or_default(registry)
+    measures = resolve_measures(metrics, k_values, registry)
+    judged = load_qrels(qrels, registry)
+    # No shape or swap check: ranked lists of str never look like qrels (check_not_swapped).
+    run = RankedLists(rankings, checked=True)
+    # stacklevel: a warning points at the caller, as evaluate_run's does.
+    check_overlap(run, judged, "qrels", stacklevel=3)
+    return _report(run, judged, measures, registry, tie_policy="trec_eval", averaging="qrels")
+
+
+def _report(
+    run: RankedRun,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    registry: Registry,
+    *,
+    tie_policy: str,
+    averaging: str,
+    inputs: Mapping[str, object] | None = None,
+    progress: Progress = False,
+) -> RetrievalEvalReport:
+    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run."""
+    with phase(progress, "scoring", len(measures)) as scoring:
+        scored = score_rankings(
+            run,
+            qrels,
+            measures,
+            averaging=averaging,
+            tie_policy=tie_policy,
             registry=registry,
             progress=scoring,
         )
     return retrieval_report(
         evaluation(
             registry,
-            table,
-            judged,
+            run,
+            qrels,
             measures,
             scored,
-            tie_policy=policy,
-            averaging=scored_over,
+            tie_policy=tie_policy,
+            averaging=averaging,
             inputs=inputs,
         )
     )
