@@ -124,9 +124,8 @@ def score_shard(
         "check_swapped": check_swapped,
     }
     if not is_url(shard):
-        return ShardScores(
-            file_entry(shard), _scores(Path(shard), qrels, measures, registry, **options)
-        )
+        scores = _scores(Path(shard), qrels, measures, registry, **options)
+        return ShardScores(file_entry(shard), scores)  # hashed as it was read: after it
     with local_copy(shard) as copy, _named(shard, copy.path):
         scores = _scores(copy.path, qrels, measures, registry, shown=shard, **options)
     return ShardScores({"path": shard, "sha256": copy.sha256, "bytes": copy.bytes}, scores)
