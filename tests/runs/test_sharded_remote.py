@@ -22,11 +22,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import DatasetFormatError, MissingDependencyError, evaluate_run
+from ef.evaluation import DatasetFormatError, MissingDependencyError, RunTable, evaluate_run
+from ef.evaluation.evaluate import streamed
 from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
 
 from ..profiles_hypothesis import examples
-from .test_sharded import QRELS, outcome, same, sharded_files, split, write_shards
+from .test_sharded import QRELS, no_whole_read, outcome, same, sharded_files, split, write_shards
 from .test_streamed import METRICS, qrels_maps, runs
 
 MEMORY = fsspec.filesystem("memory")
@@ -59,7 +60,7 @@ def url_entry(url: str, data: bytes) -> dict[str, Any]:
 @pytest.fixture
 def temp_folder(tmp_path, monkeypatch) -> Path:
     """The temporary folder of every copy made in this process, to see it left empty."""
-    folder = tmp_path / "tmp"
+    folder: Path = tmp_path / "tmp"
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
     return folder
@@ -281,3 +282,20 @@ def test_an_unknown_protocol_or_a_missing_package_names_the_url(monkeypatch) -> 
         match=r"^efmissing://bucket/run\.trec: Install ef-no-such-package for efmissing://",
     ):
         evaluate_run("efmissing://bucket/run.trec", QRELS, metrics=METRICS)
+
+
+def test_a_large_url_shard_is_read_in_batches_from_its_copy(
+    tmp_path, memory_root, temp_folder, monkeypatch
+) -> None:
+    whole, paths = sharded_files(tmp_path)
+    urls = to_memory(memory_root, paths)
+    expected = evaluate_run(whole, QRELS, metrics=METRICS)
+    monkeypatch.setattr(streamed, "STREAM_FROM", 64)
+    monkeypatch.setattr(streamed, "BLOCK_BYTES", 64)
+    monkeypatch.setattr(RunTable, "read", no_whole_read)
+    got = evaluate_run(urls, QRELS, metrics=METRICS)
+    same(got, expected)
+    assert list(got.manifest["inputs"]["run"]) == [
+        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
+    ]
+    assert list(temp_folder.iterdir()) == []
