@@ -27,7 +27,16 @@ from ef.evaluation.evaluate import streamed
 from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
 
 from ..profiles_hypothesis import examples
-from .test_sharded import QRELS, no_whole_read, outcome, same, sharded_files, split, write_shards
+from .test_sharded import (
+    QRELS,
+    no_whole_read,
+    outcome,
+    same,
+    sharded_files,
+    split,
+    write_parquet,
+    write_shards,
+)
 from .test_streamed import METRICS, qrels_maps, runs
 
 MEMORY = fsspec.filesystem("memory")
@@ -299,3 +308,25 @@ def test_a_large_url_shard_is_read_in_batches_from_its_copy(
         url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
     ]
     assert list(temp_folder.iterdir()) == []
+
+
+def test_parquet_partitions_at_urls(tmp_path, memory_root) -> None:
+    run = {f"q{i}": {f"d{j}": float((i + j) % 4) for j in range(6)} for i in range(9)}
+    qrels = {f"q{i}": {f"d{i % 6}": 1, "d2": 2} for i in range(10)}
+    parts = [{q: d for q, d in run.items() if int(q[1:]) % 3 == n} for n in range(3)]
+    paths = [write_parquet(tmp_path / f"part={n}" / "0.parquet", p) for n, p in enumerate(parts)]
+    whole = write_parquet(tmp_path / "whole.parquet", {q: d for p in parts for q, d in p.items()})
+    urls = []
+    for n, path in enumerate(paths):
+        url = f"{memory_root}/runs/part={n}/0.parquet"
+        with fsspec.open(url, "wb") as out:
+            out.write(path.read_bytes())
+        urls.append(url)
+    expected = evaluate_run(whole, qrels, metrics=METRICS, tie_policy="docno_asc")
+    got = evaluate_run(
+        f"{memory_root}/runs/**/*.parquet", qrels, metrics=METRICS, tie_policy="docno_asc"
+    )
+    same(got, expected)
+    assert list(got.manifest["inputs"]["run"]) == [
+        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
+    ]
