@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, MissingDependencyError, RunTable, evaluate_run
+from ef.evaluation.errors import FormatNotDetectedError
 from ef.evaluation.evaluate import streamed
 from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
 
@@ -330,3 +331,13 @@ def test_parquet_partitions_at_urls(tmp_path, memory_root) -> None:
     assert list(got.manifest["inputs"]["run"]) == [
         url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
     ]
+
+
+def test_an_undetectable_shard_on_a_process_pool_names_the_url(tmp_path, process_pool) -> None:
+    path = tmp_path / "a.xyz"
+    path.write_text("hello world\n")
+    url = f"file://{path}"
+    for run, named in (([url], url), ([path], str(path))):
+        with pytest.raises(FormatNotDetectedError, match=re.escape(f"format of {named} to")) as why:
+            evaluate_run(run, QRELS, metrics=METRICS, executor=process_pool)  # pickled back
+        assert (str(why.value.path), why.value.capability) == (named, "read_run")
