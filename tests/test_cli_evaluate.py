@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import subprocess
@@ -447,3 +448,31 @@ def test_a_sharded_run_gives_the_whole_runs_numbers(tmp_path, how) -> None:
     assert got["metrics"] == expected["metrics"]
     assert got["per_query"] == expected["per_query"]
     assert [Path(e["path"]) for e in got["manifest"]["inputs"]["run"]] == paths
+
+
+@pytest.mark.parametrize("how", ["urls", "glob", "workers"])
+def test_a_run_at_file_urls_gives_the_whole_runs_numbers(tmp_path, how) -> None:
+    paths = split_demo_run(tmp_path)
+    urls = [f"file://{p}" for p in paths]
+    given = {"urls": urls, "glob": [f"file://{tmp_path}/part-*.trec"]}
+    args = given.get(how, [*urls, "--workers", "2"])
+    code, out, err = run("evaluate", str(DEMO), *args, "-q", "-o", "json")
+    assert code == 0, err
+    _, whole, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-q", "-o", "json")
+    got, expected = json.loads(out), json.loads(whole)
+    assert got["metrics"] == expected["metrics"]
+    assert got["per_query"] == expected["per_query"]
+    assert [e["path"] for e in got["manifest"]["inputs"]["run"]] == urls
+    assert [e["sha256"] for e in got["manifest"]["inputs"]["run"]] == [
+        hashlib.sha256(p.read_bytes()).hexdigest() for p in paths
+    ]
+
+
+def test_a_missing_run_url_or_file_is_one_line(tmp_path) -> None:
+    missing = f"file://{tmp_path}/nope.trec"
+    code, _, err = run("evaluate", str(DEMO), missing)
+    assert code == 2
+    assert err == f"Error: {missing}: no such file\n"
+    code, _, err = run("evaluate", str(DEMO), str(tmp_path / "nope.trec"))
+    assert code == 2
+    assert err == f"Error: no such file or directory: {tmp_path / 'nope.trec'}\n"

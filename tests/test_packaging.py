@@ -59,3 +59,9 @@ def test_the_text_extra_brings_the_overlap_libraries_and_the_tests_use_them() ->
     extras = load(ROOT / "pyproject.toml")["project"]["optional-dependencies"]
     assert extras["text"] == ["sacrebleu>=2.3", "rouge-score>=0.1.2"]
     assert set(extras["text"]) <= set(extras["test"])
+
+
+def test_the_remote_extra_brings_fsspec_and_the_tests_use_it() -> None:
+    extras = load(ROOT / "pyproject.toml")["project"]["optional-dependencies"]
+    assert extras["remote"] == ["fsspec>=2023.1"]
+    assert set(extras["remote"]) <= set(extras["test"])  # memory:// and file:// runs, light

@@ -6,6 +6,8 @@ when a fake timer is fired by hand.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import contextlib
 import gzip
 import io
 from collections.abc import Callable
@@ -288,6 +290,23 @@ def test_evaluate_run_under_a_profile_reports_every_measure(tmp_path: Path) -> N
     (scoring,) = phases(seen)
     assert_complete(scoring)
     assert scoring[-1] == (3, 3)
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+def test_a_sharded_run_reports_one_step_per_shard(tmp_path: Path, threads: int) -> None:
+    shards = []
+    for i in range(3):
+        shard = tmp_path / f"part-{i}.trec"
+        shard.write_text(
+            "".join(f"q{i}-{n} Q0 d{r} {r} {1 / r} t\n" for n in range(4) for r in (1, 2))
+        )
+        shards.append(shard)
+    qrels = {f"q{i}-{n}": {"d2": 1} for i in range(3) for n in range(4)}
+    seen, report = recorder()
+    with cf.ThreadPoolExecutor(threads) if threads else contextlib.nullcontext() as pool:
+        got = evaluate_run(shards, qrels, metrics=MEASURES, progress=report, executor=pool)
+    assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)]  # one phase, a step per shard
+    assert got.metrics == evaluate_run(shards, qrels, metrics=MEASURES).metrics
 
 
 def test_a_failed_evaluation_does_not_end_its_phase_as_complete(tmp_path: Path) -> None:

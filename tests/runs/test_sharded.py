@@ -16,7 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import evaluate_run
+from ef.evaluation import InputWarning, RunTable, evaluate_run
+from ef.evaluation.evaluate import streamed
+from ef.evaluation.evaluate.sharded import score_shard
+from ef.evaluation.formats.trec_stream import iter_trec_batches
 
 from ..profiles_hypothesis import examples
 from .test_streamed import METRICS, qrels_maps, runs, write_run
@@ -148,3 +151,101 @@ def test_a_process_pool_gives_the_same_numbers(tmp_path, process_pool, tie_polic
     same(got, expected)
     assert list(got.manifest["inputs"]["run"]) == [entry(p) for p in paths]
     assert got.manifest["metrics"] == expected.manifest["metrics"]
+
+
+# -- Parquet partitions as shards -----------------------------------------------------------
+
+
+def write_parquet(path: Path, run: dict[str, dict[str, float]]) -> Path:
+    import polars as pl
+
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame = pl.DataFrame(rows, schema=["q_id", "doc_id", "score"], orient="row")
+    frame.write_parquet(path)
+    return path
+
+
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    run=runs,
+    qrels=qrels_maps,
+    k=st.integers(1, 4),
+    owners=st.lists(st.integers(0, 3), min_size=6, max_size=6),
+    averaging=st.sampled_from(["qrels", "intersection", "run"]),
+    tie_policy=st.sampled_from(["trec_eval", "docno_asc", "input_order", "expected"]),
+)
+def test_parquet_partitions_give_the_whole_files_report(  # noqa: PLR0917 - hypothesis' arguments
+    tmp_path_factory, run, qrels, k, owners, averaging, tie_policy
+) -> None:
+    folder = tmp_path_factory.mktemp("parquet")
+    shards = [s for s in split(run, owners, k) if s]
+    # Hive-style partitions, as a Spark or polars job writes them.
+    paths = [
+        write_parquet(folder / "runs" / f"part={i}" / "0.parquet", s) for i, s in enumerate(shards)
+    ]
+    whole = write_parquet(folder / "whole.parquet", {q: d for s in shards for q, d in s.items()})
+    options = {"averaging": averaging, "tie_policy": tie_policy}
+    expected, expected_warnings = outcome(whole, qrels, **options)
+    for given_as in (paths, str(folder / "runs" / "**" / "*.parquet")):
+        got, got_warnings = outcome(given_as, qrels, **options)
+        same(got, expected)
+        assert got_warnings == expected_warnings
+        if not isinstance(got, ValueError):
+            assert list(got.manifest["inputs"]["run"]) == [entry(p) for p in paths]
+
+
+# -- a large shard: read in batches, with the scores of the whole file ----------------------
+
+
+@pytest.fixture
+def small_batches(monkeypatch) -> Any:
+    """Batches for any shard of ``block`` bytes or more; the whole file is never read."""
+
+    def tiny(block: int) -> None:
+        monkeypatch.setattr(streamed, "STREAM_FROM", block)
+        monkeypatch.setattr(streamed, "BLOCK_BYTES", block)
+        monkeypatch.setattr(RunTable, "read", no_whole_read)
+
+    return tiny
+
+
+def no_whole_read(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the whole shard was read, not batches")
+
+
+@pytest.mark.parametrize("tie_policy", ["trec_eval", "input_order", "expected"])
+@pytest.mark.parametrize("averaging", ["qrels", "intersection", "run"])
+def test_a_large_shard_is_scored_in_batches_with_the_whole_files_scores(
+    tmp_path, small_batches, tie_policy, averaging
+) -> None:
+    whole, paths = sharded_files(tmp_path)
+    options = {"averaging": averaging, "tie_policy": tie_policy}
+    shard = str(paths[0])
+    expected_shard = score_shard(shard, QRELS, METRICS, (10,), **options)
+    expected = evaluate_run(whole, QRELS, metrics=METRICS, **options)
+    small_batches(64)
+    assert len(list(iter_trec_batches(paths[0], 64))) > 3
+    assert score_shard(shard, QRELS, METRICS, (10,), **options) == expected_shard
+    same(evaluate_run(paths, QRELS, metrics=METRICS, **options), expected)
+    got = evaluate_run([whole], QRELS, metrics=METRICS, **options)  # one shard: --workers N RUN
+    same(got, expected)
+    assert list(got.manifest["inputs"]["run"]) == [entry(whole)]
+
+
+def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
+    tmp_path, monkeypatch
+) -> None:
+    path = tmp_path / "run.trec"
+    path.write_text("".join(f"q{i % 3} Q0 d{i} 1 {i}.5 t\n" for i in range(30)))
+    qrels = {"q0": {"d3": 1}, "q1": {"d4": 1}, "q2": {"d2": 2}}
+    expected = evaluate_run(path, qrels, metrics=METRICS)
+    monkeypatch.setattr(streamed, "STREAM_FROM", 64)
+    monkeypatch.setattr(streamed, "BLOCK_BYTES", 64)
+    with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together"):
+        got = evaluate_run([path], qrels, metrics=METRICS)
+    same(got, expected)

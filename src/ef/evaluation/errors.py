@@ -9,6 +9,8 @@ retriever no adapter accepts) and missing files raise the plain built-in ``Value
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "DatasetFormatError",
     "DownloadError",
@@ -65,6 +67,15 @@ class FormatNotDetectedError(UnknownNameError):
         super().__init__(message)
         self.path = path
         self.capability = capability
+
+    def __reduce__(self) -> tuple[Any, tuple[str, object, str]]:
+        # Pickled by a function of this module (the class's public path is not importable,
+        # nor are its keyword arguments passed by pickle): it travels back from a worker.
+        return _format_not_detected, (str(self), self.path, self.capability)
+
+
+def _format_not_detected(message: str, path: object, capability: str) -> FormatNotDetectedError:
+    return FormatNotDetectedError(message, path=path, capability=capability)
 
 
 class InvalidSampleError(EvaluationError, ValueError):

@@ -32,6 +32,7 @@ from ..formats.convert import convert as convert_data
 from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..formats.files import read_dataset, write_run
+from ..formats.remote import is_url
 from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
@@ -125,7 +126,7 @@ def _name_the_option(message: str, capability: str, command: str | None) -> str:
 
 
 @contextlib.contextmanager
-def _swapped_files(qrels: Path, run: Path) -> Iterator[None]:
+def _swapped_files(qrels: Path, run: str | Path) -> Iterator[None]:
     """A qrels file that cannot be read because it is a TREC run: say the files look swapped
     (trec_eval and ef-eval take QRELS RUN), beside the reader's file-and-line message."""
     try:
@@ -220,7 +221,8 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 
 @cli.command()
 @click.argument("qrels", type=click.Path())
-@click.argument("run", nargs=-1, required=True, type=click.Path(path_type=Path))
+# A str, not a Path: Path("s3://bucket/run") would lose a slash of the URL.
+@click.argument("run", nargs=-1, required=True, type=click.Path())
 @measures_option
 @cutoffs_option
 @per_query_option
@@ -274,7 +276,7 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 def evaluate(  # click passes every option by keyword
     *,
     qrels: str,
-    run: tuple[Path, ...],
+    run: tuple[str, ...],
     workers: int | None,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
@@ -297,7 +299,9 @@ def evaluate(  # click passes every option by keyword
     a TREC run (qid Q0 docno rank score tag), an MS MARCO run (qid pid rank) or a Parquet
     file (one row per doc); gzip is read transparently. Several RUN files, or a quoted glob
     ('runs/*.trec'), are the shards of one run, each holding whole queries: the numbers are
-    those of the shards concatenated (--workers N scores them on N processes).
+    those of the shards concatenated (--workers N scores them on N processes). A RUN may be
+    an fsspec URL ('s3://bucket/runs/*.trec', with ef-evaluation[remote] and s3fs installed),
+    copied and read where it is scored.
     Docs are ranked by score, ties broken by docno descending, the rank column ignored:
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
@@ -351,14 +355,20 @@ def _pool(workers: int | None) -> contextlib.AbstractContextManager[cf.Executor 
     return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
 
 
-def _run_argument(run: tuple[Path, ...], *, sharded: bool) -> Path | str | list[Path]:
-    """One RUN as before; several (or any under --workers) as shards; a quoted glob as such."""
+def _run_argument(
+    run: tuple[str, ...], *, sharded: bool
+) -> Path | str | list[str | os.PathLike[str]]:
+    """One RUN as before; several (or any under --workers) as shards; a quoted glob or a URL
+    as such (evaluate_run finds the shards)."""
     if len(run) > 1:
-        return list(run)
-    text = str(run[0])
-    if not run[0].exists() and set(text) & set("*?["):
-        return text  # a glob: evaluate_run finds the shards
-    return [run[0]] if sharded else run[0]
+        return [r if is_url(r) else Path(r) for r in run]
+    (text,) = run
+    if is_url(text):
+        return text  # a URL, or a glob of them: a sharded run
+    one = Path(text)
+    if not one.exists() and set(text) & set("*?["):
+        return text  # a glob
+    return [one] if sharded else one
 
 
 def _columns(text: str | None) -> tuple[str, ...] | None:

@@ -28,6 +28,13 @@ whole run's values of those, in the run's order.
 >>> combine_batches(parts, qrels, measures, averaging="qrels", tie_policy="input_order",
 ...                 registry=registry)[0] == scored
 True
+
+Consecutive batches of one part (a shard read in batches) make that part's
+:class:`BatchScores` with :func:`merge_batches`: what :func:`score_batch` gives for them
+read at once.
+
+>>> merge_batches(parts).query_ids
+('q1', 'q2', 'q9')
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ if TYPE_CHECKING:
     from ..runs.ranked import RankedRun
     from ..types import Qrels
 
-__all__ = ["BatchScores", "combine_batches", "score_batch", "score_batches"]
+__all__ = ["BatchScores", "combine_batches", "merge_batches", "score_batch", "score_batches"]
 
 _FLAGS = ("tied", "at_cutoff", "at_relevant")
 
@@ -99,6 +106,21 @@ def score_batch(
     )
     ties = FrozenDict({n: frozenset(getattr(part.ties, n)) for n in _FLAGS})
     return BatchScores(query_ids, part.per_query, ties)  # columns, as the report keeps them
+
+
+def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
+    """One :class:`BatchScores` of ``parts``, consecutive batches of one run (no query in
+    two): the one :func:`score_batch` gives for their batches concatenated."""
+    query_ids: list[str] = []
+    per_query: dict[str, Mapping[str, float]] = {}
+    flagged: dict[str, set[str]] = {name: set() for name in _FLAGS}
+    for part in parts:
+        query_ids.extend(part.query_ids)
+        per_query.update(part.per_query)
+        for name, queries in flagged.items():
+            queries.update(part.ties[name])
+    ties = FrozenDict({name: frozenset(queries) for name, queries in flagged.items()})
+    return BatchScores(tuple(query_ids), FrozenDict(per_query), ties)
 
 
 def combine_batches(

@@ -85,9 +85,13 @@ def evaluate_run(
             columns, or ir_measures' ``query_id, doc_id, score``), the path of a run file
             (TREC, MS MARCO or Parquet, detected), a :class:`~ef.evaluation.RunTable`
             read before, or a sharded run: a list of run files or a glob
-            (``"runs/*.trec"``), each holding whole queries (a query in two shards is an
-            error). A sharded run gives the numbers of its shards concatenated into one
-            file; the manifest lists every shard with its sha256.
+            (``"runs/*.trec"``, Parquet partitions ``"runs/**/*.parquet"``), or an fsspec
+            URL, a list or a glob of them (``"s3://bucket/runs/*.trec"``; needs
+            ``pip install "ef-evaluation[remote]"`` and the protocol's package, such as
+            s3fs), each shard holding whole queries (a query in two shards is an error).
+            A sharded run gives the numbers of its shards concatenated into one file; the
+            manifest lists every shard (a URL, or a path) with its sha256. A shard at a URL
+            is copied to a local temporary file where it is scored, and deleted after.
         qrels: ``{query_id: {doc_id: relevance}}``, a DataFrame (``q_id, doc_id, score``,
             or ir_measures' ``query_id, doc_id, relevance``), or the path of a qrels file
             (TREC, Parquet) or BEIR directory.

@@ -20,9 +20,11 @@ concatenated into one file give. A query in two shards is an error naming both.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import glob
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -30,12 +32,16 @@ import attrs
 from ..engine.batches import BatchScores, combine_batches, score_batch
 from ..engine.manifest import file_entry
 from ..engine.scoring import Evaluation, evaluation, resolve_measures
+from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameError
+from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, url_glob
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
 from ..runs.ranked import RankedLists
 from .inputs import check_not_swapped, check_overlap, load_run, tabular
+from .streamed import batched_scores
 
 if TYPE_CHECKING:
+    from ..engine.measures import Measure
     from ..plugin_engine.registry import Registry
     from ..types import Qrels
     from .inputs import Columns
@@ -46,14 +52,25 @@ _MAGIC = frozenset("*?[")
 
 
 def shards_of(run: object) -> list[str] | None:
-    """The shard paths of ``run``: a list of paths (not a tuple, which may be a row of a
-    run given in a shape that is refused), or a glob pattern (``*``,
-    ``?``, ``[``) that names no file itself, matched in sorted order; None for a run of any
-    other kind. A glob that matches nothing or an empty list is a ``ValueError``."""
+    """The shard paths of ``run``: a list of paths or URLs (not a tuple, which may be a row
+    of a run given in a shape that is refused), a glob pattern (``*``, ``?``, ``[``) that
+    names no file itself, matched in sorted order, or a URL (``s3://bucket/run.trec``, one
+    shard) or a glob of URLs (``s3://bucket/runs/*.trec``); None for a run of any other
+    kind. A glob that matches nothing or an empty list is a ``ValueError``; so is a URL
+    that fsspec cannot read (no fsspec, an unknown protocol or its package missing: then a
+    :class:`~ef.evaluation.MissingDependencyError`), before any shard is read."""
     if isinstance(run, list):
         if not run or not all(isinstance(p, (str, os.PathLike)) for p in run):
             return None if run else _none_matched("an empty list of run files")
-        return [os.fspath(p) for p in run]
+        shards = [os.fspath(p) for p in run]
+        for shard in filter(is_url, shards):
+            check_url(shard)
+        return shards
+    if is_url(run):
+        check_url(run)
+        if not url_glob(run):
+            return [run]
+        return expand_url_glob(run) or _none_matched(f"the run pattern {run!r} matches no file")
     if isinstance(run, str) and _MAGIC & set(run) and not os.path.exists(run):
         found = sorted(glob.glob(run, recursive=True))
         files = [p for p in found if not os.path.isdir(p)]
@@ -90,22 +107,84 @@ def score_shard(
 ) -> ShardScores:
     """Read the run file ``shard`` and score its queries: the task an executor runs (a
     top-level function of plain values, so it pickles). ``metrics`` and ``k_values`` are
-    resolved here, with ``registry`` (the default one if None)."""
+    resolved here, with ``registry`` (the default one if None).
+
+    A shard given as a URL (``s3://...``) is copied here, where it is scored, to a local
+    temporary file (:func:`~ef.evaluation.formats.remote.local_copy`), hashed on the way and
+    deleted once scored. A large TREC shard is read in batches, with flat memory
+    (:func:`~ef.evaluation.evaluate.streamed.batched_scores`)."""
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
-    table = load_run(shard, registry, run_format, columns=run_columns)
-    if check_swapped and tabular(shard, run_format, registry):
-        check_not_swapped(table, qrels)  # files of lines are told apart by their readers
-    scores = score_batch(
-        table,
-        qrels,
-        measures,
-        averaging=averaging,
-        tie_policy=tie_policy,
-        registry=registry,
-        ignore_identical_ids=ignore_identical_ids,
+    options: dict[str, Any] = {
+        "averaging": averaging,
+        "tie_policy": tie_policy,
+        "ignore_identical_ids": ignore_identical_ids,
+        "run_format": run_format,
+        "run_columns": run_columns,
+        "check_swapped": check_swapped,
+    }
+    if not is_url(shard):
+        scores = _scores(Path(shard), qrels, measures, registry, **options)
+        return ShardScores(file_entry(shard), scores)  # hashed as it was read: after it
+    with local_copy(shard) as copy, _named(shard, copy.path):
+        scores = _scores(copy.path, qrels, measures, registry, shown=shard, **options)
+    return ShardScores({"path": shard, "sha256": copy.sha256, "bytes": copy.bytes}, scores)
+
+
+def _scores(
+    path: Path,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    registry: Registry,
+    *,
+    averaging: str,
+    tie_policy: str,
+    ignore_identical_ids: bool,
+    run_format: str | None,
+    run_columns: Columns,
+    check_swapped: bool,
+    shown: str | None = None,
+) -> BatchScores:
+    """The scores of the local run file ``path``: in batches if it is large, else read whole."""
+    options: dict[str, Any] = {
+        "averaging": averaging,
+        "tie_policy": tie_policy,
+        "ignore_identical_ids": ignore_identical_ids,
+    }
+    batched = batched_scores(
+        path, qrels, measures, registry, run_format=run_format, shown=shown, **options
     )
-    return ShardScores(file_entry(shard), scores)
+    if batched is not None:
+        return batched
+    table = load_run(path, registry, run_format, columns=run_columns)
+    if check_swapped and tabular(path, run_format, registry):
+        check_not_swapped(table, qrels)  # files of lines are told apart by their readers
+    return score_batch(table, qrels, measures, registry=registry, **options)
+
+
+@contextlib.contextmanager
+def _named(url: str, local: Path) -> Iterator[None]:
+    """A reader's error about the local copy of ``url`` names the URL instead."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        text, where = str(exc), str(local)
+        if where not in text:
+            raise
+        renamed: Exception
+        if isinstance(exc, FormatNotDetectedError):
+            renamed = FormatNotDetectedError(
+                text.replace(where, url), path=url, capability=exc.capability
+            )
+        elif type(exc) in _MESSAGE_ONLY:
+            renamed = type(exc)(text.replace(where, url))
+        else:
+            raise
+        raise renamed.with_traceback(exc.__traceback__) from None
+
+
+#: Errors made of a message alone, which :func:`_named` can make again with the URL in it.
+_MESSAGE_ONLY = (DatasetFormatError, UnknownNameError, ValueError, TypeError)
 
 
 def _distinct(shards: Sequence[str], parts: Sequence[ShardScores]) -> None:

@@ -4,7 +4,8 @@ A run file far larger than memory is scored with the memory of one batch
 (:mod:`~ef.evaluation.formats.trec_stream`): the per-query values are kept, every batch's
 lines are let go. The report is the one the whole file gives; :func:`streamed_evaluation`
 returns None where batches cannot give it, and :func:`~ef.evaluation.evaluate_run` then
-reads the whole file as before.
+reads the whole file as before. :func:`batched_scores` does the same for one shard of a
+sharded run (:mod:`~ef.evaluation.evaluate.sharded`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.batches import score_batches
+from ..engine.batches import BatchScores, merge_batches, score_batch, score_batches
 from ..engine.scoring import Evaluation, evaluation
 from ..errors import InputWarning
 from ..formats.files import format_for
@@ -25,12 +26,13 @@ from .inputs import check_overlap, load_qrels
 
 if TYPE_CHECKING:
     from ..engine.measures import Measure
+    from ..formats.trec_stream import NotStreamable
     from ..plugin_engine.registry import Registry
     from ..runs.table import RunTable
     from ..types import DataFrameLike, Qrels
     from .inputs import Columns
 
-__all__ = ["BLOCK_BYTES", "STREAM_FROM", "streamed_evaluation"]
+__all__ = ["BLOCK_BYTES", "STREAM_FROM", "batched_scores", "streamed_evaluation"]
 
 #: Bytes read at a time: about 900,000 lines of a typical run (a block and its columns take
 #: a few hundred MB at most).
@@ -60,6 +62,56 @@ def _tables(
         yield RunTable.from_columns(columns)
         if advance is not None:  # the batch is read and scored: its bytes are done
             advance(block_bytes)
+
+
+def _read_whole(source: Path | str, why: NotStreamable) -> None:
+    """Say why a run is read whole, if its order is the reason (sorting it is the fix)."""
+    if not why.grouped:
+        warnings.warn(
+            f"{source}: {why}, so the whole run is read at once and memory grows with "
+            f"it; sorted by query (LC_ALL=C sort -k1,1 -s {source} > sorted.trec), it is "
+            "read in batches",
+            InputWarning,
+            stacklevel=4,
+        )
+
+
+def batched_scores(
+    path: Path,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    registry: Registry,
+    *,
+    run_format: str | None,
+    averaging: str,
+    tie_policy: str,
+    ignore_identical_ids: bool,
+    shown: str | None = None,
+) -> BatchScores | None:
+    """The :class:`~ef.evaluation.engine.batches.BatchScores` of the run file ``path`` (a
+    shard) read in batches of :data:`BLOCK_BYTES`: those of the whole file read at once, or
+    None where :func:`streamed_evaluation` would be. ``shown`` names the file in a warning
+    (the URL of a local copy)."""
+    from ..formats.trec_stream import NotStreamable
+
+    if not _streamable(path, run_format, registry):
+        return None
+    try:
+        return merge_batches(
+            score_batch(
+                table,
+                qrels,
+                measures,
+                averaging=averaging,
+                tie_policy=tie_policy,
+                registry=registry,
+                ignore_identical_ids=ignore_identical_ids,
+            )
+            for table in _tables(path, BLOCK_BYTES)
+        )
+    except NotStreamable as why:
+        _read_whole(shown or path, why)
+        return None
 
 
 def streamed_evaluation(
@@ -101,14 +153,7 @@ def streamed_evaluation(
                 ignore_identical_ids=ignore_identical_ids,
             )
     except NotStreamable as why:
-        if not why.grouped:
-            warnings.warn(
-                f"{source}: {why}, so the whole run is read at once and memory grows with "
-                f"it; sorted by query (LC_ALL=C sort -k1,1 -s {source} > sorted.trec), it is "
-                "read in batches",
-                InputWarning,
-                stacklevel=3,
-            )
+        _read_whole(source, why)
         return None
     run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
     check_overlap(run, judged, averaging)

@@ -1,0 +1,131 @@
+"""Run files at fsspec URLs (``s3://``, ``gs://``, ``memory://``, ``file://``): told apart
+from local paths, globbed, and copied to a local file where they are read.
+
+A reader reads local files only: :func:`local_copy` streams the remote bytes into a
+temporary file of the same base name (so detection by suffix, ``.gz`` included, still
+works), hashing them on the way, and deletes it afterwards. fsspec is optional
+(``pip install "ef-evaluation[remote]"``); each protocol's own package too (``s3fs`` for
+``s3://``, ``gcsfs`` for ``gs://``). A local path never goes through fsspec.
+
+>>> is_url("s3://bucket/run.trec"), is_url("runs/run.trec"), is_url("C:\\\\runs\\\\run.trec")
+(True, False, False)
+>>> import fsspec
+>>> with fsspec.open("memory://docs/run.trec.gz", "wb") as out:
+...     _ = out.write(b"not gzip, but named so")
+>>> with local_copy("memory://docs/run.trec.gz") as copy:
+...     copy.path.name, copy.path.read_bytes() == b"not gzip, but named so", copy.bytes
+('run.trec.gz', True, 22)
+>>> copy.path.exists()  # deleted once read
+False
+>>> expand_url_glob("memory://docs/*.gz")
+['memory:///docs/run.trec.gz']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import posixpath
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TypeGuard
+
+import attrs
+
+from ..errors import MissingDependencyError
+
+__all__ = ["LocalCopy", "check_url", "expand_url_glob", "is_url", "local_copy", "url_glob"]
+
+#: ``protocol://``, possibly after chained ones (``simplecache::s3://``); a protocol of one
+#: letter would be a Windows drive.
+_URL = re.compile(r"(?:[A-Za-z][\w+.-]*::)*[A-Za-z][A-Za-z0-9+.-]+://")
+_MAGIC = frozenset("*?[")
+#: Protocols whose ``?`` starts a query string, never a glob.
+_NO_GLOB = frozenset({"http", "https"})
+_BLOCK = 1 << 20
+_INSTALL = 'pip install "ef-evaluation[remote]"'
+
+
+def is_url(value: object) -> TypeGuard[str]:
+    """Whether ``value`` is a str with a protocol (``s3://...``) that names no local file."""
+    return isinstance(value, str) and bool(_URL.match(value)) and not os.path.exists(value)
+
+
+def url_glob(url: str) -> bool:
+    """Whether the URL ``url`` is a glob pattern: ``*``, ``?`` or ``[`` in its path."""
+    protocol, _, path = url.partition("://")
+    return protocol.split("::")[-1] not in _NO_GLOB and bool(_MAGIC & set(path))
+
+
+def _fsspec(url: str) -> Any:
+    try:
+        import fsspec
+    except ImportError:
+        raise MissingDependencyError(
+            f"{url}: reading a run from a URL needs fsspec: {_INSTALL}"
+        ) from None
+    return fsspec
+
+
+def check_url(url: str) -> None:
+    """Refuse ``url`` before anything is read if fsspec, or its protocol's package, is
+    missing, or fsspec knows no such protocol."""
+    fsspec = _fsspec(url)
+    for protocol in url.partition("://")[0].split("::"):
+        try:
+            fsspec.get_filesystem_class(protocol)
+        except ImportError as exc:  # fsspec knows it, and names the package it needs
+            raise MissingDependencyError(f"{url}: {exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"{url}: {exc} (fsspec reads no such URL)") from None
+
+
+def _filesystem(url: str) -> tuple[Any, str]:
+    check_url(url)
+    fs, path = _fsspec(url).core.url_to_fs(url)
+    return fs, str(path)
+
+
+def expand_url_glob(pattern: str) -> list[str]:
+    """The files the URL glob ``pattern`` matches (``**`` too), in sorted order, each a URL
+    with the pattern's protocol; directories are left out."""
+    fs, path = _filesystem(pattern)
+    found = fs.glob(path, detail=True)
+    prefix = pattern.partition("://")[0] + "://"
+    return [prefix + name for name in sorted(found) if found[name].get("type") != "directory"]
+
+
+@attrs.frozen
+class LocalCopy:
+    """A remote file's bytes in the local file ``path``, with their sha256 (hex) and count."""
+
+    path: Path
+    sha256: str
+    bytes: int
+
+
+@contextlib.contextmanager
+def local_copy(url: str) -> Iterator[LocalCopy]:
+    """The file at ``url`` copied to a temporary local file of its base name, deleted when
+    the block ends (whether or not it raised). A missing file is a ``FileNotFoundError``
+    naming the URL."""
+    fs, path = _filesystem(url)
+    name = posixpath.basename(path.rstrip("/")) or "run"
+    with tempfile.TemporaryDirectory(prefix="ef-evaluation-") as folder:
+        target = Path(folder, name)
+        digest, size = hashlib.sha256(), 0
+        try:
+            source = fs.open(path, "rb")
+        except IsADirectoryError:
+            raise IsADirectoryError(f"{url}: is a directory, not a run file") from None
+        except FileNotFoundError:
+            raise FileNotFoundError(f"{url}: no such file") from None
+        with source, target.open("wb") as out:
+            for block in iter(lambda: source.read(_BLOCK), b""):
+                digest.update(block)
+                out.write(block)
+                size += len(block)
+        yield LocalCopy(target, digest.hexdigest(), size)

@@ -1,0 +1,343 @@
+"""A sharded run at fsspec URLs (memory://, file://, and globs of them) gives the report of
+the shards concatenated into one local file: each shard copied where it is scored, hashed on
+the way, its temporary copy deleted whether or not it could be scored."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import gzip
+import hashlib
+import multiprocessing
+import re
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import fsspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ef.evaluation import DatasetFormatError, MissingDependencyError, RunTable, evaluate_run
+from ef.evaluation.errors import FormatNotDetectedError
+from ef.evaluation.evaluate import streamed
+from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
+
+from ..profiles_hypothesis import examples
+from .test_sharded import (
+    QRELS,
+    no_whole_read,
+    outcome,
+    same,
+    sharded_files,
+    split,
+    write_parquet,
+    write_shards,
+)
+from .test_streamed import METRICS, qrels_maps, runs
+
+MEMORY = fsspec.filesystem("memory")
+
+
+@pytest.fixture
+def memory_root() -> Iterator[str]:
+    """A fresh memory:// folder (the memory file system is one per process), removed after."""
+    root = f"/ef-tests-{uuid.uuid4().hex}"
+    yield f"memory://{root}"
+    if MEMORY.exists(root):
+        MEMORY.rm(root, recursive=True)
+
+
+def to_memory(root: str, paths: list[Path]) -> list[str]:
+    """The files ``paths`` copied to ``root``, by name: their URLs."""
+    urls = []
+    for path in paths:
+        url = f"{root}/{path.name}"
+        with fsspec.open(url, "wb") as out:
+            out.write(path.read_bytes())
+        urls.append(url)
+    return urls
+
+
+def url_entry(url: str, data: bytes) -> dict[str, Any]:
+    return {"path": url, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+
+
+@pytest.fixture
+def temp_folder(tmp_path, monkeypatch) -> Path:
+    """The temporary folder of every copy made in this process, to see it left empty."""
+    folder: Path = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+# -- telling URLs from paths ----------------------------------------------------------------
+
+
+def test_a_url_has_a_protocol_and_names_no_local_file(tmp_path, monkeypatch) -> None:
+    assert is_url("s3://bucket/run.trec")
+    assert is_url("simplecache::s3://bucket/run.trec")
+    assert is_url("file:///tmp/run.trec")
+    assert not is_url("runs/run.trec")
+    assert not is_url("C:\\runs\\run.trec")  # a drive letter is no protocol
+    assert not is_url("C://runs/run.trec")
+    assert not is_url(Path("s3://bucket/run.trec"))  # a Path is a local path
+    monkeypatch.chdir(tmp_path)
+    Path("s3:/bucket").mkdir(parents=True)
+    Path("s3:/bucket/run.trec").write_text("q1 Q0 d1 1 1.0 r\n")
+    assert not is_url("s3://bucket/run.trec")  # a local file of that name is read as one
+    assert url_glob("s3://bucket/runs/*.trec")
+    assert not url_glob("s3://bucket/runs/a.trec")
+    assert not url_glob("https://host/run.trec?version=2")  # a query string, not a glob
+
+
+def test_a_local_path_never_goes_through_fsspec(tmp_path, monkeypatch) -> None:
+    whole, paths = sharded_files(tmp_path)
+    expected = evaluate_run(whole, QRELS, metrics=METRICS)
+    monkeypatch.setitem(sys.modules, "fsspec", None)  # import fsspec now fails
+    same(evaluate_run(paths, QRELS, metrics=METRICS), expected)
+    same(evaluate_run(str(tmp_path / "part-*.trec"), QRELS, metrics=METRICS), expected)
+
+
+# -- the numbers ----------------------------------------------------------------------------
+
+
+@settings(
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    run=runs,
+    qrels=qrels_maps,
+    k=st.integers(1, 4),
+    owners=st.lists(st.integers(0, 3), min_size=6, max_size=6),
+    averaging=st.sampled_from(["qrels", "intersection", "run"]),
+    tie_policy=st.sampled_from(["trec_eval", "docno_asc", "input_order", "expected"]),
+    identical=st.booleans(),
+)
+def test_shards_at_urls_give_the_whole_local_files_report(  # noqa: PLR0917 - hypothesis' arguments
+    tmp_path_factory, run, qrels, k, owners, averaging, tie_policy, identical
+) -> None:
+    folder = tmp_path_factory.mktemp("shards")
+    paths = write_shards(folder, split(run, owners, k))
+    whole = folder / "whole.trec"
+    whole.write_bytes(b"".join(p.read_bytes() for p in paths))
+    root = f"memory:///ef-tests-{uuid.uuid4().hex}"
+    urls = to_memory(root, paths)
+    options = {"averaging": averaging, "tie_policy": tie_policy, "ignore_identical_ids": identical}
+    try:
+        expected, expected_warnings = outcome(whole, qrels, **options)
+        for given_as in (urls, f"{root}/part-*.trec"):
+            got, got_warnings = outcome(given_as, qrels, **options)
+            same(got, expected)
+            assert got_warnings == expected_warnings
+            if not isinstance(got, ValueError):
+                assert list(got.manifest["inputs"]["run"]) == [
+                    url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
+                ]
+    finally:
+        MEMORY.rm(root.removeprefix("memory://"), recursive=True)
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+def test_memory_urls_inline_and_on_threads(tmp_path, memory_root, temp_folder, threads) -> None:
+    whole, paths = sharded_files(tmp_path)
+    urls = to_memory(memory_root, paths)
+    expected = evaluate_run(whole, QRELS, metrics=METRICS, tie_policy="expected")
+    with cf.ThreadPoolExecutor(threads) if threads else contextlib.nullcontext() as pool:
+        got = evaluate_run(urls, QRELS, metrics=METRICS, tie_policy="expected", executor=pool)
+    same(got, expected)
+    assert list(got.manifest["inputs"]["run"]) == [
+        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
+    ]
+    assert list(temp_folder.iterdir()) == []  # every copy deleted
+
+
+def test_one_url_is_a_run_of_one_shard(tmp_path, memory_root) -> None:
+    whole, _ = sharded_files(tmp_path)
+    (url,) = to_memory(memory_root, [whole])
+    got = evaluate_run(url, QRELS, metrics=METRICS)
+    same(got, evaluate_run(whole, QRELS, metrics=METRICS))
+    assert list(got.manifest["inputs"]["run"]) == [url_entry(url, whole.read_bytes())]
+
+
+def test_a_glob_of_urls_is_sorted_recursive_and_keeps_the_protocol(tmp_path, memory_root) -> None:
+    whole, paths = sharded_files(tmp_path)
+    urls = to_memory(memory_root, paths[::-1])  # written in another order
+    with fsspec.open(f"{memory_root}/deeper/part-99.trec", "wb") as out:
+        out.write(b"q99 Q0 d1 1 1.0 r\n")
+    MEMORY.mkdir(f"{memory_root.removeprefix('memory://')}/part-dir.trec")  # a folder, left out
+    assert expand_url_glob(f"{memory_root}/part-*.trec") == sorted(urls)
+    assert expand_url_glob(f"{memory_root}/**/part-99.trec") == [
+        f"{memory_root}/deeper/part-99.trec"
+    ]
+    got = evaluate_run(f"{memory_root}/part-*.trec", QRELS, metrics=METRICS)
+    same(got, evaluate_run(whole, QRELS, metrics=METRICS))
+
+
+def test_a_gzip_shard_is_told_by_its_suffix_and_hashed_as_stored(tmp_path, memory_root) -> None:
+    whole, _ = sharded_files(tmp_path)
+    packed = gzip.compress(whole.read_bytes())
+    url = f"{memory_root}/whole.trec.gz"
+    with fsspec.open(url, "wb") as out:
+        out.write(packed)
+    got = evaluate_run([url], QRELS, metrics=METRICS)
+    same(got, evaluate_run(whole, QRELS, metrics=METRICS))
+    assert list(got.manifest["inputs"]["run"]) == [url_entry(url, packed)]
+
+
+@pytest.fixture(scope="module")
+def process_pool() -> Iterator[cf.ProcessPoolExecutor]:
+    with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield pool
+
+
+def test_file_urls_on_a_process_pool(tmp_path, process_pool) -> None:
+    whole, paths = sharded_files(tmp_path)
+    urls = [f"file://{p}" for p in paths]
+    expected = evaluate_run(whole, QRELS, metrics=METRICS, averaging="run")
+    got = evaluate_run(urls, QRELS, metrics=METRICS, averaging="run", executor=process_pool)
+    same(got, expected)
+    assert list(got.manifest["inputs"]["run"]) == [
+        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
+    ]
+    globbed = evaluate_run(
+        f"file://{tmp_path}/part-*.trec", QRELS, metrics=METRICS, executor=process_pool
+    )
+    assert [e["path"] for e in globbed.manifest["inputs"]["run"]] == urls
+
+
+def test_local_copy_hashes_the_bytes_and_deletes_the_copy(memory_root, temp_folder) -> None:
+    data = bytes(range(256)) * 5000  # more than one block of the copy
+    with fsspec.open(f"{memory_root}/blob.bin", "wb") as out:
+        out.write(data)
+    with local_copy(f"{memory_root}/blob.bin") as copy:
+        assert copy.path.name == "blob.bin"
+        assert copy.path.parent.parent == temp_folder
+        assert copy.path.read_bytes() == data
+    assert (copy.sha256, copy.bytes) == (hashlib.sha256(data).hexdigest(), len(data))
+    assert list(temp_folder.iterdir()) == []
+    with pytest.raises(RuntimeError), local_copy(f"{memory_root}/blob.bin"):
+        raise RuntimeError("scoring failed")
+    assert list(temp_folder.iterdir()) == []
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+def test_a_missing_url_is_named(memory_root, temp_folder) -> None:
+    with pytest.raises(
+        FileNotFoundError, match=re.escape(f"{memory_root}/nope.trec: no such file")
+    ):
+        evaluate_run(f"{memory_root}/nope.trec", QRELS, metrics=METRICS)
+    assert list(temp_folder.iterdir()) == []
+
+
+def test_a_url_glob_that_matches_nothing_says_so(memory_root) -> None:
+    with pytest.raises(
+        ValueError, match=re.escape(f"the run pattern '{memory_root}/*.trec' matches no file")
+    ):
+        evaluate_run(f"{memory_root}/*.trec", QRELS, metrics=METRICS)
+
+
+def test_a_query_in_two_url_shards_names_both(tmp_path, memory_root) -> None:
+    a, b = tmp_path / "a.trec", tmp_path / "b.trec"
+    a.write_text("q1 Q0 d1 1 1.0 r\nq2 Q0 d2 1 1.0 r\n")
+    b.write_text("q3 Q0 d1 1 1.0 r\nq2 Q0 d3 1 0.5 r\n")
+    urls = to_memory(memory_root, [a, b])
+    with pytest.raises(
+        ValueError, match=re.escape(f"query 'q2' is in two shards, {urls[0]} and {urls[1]}")
+    ):
+        evaluate_run(urls, {"q1": {"d1": 1}}, metrics=METRICS)
+
+
+def test_a_bad_line_names_the_url_not_the_copy(tmp_path, memory_root, temp_folder) -> None:
+    bad = tmp_path / "bad.trec"
+    bad.write_text("q1 Q0 d1 1 1.0 r\nq2 Q0 d2 1 abc r\n")
+    (url,) = to_memory(memory_root, [bad])
+    with pytest.raises(DatasetFormatError) as caught:
+        evaluate_run([url], QRELS, metrics=METRICS)
+    assert str(caught.value).startswith(f"{url}:2:")
+    assert str(temp_folder) not in str(caught.value)
+    assert list(temp_folder.iterdir()) == []  # deleted though scoring failed
+
+
+def test_without_fsspec_a_url_says_what_to_install(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "fsspec", None)  # import fsspec now fails
+    install = re.escape('pip install "ef-evaluation[remote]"')
+    for run in ("s3://bucket/run.trec", "s3://bucket/runs/*.trec", ["memory:///a.trec"]):
+        with pytest.raises(MissingDependencyError, match=install):
+            evaluate_run(run, QRELS, metrics=METRICS)
+
+
+def test_an_unknown_protocol_or_a_missing_package_names_the_url(monkeypatch) -> None:
+    with pytest.raises(ValueError, match=r"^nosuch://bucket/run\.trec: Protocol not known: nosuch"):
+        evaluate_run("nosuch://bucket/run.trec", QRELS, metrics=METRICS)
+    from fsspec.registry import known_implementations
+
+    # A protocol fsspec knows whose package is absent (s3fs may be installed here).
+    monkeypatch.setitem(
+        known_implementations,
+        "efmissing",
+        {"class": "ef_no_such_module.FS", "err": "Install ef-no-such-package for efmissing://"},
+    )
+    with pytest.raises(
+        MissingDependencyError,
+        match=r"^efmissing://bucket/run\.trec: Install ef-no-such-package for efmissing://",
+    ):
+        evaluate_run("efmissing://bucket/run.trec", QRELS, metrics=METRICS)
+
+
+def test_a_large_url_shard_is_read_in_batches_from_its_copy(
+    tmp_path, memory_root, temp_folder, monkeypatch
+) -> None:
+    whole, paths = sharded_files(tmp_path)
+    urls = to_memory(memory_root, paths)
+    expected = evaluate_run(whole, QRELS, metrics=METRICS)
+    monkeypatch.setattr(streamed, "STREAM_FROM", 64)
+    monkeypatch.setattr(streamed, "BLOCK_BYTES", 64)
+    monkeypatch.setattr(RunTable, "read", no_whole_read)
+    got = evaluate_run(urls, QRELS, metrics=METRICS)
+    same(got, expected)
+    assert list(got.manifest["inputs"]["run"]) == [
+        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
+    ]
+    assert list(temp_folder.iterdir()) == []
+
+
+def test_parquet_partitions_at_urls(tmp_path, memory_root) -> None:
+    run = {f"q{i}": {f"d{j}": float((i + j) % 4) for j in range(6)} for i in range(9)}
+    qrels = {f"q{i}": {f"d{i % 6}": 1, "d2": 2} for i in range(10)}
+    parts = [{q: d for q, d in run.items() if int(q[1:]) % 3 == n} for n in range(3)]
+    paths = [write_parquet(tmp_path / f"part={n}" / "0.parquet", p) for n, p in enumerate(parts)]
+    whole = write_parquet(tmp_path / "whole.parquet", {q: d for p in parts for q, d in p.items()})
+    urls = []
+    for n, path in enumerate(paths):
+        url = f"{memory_root}/runs/part={n}/0.parquet"
+        with fsspec.open(url, "wb") as out:
+            out.write(path.read_bytes())
+        urls.append(url)
+    expected = evaluate_run(whole, qrels, metrics=METRICS, tie_policy="docno_asc")
+    got = evaluate_run(
+        f"{memory_root}/runs/**/*.parquet", qrels, metrics=METRICS, tie_policy="docno_asc"
+    )
+    same(got, expected)
+    assert list(got.manifest["inputs"]["run"]) == [
+        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
+    ]
+
+
+def test_an_undetectable_shard_on_a_process_pool_names_the_url(tmp_path, process_pool) -> None:
+    path = tmp_path / "a.xyz"
+    path.write_text("hello world\n")
+    url = f"file://{path}"
+    for run, named in (([url], url), ([path], str(path))):
+        with pytest.raises(FormatNotDetectedError, match=re.escape(f"format of {named} to")) as why:
+            evaluate_run(run, QRELS, metrics=METRICS, executor=process_pool)  # pickled back
+        assert (str(why.value.path), why.value.capability) == (named, "read_run")
