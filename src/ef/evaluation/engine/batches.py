@@ -112,15 +112,21 @@ def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
     """One :class:`BatchScores` of ``parts``, consecutive batches of one run (no query in
     two): the one :func:`score_batch` gives for their batches concatenated."""
     query_ids: list[str] = []
-    per_query: dict[str, Mapping[str, float]] = {}
+    ids: list[str] = []
+    columns: dict[str, array[float]] | None = None  # the keys of the first scored batch
     flagged: dict[str, set[str]] = {name: set() for name in _FLAGS}
     for part in parts:
         query_ids.extend(part.query_ids)
-        per_query.update(part.per_query)
+        if part.per_query:
+            if columns is None:
+                first = next(iter(part.per_query.values()))
+                columns = {key: array("d") for key in first}
+            _extend(ids, columns, part.per_query)
         for name, queries in flagged.items():
             queries.update(part.ties[name])
     ties = FrozenDict({name: frozenset(queries) for name, queries in flagged.items()})
-    return BatchScores(tuple(query_ids), FrozenDict(per_query), ties)
+    per_query = FrozenDict() if columns is None else QueryValues(ids, columns)
+    return BatchScores(tuple(query_ids), per_query, ties)
 
 
 def combine_batches(
