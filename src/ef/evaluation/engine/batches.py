@@ -39,6 +39,7 @@ read at once.
 
 from __future__ import annotations
 
+import itertools
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -145,12 +146,18 @@ def combine_batches(
     run_ids: list[str] = []
     ids: list[str] = []  # the scored queries, in the batches' order
     columns: dict[str, array[float]] = {m.key: array("d") for m in measures}
-    flagged: dict[str, set[str]] = {name: set() for name in _FLAGS}
+    # A byte per scored query, in ids' order: bit b set if it is in the tie list _FLAGS[b]
+    # (three sets of every tied query's id would take 100 bytes a query).
+    marks = bytearray()
     for part in parts:
         run_ids.extend(part.query_ids)
+        start = len(ids)
         _extend(ids, columns, part.per_query)
-        for name, queries in flagged.items():
-            queries.update(part.ties[name])
+        tied, at_cutoff, at_relevant = (part.ties[name] for name in _FLAGS)
+        marks.extend(
+            (q in tied) | (q in at_cutoff) << 1 | (q in at_relevant) << 2
+            for q in itertools.islice(ids, start, None)
+        )
     # The whole run's query sets: its order, skipped queries and missing ones.
     whole = RankedLists(dict.fromkeys(run_ids, ()), checked=True)
     query_ids, _, skipped, missing = query_sets(whole, qrels, averaging)
@@ -171,17 +178,19 @@ def combine_batches(
         )
         position.update((q, len(ids) + i) for i, q in enumerate(absent.per_query))
         _extend(ids, columns, absent.per_query)
-    listed = {name: [q for q in query_ids if q in queries] for name, queries in flagged.items()}
-    ties = TieDiagnostic(
-        policy=tie_policy,
-        tied=listed["tied"],
-        at_cutoff=listed["at_cutoff"],
-        at_relevant=listed["at_relevant"],
-    )
-    if ids != query_ids:  # the report's order (the qrels', under averaging="qrels")
-        order = [position[q] for q in query_ids]
-        columns = {k: array("d", map(column.__getitem__, order)) for k, column in columns.items()}
+        marks.extend(bytes(len(absent.per_query)))  # a query the run lacks has no tie
+    in_order = ids == query_ids
+    order = range(len(ids)) if in_order else [position[q] for q in query_ids]
     del position
+    listed = [
+        [q for q, i in zip(query_ids, order, strict=True) if marks[i] & (1 << bit)]
+        for bit in range(len(_FLAGS))
+    ]
+    ties = TieDiagnostic(
+        policy=tie_policy, tied=listed[0], at_cutoff=listed[1], at_relevant=listed[2]
+    )
+    if not in_order:  # the report's order (the qrels', under averaging="qrels")
+        columns = {k: array("d", map(column.__getitem__, order)) for k, column in columns.items()}
     return Scored(QueryValues(query_ids, columns), skipped, missing, ties), run_ids
 
 
