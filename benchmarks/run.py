@@ -1,4 +1,4 @@
-"""Time ef-evaluation against pytrec-eval-terrier, ranx and ir-measures on the same files.
+"""Time ef-evaluation against pytrec-eval-terrier, ranx, ir-measures and the C trec_eval.
 
     python benchmarks/run.py M            # 7,000 queries x 1,000 docs (generated if absent)
     python benchmarks/run.py L --repeat 1 # 50,000 queries x 1,000 docs
@@ -10,9 +10,16 @@ and P@10. The script prints medians, ratios to pytrec_eval, and peak RSS, then c
 the tools that share trec_eval's tie rule agree with ef's numbers (to 1e-9) and prints any
 that differ. Timings are never asserted anywhere: this is a script, not a test.
 
-Then it times ``ef-trec-eval -q -c -m all_trec`` against the C trec_eval (9.0.8 and 10.0,
-built from ../shared/oracles with its build.sh), end to end on the same files, prints the
-ratio and checks that the two outputs are the same bytes (``--no-trec-eval`` skips this).
+The "trec_eval (C)" row is the C trec_eval 10.0 (built from ../shared/oracles with its
+build.sh) computing the same measures with ``-c`` (every judged query averaged in), its
+"all" lines parsed; where it cannot be built the row says why. It holds the run in C
+structures, not Python objects, so it runs at XL too (``--no-c-at-xl`` leaves it out
+there). It prints 4 decimals, so it can agree with ef to 5e-5 only.
+
+Then it times ``ef-trec-eval -q -c -m all_trec`` against the C trec_eval (9.0.8 and 10.0),
+end to end on the same files, prints the ratio and checks that the two outputs are the
+same bytes (``--no-trec-eval`` skips this). Both read the whole run into memory, so at XL
+it is skipped unless ``--trec-eval-at-xl`` is given.
 
 Needs: ef-evaluation (polars is a dependency), and ``benchmarks/requirements.txt``.
 """
@@ -20,6 +27,7 @@ Needs: ef-evaluation (polars is a dependency), and ``benchmarks/requirements.txt
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -159,23 +167,79 @@ IN_MEMORY = {
 }
 
 
-def main() -> None:
+#: The C trec_eval's row of the main table, measured in the rounds with the others.
+C_TOOL = "trec_eval (C)"
+#: With -c. Without it trec_eval averages over the judged queries of the run, one with no
+#: relevant doc included (ef's ``averaging="run"``, docs/semantics.md), but 10.0 then stops at
+#: a judged query the run lacks ("result qid ... not found in qrels"), and the generated run
+#: lacks 1% of them. With -c, every judged query is averaged in, a missing one scoring 0:
+#: ef's "qrels", as every generated judged query has a relevant doc (ranx, ir_measures too).
+C_FLAGS = ["-c"] + [
+    arg for m in ("ndcg_cut.10", "recall.100", "recip_rank", "map", "P.10") for arg in ("-m", m)
+]
+#: trec_eval's printed names, as the rows' values name them. recip_rank has no cut-off, so,
+#: as pytrec_eval's, it is not comparable with mrr@10 and not compared.
+C_NAMES = {"ndcg_cut_10": "ndcg@10", "recall_100": "recall@100", "map": "map", "P_10": "P@10"}
+#: trec_eval prints a mean as ``%6.4f``: it can agree with ef to half its last digit only
+#: (and a float's fuzz), not to the 1e-9 of the other rows.
+C_TOLERANCE = 0.5e-4 + 1e-12
+
+
+def c_values(text: str) -> dict[str, float]:
+    r"""The means on trec_eval's "all" lines (``measure \t all \t value``), named as the
+    other rows' values; a measure missing from ``text`` is an error, not a gap.
+
+    >>> c_values("map                   \tall\t0.2500\nrecip_rank            \tall\t0.5000\n"
+    ...          "P_10                  \tall\t0.1000\nndcg_cut_10           \tall\t0.3010\n"
+    ...          "recall_100            \tall\t0.8500\n")
+    {'ndcg@10': 0.301, 'recall@100': 0.85, 'map': 0.25, 'P@10': 0.1}
+    """
+    printed: dict[str, str] = {}
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1] == "all":
+            printed[fields[0]] = fields[2]
+    missing = [name for name in C_NAMES if name not in printed]
+    if missing:
+        raise SystemExit(f"trec_eval printed no 'all' line for {', '.join(missing)}")
+    return {ours: float(printed[theirs]) for theirs, ours in C_NAMES.items()}
+
+
+def measure_c(binary: str, run: Path, qrels: Path) -> dict[str, object]:
+    """The C trec_eval in a fresh process: wall seconds, peak RSS and its means."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp, "trec_eval.out")
+        result = _timed_to([binary, *C_FLAGS, str(qrels), str(run)], out)
+        result["values"] = c_values(out.read_text())
+    result["tolerance"] = C_TOLERANCE
+    result["averaging"] = "qrels"  # -c
+    return result
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scale", choices=["S", "M", "L", "XL"])
     parser.add_argument("--data", type=Path, default=HERE / "data")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per tool")
     # pytrec_eval and the CLI side by side in each round: the ratio of the targets.
-    order = ["pytrec_eval", "ef (CLI)", "ef (API)", "ir_measures", "ranx"]
+    order = ["pytrec_eval", "ef (CLI)", C_TOOL, "ef (API)", "ir_measures", "ranx"]
     parser.add_argument("--tools", default=",".join(order), help='"" for none')
     parser.add_argument(
         "--breakdown", action="store_true", help="then where ef-eval evaluate's time goes"
     )
     parser.add_argument("--peers-at-xl", action="store_true", help="run them anyway at XL")
+    parser.add_argument("--no-c-at-xl", action="store_true", help=f'no "{C_TOOL}" row at XL')
     parser.add_argument(
         "--no-trec-eval", action="store_true", help="skip ef-trec-eval against the C trec_eval"
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--trec-eval-at-xl", action="store_true", help="run ef-trec-eval against it at XL too"
+    )
+    return parser.parse_args()
 
+
+def main() -> None:
+    args = arguments()
     run, qrels = args.data / f"run.{args.scale}.trec", args.data / f"qrels.{args.scale}.txt"
     if not run.exists() or not qrels.exists():
         sys.path.insert(0, str(HERE))
@@ -186,8 +250,32 @@ def main() -> None:
     print(f"run {run} ({run.stat().st_size / 1e6:.0f} MB), qrels {qrels}\n")
     compiled()
 
+    results = rounds(args, run, qrels)
+    if results:
+        report(results)
+    if args.breakdown:
+        sys.path.insert(0, str(HERE))
+        from breakdown import breakdown
+
+        breakdown(run, qrels, args.repeat)
+    if args.no_trec_eval:
+        return
+    if args.scale == "XL" and not args.trec_eval_at_xl:
+        print("\nef-trec-eval against trec_eval: skipped at XL, both read the whole run into "
+              "memory (--trec-eval-at-xl runs it)")  # fmt: skip
+        return
+    trec_eval_commands(run, qrels, args.repeat)
+
+
+def rounds(args: argparse.Namespace, run: Path, qrels: Path) -> dict[str, list[dict[str, object]]]:
+    """Every tool of ``args.tools`` measured ``args.repeat`` times, round by round."""
     tools = list(filter(None, args.tools.split(",")))
     results: dict[str, list[dict[str, object]]] = {tool: [] for tool in tools}
+    # Built (or found built) before the rounds, so no build is timed; a reason if it cannot be.
+    c_skipped = "--no-c-at-xl" if args.scale == "XL" and args.no_c_at_xl else None
+    if C_TOOL in tools and c_skipped is None:
+        binaries = oracle_binaries()
+        c_skipped = binaries if isinstance(binaries, str) else None
     env = dict(os.environ)
     for round_ in range(args.repeat):
         # Round by round, every tool once: a slow spell of the machine hits all of them.
@@ -196,30 +284,43 @@ def main() -> None:
                 continue  # measured once: its first call, JIT compilation included
             if args.scale == "XL" and tool in IN_MEMORY and not args.peers_at_xl:
                 results[tool] = [{"out_of_memory": IN_MEMORY[tool]}]
-                continue
-            with tempfile.TemporaryDirectory() as numba_cache:
-                env["NUMBA_CACHE_DIR"] = numba_cache  # ranx's first call: a fresh environment
-                if tool == "ef (CLI)":
-                    command = [sys.executable, "-m", "ef.evaluation", "evaluate", str(qrels),
-                               str(run), "-m", "ndcg@10,recall@100,mrr@10,map@1000,precision@10",
-                               "--averaging", "intersection", "-o", "json"]  # fmt: skip
-                    results[tool].append(_timed(command, env))
-                else:
-                    results[tool].append(measure(TOOLS[tool], run, qrels, env))
+            elif tool == C_TOOL and c_skipped is not None:
+                results[tool] = [{"skipped": c_skipped}]
+            else:
+                results[tool].append(measure_tool(tool, run, qrels, env))
         print(f"round {round_ + 1} of {args.repeat} measured", flush=True)
-    if results:
-        report(results)
-    if args.breakdown:
-        sys.path.insert(0, str(HERE))
-        from breakdown import breakdown
+    return results
 
-        breakdown(run, qrels, args.repeat)
-    if not args.no_trec_eval:
-        trec_eval_commands(run, qrels, args.repeat)
+
+def measure_tool(tool: str, run: Path, qrels: Path, env: dict[str, str]) -> dict[str, object]:
+    """One fresh process of ``tool``: the CLI, the C trec_eval or a snippet of TOOLS."""
+    if tool == "ef (CLI)":
+        command = [sys.executable, "-m", "ef.evaluation", "evaluate", str(qrels), str(run),
+                   "-m", "ndcg@10,recall@100,mrr@10,map@1000,precision@10",
+                   "--averaging", "intersection", "-o", "json"]  # fmt: skip
+        return _timed(command, env)
+    if tool == C_TOOL:
+        binaries = oracle_binaries()
+        assert not isinstance(binaries, str)  # rounds() skips the row otherwise
+        return measure_c(binaries["10.0"], run, qrels)
+    with tempfile.TemporaryDirectory() as numba_cache:
+        env["NUMBA_CACHE_DIR"] = numba_cache  # ranx's first call: a fresh environment
+        return measure(TOOLS[tool], run, qrels, env)
 
 
 #: Where build.sh builds the C trec_eval from the source archives (../shared/oracles).
 ORACLES = HERE.parents[1] / "shared" / "oracles" / "build.sh"
+
+
+@functools.cache
+def oracle_binaries() -> dict[str, str] | str:
+    """The C trec_eval binaries build.sh built, by version; or why there are none."""
+    if not ORACLES.exists():
+        return f"{ORACLES} is absent"
+    built = subprocess.run(["bash", str(ORACLES)], capture_output=True, text=True, check=False)
+    if built.returncode != 0:
+        return built.stderr.strip() or f"{ORACLES} failed with status {built.returncode}"
+    return dict(zip(("10.0", "9.0.8"), built.stdout.split(), strict=True))
 
 
 def _timed_to(command: list[str], out: Path) -> dict[str, object]:
@@ -239,14 +340,10 @@ def _timed_to(command: list[str], out: Path) -> dict[str, object]:
 def trec_eval_commands(run: Path, qrels: Path, repeat: int) -> None:
     """``ef-trec-eval -q -c -m all_trec`` against the C trec_eval, end to end, and whether
     their outputs are the same bytes."""
-    if not ORACLES.exists():
-        print(f"\nef-trec-eval against trec_eval: skipped, {ORACLES} is absent")
+    binaries = oracle_binaries()
+    if isinstance(binaries, str):
+        print(f"\nef-trec-eval against trec_eval: skipped, {binaries}")
         return
-    built = subprocess.run(["bash", str(ORACLES)], capture_output=True, text=True, check=False)
-    if built.returncode != 0:
-        print(f"\nef-trec-eval against trec_eval: skipped, {built.stderr.strip()}")
-        return
-    binaries = dict(zip(("10.0", "9.0.8"), built.stdout.split(), strict=True))
     flags = ["-q", "-c", "-m", "all_trec", str(qrels), str(run)]
     print("\n| command (-q -c -m all_trec) | process s | x trec_eval | peak RSS MB | same bytes |")
     print("|---|---:|---:|---:|---|")
@@ -296,6 +393,9 @@ def report(results: dict[str, list[dict[str, object]]]) -> None:
         if runs and runs[0].get("out_of_memory"):
             print(f"| {tool} | out of memory, not run: it holds {runs[0]['out_of_memory']} |")
             continue
+        if runs and runs[0].get("skipped"):
+            print(f"| {tool} | skipped: {runs[0]['skipped']} |")
+            continue
         wall, rss = _median(runs, "wall"), _median(runs, "rss_mb")
         if "load" in runs[0]:
             load, score = _median(runs, "load"), _median(runs, "score")
@@ -331,13 +431,18 @@ def agreement(results: dict[str, list[dict[str, object]]]) -> None:
             continue
         key = "values_over_qrels" if runs[0].get("averaging") == "qrels" else "values"
         reference: dict[str, float] = ours[0][key]  # type: ignore[assignment]
+        # A tool that prints rounded means (the C trec_eval) says how close it can agree.
+        tolerance = float(runs[0].get("tolerance", 1e-9))  # type: ignore[arg-type]
+        label = (
+            tool if tolerance == 1e-9 else f"{tool} (prints rounded means: within {tolerance:.0e})"
+        )
         differ = {
             name: (value, reference[name])
             for name, value in values.items()
-            if abs(value - reference[name]) > 1e-9
+            if abs(value - reference[name]) > tolerance
         }
         same = sorted(set(values) - set(differ))
-        print(f"  {tool}: same {', '.join(same) or '-'}", end="")
+        print(f"  {label}: same {', '.join(same) or '-'}", end="")
         for name, (theirs, mine) in differ.items():
             print(f"; {name} differs: {theirs:.6f} vs ef {mine:.6f}", end="")
         print()

@@ -72,6 +72,70 @@ def test_the_agreement_check_lists_what_differs(capsys) -> None:
     assert "ranx: same P@10, map" in out
 
 
+# What trec_eval 10.0 prints for `-q -m ndcg_cut.10 -m recall.100 -m recip_rank -m map -m P.10`:
+# per-query lines first (their second column is the query id), then the "all" means.
+TREC_EVAL_OUT = """\
+map                   \t101\t0.5000
+recip_rank            \t101\t1.0000
+map                   \tall\t0.2512
+recip_rank            \tall\t0.4870
+P_10                  \tall\t0.0931
+ndcg_cut_10           \tall\t0.3108
+recall_100            \tall\t0.8420
+"""
+
+
+def test_the_c_rows_all_lines_are_parsed_into_the_rows_names() -> None:
+    values = load("run").c_values(TREC_EVAL_OUT)
+    # recip_rank has no cut-off: not mrr@10, so not among the compared values.
+    assert values == {"ndcg@10": 0.3108, "recall@100": 0.842, "map": 0.2512, "P@10": 0.0931}
+
+
+def test_a_measure_trec_eval_did_not_print_is_an_error() -> None:
+    text = "".join(line + "\n" for line in TREC_EVAL_OUT.splitlines() if "P_10" not in line)
+    with pytest.raises(SystemExit, match="no 'all' line for P_10"):
+        load("run").c_values(text)
+
+
+def test_the_c_row_agrees_to_its_four_printed_decimals_only(capsys) -> None:
+    run = load("run")
+    ours = {"values": {"map": 0.25123, "P@10": 0.0931}}
+    c_row = {"values": run.c_values(TREC_EVAL_OUT), "tolerance": run.C_TOLERANCE}
+    c_row["values"]["map"] = 0.2512  # 0.25123 printed: within half the last digit
+    c_row["values"]["P@10"] = 0.0932  # a digit off: listed
+    del c_row["values"]["ndcg@10"], c_row["values"]["recall@100"]
+    run.agreement({"ef (API)": [ours], run.C_TOOL: [c_row]})
+    out = capsys.readouterr().out
+    assert "trec_eval (C) (prints rounded means: within 5e-05): same map; P@10 differs" in out
+
+
+def test_a_skipped_row_says_why(capsys) -> None:
+    run = load("run")
+    run.report({run.C_TOOL: [{"skipped": "no make or cc: cannot build trec_eval"}]})
+    assert (
+        "| trec_eval (C) | skipped: no make or cc: cannot build trec_eval |"
+        in capsys.readouterr().out
+    )
+
+
+@pytest.mark.parametrize(
+    ("scale", "flag", "reason"),
+    [("S", False, "build.sh is absent"), ("XL", True, "--no-c-at-xl")],
+)
+def test_the_c_row_is_skipped_with_its_reason_not_failed(
+    tmp_path, monkeypatch, scale, flag, reason
+) -> None:
+    import argparse
+
+    run = load("run")
+    monkeypatch.setattr(run, "ORACLES", tmp_path / "build.sh")  # none: nothing built or run
+    args = argparse.Namespace(scale=scale, tools=run.C_TOOL, repeat=2, no_c_at_xl=flag)
+    results = run.rounds(args, tmp_path / "run.trec", tmp_path / "qrels.txt")
+    (row,) = results[run.C_TOOL]  # one row, whatever the repeat
+    assert list(row) == ["skipped"]
+    assert row["skipped"].endswith(reason)
+
+
 @pytest.mark.parametrize("batches", [False, True])
 def test_the_breakdown_times_every_stage_it_names(small, monkeypatch, batches) -> None:
     from ef.evaluation.evaluate import streamed
