@@ -8,7 +8,10 @@ Every measurement runs in its own fresh process, so peak RSS is that tool's alon
 reads the same TREC run and qrels and computes ndcg@10, recall@100, mrr@10, map (full depth)
 and P@10. The script prints medians, ratios to pytrec_eval, and peak RSS, then checks that
 the tools that share trec_eval's tie rule agree with ef's numbers (to 1e-9) and prints any
-that differ. Timings are never asserted anywhere: this is a script, not a test.
+that differ, each against ef's values under its own averaging. ef's values are the "ef (API)"
+row's; without it (at XL it is not run) the "ef (CLI)" row's report, and, for the rows that
+average over every judged query, one more CLI call with ``--averaging qrels`` after the
+rounds, untimed. Timings are never asserted anywhere: this is a script, not a test.
 
 The "trec_eval (C)" row is the C trec_eval 10.0 (built from ../shared/oracles with its
 build.sh) computing the same measures with ``-c`` (every judged query averaged in), its
@@ -132,7 +135,30 @@ def measure(code: str, run: Path, qrels: Path, env: dict[str, str]) -> dict[str,
     return _timed([sys.executable, "-c", script, str(run), str(qrels)], env)
 
 
-def _timed(command: list[str], env: dict[str, str]) -> dict[str, object]:
+#: The "ef (CLI)" row's measures: as its report names them, and as the rows' values name them.
+CLI_NAMES = {"ndcg@10": "ndcg@10", "recall@100": "recall@100", "mrr@10": "mrr@10",
+             "map@1000": "map", "precision@10": "P@10"}  # fmt: skip
+
+
+def cli_command(run: Path, qrels: Path, averaging: str) -> list[str]:
+    """``ef-eval evaluate`` of the five measures, its JSON report on stdout."""
+    return [sys.executable, "-m", "ef.evaluation", "evaluate", str(qrels), str(run),
+            "-m", ",".join(CLI_NAMES), "--averaging", averaging, "-o", "json"]  # fmt: skip
+
+
+def cli_values(metrics: dict[str, float]) -> dict[str, float]:
+    """The means of the CLI's report, named as the other rows' values.
+
+    >>> cli_values({"ndcg@10": 0.4, "recall@100": 0.8, "mrr@10": 0.3, "map@1000": 0.3,
+    ...             "precision@10": 0.07})
+    {'ndcg@10': 0.4, 'recall@100': 0.8, 'mrr@10': 0.3, 'map': 0.3, 'P@10': 0.07}
+    """
+    return {ours: metrics[theirs] for theirs, ours in CLI_NAMES.items()}
+
+
+def _timed(command: list[str], env: dict[str, str], report: bool = False) -> dict[str, object]:
+    """Run ``command``: its JSON line (or, with ``report``, its report's ``metrics``: the
+    CLI prints a whole JSON report), plus its wall time and peak RSS."""
     import time
 
     start = time.perf_counter()
@@ -141,16 +167,18 @@ def _timed(command: list[str], env: dict[str, str]) -> dict[str, object]:
     out = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait again
     child.stdout.close()
     if status != 0:
         raise SystemExit(f"{command[:3]} failed with status {status}")
-    # A tool snippet prints one JSON line; the CLI prints its report (checked to be JSON).
-    lines = out.strip().splitlines()
     try:
-        result: dict[str, object] = json.loads(lines[-1])
-    except (IndexError, json.JSONDecodeError):
-        json.loads(out)  # the CLI's report: it must be valid JSON, but is not a measurement
-        result = {}
+        if report:  # kept for the agreement check: the CLI's means are ef's too
+            result: dict[str, object] = {"metrics": json.loads(out)["metrics"]}
+        else:  # a tool snippet prints one JSON line, its last
+            result = json.loads(out.strip().splitlines()[-1])
+    except (IndexError, KeyError, TypeError, json.JSONDecodeError):
+        printed = "report" if report else "JSON line"
+        raise SystemExit(f"{command[:3]} printed no {printed}") from None
     result["wall"] = wall
     result["rss_mb"] = usage.ru_maxrss / 1024  # kilobytes on Linux
     return result
@@ -252,6 +280,7 @@ def main() -> None:
 
     results = rounds(args, run, qrels)
     if results:
+        cli_over_qrels(results, run, qrels, dict(os.environ))
         report(results)
     if args.breakdown:
         sys.path.insert(0, str(HERE))
@@ -295,10 +324,9 @@ def rounds(args: argparse.Namespace, run: Path, qrels: Path) -> dict[str, list[d
 def measure_tool(tool: str, run: Path, qrels: Path, env: dict[str, str]) -> dict[str, object]:
     """One fresh process of ``tool``: the CLI, the C trec_eval or a snippet of TOOLS."""
     if tool == "ef (CLI)":
-        command = [sys.executable, "-m", "ef.evaluation", "evaluate", str(qrels), str(run),
-                   "-m", "ndcg@10,recall@100,mrr@10,map@1000,precision@10",
-                   "--averaging", "intersection", "-o", "json"]  # fmt: skip
-        return _timed(command, env)
+        result = _timed(cli_command(run, qrels, "intersection"), env, report=True)
+        result["values"] = cli_values(result.pop("metrics"))  # type: ignore[arg-type]
+        return result
     if tool == C_TOOL:
         binaries = oracle_binaries()
         assert not isinstance(binaries, str)  # rounds() skips the row otherwise
@@ -332,6 +360,7 @@ def _timed_to(command: list[str], out: Path) -> dict[str, object]:
         child = subprocess.Popen(command, stdout=sink)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
     if status != 0:
         raise SystemExit(f"{command[:4]} failed with status {status}")
     return {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
@@ -420,26 +449,70 @@ def report(results: dict[str, list[dict[str, object]]]) -> None:
     agreement(results)
 
 
-def agreement(results: dict[str, list[dict[str, object]]]) -> None:
-    ours = results.get("ef (API)")
-    if not ours:
+def cli_over_qrels(
+    results: dict[str, list[dict[str, object]]], run: Path, qrels: Path, env: dict[str, str]
+) -> None:
+    """When the "ef (CLI)" row is ef's reference (no "ef (API)" row measured) and a row
+    averages over every judged query, ef's values so averaged: the CLI once more, untimed,
+    with ``--averaging qrels`` (the timed rows run ``intersection``, pytrec_eval's)."""
+    if reference(results)[0] != "ef (CLI)":
         return
-    print("\nAgreement with ef (ties: score desc, docno desc), |difference| > 1e-9 listed:")
+    over_qrels = [
+        tool
+        for tool, runs in results.items()
+        if not tool.startswith("ef") and runs and "values" in runs[0]
+        if runs[0].get("averaging") == "qrels"
+    ]
+    if not over_qrels:
+        return
+    print(f"ef (CLI) once more with --averaging qrels, untimed: ef's values for "
+          f"{', '.join(over_qrels)}", flush=True)  # fmt: skip
+    result = _timed(cli_command(run, qrels, "qrels"), env, report=True)
+    results["ef (CLI)"][0]["values_over_qrels"] = cli_values(result["metrics"])  # type: ignore[arg-type]
+
+
+def reference(
+    results: dict[str, list[dict[str, object]]],
+) -> tuple[str | None, dict[str, dict[str, float]]]:
+    """The row whose values are ef's ("ef (API)" if it ran, else "ef (CLI)") and its values
+    by averaging: ``intersection`` (the timed calls') and ``qrels`` if it has them."""
+    for tool in ("ef (API)", "ef (CLI)"):
+        runs = results.get(tool)
+        if runs and "values" in runs[0]:  # not out of memory, not skipped
+            by_averaging = {"intersection": runs[0]["values"]}
+            if "values_over_qrels" in runs[0]:
+                by_averaging["qrels"] = runs[0]["values_over_qrels"]
+            return tool, by_averaging  # type: ignore[return-value]
+    return None, {}
+
+
+def agreement(results: dict[str, list[dict[str, object]]]) -> None:
+    ours, by_averaging = reference(results)
+    if ours is None:
+        return
+    print(f'\nAgreement with ef (the "{ours}" row; ties: score desc, docno desc), '
+          "|difference| > 1e-9 listed:")  # fmt: skip
+    if ours == "ef (CLI)" and "qrels" in by_averaging:
+        print("  (averaged over qrels: ef's values from the untimed --averaging qrels call)")
     for tool, runs in results.items():
-        values: dict[str, float] = runs[0].get("values", {})  # type: ignore[assignment]
+        values: dict[str, float] = runs[0].get("values", {}) if runs else {}  # type: ignore[assignment]
         if tool.startswith("ef") or not values:
             continue
-        key = "values_over_qrels" if runs[0].get("averaging") == "qrels" else "values"
-        reference: dict[str, float] = ours[0][key]  # type: ignore[assignment]
+        # Never across averagings: a tool is compared with ef's values averaged as it does.
+        averaging = str(runs[0].get("averaging", "intersection"))
         # A tool that prints rounded means (the C trec_eval) says how close it can agree.
         tolerance = float(runs[0].get("tolerance", 1e-9))  # type: ignore[arg-type]
         label = (
             tool if tolerance == 1e-9 else f"{tool} (prints rounded means: within {tolerance:.0e})"
         )
+        if averaging not in by_averaging:
+            print(f"  {label}: not compared, no ef values averaged over {averaging}")
+            continue
+        reference_values = by_averaging[averaging]
         differ = {
-            name: (value, reference[name])
+            name: (value, reference_values[name])
             for name, value in values.items()
-            if abs(value - reference[name]) > tolerance
+            if abs(value - reference_values[name]) > tolerance
         }
         same = sorted(set(values) - set(differ))
         print(f"  {label}: same {', '.join(same) or '-'}", end="")

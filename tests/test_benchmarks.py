@@ -72,6 +72,112 @@ def test_the_agreement_check_lists_what_differs(capsys) -> None:
     assert "ranx: same P@10, map" in out
 
 
+def test_without_the_api_row_the_cli_rows_values_are_efs_per_averaging(capsys) -> None:
+    # At XL: no "ef (API)" row. The C row (-c, over qrels) is compared with the CLI's values
+    # over qrels, never its intersection ones; pytrec_eval with the intersection ones.
+    run = load("run")
+    cli = {"values": {"map": 0.5, "P@10": 0.1}, "values_over_qrels": {"map": 0.49, "P@10": 0.1}}
+    c_row = {"values": {"map": 0.49, "P@10": 0.1}, "averaging": "qrels"}
+    run.agreement(
+        {
+            "ef (CLI)": [cli],
+            "ef (API)": [{"out_of_memory": run.IN_MEMORY["ef (API)"]}],
+            run.C_TOOL: [{**c_row, "tolerance": run.C_TOLERANCE}],
+            "pytrec_eval": [{"values": {"map": 0.5, "P@10": 0.11}}],
+        }
+    )
+    out = capsys.readouterr().out
+    assert 'Agreement with ef (the "ef (CLI)" row;' in out
+    assert "from the untimed --averaging qrels call" in out
+    assert "trec_eval (C) (prints rounded means: within 5e-05): same P@10, map\n" in out
+    assert "pytrec_eval: same map; P@10 differs: 0.110000 vs ef 0.100000" in out
+
+
+def test_a_row_is_not_compared_with_ef_values_averaged_otherwise(capsys) -> None:
+    run = load("run")
+    # ranx's values equal the CLI's intersection ones, but ranx averages over qrels.
+    run.agreement(
+        {
+            "ef (CLI)": [{"values": {"map": 0.5}}],
+            "ranx": [{"values": {"map": 0.5}, "averaging": "qrels"}],
+        }
+    )
+    out = capsys.readouterr().out
+    assert "ranx: not compared, no ef values averaged over qrels" in out
+    assert "same" not in out
+
+
+def test_the_api_row_stays_the_reference_when_it_ran(capsys) -> None:
+    run = load("run")
+    api = {"values": {"map": 0.5}, "values_over_qrels": {"map": 0.4}}
+    run.agreement(
+        {
+            "ef (CLI)": [{"values": {"map": 0.9}}],  # not the reference: never compared
+            "ef (API)": [api],
+            "ranx": [{"values": {"map": 0.4}, "averaging": "qrels"}],
+        }
+    )
+    out = capsys.readouterr().out
+    assert 'Agreement with ef (the "ef (API)" row;' in out
+    assert "ranx: same map" in out
+
+
+def test_the_cli_row_keeps_its_report_and_runs_over_qrels_once_more(small, capsys) -> None:
+    import os
+
+    import ef.evaluation
+
+    run = load("run")
+    env = dict(os.environ, PYTHONPATH=str(Path(ef.evaluation.__file__).parents[2]))
+    results = {
+        "ef (CLI)": [run.measure_tool("ef (CLI)", small[0], small[1], env)],
+        "ir_measures": [{"values": {"map": 0.3}, "averaging": "qrels"}],
+    }
+    run.cli_over_qrels(results, small[0], small[1], env)
+    assert "ef (CLI) once more with --averaging qrels, untimed" in capsys.readouterr().out
+    row = results["ef (CLI)"][0]
+    assert "metrics" not in row  # the report is read into the row's values
+    metrics = tuple(run.CLI_NAMES)
+    for key, report in (
+        ("values", evaluate_run(small[0], small[1], metrics=metrics, averaging="intersection")),
+        ("values_over_qrels", evaluate_run(small[0], small[1], metrics=metrics)),  # qrels
+    ):
+        assert row[key] == run.cli_values(dict(report.metrics)), key
+    # 2 judged queries are missing from the run: over qrels, they score 0.
+    assert row["values_over_qrels"]["map"] < row["values"]["map"]
+
+
+@pytest.mark.parametrize(
+    "results",
+    [
+        {  # the API row gives ef's values over qrels itself
+            "ef (API)": [{"values": {"map": 0.5}, "values_over_qrels": {"map": 0.4}}],
+            "ef (CLI)": [{"values": {"map": 0.5}}],
+            "ranx": [{"values": {"map": 0.4}, "averaging": "qrels"}],
+        },
+        {  # no row averages over qrels
+            "ef (CLI)": [{"values": {"map": 0.5}}],
+            "pytrec_eval": [{"values": {"map": 0.5}}],
+        },
+        {  # the row that would has no values: out of memory at XL
+            "ef (CLI)": [{"values": {"map": 0.5}}],
+            "ranx": [{"out_of_memory": "the whole run as Python objects"}],
+        },
+        {"ef (CLI)": [{"out_of_memory": "-"}], "ranx": [{"values": {}, "averaging": "qrels"}]},
+    ],
+)
+def test_the_cli_runs_once_more_only_when_a_row_needs_it(tmp_path, monkeypatch, results) -> None:
+    run = load("run")
+
+    def no_call(command, env, report=False):
+        raise AssertionError(f"called {command}")
+
+    monkeypatch.setattr(run, "_timed", no_call)
+    before = repr(results)
+    run.cli_over_qrels(results, tmp_path / "run.trec", tmp_path / "qrels.txt", {})
+    assert repr(results) == before
+
+
 # What trec_eval 10.0 prints for `-q -m ndcg_cut.10 -m recall.100 -m recip_rank -m map -m P.10`:
 # per-query lines first (their second column is the query id), then the "all" means.
 TREC_EVAL_OUT = """\

@@ -468,6 +468,22 @@ def test_a_run_at_file_urls_gives_the_whole_runs_numbers(tmp_path, how) -> None:
     ]
 
 
+def test_a_profile_says_a_url_must_be_copied_and_shards_concatenated(tmp_path) -> None:
+    paths = split_demo_run(tmp_path)
+    url = f"file://{paths[0]}"
+    code, _, err = run("evaluate", str(DEMO), url, "--profile", "trec_eval")
+    assert code == 2
+    assert err.startswith(
+        f"Error: profile='trec_eval' needs a local run file, not the URL '{url}': copy it "
+        "locally first and give its path"
+    )
+    code, _, err = run("evaluate", str(DEMO), *map(str, paths), "--profile", "trec_eval")
+    assert code == 2
+    assert err.startswith(
+        "Error: profile='trec_eval' does not score a sharded run; concatenate the shards"
+    )
+
+
 def test_a_missing_run_url_or_file_is_one_line(tmp_path) -> None:
     missing = f"file://{tmp_path}/nope.trec"
     code, _, err = run("evaluate", str(DEMO), missing)

@@ -122,6 +122,30 @@ def test_an_executor_is_only_for_a_sharded_run(tmp_path) -> None:
         evaluate_run([path], {"q1": {"d1": 1}}, profile="beir")
 
 
+@pytest.mark.parametrize("profile", ["trec_eval", "beir"])
+def test_a_profile_refuses_a_run_it_cannot_score_saying_what_to_do(tmp_path, profile) -> None:
+    a = str(write_run(tmp_path / "a.trec", {"q1": {"d1": 1.0}}))
+    b = str(write_run(tmp_path / "b.trec", {"q2": {"d1": 1.0}}))
+    start = f"profile={profile!r} "
+    instead = ", or give tie_policy and averaging instead"
+    refused: dict[str | tuple[str, ...], str] = {  # the run as given: what the message says
+        "memory://x/run.trec": "needs a local run file, not the URL 'memory://x/run.trec': "
+        "copy it locally first and give its path",
+        f"file://{a}": f"needs a local run file, not the URL 'file://{a}': copy it locally "
+        "first and give its path",
+        str(tmp_path / "*.trec"): "does not score a sharded run; concatenate the shards",
+        (a, b): "does not score a sharded run; concatenate the shards",
+        (f"file://{a}", f"file://{b}"): "does not score a sharded run; concatenate the shards",
+        (a,): f"does not score a sharded run, here of one shard: give its path '{a}' itself "
+        "(not in a list, not a pattern)",
+    }
+    for shape, message in refused.items():
+        run = list(shape) if isinstance(shape, tuple) else shape
+        with pytest.raises(ValueError, match=f"^{re.escape(start + message + instead)}$"):
+            evaluate_run(run, {"q1": {"d1": 1}}, profile=profile)
+    assert evaluate_run(a, {"q1": {"d1": 1}}, profile=profile).n_queries == 1  # one local file
+
+
 RUN = {f"q{i}": {f"d{j}": float((i * 7 + j * 3) % 5) for j in range(12)} for i in range(30)}
 QRELS = {f"q{i}": {f"d{(i + j) % 12}": j % 3 for j in range(4)} for i in range(32)}
 

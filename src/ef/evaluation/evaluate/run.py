@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..engine.profiles import evaluate_with_profile
 from ..engine.scoring import AVERAGING, evaluation, resolve_measures, score_rankings
+from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
@@ -193,10 +194,7 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
     policy, scored_over = "trec_eval", "qrels"  # a profile sets its own, rule by rule
     if profile is not None:
         if shards is not None:
-            raise ValueError(
-                f"profile={profile!r} does not score a sharded run; concatenate the shards, "
-                "or give tie_policy and averaging instead"
-            )
+            raise ValueError(_no_profile_for(profile, shards))
         if tie_policy is not None or averaging is not None:
             raise ValueError(
                 f"profile={profile!r} sets the tie policy and the averaging of its tool; "
@@ -347,4 +345,31 @@ def _report(
             averaging=averaging,
             inputs=inputs,
         )
+    )
+
+
+def _no_profile_for(profile: str, shards: Sequence[str]) -> str:
+    """Why ``profile`` refuses ``shards``: a profile scores one local file (or run in memory).
+
+    >>> _no_profile_for("beir", ["a.trec", "b.trec"])
+    "profile='beir' does not score a sharded run; concatenate the shards, or give tie_policy \
+and averaging instead"
+    >>> _no_profile_for("trec_eval", ["s3://bucket/run.trec"])
+    "profile='trec_eval' needs a local run file, not the URL 's3://bucket/run.trec': copy it \
+locally first and give its path, or give tie_policy and averaging instead"
+    """
+    instead = "or give tie_policy and averaging instead"
+    if len(shards) > 1:
+        sharded = f"profile={profile!r} does not score a sharded run"
+        return f"{sharded}; concatenate the shards, {instead}"
+    (shard,) = shards
+    if is_url(shard):
+        return (
+            f"profile={profile!r} needs a local run file, not the URL {shard!r}: copy it "
+            f"locally first and give its path, {instead}"
+        )
+    # A list of one path, or a glob that matched one file.
+    return (
+        f"profile={profile!r} does not score a sharded run, here of one shard: give its path "
+        f"{shard!r} itself (not in a list, not a pattern), {instead}"
     )
