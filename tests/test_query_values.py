@@ -30,15 +30,20 @@ def tables(draw: st.DrawFn) -> tuple[list[str], dict[str, list[float]]]:
 
 @settings(max_examples=examples(200))
 @given(tables())
-def test_query_values_read_as_the_dict_of_dicts(table: tuple[list[str], dict]) -> None:
+def test_query_values_read_as_the_dict_of_dicts(
+    table: tuple[list[str], dict[str, list[float]]],
+) -> None:
     ids, columns = table
     values = QueryValues(ids, columns)
     rows = {q: {k: columns[k][i] for k in columns} for i, q in enumerate(ids)}
     nested = FrozenDict({q: FrozenDict(row) for q, row in rows.items()})
-    assert values == rows and rows == values and values == nested
+    assert values == rows
+    assert rows == values
+    assert values == nested
     assert hash(values) == hash(nested)
     assert repr(values) == repr(rows)
-    assert list(values) == ids and len(values) == len(ids)
+    assert list(values) == ids
+    assert len(values) == len(ids)
     assert list(values.items()) == list(rows.items())
     assert list(values.values()) == list(rows.values())
     assert all(values[q] == rows[q] and q in values for q in ids)
@@ -46,7 +51,8 @@ def test_query_values_read_as_the_dict_of_dicts(table: tuple[list[str], dict]) -
     with pytest.raises(KeyError):
         values["absent"]
     for again in (pickle.loads(pickle.dumps(values)), copy.deepcopy(values)):
-        assert again == values and type(again) is QueryValues
+        assert again == values
+        assert type(again) is QueryValues
     for key in columns:
         assert values.column(key).tolist() == columns[key]
     if ids and columns:
@@ -57,9 +63,9 @@ def test_query_values_read_as_the_dict_of_dicts(table: tuple[list[str], dict]) -
 def test_rows_are_read_only_and_duplicates_are_refused() -> None:
     values = QueryValues(["q1"], {"P@10": [0.1]})
     with pytest.raises(TypeError, match="read-only"):
-        values["q1"]["P@10"] = 1.0  # type: ignore[index]
+        values["q1"]["P@10"] = 1.0  # a FrozenDict: refused at run time
     with pytest.raises(TypeError):
-        values.column("P@10")[0] = 1.0
+        values.column("P@10")[0] = 1.0  # type: ignore[call-overload]  # read-only view
     with pytest.raises(ValueError, match="listed twice"):
         _ = "q1" in QueryValues(["q1", "q1"], {"P@10": [0.1, 0.2]})
     with pytest.raises(ValueError, match="1 values for 2 queries"):
@@ -75,5 +81,6 @@ def test_a_report_keeps_the_engines_columns_and_round_trips(tmp_path) -> None:
     assert type(report.per_query) is QueryValues
     assert report.per_query["q3"] == {"ndcg@10": 0.0, "precision@10": 0.0}
     again = RetrievalEvalReport.from_dict(report.to_dict())
-    assert again == report and hash(again) == hash(report)
+    assert again == report
+    assert hash(again) == hash(report)
     assert type(again.per_query) is not QueryValues  # made of plain mappings: kept so
