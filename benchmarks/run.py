@@ -237,7 +237,9 @@ def measure_c(binary: str, run: Path, qrels: Path) -> dict[str, object]:
     """The C trec_eval in a fresh process: wall seconds, peak RSS and its means."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp, "trec_eval.out")
-        result = _timed_to([binary, *C_FLAGS, str(qrels), str(run)], out)
+        result = _timed_to([binary, *C_FLAGS, str(qrels), str(run)], out, check=False)
+        if "failed" in result:  # a row that says why (trec_eval fails at XL), not a crash
+            return result
         result["values"] = c_values(out.read_text())
     result["tolerance"] = C_TOLERANCE
     result["averaging"] = "qrels"  # -c
@@ -351,19 +353,27 @@ def oracle_binaries() -> dict[str, str] | str:
     return dict(zip(("10.0", "9.0.8"), built.stdout.split(), strict=True))
 
 
-def _timed_to(command: list[str], out: Path) -> dict[str, object]:
-    """Run ``command`` with stdout to ``out``: wall seconds and peak RSS (MB)."""
+def _timed_to(command: list[str], out: Path, *, check: bool = True) -> dict[str, object]:
+    """Run ``command`` with stdout to ``out``: wall seconds and peak RSS (MB). A failure
+    stops the script, or (``check`` False) is the result's ``failed``: its exit status and
+    the last lines of its stderr."""
     import time
 
-    with open(out, "wb") as sink:
+    with open(out, "wb") as sink, tempfile.TemporaryFile() as errors:
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=sink)
+        child = subprocess.Popen(command, stdout=sink, stderr=errors)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
+        errors.seek(0)
+        said = errors.read().decode(errors="replace").strip().splitlines()
+    result: dict[str, object] = {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
     if status != 0:
-        raise SystemExit(f"{command[:4]} failed with status {status}")
-    return {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
+        why = f"exit status {child.returncode}: {' / '.join(said[-2:])}"
+        if check:
+            raise SystemExit(f"{command[:4]} failed, {why}")
+        result["failed"] = why
+    return result
 
 
 def trec_eval_commands(run: Path, qrels: Path, repeat: int) -> None:
@@ -424,6 +434,12 @@ def report(results: dict[str, list[dict[str, object]]]) -> None:
             continue
         if runs and runs[0].get("skipped"):
             print(f"| {tool} | skipped: {runs[0]['skipped']} |")
+            continue
+        if runs and runs[0].get("failed"):
+            print(
+                f"| {tool} | failed after {runs[0]['wall']:.1f} s (peak RSS "
+                f"{runs[0]['rss_mb']:.0f} MB), {runs[0]['failed']} |"
+            )
             continue
         wall, rss = _median(runs, "wall"), _median(runs, "rss_mb")
         if "load" in runs[0]:

@@ -224,6 +224,20 @@ def test_a_skipped_row_says_why(capsys) -> None:
     )
 
 
+def test_a_tool_that_fails_is_a_row_saying_why_not_a_crash(tmp_path, capsys) -> None:
+    # The C trec_eval fails at XL (its Malloc truncates sizes to 32 bits): the table says so.
+    run = load("run")
+    command = ["sh", "-c", "echo 'trec_eval: Quit in file run' >&2; exit 3"]
+    failed = run._timed_to(command, tmp_path / "out", check=False)
+    assert failed["failed"] == "exit status 3: trec_eval: Quit in file run"
+    with pytest.raises(SystemExit, match="exit status 3"):
+        run._timed_to(command, tmp_path / "out")
+    run.report({run.C_TOOL: [failed]})
+    row = next(line for line in capsys.readouterr().out.splitlines() if "trec_eval (C)" in line)
+    assert "failed after" in row
+    assert row.endswith("exit status 3: trec_eval: Quit in file run |")
+
+
 @pytest.mark.parametrize(
     ("scale", "flag", "reason"),
     [("S", False, "build.sh is absent"), ("XL", True, "--no-c-at-xl")],
