@@ -1,10 +1,11 @@
 """Rank-biased precision and its residual.
 
     RBP = (1 - p) * sum(gain_i * p ** (i - 1), i <= k)
-    rbp_resid = (1 - p) * sum(p ** (i - 1) for each unjudged doc at rank i <= k) + p ** n
+    rbp_resid = p ** n + (1 - p) * sum(p ** (i - 1) for each unjudged doc at rank i <= n)
 
 ``gain_i`` is 1 for a relevant doc (graded: its grade over the query's highest grade); ``n``
-is the number of docs in the top ``k``.
+is the number of docs in the top ``k``. As trec_eval reports it, ``rbp_resid`` is 0 when no
+doc of the top ``n`` is unjudged.
 
 Moffat and Zobel, "Rank-biased precision for measurement of retrieval effectiveness", ACM
 TOIS 27(1), 2008; the residual as trec_eval's ``rbp_resid`` computes it.
@@ -261,7 +262,7 @@ RBP_RESID = RetrievalMetric(
     cutoff=False,
     aliases=("rbp_residual",),
     synonyms=(Synonym(TREC, "rbp_resid", cutoff=False),),
-    formula="(1 - p) * sum(p ** (i - 1) for each unjudged doc at rank i <= k) + "
-    "p ** n - p ** k (n docs retrieved; p ** n without a cutoff)",
+    formula="p ** n + (1 - p) * sum(p ** (i - 1) for each unjudged doc at rank i <= n), "
+    "n = min(k, docs retrieved); 0 when no doc of the top n is unjudged",
     citation="Moffat and Zobel, ACM TOIS 27(1), 2008",
 )
