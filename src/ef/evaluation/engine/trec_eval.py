@@ -562,22 +562,6 @@ class TrecEvalResult:
     zscored: bool = False
 
 
-def _truncated(hits: JudgedHits, max_docs: int) -> JudgedHits:
-    """The hits of each ranking's first ``max_docs`` docs (trec_eval's ``-M``)."""
-    import numpy as np
-
-    keep = hits.rank <= max_docs
-    return attrs.evolve(
-        hits,
-        query=hits.query[keep],
-        rank=hits.rank[keep],
-        grade=hits.grade[keep],
-        n_retrieved=np.minimum(hits.n_retrieved, max_docs),
-        above=None,
-        tied=None,
-    )
-
-
 def _relstrings(hits: JudgedHits, length: int) -> list[str]:
     """trec_eval's relstring of each query: one character per doc of its first ``length``:
     the grade (0-9, ``>`` above 9), ``-`` for an unjudged doc, ``.`` for a negative grade."""
@@ -661,16 +645,15 @@ def _hits(
     them (``-M`` then ``-J``), and which queries 10.0 scores on a one-doc ranking."""
     import numpy as np
 
+    from ..metrics.retrieval.kernels import cut, prepared
+
     scored = queries.scored
     hits = run.judged_hits(scored, [qrels[q] for q in scored], "trec_eval", float64=opts.v10)
     bogus = np.fromiter((q in queries.absent for q in scored), dtype=bool, count=len(scored))
     if bogus.any():  # trec_eval 10.0 scores them on one unjudged doc, then zeroes some values
         hits = attrs.evolve(hits, n_retrieved=np.where(bogus, 1, hits.n_retrieved))
-    if opts.max_docs is not None:
-        hits = _truncated(hits, opts.max_docs)
-    if opts.judged_only:
-        hits = hits.judged_only()
-    return hits, bogus
+    # -M then -J, as the metrics' own judged_only and cutoff do it
+    return prepared(cut(hits, opts.max_docs), opts.judged_only), bogus
 
 
 def _values(
