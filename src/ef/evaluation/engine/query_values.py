@@ -66,11 +66,6 @@ class QueryValues(Mapping[str, Mapping[str, float]]):
         self._index: dict[str, int] | None = None
         self._hash: int | None = None
 
-    @property
-    def keys_of_rows(self) -> tuple[str, ...]:
-        """The keys every row holds, in order."""
-        return tuple(self._columns)
-
     def column(self, key: str) -> memoryview:
         """The values of ``key``, one per query in order (a read-only view: no copy)."""
         return memoryview(self._columns[key]).toreadonly()
