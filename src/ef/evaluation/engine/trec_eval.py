@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import UnknownNameError
-from .measures import Measure
+from ..interfaces import MIN_GEO_MEAN
+from .measures import TREC_EVAL_CUTOFFS, TREC_EVAL_SETS, Measure
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,26 +59,11 @@ __all__ = [
 #: The two trec_eval versions whose output ``ef-eval trec_eval`` reproduces.
 VERSIONS = ("9.0.8", "10.0")
 
-#: trec_eval's floor of a value before its log is taken (gm_map, gm_bpref).
-MIN_GEO_MEAN = 0.00001
-
-_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_CUTS = TREC_EVAL_CUTOFFS
 _RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 _MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
-_OFFICIAL = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P",
-)  # fmt: skip
-_SET = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
-    "set_relative_P", "set_map", "set_F",
-)  # fmt: skip
-_ALL_TREC_9 = (
-    *_OFFICIAL, "relstring", "recall", "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg",
-    "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG",
-    "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
-)  # fmt: skip
+_OFFICIAL, _SET, _ALL_TREC_9 = (TREC_EVAL_SETS[name] for name in ("official", "set", "all_trec"))
 
 #: Each version's named sets (``-m official``), member by member (trec_eval's measures.c).
 MEASURE_SETS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
