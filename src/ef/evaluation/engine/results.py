@@ -202,8 +202,9 @@ def ranking(results: Iterable[Any], limit: int, doc_id: DocIdFunction | None = N
     >>> ranking([("d2", 0.9), ("d1", 0.5), ("d2", 0.4)], 10), ranking(["d3", {"_id": 4}], 1)
     (['d2', 'd1'], ['d3'])
     """
-    if type(results) is RankedResults and results.doc_ids is not None and doc_id is None:
-        return list(results.doc_ids[:limit])  # unique already: ef's own retrievers' answers
+    own = _own_ids(results, doc_id)
+    if own is not None:
+        return list(own[:limit])
     if isinstance(results, list):
         head = results[:limit]
     else:
@@ -232,9 +233,16 @@ def ranked_ids(
     >>> ranked_ids(["d1", "d1", "d2"], 10)
     ('d1', 'd2')
     """
-    if type(results) is RankedResults and results.doc_ids is not None and doc_id is None:
-        return results.doc_ids[:limit]
-    return tuple(ranking(results, limit, doc_id))
+    own = _own_ids(results, doc_id)
+    return own[:limit] if own is not None else tuple(ranking(results, limit, doc_id))
+
+
+def _own_ids(results: object, doc_id: DocIdFunction | None) -> tuple[str, ...] | None:
+    """The doc ids an answer of ef's own retrievers carries (unique already), unless a
+    ``doc_id`` function is to read them; None for any other answer."""
+    if type(results) is RankedResults and doc_id is None:
+        return results.doc_ids
+    return None
 
 
 def _plain_ids(head: list[Any]) -> list[str] | None:
