@@ -31,14 +31,13 @@ import attrs
 
 from ..engine.batches import BatchScores, combine_batches, score_batch
 from ..engine.manifest import file_entry
-from ..engine.scoring import Evaluation, evaluation, resolve_measures
+from ..engine.scoring import Evaluation, resolve_measures
 from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameError
 from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, url_glob
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
-from ..runs.ranked import RankedLists
-from .inputs import check_not_swapped, check_overlap, load_run, tabular
-from .streamed import batched_scores
+from .inputs import check_not_swapped, load_run, tabular
+from .streamed import batched_evaluation, batched_scores
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -245,15 +244,13 @@ def sharded_evaluation(
         tie_policy=tie_policy,
         registry=registry,
     )
-    run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
-    check_overlap(run, judged, averaging)
-    return evaluation(
-        registry,
-        run,
+    return batched_evaluation(
+        run_ids,
+        scored,
         judged,
         measures,
-        scored,
-        tie_policy=tie_policy,
+        registry,
         averaging=averaging,
+        tie_policy=tie_policy,
         inputs={"run": [p.entry for p in parts], "qrels": qrels_input},
     )
