@@ -273,3 +273,17 @@ def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
     with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together"):
         got = evaluate_run([path], qrels, metrics=METRICS)
     same(got, expected)
+
+
+@pytest.mark.parametrize("sharded", [True, False], ids=["sharded", "streamed"])
+def test_the_few_queries_warning_points_at_the_caller(tmp_path, monkeypatch, sharded) -> None:
+    """A run scored shard by shard or batch by batch warns from the line that called
+    evaluate_run, as a run read whole does (the check is shared, a frame deeper)."""
+    monkeypatch.setattr(streamed, "STREAM_FROM", 0)  # the one file is read in batches
+    (tmp_path / "a.trec").write_text("q1 Q0 d1 1 2.0 r\n")
+    (tmp_path / "b.trec").write_text("q2 Q0 d1 1 1.0 r\n")
+    qrels = {f"q{i}": {"d1": 1} for i in range(1, 6)}
+    run = f"{tmp_path}/*.trec" if sharded else tmp_path / "a.trec"
+    with pytest.warns(InputWarning, match=r"the run answers only \d of the 5") as caught:
+        evaluate_run(run, qrels, metrics=("mrr@10",))
+    assert [Path(w.filename).name for w in caught] == [Path(__file__).name]

@@ -7,7 +7,6 @@ import contextlib
 import os
 import shlex
 import sys
-import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -24,7 +23,7 @@ from ..engine.measures import (
 )
 from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
-from ..errors import DatasetFormatError, EvaluationError, FormatNotDetectedError, InputWarning
+from ..errors import DatasetFormatError, EvaluationError, FormatNotDetectedError
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 from ..evaluate.run import AVERAGING, evaluate_retrieved, evaluate_run
 from ..formats.convert import DROPPABLE, KINDS, Kind
@@ -43,6 +42,8 @@ from ._compare import compare_command
 from ._fuse import fuse_command, fusions_command
 from ._options import (
     cutoffs_option,
+    echo_warnings,
+    input_warnings,
     measures_option,
     per_query_option,
     progress_option,
@@ -310,11 +311,10 @@ def evaluate(  # click passes every option by keyword
     cutoffs = k_values or DEFAULT_K_VALUES
     given = _run_argument(run, sharded=workers is not None)
     with (
-        warnings.catch_warnings(record=True) as caught,
+        input_warnings() as caught,
         _swapped_files(_dataset(qrels), run[0]),
         _pool(workers) as pool,
     ):
-        warnings.simplefilter("always", InputWarning)
         report = evaluate_run(
             given,
             _dataset(qrels),
@@ -333,11 +333,7 @@ def evaluate(  # click passes every option by keyword
         )
     _emit_report(report, output, per_query, " ".join(map(str, run)))
     # stdout stays the report alone: what the user should know goes to stderr, a line each
-    for notice in caught:
-        if issubclass(notice.category, InputWarning):
-            click.echo(f"warning: {notice.message}", err=True)
-        else:  # not ours: shown as Python would have
-            warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
+    echo_warnings(caught)
     for note in _measure_notes(split_measures(metrics), cutoffs):
         click.echo(f"note: {note}", err=True)
     ties = tie_note(report.ties, cli=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..errors import InputWarning
 from ..plugin_engine.registry import get_registry
+from ._options import echo_warnings, input_warnings
 from ._render import OUTPUTS, emit_json, emit_rows
 
 __all__ = ["fuse_command", "fusions_command"]
@@ -122,8 +121,7 @@ def fuse_command(  # click passes every option by keyword
 
     if tag is not None:
         check_id("run tag", tag)  # before the runs are read and fused
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", InputWarning)
+    with input_warnings() as caught:
         fused = fuse(
             list(runs),
             method=method,
@@ -133,11 +131,7 @@ def fuse_command(  # click passes every option by keyword
             tie_policy=tie_policy,
             run_format=run_format,
         )
-    for notice in caught:  # ours, a line each on stderr; any other shown as Python would
-        if issubclass(notice.category, InputWarning):
-            click.echo(f"warning: {notice.message}", err=True)
-        else:
-            warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
+    echo_warnings(caught)
     write_run_lines(out, fused.to_dict(), tag or fused.name or method)
     reads = get_registry().fusion_method(method).uses
     how = f"{method}, norm {norm}" if reads == "scores" else method

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 
 import click
 
 from ..engine.ties import TIE_POLICIES
+from ..errors import InputWarning
 
 __all__ = [
     "MEASURES_HELP",
     "cutoffs_option",
+    "echo_warnings",
+    "input_warnings",
     "measures_option",
     "per_query_option",
     "progress_option",
@@ -69,6 +74,25 @@ def show_progress(no_progress: bool) -> bool:
     """Whether a command draws progress bars: on a terminal, unless ``--no-progress``. A pipe
     or a log file gets none, and stdout never does."""
     return not no_progress and stderr_is_terminal()
+
+
+@contextlib.contextmanager
+def input_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Record the warnings raised inside, each :class:`~ef.evaluation.InputWarning` every
+    time (not once per place), for :func:`echo_warnings` to show when the command is done."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        yield caught
+
+
+def echo_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
+    """Ours a line each on stderr (stdout stays the command's output alone); any other
+    shown as Python would have shown it."""
+    for notice in caught:
+        if issubclass(notice.category, InputWarning):
+            click.echo(f"warning: {notice.message}", err=True)
+        else:
+            warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
 
 
 def split_measures(values: Sequence[str]) -> tuple[str, ...]:

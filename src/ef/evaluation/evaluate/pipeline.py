@@ -9,16 +9,14 @@ from typing import Any, Literal
 
 from ..engine.manifest import file_entry
 from ..engine.results import DocIdFunction
-from ..engine.retrieve import retrieve
 from ..errors import GeneratorError
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress
 from ..reports import PipelineEvalReport
-from ..runs.ranked import RankedLists
 from .inputs import shown_ids
 from .rag import DEFAULT_RAG_METRICS, evaluate_rag
 from .report import pipeline_report
-from .retrieval import scored_retrieval
+from .retrieval import retrieved, scored_retrieval
 
 __all__ = ["Generate", "evaluate_pipeline"]
 
@@ -123,7 +121,7 @@ def evaluate_pipeline(
         _check_ids("the answers", generate, queries)
     if qrels is None:
         retrieval_report = None
-        run, skipped = _retrieved(
+        run, skipped = retrieved(
             retriever,
             queries,
             limit=n_contexts if limit is None else limit,
@@ -184,20 +182,6 @@ def evaluate_pipeline(
         ),
     }
     return pipeline_report(retrieval_report, rag, samples, skipped=skipped, manifest=manifest)
-
-
-def _retrieved(
-    retriever: Any,
-    queries: Mapping[str, str],
-    *,
-    ignore_identical_ids: bool,
-    **options: Any,
-) -> tuple[RankedLists, dict[str, str]]:
-    """Every query's ranking, without qrels to choose or score them."""
-    retrieval = retrieve(retriever, queries, **options)
-    run = RankedLists(retrieval.rankings, checked=True)
-    skipped = {q: f"retriever raised: {failure}" for q, failure in retrieval.failures.items()}
-    return (run.without_identical_ids() if ignore_identical_ids else run), skipped
 
 
 def _gold_answers(

@@ -17,7 +17,7 @@ from ..runs.ranked import RankedLists
 from .inputs import check_qrels, no_overlap_cause, shown_ids
 from .report import retrieval_report
 
-__all__ = ["evaluate_retrieval", "result_doc_id", "scored_retrieval"]
+__all__ = ["evaluate_retrieval", "result_doc_id", "retrieved", "scored_retrieval"]
 
 
 def evaluate_retrieval(
@@ -154,9 +154,10 @@ def scored_retrieval(
             runnable[query_id] = queries[query_id]
     if unavailable and not runnable:  # every judged query lacks a text: ids spelled otherwise?
         raise ValueError(_no_text_message(list(unavailable), queries))
-    retrieval = retrieve(
+    run, failed = retrieved(
         retriever,
         runnable,
+        ignore_identical_ids=ignore_identical_ids,
         limit=limit,
         executor=executor,
         batch_size=batch_size,
@@ -165,11 +166,7 @@ def scored_retrieval(
         registry=registry,
         doc_id=doc_id,
     )
-    for query_id, failure in retrieval.failures.items():
-        unavailable[query_id] = f"retriever raised: {failure}"
-    run = RankedLists(retrieval.rankings, checked=True)
-    if ignore_identical_ids:
-        run = run.without_identical_ids()
+    unavailable.update(failed)
     scored = score_rankings(
         run,
         qrels,
@@ -184,6 +181,21 @@ def scored_retrieval(
             registry, run, qrels, measures, scored, tie_policy="input_order", averaging="qrels"
         )
     )
+
+
+def retrieved(
+    retriever: Any,
+    queries: Mapping[str, str],
+    *,
+    ignore_identical_ids: bool,
+    **options: Any,
+) -> tuple[RankedLists, dict[str, str]]:
+    """The rankings :func:`~ef.evaluation.retrieve` gives ``queries`` (``options`` are its
+    own), and the reason each query whose retriever call raised is skipped."""
+    retrieval = retrieve(retriever, queries, **options)
+    run = RankedLists(retrieval.rankings, checked=True)
+    skipped = {q: f"retriever raised: {failure}" for q, failure in retrieval.failures.items()}
+    return (run.without_identical_ids() if ignore_identical_ids else run), skipped
 
 
 def _no_text_message(judged: list[str], queries: Mapping[str, str]) -> str:

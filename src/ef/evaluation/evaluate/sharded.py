@@ -31,17 +31,15 @@ import attrs
 
 from ..engine.batches import BatchScores, combine_batches, score_batch
 from ..engine.manifest import file_entry
-from ..engine.scoring import Evaluation, evaluation, resolve_measures
+from ..engine.scoring import Evaluation, resolve_measures
 from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameError
 from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, url_glob
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
-from ..runs.ranked import RankedLists
-from .inputs import check_not_swapped, check_overlap, load_run, tabular
-from .streamed import batched_scores
+from .inputs import check_not_swapped, load_run, tabular
+from .streamed import batched_evaluation, batched_scores
 
 if TYPE_CHECKING:
-    from ..engine.measures import Measure
     from ..plugin_engine.registry import Registry
     from ..types import Qrels
     from .inputs import Columns
@@ -115,51 +113,31 @@ def score_shard(
     (:func:`~ef.evaluation.evaluate.streamed.batched_scores`)."""
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
-    options: dict[str, Any] = {
+    scoring: dict[str, Any] = {
         "averaging": averaging,
         "tie_policy": tie_policy,
         "ignore_identical_ids": ignore_identical_ids,
-        "run_format": run_format,
-        "run_columns": run_columns,
-        "check_swapped": check_swapped,
     }
+
+    def scores(path: Path, shown: str | None = None) -> BatchScores:
+        """The scores of the local run file ``path``: in batches if it is large, else read
+        whole."""
+        batched = batched_scores(
+            path, qrels, measures, registry, run_format=run_format, shown=shown, **scoring
+        )
+        if batched is not None:
+            return batched
+        table = load_run(path, registry, run_format, columns=run_columns)
+        if check_swapped and tabular(path, run_format, registry):
+            check_not_swapped(table, qrels)  # files of lines are told apart by their readers
+        return score_batch(table, qrels, measures, registry=registry, **scoring)
+
     if not is_url(shard):
-        scores = _scores(Path(shard), qrels, measures, registry, **options)
-        return ShardScores(file_entry(shard), scores)  # hashed as it was read: after it
+        local = scores(Path(shard))
+        return ShardScores(file_entry(shard), local)  # hashed as it was read: after it
     with local_copy(shard) as copy, _named(shard, copy.path):
-        scores = _scores(copy.path, qrels, measures, registry, shown=shard, **options)
-    return ShardScores({"path": shard, "sha256": copy.sha256, "bytes": copy.bytes}, scores)
-
-
-def _scores(
-    path: Path,
-    qrels: Qrels,
-    measures: Sequence[Measure],
-    registry: Registry,
-    *,
-    averaging: str,
-    tie_policy: str,
-    ignore_identical_ids: bool,
-    run_format: str | None,
-    run_columns: Columns,
-    check_swapped: bool,
-    shown: str | None = None,
-) -> BatchScores:
-    """The scores of the local run file ``path``: in batches if it is large, else read whole."""
-    options: dict[str, Any] = {
-        "averaging": averaging,
-        "tie_policy": tie_policy,
-        "ignore_identical_ids": ignore_identical_ids,
-    }
-    batched = batched_scores(
-        path, qrels, measures, registry, run_format=run_format, shown=shown, **options
-    )
-    if batched is not None:
-        return batched
-    table = load_run(path, registry, run_format, columns=run_columns)
-    if check_swapped and tabular(path, run_format, registry):
-        check_not_swapped(table, qrels)  # files of lines are told apart by their readers
-    return score_batch(table, qrels, measures, registry=registry, **options)
+        remote = scores(copy.path, shown=shard)
+    return ShardScores({"path": shard, "sha256": copy.sha256, "bytes": copy.bytes}, remote)
 
 
 @contextlib.contextmanager
@@ -266,15 +244,13 @@ def sharded_evaluation(
         tie_policy=tie_policy,
         registry=registry,
     )
-    run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
-    check_overlap(run, judged, averaging)
-    return evaluation(
-        registry,
-        run,
+    return batched_evaluation(
+        run_ids,
+        scored,
         judged,
         measures,
-        scored,
-        tie_policy=tie_policy,
+        registry,
         averaging=averaging,
+        tie_policy=tie_policy,
         inputs={"run": [p.entry for p in parts], "qrels": qrels_input},
     )

@@ -26,13 +26,20 @@ from .inputs import check_overlap, load_qrels
 
 if TYPE_CHECKING:
     from ..engine.measures import Measure
+    from ..engine.scoring import Scored
     from ..formats.trec_stream import NotStreamable
     from ..plugin_engine.registry import Registry
     from ..runs.table import RunTable
     from ..types import DataFrameLike, Qrels
     from .inputs import Columns
 
-__all__ = ["BLOCK_BYTES", "STREAM_FROM", "batched_scores", "streamed_evaluation"]
+__all__ = [
+    "BLOCK_BYTES",
+    "STREAM_FROM",
+    "batched_evaluation",
+    "batched_scores",
+    "streamed_evaluation",
+]
 
 #: Bytes read at a time: about 900,000 lines of a typical run (a block and its columns take
 #: a few hundred MB at most).
@@ -155,12 +162,39 @@ def streamed_evaluation(
     except NotStreamable as why:
         _read_whole(source, why)
         return None
+    return batched_evaluation(
+        run_ids,
+        scored,
+        judged,
+        measures,
+        registry,
+        averaging=averaging,
+        tie_policy=tie_policy,
+        inputs=inputs,
+    )
+
+
+def batched_evaluation(
+    run_ids: Sequence[str],
+    scored: Scored,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    registry: Registry,
+    *,
+    averaging: str,
+    tie_policy: str,
+    inputs: Mapping[str, object],
+) -> Evaluation:
+    """The evaluation of the values ``scored`` batch by batch (or shard by shard) of the
+    run whose queries are ``run_ids``, in order: checked against ``qrels`` as a run read
+    whole is (:func:`~ef.evaluation.evaluate.inputs.check_overlap`)."""
     run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
-    check_overlap(run, judged, averaging)
+    # stacklevel: the warning points at the caller of evaluate_run, two frames above this.
+    check_overlap(run, qrels, averaging, stacklevel=5)
     return evaluation(
         registry,
         run,
-        judged,
+        qrels,
         measures,
         scored,
         tie_policy=tie_policy,
