@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -57,7 +57,14 @@ if TYPE_CHECKING:
     from ..runs.ranked import RankedRun
     from ..types import Qrels
 
-__all__ = ["BatchScores", "combine_batches", "merge_batches", "score_batch", "score_batches"]
+__all__ = [
+    "BatchScores",
+    "combine_batches",
+    "merge_batches",
+    "score_batch",
+    "score_batches",
+    "scored_parts",
+]
 
 _FLAGS = ("tied", "at_cutoff", "at_relevant")
 
@@ -208,6 +215,30 @@ def _extend(
         column.extend(row[key] for row in rows)
 
 
+def scored_parts(
+    batches: Iterable[RankedRun],
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    *,
+    averaging: str,
+    tie_policy: str,
+    registry: Registry | None = None,
+    ignore_identical_ids: bool = False,
+) -> Iterator[BatchScores]:
+    """:func:`score_batch` of each batch in turn, as it arrives (a batch is let go once
+    scored): the parts for :func:`combine_batches` or :func:`merge_batches`."""
+    for batch in batches:
+        yield score_batch(
+            batch,
+            qrels,
+            measures,
+            averaging=averaging,
+            tie_policy=tie_policy,
+            registry=registry,
+            ignore_identical_ids=ignore_identical_ids,
+        )
+
+
 def score_batches(
     batches: Iterable[RankedRun],
     qrels: Qrels,
@@ -221,17 +252,14 @@ def score_batches(
     """What :func:`~ef.evaluation.engine.scoring.score_rankings` gives for the run made of
     ``batches`` (each holding whole queries, no query in two), and the run's query ids in
     order. ``averaging`` is ``"qrels"``, ``"intersection"`` or ``"run"``."""
-    parts = (
-        score_batch(
-            batch,
-            qrels,
-            measures,
-            averaging=averaging,
-            tie_policy=tie_policy,
-            registry=registry,
-            ignore_identical_ids=ignore_identical_ids,
-        )
-        for batch in batches
+    parts = scored_parts(
+        batches,
+        qrels,
+        measures,
+        averaging=averaging,
+        tie_policy=tie_policy,
+        registry=registry,
+        ignore_identical_ids=ignore_identical_ids,
     )
     return combine_batches(
         parts, qrels, measures, averaging=averaging, tie_policy=tie_policy, registry=registry

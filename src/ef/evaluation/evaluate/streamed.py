@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.batches import BatchScores, merge_batches, score_batch, score_batches
+from ..engine.batches import BatchScores, merge_batches, score_batches, scored_parts
 from ..engine.scoring import Evaluation, evaluation
 from ..errors import InputWarning
 from ..formats.files import format_for
@@ -105,8 +105,8 @@ def batched_scores(
         return None
     try:
         return merge_batches(
-            score_batch(
-                table,
+            scored_parts(
+                _tables(path, BLOCK_BYTES),
                 qrels,
                 measures,
                 averaging=averaging,
@@ -114,7 +114,6 @@ def batched_scores(
                 registry=registry,
                 ignore_identical_ids=ignore_identical_ids,
             )
-            for table in _tables(path, BLOCK_BYTES)
         )
     except NotStreamable as why:
         _read_whole(shown or path, why)
