@@ -178,7 +178,7 @@ def iprec_at_recall_expected(
 ) -> Floats:
     """Expected iprec_at_recall over the orders of tied docs, exact over their distinct
     orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -188,7 +188,7 @@ def iprec_at_recall_expected(
             h, k, recall=recall, rounding=rounding, nan_if_empty=nan_if_empty, rel=rel
         )
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "iprec_at_recall")
+    return averaged_over_orders(hits, batch, "iprec_at_recall")
 
 
 IPREC_AT_RECALL = RetrievalMetric(

@@ -189,7 +189,7 @@ def iprec_avg_expected(
     judged_only: bool = False,
 ) -> Floats:
     """Expected iprec_avg over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -199,7 +199,7 @@ def iprec_avg_expected(
             h, k, recalls=recalls, rounding=rounding, nan_if_empty=nan_if_empty, rel=rel
         )
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "iprec_avg")
+    return averaged_over_orders(hits, batch, "iprec_avg")
 
 
 IPREC_AVG = RetrievalMetric(

@@ -163,7 +163,7 @@ def averaged_over_orders(
     hits: JudgedHits, batch: Callable[[JudgedHits], Floats], metric: str = "this metric"
 ) -> Floats:
     """``batch``'s value of each query averaged over every distinct order of its tie groups
-    (:func:`expand`), exactly summed.
+    (:func:`expand`), exactly summed; ``batch(hits)`` itself when nothing ties.
 
     >>> from ef.evaluation.hits import JudgedHits
     >>> from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
@@ -174,6 +174,10 @@ def averaged_over_orders(
     """
     import numpy as np
 
+    from .kernels import untied
+
+    if untied(hits):  # one order: its value is the mean
+        return batch(hits)
     repeats, owner = expand(hits, metric)
     values = np.asarray(batch(repeats), dtype=np.float64).tolist()
     sums: list[list[float]] = [[] for _ in range(hits.n_queries)]

@@ -175,7 +175,7 @@ def rndcg_expected(
     judged_only: bool = False,
 ) -> Floats:
     """Expected Rndcg over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -183,7 +183,7 @@ def rndcg_expected(
     def batch(h: JudgedHits) -> Floats:
         return rndcg_batch(h, k, gains=gains, nan_if_empty=nan_if_empty, rel=rel)
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "rndcg")
+    return averaged_over_orders(hits, batch, "rndcg")
 
 
 RNDCG = RetrievalMetric(

@@ -63,12 +63,10 @@ def set_map_expected(
     """Expected set_map@k: ``E[f ** 2] / (retrieved * R)`` with ``f`` the relevant docs in the
     top ``k``. Only tie groups straddling ``k`` make ``f`` vary; their means are exact over
     the orders of those groups."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
-    if untied(hits):
-        return set_map_batch(hits, k, rel=rel)
     return averaged_over_orders(hits, lambda h: set_map_batch(h, k, rel=rel), "set_map")
 
 
