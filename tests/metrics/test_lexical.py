@@ -9,8 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ef.evaluation import context_precision, context_recall, exact_match, token_f1
+from ef.evaluation import (
+    InvalidSampleError,
+    context_precision,
+    context_recall,
+    exact_match,
+    token_f1,
+)
+from ef.evaluation.metrics.has_answer import sample_has_answer
 from ef.evaluation.metrics.lexical import normalize_answer
+from ef.evaluation.metrics.rag import sample_exact_match, sample_token_f1
 
 
 def squad_normalize(s: str) -> str:
@@ -132,3 +140,20 @@ def test_context_metrics_use_the_chosen_normalisation() -> None:
     assert context_precision("北京", ["北京是中国的首都"]) == 1.0
     assert context_precision("北京", ["北京是中国的首都"], normalize="squad") == 0.0
     assert context_recall("北京", ["北京是首都"], normalize="mlqa", lang="zh") == 1.0
+
+
+@pytest.mark.parametrize(
+    "score",
+    [
+        sample_exact_match,
+        sample_token_f1,
+        lambda s: sample_has_answer(s, k=None),
+    ],
+    ids=["exact_match", "token_f1", "has_answer"],
+)
+def test_a_string_of_references_is_refused_not_read_letter_by_letter(score) -> None:
+    # Called directly, not through validate_sample: "Paris" would otherwise be read as the
+    # gold answers "P", "a", "r", "i", "s", and the response "P" match one of them.
+    sample = {"id": "s1", "response": "P", "retrieved_contexts": ["P"], "references": "Paris"}
+    with pytest.raises(InvalidSampleError, match="'references' must be a list of strings"):
+        score(sample)

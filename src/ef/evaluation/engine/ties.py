@@ -17,13 +17,12 @@ Four policies, applied to every metric of an evaluation alike:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..metrics.retrieval.orders import MAX_ORDERS, expand
+from ..metrics.retrieval.orders import MAX_ORDERS, expand, mean_by_owner
 from ..runs.order import TIE_POLICIES, check_tie_policy
 
 if TYPE_CHECKING:
@@ -118,14 +117,6 @@ def expand_rankings(
         out.append([placed[i] if i in placed else next(rest) for i in range(len(ranking))])
         out_judgements.append(judged)
     return out, out_judgements, owner
-
-
-def mean_by_owner(values: Sequence[float], owner: Ints, n_queries: int) -> list[float]:
-    """Each query's mean over its repeats (exactly summed)."""
-    sums: list[list[float]] = [[] for _ in range(n_queries)]
-    for value, q in zip(values, owner.tolist(), strict=True):
-        sums[q].append(value)
-    return [math.fsum(v) / len(v) for v in sums]
 
 
 def tie_diagnostic(

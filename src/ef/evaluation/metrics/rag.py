@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..errors import InvalidSampleError
 from ..interfaces import MetricParam
 from ..types import SAMPLE_FIELDS, RagSample, validate_sample
 from . import lexical
@@ -72,8 +73,11 @@ write normalize='mlqa'
     Normalization(params["normalize"], params["lang"])
 
 
-def gold_answers(sample: RagSample) -> list[str]:
+def gold_answers(sample: RagSample | Mapping[str, Any]) -> list[str]:
     """The sample's gold answers: its ``reference``, then its ``references``.
+
+    ``references`` is checked even so, for a sample that did not come through
+    :func:`validate_sample`: a string there would be read as one answer per character.
 
     >>> gold_answers({"reference": "Paris", "references": ["City of Light"]})
     ['Paris', 'City of Light']
@@ -81,7 +85,16 @@ def gold_answers(sample: RagSample) -> list[str]:
     []
     """
     reference = sample.get("reference")
-    return ([] if reference is None else [reference]) + list(sample.get("references") or ())
+    gold = [] if reference is None else [reference]
+    more = sample.get("references")
+    if more is not None:
+        if isinstance(more, str) or not all(isinstance(text, str) for text in more):
+            raise InvalidSampleError(
+                f"sample {sample.get('id', '')!r}: 'references' must be a list of strings "
+                f"(the gold answers beside 'reference'), got {more!r:.80}"
+            )
+        gold += more
+    return gold
 
 
 def is_unanswered(sample: RagSample) -> bool:

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...types import RagSample
-from ._gold import gold_answers, library
+from ..rag import gold_answers
+from ._gold import library
 
 __all__ = ["bleu", "sample_bleu"]
 
@@ -46,6 +47,6 @@ def bleu(response: str, references: Sequence[str]) -> float:
 def sample_bleu(sample: RagSample) -> float | None:
     """BLEU against the gold answers: sacrebleu's sentence_bleu / 100 (the text extra)."""
     gold = gold_answers(sample)
-    if gold is None:
+    if not gold:
         return None
     return bleu(sample.get("response") or "", gold)

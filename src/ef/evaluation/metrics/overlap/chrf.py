@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...types import RagSample
-from ._gold import gold_answers, library
+from ..rag import gold_answers
+from ._gold import library
 
 __all__ = ["chrf", "sample_chrf"]
 
@@ -42,6 +43,6 @@ def chrf(response: str, references: Sequence[str]) -> float:
 def sample_chrf(sample: RagSample) -> float | None:
     """chrF against the gold answers: sacrebleu's sentence_chrf / 100 (the text extra)."""
     gold = gold_answers(sample)
-    if gold is None:
+    if not gold:
         return None
     return chrf(sample.get("response") or "", gold)

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...types import RagSample
-from ._gold import gold_answers, library
+from ..rag import gold_answers
+from ._gold import library
 
 __all__ = ["rouge_l", "sample_rouge_l"]
 
@@ -46,6 +47,6 @@ def rouge_l(response: str, references: Sequence[str]) -> float:
 def sample_rouge_l(sample: RagSample) -> float | None:
     """ROUGE-L F-measure, best over the gold answers: rouge-score (the text extra)."""
     gold = gold_answers(sample)
-    if gold is None:
+    if not gold:
         return None
     return rouge_l(sample.get("response") or "", gold)

@@ -70,12 +70,10 @@ def binary_gain_expected(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """Expected binG@k over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
-    if untied(hits):
-        return binary_gain_batch(hits, k, rel=rel)
     return averaged_over_orders(hits, lambda h: binary_gain_batch(h, k, rel=rel), "binary_gain")
 
 

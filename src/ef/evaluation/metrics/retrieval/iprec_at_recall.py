@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .params import BINARY, TREC
-from .reference import is_relevant_grade, relevant_total, top_docs
+from .reference import C_NAN, is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
     from ...hits import Floats, Ints, JudgedHits
@@ -52,8 +52,6 @@ NAN_IF_EMPTY = MetricParam(
     "be the precision of its empty ranking; 0 otherwise",
 )
 
-#: C's 0 / 0 on x86: a NaN with its sign bit set, which glibc prints as ``-nan``.
-_NAN = -math.nan
 
 RECALL = MetricParam("recall", float, 0.0, "the recall level, 0 to 1")
 
@@ -100,7 +98,7 @@ def iprec_at_recall(
     if cut > n_found:
         return 0.0
     if not top:
-        return _NAN if nan_if_empty else 0.0
+        return C_NAN if nan_if_empty else 0.0
     best = n_found / len(top)
     so_far = n_found
     i = len(top)
@@ -162,7 +160,7 @@ def iprec_at_recall_batch(
     out[some] = best[at]
     none = (n_found == 0) & (cuts <= 0)
     if nan_if_empty:
-        out[none & (hits.n_retrieved == 0)] = _NAN
+        out[none & (hits.n_retrieved == 0)] = C_NAN
     return out
 
 
@@ -178,7 +176,7 @@ def iprec_at_recall_expected(
 ) -> Floats:
     """Expected iprec_at_recall over the orders of tied docs, exact over their distinct
     orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -188,7 +186,7 @@ def iprec_at_recall_expected(
             h, k, recall=recall, rounding=rounding, nan_if_empty=nan_if_empty, rel=rel
         )
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "iprec_at_recall")
+    return averaged_over_orders(hits, batch, "iprec_at_recall")
 
 
 IPREC_AT_RECALL = RetrievalMetric(

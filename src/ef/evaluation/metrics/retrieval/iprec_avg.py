@@ -18,15 +18,13 @@ from typing import TYPE_CHECKING
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .iprec_at_recall import NAN_IF_EMPTY, ROUNDING, recall_rank
 from .params import BINARY, TREC
-from .reference import is_relevant_grade, relevant_total, top_docs
+from .reference import C_NAN, is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
 __all__ = ["IPREC_AVG", "iprec_avg", "iprec_avg_batch", "iprec_avg_expected", "recall_levels"]
 
-#: C's 0 / 0 on x86: a NaN with its sign bit set, which glibc prints as ``-nan``.
-_NAN = -math.nan
 
 _ELEVEN = "0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0"
 
@@ -82,7 +80,7 @@ def _averaged(  # noqa: PLR0917 - one query's numbers, in the order of the loop
     current = len(cuts) - 1
     while current >= 0 and cuts[current] > n_found:
         current -= 1
-    empty = _NAN if nan_if_empty else 0.0
+    empty = C_NAN if nan_if_empty else 0.0
     best = n_found / n_retrieved if n_retrieved else empty
     total = 0.0
     for j in range(n_found, 0, -1):
@@ -122,7 +120,7 @@ def iprec_avg(
     current = len(cuts) - 1
     while current >= 0 and cuts[current] > so_far:
         current -= 1
-    empty = _NAN if nan_if_empty else 0.0
+    empty = C_NAN if nan_if_empty else 0.0
     best = so_far / len(top) if top else empty
     total = 0.0
     i = len(top)
@@ -189,7 +187,7 @@ def iprec_avg_expected(
     judged_only: bool = False,
 ) -> Floats:
     """Expected iprec_avg over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -199,7 +197,7 @@ def iprec_avg_expected(
             h, k, recalls=recalls, rounding=rounding, nan_if_empty=nan_if_empty, rel=rel
         )
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "iprec_avg")
+    return averaged_over_orders(hits, batch, "iprec_avg")
 
 
 IPREC_AVG = RetrievalMetric(

@@ -115,7 +115,7 @@ def ndcg_rel_expected(
     judged_only: bool = False,
 ) -> Floats:
     """Expected ndcg_rel over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -123,7 +123,7 @@ def ndcg_rel_expected(
     def batch(h: JudgedHits) -> Floats:
         return ndcg_rel_batch(h, k, gains=gains)
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "ndcg_rel")
+    return averaged_over_orders(hits, batch, "ndcg_rel")
 
 
 NDCG_REL = RetrievalMetric(

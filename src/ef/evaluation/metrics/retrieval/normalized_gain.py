@@ -136,7 +136,7 @@ def normalized_gain_expected(
     judged_only: bool = False,
 ) -> Floats:
     """Expected G@k over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -144,7 +144,7 @@ def normalized_gain_expected(
     def batch(h: JudgedHits) -> Floats:
         return normalized_gain_batch(h, k, gains=gains)
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "normalized_gain")
+    return averaged_over_orders(hits, batch, "normalized_gain")
 
 
 NORMALIZED_GAIN = RetrievalMetric(

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ...hits import Floats, Ints, JudgedHits
 
-__all__ = ["MAX_ORDERS", "averaged_over_orders", "expand"]
+__all__ = ["MAX_ORDERS", "averaged_over_orders", "expand", "mean_by_owner"]
 
 #: The most orders :func:`expand` enumerates for one query before it refuses.
 MAX_ORDERS = 100_000
@@ -163,7 +163,7 @@ def averaged_over_orders(
     hits: JudgedHits, batch: Callable[[JudgedHits], Floats], metric: str = "this metric"
 ) -> Floats:
     """``batch``'s value of each query averaged over every distinct order of its tie groups
-    (:func:`expand`), exactly summed.
+    (:func:`expand`), exactly summed; ``batch(hits)`` itself when nothing ties.
 
     >>> from ef.evaluation.hits import JudgedHits
     >>> from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
@@ -174,9 +174,18 @@ def averaged_over_orders(
     """
     import numpy as np
 
+    from .kernels import untied
+
+    if untied(hits):  # one order: its value is the mean
+        return batch(hits)
     repeats, owner = expand(hits, metric)
     values = np.asarray(batch(repeats), dtype=np.float64).tolist()
-    sums: list[list[float]] = [[] for _ in range(hits.n_queries)]
+    return np.asarray(mean_by_owner(values, owner, hits.n_queries), dtype=np.float64)
+
+
+def mean_by_owner(values: Sequence[float], owner: Ints, n_queries: int) -> list[float]:
+    """Each query's mean over its repeats (:func:`expand`'s ``owner``), exactly summed."""
+    sums: list[list[float]] = [[] for _ in range(n_queries)]
     for value, q in zip(values, owner.tolist(), strict=True):
         sums[q].append(value)
-    return np.asarray([math.fsum(v) / len(v) for v in sums], dtype=np.float64)
+    return [math.fsum(v) / len(v) for v in sums]

@@ -6,9 +6,11 @@ doc ids, a duplicate counting only at its first (best) rank.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
+    "C_NAN",
     "NONPOOL",
     "UNJUDGED",
     "check_cutoff",
@@ -25,6 +27,8 @@ __all__ = [
 NONPOOL = -1.0
 #: ... and of one judged with a negative grade: pooled but not judged (RELVALUE_UNJUDGED).
 UNJUDGED = -2.0
+#: C's 0 / 0 on x86: a NaN with its sign bit set, which glibc prints as ``-nan``.
+C_NAN = -math.nan
 
 
 def check_cutoff(k: int | None) -> None:

@@ -21,16 +21,13 @@ from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .ndcg import GAINS
 from .ndcg_rel import _ideal_prefix
 from .params import CITE_TREC, JUDGED_ONLY, REL, TREC
-from .reference import ideal_gains, relevant_total, top_docs, trec_gain
+from .reference import C_NAN, ideal_gains, relevant_total, top_docs, trec_gain
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
 __all__ = ["RNDCG", "rndcg", "rndcg_batch", "rndcg_expected"]
 
-
-#: C's 0 / 0 on x86: a NaN with its sign bit set, which glibc prints as ``-nan``.
-_NAN = -math.nan
 
 NAN_IF_NO_GAIN = MetricParam(
     "nan_if_empty",
@@ -81,7 +78,7 @@ def rndcg(
             walk.rank(i, 0.0)
             i += 1
     if not walk.changes:
-        return _NAN if nan_if_empty else 0.0
+        return C_NAN if nan_if_empty else 0.0
     return walk.total / walk.changes
 
 
@@ -139,7 +136,7 @@ def rndcg_batch(
         if not n_relevant[q]:
             continue
         if not ideal:
-            out[q] = _NAN if nan_if_empty else 0.0
+            out[q] = C_NAN if nan_if_empty else 0.0
             continue
         prefix = _ideal_prefix(ideal)
         bounds = [b for b in range(1, len(ideal) + 1) if _level(ideal, b) != ideal[b - 1]]
@@ -175,7 +172,7 @@ def rndcg_expected(
     judged_only: bool = False,
 ) -> Floats:
     """Expected Rndcg over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -183,7 +180,7 @@ def rndcg_expected(
     def batch(h: JudgedHits) -> Floats:
         return rndcg_batch(h, k, gains=gains, nan_if_empty=nan_if_empty, rel=rel)
 
-    return batch(hits) if untied(hits) else averaged_over_orders(hits, batch, "rndcg")
+    return averaged_over_orders(hits, batch, "rndcg")
 
 
 RNDCG = RetrievalMetric(

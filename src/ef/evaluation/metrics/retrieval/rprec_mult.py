@@ -18,7 +18,7 @@ from .params import BINARY, CITE_TREC, TREC
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ...hits import Floats, Ints, JudgedHits
 
 __all__ = ["RPREC_MULT", "rprec_mult", "rprec_mult_batch", "rprec_mult_expected"]
 
@@ -53,6 +53,16 @@ def rprec_mult(
     return relevant_hits(top[:depth], relevant, rel) / depth
 
 
+def _depths(hits: JudgedHits, mult: float, rel: float | None) -> Ints:
+    """:func:`_depth` of every query."""
+    import numpy as np
+
+    from .kernels import relevant_counts
+
+    depth: Ints = (mult * relevant_counts(hits, rel) + 0.9).astype(np.int64)
+    return depth
+
+
 def rprec_mult_batch(
     hits: JudgedHits,
     k: int | None,
@@ -62,13 +72,10 @@ def rprec_mult_batch(
     judged_only: bool = False,
 ) -> Floats:
     """Rprec_mult of every query."""
-    import numpy as np
-
-    from .kernels import cut, per_query, prepared, relevant_counts, relevant_in_top, safe_divide
+    from .kernels import cut, per_query, prepared, relevant_in_top, safe_divide
 
     hits = cut(prepared(hits, judged_only), k)
-    n_relevant = relevant_counts(hits, rel)
-    depth = (mult * n_relevant + 0.9).astype(np.int64)
+    depth = _depths(hits, mult, rel)
     within = relevant_in_top(hits, None, rel) & (hits.rank <= depth[hits.query])
     return safe_divide(per_query(hits, within, None), depth)
 
@@ -83,9 +90,7 @@ def rprec_mult_expected(
 ) -> Floats:
     """Expected Rprec_mult: each relevant doc counts with the share of its group's ranks
     within the depth. O(hits)."""
-    import numpy as np
-
-    from .kernels import is_relevant, per_query, prepared, reach, relevant_counts, untied
+    from .kernels import is_relevant, per_query, prepared, reach, safe_divide, untied
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
@@ -95,11 +100,9 @@ def rprec_mult_expected(
         return averaged_over_orders(
             hits, lambda h: rprec_mult_batch(h, k, mult=mult, rel=rel), "rprec_mult"
         )
-    depth = (mult * relevant_counts(hits, rel) + 0.9).astype(np.int64)
+    depth = _depths(hits, mult, rel)
     found = per_query(hits, is_relevant(hits.grade, rel), reach(hits, depth[hits.query]))
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    np.divide(found, depth, out=out, where=depth > 0)
-    return out
+    return safe_divide(found, depth)
 
 
 RPREC_MULT = RetrievalMetric(

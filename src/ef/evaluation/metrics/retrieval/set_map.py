@@ -47,13 +47,12 @@ def set_map_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """set_map of every query's top ``k``."""
-    import numpy as np
-
-    from .kernels import depths, per_query, prepared, relevant_counts, relevant_in_top, safe_divide
+    from .counts import num_ret_batch
+    from .kernels import per_query, prepared, relevant_counts, relevant_in_top, safe_divide
 
     hits = prepared(hits, judged_only)
     found = per_query(hits, relevant_in_top(hits, k, rel), None)
-    retrieved = np.minimum(depths(hits, k), hits.n_retrieved).astype(np.float64)
+    retrieved = num_ret_batch(hits, k)
     return safe_divide(found * found, retrieved * relevant_counts(hits, rel))
 
 
@@ -63,12 +62,10 @@ def set_map_expected(
     """Expected set_map@k: ``E[f ** 2] / (retrieved * R)`` with ``f`` the relevant docs in the
     top ``k``. Only tie groups straddling ``k`` make ``f`` vary; their means are exact over
     the orders of those groups."""
-    from .kernels import prepared, untied
+    from .kernels import prepared
     from .orders import averaged_over_orders
 
     hits = prepared(hits, judged_only)
-    if untied(hits):
-        return set_map_batch(hits, k, rel=rel)
     return averaged_over_orders(hits, lambda h: set_map_batch(h, k, rel=rel), "set_map")
 
 

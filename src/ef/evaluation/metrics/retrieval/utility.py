@@ -97,6 +97,26 @@ def utility(
     )
 
 
+def _of_found(
+    hits: JudgedHits,
+    k: int | None,
+    rel: float | None,
+    found: Floats,
+    *,
+    coefficients: tuple[float, float, float, float],
+    collection: int,
+) -> Floats:
+    """The utility of each query's top ``k``, given the relevant docs ``found`` in it."""
+    import numpy as np
+
+    from .counts import num_ret_batch
+    from .kernels import relevant_counts
+
+    n_relevant = relevant_counts(hits, rel).astype(np.float64)
+    value: Floats = _utility(found, num_ret_batch(hits, k), n_relevant, coefficients, collection)
+    return value
+
+
 def utility_batch(
     hits: JudgedHits,
     k: int | None,
@@ -110,18 +130,12 @@ def utility_batch(
     judged_only: bool = False,
 ) -> Floats:
     """The utility of every query's top ``k``."""
-    import numpy as np
-
-    from .kernels import depths, per_query, prepared, relevant_counts, relevant_in_top
+    from .kernels import per_query, prepared, relevant_in_top
 
     hits = prepared(hits, judged_only)
     found = per_query(hits, relevant_in_top(hits, k, rel), None)
-    retrieved = np.minimum(depths(hits, k), hits.n_retrieved).astype(np.float64)
-    n_relevant = relevant_counts(hits, rel).astype(np.float64)
-    value: Floats = _utility(
-        found, retrieved, n_relevant, (rel_ret, nonrel_ret, rel_unret, nonrel_unret), collection
-    )
-    return value
+    coefficients = (rel_ret, nonrel_ret, rel_unret, nonrel_unret)
+    return _of_found(hits, k, rel, found, coefficients=coefficients, collection=collection)
 
 
 def utility_expected(
@@ -138,29 +152,15 @@ def utility_expected(
 ) -> Floats:
     """Expected utility of the top ``k``: linear in the relevant docs found, so the utility of
     their expected number. O(hits)."""
-    import numpy as np
-
-    from .kernels import depths, expected_found, prepared, relevant_counts, untied
+    from .kernels import expected_found, per_query, prepared, relevant_in_top, untied
 
     hits = prepared(hits, judged_only)
-    coefficients = (rel_ret, nonrel_ret, rel_unret, nonrel_unret)
     if untied(hits):
-        return utility_batch(
-            hits,
-            k,
-            rel_ret=rel_ret,
-            nonrel_ret=nonrel_ret,
-            rel_unret=rel_unret,
-            nonrel_unret=nonrel_unret,
-            collection=collection,
-            rel=rel,
-        )
-    retrieved = np.minimum(depths(hits, k), hits.n_retrieved).astype(np.float64)
-    n_relevant = relevant_counts(hits, rel).astype(np.float64)
-    value: Floats = _utility(
-        expected_found(hits, k, rel), retrieved, n_relevant, coefficients, collection
-    )
-    return value
+        found = per_query(hits, relevant_in_top(hits, k, rel), None)
+    else:
+        found = expected_found(hits, k, rel)
+    coefficients = (rel_ret, nonrel_ret, rel_unret, nonrel_unret)
+    return _of_found(hits, k, rel, found, coefficients=coefficients, collection=collection)
 
 
 UTILITY = RetrievalMetric(
