@@ -177,7 +177,7 @@ class PipelineEvalReport(Rendered):
         return [*self.retrieval.coverage_notes(), *filter(None, [tie_note(self.retrieval.ties)])]
 
     def _tables(self, details: bool, cell: Callable[[float | None], str]) -> list[Table]:
-        rows = []
+        rows: list[Sequence[str]] = []
         if self.retrieval is not None:
             scored = f"{self.retrieval.n_queries}/{self.n_queries}"
             rows += [
