@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from ef.evaluation import RagEvalReport, RetrievalEvalReport, demo_path
 from ef.evaluation.cli import cli
+from ef.evaluation.render import plain_text
 from ef.evaluation.reports import ComparisonReport, PairComparison
 
 DEMO = demo_path()
@@ -83,6 +84,25 @@ def test_repr_of_rag_and_comparison_reports_is_short() -> None:
     assert text.startswith("<ComparisonReport: 2 systems (x, y), 5000 queries, 1 metric")
     assert "paired-t" in text
     assert "1 significant" in text
+
+
+def test_str_of_a_rag_report_is_its_summary_table() -> None:
+    # str() shows what tables() and render() show: "-" for a mean that is not a number.
+    rag = RagEvalReport(
+        {"token_f1": 0.25, "exact_match": float("nan"), "rouge_l": None},
+        {"token_f1": 2, "exact_match": 2},
+        3,
+        unanswered=["s3"],
+    )
+    lines = str(rag).splitlines()
+    assert lines[0] == "RAG evaluation: 3 samples"
+    assert [line.split() for line in lines[2:5]] == [
+        ["token_f1", "0.2500", "2/3"],
+        ["exact_match", "-", "2/3"],
+        ["rouge_l", "-", "0/3"],
+    ]
+    assert lines[5].startswith("Unanswered (a gold answer but no response, or a blank one)")
+    assert str(rag) == plain_text(rag.tables()[0])
 
 
 # --- 3. cutoffs in order, CSV at full precision -------------------------------------------

@@ -186,19 +186,25 @@ def _records(items: Iterable[Any], fields: tuple[str, str, str], what: str) -> d
 
 
 def _qrels(qrels: Any) -> Any:
-    if isinstance(qrels, (Mapping, str, os.PathLike)) or is_table(qrels):
-        return qrels  # the shapes evaluate_run reads (a path: TREC qrels, detected)
-    if isinstance(qrels, Iterable):
-        return qrels_of_table(_records(qrels, _QREL_FIELDS, "qrels"), where="the qrels records")
-    return qrels  # evaluate_run names the shape
+    if _read_as_given(qrels):
+        return qrels
+    return qrels_of_table(_records(qrels, _QREL_FIELDS, "qrels"), where="the qrels records")
 
 
 def _run(run: Any) -> Any:
-    if isinstance(run, (Mapping, str, os.PathLike)) or is_table(run):
+    if _read_as_given(run):
         return run
-    if isinstance(run, Iterable):
-        return run_of_table(_records(run, _RUN_FIELDS, "run"), where="the run records")
-    return run
+    return run_of_table(_records(run, _RUN_FIELDS, "run"), where="the run records")
+
+
+def _read_as_given(value: Any) -> bool:
+    """True for the shapes evaluate_run reads itself (a path: a TREC file, detected), and
+    for what is no iterable of records (evaluate_run names the shape)."""
+    return (
+        isinstance(value, (Mapping, str, os.PathLike))
+        or is_table(value)
+        or not isinstance(value, Iterable)
+    )
 
 
 class _Evaluator:

@@ -12,7 +12,7 @@ from ..types import FrozenDict, frozen_deep, plain
 from .fields import brief_metrics, field_of, frozen_mapping, mapping_of
 from .rag import RagEvalReport
 from .rendered import Rendered
-from .retrieval import RetrievalEvalReport, tie_note
+from .retrieval import RetrievalEvalReport, per_query_table, tie_note
 
 __all__ = ["PipelineEvalReport"]
 
@@ -177,32 +177,20 @@ class PipelineEvalReport(Rendered):
         return [*self.retrieval.coverage_notes(), *filter(None, [tie_note(self.retrieval.ties)])]
 
     def _tables(self, details: bool, cell: Callable[[float | None], str]) -> list[Table]:
-        rows = []
+        rows: list[Sequence[str]] = []
         if self.retrieval is not None:
             scored = f"{self.retrieval.n_queries}/{self.n_queries}"
             rows += [
                 [key, cell(self.retrieval.metrics[key]), scored]
                 for key in self.retrieval.ordered_keys()
             ]
-        rows += [
-            [name, cell(value), f"{self.rag.coverage.get(name, 0)}/{self.n_queries}"]
-            for name, value in self.rag.metrics.items()
-        ]
+        rows += self.rag._tables(False, cell)[0].rows  # the RAG report's own summary rows
         summary = Table(
             ["metric", "mean", "coverage"], rows, title=self._title(), notes=self._notes()
         )
         if not details:
             return [summary]
-        keys = self._keys()
-        per_query = Table(
-            ["query", *keys],
-            [
-                [query_id, *(cell(values.get(key)) for key in keys)]
-                for query_id, values in self.per_query.items()
-            ],
-            title="per query",
-        )
-        return [summary, per_query]
+        return [summary, per_query_table(self.per_query, self._keys(), cell)]
 
     def csv_table(self, *, details: bool = False) -> Table:
         """The one table CSV holds: the means, or with ``details`` each query's values, at

@@ -207,9 +207,4 @@ class RagEvalReport(Rendered):
         return f"<RagEvalReport: {size}, {brief_metrics(self.metrics)}>"
 
     def __str__(self) -> str:
-        rows = [("metric", "mean", "coverage")]
-        for name, value in self.metrics.items():
-            mean = "-" if value is None else f"{value:.4f}"
-            rows.append((name, mean, f"{self.coverage.get(name, 0)}/{self.n_samples}"))
-        table = plain_text(Table(rows[0], rows[1:]))
-        return "\n".join([f"RAG evaluation: {self.n_samples} samples", table, *self.notes()])
+        return plain_text(self._tables(False, number)[0])  # the title, the means, the notes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -26,13 +26,28 @@ from .fields import (
 )
 from .rendered import Rendered
 
-__all__ = ["RetrievalEvalReport", "tie_note"]
+__all__ = ["RetrievalEvalReport", "per_query_table", "tie_note"]
 
 _KEY = re.compile(r"^(?P<name>.+)@(?P<k>\d+|all)$")
 
 
 def _plural(count: int) -> str:
     return f"{count} query" if count == 1 else f"{count} queries"
+
+
+def per_query_table(
+    per_query: Mapping[str, Mapping[str, float | None]],
+    keys: Sequence[str],
+    cell: Callable[[float | None], str],
+) -> Table:
+    """The ``per query`` table: a row per query, its value of each of ``keys`` shown by
+    ``cell`` (a key the query lacks is ``cell(None)``).
+
+    >>> per_query_table({"q1": {"ndcg@10": 0.5}}, ["ndcg@10", "map@all"], number).rows
+    (('q1', '0.5000', '-'),)
+    """
+    rows = [[qid, *(cell(values.get(key)) for key in keys)] for qid, values in per_query.items()]
+    return Table(["query", *keys], rows, title="per query")
 
 
 def tie_note(ties: TieDiagnostic, *, cli: bool = False) -> str | None:
@@ -229,16 +244,7 @@ not hold; it holds ndcg@10"
         )
         if not details:
             return [summary]
-        keys = self.ordered_keys()
-        per_query = Table(
-            ["query", *keys],
-            [
-                [qid, *(cell(values.get(key)) for key in keys)]
-                for qid, values in self.per_query.items()
-            ],
-            title="per query",
-        )
-        return [summary, per_query]
+        return [summary, per_query_table(self.per_query, self.ordered_keys(), cell)]
 
     def coverage_notes(self, *, unjudged: bool = True) -> list[str]:
         """The judged queries that were not scored, or scored 0, and the unjudged ones:
