@@ -224,6 +224,24 @@ def test_a_skipped_row_says_why(capsys) -> None:
     )
 
 
+def test_a_snippet_gives_its_last_json_line_with_its_wall_time_and_rss() -> None:
+    import os
+    import sys
+
+    run = load("run")
+    env = dict(os.environ)
+    snippet = "print('loading'); print('{\"load\": 0.5}')"
+    result = run._timed([sys.executable, "-c", snippet], env)
+    assert result.keys() == {"load", "wall", "rss_mb"}
+    assert result["load"] == 0.5
+    assert float(result["wall"]) > 0  # type: ignore[arg-type]
+    assert float(result["rss_mb"]) > 1  # type: ignore[arg-type]  # a Python process: MBs
+    with pytest.raises(SystemExit, match="failed with status 3"):
+        run._timed([sys.executable, "-c", "raise SystemExit(3)"], env)
+    with pytest.raises(SystemExit, match="printed no JSON line"):
+        run._timed([sys.executable, "-c", "print('no json')"], env)
+
+
 def test_a_tool_that_fails_is_a_row_saying_why_not_a_crash(tmp_path, capsys) -> None:
     # The C trec_eval fails at XL (its Malloc truncates sizes to 32 bits): the table says so.
     run = load("run")
