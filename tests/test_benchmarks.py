@@ -5,7 +5,6 @@ Only correctness is tested here. How fast anything runs is for benchmarks/run.py
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from pathlib import Path
 from types import ModuleType
@@ -14,16 +13,13 @@ import pytest
 
 from ef.evaluation import RunTable, evaluate_run, read_qrels, read_run
 
+from .conftest import load_script
+
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
 
 def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARKS / f"{name}.py", name)
 
 
 @pytest.fixture(scope="module")
