@@ -230,8 +230,8 @@ def test_a_snippet_gives_its_last_json_line_with_its_wall_time_and_rss() -> None
     result = run._timed([sys.executable, "-c", snippet], env)
     assert result.keys() == {"load", "wall", "rss_mb"}
     assert result["load"] == 0.5
-    assert float(result["wall"]) > 0  # type: ignore[arg-type]
-    assert float(result["rss_mb"]) > 1  # type: ignore[arg-type]  # a Python process: MBs
+    assert float(result["wall"]) > 0
+    assert float(result["rss_mb"]) > 1  # a Python process: MBs
     with pytest.raises(SystemExit, match="failed with status 3"):
         run._timed([sys.executable, "-c", "raise SystemExit(3)"], env)
     with pytest.raises(SystemExit, match="printed no JSON line"):
