@@ -3,7 +3,7 @@
     python benchmarks/generate.py M benchmarks/data     # 7,000 queries x 1,000 docs
     python benchmarks/generate.py L benchmarks/data     # 50,000 queries x 1,000 docs
     python benchmarks/generate.py S /tmp/bench          # 200 x 100, for tests
-    python benchmarks/generate.py XL /big/disk          # 200,000 x 1,000: 8 GB, written in slices
+    python benchmarks/generate.py XL /big/disk          # 200,000 x 1,000: 7.0 GB, written in slices
 
 Each scale writes ``run.<scale>.trec`` (TREC, 6 columns, written in rank order) and
 ``qrels.<scale>.txt`` (TREC qrels). The shape follows MS MARCO passage dev:
@@ -27,7 +27,7 @@ import numpy as np
 
 #: Queries and docs per query of each scale; S is a tiny one for tests.
 SCALES = {"S": (200, 100), "M": (7_000, 1_000), "L": (50_000, 1_000), "XL": (200_000, 1_000)}
-#: Scales written a slice of queries at a time (XL is 8 GB: its arrays would not fit at once).
+#: Scales written a slice of queries at a time (XL is 7.0 GB: its arrays would not fit at once).
 SLICED = {"XL": 5_000}
 N_PASSAGES = 8_841_823
 SEED = 20261130

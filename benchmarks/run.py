@@ -40,6 +40,7 @@ import sys
 import tempfile
 import textwrap
 from pathlib import Path
+from typing import IO
 
 HERE = Path(__file__).parent
 
@@ -156,21 +157,33 @@ def cli_values(metrics: dict[str, float]) -> dict[str, float]:
     return {ours: metrics[theirs] for theirs, ours in CLI_NAMES.items()}
 
 
-def _timed(command: list[str], env: dict[str, str], report: bool = False) -> dict[str, object]:
-    """Run ``command``: its JSON line (or, with ``report``, its report's ``metrics``: the
-    CLI prints a whole JSON report), plus its wall time and peak RSS."""
+def _spawn(
+    command: list[str],
+    stdout: IO[bytes],
+    stderr: IO[bytes] | None = None,
+    env: dict[str, str] | None = None,
+) -> tuple[int, float, float]:
+    """Run ``command`` to its end, its output to the files given: its exit code, its wall
+    seconds and its peak RSS in MB (its own: one fresh process)."""
     import time
 
     start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, env=env, text=True)
-    assert child.stdout is not None
-    out = child.stdout.read()
+    child = subprocess.Popen(command, stdout=stdout, stderr=stderr, env=env)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait again
-    child.stdout.close()
-    if status != 0:
-        raise SystemExit(f"{command[:3]} failed with status {status}")
+    return child.returncode, wall, usage.ru_maxrss / 1024  # kilobytes on Linux
+
+
+def _timed(command: list[str], env: dict[str, str], report: bool = False) -> dict[str, object]:
+    """Run ``command``: its JSON line (or, with ``report``, its report's ``metrics``: the
+    CLI prints a whole JSON report), plus its wall time and peak RSS."""
+    with tempfile.TemporaryFile() as sink:
+        code, wall, rss_mb = _spawn(command, sink, env=env)
+        sink.seek(0)
+        out = sink.read().decode()
+    if code != 0:
+        raise SystemExit(f"{command[:3]} failed with status {code}")
     try:
         if report:  # kept for the agreement check: the CLI's means are ef's too
             result: dict[str, object] = {"metrics": json.loads(out)["metrics"]}
@@ -180,7 +193,7 @@ def _timed(command: list[str], env: dict[str, str], report: bool = False) -> dic
         printed = "report" if report else "JSON line"
         raise SystemExit(f"{command[:3]} printed no {printed}") from None
     result["wall"] = wall
-    result["rss_mb"] = usage.ru_maxrss / 1024  # kilobytes on Linux
+    result["rss_mb"] = rss_mb
     return result
 
 
@@ -357,19 +370,13 @@ def _timed_to(command: list[str], out: Path, *, check: bool = True) -> dict[str,
     """Run ``command`` with stdout to ``out``: wall seconds and peak RSS (MB). A failure
     stops the script, or (``check`` False) is the result's ``failed``: its exit status and
     the last lines of its stderr."""
-    import time
-
     with open(out, "wb") as sink, tempfile.TemporaryFile() as errors:
-        start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=sink, stderr=errors)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
+        code, wall, rss_mb = _spawn(command, sink, errors)
         errors.seek(0)
         said = errors.read().decode(errors="replace").strip().splitlines()
-    result: dict[str, object] = {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
-    if status != 0:
-        why = f"exit status {child.returncode}: {' / '.join(said[-2:])}"
+    result: dict[str, object] = {"wall": wall, "rss_mb": rss_mb}
+    if code != 0:
+        why = f"exit status {code}: {' / '.join(said[-2:])}"
         if check:
             raise SystemExit(f"{command[:4]} failed, {why}")
         result["failed"] = why

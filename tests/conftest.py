@@ -4,9 +4,11 @@ kit, ef.evaluation.testing.fixtures) ``ef_make_dist`` for fake plugin distributi
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,6 +31,16 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the shared data folder is not beside this checkout")
     return path
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """The script at ``path`` (a benchmark, an example) imported as the module ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @contextlib.contextmanager
@@ -57,4 +69,4 @@ def builtin_registry() -> Registry:
     return Registry.load(autoload=False)
 
 
-__all__ = ["builtin_registry", "dask_client", "ef_make_dist", "shared_path"]
+__all__ = ["builtin_registry", "dask_client", "ef_make_dist", "load_script", "shared_path"]

@@ -5,7 +5,6 @@ Only correctness is tested here. How fast anything runs is for benchmarks/run.py
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from pathlib import Path
 from types import ModuleType
@@ -14,16 +13,13 @@ import pytest
 
 from ef.evaluation import RunTable, evaluate_run, read_qrels, read_run
 
+from .conftest import load_script
+
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
 
 def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARKS / f"{name}.py", name)
 
 
 @pytest.fixture(scope="module")
@@ -222,6 +218,24 @@ def test_a_skipped_row_says_why(capsys) -> None:
         "| trec_eval (C) | skipped: no make or cc: cannot build trec_eval |"
         in capsys.readouterr().out
     )
+
+
+def test_a_snippet_gives_its_last_json_line_with_its_wall_time_and_rss() -> None:
+    import os
+    import sys
+
+    run = load("run")
+    env = dict(os.environ)
+    snippet = "print('loading'); print('{\"load\": 0.5}')"
+    result = run._timed([sys.executable, "-c", snippet], env)
+    assert result.keys() == {"load", "wall", "rss_mb"}
+    assert result["load"] == 0.5
+    assert float(result["wall"]) > 0
+    assert float(result["rss_mb"]) > 1  # a Python process: MBs
+    with pytest.raises(SystemExit, match="failed with status 3"):
+        run._timed([sys.executable, "-c", "raise SystemExit(3)"], env)
+    with pytest.raises(SystemExit, match="printed no JSON line"):
+        run._timed([sys.executable, "-c", "print('no json')"], env)
 
 
 def test_a_tool_that_fails_is_a_row_saying_why_not_a_crash(tmp_path, capsys) -> None:

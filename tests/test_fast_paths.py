@@ -161,15 +161,34 @@ ANSWERS = st.lists(
 )
 
 
+@st.composite
+def answers_and_qrels(draw: st.DrawFn) -> tuple[dict[str, list[Any]], dict[str, dict[str, int]]]:
+    """A retriever's answers and qrels. Drawn apart, about half share no query with a
+    relevant doc ("no query can be scored") and few warn; so, unless a draw of 0 to 2 is 2
+    (hypothesis favours and shrinks towards 0), a query of the answers is given a relevant
+    doc in qrels: 60% of examples give a report, 24% warn, 8% an error (measured with
+    --hypothesis-show-statistics, EF_HYPOTHESIS=large; before, 45%, 2% and 44%)."""
+    answers = draw(
+        st.dictionaries(st.sampled_from(["q1", "q2", "q3", "q4"]), ANSWERS, min_size=1, max_size=4)
+    )
+    qrels = draw(
+        st.dictionaries(
+            st.sampled_from(["q1", "q2", "q3", "q5"]),
+            st.dictionaries(st.sampled_from(DOCS[:12]), st.integers(0, 2), min_size=1, max_size=6),
+            min_size=1,
+            max_size=4,
+        )
+    )
+    if draw(st.integers(0, 2)) != 2:
+        query = draw(st.sampled_from(sorted(answers)))
+        doc = draw(st.sampled_from(DOCS[:12]))
+        qrels[query] = {**qrels.get(query, {}), doc: draw(st.integers(1, 2))}
+    return answers, qrels
+
+
 @settings(max_examples=examples(300))
 @given(
-    st.dictionaries(st.sampled_from(["q1", "q2", "q3", "q4"]), ANSWERS, min_size=1, max_size=4),
-    st.dictionaries(
-        st.sampled_from(["q1", "q2", "q3", "q5"]),
-        st.dictionaries(st.sampled_from(DOCS[:12]), st.integers(0, 2), min_size=1, max_size=6),
-        min_size=1,
-        max_size=4,
-    ),
+    answers_and_qrels(),
     st.integers(1, 12),
     st.sampled_from(
         [
@@ -178,9 +197,10 @@ ANSWERS = st.lists(
         ]
     ),
 )
-def test_ef_eval_retrieve_scores_its_rankings_as_evaluate_run(answers, qrels, limit, metrics):
+def test_ef_eval_retrieve_scores_its_rankings_as_evaluate_run(answers_qrels, limit, metrics):
     """ef-eval retrieve's path (retrieve(), then evaluate_retrieved() on rankings it does not
     check again) gives evaluate_run()'s report, its error or its warnings, exactly."""
+    answers, qrels = answers_qrels
     from ef.evaluation import evaluate_run, retrieve
     from ef.evaluation.evaluate.run import evaluate_retrieved
 

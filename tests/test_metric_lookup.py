@@ -78,20 +78,7 @@ def test_every_spelling_finds_the_canonical_key(report, name: str, key: str) -> 
 
 
 def test_metrics_keeps_the_canonical_keys(report) -> None:
-    assert list(report.metrics) == [
-        "ndcg@10",
-        "precision@5",
-        "map@all",
-        "map@100",
-        "recall@100",
-        "r_cap@10",
-        "mrr@10",
-        "hole@10",
-        "success@10",
-        "ndcg(dcg='exp-log2')@10",
-        "precision(rel=2)@5",
-        "rprec",
-    ]
+    assert list(report.metrics) == list(METRICS)  # each of METRICS is its canonical key
     with pytest.raises(KeyError):
         report.metrics["nDCG@10"]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -15,6 +14,8 @@ from click.testing import CliRunner
 from ef.evaluation import demo_path, evaluate_run
 from ef.evaluation.cli import cli
 
+from .conftest import load_script
+
 pytestmark = pytest.mark.retrievers
 
 pytest.importorskip("bm25s", reason="examples/pipeline.py runs BM25 (the bm25 extra)")
@@ -24,12 +25,7 @@ RUN, ANSWERS = EXAMPLES / "run.bm25.trec", EXAMPLES / "answers.bm25.jsonl"
 
 
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pipeline_example", EXAMPLES / "pipeline.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLES / "pipeline.py", "pipeline_example")
 
 
 @pytest.fixture(scope="module")

@@ -64,7 +64,7 @@ def test_rows_are_read_only_and_duplicates_are_refused() -> None:
     values = QueryValues(["q1"], {"P@10": [0.1]})
     with pytest.raises(TypeError, match="read-only"):
         values["q1"]["P@10"] = 1.0  # a FrozenDict: refused at run time
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="read-only"):
         values.column("P@10")[0] = 1.0  # type: ignore[call-overload]  # read-only view
     with pytest.raises(ValueError, match="listed twice"):
         _ = "q1" in QueryValues(["q1", "q1"], {"P@10": [0.1, 0.2]})

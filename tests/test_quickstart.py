@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -11,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import BM25Retriever, demo_path, evaluate_retrieval, evaluate_run, read_beir
+
+from .conftest import load_script
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 SHIPPED_RUN = EXAMPLES / "run.overlap.trec"
@@ -28,11 +29,7 @@ def test_quickstart_prints_the_report_of_the_demo_dataset(builtin_registry) -> N
     assert "skipped q8: no positive judgement" in out
     assert "RAG evaluation: 4 samples" in out
 
-    spec = importlib.util.spec_from_file_location("quickstart", EXAMPLES / "quickstart.py")
-    assert spec is not None
-    assert spec.loader is not None
-    quickstart = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(quickstart)
+    quickstart = load_script(EXAMPLES / "quickstart.py", "quickstart")
     corpus, queries, qrels = read_beir(demo_path())
     report = evaluate_retrieval(
         quickstart.WordOverlapRetriever(corpus),

@@ -5,21 +5,17 @@ How fast anything runs is for the script to show; nothing here looks at a time.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
+
+from .conftest import load_script
 
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rag_benchmark", BENCHMARKS / "rag.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARKS / "rag.py", "rag_benchmark")
 
 
 def test_it_times_ef_beside_the_squad_functions(capsys, monkeypatch, tmp_path) -> None:

@@ -5,12 +5,13 @@ How fast anything runs is for the script to show; nothing here looks at a time.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from .conftest import load_script
 
 pytestmark = pytest.mark.retrievers
 
@@ -20,12 +21,7 @@ pytest.importorskip("bm25s", reason="the benchmark runs BM25 (the bm25 extra)")
 
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("overhead", BENCHMARKS / "retrieval_overhead.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARKS / "retrieval_overhead.py", "overhead")
 
 
 def test_it_times_the_three_paths_on_the_demo(capsys) -> None:

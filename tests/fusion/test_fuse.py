@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import (
+    DuplicateNameError,
     FusionMethod,
     FusionParam,
     InputWarning,
@@ -225,7 +226,7 @@ def test_a_plugin_method_named_like_a_builtin_is_a_clash() -> None:
         def ef_evaluation_fusion_methods(self):
             return [FusionMethod(name="rrf", func=lambda rankings: {})]
 
-    with pytest.raises(Exception, match=r"fusion 'rrf' is provided by two plugins"):
+    with pytest.raises(DuplicateNameError, match=r"^fusion 'rrf' is provided by two plugins"):
         Registry.load(autoload=False, plugins={"mine": Plugin()})
 
 

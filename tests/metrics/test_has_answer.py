@@ -30,6 +30,7 @@ import unicodedata
 from typing import Any
 
 import pytest
+import regex  # a core dependency (DrQA's tokenizer): its absence is a failure, not a skip
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
@@ -40,9 +41,6 @@ from ef.evaluation.metrics.has_answer import (
     first_answer_rank,
     sample_has_answer,
 )
-
-regex = pytest.importorskip("regex", reason="regex is a core dependency (DrQA's tokenizer)")
-
 
 # -- the restatement of Pyserini's evaluate_dpr_retrieval.py --------------------------------
 

@@ -4,89 +4,39 @@ of the shards concatenated into one file, inline or on a process pool."""
 from __future__ import annotations
 
 import concurrent.futures as cf
-import hashlib
-import multiprocessing
 import re
-import warnings
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import InputWarning, RunTable, evaluate_run
-from ef.evaluation.evaluate import streamed
+from ef.evaluation import InputWarning, evaluate_run
 from ef.evaluation.evaluate.sharded import score_shard
 from ef.evaluation.formats.trec_stream import iter_trec_batches
 
 from ..profiles_hypothesis import examples
-from .test_streamed import METRICS, qrels_maps, runs, write_run
-
-
-def split(run: dict[str, dict[str, float]], owners: list[int], k: int) -> list[dict[str, Any]]:
-    shards: list[dict[str, Any]] = [{} for _ in range(k)]
-    for (query_id, docs), owner in zip(run.items(), owners, strict=False):
-        shards[owner % k][query_id] = docs
-    return shards
-
-
-def write_shards(folder: Path, shards: list[dict[str, Any]]) -> list[Path]:
-    return [write_run(folder / f"part-{i:02d}.trec", s) for i, s in enumerate(shards) if s]
-
-
-def entry(path: Path) -> dict[str, Any]:
-    data = path.read_bytes()
-    return {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
-
-
-def outcome(run: Any, qrels: Any, **options: Any) -> tuple[Any, list[str]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            got: Any = evaluate_run(run, qrels, metrics=METRICS, **options)
-        except ValueError as exc:
-            got = exc
-    return got, [str(w.message) for w in caught]
-
-
-def same(got: Any, expected: Any) -> None:
-    if isinstance(expected, ValueError):
-        assert isinstance(got, ValueError)
-        assert str(got) == str(expected)
-        return
-    assert got == expected  # metrics, per-query values, skipped, missing, extra
-    assert list(got.per_query) == list(expected.per_query)
-    assert list(got.skipped) == list(expected.skipped)
-    assert got.ties == expected.ties
-    assert got.manifest["tie_policy"] == expected.manifest["tie_policy"]
-    assert got.manifest["averaging"] == expected.manifest["averaging"]
-
-
-@settings(
-    max_examples=examples(60),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+from .shards import (
+    METRICS,
+    QRELS,
+    SHARDED,
+    entry,
+    outcome,
+    same,
+    sharded_files,
+    split,
+    write_parquet,
+    write_run,
+    write_shards,
 )
-@given(
-    run=runs,
-    qrels=qrels_maps,
-    k=st.integers(1, 4),
-    owners=st.lists(st.integers(0, 3), min_size=6, max_size=6),
-    averaging=st.sampled_from(["qrels", "intersection", "run"]),
-    tie_policy=st.sampled_from(["trec_eval", "docno_asc", "input_order", "expected"]),
-    identical=st.booleans(),
-)
+
+
+@settings(max_examples=examples(60))
+@given(**SHARDED, identical=st.booleans())
 def test_shards_give_the_whole_runs_report(  # noqa: PLR0917 - hypothesis' arguments
     tmp_path_factory, run, qrels, k, owners, averaging, tie_policy, identical
 ) -> None:
     folder = tmp_path_factory.mktemp("shards")
-    shards = split(run, owners, k)
-    paths = write_shards(folder, shards)
-    # The whole: the shards concatenated, in order.
-    whole = folder / "whole.trec"
-    whole.write_bytes(b"".join(p.read_bytes() for p in paths))
+    whole, paths = write_shards(folder, split(run, owners, k))
     options = {"averaging": averaging, "tie_policy": tie_policy, "ignore_identical_ids": identical}
     expected, expected_warnings = outcome(whole, qrels, **options)
     for given_as in (paths, str(folder / "part-*.trec")):
@@ -146,27 +96,6 @@ def test_a_profile_refuses_a_run_it_cannot_score_saying_what_to_do(tmp_path, pro
     assert evaluate_run(a, {"q1": {"d1": 1}}, profile=profile).n_queries == 1  # one local file
 
 
-RUN = {f"q{i}": {f"d{j}": float((i * 7 + j * 3) % 5) for j in range(12)} for i in range(30)}
-QRELS = {f"q{i}": {f"d{(i + j) % 12}": j % 3 for j in range(4)} for i in range(32)}
-
-
-def sharded_files(folder: Path) -> tuple[Path, list[Path]]:
-    owners = [i % 4 for i in range(len(RUN))]
-    shards: list[dict[str, Any]] = [{} for _ in range(4)]
-    for (query_id, docs), owner in zip(RUN.items(), owners, strict=True):
-        shards[owner][query_id] = docs
-    paths = write_shards(folder, shards)
-    whole = folder / "whole.trec"
-    whole.write_bytes(b"".join(p.read_bytes() for p in paths))
-    return whole, paths
-
-
-@pytest.fixture(scope="module")
-def process_pool() -> Iterator[cf.ProcessPoolExecutor]:
-    with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield pool
-
-
 @pytest.mark.parametrize("tie_policy", ["trec_eval", "expected"])
 def test_a_process_pool_gives_the_same_numbers(tmp_path, process_pool, tie_policy) -> None:
     whole, paths = sharded_files(tmp_path)
@@ -180,29 +109,8 @@ def test_a_process_pool_gives_the_same_numbers(tmp_path, process_pool, tie_polic
 # -- Parquet partitions as shards -----------------------------------------------------------
 
 
-def write_parquet(path: Path, run: dict[str, dict[str, float]]) -> Path:
-    import polars as pl
-
-    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    frame = pl.DataFrame(rows, schema=["q_id", "doc_id", "score"], orient="row")
-    frame.write_parquet(path)
-    return path
-
-
-@settings(
-    max_examples=examples(40),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
-@given(
-    run=runs,
-    qrels=qrels_maps,
-    k=st.integers(1, 4),
-    owners=st.lists(st.integers(0, 3), min_size=6, max_size=6),
-    averaging=st.sampled_from(["qrels", "intersection", "run"]),
-    tie_policy=st.sampled_from(["trec_eval", "docno_asc", "input_order", "expected"]),
-)
+@settings(max_examples=examples(40))
+@given(**SHARDED)
 def test_parquet_partitions_give_the_whole_files_report(  # noqa: PLR0917 - hypothesis' arguments
     tmp_path_factory, run, qrels, k, owners, averaging, tie_policy
 ) -> None:
@@ -226,33 +134,17 @@ def test_parquet_partitions_give_the_whole_files_report(  # noqa: PLR0917 - hypo
 # -- a large shard: read in batches, with the scores of the whole file ----------------------
 
 
-@pytest.fixture
-def small_batches(monkeypatch) -> Any:
-    """Batches for any shard of ``block`` bytes or more; the whole file is never read."""
-
-    def tiny(block: int) -> None:
-        monkeypatch.setattr(streamed, "STREAM_FROM", block)
-        monkeypatch.setattr(streamed, "BLOCK_BYTES", block)
-        monkeypatch.setattr(RunTable, "read", no_whole_read)
-
-    return tiny
-
-
-def no_whole_read(*args: object, **kwargs: object) -> None:
-    raise AssertionError("the whole shard was read, not batches")
-
-
 @pytest.mark.parametrize("tie_policy", ["trec_eval", "input_order", "expected"])
 @pytest.mark.parametrize("averaging", ["qrels", "intersection", "run"])
 def test_a_large_shard_is_scored_in_batches_with_the_whole_files_scores(
-    tmp_path, small_batches, tie_policy, averaging
+    tmp_path, small_blocks, tie_policy, averaging
 ) -> None:
     whole, paths = sharded_files(tmp_path)
     options = {"averaging": averaging, "tie_policy": tie_policy}
     shard = str(paths[0])
     expected_shard = score_shard(shard, QRELS, METRICS, (10,), **options)
     expected = evaluate_run(whole, QRELS, metrics=METRICS, **options)
-    small_batches(64)
+    small_blocks(64, whole=False)
     assert len(list(iter_trec_batches(paths[0], 64))) > 3
     assert score_shard(shard, QRELS, METRICS, (10,), **options) == expected_shard
     same(evaluate_run(paths, QRELS, metrics=METRICS, **options), expected)
@@ -262,14 +154,13 @@ def test_a_large_shard_is_scored_in_batches_with_the_whole_files_scores(
 
 
 def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
-    tmp_path, monkeypatch
+    tmp_path, small_blocks
 ) -> None:
     path = tmp_path / "run.trec"
     path.write_text("".join(f"q{i % 3} Q0 d{i} 1 {i}.5 t\n" for i in range(30)))
     qrels = {"q0": {"d3": 1}, "q1": {"d4": 1}, "q2": {"d2": 2}}
     expected = evaluate_run(path, qrels, metrics=METRICS)
-    monkeypatch.setattr(streamed, "STREAM_FROM", 64)
-    monkeypatch.setattr(streamed, "BLOCK_BYTES", 64)
+    small_blocks(64)
     with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together"):
         got = evaluate_run([path], qrels, metrics=METRICS)
     same(got, expected)

@@ -8,8 +8,7 @@ import pytest
 from ef.evaluation import evaluate_run
 
 from ..conftest import dask_client
-from .test_sharded import QRELS, entry, same, sharded_files
-from .test_streamed import METRICS
+from .shards import METRICS, QRELS, entry, same, sharded_files
 
 pytestmark = pytest.mark.retrievers
 

@@ -8,7 +8,6 @@ import concurrent.futures as cf
 import contextlib
 import gzip
 import hashlib
-import multiprocessing
 import re
 import sys
 import tempfile
@@ -19,18 +18,18 @@ from typing import Any
 
 import fsspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import DatasetFormatError, MissingDependencyError, RunTable, evaluate_run
+from ef.evaluation import DatasetFormatError, MissingDependencyError, evaluate_run
 from ef.evaluation.errors import FormatNotDetectedError
-from ef.evaluation.evaluate import streamed
 from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
 
 from ..profiles_hypothesis import examples
-from .test_sharded import (
+from .shards import (
+    METRICS,
     QRELS,
-    no_whole_read,
+    SHARDED,
     outcome,
     same,
     sharded_files,
@@ -38,7 +37,6 @@ from .test_sharded import (
     write_parquet,
     write_shards,
 )
-from .test_streamed import METRICS, qrels_maps, runs
 
 MEMORY = fsspec.filesystem("memory")
 
@@ -107,27 +105,12 @@ def test_a_local_path_never_goes_through_fsspec(tmp_path, monkeypatch) -> None:
 # -- the numbers ----------------------------------------------------------------------------
 
 
-@settings(
-    max_examples=examples(60),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
-@given(
-    run=runs,
-    qrels=qrels_maps,
-    k=st.integers(1, 4),
-    owners=st.lists(st.integers(0, 3), min_size=6, max_size=6),
-    averaging=st.sampled_from(["qrels", "intersection", "run"]),
-    tie_policy=st.sampled_from(["trec_eval", "docno_asc", "input_order", "expected"]),
-    identical=st.booleans(),
-)
+@settings(max_examples=examples(60))
+@given(**SHARDED, identical=st.booleans())
 def test_shards_at_urls_give_the_whole_local_files_report(  # noqa: PLR0917 - hypothesis' arguments
     tmp_path_factory, run, qrels, k, owners, averaging, tie_policy, identical
 ) -> None:
-    folder = tmp_path_factory.mktemp("shards")
-    paths = write_shards(folder, split(run, owners, k))
-    whole = folder / "whole.trec"
-    whole.write_bytes(b"".join(p.read_bytes() for p in paths))
+    whole, paths = write_shards(tmp_path_factory.mktemp("shards"), split(run, owners, k))
     root = f"memory:///ef-tests-{uuid.uuid4().hex}"
     urls = to_memory(root, paths)
     options = {"averaging": averaging, "tie_policy": tie_policy, "ignore_identical_ids": identical}
@@ -190,12 +173,6 @@ def test_a_gzip_shard_is_told_by_its_suffix_and_hashed_as_stored(tmp_path, memor
     got = evaluate_run([url], QRELS, metrics=METRICS)
     same(got, evaluate_run(whole, QRELS, metrics=METRICS))
     assert list(got.manifest["inputs"]["run"]) == [url_entry(url, packed)]
-
-
-@pytest.fixture(scope="module")
-def process_pool() -> Iterator[cf.ProcessPoolExecutor]:
-    with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield pool
 
 
 def test_file_urls_on_a_process_pool(tmp_path, process_pool) -> None:
@@ -295,14 +272,12 @@ def test_an_unknown_protocol_or_a_missing_package_names_the_url(monkeypatch) -> 
 
 
 def test_a_large_url_shard_is_read_in_batches_from_its_copy(
-    tmp_path, memory_root, temp_folder, monkeypatch
+    tmp_path, memory_root, temp_folder, small_blocks
 ) -> None:
     whole, paths = sharded_files(tmp_path)
     urls = to_memory(memory_root, paths)
     expected = evaluate_run(whole, QRELS, metrics=METRICS)
-    monkeypatch.setattr(streamed, "STREAM_FROM", 64)
-    monkeypatch.setattr(streamed, "BLOCK_BYTES", 64)
-    monkeypatch.setattr(RunTable, "read", no_whole_read)
+    small_blocks(64, whole=False)
     got = evaluate_run(urls, QRELS, metrics=METRICS)
     same(got, expected)
     assert list(got.manifest["inputs"]["run"]) == [
