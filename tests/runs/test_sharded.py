@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -167,10 +168,10 @@ def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
 
 
 @pytest.mark.parametrize("sharded", [True, False], ids=["sharded", "streamed"])
-def test_the_few_queries_warning_points_at_the_caller(tmp_path, monkeypatch, sharded) -> None:
+def test_the_few_queries_warning_points_at_the_caller(tmp_path, small_blocks, sharded) -> None:
     """A run scored shard by shard or batch by batch warns from the line that called
     evaluate_run, as a run read whole does (the check is shared, a frame deeper)."""
-    monkeypatch.setattr(streamed, "STREAM_FROM", 0)  # the one file is read in batches
+    small_blocks(1 << 20, stream_from=0)  # the one file is read in batches
     (tmp_path / "a.trec").write_text("q1 Q0 d1 1 2.0 r\n")
     (tmp_path / "b.trec").write_text("q2 Q0 d1 1 1.0 r\n")
     qrels = {f"q{i}": {"d1": 1} for i in range(1, 6)}
