@@ -225,9 +225,12 @@ def breakdown(run: Path, qrels: Path, repeat: int = 3, python: str = sys.executa
     for label, seconds in rows(samples, start_up(python)):
         shown = label.replace("  ", "· ")
         print(f"| {shown} | {seconds:.3f} |")
+    from ef.evaluation.evaluate.streamed import STREAM_FROM
+
     print(
-        "\nIn batches (a run of 32 MB or more), the next batch is parsed and checked on a worker"
-        "\nwhile the last is scored: those rows overlap, so a (rest) can come out below 0."
+        f"\nIn batches (a run of {STREAM_FROM >> 20} MB or more), the next batch is parsed and"
+        " checked on a worker\nwhile the last is scored: those rows overlap, so a (rest) can"
+        " come out below 0."
     )
     if missing:
         print(f"\n(not found, so not timed: {', '.join(sorted(missing))})")
