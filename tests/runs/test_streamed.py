@@ -7,6 +7,7 @@ line without a newline. The whole-file path is the oracle.
 
 from __future__ import annotations
 
+import mmap
 import re
 import warnings
 from pathlib import Path
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, InputWarning, RunTable, evaluate_run
+from ef.evaluation.formats import trec_stream
 from ef.evaluation.formats.trec_stream import NotStreamable, iter_trec_batches
 
 from ..profiles_hypothesis import examples
@@ -146,3 +148,39 @@ def test_comments_and_blank_lines_at_block_edges(tmp_path, small_blocks) -> None
     for block in (7, 40, 90, 400):
         small_blocks(block, stream_from=0)
         same_report(evaluate_run(path, qrels, metrics=METRICS), expected, path)
+
+
+def test_the_queries_seen_are_found_by_hash() -> None:
+    seen = trec_stream._Seen()
+    assert not seen.any_of(["q1"])  # nothing seen yet
+    seen.add(["q3", "q1"])
+    seen.add(["q2"])
+    assert seen.any_of(["q9", "q2"])
+    assert seen.any_of(["q1"])
+    assert not seen.any_of(["q4", "q9"])
+    assert not seen.any_of([])
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="needs Linux's /proc/self/smaps")
+def test_a_mapped_runs_pages_are_let_go_block_after_block(tmp_path) -> None:
+    # Each page fault maps the cached pages around it too (fault-around): those outside the
+    # block just read stayed mapped, a few pages a block, and added up over a large file.
+    path = tmp_path / "run.trec"
+    lines = (f"q{i // 100} Q0 d{i} {i % 100 + 1} {1000 - i % 100} tag\n" for i in range(150_000))
+    path.write_text("".join(lines))  # about 4 MB, in the page cache now
+    with path.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        blocks = sum(1 for _ in trec_stream._mapped_bodies(m, 64 << 10))
+        resident = _resident_kib(path)
+    assert blocks > 50
+    assert resident <= 64, f"{resident} KiB of the file stay mapped after {blocks} blocks"
+
+
+def _resident_kib(path: Path) -> int:
+    """The KiB of ``path``'s mappings resident in this process."""
+    total, inside = 0, False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+            inside = line.endswith(str(path))
+        elif inside and line.startswith("Rss:"):
+            total += int(line.split()[1])
+    return total

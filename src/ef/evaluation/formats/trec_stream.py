@@ -25,6 +25,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
+import numpy.typing as npt
+
 from . import digests
 from ._io import open_binary
 from .trec_fast import RunColumns, _Beside, _columns, _parse
@@ -58,6 +61,11 @@ def _trailing_query(block: bytes | mmap.mmap, begin: int, end: int) -> int:
     return start
 
 
+#: Bytes beside a block that a page fault in it may have mapped (Linux maps the cached pages
+#: of the aligned ``fault_around_bytes`` window, 64 KiB by default, around a faulting one).
+_FAULT_AROUND = 1 << 20
+
+
 def _mapped_bodies(mapped: mmap.mmap, block_bytes: int) -> Iterator[bytes]:
     """The file's whole queries a block at a time, each block's pages let go once read."""
     position, size = 0, len(mapped)
@@ -68,10 +76,12 @@ def _mapped_bodies(mapped: mmap.mmap, block_bytes: int) -> Iterator[bytes]:
             end = min(end + block_bytes, size)
             cut = size if end == size else _trailing_query(mapped, position, end)
         body = mapped[position:cut]  # the one copy: polars parses bytes
-        # Mapped pages count as this process's memory until let go (the page cache keeps them).
+        # Mapped pages count as this process's memory until let go (the page cache keeps
+        # them). The block's pages go, with those the kernel mapped around a fault on either
+        # side of it: left behind, they would add up block after block.
         if hasattr(mapped, "madvise"):  # not on Windows
-            low = position - position % mmap.PAGESIZE
-            mapped.madvise(mmap.MADV_DONTNEED, low, cut - low)
+            low = max(position - position % mmap.PAGESIZE - _FAULT_AROUND, 0)
+            mapped.madvise(mmap.MADV_DONTNEED, low, min(end + _FAULT_AROUND, size) - low)
         position = cut
         yield body
 
@@ -125,7 +135,7 @@ def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
         # One batch ahead: the next block is read and parsed on a worker while the caller
         # scores this one (polars, numpy and hashlib release the GIL). Batches run one after
         # another, so the digest takes the blocks in order and ``seen`` is up to date.
-        seen: set[str] = set()
+        seen = _Seen()
         worker = stack.enter_context(cf.ThreadPoolExecutor(1, thread_name_prefix="ef-batch"))
 
         def next_batch() -> RunColumns | None:
@@ -135,11 +145,35 @@ def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
         ahead = [worker.submit(next_batch)]  # the batch in the works (a list: the exit sees it)
         stack.callback(lambda: _settle(ahead[0]))  # the map stays open until it is done
         while (columns := ahead[0].result()) is not None:
-            seen.update(columns.query_ids)
+            seen.add(columns.query_ids)
             ahead[0] = worker.submit(next_batch)
             yield columns
         if status is not None and digest is not None:
             digests.record(path, status, digest)
+
+
+class _Seen:
+    """The queries of the blocks read so far, by their ``hash()``: 8 bytes a query, sorted
+    (a set of 200,000 ids would take 8 MB more, kept to the end). A new hash equal to one
+    seen is taken for the same query: at worst (a clash of 64-bit hashes, about one chance
+    in 10**9 for 200,000 queries) the whole file is read at once, with the same numbers."""
+
+    def __init__(self) -> None:
+        self._hashes = np.empty(0, dtype=np.int64)
+
+    def _of(self, query_ids: list[str]) -> npt.NDArray[np.int64]:
+        return np.fromiter(map(hash, query_ids), dtype=np.int64, count=len(query_ids))
+
+    def any_of(self, query_ids: list[str]) -> bool:
+        """Is one of ``query_ids`` among the queries seen?"""
+        hashes = self._of(query_ids)
+        at = np.searchsorted(self._hashes, hashes).clip(max=max(self._hashes.size - 1, 0))
+        return bool(self._hashes.size and np.any(self._hashes[at] == hashes))
+
+    def add(self, query_ids: list[str]) -> None:
+        # Two sorted runs: a stable sort merges them in one pass.
+        merged = np.concatenate([self._hashes, np.sort(self._of(query_ids))])
+        self._hashes = np.sort(merged, kind="stable")
 
 
 def _settle(future: cf.Future[Any]) -> None:
@@ -148,7 +182,7 @@ def _settle(future: cf.Future[Any]) -> None:
         future.result()
 
 
-def _batch(pl: Any, body: bytes, digest: hashlib._Hash | None, seen: set[str]) -> RunColumns:
+def _batch(pl: Any, body: bytes, digest: hashlib._Hash | None, seen: _Seen) -> RunColumns:
     """The columns of ``body`` (whole lines), hashed into ``digest`` beside the parse;
     NotStreamable where the fast reader would decline, or where a query of ``seen`` (the
     queries of the blocks before) comes again."""
@@ -160,14 +194,14 @@ def _batch(pl: Any, body: bytes, digest: hashlib._Hash | None, seen: set[str]) -
     finally:
         spaces = checks.result()
     columns = None if frame is None or spaces is None else _columns(pl, frame, has_hash, spaces)
-    if columns is not None and seen.isdisjoint(columns.query_ids):
+    if columns is not None and not seen.any_of(columns.query_ids):
         return columns
     if frame is not None:  # the lines of a query apart, in this block or across blocks?
         queries = frame.get_column("q").drop_nulls()
         starts = queries.gather(queries.ne_missing(queries.shift(1)).arg_true()).to_list()
         before: set[str] = set()
         for query in starts:
-            if query in seen or query in before:
+            if seen.any_of([query]) or query in before:
                 message = f"the lines of query {query!r} are not together in the file"
                 raise NotStreamable(message, grouped=False)
             before.add(query)
