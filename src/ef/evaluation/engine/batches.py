@@ -39,13 +39,13 @@ read at once.
 
 from __future__ import annotations
 
-import itertools
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..runs.packed import PackedStrings
 from ..types import FrozenDict
 from .measures import Measure
 from .query_values import QueryValues
@@ -129,7 +129,9 @@ def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
             if columns is None:
                 first = next(iter(part.per_query.values()))
                 columns = {key: array("d") for key in first}
-            _extend(ids, columns, part.per_query)
+            ids.extend(part.per_query)
+            for key, column in columns.items():
+                column.extend(_column(part.per_query, key))
         for name, queries in flagged.items():
             queries.update(part.ties[name])
     ties = FrozenDict({name: frozenset(queries) for name, queries in flagged.items()})
@@ -150,24 +152,41 @@ def combine_batches(
     the run's order, no query in two), and the run's query ids in order."""
     from ..runs.ranked import RankedLists
 
-    run_ids: list[str] = []
-    ids: list[str] = []  # the scored queries, in the batches' order
-    columns: dict[str, array[float]] = {m.key: array("d") for m in measures}
-    # A byte per scored query, in ids' order: bit b set if it is in the tie list _FLAGS[b]
-    # (three sets of every tied query's id would take 100 bytes a query).
+    # Kept until every part is in, a part at a time (no array grows and moves through the
+    # batches, leaving holes): each part's query ids packed, not a string per query; the
+    # run position of each scored query; each measure's values.
+    packed: list[PackedStrings] = []
+    scored_at: list[array[int]] = []
+    chunks: dict[str, list[array[float]]] = {m.key: [] for m in measures}
+    # A byte per scored query, in scored_at's order: bit b set if it is in the tie list
+    # _FLAGS[b] (three sets of every tied query's id would take 100 bytes a query).
     marks = bytearray()
+    start = 0  # the run position of the part's first query
     for part in parts:
-        run_ids.extend(part.query_ids)
-        start = len(ids)
-        _extend(ids, columns, part.per_query)
+        packed.append(PackedStrings(part.query_ids))
+        in_run = {q: start + i for i, q in enumerate(part.query_ids)}
+        start += len(part.query_ids)
+        try:
+            scored_at.append(array("q", [in_run[q] for q in part.per_query]))
+        except KeyError as exc:
+            query = exc.args[0]
+            raise ValueError(f"a part scores query {query!r}, not one of its queries") from None
+        for key, column in chunks.items():
+            column.append(_column(part.per_query, key))
         tied, at_cutoff, at_relevant = (part.ties[name] for name in _FLAGS)
         marks.extend(
-            (q in tied) | (q in at_cutoff) << 1 | (q in at_relevant) << 2
-            for q in itertools.islice(ids, start, None)
+            (q in tied) | (q in at_cutoff) << 1 | (q in at_relevant) << 2 for q in part.per_query
         )
+    # Now that the parts are done, their ids are strings again: once, shared by both lists.
+    run_ids = [q for ids in packed for q in ids]
+    del packed
+    ids = [run_ids[i] for i in _joined("q", scored_at)]  # the scored ones, in the parts' order
+    del scored_at
+    columns = {key: _joined("d", column) for key, column in chunks.items()}
+    del chunks
     # The whole run's query sets: its order, skipped queries and missing ones.
     whole = RankedLists(dict.fromkeys(run_ids, ()), checked=True)
-    query_ids, _, skipped, missing = query_sets(whole, qrels, averaging)
+    query_ids, skipped, missing = query_sets(whole, qrels, averaging)
     del whole
     position = {q: i for i, q in enumerate(ids)}
     if len(position) != len(ids):
@@ -184,7 +203,9 @@ def combine_batches(
             registry=registry,
         )
         position.update((q, len(ids) + i) for i, q in enumerate(absent.per_query))
-        _extend(ids, columns, absent.per_query)
+        ids.extend(absent.per_query)
+        for key, values in columns.items():
+            values.extend(_column(absent.per_query, key))
         marks.extend(bytes(len(absent.per_query)))  # a query the run lacks has no tie
     in_order = ids == query_ids
     order = range(len(ids)) if in_order else [position[q] for q in query_ids]
@@ -201,18 +222,18 @@ def combine_batches(
     return Scored(QueryValues(query_ids, columns), skipped, missing, ties), run_ids
 
 
-def _extend(
-    ids: list[str], columns: dict[str, array[float]], values: Mapping[str, Mapping[str, float]]
-) -> None:
-    """Append the queries of ``values`` and their values to ``ids`` and ``columns``."""
-    ids.extend(values)
+def _column(values: Mapping[str, Mapping[str, float]], key: str) -> array[float]:
+    """The values of ``key``, one per query of ``values`` in order."""
     if isinstance(values, QueryValues):
-        for key, column in columns.items():
-            column.extend(values.column(key))
-        return
-    rows = list(values.values())  # a BatchScores made by hand: rows of any mapping
-    for key, column in columns.items():
-        column.extend(row[key] for row in rows)
+        return array("d", values.column(key))
+    return array("d", (row[key] for row in values.values()))  # a BatchScores made by hand
+
+
+def _joined(typecode: str, chunks: list[array[Any]]) -> array[Any]:
+    """One array of ``chunks`` one after another."""
+    joined = array(typecode)
+    joined.frombytes(b"".join(chunks))
+    return joined
 
 
 def scored_parts(

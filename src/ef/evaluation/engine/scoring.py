@@ -263,7 +263,8 @@ def score_rankings(
     ``cutoffs`` (default: the measures' own). ``registry`` names the plugin of a metric that
     fails. ``progress`` advances by one per measure scored.
     """
-    query_ids, judgements, skipped, missing = query_sets(run, qrels, averaging, unavailable)
+    query_ids, skipped, missing = query_sets(run, qrels, averaging, unavailable)
+    judgements = [qrels[query_id] for query_id in query_ids]
     hits = run.judged_hits(query_ids, judgements, tie_policy, float64=float64)
     per_query = score_all(
         measures,
@@ -286,13 +287,12 @@ def query_sets(
     qrels: Qrels,
     averaging: str,
     unavailable: Mapping[str, str] | None = None,
-) -> tuple[list[str], list[Mapping[str, float]], dict[str, str], list[str]]:
-    """The queries to score and their judgements, the skipped ones (with why, in qrels'
-    order) and the missing ones, under the averaging policy (or ``"all"``: every judged
-    query, scoring 0 where the run lacks it, as ranx's ``make_comparable``)."""
+) -> tuple[list[str], dict[str, str], list[str]]:
+    """The queries to score (all judged), the skipped ones (with why, in qrels' order) and
+    the missing ones, under the averaging policy (or ``"all"``: every judged query, scoring
+    0 where the run lacks it, as ranx's ``make_comparable``)."""
     unavailable = unavailable or {}
     scored: list[str] = []
-    judgements: list[Mapping[str, float]] = []
     skipped: dict[str, str] = {}
     missing: list[str] = []
     if averaging == "run":
@@ -301,7 +301,6 @@ def query_sets(
             judged = qrels.get(query_id)
             if judged:
                 scored.append(query_id)
-                judgements.append(judged)
             elif judged is not None:
                 skipped[query_id] = "no judgement"
         for query_id, judged in qrels.items():
@@ -309,7 +308,7 @@ def query_sets(
                 if judged:
                     missing.append(query_id)
                 skipped[query_id] = "not in the run" if judged else "no judgement"
-        return scored, judgements, skipped, missing
+        return scored, skipped, missing
     for query_id, judged in qrels.items():
         if averaging != "all" and max(judged.values(), default=0) <= 0:  # no positive grade
             skipped[query_id] = "no positive judgement"
@@ -323,8 +322,7 @@ def query_sets(
                 skipped[query_id] = "not in the run"
                 continue
         scored.append(query_id)
-        judgements.append(judged)
-    return scored, judgements, skipped, missing
+    return scored, skipped, missing
 
 
 @attrs.frozen

@@ -36,6 +36,7 @@ from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameErro
 from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, url_glob
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
+from ..runs.packed import PackedQrels
 from .inputs import check_not_swapped, load_run, tabular
 from .streamed import batched_evaluation, batched_scores
 
@@ -209,6 +210,7 @@ def sharded_evaluation(
     :func:`score_shard` inline (``executor`` None) or by ``executor.submit``. Only a
     ``custom_registry`` is sent to the executor; else each worker uses its default one."""
     measures = resolve_measures(metrics, k_values, registry)
+    judged = PackedQrels.of(judged)  # kept to the end and sent to every shard: packed
     options: dict[str, Any] = {
         "averaging": averaging,
         "tie_policy": tie_policy,
