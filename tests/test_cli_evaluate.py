@@ -473,14 +473,22 @@ def test_a_profile_says_a_url_must_be_copied_and_shards_concatenated(tmp_path) -
     url = f"file://{paths[0]}"
     code, _, err = run("evaluate", str(DEMO), url, "--profile", "trec_eval")
     assert code == 2
-    assert err.startswith(
-        f"Error: profile='trec_eval' needs a local run file, not the URL '{url}': copy it "
-        "locally first and give its path"
+    assert err == (
+        f"Error: --profile trec_eval needs a local run file, not the URL '{url}': copy it "
+        "locally first and give its path, or give --ties and --averaging instead\n"
     )
     code, _, err = run("evaluate", str(DEMO), *map(str, paths), "--profile", "trec_eval")
     assert code == 2
-    assert err.startswith(
-        "Error: profile='trec_eval' does not score a sharded run; concatenate the shards"
+    assert err == (
+        "Error: --profile trec_eval does not score a sharded run; concatenate the shards, or "
+        "give --ties and --averaging instead\n"
+    )
+    code, _, err = run("evaluate", str(DEMO), str(paths[0]), "--workers", "1", "--profile", "beir")
+    assert code == 2
+    assert err == (
+        "Error: --profile beir does not score a sharded run, here of one shard: give its path "
+        f"'{paths[0]}' itself (without --workers, not a pattern), or give --ties and "
+        "--averaging instead\n"
     )
 
 

@@ -96,7 +96,10 @@ def test_the_cli_takes_a_profile(tmp_path: Path) -> None:
         cli, ["evaluate", str(qrels), str(run_file), "--profile", "beir", "--ties", "docno_asc"]
     )
     assert both.exit_code == 2
-    assert "profile='beir' sets the tie policy and the averaging" in both.stderr
+    assert both.stderr == (
+        "Error: --profile beir sets the tie policy and the averaging of its tool; leave --ties "
+        "and --averaging unset, or drop --profile\n"
+    )
 
 
 @pytest.mark.peers

@@ -25,7 +25,8 @@ from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
 from ..errors import DatasetFormatError, EvaluationError, FormatNotDetectedError
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
-from ..evaluate.run import AVERAGING, evaluate_retrieved, evaluate_run
+from ..evaluate.run import AVERAGING, evaluate_retrieved, evaluate_run, profile_refusal
+from ..evaluate.sharded import shards_of
 from ..formats.convert import DROPPABLE, KINDS, Kind
 from ..formats.convert import convert as convert_data
 from ..formats.demo import DEMO_NAME, demo_path
@@ -310,6 +311,11 @@ def evaluate(  # click passes every option by keyword
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
     given = _run_argument(run, sharded=workers is not None)
+    if profile is not None:  # refused here, in the names of ef-eval's options
+        rules_given = tie_policy is not None or averaging is not None
+        refusal = profile_refusal(profile, shards_of(given), rules_given=rules_given, cli=True)
+        if refusal is not None:
+            raise ValueError(refusal)
     with (
         input_warnings() as caught,
         _swapped_files(_dataset(qrels), run[0]),

@@ -29,7 +29,14 @@ if TYPE_CHECKING:
     from ..runs.table import RunTable
     from ..types import DataFrameLike, Qrels, RunInput
 
-__all__ = ["AVERAGING", "evaluate_retrieved", "evaluate_run", "load_qrels", "load_run"]
+__all__ = [
+    "AVERAGING",
+    "evaluate_retrieved",
+    "evaluate_run",
+    "load_qrels",
+    "load_run",
+    "profile_refusal",
+]
 
 
 def evaluate_run(
@@ -193,13 +200,10 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     policy, scored_over = "trec_eval", "qrels"  # a profile sets its own, rule by rule
     if profile is not None:
-        if shards is not None:
-            raise ValueError(_no_profile_for(profile, shards))
-        if tie_policy is not None or averaging is not None:
-            raise ValueError(
-                f"profile={profile!r} sets the tie policy and the averaging of its tool; "
-                "leave tie_policy and averaging unset, or drop the profile"
-            )
+        rules_given = tie_policy is not None or averaging is not None
+        refusal = profile_refusal(profile, shards, rules_given=rules_given)
+        if refusal is not None:
+            raise ValueError(refusal)
     else:
         policy = check_tie_policy(tie_policy or "trec_eval")
         scored_over = averaging or "qrels"
@@ -348,28 +352,48 @@ def _report(
     )
 
 
-def _no_profile_for(profile: str, shards: Sequence[str]) -> str:
-    """Why ``profile`` refuses ``shards``: a profile scores one local file (or run in memory).
+def profile_refusal(
+    profile: str, shards: Sequence[str] | None, *, rules_given: bool, cli: bool = False
+) -> str | None:
+    """Why ``profile`` refuses to score the run (``shards``, if it is sharded), or None: a
+    profile scores one local file or a run in memory, by its tool's rules. ``rules_given``:
+    a tie policy or an averaging was given too. ``cli`` names the options as ``ef-eval``
+    spells them.
 
-    >>> _no_profile_for("beir", ["a.trec", "b.trec"])
-    "profile='beir' does not score a sharded run; concatenate the shards, or give tie_policy \
-and averaging instead"
-    >>> _no_profile_for("trec_eval", ["s3://bucket/run.trec"])
+    >>> profile_refusal("beir", None, rules_given=True)
+    "profile='beir' sets the tie policy and the averaging of its tool; leave tie_policy and \
+averaging unset, or drop the profile"
+    >>> profile_refusal("beir", ["a.trec", "b.trec"], rules_given=False, cli=True)
+    '--profile beir does not score a sharded run; concatenate the shards, or give --ties and \
+--averaging instead'
+    >>> profile_refusal("trec_eval", ["s3://bucket/run.trec"], rules_given=False)
     "profile='trec_eval' needs a local run file, not the URL 's3://bucket/run.trec': copy it \
 locally first and give its path, or give tie_policy and averaging instead"
+    >>> profile_refusal("trec_eval", None, rules_given=False) is None
+    True
     """
-    instead = "or give tie_policy and averaging instead"
+    named = f"--profile {profile}" if cli else f"profile={profile!r}"
+    rules = "--ties and --averaging" if cli else "tie_policy and averaging"
+    instead = f"or give {rules} instead"
+    if shards is None:
+        if not rules_given:
+            return None
+        drop = "--profile" if cli else "the profile"
+        return (
+            f"{named} sets the tie policy and the averaging of its tool; leave {rules} unset, "
+            f"or drop {drop}"
+        )
     if len(shards) > 1:
-        sharded = f"profile={profile!r} does not score a sharded run"
-        return f"{sharded}; concatenate the shards, {instead}"
+        return f"{named} does not score a sharded run; concatenate the shards, {instead}"
     (shard,) = shards
     if is_url(shard):
         return (
-            f"profile={profile!r} needs a local run file, not the URL {shard!r}: copy it "
-            f"locally first and give its path, {instead}"
+            f"{named} needs a local run file, not the URL {shard!r}: copy it locally first "
+            f"and give its path, {instead}"
         )
     # A list of one path, or a glob that matched one file.
+    shapes = "without --workers, not a pattern" if cli else "not in a list, not a pattern"
     return (
-        f"profile={profile!r} does not score a sharded run, here of one shard: give its path "
-        f"{shard!r} itself (not in a list, not a pattern), {instead}"
+        f"{named} does not score a sharded run, here of one shard: give its path {shard!r} "
+        f"itself ({shapes}), {instead}"
     )
