@@ -162,9 +162,13 @@ def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
     qrels = {"q0": {"d3": 1}, "q1": {"d4": 1}, "q2": {"d2": 2}}
     expected = evaluate_run(path, qrels, metrics=METRICS)
     small_blocks(64)
-    with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together"):
+    with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together") as caught:
         got = evaluate_run([path], qrels, metrics=METRICS)
     same(got, expected)
+    assert [Path(w.filename).name for w in caught] == [Path(__file__).name]  # from this line
+    with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together") as caught:
+        score_shard(str(path), qrels, METRICS, (10,), averaging="qrels", tie_policy="trec_eval")
+    assert [Path(w.filename).name for w in caught] == [Path(__file__).name]
 
 
 @pytest.mark.parametrize("sharded", [True, False], ids=["sharded", "streamed"])

@@ -103,6 +103,7 @@ def score_shard(
     run_columns: Columns = None,
     check_swapped: bool = True,
     registry: Registry | None = None,
+    stacklevel: int = 1,
 ) -> ShardScores:
     """Read the run file ``shard`` and score its queries: the task an executor runs (a
     top-level function of plain values, so it pickles). ``metrics`` and ``k_values`` are
@@ -111,7 +112,8 @@ def score_shard(
     A shard given as a URL (``s3://...``) is copied here, where it is scored, to a local
     temporary file (:func:`~ef.evaluation.formats.remote.local_copy`), hashed on the way and
     deleted once scored. A large TREC shard is read in batches, with flat memory
-    (:func:`~ef.evaluation.evaluate.streamed.batched_scores`)."""
+    (:func:`~ef.evaluation.evaluate.streamed.batched_scores`); if it cannot be, a warning
+    says why, from ``stacklevel`` frames above this function (1: its caller)."""
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
     scoring: dict[str, Any] = {
@@ -124,7 +126,14 @@ def score_shard(
         """The scores of the local run file ``path``: in batches if it is large, else read
         whole."""
         batched = batched_scores(
-            path, qrels, measures, registry, run_format=run_format, shown=shown, **scoring
+            path,
+            qrels,
+            measures,
+            registry,
+            run_format=run_format,
+            shown=shown,
+            stacklevel=stacklevel + 2,  # above this function and score_shard
+            **scoring,
         )
         if batched is not None:
             return batched
@@ -224,9 +233,11 @@ def sharded_evaluation(
         if executor is None:
             parts = []
             for shard in shards:
-                parts.append(
-                    score_shard(shard, judged, metrics, k_values, registry=registry, **options)
+                # stacklevel: a warning points at evaluate_run's caller, two frames up.
+                part = score_shard(
+                    shard, judged, metrics, k_values, registry=registry, stacklevel=3, **options
                 )
+                parts.append(part)
                 step.advance(1)
         else:
             sent = registry if custom_registry else None

@@ -72,15 +72,16 @@ def _tables(
             advance(block_bytes)
 
 
-def _read_whole(source: Path | str, why: NotStreamable) -> None:
-    """Say why a run is read whole, if its order is the reason (sorting it is the fix)."""
+def _read_whole(source: Path | str, why: NotStreamable, stacklevel: int) -> None:
+    """Say why a run is read whole, if its order is the reason (sorting it is the fix), at
+    ``stacklevel`` as :func:`warnings.warn` counts it here (1: this function)."""
     if not why.grouped:
         warnings.warn(
             f"{source}: {why}, so the whole run is read at once and memory grows with "
             f"it; sorted by query (LC_ALL=C sort -k1,1 -s {source} > sorted.trec), it is "
             "read in batches",
             InputWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
 
 
@@ -95,11 +96,13 @@ def batched_scores(
     tie_policy: str,
     ignore_identical_ids: bool,
     shown: str | None = None,
+    stacklevel: int = 1,
 ) -> BatchScores | None:
     """The :class:`~ef.evaluation.engine.batches.BatchScores` of the run file ``path`` (a
     shard) read in batches of :data:`BLOCK_BYTES`: those of the whole file read at once, or
     None where :func:`streamed_evaluation` would be. ``shown`` names the file in a warning
-    (the URL of a local copy)."""
+    (the URL of a local copy), which points ``stacklevel`` frames above this function (1:
+    its caller)."""
     from ..formats.trec_stream import NotStreamable
 
     if not _streamable(path, run_format, registry):
@@ -117,7 +120,7 @@ def batched_scores(
             )
         )
     except NotStreamable as why:
-        _read_whole(shown or path, why)
+        _read_whole(shown or path, why, stacklevel + 2)  # + this function and _read_whole
         return None
 
 
@@ -161,7 +164,7 @@ def streamed_evaluation(
                 ignore_identical_ids=ignore_identical_ids,
             )
     except NotStreamable as why:
-        _read_whole(source, why)
+        _read_whole(source, why, stacklevel=4)  # here, evaluate_run, its caller
         return None
     return batched_evaluation(
         run_ids,
