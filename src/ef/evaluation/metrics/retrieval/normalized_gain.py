@@ -39,6 +39,8 @@ def _step(ideal: Sequence[float], i: int) -> float:
 
 
 def _total(ideal: Sequence[float]) -> float:
+    """The ideal gains summed left to right, as trec_eval's C loop adds them: not ``sum()``,
+    which since Python 3.12 compensates its rounding and can differ in the last bit."""
     total = 0.0
     for gain in ideal:
         total += gain
