@@ -8,6 +8,7 @@ import concurrent.futures as cf
 import contextlib
 import gzip
 import hashlib
+import json
 import re
 import sys
 import tempfile
@@ -316,3 +317,65 @@ def test_an_undetectable_shard_on_a_process_pool_names_the_url(tmp_path, process
         with pytest.raises(FormatNotDetectedError, match=re.escape(f"format of {named} to")) as why:
             evaluate_run(run, QRELS, metrics=METRICS, executor=process_pool)  # pickled back
         assert (str(why.value.path), why.value.capability) == (named, "read_run")
+
+
+# -- qrels at a URL ------------------------------------------------------------------------
+
+
+def write_qrels(path: Path) -> bytes:
+    data = "".join(f"{q} 0 {d} {g}\n" for q, judged in QRELS.items() for d, g in judged.items())
+    raw = gzip.compress(data.encode()) if path.suffix == ".gz" else data.encode()
+    path.write_bytes(raw)
+    return raw
+
+
+@pytest.mark.parametrize("name", ["qrels.txt", "qrels.txt.gz"])
+def test_qrels_at_a_url_give_the_local_files_report(
+    tmp_path, memory_root, temp_folder, small_blocks, name
+) -> None:
+    whole, _ = sharded_files(tmp_path)
+    local = tmp_path / name
+    raw = write_qrels(local)
+    (url,) = to_memory(memory_root, [local])
+    expected = evaluate_run(whole, local, metrics=METRICS)
+    got = evaluate_run(whole, url, metrics=METRICS)
+    same(got, expected)
+    assert got.manifest["inputs"]["qrels"] == url_entry(url, raw)  # the bytes as stored
+    small_blocks(64, stream_from=0)  # the run read in batches: the qrels read the same way
+    same(evaluate_run(whole, url, metrics=METRICS), expected)
+    assert list(temp_folder.iterdir()) == []  # every copy deleted
+
+
+def test_a_bad_qrels_line_or_a_missing_qrels_file_names_the_url(
+    tmp_path, memory_root, temp_folder
+) -> None:
+    whole, _ = sharded_files(tmp_path)
+    bad = tmp_path / "qrels.txt"
+    bad.write_text("q1 0 d1 1\nq2 0 d2 high\n")
+    (url,) = to_memory(memory_root, [bad])
+    with pytest.raises(DatasetFormatError) as caught:
+        evaluate_run(whole, url, metrics=METRICS)
+    assert str(caught.value).startswith(f"{url}:2:")
+    assert str(temp_folder) not in str(caught.value)
+    with pytest.raises(FileNotFoundError, match=re.escape(f"{memory_root}/none.txt: no such file")):
+        evaluate_run(whole, f"{memory_root}/none.txt", metrics=METRICS)
+    assert list(temp_folder.iterdir()) == []
+
+
+def test_the_cli_reads_qrels_at_a_url(tmp_path, memory_root) -> None:
+    from click.testing import CliRunner
+
+    from ef.evaluation.cli import cli
+
+    whole, _ = sharded_files(tmp_path)
+    local = tmp_path / "qrels.txt"
+    raw = write_qrels(local)
+    (url,) = to_memory(memory_root, [local])
+    result = CliRunner().invoke(cli, ["evaluate", url, str(whole), "-m", "ndcg@10", "-o", "json"])
+    assert result.exit_code == 0, result.output
+    expected = evaluate_run(whole, local, metrics=["ndcg@10"])
+    assert json.loads(result.stdout)["metrics"] == expected.metrics
+    assert json.loads(result.stdout)["manifest"]["inputs"]["qrels"] == url_entry(url, raw)
+    missing = CliRunner().invoke(cli, ["evaluate", f"{memory_root}/none.txt", str(whole)])
+    assert missing.exit_code == 2
+    assert missing.stderr == f"Error: {memory_root}/none.txt: no such file\n"

@@ -128,13 +128,14 @@ def _name_the_option(message: str, capability: str, command: str | None) -> str:
 
 
 @contextlib.contextmanager
-def _swapped_files(qrels: Path, run: str | Path) -> Iterator[None]:
+def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
     """A qrels file that cannot be read because it is a TREC run: say the files look swapped
     (trec_eval and ef-eval take QRELS RUN), beside the reader's file-and-line message."""
     try:
         yield
     except DatasetFormatError as exc:
-        if str(exc).startswith(f"{qrels}:") and looks_like_trec_run(qrels):
+        local = not is_url(qrels)  # a URL's bytes were in a copy, gone now
+        if local and str(exc).startswith(f"{qrels}:") and looks_like_trec_run(Path(qrels)):
             raise DatasetFormatError(
                 f"{exc}; {qrels} looks like a run, not judgements: ef-eval evaluate takes "
                 f"QRELS RUN, as trec_eval does (did you mean: ef-eval evaluate {run} {qrels}?)"
@@ -148,6 +149,12 @@ def _dataset(value: str) -> Path:
     Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
     """
     return demo_path() if value == DEMO_NAME else Path(value)
+
+
+def _qrels(value: str) -> Path | str:
+    """QRELS: the demo dataset, a path, or an fsspec URL (kept a string: a Path would fold
+    its ``//``)."""
+    return value if is_url(value) else _dataset(value)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -296,11 +303,12 @@ def evaluate(  # click passes every option by keyword
 ) -> None:
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
 
-    QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV, a Parquet file, or a BEIR
-    directory (its test split); demo is the demo dataset shipped with ef-evaluation. RUN is
-    a TREC run (qid Q0 docno rank score tag), an MS MARCO run (qid pid rank) or a Parquet
-    file (one row per doc); gzip is read transparently. Several RUN files, or a quoted glob
-    ('runs/*.trec'), are the shards of one run, each holding whole queries: the numbers are
+    QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV or a Parquet file (at a path or
+    an fsspec URL), or a BEIR directory (its test split); demo is the demo dataset shipped
+    with ef-evaluation. RUN is a TREC run (qid Q0 docno rank score tag), an MS MARCO run
+    (qid pid rank) or a Parquet file (one row per doc); gzip is read transparently. Several
+    RUN files, or a quoted glob ('runs/*.trec'), are the shards of one run, each holding
+    whole queries: the numbers are
     those of the shards concatenated (--workers N scores them on N processes). A RUN may be
     an fsspec URL ('s3://bucket/runs/*.trec', with ef-evaluation[remote] and s3fs installed),
     copied and read where it is scored.
@@ -318,12 +326,12 @@ def evaluate(  # click passes every option by keyword
             raise ValueError(refusal)
     with (
         input_warnings() as caught,
-        _swapped_files(_dataset(qrels), run[0]),
+        _swapped_files(_qrels(qrels), run[0]),
         _pool(workers) as pool,
     ):
         report = evaluate_run(
             given,
-            _dataset(qrels),
+            _qrels(qrels),
             metrics=chosen,
             k_values=cutoffs,
             averaging=averaging,

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from ..formats.digests import recorded
+from ..formats.digests import recorded, recorded_url
+from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry
 
 __all__ = [
@@ -49,6 +50,9 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
     >>> entry["sha256"][:12], entry["bytes"]
     ('c9f7e388ce61', 20)
     """
+    if is_url(path):  # read through a local copy, hashed on the way (formats.remote)
+        sha256, size = recorded_url(path) or (None, None)
+        return {"path": path, "sha256": sha256, "bytes": size}
     source = Path(path)
     if source.is_dir():
         from ..formats.beir import DEFAULT_QRELS_PATHS

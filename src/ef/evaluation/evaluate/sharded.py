@@ -20,7 +20,6 @@ concatenated into one file give. A query in two shards is an error naming both.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
 import glob
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -32,8 +31,7 @@ import attrs
 from ..engine.batches import BatchScores, combine_batches, score_batch
 from ..engine.manifest import file_entry
 from ..engine.scoring import Evaluation, resolve_measures
-from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameError
-from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, url_glob
+from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, named_as, url_glob
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
 from ..runs.packed import PackedQrels
@@ -145,34 +143,9 @@ def score_shard(
     if not is_url(shard):
         local = scores(Path(shard))
         return ShardScores(file_entry(shard), local)  # hashed as it was read: after it
-    with local_copy(shard) as copy, _named(shard, copy.path):
+    with local_copy(shard) as copy, named_as(shard, copy.path):
         remote = scores(copy.path, shown=shard)
     return ShardScores({"path": shard, "sha256": copy.sha256, "bytes": copy.bytes}, remote)
-
-
-@contextlib.contextmanager
-def _named(url: str, local: Path) -> Iterator[None]:
-    """A reader's error about the local copy of ``url`` names the URL instead."""
-    try:
-        yield
-    except (ValueError, TypeError) as exc:
-        text, where = str(exc), str(local)
-        if where not in text:
-            raise
-        renamed: Exception
-        if isinstance(exc, FormatNotDetectedError):
-            renamed = FormatNotDetectedError(
-                text.replace(where, url), path=url, capability=exc.capability
-            )
-        elif type(exc) in _MESSAGE_ONLY:
-            renamed = type(exc)(text.replace(where, url))
-        else:
-            raise
-        raise renamed.with_traceback(exc.__traceback__) from None
-
-
-#: Errors made of a message alone, which :func:`_named` can make again with the URL in it.
-_MESSAGE_ONLY = (DatasetFormatError, UnknownNameError, ValueError, TypeError)
 
 
 def _distinct(shards: Sequence[str], parts: Sequence[ShardScores]) -> None:

@@ -24,11 +24,12 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-__all__ = ["record", "recorded"]
+__all__ = ["record", "record_url", "recorded", "recorded_url"]
 
 _KEPT = 16  # the inputs of a few evaluations; a digest is 64 characters
 _lock = threading.Lock()
 _digests: OrderedDict[tuple[str, int, int, int, int], tuple[str, int]] = OrderedDict()
+_urls: OrderedDict[str, tuple[str, int]] = OrderedDict()  # by URL: the bytes last read there
 
 
 def _identity(path: Path, status: os.stat_result) -> tuple[str, int, int, int, int]:
@@ -60,3 +61,19 @@ def recorded(path: Path) -> tuple[str, int] | None:
         return None
     with _lock:
         return _digests.get(key)
+
+
+def record_url(url: str, sha256: str, size: int) -> None:
+    """Keep the sha256 (hex) and size of the bytes just read at ``url`` (a remote file has
+    no identity to check later: the entry is that of the last read)."""
+    with _lock:
+        _urls[url] = (sha256, size)
+        _urls.move_to_end(url)
+        while len(_urls) > _KEPT:
+            _urls.popitem(last=False)
+
+
+def recorded_url(url: str) -> tuple[str, int] | None:
+    """The sha256 (hex) and size of the bytes last read at ``url``, or None."""
+    with _lock:
+        return _urls.get(url)

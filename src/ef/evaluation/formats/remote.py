@@ -35,9 +35,22 @@ from typing import Any, TypeGuard
 
 import attrs
 
-from ..errors import MissingDependencyError
+from ..errors import (
+    DatasetFormatError,
+    FormatNotDetectedError,
+    MissingDependencyError,
+    UnknownNameError,
+)
 
-__all__ = ["LocalCopy", "check_url", "expand_url_glob", "is_url", "local_copy", "url_glob"]
+__all__ = [
+    "LocalCopy",
+    "check_url",
+    "expand_url_glob",
+    "is_url",
+    "local_copy",
+    "named_as",
+    "url_glob",
+]
 
 #: ``protocol://``, possibly after chained ones (``simplecache::s3://``); a protocol of one
 #: letter would be a Windows drive.
@@ -129,3 +142,28 @@ def local_copy(url: str) -> Iterator[LocalCopy]:
                 out.write(block)
                 size += len(block)
         yield LocalCopy(target, digest.hexdigest(), size)
+
+
+@contextlib.contextmanager
+def named_as(url: str, local: Path) -> Iterator[None]:
+    """A reader's error about the local copy of ``url`` names the URL instead."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        text, where = str(exc), str(local)
+        if where not in text:
+            raise
+        renamed: Exception
+        if isinstance(exc, FormatNotDetectedError):
+            renamed = FormatNotDetectedError(
+                text.replace(where, url), path=url, capability=exc.capability
+            )
+        elif type(exc) in _MESSAGE_ONLY:
+            renamed = type(exc)(text.replace(where, url))
+        else:
+            raise
+        raise renamed.with_traceback(exc.__traceback__) from None
+
+
+#: Errors made of a message alone, which :func:`named_as` can make again with the URL in it.
+_MESSAGE_ONLY = (DatasetFormatError, UnknownNameError, ValueError, TypeError)
