@@ -4,11 +4,13 @@ values are combined from them."""
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ef.evaluation import evaluate_run
 from ef.evaluation.engine.batches import BatchScores, combine_batches
 from ef.evaluation.engine.scoring import resolve_measures
 from ef.evaluation.plugin_engine.registry import Registry
@@ -86,3 +88,20 @@ def test_a_part_that_scores_a_query_it_does_not_hold_is_refused() -> None:
         combine_batches(
             [part], {"q2": {"a": 1}}, measures, averaging="qrels", tie_policy="trec_eval"
         )
+
+
+@pytest.mark.parametrize("sharded", [True, False], ids=["sharded", "streamed"])
+def test_qrels_with_an_id_not_a_str_are_refused_as_when_read_whole(
+    tmp_path, small_blocks, sharded
+) -> None:
+    """Packing needs str ids: qrels of int ids are kept as they are, for the check that says
+    the run's ids are str and theirs are not (not a TypeError from inside the packing)."""
+    path = tmp_path / "run.trec"
+    path.write_text("1 Q0 d1 1 2.0 r\n2 Q0 d2 1 1.0 r\n")
+    qrels = {1: {"d1": 1}, 2: {"d2": 1}}
+    with pytest.raises(ValueError, match="the run's query ids are str, qrels' are int") as whole:
+        evaluate_run(path, qrels, metrics=("mrr@10",))  # type: ignore[arg-type]  # int ids
+    small_blocks(16, stream_from=0)  # the file read in batches
+    run = [path] if sharded else path
+    with pytest.raises(ValueError, match=f"^{re.escape(str(whole.value))}$"):
+        evaluate_run(run, qrels, metrics=("mrr@10",))  # type: ignore[arg-type]  # int ids

@@ -34,7 +34,7 @@ from ..engine.scoring import Evaluation, resolve_measures
 from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, named_as, url_glob
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
-from ..runs.packed import PackedQrels
+from ..runs.packed import packed_qrels
 from .inputs import check_not_swapped, load_run, tabular
 from .streamed import batched_evaluation, batched_scores
 
@@ -192,7 +192,7 @@ def sharded_evaluation(
     :func:`score_shard` inline (``executor`` None) or by ``executor.submit``. Only a
     ``custom_registry`` is sent to the executor; else each worker uses its default one."""
     measures = resolve_measures(metrics, k_values, registry)
-    judged = PackedQrels.of(judged)  # kept to the end and sent to every shard: packed
+    judged = packed_qrels(judged)  # kept to the end and sent to every shard: packed
     options: dict[str, Any] = {
         "averaging": averaging,
         "tie_policy": tie_policy,

@@ -21,7 +21,7 @@ from ..engine.scoring import Evaluation, evaluation
 from ..errors import InputWarning
 from ..formats.files import format_for
 from ..progress import Progress, phase
-from ..runs.packed import PackedQrels
+from ..runs.packed import packed_qrels
 from ..runs.ranked import RankedLists
 from .inputs import check_overlap, load_qrels
 
@@ -150,7 +150,7 @@ def streamed_evaluation(
     if not _streamable(source, run_format, registry):
         return None
     # Kept while every batch is scored: packed, a few arrays instead of an object per grade.
-    judged = PackedQrels.of(load_qrels(qrels, registry, qrels_format, columns=qrels_columns))
+    judged = packed_qrels(load_qrels(qrels, registry, qrels_format, columns=qrels_columns))
     try:
         # One phase, in bytes of the run: each batch is read and scored before the next.
         with phase(progress, "reading and scoring", source.stat().st_size, unit="bytes") as step:

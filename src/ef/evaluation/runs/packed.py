@@ -25,7 +25,7 @@ from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, Va
 from itertools import accumulate, chain, pairwise
 from typing import Any, overload
 
-__all__ = ["PackedQrels", "PackedStrings"]
+__all__ = ["PackedQrels", "PackedStrings", "packed_qrels"]
 
 
 def _ints(values: list[int]) -> array[int]:
@@ -189,6 +189,24 @@ class PackedQrels(Mapping[str, Mapping[str, float]]):
     def __reduce__(self) -> tuple[type[PackedQrels], tuple[Any, ...]]:
         # The hash index is built again where it lands: str hashes differ between processes.
         return (type(self), (self._queries, self._rows, self._docs, self._grades))
+
+
+def packed_qrels(
+    qrels: Mapping[str, Mapping[str, float]],
+) -> Mapping[str, Mapping[str, float]]:
+    """``qrels`` packed (:meth:`PackedQrels.of`), or as they are if an id is not a str: the
+    checks that follow then say so as they do for a dict (``1`` is not the run's ``'1'``).
+
+    >>> type(packed_qrels({"q1": {"d1": 1}})).__name__, packed_qrels({1: {"d1": 1}})
+    ('PackedQrels', {1: {'d1': 1}})
+    """
+    if isinstance(qrels, PackedQrels):
+        return qrels
+    every_id_a_str = all(
+        isinstance(query_id, str) and all(isinstance(doc_id, str) for doc_id in judged)
+        for query_id, judged in qrels.items()
+    )
+    return PackedQrels.of(qrels) if every_id_a_str else qrels
 
 
 class _Values(ValuesView[Mapping[str, float]]):
