@@ -379,3 +379,20 @@ def test_the_cli_reads_qrels_at_a_url(tmp_path, memory_root) -> None:
     missing = CliRunner().invoke(cli, ["evaluate", f"{memory_root}/none.txt", str(whole)])
     assert missing.exit_code == 2
     assert missing.stderr == f"Error: {memory_root}/none.txt: no such file\n"
+
+
+def test_qrels_at_a_url_of_a_folder_or_without_fsspec_are_called_qrels(
+    tmp_path, memory_root, monkeypatch
+) -> None:
+    whole, _ = sharded_files(tmp_path)
+    with fsspec.open(f"{memory_root}/beir/qrels/test.tsv", "wb") as out:
+        out.write(b"query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    folder = f"{memory_root}/beir"  # a BEIR directory is read from a local path only
+    with pytest.raises(
+        IsADirectoryError, match=f"^{re.escape(folder)}: is a directory, not a qrels"
+    ):
+        evaluate_run(whole, folder, metrics=METRICS)
+    monkeypatch.setitem(sys.modules, "fsspec", None)  # import fsspec now fails
+    url = f"{memory_root}/beir/qrels/test.tsv"
+    with pytest.raises(MissingDependencyError, match=f"^{re.escape(url)}: reading a file at a URL"):
+        evaluate_run(whole, url, metrics=METRICS)

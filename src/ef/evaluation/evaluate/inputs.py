@@ -447,7 +447,7 @@ def load_qrels(
     copied to a local one and read as that, its sha256 kept for the manifest."""
     if is_url(qrels):
         check_url(qrels)
-        with local_copy(qrels) as copy, named_as(qrels, copy.path):
+        with local_copy(qrels, "qrels") as copy, named_as(qrels, copy.path):
             judged = load_qrels(copy.path, registry, format, columns=columns)
         record_url(qrels, copy.sha256, copy.bytes)
         return judged

@@ -78,7 +78,7 @@ def _fsspec(url: str) -> Any:
         import fsspec
     except ImportError:
         raise MissingDependencyError(
-            f"{url}: reading a run from a URL needs fsspec: {_INSTALL}"
+            f"{url}: reading a file at a URL needs fsspec: {_INSTALL}"
         ) from None
     return fsspec
 
@@ -121,10 +121,10 @@ class LocalCopy:
 
 
 @contextlib.contextmanager
-def local_copy(url: str) -> Iterator[LocalCopy]:
+def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
     """The file at ``url`` copied to a temporary local file of its base name, deleted when
     the block ends (whether or not it raised). A missing file is a ``FileNotFoundError``
-    naming the URL."""
+    naming the URL; a folder, an ``IsADirectoryError`` saying a ``kind`` file was due."""
     fs, path = _filesystem(url)
     name = posixpath.basename(path.rstrip("/")) or "run"
     with tempfile.TemporaryDirectory(prefix="ef-evaluation-") as folder:
@@ -133,7 +133,7 @@ def local_copy(url: str) -> Iterator[LocalCopy]:
         try:
             source = fs.open(path, "rb")
         except IsADirectoryError:
-            raise IsADirectoryError(f"{url}: is a directory, not a run file") from None
+            raise IsADirectoryError(f"{url}: is a directory, not a {kind} file") from None
         except FileNotFoundError:
             raise FileNotFoundError(f"{url}: no such file") from None
         with source, target.open("wb") as out:
