@@ -4,7 +4,7 @@ A run of 200,000 queries read in batches keeps little per query, but as Python o
 that adds up: a string per query id (about 56 bytes), and for its qrels a dict per query, a
 string per doc id and a float per grade (about 75 MB in all). Packed, strings are one long
 string and the offsets where each ends (:class:`PackedStrings`), and qrels two such columns
-and an array of grades (:class:`PackedQrels`, about 14 MB for the same qrels): a handful of
+and an array of grades (:class:`PackedQrels`, about 11 MB for the same qrels): a handful of
 objects however many queries, and nothing left scattered among a batch's short-lived ones.
 
 >>> ids = PackedStrings(["q1", "q10", "q2"])
