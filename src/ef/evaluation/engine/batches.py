@@ -13,15 +13,18 @@ tie lists in the same order, the missing ones scored (or skipped) by the same ru
 >>> measures = resolve_measures(["recall@2"], (10,), registry)
 >>> qrels = {"q1": {"a": 1}, "q2": {"c": 1}, "q3": {"e": 1}}
 >>> batches = [RankedLists({"q1": ["a", "b"]}), RankedLists({"q2": ["d", "c"], "q9": ["x"]})]
->>> scored, run_ids = score_batches(batches, qrels, measures, averaging="qrels",
-...                                 tie_policy="input_order", registry=registry)
+>>> parts = scored_parts(batches, qrels, measures, averaging="qrels",
+...                      tie_policy="input_order", registry=registry)
+>>> scored, run_ids = combine_batches(parts, qrels, measures, averaging="qrels",
+...                                   tie_policy="input_order", registry=registry)
 >>> scored.per_query, scored.missing, run_ids
 ({'q1': {'recall@2': 1.0}, 'q2': {'recall@2': 1.0}, 'q3': {'recall@2': 0.0}}, ['q3'], \
 ['q1', 'q2', 'q9'])
 
 A batch can be scored elsewhere (another process, a Dask worker): :func:`score_batch` gives
-a picklable :class:`BatchScores` of its queries alone, and :func:`combine_batches` makes the
-whole run's values of those, in the run's order.
+a picklable :class:`BatchScores` of its queries alone (:func:`scored_parts` gives one per
+batch, as each arrives), and :func:`combine_batches` makes the whole run's values of those,
+in the run's order.
 
 >>> parts = [score_batch(b, qrels, measures, averaging="qrels", tie_policy="input_order",
 ...                      registry=registry) for b in batches]
@@ -62,7 +65,6 @@ __all__ = [
     "combine_batches",
     "merge_batches",
     "score_batch",
-    "score_batches",
     "scored_parts",
 ]
 
@@ -258,30 +260,3 @@ def scored_parts(
             registry=registry,
             ignore_identical_ids=ignore_identical_ids,
         )
-
-
-def score_batches(
-    batches: Iterable[RankedRun],
-    qrels: Qrels,
-    measures: Sequence[Measure],
-    *,
-    averaging: str,
-    tie_policy: str,
-    registry: Registry | None = None,
-    ignore_identical_ids: bool = False,
-) -> tuple[Scored, list[str]]:
-    """What :func:`~ef.evaluation.engine.scoring.score_rankings` gives for the run made of
-    ``batches`` (each holding whole queries, no query in two), and the run's query ids in
-    order. ``averaging`` is ``"qrels"``, ``"intersection"`` or ``"run"``."""
-    parts = scored_parts(
-        batches,
-        qrels,
-        measures,
-        averaging=averaging,
-        tie_policy=tie_policy,
-        registry=registry,
-        ignore_identical_ids=ignore_identical_ids,
-    )
-    return combine_batches(
-        parts, qrels, measures, averaging=averaging, tie_policy=tie_policy, registry=registry
-    )

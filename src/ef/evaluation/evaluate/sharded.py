@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..engine.batches import BatchScores, combine_batches, score_batch
+from ..engine.batches import BatchScores, score_batch
 from ..engine.manifest import file_entry
 from ..engine.scoring import Evaluation, resolve_measures
 from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, named_as, url_glob
@@ -222,17 +222,8 @@ def sharded_evaluation(
             ]
             parts = list(_results(futures, step))
     _distinct(shards, parts)
-    scored, run_ids = combine_batches(
-        (p.scores for p in parts),
-        judged,
-        measures,
-        averaging=averaging,
-        tie_policy=tie_policy,
-        registry=registry,
-    )
     return batched_evaluation(
-        run_ids,
-        scored,
+        [p.scores for p in parts],
         judged,
         measures,
         registry,

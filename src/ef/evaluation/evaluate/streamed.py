@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.batches import BatchScores, merge_batches, score_batches, scored_parts
+from ..engine.batches import BatchScores, combine_batches, merge_batches, scored_parts
 from ..engine.scoring import Evaluation, evaluation
 from ..errors import InputWarning
 from ..formats.files import format_for
@@ -27,7 +27,6 @@ from .inputs import check_overlap, load_qrels
 
 if TYPE_CHECKING:
     from ..engine.measures import Measure
-    from ..engine.scoring import Scored
     from ..formats.trec_stream import NotStreamable
     from ..plugin_engine.registry import Registry
     from ..runs.table import RunTable
@@ -154,7 +153,7 @@ def streamed_evaluation(
     try:
         # One phase, in bytes of the run: each batch is read and scored before the next.
         with phase(progress, "reading and scoring", source.stat().st_size, unit="bytes") as step:
-            scored, run_ids = score_batches(
+            parts = scored_parts(
                 _tables(source, BLOCK_BYTES, step.advance),
                 judged,
                 measures,
@@ -163,24 +162,22 @@ def streamed_evaluation(
                 registry=registry,
                 ignore_identical_ids=ignore_identical_ids,
             )
-    except NotStreamable as why:
+            return batched_evaluation(
+                parts,
+                judged,
+                measures,
+                registry,
+                averaging=averaging,
+                tie_policy=tie_policy,
+                inputs=inputs,
+            )
+    except NotStreamable as why:  # raised by a batch, before anything is evaluated
         _read_whole(source, why, stacklevel=4)  # here, evaluate_run, its caller
         return None
-    return batched_evaluation(
-        run_ids,
-        scored,
-        judged,
-        measures,
-        registry,
-        averaging=averaging,
-        tie_policy=tie_policy,
-        inputs=inputs,
-    )
 
 
 def batched_evaluation(
-    run_ids: Sequence[str],
-    scored: Scored,
+    parts: Iterable[BatchScores],
     qrels: Qrels,
     measures: Sequence[Measure],
     registry: Registry,
@@ -189,9 +186,12 @@ def batched_evaluation(
     tie_policy: str,
     inputs: Mapping[str, object],
 ) -> Evaluation:
-    """The evaluation of the values ``scored`` batch by batch (or shard by shard) of the
-    run whose queries are ``run_ids``, in order: checked against ``qrels`` as a run read
-    whole is (:func:`~ef.evaluation.evaluate.inputs.check_overlap`)."""
+    """The evaluation of the run scored batch by batch (or shard by shard) as ``parts``, in
+    the run's order (:func:`~ef.evaluation.engine.batches.combine_batches`): checked against
+    ``qrels`` as a run read whole is (:func:`~ef.evaluation.evaluate.inputs.check_overlap`)."""
+    scored, run_ids = combine_batches(
+        parts, qrels, measures, averaging=averaging, tie_policy=tie_policy, registry=registry
+    )
     run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
     # stacklevel: the warning points at the caller of evaluate_run, two frames above this.
     check_overlap(run, qrels, averaging, stacklevel=5)
