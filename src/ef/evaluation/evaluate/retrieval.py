@@ -9,13 +9,13 @@ from typing import Any, Literal
 from ..engine.measures import check_k_values
 from ..engine.results import DocIdFunction, result_doc_id
 from ..engine.retrieve import retrieve
-from ..engine.scoring import evaluation, resolve_measures, score_rankings
+from ..engine.scoring import resolve_measures
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress
 from ..reports import RetrievalEvalReport
 from ..runs.ranked import RankedLists
 from .inputs import check_qrels, no_overlap_cause, shown_ids
-from .report import retrieval_report
+from .run import scored_report
 
 __all__ = ["evaluate_retrieval", "result_doc_id", "retrieved", "scored_retrieval"]
 
@@ -167,20 +167,16 @@ def scored_retrieval(
         doc_id=doc_id,
     )
     unavailable.update(failed)
-    scored = score_rankings(
+    report = scored_report(
         run,
         qrels,
         measures,
-        averaging="qrels",
+        registry,
         tie_policy="input_order",
+        averaging="qrels",
         unavailable=unavailable,
-        registry=registry,
     )
-    return run, retrieval_report(
-        evaluation(
-            registry, run, qrels, measures, scored, tie_policy="input_order", averaging="qrels"
-        )
-    )
+    return run, report
 
 
 def retrieved(

@@ -36,6 +36,7 @@ __all__ = [
     "load_qrels",
     "load_run",
     "profile_refusal",
+    "scored_report",
 ]
 
 
@@ -261,7 +262,7 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
             averaging=scored_over,  # under a profile: "qrels", every judged query counts
         )
     if profile is None:
-        return _report(
+        return scored_report(
             table.without_identical_ids() if ignore_identical_ids else table,
             judged,
             measures,
@@ -313,10 +314,10 @@ def evaluate_retrieved(
     run = RankedLists(rankings, checked=True)
     # stacklevel: a warning points at the caller, as evaluate_run's does.
     check_overlap(run, judged, "qrels", stacklevel=3)
-    return _report(run, judged, measures, registry, tie_policy="trec_eval", averaging="qrels")
+    return scored_report(run, judged, measures, registry, tie_policy="trec_eval", averaging="qrels")
 
 
-def _report(
+def scored_report(
     run: RankedRun,
     qrels: Qrels,
     measures: Sequence[Measure],
@@ -324,10 +325,13 @@ def _report(
     *,
     tie_policy: str,
     averaging: str,
+    unavailable: Mapping[str, str] | None = None,
     inputs: Mapping[str, object] | None = None,
     progress: Progress = False,
 ) -> RetrievalEvalReport:
-    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run."""
+    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run (the
+    judged queries of ``unavailable`` skipped with its reasons, as
+    :func:`~ef.evaluation.engine.scoring.score_rankings` does)."""
     with phase(progress, "scoring", len(measures)) as scoring:
         scored = score_rankings(
             run,
@@ -335,6 +339,7 @@ def _report(
             measures,
             averaging=averaging,
             tie_policy=tie_policy,
+            unavailable=unavailable,
             registry=registry,
             progress=scoring,
         )
