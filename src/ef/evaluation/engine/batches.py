@@ -100,7 +100,7 @@ def score_batch(
     """The values of ``batch``'s judged queries (whole queries of a larger run), scored
     against ``qrels``: a part for :func:`combine_batches`."""
     query_ids = tuple(batch.query_ids)
-    judged = {q: qrels[q] for q in query_ids if q in qrels}
+    judged = {q: j for q in query_ids if (j := qrels.get(q)) is not None}  # one look-up each
     if not judged:
         return BatchScores(query_ids, FrozenDict(), FrozenDict({n: frozenset() for n in _FLAGS}))
     run = batch.without_identical_ids() if ignore_identical_ids else batch

@@ -162,6 +162,10 @@ class PackedQrels(Mapping[str, Mapping[str, float]]):
     def __contains__(self, query_id: object) -> bool:
         return self._find(query_id) >= 0
 
+    def get(self, query_id: object, default: Any = None) -> Any:  # one search, no KeyError
+        i = self._find(query_id)
+        return default if i < 0 else self._judged(i)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._queries)
 
