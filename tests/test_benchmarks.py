@@ -272,12 +272,9 @@ def test_the_c_row_is_skipped_with_its_reason_not_failed(
 
 
 @pytest.mark.parametrize("batches", [False, True])
-def test_the_breakdown_times_every_stage_it_names(small, monkeypatch, batches) -> None:
-    from ef.evaluation.evaluate import streamed
-
+def test_the_breakdown_times_every_stage_it_names(small, small_blocks, batches) -> None:
     if batches:  # the scale S run read as large runs are: in batches of whole queries
-        monkeypatch.setattr(streamed, "STREAM_FROM", 0)
-        monkeypatch.setattr(streamed, "BLOCK_BYTES", 1 << 16)
+        small_blocks(1 << 16, stream_from=0)
     breakdown = load("breakdown")
     read = RunTable.read
     result = breakdown.child(str(small[0]), str(small[1]))
