@@ -1,12 +1,13 @@
-"""Shared fixtures: the shared data folder, a built-ins-only registry, and (from the shipped
-kit, ef.evaluation.testing.fixtures) ``ef_make_dist`` for fake plugin distributions."""
+"""Shared fixtures: the shared data folder, a built-ins-only registry, runs read in tiny
+blocks, and (from the shipped kit, ef.evaluation.testing.fixtures) ``ef_make_dist`` for fake
+plugin distributions."""
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -63,10 +64,39 @@ def dask_client(*, processes: bool) -> Iterator[Any]:
         yield client
 
 
+def no_whole_read(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the whole file was read, not batches")
+
+
+@pytest.fixture
+def small_blocks(monkeypatch) -> Callable[..., None]:
+    """``small_blocks(n)``: a run file of ``n`` bytes or more (of ``stream_from`` bytes, if
+    given) is read in blocks of ``n`` bytes; with ``whole=False``, reading a whole RunTable
+    fails the test."""
+    from ef.evaluation import RunTable
+    from ef.evaluation.evaluate import streamed
+
+    def tiny(block_bytes: int, *, stream_from: int | None = None, whole: bool = True) -> None:
+        from_bytes = block_bytes if stream_from is None else stream_from
+        monkeypatch.setattr(streamed, "STREAM_FROM", from_bytes)
+        monkeypatch.setattr(streamed, "BLOCK_BYTES", block_bytes)
+        if not whole:
+            monkeypatch.setattr(RunTable, "read", no_whole_read)
+
+    return tiny
+
+
 @pytest.fixture
 def builtin_registry() -> Registry:
     """The built-in plugins only: what a test sees does not depend on what is installed."""
     return Registry.load(autoload=False)
 
 
-__all__ = ["builtin_registry", "dask_client", "ef_make_dist", "load_script", "shared_path"]
+__all__ = [
+    "builtin_registry",
+    "dask_client",
+    "ef_make_dist",
+    "load_script",
+    "shared_path",
+    "small_blocks",
+]

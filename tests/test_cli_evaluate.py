@@ -436,18 +436,24 @@ def split_demo_run(folder: Path) -> list[Path]:
     return paths
 
 
-@pytest.mark.parametrize("how", ["files", "glob", "workers"])
-def test_a_sharded_run_gives_the_whole_runs_numbers(tmp_path, how) -> None:
-    paths = split_demo_run(tmp_path)
-    given = {"files": [str(p) for p in paths], "glob": [str(tmp_path / "part-*.trec")]}
-    args = given.get(how, [*given["files"], "--workers", "2"])
+def sharded_cli_run(*args: str) -> list[dict[str, str]]:
+    """``ef-eval evaluate DEMO *args``, checked to give DEMO_RUN's numbers: its run entries."""
     code, out, err = run("evaluate", str(DEMO), *args, "-q", "-o", "json")
     assert code == 0, err
     _, whole, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-q", "-o", "json")
     got, expected = json.loads(out), json.loads(whole)
     assert got["metrics"] == expected["metrics"]
     assert got["per_query"] == expected["per_query"]
-    assert [Path(e["path"]) for e in got["manifest"]["inputs"]["run"]] == paths
+    entries: list[dict[str, str]] = got["manifest"]["inputs"]["run"]
+    return entries
+
+
+@pytest.mark.parametrize("how", ["files", "glob", "workers"])
+def test_a_sharded_run_gives_the_whole_runs_numbers(tmp_path, how) -> None:
+    paths = split_demo_run(tmp_path)
+    given = {"files": [str(p) for p in paths], "glob": [str(tmp_path / "part-*.trec")]}
+    entries = sharded_cli_run(*given.get(how, [*given["files"], "--workers", "2"]))
+    assert [Path(e["path"]) for e in entries] == paths
 
 
 @pytest.mark.parametrize("how", ["urls", "glob", "workers"])
@@ -455,15 +461,9 @@ def test_a_run_at_file_urls_gives_the_whole_runs_numbers(tmp_path, how) -> None:
     paths = split_demo_run(tmp_path)
     urls = [f"file://{p}" for p in paths]
     given = {"urls": urls, "glob": [f"file://{tmp_path}/part-*.trec"]}
-    args = given.get(how, [*urls, "--workers", "2"])
-    code, out, err = run("evaluate", str(DEMO), *args, "-q", "-o", "json")
-    assert code == 0, err
-    _, whole, _ = run("evaluate", str(DEMO), str(DEMO_RUN), "-q", "-o", "json")
-    got, expected = json.loads(out), json.loads(whole)
-    assert got["metrics"] == expected["metrics"]
-    assert got["per_query"] == expected["per_query"]
-    assert [e["path"] for e in got["manifest"]["inputs"]["run"]] == urls
-    assert [e["sha256"] for e in got["manifest"]["inputs"]["run"]] == [
+    entries = sharded_cli_run(*given.get(how, [*urls, "--workers", "2"]))
+    assert [e["path"] for e in entries] == urls
+    assert [e["sha256"] for e in entries] == [
         hashlib.sha256(p.read_bytes()).hexdigest() for p in paths
     ]
 

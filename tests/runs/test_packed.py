@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from ef.evaluation import evaluate_run
 from ef.evaluation.engine.batches import BatchScores, combine_batches
 from ef.evaluation.engine.scoring import resolve_measures
-from ef.evaluation.plugin_engine.registry import Registry
 from ef.evaluation.runs import packed
 from ef.evaluation.runs.packed import PackedQrels, PackedStrings
 from ef.evaluation.types import FrozenDict
@@ -77,9 +76,8 @@ def test_packed_qrels_are_read_only_and_unhashable_as_a_dict() -> None:
         hash(got)
 
 
-def test_a_part_that_scores_a_query_it_does_not_hold_is_refused() -> None:
-    registry = Registry.load(autoload=False)
-    measures = resolve_measures(["recall@2"], (10,), registry)
+def test_a_part_that_scores_a_query_it_does_not_hold_is_refused(builtin_registry) -> None:
+    measures = resolve_measures(["recall@2"], (10,), builtin_registry)
     ties: FrozenDict[str, frozenset[str]] = FrozenDict(
         {name: frozenset() for name in ("tied", "at_cutoff", "at_relevant")}
     )

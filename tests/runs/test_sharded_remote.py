@@ -42,20 +42,29 @@ from .shards import (
 MEMORY = fsspec.filesystem("memory")
 
 
-@pytest.fixture
-def memory_root() -> Iterator[str]:
+@contextlib.contextmanager
+def memory_folder() -> Iterator[str]:
     """A fresh memory:// folder (the memory file system is one per process), removed after."""
     root = f"/ef-tests-{uuid.uuid4().hex}"
-    yield f"memory://{root}"
-    if MEMORY.exists(root):
-        MEMORY.rm(root, recursive=True)
+    try:
+        yield f"memory://{root}"
+    finally:
+        if MEMORY.exists(root):
+            MEMORY.rm(root, recursive=True)
 
 
-def to_memory(root: str, paths: list[Path]) -> list[str]:
-    """The files ``paths`` copied to ``root``, by name: their URLs."""
+@pytest.fixture
+def memory_root() -> Iterator[str]:
+    with memory_folder() as root:
+        yield root
+
+
+def to_memory(root: str, paths: list[Path], *, under: Path | None = None) -> list[str]:
+    """The files ``paths`` copied to ``root``, by name (by their path in ``under``, if given):
+    their URLs."""
     urls = []
     for path in paths:
-        url = f"{root}/{path.name}"
+        url = f"{root}/{path.name if under is None else path.relative_to(under).as_posix()}"
         with fsspec.open(url, "wb") as out:
             out.write(path.read_bytes())
         urls.append(url)
@@ -64,6 +73,11 @@ def to_memory(root: str, paths: list[Path]) -> list[str]:
 
 def url_entry(url: str, data: bytes) -> dict[str, Any]:
     return {"path": url, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+
+
+def url_entries(urls: list[str], paths: list[Path]) -> list[dict[str, Any]]:
+    """The manifest's entries of shards at ``urls``, copies of the files ``paths``."""
+    return [url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)]
 
 
 @pytest.fixture
@@ -112,21 +126,16 @@ def test_shards_at_urls_give_the_whole_local_files_report(  # noqa: PLR0917 - hy
     tmp_path_factory, run, qrels, k, owners, averaging, tie_policy, identical
 ) -> None:
     whole, paths = write_shards(tmp_path_factory.mktemp("shards"), split(run, owners, k))
-    root = f"memory:///ef-tests-{uuid.uuid4().hex}"
-    urls = to_memory(root, paths)
     options = {"averaging": averaging, "tie_policy": tie_policy, "ignore_identical_ids": identical}
-    try:
+    with memory_folder() as root:
+        urls = to_memory(root, paths)
         expected, expected_warnings = outcome(whole, qrels, **options)
         for given_as in (urls, f"{root}/part-*.trec"):
             got, got_warnings = outcome(given_as, qrels, **options)
             same(got, expected)
             assert got_warnings == expected_warnings
             if not isinstance(got, ValueError):
-                assert list(got.manifest["inputs"]["run"]) == [
-                    url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
-                ]
-    finally:
-        MEMORY.rm(root.removeprefix("memory://"), recursive=True)
+                assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
 
 
 @pytest.mark.parametrize("threads", [0, 2])
@@ -137,9 +146,7 @@ def test_memory_urls_inline_and_on_threads(tmp_path, memory_root, temp_folder, t
     with cf.ThreadPoolExecutor(threads) if threads else contextlib.nullcontext() as pool:
         got = evaluate_run(urls, QRELS, metrics=METRICS, tie_policy="expected", executor=pool)
     same(got, expected)
-    assert list(got.manifest["inputs"]["run"]) == [
-        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
-    ]
+    assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
     assert list(temp_folder.iterdir()) == []  # every copy deleted
 
 
@@ -182,9 +189,7 @@ def test_file_urls_on_a_process_pool(tmp_path, process_pool) -> None:
     expected = evaluate_run(whole, QRELS, metrics=METRICS, averaging="run")
     got = evaluate_run(urls, QRELS, metrics=METRICS, averaging="run", executor=process_pool)
     same(got, expected)
-    assert list(got.manifest["inputs"]["run"]) == [
-        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
-    ]
+    assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
     globbed = evaluate_run(
         f"file://{tmp_path}/part-*.trec", QRELS, metrics=METRICS, executor=process_pool
     )
@@ -281,9 +286,7 @@ def test_a_large_url_shard_is_read_in_batches_from_its_copy(
     small_blocks(64, whole=False)
     got = evaluate_run(urls, QRELS, metrics=METRICS)
     same(got, expected)
-    assert list(got.manifest["inputs"]["run"]) == [
-        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
-    ]
+    assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
     assert list(temp_folder.iterdir()) == []
 
 
@@ -293,20 +296,13 @@ def test_parquet_partitions_at_urls(tmp_path, memory_root) -> None:
     parts = [{q: d for q, d in run.items() if int(q[1:]) % 3 == n} for n in range(3)]
     paths = [write_parquet(tmp_path / f"part={n}" / "0.parquet", p) for n, p in enumerate(parts)]
     whole = write_parquet(tmp_path / "whole.parquet", {q: d for p in parts for q, d in p.items()})
-    urls = []
-    for n, path in enumerate(paths):
-        url = f"{memory_root}/runs/part={n}/0.parquet"
-        with fsspec.open(url, "wb") as out:
-            out.write(path.read_bytes())
-        urls.append(url)
+    urls = to_memory(f"{memory_root}/runs", paths, under=tmp_path)  # .../runs/part=N/0.parquet
     expected = evaluate_run(whole, qrels, metrics=METRICS, tie_policy="docno_asc")
     got = evaluate_run(
         f"{memory_root}/runs/**/*.parquet", qrels, metrics=METRICS, tie_policy="docno_asc"
     )
     same(got, expected)
-    assert list(got.manifest["inputs"]["run"]) == [
-        url_entry(u, p.read_bytes()) for u, p in zip(urls, paths, strict=True)
-    ]
+    assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
 
 
 def test_an_undetectable_shard_on_a_process_pool_names_the_url(tmp_path, process_pool) -> None:
