@@ -1,5 +1,5 @@
-"""Run files at fsspec URLs (``s3://``, ``gs://``, ``memory://``, ``file://``): told apart
-from local paths, globbed, and copied to a local file where they are read.
+"""Run and qrels files at fsspec URLs (``s3://``, ``gs://``, ``memory://``, ``file://``): told
+apart from local paths, globbed (runs), and copied to a local file where they are read.
 
 A reader reads local files only: :func:`local_copy` streams the remote bytes into a
 temporary file of the same base name (so detection by suffix, ``.gz`` included, still
