@@ -53,10 +53,12 @@ def record(path: Path, status: os.stat_result, digest: hashlib._Hash) -> None:
             _digests.popitem(last=False)
 
 
-def recorded(path: Path) -> tuple[str, int] | None:
-    """The sha256 (hex) and size recorded for ``path`` as it is now, or None."""
+def recorded(path: Path, status: os.stat_result | None = None) -> tuple[str, int] | None:
+    """The sha256 (hex) and size recorded for ``path`` as it is now (or as ``status``, the
+    ``os.fstat`` of a handle open on it, describes it), or None: a reader that finds them
+    need not hash the file again."""
     try:
-        key = _identity(path, path.stat())
+        key = _identity(path, path.stat() if status is None else status)
     except OSError:
         return None
     with _lock:

@@ -41,6 +41,7 @@ from ..errors import (
     MissingDependencyError,
     UnknownNameError,
 )
+from . import digests
 
 __all__ = [
     "LocalCopy",
@@ -141,6 +142,7 @@ def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
                 digest.update(block)
                 out.write(block)
                 size += len(block)
+        digests.record(target, target.stat(), digest)  # so a reader does not hash it again
         yield LocalCopy(target, digest.hexdigest(), size)
 
 
