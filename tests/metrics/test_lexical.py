@@ -18,7 +18,7 @@ from ef.evaluation import (
 )
 from ef.evaluation.metrics.has_answer import sample_has_answer
 from ef.evaluation.metrics.lexical import normalize_answer
-from ef.evaluation.metrics.rag import sample_exact_match, sample_token_f1
+from ef.evaluation.metrics.rag import gold_answers, sample_exact_match, sample_token_f1
 
 
 def squad_normalize(s: str) -> str:
@@ -157,3 +157,16 @@ def test_a_string_of_references_is_refused_not_read_letter_by_letter(score) -> N
     sample = {"id": "s1", "response": "P", "retrieved_contexts": ["P"], "references": "Paris"}
     with pytest.raises(InvalidSampleError, match="'references' must be a list of strings"):
         score(sample)
+
+
+@pytest.mark.parametrize(
+    "references",
+    [iter(["Paris"]), (t for t in ["Paris"]), {"Paris"}, 3],
+    ids=["iterator", "generator", "set", "int"],
+)
+def test_references_that_are_no_list_are_refused_not_emptied(references) -> None:
+    # An iterator would be emptied by the first metric to read it: the sample, with its
+    # response right, would then have no gold answer. validate_sample takes lists alone.
+    sample = {"id": "s1", "response": "Paris", "references": references}
+    with pytest.raises(InvalidSampleError, match="'references' must be a list of strings"):
+        gold_answers(sample)

@@ -24,7 +24,10 @@ from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, MissingDependencyError, evaluate_run
 from ef.evaluation.errors import FormatNotDetectedError
+from ef.evaluation.formats import digests
 from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
+from ef.evaluation.formats.trec_fast import read_trec_columns
+from ef.evaluation.formats.trec_stream import iter_trec_batches
 
 from ..profiles_hypothesis import examples
 from .shards import (
@@ -209,6 +212,26 @@ def test_local_copy_hashes_the_bytes_and_deletes_the_copy(memory_root, temp_fold
     with pytest.raises(RuntimeError), local_copy(f"{memory_root}/blob.bin"):
         raise RuntimeError("scoring failed")
     assert list(temp_folder.iterdir()) == []
+
+
+def test_a_copy_is_hashed_once_the_readers_take_its_digest(memory_root, monkeypatch) -> None:
+    run = b"".join(b"q%d Q0 d%d %d 1.5 t\n" % (q, d, d) for q in range(40) for d in range(5))
+    with fsspec.open(f"{memory_root}/run.trec", "wb") as out:
+        out.write(run)
+    with local_copy(f"{memory_root}/run.trec") as copy:
+        assert digests.recorded(copy.path) == (hashlib.sha256(run).hexdigest(), len(run))
+
+        def no_second_hash(*args: object) -> object:
+            raise AssertionError("the copy was hashed again")
+
+        monkeypatch.setattr(hashlib, "sha256", no_second_hash)
+        whole = read_trec_columns(copy.path)
+        assert whole is not None
+        assert whole.query_ids == [f"q{q}" for q in range(40)]
+        batches = list(iter_trec_batches(copy.path, 300))
+        assert len(batches) > 1
+        assert [q for batch in batches for q in batch.query_ids] == whole.query_ids
+        assert digests.recorded(copy.path) == (copy.sha256, copy.bytes)
 
 
 # -- errors ---------------------------------------------------------------------------------

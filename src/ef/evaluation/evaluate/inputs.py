@@ -33,7 +33,7 @@ from ..formats.digests import record_url
 from ..formats.files import format_for, read_qrels
 from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_columns_of_table
 from ..formats.parquet import read_parquet_table
-from ..formats.remote import check_url, is_url, local_copy, named_as
+from ..formats.remote import is_url, local_copy, named_as
 from ..runs.ranked import RankedLists
 
 if TYPE_CHECKING:
@@ -445,8 +445,7 @@ def load_qrels(
     checks them), made of a DataFrame (``columns`` names its query, doc and grade columns),
     checked if a mapping. A path may be an fsspec URL (``s3://bucket/qrels.txt``): its file is
     copied to a local one and read as that, its sha256 kept for the manifest."""
-    if is_url(qrels):
-        check_url(qrels)
+    if is_url(qrels):  # local_copy refuses first a URL that fsspec cannot read
         with local_copy(qrels, "qrels") as copy, named_as(qrels, copy.path):
             judged = load_qrels(copy.path, registry, format, columns=columns)
         record_url(qrels, copy.sha256, copy.bytes)

@@ -23,9 +23,11 @@ import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
+from typing import TypeVar
 
 __all__ = ["record", "record_url", "recorded", "recorded_url"]
 
+_K = TypeVar("_K")
 _KEPT = 16  # the inputs of a few evaluations; a digest is 64 characters
 _lock = threading.Lock()
 _digests: OrderedDict[tuple[str, int, int, int, int], tuple[str, int]] = OrderedDict()
@@ -42,21 +44,28 @@ def _identity(path: Path, status: os.stat_result) -> tuple[str, int, int, int, i
     )
 
 
+def _keep(table: OrderedDict[_K, tuple[str, int]], key: _K, entry: tuple[str, int]) -> None:
+    """``entry`` kept under ``key`` as the newest of ``table``, the oldest beyond
+    :data:`_KEPT` dropped."""
+    with _lock:
+        table[key] = entry
+        table.move_to_end(key)
+        while len(table) > _KEPT:
+            table.popitem(last=False)
+
+
 def record(path: Path, status: os.stat_result, digest: hashlib._Hash) -> None:
     """Keep ``digest`` (of every byte of ``path``) for the file as ``status`` describes it:
     the ``os.fstat`` of the handle the bytes were read through."""
-    key = _identity(path, status)
-    with _lock:
-        _digests[key] = (digest.hexdigest(), status.st_size)
-        _digests.move_to_end(key)
-        while len(_digests) > _KEPT:
-            _digests.popitem(last=False)
+    _keep(_digests, _identity(path, status), (digest.hexdigest(), status.st_size))
 
 
-def recorded(path: Path) -> tuple[str, int] | None:
-    """The sha256 (hex) and size recorded for ``path`` as it is now, or None."""
+def recorded(path: Path, status: os.stat_result | None = None) -> tuple[str, int] | None:
+    """The sha256 (hex) and size recorded for ``path`` as it is now (or as ``status``, the
+    ``os.fstat`` of a handle open on it, describes it), or None: a reader that finds them
+    need not hash the file again."""
     try:
-        key = _identity(path, path.stat())
+        key = _identity(path, path.stat() if status is None else status)
     except OSError:
         return None
     with _lock:
@@ -66,11 +75,7 @@ def recorded(path: Path) -> tuple[str, int] | None:
 def record_url(url: str, sha256: str, size: int) -> None:
     """Keep the sha256 (hex) and size of the bytes just read at ``url`` (a remote file has
     no identity to check later: the entry is that of the last read)."""
-    with _lock:
-        _urls[url] = (sha256, size)
-        _urls.move_to_end(url)
-        while len(_urls) > _KEPT:
-            _urls.popitem(last=False)
+    _keep(_urls, url, (sha256, size))
 
 
 def recorded_url(url: str) -> tuple[str, int] | None:

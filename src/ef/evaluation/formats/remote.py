@@ -1,5 +1,5 @@
-"""Run files at fsspec URLs (``s3://``, ``gs://``, ``memory://``, ``file://``): told apart
-from local paths, globbed, and copied to a local file where they are read.
+"""Run and qrels files at fsspec URLs (``s3://``, ``gs://``, ``memory://``, ``file://``): told
+apart from local paths, globbed (runs), and copied to a local file where they are read.
 
 A reader reads local files only: :func:`local_copy` streams the remote bytes into a
 temporary file of the same base name (so detection by suffix, ``.gz`` included, still
@@ -41,6 +41,7 @@ from ..errors import (
     MissingDependencyError,
     UnknownNameError,
 )
+from . import digests
 
 __all__ = [
     "LocalCopy",
@@ -141,6 +142,7 @@ def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
                 digest.update(block)
                 out.write(block)
                 size += len(block)
+        digests.record(target, target.stat(), digest)  # so a reader does not hash it again
         yield LocalCopy(target, digest.hexdigest(), size)
 
 

@@ -167,7 +167,9 @@ def read_trec_columns(path: Path) -> RunColumns | None:
         return None
     data, status = mapped
     has_hash = data.find(b"#") != -1  # comment lines must be looked for
-    checks = _Beside(data, has_hash, hashlib.sha256() if status is not None else None)
+    # Not hashed where the digest is known already (a remote file's copy, hashed as copied).
+    hashed = status is not None and digests.recorded(path, status) is None
+    checks = _Beside(data, has_hash, hashlib.sha256() if hashed else None)
     checks.start()
     try:
         # The whole file at once: query ids as a categorical, for memory (below).

@@ -109,8 +109,8 @@ def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
 
     Raises :class:`NotStreamable` (possibly after some batches) where the batches could
     differ from the whole file read at once. Once every batch is read, the file's sha256 is
-    recorded for the manifest (:mod:`~ef.evaluation.formats.digests`): the batches hold
-    every byte of the file, in order, and are hashed as they are parsed.
+    recorded for the manifest (:mod:`~ef.evaluation.formats.digests`), unless it was already:
+    the batches hold every byte of the file, in order, and are hashed as they are parsed.
     """
     try:
         import polars as pl
@@ -124,7 +124,9 @@ def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
         stack.enter_context(handle)
         status, digest = None, None
         if isinstance(handle, io.BufferedReader):  # gzip: the manifest hashes the file
-            status, digest = os.fstat(handle.fileno()), hashlib.sha256()
+            status = os.fstat(handle.fileno())
+            if digests.recorded(path, status) is None:  # not known already (a remote copy's)
+                digest = hashlib.sha256()
             try:
                 mapped = stack.enter_context(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
             except ValueError:  # an empty file: the reference reader says so

@@ -77,7 +77,8 @@ def gold_answers(sample: RagSample | Mapping[str, Any]) -> list[str]:
     """The sample's gold answers: its ``reference``, then its ``references``.
 
     ``references`` is checked even so, for a sample that did not come through
-    :func:`validate_sample`: a string there would be read as one answer per character.
+    :func:`validate_sample`: as there, it must be a list (or tuple) of strings. A string
+    would be read as one answer per character, an iterator emptied by the first metric.
 
     >>> gold_answers({"reference": "Paris", "references": ["City of Light"]})
     ['Paris', 'City of Light']
@@ -88,7 +89,7 @@ def gold_answers(sample: RagSample | Mapping[str, Any]) -> list[str]:
     gold = [] if reference is None else [reference]
     more = sample.get("references")
     if more is not None:
-        if isinstance(more, str) or not all(isinstance(text, str) for text in more):
+        if not isinstance(more, (list, tuple)) or not all(isinstance(t, str) for t in more):
             raise InvalidSampleError(
                 f"sample {sample.get('id', '')!r}: 'references' must be a list of strings "
                 f"(the gold answers beside 'reference'), got {more!r:.80}"
