@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from ..errors import InputWarning
-from ..formats.digests import record_url
 from ..formats.files import format_for, read_qrels
 from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_columns_of_table
 from ..formats.parquet import read_parquet_table
@@ -447,9 +446,7 @@ def load_qrels(
     copied to a local one and read as that, its sha256 kept for the manifest."""
     if is_url(qrels):  # local_copy refuses first a URL that fsspec cannot read
         with local_copy(qrels, "qrels") as copy, named_as(qrels, copy.path):
-            judged = load_qrels(copy.path, registry, format, columns=columns)
-        record_url(qrels, copy.sha256, copy.bytes)
-        return judged
+            return load_qrels(copy.path, registry, format, columns=columns)
     source = _table_of(qrels, "qrels", format, columns, registry)
     if is_table(source):
         where = "the qrels DataFrame" if source is qrels else str(qrels)

@@ -140,12 +140,12 @@ def score_shard(
             check_not_swapped(table, qrels)  # files of lines are told apart by their readers
         return score_batch(table, qrels, measures, registry=registry, **scoring)
 
-    if not is_url(shard):
-        local = scores(Path(shard))
-        return ShardScores(file_entry(shard), local)  # hashed as it was read: after it
-    with local_copy(shard) as copy, named_as(shard, copy.path):
-        remote = scores(copy.path, shown=shard)
-    return ShardScores({"path": shard, "sha256": copy.sha256, "bytes": copy.bytes}, remote)
+    if is_url(shard):
+        with local_copy(shard) as copy, named_as(shard, copy.path):
+            scored = scores(copy.path, shown=shard)
+    else:
+        scored = scores(Path(shard))
+    return ShardScores(file_entry(shard), scored)  # hashed as it was read: after it
 
 
 def _distinct(shards: Sequence[str], parts: Sequence[ShardScores]) -> None:

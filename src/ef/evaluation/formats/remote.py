@@ -124,8 +124,10 @@ class LocalCopy:
 @contextlib.contextmanager
 def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
     """The file at ``url`` copied to a temporary local file of its base name, deleted when
-    the block ends (whether or not it raised). A missing file is a ``FileNotFoundError``
-    naming the URL; a folder, an ``IsADirectoryError`` saying a ``kind`` file was due."""
+    the block ends (whether or not it raised); the bytes' sha256 is recorded for the URL's
+    manifest entry (:mod:`~ef.evaluation.formats.digests`). A missing file is a
+    ``FileNotFoundError`` naming the URL; a folder, an ``IsADirectoryError`` saying a
+    ``kind`` file was due."""
     fs, path = _filesystem(url)
     name = posixpath.basename(path.rstrip("/")) or "run"
     with tempfile.TemporaryDirectory(prefix="ef-evaluation-") as folder:
@@ -142,7 +144,10 @@ def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
                 digest.update(block)
                 out.write(block)
                 size += len(block)
-        digests.record(target, target.stat(), digest)  # so a reader does not hash it again
+        # Kept for the copy (a reader does not hash it again) and for the URL (the manifest's
+        # file_entry of the URL is these bytes').
+        digests.record(target, target.stat(), digest)
+        digests.record_url(url, digest.hexdigest(), size)
         yield LocalCopy(target, digest.hexdigest(), size)
 
 
