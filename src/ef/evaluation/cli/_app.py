@@ -32,7 +32,7 @@ from ..formats.convert import convert as convert_data
 from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..formats.files import read_dataset, write_run
-from ..formats.remote import is_url
+from ..formats.remote import GLOB_CHARS, is_url
 from ..formats.trec import looks_like_trec_run
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
@@ -376,7 +376,7 @@ def _run_argument(
     if is_url(text):
         return text  # a URL, or a glob of them: a sharded run
     one = Path(text)
-    if not one.exists() and set(text) & set("*?["):
+    if not one.exists() and set(text) & GLOB_CHARS:
         return text  # a glob
     return [one] if sharded else one
 

@@ -31,7 +31,15 @@ import attrs
 from ..engine.batches import BatchScores, score_batch
 from ..engine.manifest import file_entry
 from ..engine.scoring import Evaluation, resolve_measures
-from ..formats.remote import check_url, expand_url_glob, is_url, local_copy, named_as, url_glob
+from ..formats.remote import (
+    GLOB_CHARS,
+    check_url,
+    expand_url_glob,
+    is_url,
+    local_copy,
+    named_as,
+    url_glob,
+)
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
 from ..runs.packed import packed_qrels
@@ -44,8 +52,6 @@ if TYPE_CHECKING:
     from .inputs import Columns
 
 __all__ = ["ShardScores", "score_shard", "sharded_evaluation", "shards_of"]
-
-_MAGIC = frozenset("*?[")
 
 
 def shards_of(run: object) -> list[str] | None:
@@ -68,7 +74,7 @@ def shards_of(run: object) -> list[str] | None:
         if not url_glob(run):
             return [run]
         return expand_url_glob(run) or _none_matched(f"the run pattern {run!r} matches no file")
-    if isinstance(run, str) and _MAGIC & set(run) and not os.path.exists(run):
+    if isinstance(run, str) and GLOB_CHARS & set(run) and not os.path.exists(run):
         found = sorted(glob.glob(run, recursive=True))
         files = [p for p in found if not os.path.isdir(p)]
         return files or _none_matched(f"the run pattern {run!r} matches no file")

@@ -44,6 +44,7 @@ from ..errors import (
 from . import digests
 
 __all__ = [
+    "GLOB_CHARS",
     "LocalCopy",
     "check_url",
     "expand_url_glob",
@@ -56,7 +57,8 @@ __all__ = [
 #: ``protocol://``, possibly after chained ones (``simplecache::s3://``); a protocol of one
 #: letter would be a Windows drive.
 _URL = re.compile(r"(?:[A-Za-z][\w+.-]*::)*[A-Za-z][A-Za-z0-9+.-]+://")
-_MAGIC = frozenset("*?[")
+#: The characters that make a path or URL a glob pattern (as :mod:`glob` reads them).
+GLOB_CHARS = frozenset("*?[")
 #: Protocols whose ``?`` starts a query string, never a glob.
 _NO_GLOB = frozenset({"http", "https"})
 _BLOCK = 1 << 20
@@ -71,7 +73,7 @@ def is_url(value: object) -> TypeGuard[str]:
 def url_glob(url: str) -> bool:
     """Whether the URL ``url`` is a glob pattern: ``*``, ``?`` or ``[`` in its path."""
     protocol, _, path = url.partition("://")
-    return protocol.split("::")[-1] not in _NO_GLOB and bool(_MAGIC & set(path))
+    return protocol.split("::")[-1] not in _NO_GLOB and bool(GLOB_CHARS & set(path))
 
 
 def _fsspec(url: str) -> Any:
