@@ -419,8 +419,24 @@ def test_swapped_files_say_so(tmp_path) -> None:
     result = CliRunner().invoke(cli, ["evaluate", str(ranked), str(qrels)])
     assert result.exit_code == 2
     assert f"{ranked}:1: expected 4 columns" in result.stderr
-    assert "looks like a run, not judgements: ef-eval evaluate takes QRELS RUN" in result.stderr
+    assert "got 6: a TREC run line (query-id Q0 doc-id rank score run-tag)" in result.stderr
+    assert "; ef-eval evaluate takes QRELS RUN, as trec_eval does" in result.stderr
     assert f"ef-eval evaluate {qrels} {ranked}?" in result.stderr
+
+
+def test_a_run_at_a_qrels_url_is_named_a_run_line(tmp_path) -> None:
+    """The copy of a QRELS URL is gone when the error reaches the command: the reader's own
+    message says the line is a run line."""
+    qrels, ranked = tmp_path / "qrels.txt", tmp_path / "run.trec"
+    qrels.write_text("q1 0 d1 1\n")
+    ranked.write_text("q1 Q0 d1 1 2.5 bm25\n")
+    code, out, err = run("evaluate", f"file://{ranked}", str(qrels))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"Error: file://{ranked}:1: expected 4 columns (query-id iteration doc-id relevance), "
+        "got 6: a TREC run line (query-id Q0 doc-id rank score run-tag), not a judgement "
+        "(line: 'q1 Q0 d1 1 2.5 bm25')\n"
+    )
 
 
 def split_demo_run(folder: Path) -> list[Path]:

@@ -36,6 +36,12 @@ BAD_LINES: dict[str, tuple[str, str | bytes, int, str]] = {
     "trec-qrels-3-columns": ("trec-qrels", "q1 0 d1 1\nq1 0 d2\n", 2, "expected 4 columns"),
     "trec-qrels-5-columns": ("trec-qrels", "q1 0 d1 1 extra\n", 1, "expected 4 columns"),
     "trec-qrels-1-column": ("trec-qrels", "\n\nq1\n", 3, "got 1"),
+    "trec-qrels-a-run-line": (
+        "trec-qrels",
+        "q1 0 d1 1\nq1 Q0 d2 1 2.5 bm25\n",
+        2,
+        "got 6: a TREC run line (query-id Q0 doc-id rank score run-tag), not a judgement",
+    ),
     "trec-qrels-grade-1.5": (
         "trec-qrels",
         "q1 0 d1 1\n\nq1 0 d2 1.5\n",
@@ -70,6 +76,12 @@ BAD_LINES: dict[str, tuple[str, str | bytes, int, str]] = {
     # TREC runs: qid Q0 docno rank score tag
     "trec-run-5-columns": ("trec-run", "q1 Q0 d1 1 2.5\n", 1, "expected 6 columns"),
     "trec-run-3-columns": ("trec-run", "q1 Q0 d1 1 2.5 t\nq1 d2 1\n", 2, "expected 6 columns"),
+    "trec-run-a-qrels-line": (
+        "trec-run",
+        "q1 0 d1 1\n",
+        1,
+        "got 4: a qrels line (query-id iteration doc-id relevance), not a ranked doc",
+    ),
     "trec-run-score-word": ("trec-run", "q1 Q0 d1 1 high t\n", 1, "score 'high' is not a number"),
     "trec-run-score-underscore": ("trec-run", "q1 Q0 d1 1 1_0 t\n", 1, "'1_0' is not a number"),
     "trec-run-score-hex": ("trec-run", "q1 Q0 d1 1 0x10 t\n", 1, "'0x10' is not a number"),
@@ -273,6 +285,21 @@ def test_a_bad_line_is_named_by_file_and_line(tmp_path: Path, case: str) -> None
     path = _write(tmp_path / "input.txt", content)
     message = format_error_at(path, line_no, lambda: READERS[reader](path))
     assert fragment in message
+
+
+@pytest.mark.parametrize(
+    ("reader", "content"),
+    [("trec-qrels", "q1 Q0 d1 1 2.5\n"), ("trec-run", "q1 Q0 d1 1\n"), ("trec-qrels", "q1\n")],
+)
+def test_a_line_of_neither_files_columns_is_not_named_the_other_kind(
+    tmp_path: Path, reader: str, content: str
+) -> None:
+    """Only a line with the other file's columns (six with Q0, four without) is called one."""
+    path = _write(tmp_path / "input.txt", content)
+    message = format_error_at(path, 1, lambda: READERS[reader](path))
+    assert "columns" in message
+    assert "run line" not in message
+    assert "qrels line" not in message
 
 
 @pytest.mark.parametrize("score", NOT_FINITE)

@@ -129,16 +129,16 @@ def _name_the_option(message: str, capability: str, command: str | None) -> str:
 
 @contextlib.contextmanager
 def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
-    """A qrels file that cannot be read because it is a TREC run: say the files look swapped
-    (trec_eval and ef-eval take QRELS RUN), beside the reader's file-and-line message."""
+    """A qrels file that cannot be read because it is a TREC run (the reader's message says
+    its line is a run line): say the order the command takes, and the command meant."""
     try:
         yield
     except DatasetFormatError as exc:
-        local = not is_url(qrels)  # a URL's bytes were in a copy, gone now
+        local = not is_url(qrels)  # a URL's bytes were in a copy, gone now: the reader's says
         if local and str(exc).startswith(f"{qrels}:") and looks_like_trec_run(Path(qrels)):
             raise DatasetFormatError(
-                f"{exc}; {qrels} looks like a run, not judgements: ef-eval evaluate takes "
-                f"QRELS RUN, as trec_eval does (did you mean: ef-eval evaluate {run} {qrels}?)"
+                f"{exc}; ef-eval evaluate takes QRELS RUN, as trec_eval does (did you mean: "
+                f"ef-eval evaluate {run} {qrels}?)"
             ) from exc
         raise
 

@@ -134,6 +134,22 @@ def _parse_grade(field: str, path: Path, line_no: int, line: str) -> int:
     return int(field)
 
 
+def _columns_problem(fields: list[str], count: int, columns: str) -> str:
+    """``expected COUNT columns (COLUMNS), got N``, and what the line is if it has the other
+    file's columns: a run given as the qrels, or the qrels as the run, is the usual cause.
+
+    >>> _columns_problem(["q1", "Q0", "d1", "1", "2.5", "bm25"], 4, QRELS_COLUMNS)
+    'expected 4 columns (query-id iteration doc-id relevance), got 6: a TREC run line \
+(query-id Q0 doc-id rank score run-tag), not a judgement'
+    """
+    problem = f"expected {count} columns ({columns}), got {len(fields)}"
+    if columns == QRELS_COLUMNS and len(fields) == 6 and fields[1] == "Q0":
+        return f"{problem}: a TREC run line ({RUN_COLUMNS}), not a judgement"
+    if columns == RUN_COLUMNS and len(fields) == 4 and fields[1] != "Q0":
+        return f"{problem}: a qrels line ({QRELS_COLUMNS}), not a ranked doc"
+    return problem
+
+
 def read_qrels_lines(path: Path, *, allow_empty: bool = False) -> dict[str, dict[str, int]]:
     """``{query_id: {doc_id: grade}}`` from a 4-column TREC qrels file.
 
@@ -143,9 +159,7 @@ def read_qrels_lines(path: Path, *, allow_empty: bool = False) -> dict[str, dict
     for line_no, line in numbered_lines(path, comments=True):
         fields = split_fields(line)
         if len(fields) != 4:
-            raise format_error(
-                path, line_no, f"expected 4 columns ({QRELS_COLUMNS}), got {len(fields)}", line
-            )
+            raise format_error(path, line_no, _columns_problem(fields, 4, QRELS_COLUMNS), line)
         query_id, _, doc_id, field = fields
         read_id("query id", query_id, path, line_no, line)
         read_id("doc id", doc_id, path, line_no, line)
@@ -190,9 +204,7 @@ def read_run_lines(path: Path) -> dict[str, dict[str, float]]:
     for line_no, line in numbered_lines(path, comments=True):
         fields = split_fields(line)
         if len(fields) < 6:
-            raise format_error(
-                path, line_no, f"expected 6 columns ({RUN_COLUMNS}), got {len(fields)}", line
-            )
+            raise format_error(path, line_no, _columns_problem(fields, 6, RUN_COLUMNS), line)
         score = parse_score(fields[4], path, line_no, line)
         _add_to_run(run, fields[0], fields[2], score, (path, line_no, line))
     if not run:
