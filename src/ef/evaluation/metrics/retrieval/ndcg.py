@@ -175,6 +175,27 @@ def _ideal_dcgs(
     )
 
 
+def _found_dcgs(
+    hits: JudgedHits,
+    k: int | None,
+    gains: Mapping[float, float] | None,
+    dcg: str,
+    rel: float | None = None,
+) -> Floats:
+    """Each query's DCG@k (:func:`dcg_at_k`) over ``hits`` already prepared for
+    ``judged_only``: the numerator of :func:`ndcg_batch`, and the dcg metric."""
+    import numpy as np
+
+    from .kernels import in_top
+
+    gain = _grade_gains(hits.grade, gains, dcg, rel)
+    mask = (gain != 0) & in_top(hits, k)
+    discounted = gain[mask] / np.log2(hits.rank[mask] + 1.0)
+    return np.bincount(hits.query[mask], weights=discounted, minlength=hits.n_queries).astype(
+        np.float64
+    )
+
+
 def ndcg_batch(
     hits: JudgedHits,
     k: int | None,
@@ -186,17 +207,10 @@ def ndcg_batch(
 ) -> Floats:
     """nDCG@k of every query, over the ideal DCG of all judged grades (linear gain unless
     ``gains`` or ``dcg="exp-log2"`` say otherwise; grades below ``rel`` gain nothing)."""
-    import numpy as np
-
-    from .kernels import in_top, prepared, safe_divide
+    from .kernels import prepared, safe_divide
 
     hits = prepared(hits, judged_only)
-    gain = _grade_gains(hits.grade, gains, dcg, rel)
-    mask = (gain != 0) & in_top(hits, k)
-    discounted = gain[mask] / np.log2(hits.rank[mask] + 1.0)
-    found = np.bincount(hits.query[mask], weights=discounted, minlength=hits.n_queries)
-    ideal = _ideal_dcgs(hits, k, gains, dcg, rel)
-    return safe_divide(found.astype(np.float64), ideal)
+    return safe_divide(_found_dcgs(hits, k, gains, dcg, rel), _ideal_dcgs(hits, k, gains, dcg, rel))
 
 
 def _span_sums(start: Ints, count: Ints, f: Callable[[Floats], Floats]) -> Floats:
@@ -215,6 +229,34 @@ def _log_discount(rank: Floats) -> Floats:
 
     discount: Floats = 1.0 / np.log2(rank + 1.0)
     return discount
+
+
+def _expected_found_dcgs(
+    hits: JudgedHits,
+    k: int | None,
+    gains: Mapping[float, float] | None,
+    dcg: str,
+    rel: float | None = None,
+) -> Floats:
+    """Each query's expected DCG@k over every order of its tie groups, ``hits`` prepared for
+    ``judged_only`` and tied: each group's gains times the mean discount of its ranks in the
+    top ``k``. The numerator of :func:`ndcg_expected`, and the dcg metric."""
+    import numpy as np
+
+    from .kernels import TieGroups
+
+    groups = TieGroups(hits)
+    gain = _grade_gains(hits.grade, gains, dcg, rel)
+    has_gain = gain != 0
+    group_gain = np.bincount(groups.entry[has_gain], weights=gain[has_gain], minlength=groups.n)
+    span = groups.span(k)
+    keep = (groups.count(has_gain) > 0) & (span > 0)
+    discount = _span_sums(groups.above[keep], span[keep], _log_discount)
+    return np.bincount(
+        groups.query[keep],
+        weights=group_gain[keep] * discount / groups.size[keep],
+        minlength=hits.n_queries,
+    ).astype(np.float64)
 
 
 def ndcg_expected(
@@ -236,25 +278,12 @@ def ndcg_expected(
     >>> ndcg_expected(attrs.evolve(hits, above=[0], tied=[2]), 2).tolist()  # (1 + 1/log2 3) / 2
     [0.8154648767857288]
     """
-    import numpy as np
-
-    from .kernels import TieGroups, prepared, safe_divide, untied
+    from .kernels import prepared, safe_divide, untied
 
     hits = prepared(hits, judged_only)
     if untied(hits):
         return ndcg_batch(hits, k, gains=gains, dcg=dcg, rel=rel)
-    groups = TieGroups(hits)
-    gain = _grade_gains(hits.grade, gains, dcg, rel)
-    has_gain = gain != 0
-    group_gain = np.bincount(groups.entry[has_gain], weights=gain[has_gain], minlength=groups.n)
-    span = groups.span(k)
-    keep = (groups.count(has_gain) > 0) & (span > 0)
-    discount = _span_sums(groups.above[keep], span[keep], _log_discount)
-    found = np.bincount(
-        groups.query[keep],
-        weights=group_gain[keep] * discount / groups.size[keep],
-        minlength=hits.n_queries,
-    ).astype(np.float64)
+    found = _expected_found_dcgs(hits, k, gains, dcg, rel)
     return safe_divide(found, _ideal_dcgs(hits, k, gains, dcg, rel))
 
 
@@ -266,7 +295,7 @@ GAINS = MetricParam(
 )
 
 
-DCG = MetricParam(
+DCG_FORM = MetricParam(
     "dcg",
     str,
     "log2",
@@ -290,7 +319,7 @@ NDCG = RetrievalMetric(
     func=ndcg_at_k,
     batch=ndcg_batch,
     expected=ndcg_expected,
-    params=(GAINS, DCG, JUDGED_ONLY, NDCG_REL),
+    params=(GAINS, DCG_FORM, JUDGED_ONLY, NDCG_REL),
     synonyms=(
         Synonym(IRM, "nDCG"),
         Synonym(IRM, "NDCG"),
