@@ -1,7 +1,7 @@
 """ranx's call shape: ``evaluate(qrels, run, metrics)``, with ``Qrels`` and ``Run``.
 
 Metrics are ranx's strings (``ndcg@10``, ``map@100-l2``, ``mrr``, ``r-precision``,
-``ndcg_burges@10``; a name without ``@k`` is the whole ranking); one metric gives
+``ndcg_burges@10``, ``dcg@10``; a name without ``@k`` is the whole ranking); one metric gives
 a float, several a dict keyed by the strings as given, and ``return_mean=False`` each
 query's values (a numpy array, queries in ranx's order: sorted by id). The numbers are
 ranx's, through ``profile="ranx"`` (its quicksort's order of tied docs included). As in
@@ -247,7 +247,7 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
     Raises:
         ValueError: if the query sets of ``qrels`` and ``run`` differ and not
             ``make_comparable`` (ranx's ``AssertionError``), for a metric ranx has and
-            ef-evaluation does not (``dcg``, ``hits``), or a malformed metric string.
+            ef-evaluation does not (``hits``, ``rbp``), or a malformed metric string.
     """
     import numpy as np
 

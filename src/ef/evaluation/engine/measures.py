@@ -807,8 +807,8 @@ RANX_NAMES: Mapping[str, str | None] = {
     "r-precision": "rprec",
     "mrr": "mrr",
     "map": "map",
-    "dcg": None,
-    "dcg_burges": None,
+    "dcg": "dcg",
+    "dcg_burges": "dcg(dcg='exp-log2')",
     "ndcg": "ndcg",
     "ndcg_burges": "ndcg(dcg='exp-log2')",
     "bpref": "bpref",
@@ -821,18 +821,20 @@ def parse_ranx_measure(metric: str, *, registry: Registry | None = None) -> Meas
     """The measure ranx's metric string names: ``name[@k][-l<level>]``. A name without
     ``@k`` is the whole ranking (ranx's ``k=0``), and ``-l2`` is the relevance level
     (``rel=2``; ranx's default level 1 is ours). ranx's ``rbp`` (its gains are the raw
-    grades), ``dcg``, ``dcg_burges`` and ``hits`` have no measure here.
+    grades) and ``hits`` have no measure here.
 
     >>> [parse_ranx_measure(m).key for m in ("ndcg@10", "map@100-l2", "mrr", "r-precision")]
     ['ndcg@10', 'map(rel=2)@100', 'mrr@all', 'rprec']
     >>> parse_ranx_measure("ndcg_burges@5").key, parse_ranx_measure("hit_rate@5").key
     ("ndcg(dcg='exp-log2')@5", 'success@5')
-    >>> parse_ranx_measure("dcg@10")
+    >>> parse_ranx_measure("dcg@10").key, parse_ranx_measure("dcg_burges-l2").key
+    ('dcg@10', "dcg(dcg='exp-log2',rel=2)@all")
+    >>> parse_ranx_measure("hits@10")
     Traceback (most recent call last):
         ...
-    ef.evaluation.UnknownNameError: ranx's 'dcg' is not implemented in ef-evaluation; \
-ranx's metrics here: hit_rate, precision, recall, f1, r-precision, mrr, map, ndcg, \
-ndcg_burges, bpref
+    ef.evaluation.UnknownNameError: ranx's 'hits' is not implemented in ef-evaluation; \
+ranx's metrics here: hit_rate, precision, recall, f1, r-precision, mrr, map, dcg, \
+dcg_burges, ndcg, ndcg_burges, bpref
     """
     from ..plugin_engine.registry import registry_or_default
 

@@ -10,7 +10,8 @@ measure):
   non-relevant; a doc missing from ``relevant`` is unjudged and counts as non-relevant.
   Where trec_eval tells them apart (bpref, infAP, ``judged_only``, hole, the RBP residual), a
   negative grade is trec_eval's "pooled but not judged", as trec_eval reads it.
-* Graded judgements feed nDCG as linear gain (the grade itself); every other metric is binary.
+* Graded judgements feed nDCG and DCG as linear gain (the grade itself); every other metric
+  is binary.
 * A query with no relevant judgement scores 0.0 on every relevance metric.
 * ``k=None`` is the whole ranking (``"ndcg@all"``). Where a metric divides by ``k`` (precision,
   F1, hole), it divides by the number of docs retrieved instead.
@@ -19,8 +20,8 @@ Every binary metric takes ``rel`` (the lowest grade that counts as relevant, tre
 ``-l``; ``None`` is any grade > 0) and ``judged_only`` (drop the docs without a judgement of 0
 or more from the ranking before scoring, trec_eval's ``-J``), both keyword-only.
 
-Each built-in metric is one module (ranx's layout): ``ndcg``, ``recall``, ``precision``,
-``reciprocal_rank``, ``average_precision``, ``r_precision``, ``bpref``, ``infap``,
+Each built-in metric is one module (ranx's layout): ``ndcg``, ``dcg``, ``recall``,
+``precision``, ``reciprocal_rank``, ``average_precision``, ``r_precision``, ``bpref``, ``infap``,
 ``success``, ``f1``, ``capped_recall``, ``judged``, ``hole``, ``counts`` (``num_ret``,
 ``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``), ``rbp`` (RBP and its residual),
 ``err``, and the rest of trec_eval's ``all_trec``: ``gm_map``, ``gm_bpref``,
@@ -54,6 +55,7 @@ from .counts import (
     num_rel_ret,
     num_ret,
 )
+from .dcg import DCG
 from .err import ERR, err_at_k
 from .f1 import F1, f1_at_k
 from .gm_bpref import GM_BPREF, gm_bpref
@@ -117,6 +119,7 @@ __all__ = [
 #: The built-in retrieval metrics, in registration order (the catalogue's and the docs').
 BUILTIN: tuple[RetrievalMetric, ...] = (
     NDCG,
+    DCG,
     RECALL,
     PRECISION,
     MRR,
