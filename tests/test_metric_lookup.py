@@ -114,12 +114,19 @@ def test_a_name_in_our_spelling_needs_no_parsing() -> None:
 
 
 def test_ranx_names_ranx_has_and_we_do_not_are_refused() -> None:
-    with pytest.raises(ValueError, match="ranx's 'dcg' is not implemented"):
-        parse_ranx_measure("dcg@10")
+    with pytest.raises(ValueError, match="ranx's 'hits' is not implemented"):
+        parse_ranx_measure("hits@10")
     with pytest.raises(ValueError, match="ranx's 'rbp' is not implemented"):
         parse_ranx_measure("rbp.95")
     with pytest.raises(ValueError, match="ranx writes the cutoff after '@'"):
         parse_ranx_measure("ndcg.10")
+
+
+def test_ranx_dcg_names_are_our_dcg() -> None:
+    assert parse_ranx_measure("dcg@10").key == "dcg@10"
+    assert parse_ranx_measure("dcg").key == "dcg@all"  # ranx's k=0: the whole ranking
+    assert parse_ranx_measure("dcg_burges@5").key == "dcg(dcg='exp-log2')@5"
+    assert parse_ranx_measure("dcg_burges@5-l2").key == "dcg(dcg='exp-log2',rel=2)@5"
 
 
 def test_comparison_pairs_are_found_by_any_spelling() -> None:
