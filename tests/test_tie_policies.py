@@ -46,6 +46,8 @@ ALL = (
     "rbp_resid",
     "err@3",
     "ndcg(dcg='exp-log2')@5",
+    "dcg",
+    "dcg(dcg='exp-log2',rel=2)@3",
     "P(rel=2)@2",
     "AP(judged_only=True)",
 )

@@ -29,6 +29,7 @@ from ef.evaluation.metrics.retrieval.counts import (
     num_ret,
     num_ret_batch,
 )
+from ef.evaluation.metrics.retrieval.dcg import dcg_at_k, dcg_batch
 from ef.evaluation.metrics.retrieval.err import err_at_k, err_batch
 from ef.evaluation.metrics.retrieval.f1 import f1_at_k, f1_batch
 from ef.evaluation.metrics.retrieval.gm_bpref import gm_bpref, gm_bpref_batch
@@ -60,6 +61,7 @@ from ..strategies import PARAMETERS, cutoffs, judgements, rankings
 
 PAIRS = [
     (ndcg_at_k, ndcg_batch),
+    (dcg_at_k, dcg_batch),
     (recall_at_k, recall_batch),
     (precision_at_k, precision_batch),
     (reciprocal_rank, reciprocal_rank_batch),

@@ -48,6 +48,7 @@ from ef.evaluation.metrics.retrieval.counts import (
     num_ret_batch,
     num_ret_expected,
 )
+from ef.evaluation.metrics.retrieval.dcg import dcg_at_k, dcg_batch, dcg_expected
 from ef.evaluation.metrics.retrieval.err import err_at_k, err_batch, err_expected
 from ef.evaluation.metrics.retrieval.f1 import f1_at_k, f1_batch, f1_expected
 from ef.evaluation.metrics.retrieval.gm_bpref import gm_bpref, gm_bpref_batch, gm_bpref_expected
@@ -115,6 +116,7 @@ from ..strategies import PARAMETERS, cutoffs, doc_ids, judgements
 #: (reference, batch, expected) for every built-in metric.
 TRIPLES = [
     (ndcg_at_k, ndcg_batch, ndcg_expected),
+    (dcg_at_k, dcg_batch, dcg_expected),
     (recall_at_k, recall_batch, recall_expected),
     (
         precision_at_k,
@@ -189,6 +191,7 @@ MODULES = tuple(
     importlib.import_module(f"ef.evaluation.metrics.retrieval.{name}")
     for name in (
         "ndcg",
+        "dcg",
         "recall",
         "precision",
         "reciprocal_rank",
