@@ -10,10 +10,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ef.evaluation import write_qrels, write_run
 from ef.evaluation.compat import ranx as ours
 
+from ..profiles_hypothesis import examples
 from .helpers import Qrels, Run, inputs, unchanged
 
 pytestmark = pytest.mark.peers  # ranx, with its numba JIT
@@ -23,7 +26,7 @@ ranx = pytest.importorskip("ranx")
 METRICS = [
     "ndcg@10", "ndcg", "map@100", "map", "mrr", "mrr@5", "precision@5", "recall@10",
     "hit_rate@5", "f1@10", "r-precision", "ndcg_burges@10", "map@100-l2", "precision@5-l2",
-    "ndcg@10-l2", "bpref",
+    "ndcg@10-l2", "bpref", "dcg@10", "dcg", "dcg_burges@10", "dcg_burges", "dcg@10-l2",
 ]  # fmt: skip
 
 
@@ -67,6 +70,44 @@ def test_evaluate_gives_ranx_numbers(seed: int, ties: bool) -> None:
     for metric in METRICS:
         assert got[metric] == pytest.approx(expected[metric], abs=1e-9, rel=0), metric
     still()
+
+
+DOCS = [f"d{i}" for i in range(10)]
+
+
+@st.composite
+def tied_inputs(draw: st.DrawFn) -> tuple[Qrels, Run]:
+    """qrels and a run over the same three queries: each query's docs drawn from a few
+    scores (so most tie, and ranx's quicksort orders them), grades -1 .. 3 (ranx's are
+    whole), a judged doc often not retrieved and a query sometimes with nothing relevant."""
+    qrels: Qrels = {}
+    run: Run = {}
+    for q in ("q1", "q2", "q3"):
+        docs = draw(st.lists(st.sampled_from(DOCS), unique=True, min_size=1, max_size=10))
+        run[q] = {d: draw(st.sampled_from([0.25, 0.5, 1.0, 1.5]), label=d) for d in docs}
+        grades = st.integers(-1, 3)
+        qrels[q] = draw(st.dictionaries(st.sampled_from(DOCS), grades, min_size=1, max_size=8))
+    return qrels, run
+
+
+@settings(
+    max_examples=examples(100),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=tied_inputs(), k=st.integers(1, 12))
+def test_dcg_and_dcg_burges_are_ranx_s(data: tuple[Qrels, Run], k: int) -> None:
+    # _quiet_numba, function-scoped, only filters warnings: sharing it across examples is fine.
+    qrels, run = data
+    metrics = [
+        f"dcg@{k}", f"dcg_burges@{k}", "dcg", "dcg_burges", f"dcg@{k}-l2", "dcg_burges-l2",
+    ]  # fmt: skip
+    got = ours.evaluate(qrels, run, metrics, return_mean=False)
+    expected = _theirs(qrels, run, metrics, return_mean=False)
+    for metric in metrics:
+        np.testing.assert_allclose(got[metric], expected[metric], atol=1e-9, rtol=0, err_msg=metric)
+    means = ours.evaluate(qrels, run, metrics)
+    for metric in metrics:
+        assert means[metric] == pytest.approx(float(np.mean(expected[metric])), abs=1e-9, rel=0)
 
 
 def test_the_return_shapes_are_ranx_s() -> None:
@@ -153,8 +194,8 @@ def test_qrels_and_run_hold_copies_and_names() -> None:
 
 def test_ranx_metrics_we_lack_and_bad_strings_are_refused() -> None:
     qrels, run = _comparable(1, False)
-    with pytest.raises(ValueError, match="ranx's 'dcg' is not implemented"):
-        ours.evaluate(qrels, run, "dcg@10")
+    with pytest.raises(ValueError, match="ranx's 'hits' is not implemented"):
+        ours.evaluate(qrels, run, "hits@10")
     with pytest.raises(ValueError, match=r"ranx's 'rbp' is not implemented .*its gain is the raw"):
         ours.evaluate(qrels, run, "rbp.95")
     with pytest.raises(ValueError, match="is no ranx metric"):

@@ -71,6 +71,8 @@ MTEB_EXTRA_NAMES = {"R_cap": "r_cap", "Hole": "hole"}
 RANX_CUT = {
     "ndcg": "ndcg",
     "ndcg_burges": "ndcg(dcg='exp-log2')",
+    "dcg": "dcg",
+    "dcg_burges": "dcg(dcg='exp-log2')",
     "map": "map",
     "mrr": "mrr",
     "precision": "precision",
