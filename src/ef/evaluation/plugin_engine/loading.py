@@ -85,7 +85,7 @@ class PluginInfo:
     >>> from ef.evaluation import list_plugins
     >>> info = next(p for p in list_plugins() if p.name == "builtin.retrieval_metrics")
     >>> info.distribution, info.builtin, info.provides["metric"][:5]
-    ('ef-evaluation', True, ('binary_gain', 'bpref', 'err', 'f1', 'gm_bpref'))
+    ('ef-evaluation', True, ('binary_gain', 'bpref', 'dcg', 'err', 'f1'))
     """
 
     #: The plugin name: the entry-point name, or ``builtin.*`` for the built-ins.

@@ -51,7 +51,7 @@ class Registry:
 
     >>> registry = Registry.load(autoload=False)
     >>> sorted(registry.retrieval_metrics)[:8]
-    ['binary_gain', 'bpref', 'err', 'f1', 'gm_bpref', 'gm_map', 'hole', 'infap']
+    ['binary_gain', 'bpref', 'dcg', 'err', 'f1', 'gm_bpref', 'gm_map', 'hole']
     >>> registry.provider("ndcg").name
     'builtin.retrieval_metrics'
     """

@@ -55,7 +55,7 @@ from .counts import (
     num_rel_ret,
     num_ret,
 )
-from .dcg import DCG
+from .dcg import DCG, dcg_at_k
 from .err import ERR, err_at_k
 from .f1 import F1, f1_at_k
 from .gm_bpref import GM_BPREF, gm_bpref
@@ -65,7 +65,7 @@ from .infap import INFAP, INFAP_EPSILON, inferred_average_precision
 from .iprec_at_recall import IPREC_AT_RECALL, iprec_at_recall
 from .iprec_avg import IPREC_AVG, iprec_avg
 from .judged import JUDGED, judged_at_k
-from .ndcg import NDCG, dcg_at_k, ndcg_at_k
+from .ndcg import NDCG, ndcg_at_k
 from .ndcg_rel import NDCG_REL, ndcg_rel
 from .normalized_gain import NORMALIZED_GAIN, normalized_gain
 from .precision import PRECISION, precision_at_k

@@ -4,8 +4,8 @@
 
 ``gain_i`` is the grade of the doc at rank ``i`` (0 if unjudged or not positive), or
 ``gains[grade]``; with ``dcg="exp-log2"``, ``2 ** gain - 1``; with ``rel``, a grade below it
-gains 0. These are nDCG's gain rules (:mod:`.ndcg`, whose helpers this module uses): nDCG@k is
-DCG@k over the DCG@k of the ideal ranking.
+gains 0. These gain rules are nDCG's too: :mod:`.ndcg` divides DCG@k by the DCG@k of the
+ideal ranking.
 
 Järvelin and Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 20(4),
 2002; exp-log2: Burges et al., "Learning to rank using gradient descent", ICML 2005.
@@ -29,15 +29,16 @@ truncates 1.5 to 1), here a grade is used as given.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric
-from .ndcg import DCG_FORM, GAINS, _expected_found_dcgs, _found_dcgs, dcg_at_k
 from .params import JUDGED_ONLY, positive
+from .reference import top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ...hits import Floats, Ints, JudgedHits
 
 __all__ = [
     "DCG",
@@ -45,6 +46,74 @@ __all__ = [
     "dcg_batch",
     "dcg_expected",
 ]
+
+
+def _gain(
+    grade: float | None,
+    gains: Mapping[float, float] | None = None,
+    dcg: str = "log2",
+    rel: float | None = None,
+) -> float:
+    """A judged grade's gain: the grade (0 if not positive), or ``gains[grade]``; with
+    ``dcg="exp-log2"``, 2 ** that - 1 (Burges et al.). A grade below ``rel`` gains 0."""
+    if grade is None or (rel is not None and grade < rel):
+        return 0.0
+    if gains is not None and grade in gains:
+        value = float(gains[grade])
+    else:
+        value = float(grade) if grade > 0 else 0.0
+    return 2.0**value - 1.0 if dcg == "exp-log2" else value
+
+
+def dcg_at_k(
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None,
+    *,
+    gains: Mapping[float, float] | None = None,
+    dcg: str = "log2",
+    judged_only: bool = False,
+    rel: float | None = None,
+) -> float:
+    """Discounted cumulative gain of ``ranked`` at cutoff ``k``.
+
+    ``sum(grade_i / log2(i + 2))`` over the top ``k`` results (``i`` 0-indexed), with
+    ``grade_i`` the relevance of the i-th doc (0 if unjudged or not positive): the linear-gain
+    DCG of Järvelin and Kekäläinen (2002) that BEIR, pytrec_eval and trec_eval use.
+    ``gains`` maps grades to other gains (trec_eval's ``ndcg.1=3,2=9``; unlisted grades keep
+    their own); ``dcg="exp-log2"`` takes ``2 ** gain - 1`` (Burges et al., 2005). With
+    ``rel``, a grade below it gains nothing (ranx's ``-l``; trec_eval's ``-l`` leaves nDCG
+    alone, so it is unset by default).
+
+    >>> round(dcg_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3), 4)
+    1.5
+    """
+    return sum(
+        _gain(relevant.get(doc), gains, dcg, rel) / math.log2(rank + 1)
+        for rank, doc in enumerate(top_docs(ranked, relevant, k, judged_only), start=1)
+    )
+
+
+def _grade_gains(
+    grade: Floats, gains: Mapping[float, float] | None, dcg: str, rel: float | None = None
+) -> Floats:
+    """Each grade's gain, as :func:`_gain` gives it."""
+    import numpy as np
+
+    value = np.where(grade > 0, grade, 0.0)
+    if gains:
+        keys = np.fromiter(gains.keys(), dtype=np.float64)
+        values = np.fromiter(gains.values(), dtype=np.float64)
+        order = np.argsort(keys)
+        keys, values = keys[order], values[order]
+        at = np.clip(np.searchsorted(keys, grade), 0, keys.size - 1)
+        listed = keys[at] == grade
+        value = np.where(listed, values[at], value)
+    if dcg == "exp-log2":
+        value = np.power(2.0, value) - 1.0
+    if rel is not None:
+        value = np.where(grade >= rel, value, 0.0)
+    return value
 
 
 def dcg_batch(
@@ -64,9 +133,35 @@ def dcg_batch(
     >>> dcg_batch(hits, 3).tolist(), dcg_batch(hits, 3, dcg="exp-log2").tolist()
     ([2.5, 0.0], [3.5, 0.0])
     """
-    from .kernels import prepared
+    import numpy as np
 
-    return _found_dcgs(prepared(hits, judged_only), k, gains, dcg, rel)
+    from .kernels import in_top, prepared
+
+    hits = prepared(hits, judged_only)
+    gain = _grade_gains(hits.grade, gains, dcg, rel)
+    mask = (gain != 0) & in_top(hits, k)
+    discounted = gain[mask] / np.log2(hits.rank[mask] + 1.0)
+    return np.bincount(hits.query[mask], weights=discounted, minlength=hits.n_queries).astype(
+        np.float64
+    )
+
+
+def _span_sums(start: Ints, count: Ints, f: Callable[[Floats], Floats]) -> Floats:
+    """``f(start + 1) + ... + f(start + count)`` for every pair, summed rank by rank."""
+    import numpy as np
+
+    from .kernels import expand
+
+    owner, position = expand(count)
+    ranks = (start[owner] + position).astype(np.float64)
+    return np.bincount(owner, weights=f(ranks), minlength=count.size).astype(np.float64)
+
+
+def _log_discount(rank: Floats) -> Floats:
+    import numpy as np
+
+    discount: Floats = 1.0 / np.log2(rank + 1.0)
+    return discount
 
 
 def dcg_expected(
@@ -80,7 +175,8 @@ def dcg_expected(
 ) -> Floats:
     """Expected DCG@k over every order of each group of tied docs: each group's gains times
     the mean discount of its ranks in the top ``k``,
-    ``sum(1 / log2(r + 1), r = above + 1 .. min(above + tied, k)) / tied``.
+    ``sum(1 / log2(r + 1), r = above + 1 .. min(above + tied, k)) / tied``. O(hits + the
+    ranks of the groups holding a gain).
 
     >>> import attrs
     >>> from ef.evaluation.hits import JudgedHits
@@ -88,12 +184,42 @@ def dcg_expected(
     >>> dcg_expected(attrs.evolve(hits, above=[0], tied=[2]), 2).tolist()  # 2 (1 + 1/log2 3) / 2
     [1.6309297535714575]
     """
-    from .kernels import prepared, untied
+    import numpy as np
+
+    from .kernels import TieGroups, prepared, untied
 
     hits = prepared(hits, judged_only)
     if untied(hits):
-        return _found_dcgs(hits, k, gains, dcg, rel)
-    return _expected_found_dcgs(hits, k, gains, dcg, rel)
+        return dcg_batch(hits, k, gains=gains, dcg=dcg, rel=rel)
+    groups = TieGroups(hits)
+    gain = _grade_gains(hits.grade, gains, dcg, rel)
+    has_gain = gain != 0
+    group_gain = np.bincount(groups.entry[has_gain], weights=gain[has_gain], minlength=groups.n)
+    span = groups.span(k)
+    keep = (groups.count(has_gain) > 0) & (span > 0)
+    discount = _span_sums(groups.above[keep], span[keep], _log_discount)
+    return np.bincount(
+        groups.query[keep],
+        weights=group_gain[keep] * discount / groups.size[keep],
+        minlength=hits.n_queries,
+    ).astype(np.float64)
+
+
+GAINS = MetricParam(
+    "gains",
+    dict,
+    None,
+    "grade -> gain, e.g. {1:1,2:3} (trec_eval's ndcg.1=1,2=3); unlisted grades keep their own",
+)
+
+
+DCG_FORM = MetricParam(
+    "dcg",
+    str,
+    "log2",
+    "'log2': gain / log2(rank + 1); 'exp-log2': (2 ** gain - 1) / log2(rank + 1) (Burges)",
+    choices=("log2", "exp-log2"),
+)
 
 
 DCG_REL = MetricParam(

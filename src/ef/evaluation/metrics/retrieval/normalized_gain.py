@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .ndcg import GAINS
+from .dcg import GAINS
 from .params import CITE_TREC, JUDGED_ONLY, TREC
 from .reference import ideal_gains, top_docs, trec_gain
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .ndcg import GAINS
+from .dcg import GAINS
 from .ndcg_rel import _ideal_prefix
 from .params import CITE_TREC, JUDGED_ONLY, REL, TREC
 from .reference import C_NAN, ideal_gains, relevant_total, top_docs, trec_gain
