@@ -10,8 +10,9 @@ measure):
   non-relevant; a doc missing from ``relevant`` is unjudged and counts as non-relevant.
   Where trec_eval tells them apart (bpref, infAP, ``judged_only``, hole, the RBP residual), a
   negative grade is trec_eval's "pooled but not judged", as trec_eval reads it.
-* Graded judgements feed nDCG and DCG as linear gain (the grade itself); every other metric
-  is binary.
+* Graded judgements feed the gain-based metrics: nDCG and DCG as linear gain (the grade
+  itself, unless ``gains`` or ``dcg="exp-log2"`` say otherwise), and trec_eval's ndcg_rel,
+  rndcg and G, ERR, and RBP with ``graded=True``; every other metric is binary.
 * A query with no relevant judgement scores 0.0 on every relevance metric.
 * ``k=None`` is the whole ranking (``"ndcg@all"``). Where a metric divides by ``k`` (precision,
   F1, hole), it divides by the number of docs retrieved instead.
