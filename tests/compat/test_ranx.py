@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import write_qrels, write_run
+from ef.evaluation import InputWarning, write_qrels, write_run
 from ef.evaluation.compat import ranx as ours
 
 from ..profiles_hypothesis import examples
@@ -108,6 +108,29 @@ def test_dcg_and_dcg_burges_are_ranx_s(data: tuple[Qrels, Run], k: int) -> None:
     means = ours.evaluate(qrels, run, metrics)
     for metric in metrics:
         assert means[metric] == pytest.approx(float(np.mean(expected[metric])), abs=1e-9, rel=0)
+
+
+@settings(
+    max_examples=examples(50),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=tied_inputs(), fractions=st.lists(st.sampled_from([-1.5, -0.5, 0.5, 1.5, 2.7])))
+def test_fractional_grades_are_truncated_as_ranx_truncates_them(
+    data: tuple[Qrels, Run], fractions: list[float]
+) -> None:
+    qrels, run = data
+    judged = [(q, d) for q, docs in qrels.items() for d in docs]
+    for (q, d), grade in zip(judged, fractions, strict=False):
+        qrels[q][d] = grade
+    metrics = ["ndcg@5", "dcg_burges@10", "map", "precision@5-l2", "mrr"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        got = ours.evaluate(qrels, run, metrics, return_mean=False)
+    expected = _theirs(qrels, run, metrics, return_mean=False)
+    for metric in metrics:
+        np.testing.assert_allclose(got[metric], expected[metric], atol=1e-9, rtol=0, err_msg=metric)
+    cut = [w for w in caught if issubclass(w.category, InputWarning)]
+    assert len(cut) == (1 if fractions[: len(judged)] else 0)
 
 
 def test_the_return_shapes_are_ranx_s() -> None:

@@ -17,20 +17,25 @@ ranx, qrels and a run whose query sets differ are refused unless ``make_comparab
 
 Unlike ranx, nothing is saved in the run (``save_results_in_run`` changes nothing), ``Run``
 and ``Qrels`` take polars DataFrames and pandas' string columns, and ``make_comparable``
-applies to plain dicts too. Where some query has no relevant doc, ranx's ``bpref`` divides 0
-by 0 (a NaN, or 0.0 for the other queries of the thread's chunk): ours is trec_eval's there.
+applies to plain dicts too. ranx holds whole grades (it truncates ``1.5`` to ``1``), and so
+do these ``Qrels``, with an :class:`~ef.evaluation.InputWarning` naming a grade it cut: the
+numbers stay ranx's, and the change is said. Where some query has no relevant doc, ranx's
+``bpref`` divides 0 by 0 (a NaN, or 0.0 for the other queries of the thread's chunk): ours
+is trec_eval's there.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import warnings
 from collections.abc import KeysView, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.measures import parse_ranx_measure
-from ..errors import DatasetFormatError
+from ..errors import DatasetFormatError, InputWarning
 from ..evaluate.inputs import check_qrels, shown_ids
 from ..evaluate.run import evaluate_run
 from ..formats.files import read_qrels, read_run
@@ -67,6 +72,44 @@ def _json(path: str | os.PathLike[str]) -> dict[str, dict[str, float]]:
     return data
 
 
+def _whole_grades(qrels: Any, stacklevel: int) -> Any:
+    """A copy of ``qrels`` with each fractional grade truncated, as ranx's ``int(grade)``
+    does: an :class:`~ef.evaluation.InputWarning` names the first, ``stacklevel`` frames up
+    (1: the caller). What is not a mapping of mappings of finite numbers is kept as it is,
+    for the qrels checks to name.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _whole_grades({"q1": {"d1": 2.5, "d2": 1}}, stacklevel=1)
+    {'q1': {'d1': 2, 'd2': 1}}
+    >>> print(caught[0].message)
+    ranx holds whole grades: qrels['q1']['d1'] = 2.5 is read as 2, as ranx truncates it \
+(1 grade cut in all); round the grades yourself to choose otherwise
+    """
+    if not isinstance(qrels, Mapping) or not all(isinstance(j, Mapping) for j in qrels.values()):
+        return qrels
+    cut: list[tuple[str, str, float]] = []
+    whole: dict[str, dict[str, float]] = {}
+    for q, docs in qrels.items():
+        judged = whole[q] = dict(docs)
+        for d, grade in judged.items():
+            if isinstance(grade, float) and math.isfinite(grade) and not grade.is_integer():
+                judged[d] = int(grade)
+                cut.append((q, d, grade))
+    if cut:
+        q, d, grade = cut[0]
+        warnings.warn(
+            f"ranx holds whole grades: qrels[{q!r}][{d!r}] = {grade!r} is read as "
+            f"{int(grade)}, as ranx truncates it ({len(cut)} grade"
+            f"{'' if len(cut) == 1 else 's'} cut in all); round the grades yourself to "
+            "choose otherwise",
+            InputWarning,
+            stacklevel=stacklevel + 1,
+        )
+    return whole
+
+
 class _Judged:
     """What ranx's Qrels and Run share: a name and ``{query_id: {doc_id: value}}``."""
 
@@ -97,6 +140,7 @@ class _Judged:
 
 class Qrels(_Judged):
     """ranx's ``Qrels``: relevance judgements ``{query_id: {doc_id: grade}}`` and a name.
+    Grades are whole, as ranx's: a fractional one is truncated, with an ``InputWarning``.
 
     >>> Qrels.from_dict({"q1": {"d1": 1}}).to_dict()
     {'q1': {'d1': 1}}
@@ -105,20 +149,21 @@ class Qrels(_Judged):
     def __init__(
         self, qrels: Mapping[str, Mapping[str, float]] | None = None, name: str | None = None
     ) -> None:
-        data = {} if qrels is None else {q: dict(docs) for q, docs in qrels.items()}
+        # stacklevel: the warning points at the line that made the Qrels.
+        data = {} if qrels is None else _whole_grades(qrels, stacklevel=2)
         check_qrels(data)
         self._data, self.name = data, name
 
     @staticmethod
     def from_dict(d: Mapping[str, Mapping[str, float]], name: str | None = None) -> Qrels:
         """The qrels of ``{query_id: {doc_id: grade}}``."""
-        return Qrels(d, name)
+        return Qrels(_whole_grades(d, stacklevel=2), name)  # the warning: at from_dict's caller
 
     @staticmethod
     def from_file(path: str | os.PathLike[str], kind: str | None = None) -> Qrels:
         """TREC qrels (gzip or not) or ranx's JSON (``kind="json"`` or a ``.json`` name)."""
         if _kind(path, kind) == "json":
-            return Qrels(_json(path))
+            return Qrels(_whole_grades(_json(path), stacklevel=2))
         return Qrels(read_qrels(path, "trec"))
 
     @staticmethod
@@ -127,7 +172,8 @@ class Qrels(_Judged):
     ) -> Qrels:
         """The qrels of a pandas or polars DataFrame, one row per judgement."""
         columns = (q_id_col, doc_id_col, score_col)
-        return Qrels(qrels_of_table(df, columns, where="the qrels DataFrame"))
+        judged = qrels_of_table(df, columns, where="the qrels DataFrame")
+        return Qrels(_whole_grades(judged, stacklevel=2))
 
     @staticmethod
     def from_parquet(
@@ -140,7 +186,7 @@ class Qrels(_Judged):
         """The qrels of a Parquet file (read with polars; ``pd_kwargs`` is not used)."""
         table = read_parquet_table(Path(path))
         columns = (q_id_col, doc_id_col, score_col)
-        return Qrels(qrels_of_table(table, columns, where=str(path)))
+        return Qrels(_whole_grades(qrels_of_table(table, columns, where=str(path)), stacklevel=2))
 
 
 class Run(_Judged):
@@ -255,7 +301,9 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
     if not names or not all(isinstance(m, str) for m in names):
         raise ValueError(f"metrics are ranx's metric strings, e.g. 'ndcg@10'; got {metrics!r}")
     keys = {name: parse_ranx_measure(name, registry=registry).key for name in names}
-    judged, answered = _plain(qrels), _plain(run)
+    # A dict becomes ranx's Qrels there too, grades truncated.
+    judged = _plain(qrels) if isinstance(qrels, _Judged) else _whole_grades(qrels, stacklevel=2)
+    answered = _plain(run)
     if not make_comparable:
         _check_keys(judged, answered)
     report = evaluate_run(

@@ -18,7 +18,8 @@ ranx's order of tied docs. Where the two part: ranx called at a level <= 0 in Py
 (``ranx.metrics.dcg(..., rel_lvl=-1)``; its metric strings cannot say so) lets a negative
 grade subtract (``-1 / log2(i + 1)``, Burges' ``-0.5 / log2(i + 1)``), where here a grade
 <= 0 gains 0 unless ``gains`` says otherwise; and ranx's ``Qrels`` hold whole grades (it
-truncates 1.5 to 1), here a grade is used as given.
+truncates 1.5 to 1), as :mod:`ef.evaluation.compat.ranx`'s do (with an ``InputWarning``),
+where ``evaluate_run`` uses a grade as given.
 
 >>> from ef.evaluation import evaluate_run
 >>> run = {"q1": {"d1": 3.0, "x": 2.0, "d2": 1.0}}
