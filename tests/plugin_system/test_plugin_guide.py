@@ -45,3 +45,16 @@ def test_the_guide_documents_the_switches_and_the_kit() -> None:
         "k=None",
     ):
         assert needle in GUIDE, needle
+
+
+def test_the_guide_prints_the_built_ins_as_list_plugins_does() -> None:
+    """The printed output of the list_plugins example, its built-in lines: as they are now
+    (the line of the example plugin, installed, follows them)."""
+    from ef.evaluation import list_plugins
+
+    example = "for plugin in list_plugins():\n    print(plugin.name, plugin.distribution, plugin.provides)"
+    printed = GUIDE.split(example, 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    shown = [line for line in printed.splitlines() if line.startswith("builtin.")]
+    now = [f"{p.name} {p.distribution} {p.provides}" for p in list_plugins() if p.builtin]
+    assert shown == now
+    assert printed.splitlines()[len(now)].startswith("hits ef-evaluation-hits {'metric': ")
