@@ -55,14 +55,20 @@ def installed_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def run_with(site: Path) -> dict[str, Any]:
+def env_with(site: Path) -> dict[str, str]:
+    """The environment of a fresh interpreter that finds the plugins installed in ``site``."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
     env.pop("EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD", None)
     env.pop("EF_EVALUATION_DISABLE_PLUGINS", None)
     env.pop("EF_EVALUATION_PLUGINS", None)
+    return env
+
+
+def run_with(site: Path) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-c", SCRIPT], check=True, capture_output=True, text=True, env=env
-    )
+        [sys.executable, "-c", SCRIPT], check=True, capture_output=True, text=True,
+        env=env_with(site),
+    )  # fmt: skip
     result: dict[str, Any] = json.loads(out.stdout)
     return result
 
@@ -106,3 +112,23 @@ def test_the_example_plugins_own_tests_pass(installed_example: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     assert "6 passed" in out.stdout, out.stdout
     assert "skipped" not in out.stdout, out.stdout
+
+
+def test_the_guides_use_of_the_installed_example_prints_what_the_guide_shows(
+    installed_example: Path,
+) -> None:
+    """docs/plugins.md's block that uses the installed example by name, run in a fresh
+    interpreter that finds it through its entry point, prints the guide's output."""
+    from .test_docs_examples import DOCS, python_blocks
+
+    [(code, printed)] = [
+        (code, expected)
+        for code, expected in python_blocks(DOCS / "plugins.md")
+        if 'metrics=("ndcg", "hits")' in code
+    ]
+    assert printed is not None, "the guide shows what the example prints"
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True,
+        env=env_with(installed_example),
+    )  # fmt: skip
+    assert out.stdout == printed
