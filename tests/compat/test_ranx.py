@@ -4,7 +4,7 @@ the first call slow: the module's ranx results are computed once)."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,9 @@ def _comparable(seed: int, ties: bool) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def _theirs(qrels: Qrels, run: Run, metrics: Any, **options: Any) -> Any:
+def _theirs(
+    qrels: Mapping[str, Mapping[str, float]], run: Run, metrics: Any, **options: Any
+) -> Any:
     return ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metrics, **options)
 
 
@@ -118,7 +120,8 @@ def test_dcg_and_dcg_burges_are_ranx_s(data: tuple[Qrels, Run], k: int) -> None:
 def test_fractional_grades_are_truncated_as_ranx_truncates_them(
     data: tuple[Qrels, Run], fractions: list[float]
 ) -> None:
-    qrels, run = data
+    whole, run = data
+    qrels: dict[str, dict[str, float]] = {q: dict(docs) for q, docs in whole.items()}
     judged = [(q, d) for q, docs in qrels.items() for d in docs]
     for (q, d), grade in zip(judged, fractions, strict=False):
         qrels[q][d] = grade
