@@ -97,7 +97,7 @@ def test_a_run_read_whole_after_all_reads_the_qrels_file_once(
 ) -> None:
     """The batches stop at a query seen before: the whole file is then read, with the qrels
     already loaded (a qrels URL is not copied twice)."""
-    from ef.evaluation.evaluate import inputs
+    from ef.evaluation.formats.files import read_qrels
 
     path = tmp_path / "run.trec"
     path.write_text("".join(f"q{i % 2} Q0 d{i} 1 {i}.5 t\n" for i in range(12)), encoding="utf-8")
@@ -110,8 +110,7 @@ def test_a_run_read_whole_after_all_reads_the_qrels_file_once(
         reads.append(source)
         return read_qrels(source, *args, **kwargs)
 
-    read_qrels = inputs.read_qrels
-    monkeypatch.setattr(inputs, "read_qrels", counted)
+    monkeypatch.setattr("ef.evaluation.evaluate.inputs.read_qrels", counted)
     small_blocks(32, stream_from=0)
     with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together"):
         got = evaluate_run(path, qrels_file, metrics=METRICS)
