@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -31,9 +32,19 @@ def _json(tmp_path: Path) -> Qrels:
     return Qrels.from_file(path)
 
 
-def _frame(_: Path) -> Qrels:
+def _table() -> pl.DataFrame:
     rows = [(q, d, float(g)) for q, docs in GRADED.items() for d, g in docs.items()]
-    return Qrels.from_df(pl.DataFrame(rows, schema=["q_id", "doc_id", "score"], orient="row"))
+    return pl.DataFrame(rows, schema=["q_id", "doc_id", "score"], orient="row")
+
+
+def _frame(_: Path) -> Qrels:
+    return Qrels.from_df(_table())
+
+
+def _parquet(tmp_path: Path) -> Qrels:
+    path = tmp_path / "qrels.parquet"
+    _table().write_parquet(path)
+    return Qrels.from_parquet(path)
 
 
 MAKERS: dict[str, Callable[[Path], Qrels]] = {
@@ -41,6 +52,7 @@ MAKERS: dict[str, Callable[[Path], Qrels]] = {
     "from_dict": lambda _: Qrels.from_dict(GRADED),
     "from_file (JSON)": _json,
     "from_df": _frame,
+    "from_parquet": _parquet,
 }
 
 
@@ -79,3 +91,16 @@ def test_qrels_of_another_shape_are_left_to_the_checks() -> None:
     bad: Any = {"q1": [("d1", 1.5)]}
     with pytest.raises(TypeError, match=r"^qrels\['q1'\] is a list; expected \{doc: grade\}"):
         Qrels(bad)
+
+
+@pytest.mark.parametrize("kind", [np.float32, np.float64])
+def test_a_numpy_grade_is_truncated_as_a_float_is(kind: type[np.floating[Any]]) -> None:
+    """A grade as numpy holds it (a dict built from an array) is cut as ranx's int() cuts it."""
+    graded = {q: {d: kind(g) for d, g in docs.items()} for q, docs in GRADED.items()}
+    with pytest.warns(InputWarning, match=r"qrels\['q1'\]\['d1'\] = .*1\.5.* is read as 1"):
+        qrels = Qrels(graded)
+    assert qrels.to_dict() == WHOLE
+    with pytest.warns(InputWarning, match=r"\(2 grades cut in all\)") as caught:
+        got = evaluate(graded, RUN, ["ndcg@10", "dcg@3"])
+    assert caught[0].filename == __file__
+    assert got == evaluate(WHOLE, RUN, ["ndcg@10", "dcg@3"])

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import os
 import warnings
 from collections.abc import KeysView, Mapping, Sequence
@@ -72,6 +73,20 @@ def _json(path: str | os.PathLike[str]) -> dict[str, dict[str, float]]:
     return data
 
 
+def _fractional(grade: object) -> bool:
+    """True for a finite grade that is no whole number: a float, numpy's too (ranx's
+    ``int(grade)`` truncates an ``np.float32`` as it does a float).
+
+    >>> import numpy as np
+    >>> [_fractional(g) for g in (1.5, np.float32(-0.5), 2.0, 3, float("nan"), "1.5")]
+    [True, True, False, False, False, False]
+    """
+    if isinstance(grade, numbers.Integral) or not isinstance(grade, numbers.Real):
+        return False  # whole, or for the qrels checks to refuse
+    value = float(grade)
+    return math.isfinite(value) and not value.is_integer()
+
+
 def _whole_grades(qrels: Any, stacklevel: int) -> Any:
     """A copy of ``qrels`` with each fractional grade truncated, as ranx's ``int(grade)``
     does: an :class:`~ef.evaluation.InputWarning` names the first, ``stacklevel`` frames up
@@ -94,7 +109,7 @@ def _whole_grades(qrels: Any, stacklevel: int) -> Any:
     for q, docs in qrels.items():
         judged = whole[q] = dict(docs)
         for d, grade in judged.items():
-            if isinstance(grade, float) and math.isfinite(grade) and not grade.is_integer():
+            if _fractional(grade):
                 judged[d] = int(grade)
                 cut.append((q, d, grade))
     if cut:
