@@ -82,6 +82,17 @@ def split_fields(line: str) -> list[str]:
     return [field for field in _C_SPACES.split(line) if field]
 
 
+def is_trec_run_line(fields: list[str]) -> bool:
+    """True for the fields of a TREC run line (``qid Q0 docno rank score tag``).
+
+    >>> is_trec_run_line(split_fields("q1 Q0 d1 1 2.5 bm25"))
+    True
+    >>> is_trec_run_line(split_fields("q1 0 d1 1"))
+    False
+    """
+    return len(fields) == 6 and fields[1] == "Q0"
+
+
 def id_problem(value: str) -> str | None:
     """Why ``value`` cannot be an id (``"holds U+0000 (a control character), ..."``), or None.
 
@@ -143,7 +154,7 @@ def _columns_problem(fields: list[str], count: int, columns: str) -> str:
 (query-id Q0 doc-id rank score run-tag), not a judgement'
     """
     problem = f"expected {count} columns ({columns}), got {len(fields)}"
-    if columns == QRELS_COLUMNS and len(fields) == 6 and fields[1] == "Q0":
+    if columns == QRELS_COLUMNS and is_trec_run_line(fields):
         return f"{problem}: a TREC run line ({RUN_COLUMNS}), not a judgement"
     if columns == RUN_COLUMNS and len(fields) == 4 and fields[1] != "Q0":
         return f"{problem}: a qrels line ({QRELS_COLUMNS}), not a ranked doc"

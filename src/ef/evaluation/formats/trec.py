@@ -38,6 +38,7 @@ from ._io import (
 )
 from ._records import (
     check_id,
+    is_trec_run_line,
     merge_texts,
     read_id_texts,
     read_qrels_lines,
@@ -399,8 +400,7 @@ def looks_like_trec_run(path: Path) -> bool:
     True
     """
     first = None if path.is_dir() else first_line(path)
-    fields = split_fields(first) if first is not None else []
-    return len(fields) == 6 and fields[1] == "Q0"
+    return first is not None and is_trec_run_line(split_fields(first))
 
 
 def read_trec_corpus(path: Path) -> DocumentStream:
