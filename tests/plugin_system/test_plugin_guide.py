@@ -52,8 +52,14 @@ def test_the_guide_prints_the_built_ins_as_list_plugins_does() -> None:
     (the line of the example plugin, installed, follows them)."""
     from ef.evaluation import list_plugins
 
-    example = "for plugin in list_plugins():\n    print(plugin.name, plugin.distribution, plugin.provides)"
-    printed = GUIDE.split(example, 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    from ..test_docs_examples import DOCS, python_blocks
+
+    [printed] = [
+        shown
+        for code, shown in python_blocks(DOCS / "plugins.md")
+        if "for plugin in list_plugins():" in code
+    ]
+    assert printed is not None, "the guide shows what the example prints"
     shown = [line for line in printed.splitlines() if line.startswith("builtin.")]
     now = [f"{p.name} {p.distribution} {p.provides}" for p in list_plugins() if p.builtin]
     assert shown == now
