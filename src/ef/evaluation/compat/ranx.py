@@ -317,7 +317,9 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
         raise ValueError(f"metrics are ranx's metric strings, e.g. 'ndcg@10'; got {metrics!r}")
     keys = {name: parse_ranx_measure(name, registry=registry).key for name in names}
     # A dict becomes ranx's Qrels there too, grades truncated.
-    judged = _plain(qrels) if isinstance(qrels, _Judged) else _whole_grades(qrels, stacklevel=2)
+    judged = (
+        qrels.to_dict() if isinstance(qrels, Qrels) else _whole_grades(_plain(qrels), stacklevel=2)
+    )
     answered = _plain(run)
     if not make_comparable:
         _check_keys(judged, answered)

@@ -242,7 +242,6 @@ def sharded_evaluation(
                 for shard in shards
             ]
             parts = list(_results(futures, step))
-            del shared  # a Dask cluster lets go of its copies
     _distinct(shards, parts)
     return batched_evaluation(
         [p.scores for p in parts],
