@@ -313,3 +313,38 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
     heavy = {"numpy", "scipy", "pandas", "polars", "statsmodels", "rich", "click", "matplotlib"}
     assert not heavy & {name.split(".")[0] for name in loaded}
     assert not [m for m in loaded if m.startswith("ef.evaluation.default_plugins")]
+
+
+def test_the_guides_example_runs_as_written(pytester: pytest.Pytester) -> None:
+    """docs/quality-gates.md's test, on a run and qrels of the names it reads: it fails for
+    want of its baseline, as the page says, then passes once the baseline is stored."""
+    from ..test_docs_examples import DOCS, python_blocks
+
+    [(code, _)] = python_blocks(DOCS / "quality-gates.md")
+    queries = range(20)
+    pytester.makefile(".txt", **{"data/qrels": "".join(f"q{i} 0 d{i} 1\n" for i in queries)})
+    pytester.makefile(
+        ".trec",
+        **{
+            "runs/bm25": "".join(
+                f"q{i} Q0 d{i} 1 2.0 bm25\nq{i} Q0 x{i} 2 1.0 bm25\n" for i in queries
+            )
+        },
+    )
+    pytester.makepyfile(test_quality=code)
+    missing = run(pytester)
+    missing.assert_outcomes(failed=1)
+    missing.stdout.fnmatch_lines(
+        [
+            "*GateFailure: no baseline 'bm25' at *bm25.json; run pytest --ef-update-baselines to create it"
+        ]
+    )
+    run(pytester, "--ef-update-baselines").assert_outcomes(passed=1)
+    stored = run(pytester)
+    stored.assert_outcomes(passed=1)
+    stored.stdout.fnmatch_lines(
+        [
+            "PASS    test_quality.py::test_retrieval_quality check ndcg@10 = 1.0000 >= 0.65",
+            "PASS    test_quality.py::test_retrieval_quality check recall@100 = 1.0000 >= 0.9",
+        ]
+    )
