@@ -177,6 +177,23 @@ def test_ties_choose_the_order_and_a_note_counts_the_queries(tmp_path) -> None:
     assert "'random' is not one of 'trec_eval', 'docno_asc', 'input_order', 'expected'" in err
 
 
+@pytest.mark.parametrize("output", ["table", "markdown"])
+def test_the_ties_note_is_said_once_in_the_shells_words(tmp_path, output) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 d1 1\n")
+    run_file = tmp_path / "run.trec"
+    run_file.write_text("1 Q0 d1 1 1.0 x\n1 Q0 d2 2 1.0 x\n")
+    code, out, err = run("evaluate", str(qrels), str(run_file), "-m", "P@1", "-o", output)
+    assert code == 0
+    assert "precision" in out
+    assert "tied" not in out, "the table repeated the note, in Python's words"
+    assert err == (
+        "note: ties (trec_eval): 1 queries with tied scores, 1 across a cutoff, 1 at a relevant "
+        "doc (affected: 1); --ties expected averages each metric over every order of the tied "
+        "docs\n"
+    )
+
+
 @pytest.fixture(scope="module")
 def cacm() -> Path:
     return shared_path("datasets", "cacm")

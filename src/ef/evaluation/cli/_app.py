@@ -425,6 +425,9 @@ def _emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name
         if output == "csv"
         else report_tables(report, details=per_query)[-1]
     )
+    # The ties note goes to stderr, in the shell's words (--ties): not twice, once as Python.
+    in_python = tie_note(report.ties)
+    table = attrs.evolve(table, notes=[note for note in table.notes if note != in_python])
     if per_query:  # the means close the per-query table, as trec_eval's "all" lines do
         cell = exact_number if output == "csv" else number
         rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
