@@ -92,32 +92,6 @@ def test_a_run_not_grouped_by_query_is_read_whole_with_a_warning(tmp_path, small
     assert not why.value.grouped
 
 
-def test_a_run_read_whole_after_all_reads_the_qrels_file_once(
-    tmp_path, small_blocks, monkeypatch
-) -> None:
-    """The batches stop at a query seen before: the whole file is then read, with the qrels
-    already loaded (a qrels URL is not copied twice)."""
-    from ef.evaluation.formats.files import read_qrels
-
-    path = tmp_path / "run.trec"
-    path.write_text("".join(f"q{i % 2} Q0 d{i} 1 {i}.5 t\n" for i in range(12)), encoding="utf-8")
-    qrels_file = tmp_path / "qrels.txt"
-    qrels_file.write_text("q0 0 d2 1\nq1 0 d3 2\n", encoding="utf-8")
-    expected = whole(path, {"q0": {"d2": 1}, "q1": {"d3": 2}})
-    reads: list[Path] = []
-
-    def counted(source: Path, *args: Any, **kwargs: Any) -> Any:
-        reads.append(source)
-        return read_qrels(source, *args, **kwargs)
-
-    monkeypatch.setattr("ef.evaluation.evaluate.inputs.read_qrels", counted)
-    small_blocks(32, stream_from=0)
-    with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together"):
-        got = evaluate_run(path, qrels_file, metrics=METRICS)
-    assert reads == [qrels_file]
-    assert got == expected
-
-
 @pytest.mark.parametrize(
     "bad",
     [b"q9 Q0 d1 1 abc t\n", b"q9 Q0 d1 1 2.5\n", b"q9 Q0 d\x001 1 2.5 t\n", b"q9 Q0 d1 1 nan t\n"],

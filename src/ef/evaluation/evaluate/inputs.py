@@ -397,19 +397,15 @@ def load_inputs(
     qrels_columns: Columns = None,
     check_swapped: bool = True,
     averaging: str = "qrels",
-    judged: Qrels | None = None,
 ) -> tuple[RankedRun, Qrels]:
     """The run as a run value and the judgements, once every check above has passed
     (``averaging`` decides which queries count as shared, see :func:`check_overlap`).
 
     ``run_columns`` and ``qrels_columns`` name the (query, doc, score or grade) columns of
     a DataFrame or Parquet file; ``None`` finds them (:mod:`ef.evaluation.formats.frames`).
-    ``judged`` is :func:`load_qrels`' value of ``qrels`` if the caller has it already (the
-    file is then not read again; ``qrels`` still says what it was, for the checks).
     """
     check_run_shape(run)
-    if judged is None:
-        judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
+    judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
     table = run_value(run, registry, run_format, columns=run_columns)
     if check_swapped:
         if isinstance(run, Mapping):

@@ -200,7 +200,6 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
         raise ValueError("executor= is for a sharded run: a list of run files or a glob")
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     policy, scored_over = "trec_eval", "qrels"  # a profile sets its own, rule by rule
-    loaded: Qrels | None = None  # the qrels, once read
     if profile is not None:
         rules_given = tie_policy is not None or averaging is not None
         refusal = profile_refusal(profile, shards, rules_given=rules_given)
@@ -233,19 +232,19 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
                 )
             )
         if isinstance(run, (str, os.PathLike)):  # a large file: a batch of queries at a time
-            # Loaded once: a run read whole after all (too small, or not grouped) uses them.
-            loaded = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
             streamed = streamed_evaluation(
                 run,
-                loaded,
+                qrels,
                 measures,
                 registry,
+                qrels_format=qrels_format,
                 run_format=run_format,
                 averaging=scored_over,
                 tie_policy=policy,
                 ignore_identical_ids=bool(ignore_identical_ids),
                 inputs=inputs,
                 progress=progress,
+                qrels_columns=qrels_columns,
             )
             if streamed is not None:
                 return retrieval_report(streamed)
@@ -261,7 +260,6 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
             qrels_columns=qrels_columns,
             check_swapped=check_swapped,
             averaging=scored_over,  # under a profile: "qrels", every judged query counts
-            judged=loaded,
         )
     if profile is None:
         return scored_report(
