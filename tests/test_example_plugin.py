@@ -99,12 +99,9 @@ def test_without_the_plugin_hits_is_an_unknown_metric(tmp_path: Path) -> None:
 def test_the_example_plugins_own_tests_pass(installed_example: Path, tmp_path: Path) -> None:
     # The plugin's tests/ (written with ef.evaluation.testing), run as its author runs them:
     # its own pytest configuration, with the plugin installed.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(installed_example), *sys.path])}
+    env = env_with(installed_example)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(tmp_path / "hypothesis")  # not in docs/examples
-    for name in ("EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD", "EF_EVALUATION_DISABLE_PLUGINS",
-                 "EF_EVALUATION_PLUGINS"):  # fmt: skip
-        env.pop(name, None)
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c",
          str(EXAMPLE / "pyproject.toml"), "--rootdir", str(EXAMPLE), str(EXAMPLE / "tests")],
