@@ -211,11 +211,10 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
         if scored_over not in AVERAGING:
             raise ValueError(f"averaging must be one of {AVERAGING}, got {scored_over!r}")
         if shards is not None:  # each shard read and scored where it runs
-            judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
             return retrieval_report(
                 sharded_evaluation(
                     shards,
-                    judged,
+                    qrels,
                     metrics,
                     k_values,
                     registry,
@@ -225,7 +224,8 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
                     run_format=run_format,
                     run_columns=run_columns,
                     check_swapped=check_swapped,
-                    qrels_input=qrels,
+                    qrels_format=qrels_format,
+                    qrels_columns=qrels_columns,
                     executor=executor,
                     custom_registry=registry_given,
                     progress=progress,

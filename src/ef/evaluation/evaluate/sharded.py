@@ -43,12 +43,12 @@ from ..formats.remote import (
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
 from ..runs.packed import packed_qrels
-from .inputs import check_not_swapped, load_run, tabular
+from .inputs import check_not_swapped, load_qrels, load_run, tabular
 from .streamed import batched_evaluation, batched_scores
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
-    from ..types import Qrels
+    from ..types import DataFrameLike, Qrels
     from .inputs import Columns
 
 __all__ = ["ShardScores", "score_shard", "sharded_evaluation", "shards_of"]
@@ -192,7 +192,7 @@ def _results(futures: Sequence[cf.Future[ShardScores]], step: Any) -> Iterator[S
 
 def sharded_evaluation(
     shards: Sequence[str],
-    judged: Qrels,
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     metrics: Sequence[str],
     k_values: Sequence[int],
     registry: Registry,
@@ -203,16 +203,20 @@ def sharded_evaluation(
     run_format: str | None,
     run_columns: Columns,
     check_swapped: bool,
-    qrels_input: object,
+    qrels_format: str | None,
+    qrels_columns: Columns,
     executor: cf.Executor | None,
     custom_registry: bool,
     progress: Progress = False,
 ) -> Evaluation:
-    """The evaluation of the run made of ``shards`` (in order), each scored by
+    """The evaluation of the run made of ``shards`` (in order) against ``qrels`` (read as
+    :func:`~ef.evaluation.evaluate.inputs.load_qrels` reads them), each shard scored by
     :func:`score_shard` inline (``executor`` None) or by ``executor.submit``. Only a
     ``custom_registry`` is sent to the executor; else each worker uses its default one."""
     measures = resolve_measures(metrics, k_values, registry)
-    judged = packed_qrels(judged)  # kept to the end and sent to every shard: packed
+    # Kept to the end and sent to every shard: packed. Loaded here, so that nothing holds
+    # the dicts once packed (a caller's copy would last through every shard).
+    judged = packed_qrels(load_qrels(qrels, registry, qrels_format, columns=qrels_columns))
     options: dict[str, Any] = {
         "averaging": averaging,
         "tie_policy": tie_policy,
@@ -250,5 +254,5 @@ def sharded_evaluation(
         registry,
         averaging=averaging,
         tie_policy=tie_policy,
-        inputs={"run": [p.entry for p in parts], "qrels": qrels_input},
+        inputs={"run": [p.entry for p in parts], "qrels": qrels},
     )
