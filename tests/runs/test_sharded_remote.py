@@ -365,6 +365,24 @@ def test_qrels_at_a_url_give_the_local_files_report(
     assert list(temp_folder.iterdir()) == []  # every copy deleted
 
 
+def test_qrels_at_a_url_keep_their_digest_beside_many_url_shards(tmp_path, memory_root) -> None:
+    """The digests of the last 16 URLs read are kept: 20 shards at URLs, each recorded as it
+    is copied, must not push the qrels URL's out of the manifest."""
+    lines = [f"q{i} Q0 d1 1 1.0 t\n" for i in range(20)]
+    run_files = [tmp_path / f"part-{i:02d}.trec" for i in range(20)]
+    for path, line in zip(run_files, lines, strict=True):
+        path.write_text(line)
+    qrels_file = tmp_path / "qrels.txt"
+    raw = b"".join(b"q%d 0 d1 1\n" % i for i in range(20))
+    qrels_file.write_bytes(raw)
+    (qrels_url,) = to_memory(memory_root, [qrels_file])
+    shards = to_memory(memory_root, run_files)
+    got = evaluate_run(shards, qrels_url, metrics=("P@1",))
+    assert got.metrics == {"precision@1": 1.0}
+    assert got.manifest["inputs"]["qrels"] == url_entry(qrels_url, raw)
+    assert list(got.manifest["inputs"]["run"]) == url_entries(shards, run_files)
+
+
 def test_a_bad_qrels_line_or_a_missing_qrels_file_names_the_url(
     tmp_path, memory_root, temp_folder
 ) -> None:

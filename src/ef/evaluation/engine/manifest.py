@@ -157,12 +157,14 @@ def _is_entry(value: object) -> bool:
 
 
 def _inputs(paths: Mapping[str, object]) -> dict[str, Any]:
-    """Each input given as a path, or as a list of :func:`file_entry` values (the shards of
-    a sharded run, each hashed where it was read)."""
+    """Each input given as a path, or as a :func:`file_entry` value or a list of them (taken
+    where and when the file was read: the shards of a sharded run, qrels at a URL)."""
     kept: dict[str, Any] = {}
     for role, value in paths.items():
         if isinstance(value, (str, os.PathLike)):
             kept[role] = file_entry(value)
+        elif _is_entry(value):
+            kept[role] = dict(value)  # type: ignore[call-overload]  # a Mapping, _is_entry says
         elif isinstance(value, (list, tuple)) and value and all(map(_is_entry, value)):
             kept[role] = [dict(v) for v in value]
     return kept

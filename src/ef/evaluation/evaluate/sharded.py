@@ -217,6 +217,9 @@ def sharded_evaluation(
     # Kept to the end and sent to every shard: packed. Loaded here, so that nothing holds
     # the dicts once packed (a caller's copy would last through every shard).
     judged = packed_qrels(load_qrels(qrels, registry, qrels_format, columns=qrels_columns))
+    # A URL's digest is kept among the last few read (formats.digests): taken now, before the
+    # shards at URLs, each recorded in turn, leave it out.
+    qrels_entry = file_entry(qrels) if is_url(qrels) else qrels
     options: dict[str, Any] = {
         "averaging": averaging,
         "tie_policy": tie_policy,
@@ -254,5 +257,5 @@ def sharded_evaluation(
         registry,
         averaging=averaging,
         tie_policy=tie_policy,
-        inputs={"run": [p.entry for p in parts], "qrels": qrels},
+        inputs={"run": [p.entry for p in parts], "qrels": qrels_entry},
     )
