@@ -165,21 +165,36 @@ class Qrels(_Judged):
         self, qrels: Mapping[str, Mapping[str, float]] | None = None, name: str | None = None
     ) -> None:
         # stacklevel: the warning points at the line that made the Qrels.
-        data = {} if qrels is None else _whole_grades(qrels, stacklevel=2)
+        self._hold({} if qrels is None else qrels, name, stacklevel=2)
+
+    def _hold(
+        self, qrels: Mapping[str, Mapping[str, float]], name: str | None, stacklevel: int
+    ) -> None:
+        """Hold a copy of ``qrels``, grades truncated (the warning ``stacklevel`` frames
+        above the caller, as :func:`_whole_grades` counts them) and checked, named ``name``."""
+        data = _whole_grades(qrels, stacklevel=stacklevel + 1)
         check_qrels(data)
         self._data, self.name = data, name
 
     @staticmethod
+    def _of(qrels: Mapping[str, Mapping[str, float]], name: str | None = None) -> Qrels:
+        """The Qrels a factory makes of ``qrels``: one copy, and the warning of a grade cut
+        points at the factory's caller, not inside this module."""
+        made = Qrels.__new__(Qrels)
+        made._hold(qrels, name, stacklevel=3)
+        return made
+
+    @staticmethod
     def from_dict(d: Mapping[str, Mapping[str, float]], name: str | None = None) -> Qrels:
         """The qrels of ``{query_id: {doc_id: grade}}``."""
-        return Qrels(_whole_grades(d, stacklevel=2), name)  # the warning: at from_dict's caller
+        return Qrels._of(d, name)
 
     @staticmethod
     def from_file(path: str | os.PathLike[str], kind: str | None = None) -> Qrels:
         """TREC qrels (gzip or not) or ranx's JSON (``kind="json"`` or a ``.json`` name)."""
         if _kind(path, kind) == "json":
-            return Qrels(_whole_grades(_json(path), stacklevel=2))
-        return Qrels(read_qrels(path, "trec"))
+            return Qrels._of(_json(path))
+        return Qrels._of(read_qrels(path, "trec"))
 
     @staticmethod
     def from_df(
@@ -187,8 +202,7 @@ class Qrels(_Judged):
     ) -> Qrels:
         """The qrels of a pandas or polars DataFrame, one row per judgement."""
         columns = (q_id_col, doc_id_col, score_col)
-        judged = qrels_of_table(df, columns, where="the qrels DataFrame")
-        return Qrels(_whole_grades(judged, stacklevel=2))
+        return Qrels._of(qrels_of_table(df, columns, where="the qrels DataFrame"))
 
     @staticmethod
     def from_parquet(
@@ -201,7 +215,7 @@ class Qrels(_Judged):
         """The qrels of a Parquet file (read with polars; ``pd_kwargs`` is not used)."""
         table = read_parquet_table(Path(path))
         columns = (q_id_col, doc_id_col, score_col)
-        return Qrels(_whole_grades(qrels_of_table(table, columns, where=str(path)), stacklevel=2))
+        return Qrels._of(qrels_of_table(table, columns, where=str(path)))
 
 
 class Run(_Judged):
