@@ -24,10 +24,22 @@ from ..strategies import PARAMETERS, cutoffs, doc_ids, rankings
 Params = dict[str, object]
 
 #: Grades -1 .. 3 and a few fractional ones: DCG's gains are the grades themselves.
-graded = st.dictionaries(
-    doc_ids, st.one_of(st.integers(-1, 3), st.sampled_from([0.5, 1.25, 2.75])), max_size=10
-)
+grades = st.one_of(st.integers(-1, 3), st.sampled_from([0.5, 1.25, 2.75]))
+graded = st.dictionaries(doc_ids, grades, max_size=10)
 maybe_cutoffs = st.one_of(st.none(), cutoffs)
+
+
+@st.composite
+def ranked_and_judged(draw: st.DrawFn) -> tuple[list[str], dict[str, float]]:
+    """A ranking and judgements, drawn apart or the ranking a shuffle of judged docs and
+    others: drawn apart, most rankings hold no judged doc, and a gain rule goes untried."""
+    if draw(st.booleans()):
+        return draw(rankings), draw(st.one_of(graded, st.just({})))
+    judged = draw(st.dictionaries(doc_ids, grades, min_size=1, max_size=10))
+    shuffled = draw(st.permutations(sorted(set(judged) | set(draw(rankings)))))
+    return shuffled[: draw(st.integers(1, len(shuffled)))], judged
+
+
 params = st.fixed_dictionaries(
     {name: PARAMETERS[name] for name in ("gains", "dcg", "judged_only", "rel")}
 )
@@ -79,6 +91,17 @@ def test_by_hand() -> None:
     assert dcg_at_k(["x"], {}, 5) == 0.0
 
 
+def test_a_negative_gain_subtracts_in_every_form() -> None:
+    # gains may map a grade below 0: the batch and tie-averaged forms must not drop it.
+    ranked, judged = ["a", "b"], {"a": 2, "b": 1}
+    gains: dict[float, float] = {1: -1.0}
+    want = 2 - 1 / math.log2(3)
+    hits = JudgedHits.from_rankings([ranked], [judged])
+    assert dcg_at_k(ranked, judged, 2, gains=gains) == pytest.approx(want, abs=1e-15)
+    assert dcg_batch(hits, 2, gains=gains).tolist() == pytest.approx([want], abs=1e-15)
+    assert dcg_expected(hits, 2, gains=gains).tolist() == pytest.approx([want], abs=1e-15)
+
+
 def test_it_is_not_normalised() -> None:
     # A perfect ranking: nDCG is 1, DCG the ideal DCG itself.
     ranked, judged = ["a", "b"], {"a": 3, "b": 1}
@@ -111,8 +134,9 @@ def test_it_is_registered_as_a_mean_at_every_cutoff() -> None:
 
 
 @settings(max_examples=examples(300))
-@given(ranked=rankings, judged=st.one_of(graded, st.just({})), k=maybe_cutoffs, p=params)
-def test_dcg_is_the_plain_sum(ranked, judged, k, p) -> None:
+@given(data=ranked_and_judged(), k=maybe_cutoffs, p=params)
+def test_dcg_is_the_plain_sum(data, k, p) -> None:
+    ranked, judged = data
     want = reference_dcg(ranked, judged, k, p)
     assert math.isclose(dcg_at_k(ranked, judged, k, **p), want, rel_tol=1e-12, abs_tol=1e-12)
     [value] = dcg_batch(JudgedHits.from_rankings([ranked], [judged]), k, **p)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...types import RagSample
 from ..rag import gold_answers
-from ._gold import library
+from ._library import library
 
 __all__ = ["chrf", "sample_chrf"]
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...types import RagSample
 from ..rag import gold_answers
-from ._gold import library
+from ._library import library
 
 __all__ = ["rouge_l", "sample_rouge_l"]
 
