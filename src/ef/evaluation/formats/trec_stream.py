@@ -161,7 +161,8 @@ class _Seen:
     """The queries of the blocks read so far, by their ``hash()``: 8 bytes a query, sorted
     (a set of 200,000 ids would take 8 MB more, kept to the end). A new hash equal to one
     seen is taken for the same query: at worst (a clash of 64-bit hashes, about one chance
-    in 10**9 for 200,000 queries) the whole file is read at once, with the same numbers."""
+    in 10**9 for 200,000 queries) the whole file is read at once, with the same numbers, and
+    the warning that says so wrongly calls the query's lines not together."""
 
     def __init__(self) -> None:
         self._hashes = np.empty(0, dtype=np.int64)
