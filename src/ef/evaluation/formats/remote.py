@@ -131,7 +131,7 @@ def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
     ``FileNotFoundError`` naming the URL; a folder, an ``IsADirectoryError`` saying a
     ``kind`` file was due."""
     fs, path = _filesystem(url)
-    name = posixpath.basename(path.rstrip("/")) or "run"
+    name = posixpath.basename(path.rstrip("/")) or kind
     with tempfile.TemporaryDirectory(prefix="ef-evaluation-") as folder:
         target = Path(folder, name)
         digest, size = hashlib.sha256(), 0
