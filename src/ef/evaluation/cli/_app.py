@@ -324,14 +324,15 @@ def evaluate(  # click passes every option by keyword
         refusal = profile_refusal(profile, shards_of(given), rules_given=rules_given, cli=True)
         if refusal is not None:
             raise ValueError(refusal)
+    judged = _qrels(qrels)
     with (
         input_warnings() as caught,
-        _swapped_files(_qrels(qrels), run[0]),
+        _swapped_files(judged, run[0]),
         _pool(workers) as pool,
     ):
         report = evaluate_run(
             given,
-            _qrels(qrels),
+            judged,
             metrics=chosen,
             k_values=cutoffs,
             averaging=averaging,
