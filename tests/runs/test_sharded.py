@@ -56,6 +56,36 @@ def test_a_query_in_two_shards_names_both(tmp_path) -> None:
         evaluate_run([a, b], {"q1": {"d1": 1}})
 
 
+def test_a_shard_listed_twice_says_so_before_any_is_read(tmp_path) -> None:
+    a = write_run(tmp_path / "a.trec", {"q1": {"d1": 1.0}})
+    b = write_run(tmp_path / "b.trec", {"q2": {"d1": 1.0}})
+    missing = tmp_path / "gone.trec"  # never read: the refusal comes first
+    other_name = f"{tmp_path}/./b.trec"  # one file by two names
+    expected = (
+        f"the shard {a} is listed twice (shards 1 and 3); the shard {b} is listed 3 times "
+        f"(shards 2, 5 and 6: {b}, {other_name}, {b}): list each shard once (a query must be "
+        "in one shard only)"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        evaluate_run([a, b, a, missing, other_name, b], {"q1": {"d1": 1}})
+
+
+def test_queries_in_two_shards_name_every_pair_and_a_copy(tmp_path) -> None:
+    a = write_run(tmp_path / "a.trec", {"q1": {"d1": 1.0}, "q2": {"d2": 1.0}})
+    b = write_run(tmp_path / "b.trec", {"q3": {"d1": 1.0}, "q4": {"d1": 1.0}})
+    copy = tmp_path / "copy.trec"
+    copy.write_bytes(a.read_bytes())
+    c = write_run(tmp_path / "c.trec", {"q4": {"d5": 1.0}})
+    expected = (
+        f"query 'q1' is in two shards, {a} and {copy}, as is 1 more of their queries (the "
+        f"two files hold the same bytes: is one a copy of the other?); query 'q4' is in two "
+        f"shards, {b} and {c}: each shard must hold whole queries (split the run by query, "
+        "not by line count)"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        evaluate_run([a, b, copy, c], {"q1": {"d1": 1}})
+
+
 def test_a_glob_that_matches_nothing_says_so(tmp_path) -> None:
     with pytest.raises(ValueError, match="matches no file"):
         evaluate_run(str(tmp_path / "*.trec"), {"q1": {"d1": 1}})

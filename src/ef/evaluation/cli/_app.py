@@ -24,6 +24,7 @@ from ..engine.measures import (
 from ..engine.profiles import PROFILES
 from ..engine.scoring import resolve_measures
 from ..errors import DatasetFormatError, EvaluationError, FormatNotDetectedError
+from ..evaluate.pools import process_pool
 from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 from ..evaluate.run import AVERAGING, evaluate_retrieved, evaluate_run, profile_refusal
 from ..evaluate.sharded import shards_of
@@ -357,13 +358,11 @@ def evaluate(  # click passes every option by keyword
 
 
 def _pool(workers: int | None) -> contextlib.AbstractContextManager[cf.Executor | None]:
-    """A pool of ``workers`` processes, or none. Spawned, not forked: a fork of a process
-    that holds threads (polars', a progress bar's) can deadlock."""
-    import multiprocessing
-
+    """A pool of ``workers`` processes that cannot deadlock and dies with this process
+    (:func:`~ef.evaluation.evaluate.pools.process_pool`), or none."""
     if not workers:
         return contextlib.nullcontext()
-    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    return process_pool(workers)
 
 
 def _run_argument(

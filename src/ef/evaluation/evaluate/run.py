@@ -17,6 +17,7 @@ from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
 from ..runs.ranked import RankedLists
 from .inputs import check_overlap, load_inputs, load_qrels, load_run
+from .pools import check_start_method
 from .report import retrieval_report
 from .sharded import sharded_evaluation, shards_of
 from .streamed import streamed_evaluation
@@ -144,7 +145,9 @@ def evaluate_run(
             process, one after another; any :class:`concurrent.futures.Executor` (a process
             pool, a Dask ``client.get_executor()``) runs :func:`~ef.evaluation.evaluate.\
 sharded.score_shard` there, and only per-query values travel back. The numbers are the same
-            either way. Not allowed for a run of one part.
+            either way. Not allowed for a run of one part. A process pool started by
+            ``fork`` (``ProcessPoolExecutor()`` on Linux before Python 3.14) is refused, as
+            it can hang: pass ``mp_context=multiprocessing.get_context("forkserver")``.
 
     Raises:
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
@@ -152,8 +155,9 @@ sharded.score_shard` there, and only per-query values travel back. The numbers a
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
             finite number (naming the query and doc), an unknown ``averaging`` or
             ``progress``, run and
-            qrels that look swapped, no judged query in the run, or if no query can be
-            scored.
+            qrels that look swapped, no judged query in the run, if no query can be
+            scored, for a fork-started process pool, and for a shard listed twice or a query
+            in two shards.
         DatasetFormatError: (a ``ValueError``) for bad input files, naming the file and line,
             and for a DataFrame whose columns cannot be told or that holds a bad value
             (a null, a score that is no number, a doc twice for a query), naming the column
@@ -193,6 +197,7 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
     registry_given = registry is not None
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
+    check_start_method(executor)  # first: a forked worker can hang, whatever the run
     shards = shards_of(run)
     if executor is not None and not isinstance(executor, cf.Executor):
         raise ValueError(f"executor must be a concurrent.futures.Executor, got {executor!r}")

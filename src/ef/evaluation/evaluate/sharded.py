@@ -168,16 +168,62 @@ def _sent_once(executor: cf.Executor, judged: Qrels) -> Any:
     return scatter(judged, broadcast=True, hash=False)
 
 
+def _listed_once(shards: Sequence[str]) -> None:
+    """Refuse a shard listed twice (by one name, or by two names of one local file), every
+    one at once, before any is read: its queries would be in two shards."""
+    first: dict[str, int] = {}
+    places: dict[int, list[int]] = {}
+    for i, shard in enumerate(shards):
+        key = shard if is_url(shard) else os.path.normcase(os.path.realpath(shard))
+        at = first.setdefault(key, i)
+        if at != i:
+            places.setdefault(at, [at]).append(i)
+    if places:
+        twice = "; ".join(_listed(shards, where) for where in places.values())
+        raise ValueError(f"{twice}: list each shard once (a query must be in one shard only)")
+
+
+def _listed(shards: Sequence[str], where: Sequence[int]) -> str:
+    """``a.trec is listed twice (shards 1 and 3)``, with the names if they differ."""
+    times = "twice" if len(where) == 2 else f"{len(where)} times"
+    numbers = ", ".join(str(i + 1) for i in where[:-1]) + f" and {where[-1] + 1}"
+    names = [shards[i] for i in where]
+    shown = "" if len(set(names)) == 1 else ": " + ", ".join(names)
+    return f"the shard {names[0]} is listed {times} (shards {numbers}{shown})"
+
+
 def _distinct(shards: Sequence[str], parts: Sequence[ShardScores]) -> None:
-    seen: dict[str, str] = {}
-    for shard, part in zip(shards, parts, strict=True):
+    """Refuse queries that are in two shards, naming every pair of shards that share one."""
+    owner: dict[str, int] = {}
+    shared: dict[tuple[int, int], list[str]] = {}
+    for i, part in enumerate(parts):
         for query_id in part.scores.query_ids:
-            other = seen.setdefault(query_id, shard)
-            if other != shard:
-                raise ValueError(
-                    f"query {query_id!r} is in two shards, {other} and {shard}: each shard "
-                    "must hold whole queries (split the run by query)"
-                )
+            at = owner.setdefault(query_id, i)
+            if at != i:
+                shared.setdefault((at, i), []).append(query_id)
+    if not shared:
+        return
+    pairs = [_shared_pair(shards, parts, pair, queries) for pair, queries in shared.items()]
+    more = f"; and {len(pairs) - 5} more pairs of shards share queries" if len(pairs) > 5 else ""
+    raise ValueError(
+        "; ".join(pairs[:5]) + more + ": each shard must hold whole queries (split the run by "
+        "query, not by line count)"
+    )
+
+
+def _shared_pair(
+    shards: Sequence[str], parts: Sequence[ShardScores], pair: tuple[int, int], queries: list[str]
+) -> str:
+    """What two shards share: the first query, how many more, and whether they are copies."""
+    a, b = pair
+    said = f"query {queries[0]!r} is in two shards, {shards[a]} and {shards[b]}"
+    if len(queries) > 1:
+        more = len(queries) - 1
+        said += f", as {'is' if more == 1 else 'are'} {more} more of their queries"
+    digests = {parts[a].entry.get("sha256"), parts[b].entry.get("sha256")}
+    if len(digests) == 1 and None not in digests:
+        said += " (the two files hold the same bytes: is one a copy of the other?)"
+    return said
 
 
 def _results(futures: Sequence[cf.Future[ShardScores]], step: Any) -> Iterator[ShardScores]:
@@ -213,6 +259,7 @@ def sharded_evaluation(
     :func:`~ef.evaluation.evaluate.inputs.load_qrels` reads them), each shard scored by
     :func:`score_shard` inline (``executor`` None) or by ``executor.submit``. Only a
     ``custom_registry`` is sent to the executor; else each worker uses its default one."""
+    _listed_once(shards)
     measures = resolve_measures(metrics, k_values, registry)
     # Kept to the end and sent to every shard: packed. Loaded here, so that nothing holds
     # the dicts once packed (a caller's copy would last through every shard).
