@@ -117,7 +117,7 @@ def test_beir_fails_on_an_empty_run_in_evaluate_and_gives_0_in_evaluate_custom()
 
 
 def test_an_empty_run_still_has_its_qrels_checked() -> None:
-    bad = {"q1": {"d1": "high"}}
+    bad: Any = {"q1": {"d1": "high"}}
     with pytest.raises(ValueError, match=r"qrels\['q1'\]\['d1'\] = 'high'"):
         EvaluateRetrieval.evaluate_custom(bad, {}, [1], "mrr")
     with pytest.raises(ValueError, match=r"qrels\['q1'\]\['d1'\] = 'high'"):

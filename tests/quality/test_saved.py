@@ -261,8 +261,12 @@ def test_the_bare_tokens_that_json_has_not_are_refused_naming_the_file_and_line(
     assert "\n" not in message
     # What save_report writes there instead loads: the string, or null for a NaN.
     path.write_text(SAVED % f'"{token}"', encoding="utf-8")
-    value = load_report(path).metrics["ndcg@10"]
-    assert str(value) == {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[token]
+    loaded = load_report(path)
+    assert isinstance(loaded, RetrievalEvalReport)
+    assert (
+        str(loaded.metrics["ndcg@10"])
+        == {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[token]
+    )
 
 
 def test_a_bare_token_inside_a_string_is_no_token(tmp_path: Path) -> None:
