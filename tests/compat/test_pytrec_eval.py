@@ -57,11 +57,40 @@ def test_the_nicknames_give_pytrec_eval_s_values_of_what_is_implemented() -> Non
             for name in left_out
         ]
         expected = real.RelevanceEvaluator(qrels, {nickname}).evaluate(run)
-        assert got.keys() == expected.keys()
-        for query_id, values in got.items():
-            assert values  # some of each set is implemented
-            for name, value in values.items():
-                assert value == pytest.approx(expected[query_id][name], abs=1e-9, rel=0)
+        for values in expected.values():
+            for name in left_out:
+                del values[name]
+        _agree(got, expected)  # every other name, runid and num_q included
+
+
+@pytest.mark.parametrize(
+    "measures",
+    [{"runid", "map"}, {"num_q"}, {"runid"}, {"num_q", "P.5"}, {"set"}, {"official", "num_q"}],
+    ids=lambda m: ",".join(sorted(m)),
+)
+def test_runid_and_num_q_per_query_as_pytrec_eval_gives_them(measures) -> None:
+    qrels, run = inputs(6)
+    expected = real.RelevanceEvaluator(qrels, measures).evaluate(run)
+    got = ours.RelevanceEvaluator(qrels, measures).evaluate(run)
+    _agree(got, expected)
+    some = next(iter(got.values()))
+    # pytrec_eval's values: floats, num_q 1.0 per query, runid 0.0 (it has no name to give)
+    assert {some.get("num_q", 1.0), some.get("runid", 0.0)} == {1.0, 0.0}
+    assert all(type(v) is float for values in got.values() for v in values.values())
+
+
+def test_only_num_q_still_refuses_a_run_of_another_collection() -> None:
+    with pytest.raises(ValueError, match="no query in common between the run and qrels"):
+        ours.RelevanceEvaluator({"1": {"d1": 1}}, {"num_q"}).evaluate({"Q1": {"d1": 1.0}})
+
+
+def test_an_empty_run_gives_pytrec_eval_s_empty_result_with_a_warning() -> None:
+    qrels, _ = inputs(7)
+    for measures in ({"map"}, {"num_q"}, {"official"}):
+        assert real.RelevanceEvaluator(qrels, measures).evaluate({}) == {}
+        evaluator = ours.RelevanceEvaluator(qrels, measures)
+        with pytest.warns(InputWarning, match=r"the run is empty \(no query\)"):
+            assert evaluator.evaluate({}) == {}
 
 
 def test_a_query_judged_with_nothing_is_left_out_as_pytrec_eval_leaves_it() -> None:

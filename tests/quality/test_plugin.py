@@ -164,6 +164,31 @@ def test_a_baseline_is_written_then_a_drop_beyond_tolerance_fails(
     assert "recall@10 = " not in result.stdout.str().split("ef quality gates")[0]  # recall held
 
 
+def test_a_baseline_metric_saved_as_null_fails_its_gate_and_the_summary_counts_it(
+    gates: pytest.Pytester,
+) -> None:
+    gates.makepyfile(test_q=BASELINE_TEST)
+    run(gates, "--ef-update-baselines").assert_outcomes(passed=1)
+    stored = gates.path / "tests" / "ef_baselines" / "main.json"
+    document = json.loads(stored.read_text(encoding="utf-8"))
+    asked = len(document["report"]["metrics"])
+    document["report"]["metrics"]["ndcg@10"] = None  # what save_report writes for a NaN
+    stored.write_text(json.dumps(document), encoding="utf-8")
+    result = run(gates)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*GateFailure: baseline 'main' cannot gate 1 metric:",
+            f"*  ndcg@10: the baseline {stored} holds ndcg@10 = NaN, no number to hold the "
+            "report to",
+            "*  re-save the baseline from a report where the metric is a number (pytest "
+            "--ef-update-baselines), or leave it out of the gate (pass metrics= without it)",
+            "FAIL    test_q.py::test_quality baseline ndcg@10 = 0.7208 baseline main: a number: *",
+            f"{asked} gates: {asked - 1} passed, 1 failed",
+        ]
+    )
+
+
 def test_a_missing_baseline_fails_and_says_how_to_create_it(gates: pytest.Pytester) -> None:
     gates.makepyfile(test_q=BASELINE_TEST)
     result = run(gates)

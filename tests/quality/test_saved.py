@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import (
     ComparisonReport,
+    DatasetFormatError,
     PairComparison,
     RagEvalReport,
     RetrievalEvalReport,
@@ -28,7 +29,10 @@ from ..profiles_hypothesis import examples
 # math.nan is one object: reports built with it compare equal to themselves (== on tuples and
 # dicts tries identity first), so the loader must give NaN back where NaN was saved.
 numbers = st.one_of(
-    st.floats(allow_nan=False, allow_infinity=False), st.just(math.nan), st.just(math.inf)
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.just(math.nan),
+    st.just(math.inf),
+    st.just(-math.inf),
 )
 maybe_numbers = st.one_of(st.none(), numbers)
 ids = st.text(min_size=1, max_size=6)
@@ -130,10 +134,14 @@ def same(a: Any, b: Any) -> bool:
     return a == b and (type(a) is type(b) or {type(a), type(b)} <= {int, float})
 
 
+def _no_constant(token: str) -> Any:
+    raise AssertionError(f"save_report wrote the bare {token}, which is not JSON")
+
+
 def round_trip(report: Any, folder: Path) -> Any:
     path = save_report(report, folder / "report.json")
-    json.loads(path.read_text(encoding="utf-8"))  # plain JSON: no NaN or Infinity tokens
-    assert "NaN," not in path.read_text(encoding="utf-8").replace('"NaN"', "")
+    # plain JSON: no NaN or Infinity tokens (which json.loads would take by default)
+    json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
     return load_report(path)
 
 
@@ -232,3 +240,44 @@ def test_a_missing_file_and_a_non_report(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="got dict"):
         save_report({"ndcg@10": 0.5}, tmp_path / "x.json")  # type: ignore[arg-type]
     assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+SAVED = (
+    '{"format": "ef-evaluation-report", "version": 1, "kind": "retrieval", "report": {\n'
+    '"metrics": {"ndcg@10": %s},\n"per_query": {}, "n_queries": 0, "k_values": [10]}}\n'
+)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_the_bare_tokens_that_json_has_not_are_refused_naming_the_file_and_line(
+    tmp_path: Path, token: str
+) -> None:
+    path = tmp_path / "hand-written.json"
+    path.write_text(SAVED % token, encoding="utf-8")
+    with pytest.raises(DatasetFormatError) as info:
+        load_report(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: line 2: the bare {token} is not JSON; save_report ")
+    assert "\n" not in message
+    # What save_report writes there instead loads: the string, or null for a NaN.
+    path.write_text(SAVED % f'"{token}"', encoding="utf-8")
+    loaded = load_report(path)
+    assert isinstance(loaded, RetrievalEvalReport)
+    assert (
+        str(loaded.metrics["ndcg@10"])
+        == {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[token]
+    )
+
+
+def test_a_bare_token_inside_a_string_is_no_token(tmp_path: Path) -> None:
+    report = RetrievalEvalReport({"ndcg@10": 0.5}, {"NaN": {"ndcg@10": 0.5}}, 1, (10,),
+                                 manifest={"note": "Infinity, NaN"})  # fmt: skip
+    check_equal(report, round_trip(report, tmp_path))
+
+
+def test_a_file_that_is_not_utf8_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes((SAVED % "0.5").replace('"ndcg@10"', '"ndcg\u00e9"').encode("latin-1"))
+    with pytest.raises(DatasetFormatError, match=r"line 2: not UTF-8 \(byte 0xe9") as info:
+        load_report(path)
+    assert str(info.value).startswith(f"{path}: ")

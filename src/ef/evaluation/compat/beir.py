@@ -20,14 +20,19 @@ order, every mean rounded to 5 decimals.
 Unlike BEIR, ``ignore_identical_ids=True`` does not remove anything from ``results``: the
 caller's dict is left as it was. A run query that the qrels do not judge is ignored, where
 BEIR's own metrics raise ``KeyError``; an unknown ``metric`` is an error, where BEIR returns
-``None``.
+``None``. An empty run is an error in :meth:`~EvaluateRetrieval.evaluate` (BEIR divides by
+zero there), and 0 at every cutoff in :meth:`~EvaluateRetrieval.evaluate_custom`, as BEIR
+gives, with an :class:`~ef.evaluation.InputWarning` that says the run is empty.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ..errors import InputWarning
+from ..evaluate.inputs import check_qrels
 from ..evaluate.run import evaluate_run
 
 if TYPE_CHECKING:
@@ -96,8 +101,8 @@ class EvaluateRetrieval:
         without removing it from ``results``.
 
         Raises:
-            ValueError: if no query of ``results`` is judged (BEIR divides by zero), or for
-                a score that is no finite number.
+            ValueError: if no query of ``results`` is judged, ``results`` being empty
+                included (BEIR divides by zero), or for a score that is no finite number.
         """
         ks = _cutoffs(k_values)
         report = evaluate_run(
@@ -129,7 +134,8 @@ class EvaluateRetrieval:
         ``"r_cap"`` (or ``"recall_cap"``), ``"hole"`` or ``"acc"`` (``"top_k_accuracy"``),
         in any case, as BEIR reads it; the keys are ``MRR@k``, ``R_cap@k``, ``Hole@k`` or
         ``Accuracy@k``. Each mean divides by every query of ``qrels`` and is rounded to 5
-        decimals, as BEIR's.
+        decimals, as BEIR's. An empty ``results`` gives 0 at each cutoff, as BEIR's, with an
+        :class:`~ef.evaluation.InputWarning`.
 
         BEIR's ``evaluate_custom`` keeps identical ids (only ``evaluate`` drops them, from
         the caller's dict): ``ignore_identical_ids=True`` scores what BEIR's
@@ -144,6 +150,15 @@ class EvaluateRetrieval:
             raise ValueError(f"BEIR's custom metrics are {names}; got {metric!r}")
         prefix, ours = _CUSTOM_METRICS[metric.lower()]
         ks = _cutoffs(k_values)
+        if isinstance(results, Mapping) and not results and qrels:
+            check_qrels(qrels)
+            warnings.warn(
+                "the run is empty (no query): every cutoff scores 0, as BEIR's "
+                "evaluate_custom gives; evaluate_run refuses an empty run",
+                InputWarning,
+                stacklevel=2,
+            )
+            return {f"{prefix}@{k}": 0.0 for k in ks}
         report = evaluate_run(
             results,
             qrels,

@@ -15,12 +15,17 @@ qrels averaged in (one the run lacks scores 0).
 {nDCG@10: 0.6199062332840657, P(rel=2)@5: 0.0, AP: 0.625}
 >>> next(iter_calc([AP], qrels, run))
 Metric(query_id='q1', measure=AP, value=0.25)
+
+An empty run scores 0 on every measure, as in ir_measures (each judged query is one the run
+lacks), with an :class:`~ef.evaluation.InputWarning` that says the run is empty;
+:func:`~ef.evaluation.evaluate_run` refuses it.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -28,7 +33,8 @@ import attrs
 
 from ..engine.measures import format_value, literal_params
 from ..engine.measures import parse_measure as parse_ef_measure
-from ..evaluate.run import evaluate_run
+from ..errors import InputWarning
+from ..evaluate.run import empty_run_report, evaluate_run
 from ..formats.frames import is_table, qrels_of_table, run_of_table
 
 if TYPE_CHECKING:
@@ -207,6 +213,17 @@ def _read_as_given(value: Any) -> bool:
     )
 
 
+def _is_empty(run: Any) -> bool:
+    """True for a run of no query: an empty mapping, or a DataFrame of no row (its columns
+    are checked all the same)."""
+    if isinstance(run, Mapping):
+        return not run
+    if is_table(run) and len(run) == 0:
+        run_of_table(run, where="the run DataFrame")
+        return True
+    return False
+
+
 class _Evaluator:
     """Measures and qrels fixed, runs scored one after another (ir_measures' ``evaluator``)."""
 
@@ -220,23 +237,40 @@ class _Evaluator:
         self._qrels = _qrels(qrels)
         self._registry = registry
 
-    def _report(self, run: Any) -> RetrievalEvalReport:
+    def _report(self, run: Any, stacklevel: int) -> RetrievalEvalReport:
+        """The report of ``run``; an empty run's warning goes ``stacklevel`` frames up."""
+        given = _run(run)
+        if _is_empty(given):
+            # The qrels are read and checked first: a bad grade is still named.
+            report = empty_run_report(
+                self._qrels, self._keys, "ir_measures", registry=self._registry
+            )
+            warnings.warn(
+                "the run is empty (no query): every judged query scores 0, as ir_measures "
+                "scores a query the run lacks; evaluate_run refuses an empty run",
+                InputWarning,
+                stacklevel=stacklevel,
+            )
+            return report
         return evaluate_run(
-            _run(run),
+            given,
             self._qrels,
             metrics=self._keys,
             profile="ir_measures",
             registry=self._registry,
         )
 
+    def _aggregate(self, run: Any) -> dict[Measure | str, float]:
+        report = self._report(run, stacklevel=4)  # the caller of calc_aggregate
+        return {m: report.metrics[key] for m, key in zip(self._measures, self._keys, strict=True)}
+
     def calc_aggregate(self, run: Any) -> dict[Measure | str, float]:
         """The mean of each measure over every query of the qrels, keyed as given."""
-        report = self._report(run)
-        return {m: report.metrics[key] for m, key in zip(self._measures, self._keys, strict=True)}
+        return self._aggregate(run)
 
     def iter_calc(self, run: Any) -> Iterator[Metric]:
         """Each query's value of each measure, query by query."""
-        report = self._report(run)
+        report = self._report(run, stacklevel=3)  # the caller of next()
         for query_id, values in report.per_query.items():
             for measure, key in zip(self._measures, self._keys, strict=True):
                 yield Metric(query_id, measure, values[key])
@@ -261,7 +295,7 @@ def calc_aggregate(
         ValueError: for a run that shares no query with the qrels, or a bad value (a NaN
             score, a doc twice for a query), naming it.
     """
-    return _Evaluator(measures, qrels, registry).calc_aggregate(run)
+    return _Evaluator(measures, qrels, registry)._aggregate(run)
 
 
 def iter_calc(

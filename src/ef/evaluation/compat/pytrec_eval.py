@@ -14,8 +14,16 @@ The numbers are trec_eval's, through ``profile="trec_eval"``: the change is the 
 >>> evaluator.evaluate(run)["q1"]
 {'P_1': 0.0, 'map': 0.25, 'ndcg_cut_10': 0.23981246656813146}
 
+``runid`` and ``num_q`` (in ``official``, ``set`` and ``all_trec``, or by name) are what
+pytrec_eval gives per query: ``num_q`` is 1.0 (the query counts once), and ``runid`` is 0.0,
+since a result holds only floats and pytrec_eval has no run name to give.
+
+>>> pytrec_eval.RelevanceEvaluator(qrels, {"runid", "num_q", "map"}).evaluate(run)["q2"]
+{'map': 1.0, 'num_q': 1.0, 'runid': 0.0}
+
 Unlike pytrec_eval, grades may be any finite numbers (``numpy.int64`` included), and a run
-that shares no query with the qrels is an error instead of ``{}``.
+that shares no query with the qrels is an error instead of ``{}``. An empty run gives ``{}``,
+as in pytrec_eval, with an :class:`~ef.evaluation.InputWarning` that says it is empty.
 """
 
 from __future__ import annotations
@@ -51,7 +59,8 @@ def _supported_measures(registry: Registry | None = None) -> frozenset[str]:
     from ..plugin_engine.registry import registry_or_default
 
     metrics = registry_or_default(registry).retrieval_metrics.values()
-    return frozenset(s.name for m in metrics for s in m.synonyms if s.syntax == "trec_eval")
+    names = {s.name for m in metrics for s in m.synonyms if s.syntax == "trec_eval"}
+    return frozenset(names | _CONSTANT.keys())
 
 
 def __getattr__(name: str) -> object:
@@ -79,7 +88,11 @@ def _combined(measures: Iterable[str]) -> list[str]:
     return sorted({m for m in expanded if "." in m or m not in with_params})
 
 
-_NOT_PER_QUERY = frozenset({"runid", "num_q"})  # the run's name and the count: not per query
+#: What pytrec_eval gives per query for trec_eval's summary-only rows: a query counts once in
+#: ``num_q``, and ``runid`` (a name, where a result holds floats only) is 0.0.
+_CONSTANT: Mapping[str, float] = {"num_q": 1.0, "runid": 0.0}
+#: What is scored when only constants are asked for: it gives the queries pytrec_eval scores.
+_PLACEHOLDER = "num_ret"
 
 
 class RelevanceEvaluator:
@@ -128,7 +141,6 @@ class RelevanceEvaluator:
                 for m in supported_nicknames[name]
             }
             - _supported_measures(registry)
-            - _NOT_PER_QUERY
         )
         if left_out:
             warnings.warn(
@@ -139,14 +151,21 @@ class RelevanceEvaluator:
             )
         self._names: dict[str, str] = {}  # our key -> the name pytrec_eval gives its value
         self._logged: set[str] = set()  # keys of the gm_ measures: pytrec_eval gives their log
+        # Each result's names in order (by spec): a key of ours, or a constant's name.
+        self._order: list[tuple[str, str]] = []
         for spec in _combined(measures):
-            if spec in left_out or spec in _NOT_PER_QUERY:
+            if spec in left_out:
+                continue
+            if spec in _CONSTANT:
+                self._order.append(("constant", spec))
                 continue
             for measure in parse_trec_eval_measure(spec, registry=registry):
                 name = trec_eval_printed(measure)
                 if name is None:
                     raise UnknownNameError(f"{spec!r} has no trec_eval name")
                 changed = _with_switches(measure, relevance_level, judged_docs_only_flag)
+                if changed.key not in self._names:
+                    self._order.append(("key", changed.key))
                 self._names.setdefault(changed.key, name)
                 if measure.metric.aggregate == "geometric":
                     self._logged.add(changed.key)
@@ -157,16 +176,34 @@ class RelevanceEvaluator:
 
         ``scores`` is ``{query_id: {doc_id: score}}``; it is not changed. Docs are ranked by
         trec_eval's rule (score descending as float32, then doc id descending).
+
+        An empty run (``{}``) gives ``{}``, as pytrec_eval does, with an
+        :class:`~ef.evaluation.InputWarning`; ef-evaluation's own
+        :func:`~ef.evaluation.evaluate_run` refuses it.
         """
+        if isinstance(scores, Mapping) and not scores:
+            warnings.warn(
+                "the run is empty (no query): no query is scored, and the result is {} as "
+                "pytrec_eval gives; evaluate_run refuses an empty run",
+                InputWarning,
+                stacklevel=2,
+            )
+            return {}
         report = evaluate_run(
             scores,
             self._qrels,
-            metrics=list(self._names),
+            # Only num_q or runid: a measure still scored, for the queries pytrec_eval gives.
+            metrics=list(self._names) or [_PLACEHOLDER],
             profile="trec_eval",
             registry=self._registry,
         )
         return {
-            query_id: {self._names[key]: self._value(key, value) for key, value in values.items()}
+            query_id: {
+                self._names[name] if kind == "key" else name: (
+                    self._value(name, values[name]) if kind == "key" else _CONSTANT[name]
+                )
+                for kind, name in self._order
+            }
             for query_id, values in report.per_query.items()
         }
 

@@ -22,6 +22,10 @@ do these ``Qrels``, with an :class:`~ef.evaluation.InputWarning` naming a grade 
 numbers stay ranx's, and the change is said. Where some query has no relevant doc, ranx's
 ``bpref`` divides 0 by 0 (a NaN, or 0.0 for the other queries of the thread's chunk): ours
 is trec_eval's there.
+
+An empty run is refused as ranx refuses it (its query ids differ from the qrels'), unless
+``make_comparable=True``: then every judged query scores 0, as ranx gives, with an
+:class:`~ef.evaluation.InputWarning` that says the run is empty.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.measures import parse_ranx_measure
 from ..errors import DatasetFormatError, InputWarning
 from ..evaluate.inputs import check_qrels, shown_ids
-from ..evaluate.run import evaluate_run
+from ..evaluate.run import empty_run_report, evaluate_run
 from ..formats.files import read_qrels, read_run
 from ..formats.frames import qrels_of_table, run_of_table
 from ..formats.parquet import read_parquet_table
@@ -289,7 +293,7 @@ def _check_keys(qrels: Mapping[str, object], run: Mapping[str, object]) -> None:
         return
     lacking = [q for q in qrels if q not in run]
     extra = [q for q in run if q not in qrels]
-    said = []
+    said = [] if run else ["the run is empty (no query)"]
     if lacking:
         said.append(f"{len(lacking)} judged queries are not in the run {shown_ids(lacking)}")
     if extra:
@@ -337,13 +341,17 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
     answered = _plain(run)
     if not make_comparable:
         _check_keys(judged, answered)
-    report = evaluate_run(
-        answered,
-        judged,
-        metrics=list(dict.fromkeys(keys.values())),
-        profile="ranx",
-        registry=registry,
-    )
+    measured = list(dict.fromkeys(keys.values()))
+    if isinstance(answered, Mapping) and not answered:
+        report = empty_run_report(judged, measured, "ranx", registry=registry)  # qrels checked
+        warnings.warn(
+            "the run is empty (no query): with make_comparable=True every judged query "
+            "scores 0, as ranx gives; evaluate_run refuses an empty run",
+            InputWarning,
+            stacklevel=2,
+        )
+    else:
+        report = evaluate_run(answered, judged, metrics=measured, profile="ranx", registry=registry)
     order = sorted(report.per_query)
     results: dict[str, Any] = {}
     for name, key in keys.items():

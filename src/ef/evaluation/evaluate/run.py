@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AVERAGING",
+    "empty_run_report",
     "evaluate_retrieved",
     "evaluate_run",
     "load_qrels",
@@ -320,6 +321,39 @@ def evaluate_retrieved(
     # stacklevel: a warning points at the caller, as evaluate_run's does.
     check_overlap(run, judged, "qrels", stacklevel=3)
     return scored_report(run, judged, measures, registry, tie_policy="trec_eval", averaging="qrels")
+
+
+def empty_run_report(
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    metrics: Sequence[str],
+    profile: Literal["ir_measures", "ranx"],
+    *,
+    k_values: Sequence[int] = (1, 5, 10, 100),
+    registry: Registry | None = None,
+) -> RetrievalEvalReport:
+    """What ``profile``'s tool reports for a run with no query, which
+    :func:`evaluate_run` refuses: every judged query is one the run lacks, scored as that
+    tool scores such a query (0 in ir_measures, and in ranx with ``make_comparable``). For
+    the compat shims, which give their tool's result and say that the run is empty.
+
+    >>> report = empty_run_report({"q1": {"d1": 1}, "q2": {"d2": 1}}, ["AP"], "ir_measures")
+    >>> report.metrics, report.missing
+    ({'map@all': 0.0}, ('q1', 'q2'))
+    """
+    registry = registry_or_default(registry)
+    measures = resolve_measures(metrics, k_values, registry)
+    judged = load_qrels(qrels, registry)
+    return retrieval_report(
+        evaluate_with_profile(
+            profile,
+            RankedLists({}, checked=True),
+            judged,
+            measures,
+            registry=registry,
+            inputs={"run": {}, "qrels": qrels},
+            ignore_identical_ids=None,
+        )
+    )
 
 
 def scored_report(

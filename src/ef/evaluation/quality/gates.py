@@ -69,6 +69,21 @@ def _show(value: float | None) -> str:
     return "none (nothing scored)" if value is None else f"{value:.4f}"
 
 
+def _no_number(value: float | None) -> str | None:
+    """How a stored value that is no finite number reads, or None for a finite one.
+
+    >>> _no_number(None), _no_number(float("nan")), _no_number(float("-inf")), _no_number(0.5)
+    ('null (nothing scored)', 'NaN', '-Infinity', None)
+    """
+    if value is None:
+        return "null (nothing scored)"
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return None
+
+
 def resolve_metric(report: Scored, key: str) -> str:
     """The key under which ``report`` holds ``key``: the key itself, or the canonical key
     of a measure string in another syntax (``"P@5"``, ``"ndcg_cut_10"``) for a retrieval
@@ -195,7 +210,12 @@ class QualityGates:
             hint = f"no baseline {name!r} at {path}; run pytest {UPDATE_OPTION} to create it"
             self._result(gate, metric, None, f"baseline {name}", ok=False, detail=hint)
             raise GateFailure(hint)
-        stored = load_report(path)
+        try:
+            stored = load_report(path)
+        except ValueError as error:  # a gate is never dropped: the unreadable file fails it
+            hint = f"{error}; re-create it with pytest {UPDATE_OPTION}"
+            self._result(gate, metric, None, f"baseline {name}", ok=False, detail=hint)
+            raise GateFailure(hint) from None
         if not isinstance(stored, (RetrievalEvalReport, RagEvalReport)):
             raise ValueError(f"{path}: the baseline is a {type(stored).__name__}, not a report")
         return stored
@@ -212,10 +232,13 @@ class QualityGates:
         ``metrics``. Higher is better for every metric gated this way.
 
         With ``--ef-update-baselines`` the baseline is written from ``report`` instead. A
-        missing baseline is a failure that says how to create it.
+        missing baseline is a failure that says how to create it, and so is a metric that
+        the baseline lacks or holds no finite number for (null, NaN, an infinity): each
+        metric asked for is a gate, and none is dropped.
 
         Raises:
-            GateFailure: if a metric dropped too far, or the baseline is missing.
+            GateFailure: if a metric dropped too far, the baseline is missing, or it holds
+                no number for a metric.
         """
         __tracebackhide__ = True
         report = _check_report(report, "baseline")
@@ -225,24 +248,10 @@ class QualityGates:
             raise ValueError(f"tolerance must be a number >= 0, got {tolerance!r}")
         if isinstance(metrics, str):
             raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},)")
-        path = self.baseline_path(name)
         if self.update:
-            save_report(report, path)
-            keys = list(report.metrics) if metrics is None else metrics
-            for key in keys:
-                value = metric_value(report, key)
-                self.record(
-                    GateResult(
-                        test_id=self.test_id,
-                        gate="baseline",
-                        metric=resolve_metric(report, key),
-                        value=value,
-                        expected=f"baseline {name}",
-                        status="updated",
-                        detail=f"written to {path}",
-                    )
-                )
+            self._write_baseline(name, report, metrics)
             return
+        path = self.baseline_path(name)
         stored = self._stored(name, "baseline", "-" if metrics is None else ",".join(metrics))
         if type(stored) is not type(report):
             raise ValueError(
@@ -250,31 +259,61 @@ class QualityGates:
                 f"{type(report).__name__}"
             )
         keys = (
-            list(stored.metrics)
-            if metrics is None
-            else [resolve_metric(stored, m) for m in metrics]
+            list(stored.metrics) if metrics is None else [_key(stored, report, m) for m in metrics]
         )
-        failures = []
+        drops: list[str] = []
+        unusable: list[str] = []  # metrics the baseline holds no number for
         for key in keys:
-            base = stored.metrics[key]
-            value = report.metrics.get(key)
-            if base is None or math.isnan(base):
-                continue  # the baseline scored nothing here: nothing to hold on to
-            floor = base - tolerance
-            ok = value is not None and not math.isnan(value) and value >= floor
-            expected = f">= {floor:.4f} (baseline {name} {base:.4f} - {tolerance:g})"
-            self._result("baseline", key, value, expected, ok=ok)
-            if not ok:
-                if key not in report.metrics:
-                    failures.append(f"{key}: missing from the report (baseline {base:.4f})")
-                    continue
-                drop = "" if value is None else f", a drop of {base - value:.4f}"
-                failures.append(
-                    f"{key} = {_show(value)}, baseline {base:.4f}{drop} > tolerance {tolerance:g}"
+            held = _held(stored, key)
+            if held is not None:
+                line = f"{key}: the baseline {path} {held}, no number to hold the report to"
+                unusable.append(line)
+                detail = f"{line}; {_rewrite_hint(metrics is None)}"
+                value = report.metrics.get(key)
+                expected = f"baseline {name}: a number"
+                self._result("baseline", key, value, expected, ok=False, detail=detail)
+                continue
+            drop = self._held_to(name, stored, report, key, tolerance)
+            if drop is not None:
+                drops.append(drop)
+        _raise_baseline_failures(name, drops, unusable, every=metrics is None)
+
+    def _write_baseline(self, name: str, report: Scored, metrics: Sequence[str] | None) -> None:
+        """``--ef-update-baselines``: store ``report`` as the baseline ``name``."""
+        path = self.baseline_path(name)
+        save_report(report, path)
+        for key in list(report.metrics) if metrics is None else metrics:
+            value = metric_value(report, key)
+            self.record(
+                GateResult(
+                    test_id=self.test_id,
+                    gate="baseline",
+                    metric=resolve_metric(report, key),
+                    value=value,
+                    expected=f"baseline {name}",
+                    status="updated",
+                    detail=f"written to {path}",
                 )
-        if failures:
-            failures.append(f"if the drop is intended, run pytest {UPDATE_OPTION}")
-            raise GateFailure(_listing(f"quality dropped below baseline {name!r}", failures))
+            )
+
+    def _held_to(
+        self, name: str, stored: Scored, report: Scored, key: str, tolerance: float
+    ) -> str | None:
+        """Check ``key`` of ``report`` against the baseline's finite value: what failed, or
+        None if it held."""
+        base = stored.metrics[key]
+        assert base is not None  # _held: a finite number
+        value = report.metrics.get(key)
+        floor = base - tolerance
+        ok = value is not None and not math.isnan(value) and value >= floor
+        expected = f">= {floor:.4f} (baseline {name} {base:.4f} - {tolerance:g})"
+        self._result("baseline", key, value, expected, ok=ok)
+        if ok:
+            return None
+        if key not in report.metrics:
+            return f"{key}: missing from the report (baseline {base:.4f})"
+        drop = "" if value is None else f", a drop of {base - value:.4f}"
+        return f"{key} = {_show(value)}, baseline {base:.4f}{drop} > tolerance {tolerance:g}"
 
     def not_worse(
         self,
@@ -293,9 +332,14 @@ class QualityGates:
         (``correction``), and a metric fails when its corrected p-value is at most ``alpha``
         and the mean dropped. Returns the comparison.
 
+        A metric that the baseline lacks, or whose mean in either report is no finite
+        number (null, NaN, an infinity), cannot be compared: its gate fails, never passes
+        for want of a p-value.
+
         Raises:
             GateFailure: naming each metric that is significantly worse, with the
-                difference, the p-values and the effect size.
+                difference, the p-values and the effect size, and each that cannot be
+                compared.
         """
         __tracebackhide__ = True
         from ..evaluate.compare import compare
@@ -304,13 +348,28 @@ class QualityGates:
         names = [metric] if isinstance(metric, str) else list(metric)
         if isinstance(baseline, str):
             label = f"baseline {baseline}"
+            where = f"the baseline {self.baseline_path(baseline)}"
             baseline = self._stored(baseline, "not_worse", ",".join(names))
         else:
-            label = "the baseline"
+            label = where = "the baseline"
             baseline = _check_report(baseline, "not_worse")
-        keys = [resolve_metric(report, name) for name in names]
-        for key in keys:
-            resolve_metric(baseline, key)
+        how = f"{test}, {correction or 'no'} correction, alpha {alpha:g}"
+        expected = f"not worse than {label} ({how})"
+        keys, unusable = [], []
+        for key in dict.fromkeys(resolve_metric(report, name) for name in names):
+            why = _not_comparable(baseline, report, key, where)
+            if why is None:
+                keys.append(key)
+                continue
+            value = report.metrics.get(key)
+            self._result("not_worse", key, value, expected, ok=False, detail=why)
+            unusable.append(why)
+        sections = []
+        if unusable:
+            lines = [*unusable, _rewrite_hint(every=False, option="metric")]
+            sections.append(_listing(f"cannot compare with {label}", lines))
+        if not keys:
+            raise GateFailure("\n".join(sections))
         comparison = compare(
             {"baseline": baseline, "report": report},
             metrics=keys,
@@ -320,7 +379,6 @@ class QualityGates:
             alpha=alpha,
             seed=seed,
         )
-        how = f"{test}, {correction or 'no'} correction, alpha {alpha:g}"
         failures = []
         for key in keys:
             pair = comparison.pair("baseline", "report", key)
@@ -330,13 +388,80 @@ class QualityGates:
                 f" over {pair.n}), p = {pair.p_value:.4g}, corrected p = {pair.p_corrected:.4g},"
                 f" effect size d = {pair.effect_size:+.3f}"
             )
-            expected = f"not worse than {label} ({how})"
             self._result("not_worse", key, pair.mean_b, expected, ok=not worse, detail=detail)
             if worse:
                 failures.append(f"{key}: significantly worse than {label}: {detail}")
         if failures:
-            raise GateFailure(_listing(f"significantly worse ({how})", failures))
+            sections.insert(0, _listing(f"significantly worse ({how})", failures))
+        if sections:
+            raise GateFailure("\n".join(sections))
         return comparison
+
+
+def _key(stored: Scored, report: Scored, metric: str) -> str:
+    """The key of ``metric`` in the baseline, or in the report where the baseline lacks it
+    (that gate then fails); a ValueError if neither has it (a typo, not a gate)."""
+    try:
+        return resolve_metric(stored, metric)
+    except ValueError:
+        try:
+            return resolve_metric(report, metric)
+        except ValueError:
+            raise ValueError(
+                f"unknown metric {metric!r}: neither the report nor the baseline has it; the "
+                f"report has {', '.join(report.metrics) or 'no metric'}"
+            ) from None
+
+
+def _held(stored: Scored, key: str) -> str | None:
+    """What the baseline holds for ``key`` when it is no finite number to gate on, or None.
+
+    >>> _held(RetrievalEvalReport({"ndcg@10": float("nan")}, {}, 1, (10,)), "ndcg@10")
+    'holds ndcg@10 = NaN'
+    """
+    if key not in stored.metrics:
+        return f"has no {key}"
+    why = _no_number(stored.metrics[key])
+    return None if why is None else f"holds {key} = {why}"
+
+
+def _not_comparable(baseline: Scored, report: Scored, key: str, where: str) -> str | None:
+    """Why ``key`` cannot be tested between the two reports (``where`` names the baseline),
+    or None."""
+    held = _held(baseline, key)
+    if held is not None:
+        return f"{key}: {where} {held}, no number to compare the report with"
+    why = _no_number(report.metrics[key])
+    if why is not None:
+        return f"{key}: the report holds {key} = {why}, no number to compare"
+    return None
+
+
+def _rewrite_hint(every: bool, option: str = "metrics") -> str:
+    """How to rewrite a baseline that holds no number for a metric (``every``: the gate
+    took every metric of the baseline; ``option``: the gate's argument naming them)."""
+    leave = f"pass {option}= without it" if every else f"drop it from {option}="
+    return (
+        f"re-save the baseline from a report where the metric is a number (pytest "
+        f"{UPDATE_OPTION}), or leave it out of the gate ({leave})"
+    )
+
+
+def _raise_baseline_failures(
+    name: str, drops: Sequence[str], unusable: Sequence[str], *, every: bool
+) -> None:
+    """Raise one GateFailure that lists every drop and every metric the baseline cannot
+    gate, if any."""
+    sections = []
+    if drops:
+        lines = [*drops, f"if the drop is intended, run pytest {UPDATE_OPTION}"]
+        sections.append(_listing(f"quality dropped below baseline {name!r}", lines))
+    if unusable:
+        count = f"{len(unusable)} metric{'' if len(unusable) == 1 else 's'}"
+        lines = [*unusable, _rewrite_hint(every)]
+        sections.append(_listing(f"baseline {name!r} cannot gate {count}", lines))
+    if sections:
+        raise GateFailure("\n".join(sections))
 
 
 def _listing(title: str, lines: Sequence[str]) -> str:

@@ -5,6 +5,9 @@ with ``report`` the report's ``to_dict()``. JSON has no NaN: a NaN is null where
 always a number, and the string ``"NaN"`` where null already means "not scored" (a RAG
 metric, a comparison's scores); infinities are ``"Infinity"`` and ``"-Infinity"``. A pipeline
 report holds a retrieval report and a RAG report, each written by its own kind's rule.
+:func:`load_report` reads back exactly that: the bare tokens ``NaN``, ``Infinity`` and
+``-Infinity``, which Python's ``json`` writes but JSON does not have, are refused, as is a
+file that is not UTF-8.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import DatasetFormatError
 from ..reports import ComparisonReport, PipelineEvalReport, RagEvalReport, RetrievalEvalReport
 
 __all__ = ["FORMAT", "Report", "load_report", "save_report"]
@@ -111,7 +116,9 @@ def load_report(path: str | os.PathLike[str]) -> Report:
 
     Raises:
         FileNotFoundError: if there is no file at ``path``.
-        ValueError: if the file is not a saved report, naming the file and what is wrong.
+        DatasetFormatError: (a ``ValueError``) if the file is not a saved report, naming the
+            file and what is wrong: not UTF-8, not JSON (the bare ``NaN`` and ``Infinity``
+            of Python's ``json`` included), or not what :func:`save_report` writes.
 
     >>> import tempfile, pathlib
     >>> from ef.evaluation import RagEvalReport, save_report
@@ -121,33 +128,70 @@ def load_report(path: str | os.PathLike[str]) -> Report:
     (1.0, None)
     """
     source = Path(path)
-    text = source.read_text(encoding="utf-8")
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            f"{source}: line {error.lineno}: not JSON ({error.msg}); a saved report is the "
-            "JSON that save_report writes"
-        ) from None
+    document = _document(source)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ValueError(
+        raise DatasetFormatError(
             f'{source}: not a saved ef-evaluation report (no "format": {FORMAT!r}); '
             "save_report writes one"
         )
     if document.get("version") != _VERSION:
-        raise ValueError(
+        raise DatasetFormatError(
             f"{source}: report file version {document.get('version')!r}; this ef-evaluation "
             f"reads version {_VERSION}"
         )
     kind = document.get("kind")
     if kind not in _KINDS:
-        raise ValueError(
+        raise DatasetFormatError(
             f"{source}: unknown report kind {kind!r}; expected one of {', '.join(_KINDS)}"
         )
     body = document.get("report")
     if not isinstance(body, dict):
-        raise ValueError(f'{source}: the file holds no report (its "report" is not an object)')
+        raise DatasetFormatError(
+            f'{source}: the file holds no report (its "report" is not an object)'
+        )
     try:
         return _KINDS[kind].from_dict(body)
     except (ValueError, TypeError) as error:
-        raise ValueError(f"{source}: {error}") from None
+        raise DatasetFormatError(f"{source}: {error}") from None
+
+
+class _BareConstant(Exception):
+    """A ``NaN``, ``Infinity`` or ``-Infinity`` token, met while parsing."""
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _BareConstant(token)
+
+
+# A JSON string, or one of the bare tokens: the first token found outside a string is the one.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN')
+
+
+def _document(source: Path) -> Any:
+    """The JSON value in ``source``: strict UTF-8, and strict JSON (no bare ``NaN``)."""
+    data = source.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise DatasetFormatError(
+            f"{source}: line {line}: not UTF-8 (byte {data[error.start]:#04x} at offset "
+            f"{error.start}); a saved report is the UTF-8 JSON that save_report writes"
+        ) from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise DatasetFormatError(
+            f"{source}: line {error.lineno}: not JSON ({error.msg}); a saved report is the "
+            "JSON that save_report writes"
+        ) from None
+    except _BareConstant as error:
+        token = str(error)
+        # The parser meets tokens in the order of the text: the first outside a string.
+        found = next((m for m in _TOKENS.finditer(text) if m.group() == token), None)
+        line = 1 if found is None else text.count("\n", 0, found.start()) + 1
+        written = 'null or "NaN"' if token == "NaN" else f'"{token}"'
+        raise DatasetFormatError(
+            f"{source}: line {line}: the bare {token} is not JSON; save_report writes it as "
+            f"{written}: re-save the report with save_report, or write {written} there"
+        ) from None
