@@ -12,7 +12,8 @@ inputs that would give a plausible number from misread data (DESIGN §6):
   query: ``DatasetFormatError`` naming the column and the row
   (:mod:`ef.evaluation.formats.frames` reads every table);
 * a grade that is NaN, infinite, a bool or no number: ``ValueError`` naming query and doc;
-* run and qrels swapped (the "qrels" hold scores, the "run" holds whole grades);
+* run and qrels swapped, told from their shape (:mod:`ef.evaluation.evaluate.swapped`):
+  refused when the signals agree, an :class:`~ef.evaluation.InputWarning` when they are mixed;
 * no judged query in the run (``Q1`` against ``1``): ``ValueError`` with a few ids of each
   side and the likely cause;
 * fewer than half of the judged queries in the run: an :class:`~ef.evaluation.InputWarning`.
@@ -34,6 +35,7 @@ from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_colu
 from ..formats.parquet import read_parquet_table
 from ..formats.remote import is_url, local_copy, named_as
 from ..runs.ranked import RankedLists
+from .swapped import check_not_swapped
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -68,8 +70,6 @@ QRELS_SHAPES = (
 #: applies to.
 Columns = Sequence[str] | None
 
-#: Grades a "run" may hold and still look like qrels: whole numbers in this range.
-_GRADE_RANGE = (-10, 10)
 _SHOWN = 3  # ids shown of each side
 
 
@@ -145,71 +145,6 @@ def check_qrels(qrels: object) -> None:
             problem = _grade_error(query_id, doc_id, grade)
             if problem is not None:
                 raise ValueError(f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: {problem}")
-
-
-def _mostly_fractions(qrels: Qrels) -> tuple[str, str, float] | None:
-    """The first grade that is no whole number, if most of them are not (scores are not,
-    fractional grades seldom all are)."""
-    first = None
-    fractions = total = 0
-    for query_id, judged in qrels.items():
-        for doc_id, grade in judged.items():
-            total += 1
-            if not float(grade).is_integer():
-                fractions += 1
-                first = first or (query_id, doc_id, float(grade))
-    return first if 2 * fractions > total else None
-
-
-def _only_grades(run: Mapping[str, object] | RunTable) -> tuple[int, int] | None:
-    """The smallest and largest value if every score of ``run`` is a small whole number."""
-    low, high = _GRADE_RANGE
-    if not isinstance(run, Mapping):
-        scores = run.original_scores
-        if not scores.size:
-            return None
-        small = (scores == scores.round()) & (scores >= low) & (scores <= high)
-        return (int(scores.min()), int(scores.max())) if bool(small.all()) else None
-    seen: list[float] = []
-    for ranked in run.values():
-        if not isinstance(ranked, Mapping):
-            return None  # ranked lists are no qrels
-        for score in ranked.values():
-            value = float(score)
-            if not (value.is_integer() and low <= value <= high):
-                return None
-            seen.append(value)
-    return (int(min(seen)), int(max(seen))) if seen else None
-
-
-def check_not_swapped(run: object, qrels: Qrels) -> None:
-    """Refuse a run and qrels given the wrong way round.
-
-    The sign: most values of the qrels are no whole numbers (scores) while the run holds only
-    small whole numbers, as grades are. A run file and a qrels file of lines cannot be swapped
-    this way (the readers would refuse them), so only mappings and tables (a DataFrame, a
-    Parquet file: their columns may be the same for both) are looked at.
-    """
-    from ..runs.table import RunTable
-
-    if not isinstance(run, (Mapping, RunTable)):
-        return
-    fraction = _mostly_fractions(qrels)
-    if fraction is None:
-        return
-    grades = _only_grades(run)
-    if grades is None:
-        return
-    query_id, doc_id, value = fraction
-    low, high = grades
-    held = f"the whole number {low}" if low == high else f"whole numbers from {low} to {high}"
-    raise ValueError(
-        "run and qrels look swapped: the qrels argument holds scores "
-        f"(qrels[{query_id!r}][{doc_id!r}] = {value!r} is no whole grade) and the run argument "
-        f"holds only {held}, as qrels do. The run "
-        "comes first: evaluate_run(run, qrels) (ef-eval evaluate takes QRELS RUN). If these "
-        "are the grades you meant, pass check_swapped=False"
-    )
 
 
 def shown_ids(ids: Iterable[object]) -> str:

@@ -84,8 +84,9 @@ def evaluate_run(
 
     Inputs that are probably a mistake stop before anything is scored (see "Mistakes that
     stop an evaluation" in the docs): a run that shares no judged query with ``qrels``, run
-    and qrels swapped, a grade that is no finite number. A run that answers fewer than half
-    of the judged queries is scored with an :class:`~ef.evaluation.InputWarning`.
+    and qrels swapped (``check_swapped``), a grade that is no finite number. A run that
+    answers fewer than half of the judged queries, or a run and qrels that may be swapped,
+    is scored with an :class:`~ef.evaluation.InputWarning`.
 
     A bare ``"map"`` is ``map`` at every cutoff of ``k_values``; trec_eval's ``map`` (the
     whole ranking) is ``"map@all"``, or ``"AP"`` in ir_measures' syntax.
@@ -133,9 +134,14 @@ def evaluate_run(
             Parquet file, when they are not one of the known sets (see
             :mod:`ef.evaluation.formats.frames`).
         qrels_columns: the ``(query, doc, grade)`` columns of qrels given so.
-        check_swapped: refuse a run and qrels that look swapped: the qrels hold a score that
-            is no whole number while the run holds only small whole numbers (grades).
-            ``False`` scores them as given, for qrels with fractional grades.
+        check_swapped: look for a run and qrels given the wrong way round, as mappings, a
+            RunTable or tables (files of lines are told apart by their readers), from every
+            signal of shape: the values (grades are a few small whole numbers; scores are mostly
+            fractions, many whole numbers as ranks are, or below -2), the docs per query,
+            which side holds the other's docs and, for mappings, ints against floats
+            (:mod:`ef.evaluation.evaluate.swapped`). Refused when the signals agree; scored
+            with an :class:`~ef.evaluation.InputWarning` when they are mixed. ``False``
+            scores them as given, e.g. qrels with fractional grades.
         progress: ``True`` shows progress bars on stderr once a phase has run for a second
             (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
             each phase: reading the run file, in bytes (only for a run given as a path; the

@@ -43,8 +43,9 @@ from ..formats.remote import (
 from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
 from ..runs.packed import packed_qrels
-from .inputs import check_not_swapped, load_qrels, load_run, tabular
+from .inputs import load_qrels, load_run, tabular
 from .streamed import batched_evaluation, batched_scores
+from .swapped import check_not_swapped
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -143,7 +144,8 @@ def score_shard(
             return batched
         table = load_run(path, registry, run_format, columns=run_columns)
         if check_swapped and tabular(path, run_format, registry):
-            check_not_swapped(table, qrels)  # files of lines are told apart by their readers
+            # Files of lines are told apart by their readers. stacklevel: score_shard's caller.
+            check_not_swapped(table, qrels, stacklevel=stacklevel + 3)
         return score_batch(table, qrels, measures, registry=registry, **scoring)
 
     if is_url(shard):

@@ -299,6 +299,21 @@ class RunTable:
             for i, q in enumerate(self.query_ids)
         }
 
+    def docs_and_scores(self, query_id: str) -> tuple[list[str], npt.NDArray[np.float64]]:
+        """The query's doc ids and scores as given (float64), in the order of the file or
+        mapping; empty if the run lacks the query.
+
+        >>> docs, scores = RunTable.from_dict({"q1": {"d2": 0.1, "d1": 0.9}}).docs_and_scores("q1")
+        >>> docs, scores.tolist()
+        (['d2', 'd1'], [0.1, 0.9])
+        """
+        i = self._index.get(query_id)
+        if i is None:
+            return [], np.zeros(0, dtype=np.float64)
+        return self._docs.take(self._rows(i)), self.original_scores[
+            self.offsets[i] : self.offsets[i + 1]
+        ]
+
     def _rows(self, i: int) -> Ints:
         return np.arange(self.offsets[i], self.offsets[i + 1], dtype=np.int64)
 
