@@ -164,6 +164,7 @@ class RelevanceEvaluator:
             metrics=list(self._names),
             profile="trec_eval",
             registry=self._registry,
+            check_doc_ids=False,  # pytrec_eval scores misspelt doc ids 0, and so does this
         )
         return {
             query_id: {self._names[key]: self._value(key, value) for key, value in values.items()}
