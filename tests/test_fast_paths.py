@@ -9,6 +9,7 @@ generated inputs.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable
 from itertools import islice
@@ -133,8 +134,8 @@ def test_evaluate_run_scores_ranked_lists_as_their_run_table(run, qrels) -> None
             expected = evaluate_run(
                 RunTable.from_dict(run), qrels, metrics=metrics, averaging=averaging
             )
-        except ValueError:
-            with pytest.raises(ValueError, match="no query can be scored"):
+        except ValueError as refused:  # no query, or no judged doc, to score: refused alike
+            with pytest.raises(ValueError, match=re.escape(str(refused))):
                 evaluate_run(run, qrels, metrics=metrics, averaging=averaging)
             continue
         assert evaluate_run(run, qrels, metrics=metrics, averaging=averaging) == expected

@@ -287,8 +287,14 @@ def test_passage_level_qrels_with_a_doc_id_function(builtin_registry: Registry) 
     def search(query: str, *, limit: int) -> list[Hit]:
         return hits[:limit]
 
-    by_doc = evaluate_retrieval(search, qrels, queries, k_values=(2,), registry=builtin_registry)
-    assert by_doc.metrics["ndcg@2"] == 0.0  # the source document d1 is not judged: right
+    # The source document d1 is not judged: no query retrieves a judged doc, and that stops
+    # the evaluation (its message shows both sides' ids); asked to, it scores 0.
+    with pytest.raises(ValueError, match=r"retrieves \('d1'\), qrels judges \('s2'\)"):
+        evaluate_retrieval(search, qrels, queries, k_values=(2,), registry=builtin_registry)
+    by_doc = evaluate_retrieval(
+        search, qrels, queries, k_values=(2,), registry=builtin_registry, check_doc_ids=False
+    )
+    assert by_doc.metrics["ndcg@2"] == 0.0
     by_passage = evaluate_retrieval(
         search, qrels, queries, k_values=(2,), doc_id=passage_id, registry=builtin_registry
     )

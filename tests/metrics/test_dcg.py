@@ -217,7 +217,9 @@ def _params(spec: str) -> Params:
 @given(data=tied_runs())
 def test_every_deterministic_tie_policy_gives_the_dcg_of_its_order(policy, data) -> None:
     run, qrels = data
-    report = evaluate_run(run, qrels, metrics=MEASURES, k_values=KS, tie_policy=policy)
+    report = evaluate_run(
+        run, qrels, metrics=MEASURES, k_values=KS, tie_policy=policy, check_doc_ids=False
+    )  # random runs: one that meets no judged doc is no misspelling
     for q, scores in run.items():
         ranked = policy_order(scores, policy)
         for key, spec, k in _keys():
@@ -230,7 +232,9 @@ def test_every_deterministic_tie_policy_gives_the_dcg_of_its_order(policy, data)
 @given(data=tied_runs())
 def test_expected_is_the_mean_over_every_order_of_the_tied_docs(data) -> None:
     run, qrels = data
-    report = evaluate_run(run, qrels, metrics=MEASURES, k_values=KS, tie_policy="expected")
+    report = evaluate_run(
+        run, qrels, metrics=MEASURES, k_values=KS, tie_policy="expected", check_doc_ids=False
+    )  # random runs: one that meets no judged doc is no misspelling
     for q, scores in run.items():
         orders = every_order(scores)
         for key, spec, k in _keys():

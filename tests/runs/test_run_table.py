@@ -83,8 +83,9 @@ def test_the_fast_path_scores_as_the_reference(tmp_path, run, qrels, shuffle) ->
     scorable = {q: j for q, j in qrels.items() if any(g > 0 for g in j.values())}
     if not set(scorable) & set(run):
         return  # no judged query in the run: refused, not scored
-    fast = evaluate_run(table, qrels, metrics=METRICS)
-    reference = evaluate_run(read_run(path), qrels, metrics=METRICS)
+    # Random runs often retrieve no judged doc: the doc-id check would refuse them alike.
+    fast = evaluate_run(table, qrels, metrics=METRICS, check_doc_ids=False)
+    reference = evaluate_run(read_run(path), qrels, metrics=METRICS, check_doc_ids=False)
     assert_same_report(fast, reference)
     for query_id in table.query_ids:
         assert table.ranking(query_id) == RunTable.from_dict(read_run(path)).ranking(query_id)

@@ -281,6 +281,13 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     "(default: one after another, in this process).",
 )
 @click.option(
+    "--no-check-doc-ids",
+    is_flag=True,
+    help="Score RUN's doc ids as they are, even if no query has a judged doc in its ranking "
+    "(by default that stops the command, naming the likely cause: case, a prefix, zero "
+    "padding, ...).",
+)
+@click.option(
     "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
 )
 def evaluate(  # click passes every option by keyword
@@ -288,6 +295,7 @@ def evaluate(  # click passes every option by keyword
     qrels: str,
     run: tuple[str, ...],
     workers: int | None,
+    no_check_doc_ids: bool,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
     per_query: bool,
@@ -346,6 +354,7 @@ def evaluate(  # click passes every option by keyword
             qrels_columns=_columns(qrels_columns),
             progress=show_progress(no_progress),
             executor=pool,
+            check_doc_ids=not no_check_doc_ids,
         )
     _emit_report(report, output, per_query, " ".join(map(str, run)))
     # stdout stays the report alone: what the user should know goes to stderr, a line each

@@ -258,6 +258,7 @@ class _Evaluator:
             metrics=self._keys,
             profile="ir_measures",
             registry=self._registry,
+            check_doc_ids=False,  # ir_measures scores misspelt doc ids 0, and so does this
         )
 
     def _aggregate(self, run: Any) -> dict[Measure | str, float]:

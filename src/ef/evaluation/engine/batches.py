@@ -50,6 +50,7 @@ import attrs
 
 from ..runs.packed import PackedStrings
 from ..types import FrozenDict
+from .doc_overlap import DocOverlap, doc_overlap
 from .measures import Measure
 from .query_values import QueryValues
 from .scoring import Scored, query_sets, score_rankings
@@ -74,13 +75,16 @@ _FLAGS = ("tied", "at_cutoff", "at_relevant")
 @attrs.frozen
 class BatchScores:
     """A batch's share of a run's scoring: its query ids in order, the per-query values of
-    its judged queries, and which of them have ties (by the names of
-    :class:`~ef.evaluation.engine.ties.TieDiagnostic`). Picklable: it is what travels back
-    from a batch scored on another process or machine."""
+    its judged queries, which of them have ties (by the names of
+    :class:`~ef.evaluation.engine.ties.TieDiagnostic`), and how its docs meet the judged
+    ones (:class:`~ef.evaluation.engine.doc_overlap.DocOverlap`, for the check of the doc
+    ids). Picklable: it is what travels back from a batch scored on another process or
+    machine."""
 
     query_ids: tuple[str, ...]
     per_query: Mapping[str, Mapping[str, float]]
     ties: Mapping[str, frozenset[str]]
+    docs: DocOverlap = attrs.field(factory=DocOverlap)
 
 
 def _cutoffs(measures: Sequence[Measure]) -> list[int]:
@@ -103,6 +107,8 @@ def score_batch(
     judged = {q: j for q in query_ids if (j := qrels.get(q)) is not None}  # one look-up each
     if not judged:
         return BatchScores(query_ids, FrozenDict(), FrozenDict({n: frozenset() for n in _FLAGS}))
+    # The docs as the run holds them, as a run read whole is checked (identical ids kept).
+    docs = doc_overlap(batch, judged, query_sets(batch, judged, averaging)[0])
     run = batch.without_identical_ids() if ignore_identical_ids else batch
     # Every query of ``judged`` is in this batch: none is missing from it.
     part = score_rankings(
@@ -115,7 +121,7 @@ def score_batch(
         registry=registry,
     )
     ties = FrozenDict({n: frozenset(getattr(part.ties, n)) for n in _FLAGS})
-    return BatchScores(query_ids, part.per_query, ties)  # columns, as the report keeps them
+    return BatchScores(query_ids, part.per_query, ties, docs)  # columns, as the report keeps them
 
 
 def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
@@ -125,8 +131,10 @@ def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
     ids: list[str] = []
     columns: dict[str, array[float]] | None = None  # the keys of the first scored batch
     flagged: dict[str, set[str]] = {name: set() for name in _FLAGS}
+    docs = DocOverlap()
     for part in parts:
         query_ids.extend(part.query_ids)
+        docs += part.docs
         if part.per_query:
             if columns is None:
                 first = next(iter(part.per_query.values()))
@@ -138,7 +146,7 @@ def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
             queries.update(part.ties[name])
     ties = FrozenDict({name: frozenset(queries) for name, queries in flagged.items()})
     per_query = FrozenDict() if columns is None else QueryValues(ids, columns)
-    return BatchScores(tuple(query_ids), per_query, ties)
+    return BatchScores(tuple(query_ids), per_query, ties, docs)
 
 
 def combine_batches(

@@ -16,7 +16,9 @@ inputs that would give a plausible number from misread data (DESIGN §6):
   refused when the signals agree, an :class:`~ef.evaluation.InputWarning` when they are mixed;
 * no judged query in the run (``Q1`` against ``1``): ``ValueError`` with a few ids of each
   side and the likely cause;
-* fewer than half of the judged queries in the run: an :class:`~ef.evaluation.InputWarning`.
+* fewer than half of the judged queries in the run: an :class:`~ef.evaluation.InputWarning`;
+* doc ids that do not meet the qrels' (``cacm-1938`` against ``CACM-1938``): refused, or
+  warned of, by :mod:`~ef.evaluation.evaluate.doc_ids` once these checks have passed.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from ..engine.doc_overlap import FOLDS
 from ..errors import InputWarning
 from ..formats.files import format_for, read_qrels
 from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_columns_of_table
@@ -190,38 +193,40 @@ def _strip_affix(
 
 
 def no_overlap_cause(
-    side: Collection[object], judged: Collection[object], names: tuple[str, str]
+    side: Collection[object],
+    judged: Collection[object],
+    names: tuple[str, str],
+    what: str = "query ids",
 ) -> str | None:
     """Why ids of ``side`` (e.g. the run's) match none of ``judged``, if one can tell.
 
-    ``names`` are the two sides' names as used in the message, e.g. ``("run", "qrels")``.
+    ``names`` are the two sides' names as used in the message, e.g. ``("run", "qrels")``;
+    ``what`` the ids are: ``"query ids"`` or ``"doc ids"``.
 
     >>> no_overlap_cause(["Q1", "Q2"], ["1", "2"], ("run", "qrels"))
     "every run id starts with 'Q', which qrels' ids lack"
     >>> no_overlap_cause(["001"], ["1"], ("run", "qrels"))
     "the ids differ in leading zeros ('001' and '1')"
+    >>> no_overlap_cause([1938], ["1938"], ("run", "qrels"), "doc ids")
+    "the run's doc ids are int, qrels' are str: use str ids on both sides"
     """
     mine, theirs = names
     types_a = {type(i).__name__ for i in side}
     types_b = {type(i).__name__ for i in judged}
-    if types_a.isdisjoint(types_b):
+    if types_a and types_b and types_a.isdisjoint(types_b):
         shown = "/".join(sorted(types_a)), "/".join(sorted(types_b))
         return (
-            f"the {mine}'s query ids are {shown[0]}, {theirs}' are {shown[1]}: "
+            f"the {mine}'s {what} are {shown[0]}, {theirs}' are {shown[1]}: "
             "use str ids on both sides"
         )
     b = [str(i) for i in judged]
     known = set(b)
     a = [str(i) for i in side if str(i) not in known]  # the ones that match are no clue
-    for what, fold in (
-        ("whitespace", str.strip),
-        ("case", str.casefold),
-        ("leading zeros", lambda s: s.lstrip("0") or "0" if s.isdigit() else s),
-    ):
+    for difference, fold in FOLDS:
         folded_b = {fold(s): s for s in b}
         for s in sorted(a):
             if fold(s) in folded_b:
-                return f"the ids differ in {what} ({s!r} and {folded_b[fold(s)]!r})"
+                return f"the ids differ in {difference} ({s!r} and {folded_b[fold(s)]!r})"
     for suffix, verb in ((False, "starts"), (True, "ends")):
         for ids, other, who, lacking in ((a, b, mine, theirs), (b, a, theirs, mine)):
             found = _strip_affix(ids, other, suffix=suffix)

@@ -44,6 +44,7 @@ def evaluate_pipeline(
     on_error: Literal["raise", "skip"] = "raise",
     ignore_identical_ids: bool = False,
     doc_id: DocIdFunction | None = None,
+    check_doc_ids: bool = True,
 ) -> PipelineEvalReport:
     """Run a retriever, hand each query's top documents to your generator, and score both.
 
@@ -77,8 +78,8 @@ def evaluate_pipeline(
         n_contexts: how many of each ranking's first documents are the contexts.
         k_values: as for :func:`~ef.evaluation.evaluate_retrieval`, as are ``metrics``,
             ``limit``, ``executor``, ``batch_size``, ``progress``, ``on_error``,
-            ``ignore_identical_ids`` and ``doc_id``; without qrels, ``limit`` defaults to
-            ``n_contexts``.
+            ``ignore_identical_ids``, ``doc_id`` and ``check_doc_ids``; without qrels,
+            ``limit`` defaults to ``n_contexts``.
         rag_metrics: the RAG metrics, as ``metrics=`` of :func:`~ef.evaluation.evaluate_rag`.
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
 
@@ -148,6 +149,8 @@ def evaluate_pipeline(
             on_error=on_error,
             ignore_identical_ids=ignore_identical_ids,
             doc_id=doc_id,
+            check_doc_ids=check_doc_ids,
+            stacklevel=2,  # a warning points at evaluate_pipeline's caller
         )
         skipped = dict(retrieval_report.skipped)
     query_ids = list(run.query_ids)

@@ -14,6 +14,7 @@ from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress
 from ..reports import RetrievalEvalReport
 from ..runs.ranked import RankedLists
+from .doc_ids import check_docs_meet
 from .inputs import check_qrels, no_overlap_cause, shown_ids
 from .run import scored_report
 
@@ -35,6 +36,7 @@ def evaluate_retrieval(
     on_error: Literal["raise", "skip"] = "raise",
     ignore_identical_ids: bool = False,
     doc_id: DocIdFunction | None = None,
+    check_doc_ids: bool = True,
 ) -> RetrievalEvalReport:
     """Score a retriever against a BEIR-shaped evaluation set.
 
@@ -79,14 +81,19 @@ def evaluate_retrieval(
             for corpora that contain the queries); the results below move up a rank.
         doc_id: a function of one result that returns its doc id, or None to leave it to
             the rules above; for passage-level qrels, ``doc_id=lambda hit: hit.segment.id``.
+        check_doc_ids: refuse rankings whose docs do not meet the judged docs (no query
+            retrieved one, or a tenth of them only once the ids are respelt: a retriever
+            that returns ``cacm-1938`` for ``CACM-1938``), and warn if fewer than half of
+            the queries retrieved one, as :func:`~ef.evaluation.evaluate_run` does;
+            ``False`` scores them as they are.
 
     Returns:
         a :class:`RetrievalEvalReport`; its ``skipped`` maps each judged query that was not
         scored to the reason.
 
     Raises:
-        ValueError: for an unknown metric name, a bad cutoff or option, or if no query can be
-            scored.
+        ValueError: for an unknown metric name, a bad cutoff or option, doc ids that do not
+            meet the qrels' (naming the likely cause), or if no query can be scored.
         TypeError: if no adapter accepts ``retriever``, or (as ``RetrieverResultError``) an
             answer is not a list of results or a result has no single doc id.
         RetrieverError: if the retriever raises (and ``on_error="raise"``); the message names
@@ -114,6 +121,8 @@ def evaluate_retrieval(
         on_error=on_error,
         ignore_identical_ids=ignore_identical_ids,
         doc_id=doc_id,
+        check_doc_ids=check_doc_ids,
+        stacklevel=2,  # a warning points at evaluate_retrieval's caller
     )[1]
 
 
@@ -132,9 +141,12 @@ def scored_retrieval(
     on_error: Literal["raise", "skip"],
     ignore_identical_ids: bool,
     doc_id: DocIdFunction | None,
+    check_doc_ids: bool = True,
+    stacklevel: int = 1,
 ) -> tuple[RankedLists, RetrievalEvalReport]:
     """What :func:`evaluate_retrieval` does, with the rankings it scored beside its report
-    (:func:`~ef.evaluation.evaluate_pipeline` hands their top docs to the generator)."""
+    (:func:`~ef.evaluation.evaluate_pipeline` hands their top docs to the generator); a
+    warning points ``stacklevel`` frames above this function (1: its caller)."""
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
     ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
@@ -167,6 +179,8 @@ def scored_retrieval(
         doc_id=doc_id,
     )
     unavailable.update(failed)
+    if check_doc_ids:
+        check_docs_meet(run, qrels, "qrels", stacklevel=stacklevel + 1, unavailable=unavailable)
     report = scored_report(
         run,
         qrels,

@@ -16,6 +16,7 @@ from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
 from ..runs.order import check_tie_policy
 from ..runs.ranked import RankedLists
+from .doc_ids import check_docs_meet
 from .inputs import check_overlap, load_inputs, load_qrels, load_run
 from .pools import check_start_method
 from .report import retrieval_report
@@ -65,6 +66,7 @@ def evaluate_run(
     run_columns: Sequence[str] | None = None,
     qrels_columns: Sequence[str] | None = None,
     check_swapped: bool = True,
+    check_doc_ids: bool = True,
     progress: Progress = False,
     executor: cf.Executor | None = None,
 ) -> RetrievalEvalReport:
@@ -84,9 +86,13 @@ def evaluate_run(
 
     Inputs that are probably a mistake stop before anything is scored (see "Mistakes that
     stop an evaluation" in the docs): a run that shares no judged query with ``qrels``, run
-    and qrels swapped (``check_swapped``), a grade that is no finite number. A run that
-    answers fewer than half of the judged queries, or a run and qrels that may be swapped,
-    is scored with an :class:`~ef.evaluation.InputWarning`.
+    and qrels swapped (``check_swapped``), a grade that is no finite number, doc ids that
+    do not meet the qrels' (no scored query has a judged doc in its ranking, or a tenth of
+    them would only once the ids are respelt: ``cacm-1938`` against ``CACM-1938``). A run
+    that answers fewer than half of the judged queries, a run and qrels that may be swapped,
+    or a run where fewer than half of the scored queries have a judged doc (of any grade)
+    anywhere in their ranking, is scored with an :class:`~ef.evaluation.InputWarning`. A run
+    read in batches or shards is checked the same way, before its report is made.
 
     A bare ``"map"`` is ``map`` at every cutoff of ``k_values``; trec_eval's ``map`` (the
     whole ranking) is ``"map@all"``, or ``"AP"`` in ir_measures' syntax.
@@ -142,6 +148,11 @@ def evaluate_run(
             (:mod:`ef.evaluation.evaluate.swapped`). Refused when the signals agree; scored
             with an :class:`~ef.evaluation.InputWarning` when they are mixed. ``False``
             scores them as given, e.g. qrels with fractional grades.
+        check_doc_ids: refuse a run whose docs do not meet the judged docs of its scored
+            queries, naming the likely cause (case, a prefix or suffix, leading zeros,
+            whitespace, an int against a str), and warn if fewer than half of those queries
+            have a judged doc in their ranking (:mod:`~ef.evaluation.evaluate.doc_ids`).
+            ``False`` scores the doc ids as they are.
         progress: ``True`` shows progress bars on stderr once a phase has run for a second
             (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
             each phase: reading the run file, in bytes (only for a run given as a path; the
@@ -162,9 +173,9 @@ sharded.score_shard` there, and only per-query values travel back. The numbers a
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
             finite number (naming the query and doc), an unknown ``averaging`` or
             ``progress``, run and
-            qrels that look swapped, no judged query in the run, if no query can be
-            scored, for a fork-started process pool, and for a shard listed twice or a query
-            in two shards.
+            qrels that look swapped, no judged query in the run, doc ids that do not meet
+            the qrels', if no query can be scored, for a fork-started process pool, and for
+            a shard listed twice or a query in two shards.
         DatasetFormatError: (a ``ValueError``) for bad input files, naming the file and line,
             and for a DataFrame whose columns cannot be told or that holds a bad value
             (a null, a score that is no number, a doc twice for a query), naming the column
@@ -199,6 +210,14 @@ sharded.score_shard` there, and only per-query values travel back. The numbers a
     ValueError: no query can be scored, no query in common between the run and qrels: the run \
 has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run id starts with \
 'Q', which qrels' ids lack. Nothing was scored: is it a run of another collection?
+    >>> evaluate_run({"q1": {"cacm-1938": 0.5}}, {"q1": {"CACM-1938": 1}})
+    Traceback (most recent call last):
+        ...
+    ValueError: no scored query retrieves a judged doc: none of the 1 queries of the run that \
+qrels judges has a judged doc anywhere in its ranking, so each would score 0. Query 'q1' \
+retrieves ('cacm-1938'), qrels judges ('CACM-1938'); likely cause: the ids differ in case \
+('cacm-1938' and 'CACM-1938'). Nothing was scored: spell the run's doc ids as the qrels' do, \
+or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them as they are
     """
     check_progress(progress)
     registry_given = registry is not None
@@ -236,6 +255,7 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
                     run_format=run_format,
                     run_columns=run_columns,
                     check_swapped=check_swapped,
+                    check_doc_ids=check_doc_ids,
                     qrels_format=qrels_format,
                     qrels_columns=qrels_columns,
                     executor=executor,
@@ -257,6 +277,7 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
                 inputs=inputs,
                 progress=progress,
                 qrels_columns=qrels_columns,
+                check_doc_ids=check_doc_ids,
             )
             if streamed is not None:
                 return retrieval_report(streamed)
@@ -273,6 +294,8 @@ has 1 queries ('Q1'), qrels has 1 judged queries ('1'); likely cause: every run 
             check_swapped=check_swapped,
             averaging=scored_over,  # under a profile: "qrels", every judged query counts
         )
+    if check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
+        check_docs_meet(table, judged, scored_over, stacklevel=2)
     if profile is None:
         return scored_report(
             table.without_identical_ids() if ignore_identical_ids else table,
@@ -312,8 +335,8 @@ def evaluate_retrieved(
     (``ef-eval retrieve`` scores its run so).
 
     Each list must hold unique doc ids (``retrieve()`` de-duplicates them): they are scored
-    as they are. The qrels are checked, and a run sharing too few judged queries is refused
-    or warned of, as :func:`evaluate_run` does.
+    as they are. The qrels are checked, and a run sharing too few judged queries, or whose
+    docs meet too few judged docs, is refused or warned of, as :func:`evaluate_run` does.
 
     >>> report = evaluate_retrieved({"q1": ("d2", "d1")}, {"q1": {"d1": 1}}, metrics=("mrr@10",))
     >>> report.metrics, report.manifest["tie_policy"]
@@ -326,6 +349,7 @@ def evaluate_retrieved(
     run = RankedLists(rankings, checked=True)
     # stacklevel: a warning points at the caller, as evaluate_run's does.
     check_overlap(run, judged, "qrels", stacklevel=3)
+    check_docs_meet(run, judged, "qrels", stacklevel=2)
     return scored_report(run, judged, measures, registry, tie_policy="trec_eval", averaging="qrels")
 
 

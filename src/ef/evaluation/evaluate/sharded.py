@@ -256,11 +256,14 @@ def sharded_evaluation(
     executor: cf.Executor | None,
     custom_registry: bool,
     progress: Progress = False,
+    check_doc_ids: bool = True,
 ) -> Evaluation:
     """The evaluation of the run made of ``shards`` (in order) against ``qrels`` (read as
     :func:`~ef.evaluation.evaluate.inputs.load_qrels` reads them), each shard scored by
     :func:`score_shard` inline (``executor`` None) or by ``executor.submit``. Only a
-    ``custom_registry`` is sent to the executor; else each worker uses its default one."""
+    ``custom_registry`` is sent to the executor; else each worker uses its default one.
+    Each shard's doc overlap travels back with its values: the doc ids of the whole run are
+    checked before its report is made (unless ``check_doc_ids`` is False)."""
     _listed_once(shards)
     measures = resolve_measures(metrics, k_values, registry)
     # Kept to the end and sent to every shard: packed. Loaded here, so that nothing holds
@@ -307,4 +310,5 @@ def sharded_evaluation(
         averaging=averaging,
         tie_policy=tie_policy,
         inputs={"run": [p.entry for p in parts], "qrels": qrels_entry},
+        check_doc_ids=check_doc_ids,
     )

@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.batches import BatchScores, combine_batches, merge_batches, scored_parts
+from ..engine.doc_overlap import DocOverlap
 from ..engine.scoring import Evaluation, evaluation
 from ..errors import InputWarning
 from ..formats.files import format_for
 from ..progress import Progress, phase
 from ..runs.packed import packed_qrels
 from ..runs.ranked import RankedLists
+from .doc_ids import check_doc_overlap
 from .inputs import check_overlap, load_qrels
 
 if TYPE_CHECKING:
@@ -137,11 +139,13 @@ def streamed_evaluation(
     inputs: Mapping[str, object],
     progress: Progress = False,
     qrels_columns: Columns = None,
+    check_doc_ids: bool = True,
 ) -> Evaluation | None:
     """The evaluation of the run file ``path`` read in batches of :data:`BLOCK_BYTES`, or
     None if it is smaller than :data:`STREAM_FROM`, of another format, or cannot be read in
     batches exactly. A run whose queries are not grouped is an
-    :class:`~ef.evaluation.InputWarning` saying how to sort it.
+    :class:`~ef.evaluation.InputWarning` saying how to sort it. Its doc ids are checked
+    once every batch is scored, before the report (unless ``check_doc_ids`` is False).
     """
     from ..formats.trec_stream import NotStreamable
 
@@ -172,6 +176,7 @@ def streamed_evaluation(
                 averaging=averaging,
                 tie_policy=tie_policy,
                 inputs=inputs,
+                check_doc_ids=check_doc_ids,
             )
     except NotStreamable as why:  # raised by a batch, before anything is evaluated
         _read_whole(source, why, stacklevel=4)  # here, evaluate_run, its caller
@@ -187,16 +192,34 @@ def batched_evaluation(
     averaging: str,
     tie_policy: str,
     inputs: Mapping[str, object],
+    check_doc_ids: bool = True,
 ) -> Evaluation:
     """The evaluation of the run scored batch by batch (or shard by shard) as ``parts``, in
     the run's order (:func:`~ef.evaluation.engine.batches.combine_batches`): checked against
-    ``qrels`` as a run read whole is (:func:`~ef.evaluation.evaluate.inputs.check_overlap`)."""
+    ``qrels`` as a run read whole is (:func:`~ef.evaluation.evaluate.inputs.check_overlap`,
+    and :func:`~ef.evaluation.evaluate.doc_ids.check_doc_overlap` of the parts' doc
+    overlaps, added up as they pass, unless ``check_doc_ids`` is False)."""
+    docs = DocOverlap()  # one value, small whatever the run's size
+
+    def tallied(parts: Iterable[BatchScores]) -> Iterator[BatchScores]:
+        nonlocal docs
+        for part in parts:
+            docs += part.docs
+            yield part
+
     scored, run_ids = combine_batches(
-        parts, qrels, measures, averaging=averaging, tie_policy=tie_policy, registry=registry
+        tallied(parts),
+        qrels,
+        measures,
+        averaging=averaging,
+        tie_policy=tie_policy,
+        registry=registry,
     )
     run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
     # stacklevel: the warning points at the caller of evaluate_run, two frames above this.
     check_overlap(run, qrels, averaging, stacklevel=5)
+    if check_doc_ids:
+        check_doc_overlap(docs, stacklevel=4)  # the same frame, from one frame lower
     return evaluation(
         registry,
         run,
