@@ -11,18 +11,19 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import attrs
 
 from ..dataset import Dataset, Document, extra_of
 from ..errors import DatasetFormatError, UnknownNameError
 from ..interfaces import DatasetFormat
+from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, reading
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags, write_run_lines
-from .files import format_for
+from .files import format_for, write_with
 from .parquet import looks_like_parquet, read_parquet_tags, write_parquet_run
 
 __all__ = ["DROPPABLE", "KINDS", "convert"]
@@ -167,7 +168,7 @@ def convert(
     )
     losses = _Losses(src, writer.name, _drops(drop, writer.name), on_drop)
     with reading(src, progress, f"converting {src.name}"):
-        _move(what, src, dst, reader=reader, writer=writer, losses=losses)
+        _move(what, src, dst, reader=reader, writer=writer, losses=losses, registry=registry)
     losses.tell()
     return what
 
@@ -180,14 +181,17 @@ def _move(
     reader: DatasetFormat,
     writer: DatasetFormat,
     losses: _Losses,
+    registry: Registry,
 ) -> None:
     """Read ``src`` with ``reader`` and write it to ``dst`` with ``writer``, through ``losses``."""
-    data: Any = getattr(reader, f"read_{what}")(src)
+    capability = f"write_{what}"
+    with plugin_call(registry, "format", reader.name, f"read_{what}()", f"the file {src}"):
+        data: Any = getattr(reader, f"read_{what}")(src)
     if what == "run":
         tags = _tags_of(src, reader.name)
         if writer.write_run in _TAG_WRITERS and len(tags) == 1:
-            write_tagged = cast("Callable[..., None]", writer.write_run)
-            write_tagged(dst, losses.run(data, tags), tag=tags[0])  # the tag survives
+            # The tag survives.
+            write_with(writer, capability, dst, losses.run(data, tags), registry, tag=tags[0])
             return
         data = losses.run(data, tags)
     elif what == "queries":
@@ -196,7 +200,7 @@ def _move(
         data = losses.documents(data)
     elif what == "dataset":
         data = Dataset(losses.documents(data.corpus), losses.queries(data.queries), data.qrels)
-    getattr(writer, f"write_{what}")(dst, data)
+    write_with(writer, capability, dst, data, registry)
 
 
 def _tags_of(source: Path, format: str) -> list[str]:
