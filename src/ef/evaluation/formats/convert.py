@@ -199,7 +199,9 @@ def _move(
     elif what == "corpus":
         data = losses.documents(data)
     elif what == "dataset":
-        data = Dataset(losses.documents(data.corpus), losses.queries(data.queries), data.qrels)
+        # The queries' losses and the corpus's are named in one refusal.
+        queries = losses.queries(data.queries, refuse=False)
+        data = Dataset(losses.documents(data.corpus), queries, data.qrels)
     write_with(writer, capability, dst, data, registry)
 
 
@@ -233,7 +235,13 @@ def _drops(drop: Iterable[str], target: str) -> frozenset[str]:
 
 @attrs.define
 class _Losses:
-    """What a conversion into ``target`` would lose: refused, or dropped and counted."""
+    """What a conversion into ``target`` would lose: refused, or dropped and counted.
+
+    Every kind of loss is found before the refusal, so that one error names them all (a run's
+    tag and its scores; the metadata of queries and documents, and titles): the user fixes
+    them in one try. A refusal found while a corpus streams looks through the rest of it for
+    the other kinds first.
+    """
 
     source: Path
     target: str
@@ -241,19 +249,34 @@ class _Losses:
     on_drop: Callable[[str], None] | None
     dropped: dict[str, str] = attrs.field(factory=dict)
     counts: dict[str, int] = attrs.field(factory=dict)
+    #: What the target cannot hold and is not dropped: the kind, and its first case.
+    refused: dict[str, str] = attrs.field(factory=dict)
 
     def _lost(self, what: str, detail: str) -> bool:
-        """False if the target keeps ``what``; True if it is to be dropped; else an error."""
+        """False if the target keeps ``what``; True if it is to be dropped; else it is noted
+        as refused (:meth:`refuse` raises) and False."""
         keeps = _KEEPS.get(self.target)
         if keeps is None or what in keeps:
             return False
         if what not in self.drop:
-            raise DatasetFormatError(
-                f"{self.source}: {detail}, which {self.target} cannot hold ({self._how(what)}); "
-                f"nothing was written. Write another format, or drop it on purpose: "
-                f"drop=({what!r},) (ef-eval convert --drop {what})"
-            )
+            self.refused.setdefault(what, detail)
+            return False
         return True
+
+    def refuse(self) -> None:
+        """One error naming every loss refused so far; nothing if there is none."""
+        if not self.refused:
+            return
+        lost = "; ".join(
+            f"{detail}, which {self.target} cannot hold ({self._how(what)})"
+            for what, detail in self.refused.items()
+        )
+        kinds = tuple(self.refused)
+        them = "it" if len(kinds) == 1 else "them"
+        raise DatasetFormatError(
+            f"{self.source}: {lost}; nothing was written. Write another format, or drop {them} "
+            f"on purpose: drop={kinds!r} (ef-eval convert --drop {','.join(kinds)})"
+        )
 
     def _count(self, what: str, noun: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
@@ -269,9 +292,12 @@ class _Losses:
         if changed and self._lost("scores", f"query {changed[0]!r} has scores, not 1/rank"):
             self.counts["scores"] = len(changed)
             self.dropped["scores"] = "query"
+        self.refuse()
         return run
 
-    def queries(self, queries: Mapping[str, str]) -> Mapping[str, str]:
+    def queries(self, queries: Mapping[str, str], *, refuse: bool = True) -> Mapping[str, str]:
+        """``queries`` with what the target cannot hold dropped; with ``refuse=False`` a
+        refusal waits for :meth:`refuse` (a dataset's corpus may add to it)."""
         extra = extra_of(queries)
         if not extra:
             return queries
@@ -281,12 +307,29 @@ class _Losses:
             self.counts["metadata"] = self.counts.get("metadata", 0) + len(extra)
             self.dropped["metadata"] = "query or document"
             return dict(queries)
+        if refuse:
+            self.refuse()
         return queries
 
     def documents(self, documents: Iterable[Document]) -> Iterable[Document]:
+        """``documents`` checked one at a time as they stream (the first refusal looks
+        through the rest for other kinds, then raises); refused at once if something is
+        refused already (a dataset's queries), after looking through them."""
+        if self.refused:
+            self.scan(iter(documents))
         if _KEEPS.get(self.target, frozenset(DROPPABLE)) >= {"title", "metadata"}:
             return documents
         return _Checked(self, documents)
+
+    def scan(self, documents: Iterator[Document]) -> None:
+        """Look through ``documents`` for the kinds of loss not refused yet, then refuse."""
+        keeps = _KEEPS.get(self.target, frozenset(DROPPABLE))
+        wanted = {"title", "metadata"} - keeps - self.drop
+        for doc in documents:
+            if wanted <= self.refused.keys():
+                break
+            self.check(doc)
+        self.refuse()
 
     def check(self, doc: Document) -> Document:
         if doc.title and self._lost("title", f"document {doc.id!r} has a title"):
@@ -328,4 +371,9 @@ class _Checked:
         self._losses, self._documents = losses, documents
 
     def __iter__(self) -> Iterator[Document]:
-        return (self._losses.check(doc) for doc in self._documents)
+        documents = iter(self._documents)
+        for doc in documents:
+            checked = self._losses.check(doc)
+            if self._losses.refused:
+                self._losses.scan(documents)  # the rest, for the other kinds; then it raises
+            yield checked
