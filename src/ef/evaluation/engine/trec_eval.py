@@ -501,7 +501,7 @@ def _parse_params(entry: _Entry, text: str, notes: list[str]) -> tuple[Any, ...]
         if cutoffs[-1] - cutoffs[0] > _INT_MAX:
             notes.append(
                 f"-m {spec}: trec_eval sorts these cutoffs by their difference as a C int, "
-                "which overflows, so its values for them are wrong; ef's are not"
+                "which overflows, so its order and values for them may be wrong; ef's are not"
             )
         return tuple(cutoffs)
     if entry.params == "cut_double":
