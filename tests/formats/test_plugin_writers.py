@@ -49,6 +49,12 @@ def fail(mode):
     if mode == "invalid":
         raise DatasetFormatError("query 'q1' cannot be written here")
 
+def fail_at(mode, path):
+    if mode == "named":
+        raise ValueError(f"cannot write {path}")
+    if mode == "oserror":
+        raise FileNotFoundError(2, "No such file", str(path))
+
 def write(path, data):
     mode = os.environ.get("HALFWAY_MODE", "ok")
     SEEN.append(path)
@@ -56,6 +62,7 @@ def write(path, data):
         return
     path.write_bytes(b"half")
     fail(mode)
+    fail_at(mode, path)
     if mode == "sidecar":
         path.with_name(path.name + ".idx").write_text("index")
     path.write_text(f"whole {sorted(data)}\\n")
@@ -134,10 +141,26 @@ def test_an_interrupt_or_a_documented_error_also_leaves_the_target(
     with pytest.raises(KeyboardInterrupt):  # Ctrl-C still stops
         write_run(target, RUN, format="halfway", registry=registry)
     monkeypatch.setenv("HALFWAY_MODE", "invalid")
-    with pytest.raises(DatasetFormatError, match="query 'q1' cannot be written here"):
+    with pytest.raises(DatasetFormatError) as info:  # a documented error keeps its type
         write_run(target, RUN, format="halfway", registry=registry)
+    assert str(info.value) == (
+        f"query 'q1' cannot be written here ({WHO} in write_run(), on the file {target}; "
+        "nothing was written)"
+    )
     assert target.read_bytes() == b"precious\n"
     assert entries(folder) == {"run.x"}
+
+
+@pytest.mark.parametrize("mode", ["named", "oserror"])
+def test_an_error_names_the_target_not_the_path_the_writer_was_given(
+    registry, folder, monkeypatch, mode
+) -> None:
+    monkeypatch.setenv("HALFWAY_MODE", mode)
+    target = folder / "run.x"
+    with pytest.raises(PluginError) as info:
+        write_run(target, RUN, format="halfway", registry=registry)
+    assert str(target) in str(info.value)
+    assert ".ef-tmp-" not in str(info.value)
 
 
 def test_a_writer_that_finishes_replaces_the_target_keeping_its_mode(registry, folder) -> None:

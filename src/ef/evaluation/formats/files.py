@@ -8,13 +8,20 @@ most specific first: BEIR, TREC, MS MARCO.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dataset import Dataset, Document, StreamingCorpus, documents_of
-from ..errors import DatasetFormatError, FormatNotDetectedError, PluginError, UnknownNameError
+from ..errors import (
+    DatasetFormatError,
+    EvaluationError,
+    FormatNotDetectedError,
+    PluginError,
+    UnknownNameError,
+)
 from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import describe_item, plugin_call, provider_of
 from ..plugin_engine.registry import Registry, registry_or_default
@@ -131,13 +138,44 @@ def write_with(
     if capability == "write_dataset":
         target.parent.mkdir(parents=True, exist_ok=True)  # as the built-in dataset writers do
     with staged_path(target) as staged:
-        with plugin_call(registry, "format", fmt.name, action, f"{where} (nothing was written)"):
+        with _plugin_writing(registry, fmt.name, action, where, staged=staged, target=target):
             writer(staged, data, **options)
         if not (staged.exists() or staged.is_symlink()):
             raise PluginError(
                 f"{describe_item(registry, 'format', fmt.name)} wrote nothing in {action}, "
                 f"on {where}: a writer must write the path it is given; nothing was written"
             )
+
+
+@contextlib.contextmanager
+def _plugin_writing(
+    registry: Registry, name: str, action: str, where: str, *, staged: Path, target: Path
+) -> Iterator[None]:
+    """Run a plugin's writer: what it raises names ``target``, never the staged path it was
+    given; a PluginError names the format and plugin, and so does a documented error it
+    raises (a DatasetFormatError keeps its type, with the writer and target added)."""
+    try:
+        with plugin_call(registry, "format", name, action, f"{where} (nothing was written)"):
+            try:
+                yield
+            except BaseException as exc:
+                _retarget(exc, str(staged), str(target))
+                raise
+    except EvaluationError as exc:
+        if not isinstance(exc, PluginError) and exc.args and isinstance(exc.args[0], str):
+            writing = f"{describe_item(registry, 'format', name)} in {action}, on {where}"
+            exc.args = (f"{exc.args[0]} ({writing}; nothing was written)", *exc.args[1:])
+        raise
+
+
+def _retarget(exc: BaseException, staged: str, target: str) -> None:
+    """Put ``target`` where ``exc``'s text names ``staged``, the path only the writer saw."""
+    exc.args = tuple(a.replace(staged, target) if isinstance(a, str) else a for a in exc.args)
+    if isinstance(exc, OSError):
+        for field in ("filename", "filename2"):
+            value = getattr(exc, field)
+            if isinstance(value, str):
+                setattr(exc, field, value.replace(staged, target))
 
 
 def read_qrels(
