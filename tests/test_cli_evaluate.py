@@ -296,6 +296,31 @@ def test_unknown_metric_is_a_usage_error() -> None:
     assert "did you mean 'ndcg'" in err
 
 
+@pytest.mark.parametrize(
+    ("measure", "message"),
+    [
+        ("rbp(p=1.5)", "-m rbp(p=1.5): rbp's parameter 'p' must lie strictly between 0 and 1, "
+                       "got 1.5"),
+        ("rbp.p=1.5", "-m rbp.p=1.5: rbp's parameter 'p' must lie strictly between 0 and 1, "
+                      "got 1.5"),
+        ("RBP(p=0)", "-m RBP(p=0): rbp's parameter 'p' must lie strictly between 0 and 1, got 0"),
+        ("rbp(x=1)", "-m rbp(x=1): retrieval metric 'rbp' has no parameter 'x'. Its parameters:"),
+        ("P(rel=0)@5", "-m P(rel=0)@5: precision's parameter 'rel' must be > 0, got 0"),
+        ("P@99999999999999999999999", "-m P@99999999999999999999999: the cutoff "
+         "99999999999999999999999 is beyond the largest, 9223372036854775807; name the metric "
+         "with @all"),
+        ("P.99999999999999999999999", "-m P.99999999999999999999999: the cutoff "),
+        ("P@\u00b2", "-m P@\u00b2: the cutoff after '@' must be a positive int or 'all'"),
+    ],
+)  # fmt: skip
+def test_a_bad_measure_names_the_option_the_measure_and_the_rule(measure, message) -> None:
+    for command in (["evaluate"], ["compare", str(DEMO_RUN)]):
+        code, out, err = run(*command[:1], str(DEMO), str(DEMO_RUN), *command[1:], "-m", measure)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"Error: {message}"), err
+        assert err.count("\n") == 1
+
+
 def test_debug_shows_the_traceback(tmp_path) -> None:
     bad = tmp_path / "bad.run"
     bad.write_text("q1 Q0 d1 1 nan tag\n")

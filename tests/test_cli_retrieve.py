@@ -156,7 +156,7 @@ def test_bad_input_is_one_line_and_exit_2(user_dir) -> None:
     assert "module 'my_search' has no attribute 'Missing'" in err
     code, _, err = run("retrieve", "demo", "-r", "bm25", "-m", "ndgc", "--no-progress")
     assert code == 2
-    assert err.startswith("Error: unknown retrieval metric 'ndgc'; did you mean 'ndcg'")
+    assert err.startswith("Error: -m ndgc: unknown retrieval metric 'ndgc'; did you mean 'ndcg'")
     assert err.count("\n") == 1
     code, _, err = run("retrieve", "demo", "-r", "bm25", "--split", "train")
     assert code == 2

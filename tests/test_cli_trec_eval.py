@@ -13,9 +13,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from ef.evaluation.cli import cli
 from ef.evaluation.cli._trec_eval import trec_eval_command
+from ef.evaluation.engine.trec_eval import measure_names
+
+from .profiles_hypothesis import examples
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\nq3 0 d9 1\n"
 RUN = "q1 Q0 d1 1 2.0 bm25\nq1 Q0 x 2 1.0 bm25\nq2 Q0 d3 1 3 bm25\nq2 Q0 d4 2 3 bm25\n"
@@ -98,6 +103,27 @@ def test_bad_input_is_one_line_naming_the_file_and_line(files, which, text, mess
         (["-m", "yaap"], "trec_eval's yaap is not implemented"),
         (["-l", "0"], "-l '0': must be 1 or more"),
         (["-M", "x"], "-M 'x': expected a whole number"),
+        (["-M", "1_000"], "-M '1_000': expected a whole number"),  # atol reads 1; int() 1000
+        (["-M", "5x"], "-M '5x': expected a whole number"),
+        (["-l", "\u0665"], "-l '\u0665': expected a whole number"),  # an Arabic-Indic 5
+        (["-M", "-99999999999999999999999"], "-M '-99999999999999999999999': must be 0 or more"),
+        (
+            ["--compat", "10.0", "-m", "rbp.p=1.5"],
+            "-m rbp.p=1.5: rbp's parameter 'p' must lie strictly between 0 and 1, got 1.5",
+        ),
+        (
+            ["--compat", "10.0", "-m", "rbp_resid.p=0"],
+            "-m rbp_resid.p=0: rbp_resid's parameter 'p' must lie strictly between 0 and 1, got 0.0",
+        ),
+        (["-m", "set_F.-1"], "-m set_F.-1: set_F's parameter 'beta2' must be 0 or more, got -1.0"),
+        (
+            ["-m", "iprec_at_recall.0.5,1e300"],
+            "-m iprec_at_recall.0.5,1e300: a recall point 1e+300 is out of range: it must lie "
+            "between -2147483648 and 2147483648",
+        ),
+        (["-m", "Rprec_mult.-3e9"], "-m Rprec_mult.-3e9: a multiple -3000000000.0 is out of range"),
+        (["-m", "11pt_avg.1e10"], "-m 11pt_avg.1e10: a recall point 10000000000.0 is out of range"),
+        (["-m", "relstring.1e19"], "-m relstring.1e19: the length 1e+19 is out of range"),
         (["-R", "prefs"], "-R prefs: only qrels are read here"),
         (["-D", "1"], "-D (trec_eval's debug output) is not supported"),
         (["--bogus"], "No such option '--bogus'. (ef-trec-eval -h for help)"),
@@ -137,6 +163,37 @@ def test_what_trec_eval_reads_otherwise_is_a_note_on_stderr(files) -> None:
     assert code == 0
     assert out.startswith("ndcg_cut_2            \tall\t")
     assert err == "note: -m ndcg_cut.2.5: trec_eval reads '2.5' as 2, and so does ef\n"
+
+
+def test_a_huge_max_or_cutoff_is_c_s_long_max_as_trec_eval_reads_it(files) -> None:
+    """trec_eval reads -M and cutoffs with atol, which gives LONG_MAX beyond it: -M is no
+    limit, and P's cutoff prints as P_9223372036854775807. (The same bytes as the C program:
+    tests/conformance/test_trec_eval_differential.py.)"""
+    huge = "99999999999999999999999"
+    code, out, err = ours("-q", "-M", huge, *files)
+    assert code == 0
+    assert out == ours("-q", *files)[1]
+    assert err == f"note: -M {huge}: trec_eval reads it as 9223372036854775807, and so does ef\n"
+    code, out, err = ours("-m", f"P.{huge}", *files)
+    assert code == 0
+    assert out == "P_9223372036854775807 \tall\t0.0000\n"
+    assert err == (
+        f"note: -m P.{huge}: trec_eval reads '{huge}' as 9223372036854775807, and so does ef\n"
+    )
+
+
+def test_cutoffs_trec_eval_sorts_wrongly_get_a_note(files) -> None:
+    code, out, err = ours("-m", "P.2,9223372036854775807", *files)
+    assert code == 0
+    assert out.splitlines() == ["P_2                   \tall\t0.5000",
+                                "P_9223372036854775807 \tall\t0.0000"]  # fmt: skip
+    assert "trec_eval sorts these cutoffs by their difference as a C int" in err
+
+
+def test_a_long_recall_point_name_is_cut_as_trec_eval_cuts_it(files) -> None:
+    code, out, _ = ours("-m", "iprec_at_recall.123456.5", *files)
+    assert code == 0
+    assert out.startswith("iprec_at_recall_123456.5\tall\t")  # its buffer drops the last 0
 
 
 def test_an_empty_ranking_prints_minus_nan_as_trec_eval_does(files) -> None:
@@ -190,3 +247,90 @@ def test_a_bug_of_ours_is_one_line_and_exit_1(files, monkeypatch) -> None:
     assert err == "Error: internal error: RuntimeError: boom (please report it)\n"
     result = CliRunner().invoke(cli, ["trec_eval", *files])  # the same under ef-eval
     assert (result.exit_code, result.stderr) == (1, err)
+
+
+# -- no flag or value gives an internal error ----------------------------------------------
+
+#: Numbers as a user might type them: whole, huge, negative, fractional, at C's limits.
+_NUMBERS = st.one_of(
+    st.sampled_from(["0", "-0", "+5", ".5", "5.", "1e-300", "1.5", "-1", "0.5", "3"]),
+    st.integers(-(10**25), 10**25).map(str),
+    st.integers(1, 30).map(str),
+    st.floats(-1e20, 1e20).map(repr),
+)  # fmt: skip
+#: And what is not a number, or not only one.
+_JUNK = st.one_of(
+    st.sampled_from(["", " ", "5x", "x", "1_000", "\u0665", "\u00b2", "nan", "inf", "1e999"]),
+    st.text(max_size=4),
+)
+#: At and beyond C's limits (LONG_MAX, INT_MAX, a double's).
+_HUGE = st.sampled_from(["99999999999999999999999", "9223372036854775807", "9223372036854775808",
+                         "-9223372036854775809", "2147483648", "4294967301", "1e300", "-1e300",
+                         "1e19", "3e9"])  # fmt: skip
+_VALUES = st.one_of(_NUMBERS, _NUMBERS, _HUGE, _JUNK)
+_NAMES = st.one_of(
+    st.sampled_from(measure_names("10.0")),
+    st.sampled_from(["official", "all_trec", "set", "bogus", "prefs_simp", "yaap", ""]),
+)
+#: What a valid command may hold besides the one odd value of an example.
+_VALID = st.lists(
+    st.sampled_from([["-q"], ["-c"], ["-n"], ["-J"], ["-M", "3"], ["-l", "2"], ["-N", "40"],
+                     ["-m", "P.1,2"], ["-m", "map"], ["-m", "all_trec"], ["-m", "ndcg.1=3"]]),
+    max_size=3,
+).map(lambda parts: [a for part in parts for a in part])  # fmt: skip
+
+
+@st.composite
+def _measure(draw: st.DrawFn) -> list[str]:
+    """``-m`` with a measure and odd parameters: ``P.5,5``, ``rbp.p=1e300``, ``ndcg_cut.``."""
+    name = draw(_NAMES)
+    pair = st.tuples(st.sampled_from(["p", "1", "2", "-1", "x", ""]), _VALUES).map("=".join)
+    parts = draw(st.lists(st.one_of(_VALUES, pair), max_size=3))
+    if parts and draw(st.booleans()):
+        parts.append(parts[0])  # a parameter given twice: P.5,5
+    return ["-m", f"{name}.{','.join(parts)}"]
+
+
+_FLAG = st.tuples(st.sampled_from(["-M", "-l", "-N"]), _VALUES).map(list)
+
+
+@st.composite
+def _arguments(draw: st.DrawFn) -> list[str]:
+    """A valid command with one or two odd values in it, and maybe trec_eval 10.0's."""
+    args = draw(_VALID)
+    for _ in range(draw(st.integers(1, 2))):
+        args += draw(st.one_of(_FLAG, _measure()))
+    if draw(st.booleans()):
+        args += ["--compat", "10.0"]
+    return args
+
+
+@pytest.fixture(scope="module")
+def shared_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    folder = tmp_path_factory.mktemp("trec_eval_flags")
+    qrels, run = folder / "qrels.txt", folder / "run.txt"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    return str(qrels), str(run)
+
+
+@settings(max_examples=examples(1000), suppress_health_check=[HealthCheck.too_slow])
+@given(args=_arguments())
+@example(args=["-M", "99999999999999999999999"])  # each was an internal error once
+@example(args=["-m", "P.99999999999999999999999"])
+@example(args=["-m", "ndcg_cut.9223372036854775808,5"])
+@example(args=["-m", "iprec_at_recall.1e300"])
+@example(args=["-m", "Rprec_mult.1e300"])
+def test_no_flag_or_value_gives_an_internal_error(shared_files, args) -> None:
+    """Every combination of flags and values gives trec_eval's output (notes on stderr) or
+    one line naming what is wrong, exit code 2: never an internal error or a traceback."""
+    code, out, err = ours(*args, *shared_files)
+    assert "Traceback" not in err, (args, err)
+    assert "internal error" not in err, (args, err)
+    if code == 0:
+        assert all(line.startswith("note: ") for line in err.splitlines()), (args, err)
+    else:
+        assert code == 2, (args, err)
+        assert out == ""
+        assert err.startswith("Error: ")
+        assert err.count("\n") == 1, (args, err)

@@ -472,6 +472,55 @@ def test_a_folder_that_is_not_a_beir_dataset(server: Server, tmp_path: Path) -> 
     assert listing(tmp_path) == []
 
 
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ({"scifact/qrels": b"x", **beir_files()},
+         "the archive holds 'scifact/qrels' as a file, where a folder is expected (it also "
+         "holds 'scifact/qrels/test.tsv'): is it the right archive?"),
+        ({**beir_files(), "scifact/qrels": b"x"}, "holds 'scifact/qrels' as a file, where a"),
+        ({**beir_files(), "scifact/a": b"x", "scifact/a/b/c": b"y"},
+         "holds 'scifact/a' as a file, where a folder is expected (it also holds "
+         "'scifact/a/b/c')"),
+    ],
+)  # fmt: skip
+def test_a_file_where_a_folder_is_expected_names_the_url(
+    server: Server, tmp_path: Path, members: dict[str, bytes], message: str
+) -> None:
+    data = make_zip(members)
+    url = server.serve("/s.zip", data)
+    with pytest.raises(DownloadError, match=rf"^{re.escape(url)}: .*{re.escape(message)}"):
+        download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
+    assert listing(tmp_path) == []
+
+
+def test_the_named_folder_as_a_file_names_the_url(server: Server, tmp_path: Path) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("scifact", b"not a folder")
+    data = buffer.getvalue()
+    url = server.serve("/s.zip", data)
+    with pytest.raises(
+        DownloadError,
+        match=rf"^{re.escape(url)}: the archive holds scifact as a file, where the folder "
+        r"scifact/ is expected",
+    ):
+        download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
+    assert listing(tmp_path) == []
+
+
+def test_a_member_the_file_system_refuses_names_the_url(server: Server, tmp_path: Path) -> None:
+    long = "scifact/" + "x" * 300  # longer than a file name may be (255 bytes)
+    data = make_zip({**beir_files(), long: b"x"})
+    url = server.serve("/s.zip", data)
+    with pytest.raises(
+        DownloadError,
+        match=rf"^{re.escape(url)}: cannot unpack '{long}' into {re.escape(str(tmp_path))}: ",
+    ):
+        download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
+    assert listing(tmp_path) == []
+
+
 def test_a_member_listed_twice(server: Server, tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # zipfile warns about the duplicate

@@ -91,8 +91,8 @@ def test_a_key_reads_back_as_the_same_metric(builtin_registry) -> None:
         (
             "token_f1(normalize=squad1)",
             ValueError,
-            r"'token_f1\(normalize=squad1\)': parameter 'normalize' must be one of 'unicode', "
-            r"'squad', 'squad_v2', 'mlqa', got 'squad1'",
+            r"'token_f1\(normalize=squad1\)': token_f1's parameter 'normalize' must be one of "
+            r"'unicode', 'squad', 'squad_v2', 'mlqa', got 'squad1'",
         ),
         (
             "token_f1(normalise=squad)",

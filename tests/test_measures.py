@@ -234,10 +234,15 @@ def test_format_value_round_trips_numbers(value: float) -> None:
             "hole(judged_only=True)@5",
             r"metric 'hole' has no parameter 'judged_only'\. Its parameters: none",
         ),
-        ("P(rel='2')@5", r"\"P\(rel='2'\)@5\": parameter 'rel' must be a number, got '2'"),
+        (
+            "P(rel='2')@5",
+            r"\"P\(rel='2'\)@5\": precision's parameter 'rel' must be a number, "
+            r"got '2'",
+        ),
         ("P(rel=0)@5", r"parameter 'rel' must be > 0, got 0"),
         ("P(judged_only=1)@5", r"parameter 'judged_only' must be True or False, got 1"),
-        ("RBP(p=1)", r"parameter 'p' must lie strictly between 0 and 1"),
+        ("RBP(p=1)", r"^'RBP\(p=1\)': rbp's parameter 'p' must lie strictly between 0 and 1"),
+        ("f1(beta2=-1)", r"^'f1\(beta2=-1\)': f1's parameter 'beta2' must be 0 or more"),
         ("nDCG(dcg='exp')@5", r"parameter 'dcg' must be one of 'log2', 'exp-log2', got 'exp'"),
         ("nDCG(gains={1:'a'})@5", r"parameter 'gains' maps numbers to numbers"),
         ("nDCG(gains=[1])@5", r"parameter 'gains' must be a dict of numbers"),
@@ -248,6 +253,14 @@ def test_format_value_round_trips_numbers(value: float) -> None:
         ("ndcg@0", r"the cutoff after '@' must be a positive int or 'all', got '0'"),
         ("ndcg@", r"must be a positive int or 'all', got ''"),
         ("ndcg@23.4", r"must be a positive int"),
+        ("ndcg@²", r"must be a positive int or 'all', got '²'"),  # not int()'s ValueError
+        ("P.\u0665", r"trec_eval's cutoffs after the dot must be positive ints"),
+        (
+            "ndcg@99999999999999999999999",
+            r"the cutoff 99999999999999999999999 is beyond the "
+            r"largest, 9223372036854775807; name the metric with @all",
+        ),
+        ("P.5,9223372036854775808", r"'P.5,9223372036854775808': the cutoff 92233720368547758"),
         ("P.5,x", r"trec_eval's cutoffs after the dot must be positive ints"),
         ("ndcg.1", r"trec_eval's parameters are name=value pairs after the dot"),
         ("ndcg.1=x", r"'x' is not a number"),
@@ -258,6 +271,13 @@ def test_format_value_round_trips_numbers(value: float) -> None:
 def test_bad_measure_strings_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_measure(spec, registry=BUILTINS)
+
+
+def test_the_largest_cutoff_is_int64s() -> None:
+    (measure,) = parse_measure("P@9223372036854775807", registry=BUILTINS)
+    assert measure.k == 2**63 - 1
+    with pytest.raises(ValueError, match=r"k_values: 9223372036854775808 is beyond the largest"):
+        parse_measure("ndcg", k_values=(2**63,), registry=BUILTINS)
 
 
 def test_unknown_names_are_unknown_name_errors() -> None:

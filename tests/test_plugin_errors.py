@@ -18,6 +18,7 @@ from ef.evaluation import (
     Registry,
     RetrievalMetric,
     RetrieverError,
+    convert,
     evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
@@ -201,6 +202,21 @@ def test_a_plugin_format_reader_that_fails_names_plugin_format_and_file(
     ) as info:
         read_run(path, registry=registry)
     assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize("mode", ["raise", "exit"])
+def test_convert_from_a_failing_plugin_reader_names_plugin_format_and_file(
+    ef_make_dist, tmp_path, mode
+) -> None:
+    registry = install(ef_make_dist, mode)
+    path = tmp_path / "run.bad"
+    path.write_text("anything\n")
+    with pytest.raises(
+        PluginError, match=rf"format 'badfmt' of plugin {DIST} .* in read_run\(\), on the file "
+    ) as info:
+        convert(path, tmp_path / "out.trec", kind="run", registry=registry)
+    assert str(path) in str(info.value)
+    assert not (tmp_path / "out.trec").exists()
 
 
 def test_a_plugin_detect_that_fails_names_plugin_and_file(tmp_path) -> None:

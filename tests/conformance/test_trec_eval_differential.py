@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from ..conftest import shared_path
 from ..profiles_hypothesis import examples
 from ._oracles import trec_eval_binary
 from .test_trec_eval_command import ours
@@ -163,3 +164,30 @@ def test_a_run_listing_a_doc_twice_fails_in_both(version, tmp_path) -> None:
     assert code != 0
     assert (mine_code, out) == (2, "")
     assert f"{run}:2: doc 'd1' is listed twice for query 'q1'" in err
+
+
+#: Values at and beyond C's limits, which trec_eval reads with atol (LONG_MAX beyond it) and
+#: prints in fixed buffers: each gives trec_eval's bytes (once an internal error, for some).
+HUGE = [
+    ["-M", "99999999999999999999999"],  # no limit
+    ["-M", "9223372036854775807"],
+    ["-m", "P.99999999999999999999999"],  # P_9223372036854775807
+    ["-m", "ndcg_cut.9223372036854775808"],
+    ["-m", "success.2147483648"],
+    ["-N", "99999999999999999999999", "-m", "utility"],
+    ["-m", "ndcg.99999999999999999999999=3"],
+    ["-m", "iprec_at_recall.123456.5"],  # its name cut as trec_eval's buffer cuts it
+    ["-m", "Rprec_mult.2147483647"],
+    ["-m", "relstring.1e18"],
+]
+
+
+@pytest.mark.parametrize("version", ["9.0.8", "10.0"])
+@pytest.mark.parametrize("args", HUGE, ids=" ".join)
+def test_huge_values_give_the_c_trec_eval_s_bytes(version, args) -> None:
+    folder = shared_path("validation", "trec_eval")
+    files = [str(folder / "qrels.test"), str(folder / "results.test")]
+    code, theirs = _c_trec_eval(version, ["-q", *args, *files])
+    mine_code, mine, err = ours("--compat", version, "-q", *args, *files)
+    assert (code, mine_code) == (0, 0), err
+    assert mine == theirs

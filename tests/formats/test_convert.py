@@ -100,9 +100,17 @@ def test_scifact_through_msmarco_and_back_joins_titles(
     scifact_data: tuple[list[Document], dict[str, str], dict[str, dict[str, dict[str, float]]]],
 ) -> None:
     docs, queries, qrels = scifact_data
-    with pytest.raises(DatasetFormatError, match=r"scifact: query '0' has other fields \('metad"):
+    # Every loss in one refusal: the queries' metadata and the documents' titles.
+    with pytest.raises(DatasetFormatError) as info:
         convert(scifact, tmp_path / "ms", to_format="msmarco")
-    with pytest.raises(DatasetFormatError, match=r"document '4983' has a title.*--drop title"):
+    assert str(info.value).startswith(
+        f"{scifact}: query '0' has other fields ('metadata'), which msmarco cannot hold (its "
+        "files are id<TAB>text only); document '4983' has a title, which msmarco cannot hold"
+    )
+    assert str(info.value).endswith(
+        "drop them on purpose: drop=('metadata', 'title') (ef-eval convert --drop metadata,title)"
+    )
+    with pytest.raises(DatasetFormatError, match=r"document '4983' has a title.*--drop title\)$"):
         convert(scifact, tmp_path / "ms", to_format="msmarco", drop=("metadata",))
     assert not (tmp_path / "ms").exists() or listing(tmp_path / "ms") == {}
     notes: list[str] = []
@@ -152,7 +160,11 @@ def test_scifact_read_dataset_after_trec_conversion(tmp_path: Path, scifact: Pat
 def test_a_trec_run_to_msmarco_keeps_the_ranking(tmp_path: Path) -> None:
     source = shared_path("datasets", "cacm", "run.cacm-bm25.txt")
     target = tmp_path / "run.tsv"
-    with pytest.raises(DatasetFormatError, match=r"run.cacm-bm25.txt: the run has the run tag"):
+    with pytest.raises(
+        DatasetFormatError,
+        match=r"run.cacm-bm25.txt: the run has the run tag .*; query '1' has scores, not 1/rank,"
+        r".*drop=\('tag', 'scores'\) \(ef-eval convert --drop tag,scores\)$",
+    ):
         convert(source, target, to_format="msmarco")
     with pytest.raises(DatasetFormatError, match=r"run.cacm-bm25.txt: query '1' has scores"):
         convert(source, target, to_format="msmarco", drop=("tag",))
@@ -337,6 +349,24 @@ def test_document_metadata_survives_trec_and_is_refused_by_msmarco(tmp_path: Pat
     assert not (tmp_path / "collection.tsv").exists()
 
 
+def test_a_corpus_refused_by_msmarco_names_titles_and_metadata_at_once(tmp_path: Path) -> None:
+    docs = [Document("d1", "T", "x"), Document("d2", "", "y"), Document("d3", "", "z", {"u": 1})]
+    write_corpus("beir", tmp_path / "corpus.jsonl", docs)
+    target = tmp_path / "collection.tsv"
+    with pytest.raises(DatasetFormatError) as info:
+        convert(tmp_path / "corpus.jsonl", target, to_format="msmarco")
+    assert str(info.value) == (
+        f"{tmp_path / 'corpus.jsonl'}: document 'd1' has a title, which msmarco cannot hold "
+        "(its collection is pid<TAB>text); document 'd3' has other fields ('u'), which msmarco "
+        "cannot hold (its files are id<TAB>text only); nothing was written. Write another "
+        "format, or drop them on purpose: drop=('title', 'metadata') (ef-eval convert --drop "
+        "title,metadata)"
+    )
+    assert not target.exists()
+    convert(tmp_path / "corpus.jsonl", target, to_format="msmarco", drop=("title", "metadata"))
+    assert target.read_text() == "d1\tT x\nd2\ty\nd3\tz\n"
+
+
 def test_a_trec_file_rewritten_without_metadata_loses_its_stale_sidecar(tmp_path: Path) -> None:
     write_corpus("trec", tmp_path / "corpus.trec", [Document("d1", text="x", extra={"k": 1})])
     assert (tmp_path / "corpus.meta.jsonl").exists()
@@ -385,7 +415,8 @@ def test_the_cli_refuses_with_one_line_and_notes_what_drop_dropped(tmp_path: Pat
     refused = CliRunner().invoke(cli, ["convert", str(source), target, "--to", "msmarco"])
     assert refused.exit_code == 2
     assert f"Error: {source}: the run has the run tag 'bm25'" in refused.output
-    assert "--drop tag" in refused.output
+    assert "query 'q1' has scores" in refused.output  # both losses, so one try fixes both
+    assert "(ef-eval convert --drop tag,scores)" in refused.output
     done = CliRunner().invoke(
         cli, ["convert", str(source), target, "--to", "msmarco", "--drop", "scores,tag"]
     )

@@ -281,3 +281,30 @@ def test_a_file_that_is_not_utf8_is_refused_naming_it(tmp_path: Path) -> None:
     with pytest.raises(DatasetFormatError, match=r"line 2: not UTF-8 \(byte 0xe9") as info:
         load_report(path)
     assert str(info.value).startswith(f"{path}: ")
+
+
+def _dead_pid() -> int:
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_report_is_written_as_every_file_is(tmp_path: Path) -> None:
+    """The mode a new file gets (not a temporary file's 0600), and a killed writer's
+    temporary file removed by the next save, as the data writers do."""
+    import os
+    import stat
+
+    report = RetrievalEvalReport({"ndcg@10": 0.5}, {"q1": {"ndcg@10": 0.5}}, 1, (10,))
+    stale = tmp_path / f".run.json.ef-tmp-{_dead_pid()}-abc123"
+    stale.write_text("half")
+    path = save_report(report, tmp_path / "run.json")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
+    with pytest.raises(IsADirectoryError, match="is a directory; cannot write a file there"):
+        save_report(report, tmp_path)

@@ -578,8 +578,14 @@ class DatasetFormat:
     ``detect(path) -> bool`` says whether ``path`` looks like this format. When a format is
     not named, the formats that have the wanted capability are asked (plugins' first, then the
     built-ins) and the first that says yes reads the file. Readers raise
-    :class:`~ef.evaluation.DatasetFormatError` naming the file and line of bad input; writers
-    write through a temporary file, so that an error leaves nothing half-written.
+    :class:`~ef.evaluation.DatasetFormatError` naming the file and line of bad input.
+
+    Writers are atomic without their own help: the engine hands a writer a path with the
+    target's name in a private folder beside the target, and moves what it wrote there into
+    place only when it returns (a file replaces the target; a dataset folder fills it). An
+    error, whatever it is, leaves the target as it was and nothing half-written; what a
+    plugin raises becomes a :class:`~ef.evaluation.PluginError` naming the format, the
+    plugin and the target. A writer must write the path it is given.
 
     >>> from pathlib import Path
     >>> def read_pairs(path):

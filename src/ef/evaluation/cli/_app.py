@@ -43,6 +43,7 @@ from ..reports.retrieval import tie_note
 from ._compare import compare_command
 from ._fuse import fuse_command, fusions_command
 from ._options import (
+    check_measures,
     cutoffs_option,
     echo_warnings,
     input_warnings,
@@ -327,6 +328,7 @@ def evaluate(  # click passes every option by keyword
     """
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
+    check_measures(split_measures(metrics), cutoffs)  # an error names -m and the measure
     given = _run_argument(run, sharded=workers is not None)
     if profile is not None:  # refused here, in the names of ef-eval's options
         rules_given = tie_policy is not None or averaging is not None
@@ -555,6 +557,7 @@ def retrieve(  # click passes every option by keyword
     # Every name is checked before the corpus is read and indexed.
     chosen = split_measures(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
     cutoffs = k_values or (1, 5, 10, 100)
+    check_measures(chosen, cutoffs)  # an error names -m and the measure
     measures = resolve_measures(chosen, cutoffs, get_registry())
     if ":" in retriever_spec and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # module:object from the current directory, as python -m

@@ -16,7 +16,13 @@ from ..evaluate.compare import ComparisonReport, compare
 from ..evaluate.rag import evaluate_rag
 from ..formats.demo import DEMO_NAME, demo_path
 from ..reports import RagEvalReport
-from ._options import progress_option, show_progress, split_measures, ties_option
+from ._options import (
+    check_measures,
+    progress_option,
+    show_progress,
+    split_measures,
+    ties_option,
+)
 from ._render import emit_table
 
 __all__ = ["compare_command"]
@@ -246,6 +252,7 @@ def compare_command(  # click passes every option by keyword
     else:
         if len(inputs) < 3:
             raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
+        check_measures(chosen, k_values or (10,))  # an error names -m and the measure
         named = _named_paths(inputs[1:])
         qrels = demo_path() if inputs[0] == DEMO_NAME else Path(inputs[0])
         systems = dict(named)

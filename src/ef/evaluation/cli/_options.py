@@ -14,6 +14,7 @@ from ..errors import InputWarning
 
 __all__ = [
     "MEASURES_HELP",
+    "check_measures",
     "cutoffs_option",
     "echo_warnings",
     "input_warnings",
@@ -38,7 +39,7 @@ cutoffs_option = click.option(
     "--k",
     "k_values",
     multiple=True,
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=2**63 - 1),  # a ranking's depth is an int64
     help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
 )
 
@@ -126,3 +127,26 @@ def split_measures(values: Sequence[str]) -> tuple[str, ...]:
         elif part:
             joined.append(part)
     return tuple(joined)
+
+
+def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str = "-m") -> None:
+    """Resolve each measure the user named alone, so that an error names the option and the
+    measure: ``-m rbp(p=1.5): rbp's parameter 'p' must lie strictly between 0 and 1, ...``.
+
+    >>> check_measures(["ndcg@10", "rbp(p=1.5)"], (10,))
+    Traceback (most recent call last):
+        ...
+    ValueError: -m rbp(p=1.5): rbp's parameter 'p' must lie strictly between 0 and 1, got 1.5
+    """
+    from ..engine.measures import check_k_values
+    from ..engine.scoring import resolve_measures
+    from ..plugin_engine.registry import get_registry
+
+    check_k_values(k_values)
+    registry = get_registry()
+    for spec in chosen:
+        try:
+            resolve_measures([spec], k_values, registry)
+        except ValueError as exc:  # UnknownNameError too: the message says which
+            problem = " ".join(str(exc).split()).removeprefix(f"{spec!r}: ")
+            raise ValueError(f"{option} {spec}: {problem}") from exc

@@ -15,7 +15,13 @@ from ..formats.answers import read_answers, read_references
 from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.files import read_dataset
 from ..render import report_tables
-from ._options import cutoffs_option, measures_option, per_query_option, split_measures
+from ._options import (
+    check_measures,
+    cutoffs_option,
+    measures_option,
+    per_query_option,
+    split_measures,
+)
 from ._render import TABLE_OUTPUTS, emit_json, emit_table
 
 __all__ = ["pipeline_command"]
@@ -97,6 +103,7 @@ def pipeline_command(  # click passes every option by keyword
     are the texts (title and text) of its first --contexts docs in RUN, from DATASET's
     corpus. A query of RUN without an answer is unanswered.
     """
+    check_measures(split_measures(metrics), k_values or DEFAULT_K_VALUES)  # names -m
     source = demo_path() if dataset == DEMO_NAME else Path(dataset)
     corpus, queries, qrels = read_dataset(source, dataset_format, split=split)
     answers = read_answers(answers_path, queries=queries)

@@ -98,16 +98,25 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     ctx.exit(0)
 
 
-def _count(text: str | None, flag: str, *, lowest: int) -> int | None:
-    """A whole-number option's value: ``-M100``, ``-l 2``; one line naming the flag if not."""
+def _count(text: str | None, flag: str, notes: list[str], *, lowest: int) -> int | None:
+    """A whole-number option's value: ``-M100``, ``-l 2``; one line naming the flag if not.
+
+    Read as trec_eval's ``atol`` reads it, where that is a number: beyond C's ``LONG_MAX``
+    it is ``LONG_MAX`` (``-M 99999999999999999999999`` is no limit), with a note on stderr.
+    What atol would read as something else (``5x``, ``1_000``, ``abc``) is refused.
+    """
+    from ..engine.trec_eval import c_long
+
     if text is None:
         return None
-    try:
-        value = int(text)
-    except ValueError:
+    read = c_long(text)
+    if read is None or text[read[1] :].strip(" \t\n\v\f\r"):
         raise TrecEvalError(f"{flag} {text!r}: expected a whole number") from None
+    value = read[0]
     if value < lowest:
         raise TrecEvalError(f"{flag} {text!r}: must be {lowest} or more")
+    if value != int(text):
+        notes.append(f"{flag} {text}: trec_eval reads it as {value}, and so does ef")
     return value
 
 
@@ -218,22 +227,23 @@ def trec_eval_command(
             raise TrecEvalError(
                 f"expected two files, QRELS RUN, got {len(files)} (ef-trec-eval -h for help)"
             )
+        notes: list[str] = []  # printed once the result is there: an error is one line
         opts = Options(
             version=compat,
             per_query=per_query,
             complete=complete,
             summary=not nosummary,
-            rel_level=_count(level, "-l", lowest=1) or 1,
+            rel_level=_count(level, "-l", notes, lowest=1) or 1,
             judged_only=judged_only,
-            max_docs=_count(max_docs, "-M", lowest=0),
-            num_docs=_count(num_docs, "-N", lowest=0) or 0,
+            max_docs=_count(max_docs, "-M", notes, lowest=0),
+            num_docs=_count(num_docs, "-N", notes, lowest=0) or 0,
         )
         result = _evaluate(files[0], files[1], measures, opts, zscores)
     except (EvaluationError, ValueError, OSError) as exc:
         raise TrecEvalError(" ".join(str(exc).split())) from exc
     from ..presentation.trec_names import trec_eval_lines
 
-    for note in result.notes:
+    for note in (*notes, *result.notes):
         click.echo(f"note: {note}", err=True)
     _write(trec_eval_lines(result))
 

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_K_VALUES",
     "DEFAULT_METRICS",
+    "MAX_CUTOFF",
     "RANX_NAMES",
     "SPEC",
     "TREC_EVAL_CUTOFFS",
@@ -68,6 +69,7 @@ __all__ = [
     "check_k_values",
     "format_value",
     "literal_params",
+    "param_problem",
     "params_text",
     "parse_cutoff",
     "parse_measure",
@@ -281,6 +283,10 @@ def split_key(key: str) -> tuple[str, int | None]:
     return name, int(k)
 
 
+#: The largest cutoff: a ranking's depth is an int64 (C's LONG_MAX, trec_eval's too).
+MAX_CUTOFF = 2**63 - 1
+
+
 def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
     """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise."""
     ks = tuple(k_values)
@@ -289,6 +295,11 @@ def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
     for k in ks:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"k_values must be positive ints, got {k!r} in {ks!r}")
+        if k > MAX_CUTOFF:
+            raise ValueError(
+                f"k_values: {k} is beyond the largest cutoff, {MAX_CUTOFF}; a metric named "
+                "with @all scores the whole ranking"
+            )
     return tuple(dict.fromkeys(ks))  # duplicates would only repeat report keys
 
 
@@ -462,7 +473,7 @@ def _trec_params(spec: str, metric: RetrievalMetric, text: str) -> list[tuple[st
                 "ndcg.1=3,2=9 or rbp.p=0.8"
             )
         pairs.append((name.strip(), value.strip()))
-    if all(re.fullmatch(r"[+-]?\d+", name) for name, _ in pairs):
+    if all(re.fullmatch(r"[+-]?[0-9]+", name) for name, _ in pairs):
         param = metric.param("gains")  # the grade=gain pairs of trec_eval's ndcg
         return [(param.name, {int(name): _number(spec, value) for name, value in pairs})]
     params: list[tuple[str, Any]] = []
@@ -472,14 +483,30 @@ def _trec_params(spec: str, metric: RetrievalMetric, text: str) -> list[tuple[st
     return params
 
 
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number of ASCII digits (``int`` would also take ``²``'s kin and
+    ``1_000``), or None."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def _too_deep(spec: str, k: int) -> ValueError:
+    return ValueError(
+        f"{spec!r}: the cutoff {k} is beyond the largest, {MAX_CUTOFF}; name the metric "
+        "with @all to score the whole ranking"
+    )
+
+
 def _cutoffs(spec: str, text: str) -> list[int]:
     ks = []
     for part in text.split(","):
-        if not part.strip().isdigit() or int(part) < 1:
+        k = _whole(part.strip())
+        if k is None or k < 1:
             raise ValueError(
                 f"{spec!r}: trec_eval's cutoffs after the dot must be positive ints, e.g. P.5,10"
             )
-        ks.append(int(part))
+        if k > MAX_CUTOFF:
+            raise _too_deep(spec, k)
+        ks.append(k)
     return ks
 
 
@@ -489,15 +516,28 @@ def parse_cutoff(spec: str, text: str | None) -> int | str | None:
         return None
     if text == "all":
         return "all"
-    if not text.isdigit() or int(text) < 1:
+    k = _whole(text)
+    if k is None or k < 1:
         raise ValueError(
             f"{spec!r}: the cutoff after '@' must be a positive int or 'all', got {text!r}"
         )
-    return int(text)
+    if k > MAX_CUTOFF:
+        raise _too_deep(spec, k)
+    return k
+
+
+def param_problem(metric: str, error: Exception) -> str:
+    """A parameter's error as its metric's: ``parameter 'p' must ...`` becomes ``rbp's
+    parameter 'p' must ...``, so that the message names the metric too."""
+    text = str(error)
+    return f"{metric}'s {text}" if text.startswith("parameter ") else f"{metric}: {text}"
 
 
 class Parameterised(Protocol):
     """A metric that takes parameters: a :class:`RetrievalMetric` or a ``RagMetric``."""
+
+    @property
+    def name(self) -> str: ...
 
     @property
     def params(self) -> tuple[MetricParam, ...]: ...
@@ -516,7 +556,7 @@ def canonical_params(
         try:
             values[name] = param.convert(value)
         except ValueError as exc:
-            raise ValueError(f"{spec!r}: {exc}") from None
+            raise ValueError(f"{spec!r}: {param_problem(metric.name, exc)}") from None
     return tuple(
         (p.name, values[p.name])
         for p in metric.params

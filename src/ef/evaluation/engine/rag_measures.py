@@ -195,8 +195,8 @@ def parse_rag_metric(
     >>> parse_rag_metric("token_f1(normalize=squad1)")
     Traceback (most recent call last):
         ...
-    ValueError: 'token_f1(normalize=squad1)': parameter 'normalize' must be one of 'unicode', \
-'squad', 'squad_v2', 'mlqa', got 'squad1'
+    ValueError: 'token_f1(normalize=squad1)': token_f1's parameter 'normalize' must be one of \
+'unicode', 'squad', 'squad_v2', 'mlqa', got 'squad1'
     >>> parse_rag_metric("token_f1@5")
     Traceback (most recent call last):
         ...

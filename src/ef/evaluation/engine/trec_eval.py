@@ -33,7 +33,7 @@ import attrs
 
 from ..errors import UnknownNameError
 from ..interfaces import MIN_GEO_MEAN
-from .measures import TREC_EVAL_CUTOFFS, TREC_EVAL_SETS, Measure
+from .measures import TREC_EVAL_CUTOFFS, TREC_EVAL_SETS, Measure, param_problem
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from ..runs.table import RunTable
 
 __all__ = [
+    "LONG_MAX",
+    "LONG_MIN",
     "MEASURE_SETS",
     "MIN_GEO_MEAN",
     "MISSING_ZSCORE",
@@ -51,6 +53,7 @@ __all__ = [
     "Column",
     "Options",
     "TrecEvalResult",
+    "c_long",
     "columns",
     "measure_names",
     "trec_eval_result",
@@ -218,19 +221,43 @@ def _cut(
     return build
 
 
+#: trec_eval turns a recall point (or an Rprec multiplier) times a query's relevant docs into
+#: a C long: beyond this bound that can overflow, and what it prints is undefined.
+_POINT_LIMIT = 2**31
+
+
+def _check_points(entry: _Entry, params: tuple[Any, ...], raw: str | None, what: str) -> None:
+    """Refuse a point whose product with the relevant docs could overflow trec_eval's long."""
+    for x in params:
+        if not -_POINT_LIMIT < x < _POINT_LIMIT:
+            raise ValueError(
+                f"-m {entry.name}.{raw}: {what} {x!r} is out of range: it must lie between "
+                f"{-_POINT_LIMIT} and {_POINT_LIMIT} (trec_eval multiplies it by a query's "
+                "relevant docs into a C long, whose overflow makes its numbers undefined)"
+            )
+
+
+def _float_name(name: str, x: float) -> str:
+    """trec_eval's ``name_%3.2f``, cut as its buffer of ``len(name) + 10`` bytes cuts it."""
+    return f"{name}_{x:3.2f}"[: len(name) + 9]
+
+
 def _recall_points(
     metric: str, param: str
 ) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
     def build(
         entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
     ) -> list[Column]:
+        _check_points(entry, params, raw, "a recall point" if param == "recall" else "a multiple")
         extra: dict[str, Any] = {"rel": opts.rel}
         if metric == "iprec_at_recall":
             extra["rounding"] = "lround" if opts.v10 else "plus0.9"
             extra["nan_if_empty"] = True
         return [
             Column(
-                f"{entry.name}_{x:3.2f}", "float", _metric(reg, metric, None, **extra, **{param: x})
+                _float_name(entry.name, x),
+                "float",
+                _metric(reg, metric, None, **extra, **{param: x}),
             )
             for x in params
         ]
@@ -266,6 +293,7 @@ def _iprec_avg(
 ) -> list[Column]:
     if not params:
         raise ValueError(f"-m 11pt_avg.{raw}: 11pt_avg needs recall points, e.g. 11pt_avg.0.2,0.8")
+    _check_points(entry, params, raw, "a recall point")
     measure = _metric(
         reg,
         "iprec_avg",
@@ -289,6 +317,11 @@ def _set_f(
 def _relstring(
     entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
+    if params and not -(2**63) <= params[0] < 2**63:  # C's (long) of it is undefined
+        raise ValueError(
+            f"-m relstring.{raw}: the length {params[0]!r} is out of range: trec_eval reads it "
+            f"as a C long, so it must lie between {LONG_MIN} and {LONG_MAX}"
+        )
     length = max(0, int(params[0])) if params else 0
     return [Column(_printed(entry.name, raw), "string", summary="none", length=length)]
 
@@ -326,8 +359,9 @@ def _gains(
 
 def _pair_level(name: str, text: str, raw: str | None, opts: Options) -> int | None:
     """The grade a ``grade=gain`` pair names; None where trec_eval 10.0 skips the pair."""
-    if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
+    read = c_long(text)
+    if read is not None and read[1] == len(text) and text == text.strip():
+        return read[0]
     if opts.v10:
         return None  # 10.0 skips a pair whose name is not an integer
     raise ValueError(f"-m {name}.{raw}: {text!r} is not a relevance grade (an integer)")
@@ -401,18 +435,44 @@ def measure_names(version: str = "9.0.8") -> tuple[str, ...]:
     return tuple(e.name for e in _TABLE if version in e.versions)
 
 
+_INT_MAX = 2**31 - 1  # C's INT_MAX
+
+#: C's ``LONG_MAX`` and ``LONG_MIN`` (LP64, as trec_eval is built): glibc's ``atol`` reads a
+#: number beyond them as the nearest of the two.
+LONG_MAX, LONG_MIN = 2**63 - 1, -(2**63)
+
+# ASCII digits only: Python's int() and \d also take other scripts' digits, C's atol does not.
+_C_LONG = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+
+
+def c_long(text: str) -> tuple[int, int] | None:
+    """What C's ``atol`` reads at the start of ``text`` and how many characters it took, or
+    None where no digits start it (atol would read 0). Beyond ``LONG_MAX`` (``LONG_MIN``)
+    it reads ``LONG_MAX`` (``LONG_MIN``), as glibc does.
+
+    >>> c_long("20x"), c_long(" -7"), c_long("99999999999999999999"), c_long("x")
+    ((20, 2), (-7, 3), (9223372036854775807, 20), None)
+    """
+    match = _C_LONG.match(text)
+    if match is None:
+        return None
+    return min(max(int(match.group(1)), LONG_MIN), LONG_MAX), match.end()
+
+
 def _c_long(spec: str, text: str, notes: list[str]) -> int:
     """trec_eval's ``atol``, with a note where it reads less than the text says."""
-    match = re.match(r"\s*([+-]?\d+)", text)
-    if match is None:
+    read = c_long(text)
+    if read is None:
         raise ValueError(f"-m {spec}: {text!r} is not a whole number")
-    value = int(match.group(1))
-    if match.group(0) != text:
+    value, end = read
+    if end != len(text) or value != int(text[:end]):  # a suffix, or beyond LONG_MAX
         notes.append(f"-m {spec}: trec_eval reads {text!r} as {value}, and so does ef")
     return value
 
 
-_C_DOUBLE = re.compile(r"\s*[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
+_C_DOUBLE = re.compile(
+    r"[ \t\n\v\f\r]*[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)"
+)
 
 
 def _c_double(spec: str, text: str, notes: list[str]) -> float:
@@ -438,6 +498,11 @@ def _parse_params(entry: _Entry, text: str, notes: list[str]) -> tuple[Any, ...]
             raise ValueError(f"-m {spec}: cutoffs must be positive")
         if len(set(cutoffs)) != len(cutoffs):
             raise ValueError(f"-m {spec}: a cutoff is given twice")
+        if cutoffs[-1] - cutoffs[0] > _INT_MAX:
+            notes.append(
+                f"-m {spec}: trec_eval sorts these cutoffs by their difference as a C int, "
+                "which overflows, so its order and values for them may be wrong; ef's are not"
+            )
         return tuple(cutoffs)
     if entry.params == "cut_double":
         points = sorted(_c_double(spec, part, notes) for part in parts)
@@ -524,7 +589,13 @@ def columns(
     for entry in entries:
         raw = texts.get(entry.name)
         params = entry.default if raw is None else _parse_params(entry, raw, notes)
-        out.extend(entry.build(entry, params, raw, opts, registry))
+        try:
+            out.extend(entry.build(entry, params, raw, opts, registry))
+        except ValueError as exc:  # a metric's parameter refused: name the option and measure
+            if str(exc).startswith("-m "):
+                raise
+            spec = entry.name if raw is None else f"{entry.name}.{raw}"
+            raise ValueError(f"-m {spec}: {param_problem(entry.name, exc)}") from None
     return out
 
 

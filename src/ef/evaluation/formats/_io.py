@@ -8,6 +8,7 @@ import gzip
 import io
 import json
 import os
+import shutil
 import stat
 import tempfile
 import zlib
@@ -32,6 +33,8 @@ __all__ = [
     "open_binary",
     "parse_json",
     "read_text",
+    "remove_stale_temporaries",
+    "staged_path",
 ]
 
 
@@ -340,10 +343,12 @@ def _alive(pid: int) -> bool:
 
 
 def remove_stale_temporaries(path: Path) -> list[Path]:
-    """Remove the temporary files that killed writers of ``path`` left, and return them.
+    """Remove the temporary files and folders that killed writers of ``path`` left, and
+    return them.
 
-    A temporary file is ``.<name>.ef-tmp-<pid>-<random>``; only those whose writer's process
-    is gone are removed, so a concurrent writer's file is never touched.
+    A temporary file (or a plugin writer's staging folder, :func:`staged_path`) is
+    ``.<name>.ef-tmp-<pid>-<random>``; only those whose writer's process is gone are removed,
+    so a concurrent writer's file is never touched.
     """
     prefix = _temp_prefix(path)
     removed = []
@@ -354,7 +359,10 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
             pid = entry.name[len(prefix) :].partition("-")[0]
             if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
                 with contextlib.suppress(FileNotFoundError):  # another writer removed it
-                    os.unlink(entry.path)
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path)
+                    else:
+                        os.unlink(entry.path)
                     removed.append(Path(entry.path))
     return removed
 
@@ -409,6 +417,71 @@ def atomic_binary_writer(path: Path) -> Iterator[IO[bytes]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
+
+
+@contextlib.contextmanager
+def staged_path(path: Path) -> Iterator[Path]:
+    """A path to write ``path`` at, in a private folder beside it, moved into place when the
+    block ends without an error; on any error (an interrupt too) it is removed, and ``path``
+    is left as it was.
+
+    How a plugin's writer is made atomic without its help: it writes the path it is given,
+    which has ``path``'s name (a ``.gz`` suffix means the same to it), and what it wrote
+    there moves into place. The folder is ``.<name>.ef-tmp-<pid>-<random>``, as
+    :func:`atomic_writer`'s temporary files are, so the next write removes one a killed
+    writer left. A file replaces ``path`` (keeping the mode of the file it replaces). A
+    folder (a dataset) becomes ``path``, or, if ``path`` is a folder already, its files
+    replace theirs one at a time and the others there stay, as the built-in dataset writers
+    do. Anything written beside it (a sidecar) moves beside ``path``, before it.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     target = Path(tmp, "out.txt")
+    ...     with staged_path(target) as staged:
+    ...         _ = staged.write_text("done")
+    ...         before = target.exists()
+    ...     before, target.read_text(), sorted(p.name for p in target.parent.iterdir())
+    (False, 'done', ['out.txt'])
+    """
+    remove_stale_temporaries(path)
+    try:
+        folder = Path(
+            tempfile.mkdtemp(dir=path.parent, prefix=f"{_temp_prefix(path)}{os.getpid()}-")
+        )
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        yield folder / path.name
+        # Sidecars first, the output last: whoever sees it sees them too.
+        for entry in sorted(folder.iterdir(), key=lambda p: p.name == path.name):
+            _place(entry, path.parent / entry.name)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _place(source: Path, target: Path) -> None:
+    """Move ``source`` to ``target``: a file replaces a file; a folder's files go into an
+    existing folder one by one; an OSError names ``target``."""
+    is_folder = source.is_dir() and not source.is_symlink()
+    there = target.exists() or target.is_symlink()
+    target_is_folder = target.is_dir() and not target.is_symlink()
+    if there and is_folder and target_is_folder:
+        for child in sorted(source.iterdir()):
+            _place(child, target / child.name)
+        return
+    if there and is_folder != target_is_folder:
+        made, found = ("a folder", "a file") if is_folder else ("a file", "a folder")
+        raise _os_error(
+            errno.EISDIR if target_is_folder else errno.ENOTDIR,
+            f"{target}: cannot write it: the writer made {made}, and {found} is in the way; "
+            "nothing was written there",
+        )
+    try:
+        if there and not is_folder:
+            os.chmod(source, _mode_for(target))  # the mode of the file it replaces
+        os.replace(source, target)
+    except OSError as exc:
+        raise _write_error(target, exc) from None
 
 
 class _Target(io.RawIOBase):

@@ -11,18 +11,19 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import attrs
 
 from ..dataset import Dataset, Document, extra_of
 from ..errors import DatasetFormatError, UnknownNameError
 from ..interfaces import DatasetFormat
+from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, reading
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags, write_run_lines
-from .files import format_for
+from .files import format_for, write_with
 from .parquet import looks_like_parquet, read_parquet_tags, write_parquet_run
 
 __all__ = ["DROPPABLE", "KINDS", "convert"]
@@ -167,7 +168,7 @@ def convert(
     )
     losses = _Losses(src, writer.name, _drops(drop, writer.name), on_drop)
     with reading(src, progress, f"converting {src.name}"):
-        _move(what, src, dst, reader=reader, writer=writer, losses=losses)
+        _move(what, src, dst, reader=reader, writer=writer, losses=losses, registry=registry)
     losses.tell()
     return what
 
@@ -180,14 +181,17 @@ def _move(
     reader: DatasetFormat,
     writer: DatasetFormat,
     losses: _Losses,
+    registry: Registry,
 ) -> None:
     """Read ``src`` with ``reader`` and write it to ``dst`` with ``writer``, through ``losses``."""
-    data: Any = getattr(reader, f"read_{what}")(src)
+    capability = f"write_{what}"
+    with plugin_call(registry, "format", reader.name, f"read_{what}()", f"the file {src}"):
+        data: Any = getattr(reader, f"read_{what}")(src)
     if what == "run":
         tags = _tags_of(src, reader.name)
         if writer.write_run in _TAG_WRITERS and len(tags) == 1:
-            write_tagged = cast("Callable[..., None]", writer.write_run)
-            write_tagged(dst, losses.run(data, tags), tag=tags[0])  # the tag survives
+            # The tag survives.
+            write_with(writer, capability, dst, losses.run(data, tags), registry, tag=tags[0])
             return
         data = losses.run(data, tags)
     elif what == "queries":
@@ -195,8 +199,10 @@ def _move(
     elif what == "corpus":
         data = losses.documents(data)
     elif what == "dataset":
-        data = Dataset(losses.documents(data.corpus), losses.queries(data.queries), data.qrels)
-    getattr(writer, f"write_{what}")(dst, data)
+        # The queries' losses and the corpus's are named in one refusal.
+        queries = losses.queries(data.queries, refuse=False)
+        data = Dataset(losses.documents(data.corpus), queries, data.qrels)
+    write_with(writer, capability, dst, data, registry)
 
 
 def _tags_of(source: Path, format: str) -> list[str]:
@@ -229,7 +235,13 @@ def _drops(drop: Iterable[str], target: str) -> frozenset[str]:
 
 @attrs.define
 class _Losses:
-    """What a conversion into ``target`` would lose: refused, or dropped and counted."""
+    """What a conversion into ``target`` would lose: refused, or dropped and counted.
+
+    Every kind of loss is found before the refusal, so that one error names them all (a run's
+    tag and its scores; the metadata of queries and documents, and titles): the user fixes
+    them in one try. A refusal found while a corpus streams looks through the rest of it for
+    the other kinds first.
+    """
 
     source: Path
     target: str
@@ -237,19 +249,34 @@ class _Losses:
     on_drop: Callable[[str], None] | None
     dropped: dict[str, str] = attrs.field(factory=dict)
     counts: dict[str, int] = attrs.field(factory=dict)
+    #: What the target cannot hold and is not dropped: the kind, and its first case.
+    refused: dict[str, str] = attrs.field(factory=dict)
 
     def _lost(self, what: str, detail: str) -> bool:
-        """False if the target keeps ``what``; True if it is to be dropped; else an error."""
+        """False if the target keeps ``what``; True if it is to be dropped; else it is noted
+        as refused (:meth:`refuse` raises) and False."""
         keeps = _KEEPS.get(self.target)
         if keeps is None or what in keeps:
             return False
         if what not in self.drop:
-            raise DatasetFormatError(
-                f"{self.source}: {detail}, which {self.target} cannot hold ({self._how(what)}); "
-                f"nothing was written. Write another format, or drop it on purpose: "
-                f"drop=({what!r},) (ef-eval convert --drop {what})"
-            )
+            self.refused.setdefault(what, detail)
+            return False
         return True
+
+    def refuse(self) -> None:
+        """One error naming every loss refused so far; nothing if there is none."""
+        if not self.refused:
+            return
+        lost = "; ".join(
+            f"{detail}, which {self.target} cannot hold ({self._how(what)})"
+            for what, detail in self.refused.items()
+        )
+        kinds = tuple(self.refused)
+        them = "it" if len(kinds) == 1 else "them"
+        raise DatasetFormatError(
+            f"{self.source}: {lost}; nothing was written. Write another format, or drop {them} "
+            f"on purpose: drop={kinds!r} (ef-eval convert --drop {','.join(kinds)})"
+        )
 
     def _count(self, what: str, noun: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
@@ -265,9 +292,12 @@ class _Losses:
         if changed and self._lost("scores", f"query {changed[0]!r} has scores, not 1/rank"):
             self.counts["scores"] = len(changed)
             self.dropped["scores"] = "query"
+        self.refuse()
         return run
 
-    def queries(self, queries: Mapping[str, str]) -> Mapping[str, str]:
+    def queries(self, queries: Mapping[str, str], *, refuse: bool = True) -> Mapping[str, str]:
+        """``queries`` with what the target cannot hold dropped; with ``refuse=False`` a
+        refusal waits for :meth:`refuse` (a dataset's corpus may add to it)."""
         extra = extra_of(queries)
         if not extra:
             return queries
@@ -277,12 +307,29 @@ class _Losses:
             self.counts["metadata"] = self.counts.get("metadata", 0) + len(extra)
             self.dropped["metadata"] = "query or document"
             return dict(queries)
+        if refuse:
+            self.refuse()
         return queries
 
     def documents(self, documents: Iterable[Document]) -> Iterable[Document]:
+        """``documents`` checked one at a time as they stream (the first refusal looks
+        through the rest for other kinds, then raises); refused at once if something is
+        refused already (a dataset's queries), after looking through them."""
+        if self.refused:
+            self.scan(iter(documents))
         if _KEEPS.get(self.target, frozenset(DROPPABLE)) >= {"title", "metadata"}:
             return documents
         return _Checked(self, documents)
+
+    def scan(self, documents: Iterator[Document]) -> None:
+        """Look through ``documents`` for the kinds of loss not refused yet, then refuse."""
+        keeps = _KEEPS.get(self.target, frozenset(DROPPABLE))
+        wanted = {"title", "metadata"} - keeps - self.drop
+        for doc in documents:
+            if wanted <= self.refused.keys():
+                break
+            self.check(doc)
+        self.refuse()
 
     def check(self, doc: Document) -> Document:
         if doc.title and self._lost("title", f"document {doc.id!r} has a title"):
@@ -324,4 +371,9 @@ class _Checked:
         self._losses, self._documents = losses, documents
 
     def __iter__(self) -> Iterator[Document]:
-        return (self._losses.check(doc) for doc in self._documents)
+        documents = iter(self._documents)
+        for doc in documents:
+            checked = self._losses.check(doc)
+            if self._losses.refused:
+                self._losses.scan(documents)  # the rest, for the other kinds; then it raises
+            yield checked

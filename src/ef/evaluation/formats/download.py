@@ -125,7 +125,8 @@ def download_dataset(
             that is neither a bool nor a callable.
         DownloadError: (an ``OSError``) naming the URL, for an HTTP or network error, a
             truncated transfer, a checksum mismatch (both digests given), or an archive that
-            is corrupt, unsafe (absolute paths, ``..``, symlinks) or not a ``name/`` folder.
+            is corrupt, unsafe (absolute paths, ``..``, symlinks), not a ``name/`` folder,
+            or holds a file where a folder is expected, or a member that cannot be unpacked.
         FileExistsError: if ``directory/name`` exists but is not a complete dataset, and
             ``force`` is not set.
 
@@ -323,12 +324,18 @@ def _unpack(archive_path: Path, url: str, name: str, staging: Path) -> None:
                     raise DownloadError(
                         f"{url}: unsafe archive: {info.filename!r} would land outside the target"
                     )
-                if info.is_dir():
-                    destination.mkdir(parents=True, exist_ok=True)
-                    continue
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                with archive.open(info) as member, destination.open("xb") as out:
-                    shutil.copyfileobj(member, out, _CHUNK)
+                try:
+                    if info.is_dir():
+                        destination.mkdir(parents=True, exist_ok=True)
+                        continue
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    with archive.open(info) as member, destination.open("xb") as out:
+                        shutil.copyfileobj(member, out, _CHUNK)
+                except OSError as exc:  # a full disk, a name the file system refuses
+                    raise DownloadError(
+                        f"{url}: cannot unpack {info.filename!r} into {staging.parent}: "
+                        f"{exc.strerror or exc}"
+                    ) from exc
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
         raise DownloadError(f"{url}: not a valid zip archive: {exc}") from exc
     if not dataset_present(staging / name):
@@ -384,7 +391,29 @@ def _checked_members(
         if parts in seen:
             raise DownloadError(f"{url}: the archive lists {info.filename!r} twice")
         seen.add(parts)
+    _check_folders(members, url, name)
     return members
+
+
+def _check_folders(
+    members: list[tuple[zipfile.ZipInfo, tuple[str, ...]]], url: str, name: str
+) -> None:
+    """Refuse a file where the archive has a folder of the same path: ``name`` itself, or
+    ``name/qrels`` beside ``name/qrels/test.tsv`` (it could not be unpacked)."""
+    inside = {parts[:i]: parts for _, parts in members for i in range(1, len(parts))}
+    for info, parts in members:
+        if info.is_dir():
+            continue
+        if parts == (name,):
+            raise DownloadError(
+                f"{url}: the archive holds {name} as a file, where the folder {name}/ is "
+                "expected: is it the right archive?"
+            )
+        if parts in inside:
+            raise DownloadError(
+                f"{url}: the archive holds {info.filename!r} as a file, where a folder is "
+                f"expected (it also holds {'/'.join(inside[parts])!r}): is it the right archive?"
+            )
 
 
 def _unsafe(info: zipfile.ZipInfo, parts: tuple[str, ...]) -> str | None:

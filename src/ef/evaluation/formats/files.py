@@ -8,18 +8,25 @@ most specific first: BEIR, TREC, MS MARCO.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dataset import Dataset, Document, StreamingCorpus, documents_of
-from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameError
+from ..errors import (
+    DatasetFormatError,
+    EvaluationError,
+    FormatNotDetectedError,
+    PluginError,
+    UnknownNameError,
+)
 from ..interfaces import DatasetFormat
-from ..plugin_engine.failures import plugin_call
+from ..plugin_engine.failures import describe_item, plugin_call, provider_of
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
-from ._io import check_input, damaged_gzip
+from ._io import check_input, damaged_gzip, staged_path
 
 if TYPE_CHECKING:
     from .trec_fast import RunColumns
@@ -38,6 +45,7 @@ __all__ = [
     "write_queries",
     "write_run",
     "write_samples",
+    "write_with",
 ]
 
 #: The split :func:`read_dataset` picks when none is named: the first of these it finds.
@@ -98,9 +106,76 @@ def _write(
     target = Path(path)
     registry = registry_or_default(registry)
     fmt = format_for(target, format, capability, registry, must_exist=False)
-    writer: Callable[[Path, object], None] = getattr(fmt, capability)
-    with plugin_call(registry, "format", fmt.name, f"{capability}()", f"the file {target}"):
-        writer(target, data)
+    write_with(fmt, capability, target, data, registry)
+
+
+def write_with(
+    fmt: DatasetFormat,
+    capability: str,
+    target: Path,
+    data: object,
+    registry: Registry,
+    **options: Any,
+) -> None:
+    """Write ``data`` to ``target`` with ``fmt``'s writer ``capability``, atomically: every
+    writer of evaluation data is called here.
+
+    A plugin's writer writes a path named as ``target`` in a private folder beside it
+    (:func:`~ef.evaluation.formats._io.staged_path`), moved into place only when it returns:
+    whatever it raises, ``target`` is left as it was, nothing of it stays, and the
+    :class:`~ef.evaluation.PluginError` names the format, its plugin and distribution, and
+    ``target``. The built-in writers write through their own temporary files (keeping a TREC
+    file's sidecar with it), so they are called as they are.
+    """
+    writer: Callable[..., None] = getattr(fmt, capability)
+    action = f"{capability}()"
+    where = f"the {'folder' if capability == 'write_dataset' else 'file'} {target}"
+    info = provider_of(registry, "format", fmt.name)
+    if info is not None and info.builtin:
+        with plugin_call(registry, "format", fmt.name, action, where):
+            writer(target, data, **options)
+        return
+    if capability == "write_dataset":
+        target.parent.mkdir(parents=True, exist_ok=True)  # as the built-in dataset writers do
+    with staged_path(target) as staged:
+        with _plugin_writing(registry, fmt.name, action, where, staged=staged, target=target):
+            writer(staged, data, **options)
+        if not (staged.exists() or staged.is_symlink()):
+            raise PluginError(
+                f"{describe_item(registry, 'format', fmt.name)} wrote nothing in {action}, "
+                f"on {where}: a writer must write the path it is given; nothing was written"
+            )
+
+
+@contextlib.contextmanager
+def _plugin_writing(
+    registry: Registry, name: str, action: str, where: str, *, staged: Path, target: Path
+) -> Iterator[None]:
+    """Run a plugin's writer: what it raises names ``target``, never the staged path it was
+    given; a PluginError names the format and plugin, and so does a documented error it
+    raises (a DatasetFormatError keeps its type, with the writer and target added)."""
+    try:
+        with plugin_call(registry, "format", name, action, f"{where} (nothing was written)"):
+            try:
+                yield
+            except BaseException as exc:
+                _retarget(exc, str(staged), str(target))
+                raise
+    except EvaluationError as exc:
+        if not isinstance(exc, PluginError) and exc.args and isinstance(exc.args[0], str):
+            writing = f"{describe_item(registry, 'format', name)} in {action}, on {where}"
+            exc.args = (f"{exc.args[0]} ({writing}; nothing was written)", *exc.args[1:])
+        raise
+
+
+def _retarget(exc: BaseException, staged: str, target: str) -> None:
+    """Put ``target`` where ``exc``'s text names ``staged``, the path only the writer saw."""
+    exc.args = tuple(a.replace(staged, target) if isinstance(a, str) else a for a in exc.args)
+    if isinstance(exc, OSError):
+        for field in ("filename", "filename2"):
+            value = getattr(exc, field)
+            if isinstance(value, str):
+                setattr(exc, field, value.replace(staged, target))
 
 
 def read_qrels(

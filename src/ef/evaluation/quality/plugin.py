@@ -15,8 +15,6 @@ and the terminal summary lists them all.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -135,13 +133,8 @@ class _Recorder:
 
 
 def _write_atomically(path: Path, document: dict[str, Any]) -> None:
+    from ..formats._io import atomic_binary_writer  # as every writer: see save_report
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(document, out, indent=2)
-            out.write("\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_binary_writer(path) as out:
+        out.write((json.dumps(document, indent=2) + "\n").encode("utf-8"))

@@ -16,12 +16,12 @@ import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import DatasetFormatError
+from ..formats._io import atomic_binary_writer
 from ..reports import ComparisonReport, PipelineEvalReport, RagEvalReport, RetrievalEvalReport
 
 __all__ = ["FORMAT", "Report", "load_report", "save_report"]
@@ -97,14 +97,10 @@ def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
         raise ValueError(f"cannot save the report to {os.fspath(path)}: {error}") from None
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    # As every writer: a recognisable temporary file (a killed one's is removed next time),
+    # the mode a new file gets, and an OSError that names the target.
+    with atomic_binary_writer(target) as out:
+        out.write((text + "\n").encode("utf-8"))
     return target
 
 
