@@ -111,3 +111,50 @@ def test_every_public_name_is_in_the_api_reference() -> None:
         if name != "__version__" and f"ef.evaluation.{name}" not in reference
     ]
     assert not missing, f"add these to docs/reference.md: {missing}"
+
+
+def test_all_is_the_lazy_table() -> None:
+    # __all__ is written out for type checkers; the lazy table is where each name loads from.
+    table = {n for n in ef.evaluation._LAZY if not n.startswith("_")}
+    assert set(ef.evaluation.__all__) == table | {"RETRIEVAL_METRICS", "__version__"}
+    assert set(ef.evaluation.__all__) <= set(dir(ef.evaluation))
+
+
+def _modules_after(code: str) -> set[str]:
+    probe = f"{code}; import json, sys; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    return set(json.loads(out.stdout))
+
+
+def test_the_import_loads_only_the_version() -> None:
+    ours = {m for m in _modules_after("import ef.evaluation") if m.startswith("ef.")}
+    assert ours == {"ef.evaluation", "ef.evaluation._version"}
+
+
+@pytest.mark.parametrize(
+    ("name", "absent"),
+    [
+        ("ndcg_at_k", ("numpy", "ef.evaluation.evaluate.fuse", "ef.evaluation.formats.beir")),
+        ("read_beir", ("numpy", "ef.evaluation.evaluate.run", "ef.evaluation.metrics")),
+        (
+            "evaluate_run",
+            ("numpy", "ef.evaluation.evaluate.compare", "ef.evaluation.evaluate.fuse"),
+        ),
+        ("InputWarning", ("attrs", "pluggy", "ef.evaluation.types")),
+    ],
+)
+def test_a_name_loads_what_it_names(name: str, absent: tuple[str, ...]) -> None:
+    loaded = _modules_after(f"from ef.evaluation import {name}")
+    assert not [m for m in absent if m in loaded or any(k.startswith(m + ".") for k in loaded)]
+
+
+def test_star_import_gives_every_public_name() -> None:
+    namespace: dict[str, object] = {}
+    exec("from ef.evaluation import *", namespace)
+    assert set(ef.evaluation.__all__) - {"__version__"} <= set(namespace)
+    assert namespace["evaluate_run"] is ef.evaluation.evaluate_run
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="has no attribute 'evaluate_runs'"):
+        ef.evaluation.evaluate_runs  # noqa: B018

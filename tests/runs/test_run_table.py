@@ -267,3 +267,37 @@ def test_the_trec_format_declares_its_fast_reader() -> None:
     fmt = Registry.load(autoload=False).format("trec")
     assert fmt.read_run_columns is not None
     assert Registry.load(autoload=False).format("msmarco").read_run_columns is None
+
+
+def test_a_small_run_file_is_read_without_starting_polars(tmp_path, monkeypatch) -> None:
+    from ef.evaluation.formats import trec_fast
+
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.5 bm25\nq1 Q0 d2 2 1.5 bm25\nq2 Q0 d3 1 0.5 bm25\n")
+    qrels = {"q1": {"d2": 1}, "q2": {"d3": 2}}
+    calls: list[Path] = []
+
+    def spy(path: Path) -> object:
+        calls.append(path)
+        return read_trec_columns(path)
+
+    monkeypatch.setattr(trec_fast, "read_trec_columns", spy)
+    small = evaluate_run(run, qrels, metrics=METRICS).metrics
+    assert calls == []  # the reference reader read it
+    monkeypatch.setattr(trec_fast, "SMALL_RUN_BYTES", 0)
+    assert evaluate_run(run, qrels, metrics=METRICS).metrics == small
+    assert calls == [run]  # polars read it, with the same numbers
+
+
+def test_the_size_that_starts_polars(tmp_path, monkeypatch) -> None:
+    from ef.evaluation.formats import trec_fast
+
+    monkeypatch.setattr(trec_fast, "SMALL_RUN_BYTES", 100)
+    plain, packed = tmp_path / "run.txt", tmp_path / "run.txt.gz"
+    plain.write_bytes(b"x" * 99)
+    packed.write_bytes(b"x" * 25)  # about 100 bytes of text once gunzipped
+    assert not trec_fast.worth_starting_polars(plain)
+    assert trec_fast.worth_starting_polars(packed)
+    plain.write_bytes(b"x" * 100)
+    assert trec_fast.worth_starting_polars(plain)
+    assert trec_fast.worth_starting_polars(tmp_path / "missing.txt")  # its reader says so

@@ -26,113 +26,223 @@ Example: score a retriever against a tiny BEIR-shaped triple.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
-from ._version import __version__
-from .dataset import Dataset, Document, StreamingCorpus
-from .engine.retrieve import Retrieval, retrieve
-from .errors import (
-    DatasetFormatError,
-    DownloadError,
-    DuplicateNameError,
-    EvaluationError,
-    GeneratorError,
-    InputWarning,
-    InvalidSampleError,
-    MissingDependencyError,
-    PluginError,
-    PluginLoadError,
-    RetrieverError,
-    UnknownNameError,
-)
-from .evaluate.compare import ComparisonReport, PairComparison, compare
-from .evaluate.fuse import fuse
-from .evaluate.optimize_fusion import optimize_fusion
-from .evaluate.pipeline import evaluate_pipeline
-from .evaluate.rag import evaluate_rag
-from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
-from .evaluate.retrieval import evaluate_retrieval
-from .evaluate.run import evaluate_run
-from .formats.answers import read_answers, read_references
+from ._version import __version__ as __version__
 
-# _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
-from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
-from .formats.beir import read_beir, write_beir
-from .formats.convert import convert
-from .formats.demo import demo_path
-from .formats.download import download_dataset
-from .formats.files import (
-    read_dataset,
-    read_qrels,
-    read_queries,
-    read_run,
-    read_samples,
-    write_dataset,
-    write_qrels,
-    write_queries,
-    write_run,
-    write_samples,
-)
-from .hookspecs import hookimpl
-from .interfaces import (
-    DatasetFormat,
-    FusionMethod,
-    FusionParam,
-    MetricParam,
-    RagMetric,
-    RetrievalMetric,
-    RetrieverAdapter,
-    Synonym,
-)
-from .metrics.lexical import context_precision, context_recall, exact_match, token_f1
-from .metrics.retrieval import (
-    average_precision,
-    dcg_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    recall_at_k,
-    reciprocal_rank,
-)
-from .plugin_engine.loading import PluginInfo
-from .plugin_engine.registry import Registry, get_registry, list_plugins
-from .plugin_engine.view import RetrievalMetricsView
-from .quality.saved import load_report, save_report
-from .reports import (
-    FusionOptimization,
-    PipelineEvalReport,
-    RagEvalReport,
-    RetrievalEvalReport,
-    TieDiagnostic,
-)
-from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name loads on first use
+    from .dataset import Dataset, Document, StreamingCorpus
+    from .engine.retrieve import Retrieval, retrieve
+    from .engine.ties import TieDiagnostic
+    from .errors import (
+        DatasetFormatError,
+        DownloadError,
+        DuplicateNameError,
+        EvaluationError,
+        GeneratorError,
+        InputWarning,
+        InvalidSampleError,
+        MissingDependencyError,
+        PluginError,
+        PluginLoadError,
+        RetrieverError,
+        UnknownNameError,
+    )
+    from .evaluate.compare import compare
+    from .evaluate.fuse import fuse
+    from .evaluate.optimize_fusion import optimize_fusion
+    from .evaluate.pipeline import evaluate_pipeline
+    from .evaluate.rag import evaluate_rag
+    from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
+    from .evaluate.retrieval import evaluate_retrieval
+    from .evaluate.run import evaluate_run
+    from .formats.answers import read_answers, read_references
+    from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
+    from .formats.beir import read_beir, write_beir
+    from .formats.convert import convert
+    from .formats.demo import demo_path
+    from .formats.download import download_dataset
+    from .formats.files import (
+        read_dataset,
+        read_qrels,
+        read_queries,
+        read_run,
+        read_samples,
+        write_dataset,
+        write_qrels,
+        write_queries,
+        write_run,
+        write_samples,
+    )
+    from .hookspecs import hookimpl
+    from .interfaces import (
+        DatasetFormat,
+        FusionMethod,
+        FusionParam,
+        MetricParam,
+        RagMetric,
+        RetrievalMetric,
+        RetrieverAdapter,
+        Synonym,
+    )
+    from .metrics.lexical import context_precision, context_recall, exact_match, token_f1
+    from .metrics.retrieval import (
+        average_precision,
+        dcg_at_k,
+        ndcg_at_k,
+        precision_at_k,
+        recall_at_k,
+        reciprocal_rank,
+    )
+    from .plugin_engine.loading import PluginInfo
+    from .plugin_engine.registry import Registry, get_registry, list_plugins
+    from .plugin_engine.view import RetrievalMetricsView
+    from .quality.saved import load_report, save_report
+    from .reports import (
+        ComparisonReport,
+        FusionOptimization,
+        PairComparison,
+        PipelineEvalReport,
+        RagEvalReport,
+        RetrievalEvalReport,
+    )
     from .retrievers import BM25Retriever, DenseRetriever, load_retriever
     from .runs.table import RunTable
+    from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
-_RETRIEVERS = ("BM25Retriever", "DenseRetriever", "load_retriever")
+    #: The retrieval metrics evaluate_retrieval() can compute (see :data:`RETRIEVAL_METRICS`).
+    RETRIEVAL_METRICS: RetrievalMetricsView
+
+#: Where each public name lives: ``import ef.evaluation`` imports none of these modules, and
+#: the first use of a name imports its module alone (PEP 562), so ``from ef.evaluation import
+#: evaluate_run`` loads the run path and not fusion, compare or the retrievers. This table is
+#: the one list of the facade's names: ``__all__`` and ``dir()`` are made from it.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "DatasetFormatError",
+            "DownloadError",
+            "DuplicateNameError",
+            "EvaluationError",
+            "GeneratorError",
+            "InputWarning",
+            "InvalidSampleError",
+            "MissingDependencyError",
+            "PluginError",
+            "PluginLoadError",
+            "RetrieverError",
+            "UnknownNameError",
+        ),
+        "errors",
+    ),
+    **dict.fromkeys(("Corpus", "Qrels", "Queries", "RagSample", "Run", "RunInput"), "types"),
+    **dict.fromkeys(("Dataset", "Document", "StreamingCorpus"), "dataset"),
+    **dict.fromkeys(("Retrieval", "retrieve"), "engine.retrieve"),
+    "TieDiagnostic": "engine.ties",
+    "compare": "evaluate.compare",
+    "fuse": "evaluate.fuse",
+    "optimize_fusion": "evaluate.optimize_fusion",
+    "evaluate_pipeline": "evaluate.pipeline",
+    "evaluate_rag": "evaluate.rag",
+    **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "evaluate.ragas"),
+    "evaluate_retrieval": "evaluate.retrieval",
+    "evaluate_run": "evaluate.run",
+    **dict.fromkeys(("read_answers", "read_references"), "formats.answers"),
+    # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
+    **dict.fromkeys(("_DEFAULT_QRELS_PATHS", "read_beir", "write_beir"), "formats.beir"),
+    "convert": "formats.convert",
+    "demo_path": "formats.demo",
+    "download_dataset": "formats.download",
+    **dict.fromkeys(
+        (
+            "read_dataset",
+            "read_qrels",
+            "read_queries",
+            "read_run",
+            "read_samples",
+            "write_dataset",
+            "write_qrels",
+            "write_queries",
+            "write_run",
+            "write_samples",
+        ),
+        "formats.files",
+    ),
+    "hookimpl": "hookspecs",
+    **dict.fromkeys(
+        (
+            "DatasetFormat",
+            "FusionMethod",
+            "FusionParam",
+            "MetricParam",
+            "RagMetric",
+            "RetrievalMetric",
+            "RetrieverAdapter",
+            "Synonym",
+        ),
+        "interfaces",
+    ),
+    **dict.fromkeys(
+        ("context_precision", "context_recall", "exact_match", "token_f1"), "metrics.lexical"
+    ),
+    **dict.fromkeys(
+        (
+            "average_precision",
+            "dcg_at_k",
+            "ndcg_at_k",
+            "precision_at_k",
+            "recall_at_k",
+            "reciprocal_rank",
+        ),
+        "metrics.retrieval",
+    ),
+    "PluginInfo": "plugin_engine.loading",
+    **dict.fromkeys(("Registry", "get_registry", "list_plugins"), "plugin_engine.registry"),
+    **dict.fromkeys(("load_report", "save_report"), "quality.saved"),
+    **dict.fromkeys(
+        (
+            "ComparisonReport",
+            "FusionOptimization",
+            "PairComparison",
+            "PipelineEvalReport",
+            "RagEvalReport",
+            "RetrievalEvalReport",
+        ),
+        "reports",
+    ),
+    **dict.fromkeys(("BM25Retriever", "DenseRetriever", "load_retriever"), "retrievers"),
+    "RunTable": "runs.table",
+}
+
+
+def _retrieval_metrics() -> object:
+    from .plugin_engine.view import RetrievalMetricsView
+
+    # The retrieval metrics evaluate_retrieval() can compute, each keyed by the short name
+    # used in the ``metrics=`` argument and in report keys: the built-ins (map, mrr, ndcg,
+    # precision, recall, and the rest of docs/metrics.md) and every plugin's. A read-only
+    # mapping; it loads the plugins on first access, not here.
+    return RetrievalMetricsView()
 
 
 def __getattr__(name: str) -> object:
-    # RunTable and the retrievers need numpy; importing ef.evaluation must not (PEP 562 lazy
-    # attributes).
-    if name == "RunTable":
-        from .runs.table import RunTable
-
-        return RunTable
-    if name in _RETRIEVERS:
-        from . import retrievers
-
-        return getattr(retrievers, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name == "RETRIEVAL_METRICS":
+        value = _retrieval_metrics()
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # the next use is a plain global
+    return value
 
 
-#: The retrieval metrics evaluate_retrieval() can compute, each keyed by the short name used in
-#: the ``metrics=`` argument and in report keys: the built-ins (map, mrr, ndcg, precision,
-#: recall, and the rest of docs/metrics.md) and every plugin's. A read-only mapping; it loads
-#: the plugins on first access.
-RETRIEVAL_METRICS = RetrievalMetricsView()
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
+
+# Written out, not made from _LAZY: type checkers read a literal list for `import *`;
+# tests/test_public_api.py checks that the two agree.
 __all__ = [
     "RETRIEVAL_METRICS",
     "BM25Retriever",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..adapters import _bm25s, _haystack, _langchain, _llamaindex, basic, precomputed
 from ..hookspecs import hookimpl
 from ..interfaces import BatchSearchFunction, RetrieverAdapter, SearchFunction
 
@@ -12,18 +11,26 @@ from ..interfaces import BatchSearchFunction, RetrieverAdapter, SearchFunction
 # The libraries' adapters with their documented defaults; the wrappers in
 # ef.evaluation.adapters take other id fields.
 def _adapt_langchain(obj: Any) -> BatchSearchFunction:
+    from ..adapters import _langchain, basic
+
     return basic.adapt_search_batch(_langchain.langchain(obj))
 
 
 def _adapt_llamaindex(obj: Any) -> SearchFunction:
+    from ..adapters import _llamaindex, basic
+
     return basic.adapt_search(_llamaindex.llamaindex(obj))
 
 
 def _adapt_haystack(obj: Any) -> SearchFunction:
+    from ..adapters import _haystack, basic
+
     return basic.adapt_search(_haystack.haystack(obj))
 
 
 def _adapt_bm25s(obj: Any) -> BatchSearchFunction:
+    from ..adapters import _bm25s, basic
+
     return basic.adapt_search_batch(_bm25s.bm25s(obj))
 
 
@@ -33,6 +40,8 @@ def ef_evaluation_retriever_adapters() -> list[RetrieverAdapter]:
     # that the generic adapter would call wrongly. Then batch methods before per-query ones,
     # methods before plain callables: an object may be callable *and* have .search; a run
     # mapping is neither.
+    from ..adapters import _bm25s, _haystack, _langchain, _llamaindex, basic, precomputed
+
     return [
         RetrieverAdapter(
             name="langchain",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..formats import _records, beir, msmarco, parquet, rag_samples, trec
 from ..hookspecs import hookimpl
 from ..interfaces import DatasetFormat
 
@@ -15,6 +14,9 @@ from ..interfaces import DatasetFormat
 # tab-separated one MS MARCO.
 @hookimpl
 def ef_evaluation_formats() -> list[DatasetFormat]:
+    # The format modules load when a format is first asked for, not when a metric is.
+    from ..formats import _records, beir, msmarco, parquet, rag_samples, trec
+
     return [
         DatasetFormat(
             name="parquet",
@@ -91,7 +93,8 @@ def ef_evaluation_formats() -> list[DatasetFormat]:
 
 
 def _read_trec_columns(path: Path) -> Any:
-    # numpy and polars are imported only when a run is read this way.
-    from ..formats.trec_fast import read_trec_columns
+    # numpy and polars are imported only when a run is read this way; a small file is the
+    # reference reader's (None), which reads it before polars would have started.
+    from ..formats.trec_fast import read_trec_columns, worth_starting_polars
 
-    return read_trec_columns(path)
+    return read_trec_columns(path) if worth_starting_polars(path) else None

@@ -3,11 +3,16 @@ names), each declared in its own module of :mod:`ef.evaluation.fusion`."""
 
 from __future__ import annotations
 
-from ..fusion import BUILTIN
+from typing import TYPE_CHECKING
+
 from ..hookspecs import hookimpl
-from ..interfaces import FusionMethod
+
+if TYPE_CHECKING:
+    from ..interfaces import FusionMethod
 
 
 @hookimpl
 def ef_evaluation_fusion_methods() -> list[FusionMethod]:
+    from ..fusion import BUILTIN  # when a fusion method is first resolved
+
     return list(BUILTIN)

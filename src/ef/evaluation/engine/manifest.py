@@ -82,10 +82,10 @@ def _base(registry: Registry, metrics: Iterable[MetricEntry]) -> dict[str, Any]:
     entries = []
     used: dict[str, None] = {}
     for key, name, k, params in metrics:
-        plugin = registry.provider(name).name
+        plugin = registry.provider_name(name)
         used[plugin] = None
         entries.append({"key": key, "name": name, "k": k, "params": dict(params), "plugin": plugin})
-    infos = {info.name: info for info in registry.plugins}
+    infos = {name: registry.plugin_info(name) for name in used}
     return {
         "ef_evaluation": __version__,
         "python": platform.python_version(),

@@ -382,7 +382,7 @@ def _index(registry: Registry) -> _Index:
 
 def _who(registry: Registry, name: str) -> str:
     try:
-        return f"{name!r} ({registry.provider(name).describe()})"
+        return f"{name!r} ({registry.plugin_info(registry.provider_name(name)).describe()})"
     except UnknownNameError:  # a registry built by hand
         return repr(name)
 

@@ -58,7 +58,7 @@ def _streamable(path: Path, run_format: str | None, registry: Registry) -> bool:
         fmt = format_for(path, run_format, "read_run", registry, must_exist=True)
     except (OSError, ValueError):  # the whole-file path says what is wrong
         return False
-    return fmt.name == "trec" and registry.provider(fmt.name, "format").name == "builtin.formats"
+    return fmt.name == "trec" and registry.provider_name(fmt.name, "format") == "builtin.formats"
 
 
 def _tables(

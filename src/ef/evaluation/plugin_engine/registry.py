@@ -6,6 +6,7 @@ import difflib
 import functools
 import os
 import sys
+import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -40,7 +41,27 @@ Item = TypeVar("Item", RetrievalMetric, RagMetric, DatasetFormat, RetrieverAdapt
 T = TypeVar("T")
 
 
+#: Each kind of item: its hook and the classes its items are. A registry collects a kind when it
+#: is first asked for, so resolving a metric imports no format, adapter or fusion module.
+_KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
+    "metric": ("ef_evaluation_metrics", (RetrievalMetric, RagMetric)),
+    "format": ("ef_evaluation_formats", (DatasetFormat,)),
+    "adapter": ("ef_evaluation_retriever_adapters", (RetrieverAdapter,)),
+    "fusion": ("ef_evaluation_fusion_methods", (FusionMethod,)),
+}
+_BUILTIN = "builtin."
+
+
 @attrs.frozen
+class _Collected:
+    """One kind's items in hook-call order, who provided each, and what each plugin gave."""
+
+    items: Mapping[str, Any]
+    providers: Mapping[str, str]
+    provides: Mapping[str, tuple[str, ...]]
+
+
+@attrs.frozen(eq=False)
 class Registry:
     """What the loaded plugins provide: metrics, formats, retriever adapters and fusion methods.
 
@@ -49,6 +70,11 @@ class Registry:
     A registry never changes: :meth:`with_plugins` and :meth:`with_metrics` return a new one.
     All its mappings are read-only ``FrozenDict`` mappings.
 
+    The plugins are fixed when it is built; each kind of item is collected from them the first
+    time it is asked for (the built-ins import their modules then), except that a kind which
+    an installed or in-process plugin provides is collected at once, so that its errors and
+    name clashes surface where the registry is built.
+
     >>> registry = Registry.load(autoload=False)
     >>> sorted(registry.retrieval_metrics)[:8]
     ['binary_gain', 'bpref', 'dcg', 'err', 'f1', 'gm_bpref', 'gm_map', 'hole']
@@ -56,17 +82,15 @@ class Registry:
     'builtin.retrieval_metrics'
     """
 
-    plugins: tuple[PluginInfo, ...]
-    _metrics: Mapping[str, RetrievalMetric | RagMetric]
-    _formats: Mapping[str, DatasetFormat]
-    #: In the order they are tried.
-    adapters: tuple[RetrieverAdapter, ...]
-    _providers: Mapping[tuple[str, str], str]
-    _fusion_methods: Mapping[str, FusionMethod] = attrs.field(factory=FrozenDict, repr=False)
+    _manager: pluggy.PluginManager = attrs.field(repr=False)
+    #: Where each registered plugin came from (without ``provides``: see :attr:`plugins`).
+    _infos: Mapping[str, PluginInfo]
     #: The registered plugin objects by name, so that with_plugins() can add to them.
-    _objects: tuple[tuple[str, object], ...] = attrs.field(default=(), eq=False, repr=False)
+    _objects: tuple[tuple[str, object], ...] = attrs.field(default=(), repr=False)
+    _collected: dict[str, _Collected] = attrs.field(factory=dict, init=False, repr=False)
+    _lock: threading.Lock = attrs.field(factory=threading.Lock, init=False, repr=False)
     #: derived(): data computed from this registry by other modules, built once.
-    _derived: dict[Hashable, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    _derived: dict[Hashable, Any] = attrs.field(factory=dict, init=False, repr=False)
 
     @classmethod
     def load(
@@ -109,7 +133,7 @@ class Registry:
         if name is not None and len(plugins) != 1:
             raise ValueError("with_plugins(name=...) names one plugin; pass a single plugin")
         added = [(name, plugins[0])] if name is not None else named_plugins(plugins)
-        infos = {info.name: info for info in self.plugins}
+        infos = dict(self._infos)
         pm = new_plugin_manager()
         for plugin_name, plugin in self._objects:
             pm.register(plugin, name=plugin_name)
@@ -152,41 +176,62 @@ class Registry:
     def from_plugin_manager(
         cls, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo] | None = None
     ) -> Registry:
-        """Collect every hook implementation of ``pm``, one plugin at a time."""
-        infos = dict(infos or {})
-        collector = _Collector(pm, infos)
-        metrics = collector.collect(
-            "metric", pm.hook.ef_evaluation_metrics, (RetrievalMetric, RagMetric)
-        )
-        formats = collector.collect("format", pm.hook.ef_evaluation_formats, (DatasetFormat,))
-        adapters = collector.collect(
-            "adapter", pm.hook.ef_evaluation_retriever_adapters, (RetrieverAdapter,)
-        )
-        fusion_methods = collector.collect(
-            "fusion", pm.hook.ef_evaluation_fusion_methods, (FusionMethod,)
-        )
-        plugins = tuple(
+        """A registry of ``pm``'s plugins, which it collects one plugin at a time."""
+        # A blocked name is listed with no plugin.
+        listed = [(name, plugin) for name, plugin in pm.list_name_plugin() if plugin is not None]
+        registry = cls(manager=pm, infos=FrozenDict(dict(infos or {})), objects=tuple(listed))
+        for kind, (hook, _) in _KINDS.items():
+            impls = getattr(pm.hook, hook).get_hookimpls()
+            if any(not impl.plugin_name.startswith(_BUILTIN) for impl in impls):
+                registry._kind(kind)
+        return registry
+
+    def _kind(self, kind: str) -> _Collected:
+        """The items of ``kind``, collected on first use (once, whichever thread asks)."""
+        collected = self._collected.get(kind)
+        if collected is not None:
+            return collected
+        with self._lock:
+            if kind not in self._collected:
+                hook, types = _KINDS[kind]
+                caller = getattr(self._manager.hook, hook)
+                self._collected[kind] = _Collector(self._infos).collect(kind, caller, types)
+            return self._collected[kind]
+
+    @property
+    def plugins(self) -> tuple[PluginInfo, ...]:
+        """Every loaded plugin, in registration order, with what it provides (this collects
+        every kind)."""
+        kinds = {kind: self._kind(kind) for kind in _KINDS}
+        return tuple(
             attrs.evolve(
-                infos.get(name) or PluginInfo(name, None, None, name, builtin=False),
+                self.plugin_info(name),
                 provides={
-                    kind: tuple(sorted(names))
-                    for kind, names in collector.provides.get(name, {}).items()
+                    kind: tuple(sorted(collected.provides[name]))
+                    for kind, collected in kinds.items()
+                    if name in collected.provides
                 },
             )
-            for name, plugin in pm.list_name_plugin()
-            if plugin is not None  # a blocked name is listed with no plugin
+            for name, _ in self._objects
         )
-        return cls(
-            plugins=plugins,
-            metrics=FrozenDict(metrics),
-            formats=FrozenDict(formats),
-            adapters=tuple(adapters.values()),
-            providers=FrozenDict(collector.providers),
-            fusion_methods=FrozenDict(fusion_methods),
-            objects=tuple(
-                (name, plugin) for name, plugin in pm.list_name_plugin() if plugin is not None
-            ),
-        )
+
+    def plugin_info(self, name: str) -> PluginInfo:
+        """Where the plugin called ``name`` came from (its ``provides`` left empty: see
+        :attr:`plugins`); ``UnknownNameError`` if no such plugin is loaded.
+
+        >>> Registry.load(autoload=False).plugin_info("builtin.formats").distribution
+        'ef-evaluation'
+        """
+        info = self._infos.get(name)
+        if info is not None:
+            return info
+        if any(name == listed for listed, _ in self._objects):  # registered with no record
+            return PluginInfo(name, None, None, name, builtin=False)
+        raise UnknownNameError(f"no plugin {name!r} is loaded")
+
+    @property
+    def _metrics(self) -> Mapping[str, RetrievalMetric | RagMetric]:
+        return self._kind("metric").items
 
     @property
     def retrieval_metrics(self) -> Mapping[str, RetrievalMetric]:
@@ -201,13 +246,18 @@ class Registry:
     @property
     def formats(self) -> Mapping[str, DatasetFormat]:
         """Name to :class:`DatasetFormat`, sorted by name."""
-        return _sorted_view(self._formats, DatasetFormat)
+        return _sorted_view(self._kind("format").items, DatasetFormat)
 
     @property
     def formats_to_detect(self) -> tuple[DatasetFormat, ...]:
         """The formats in the order detection asks them: plugins' before the built-ins (the
         hook-call order), and the built-ins most specific first (BEIR, TREC, MS MARCO)."""
-        return tuple(self._formats.values())
+        return tuple(self._kind("format").items.values())
+
+    @property
+    def adapters(self) -> tuple[RetrieverAdapter, ...]:
+        """The retriever adapters, in the order they are tried."""
+        return tuple(self._kind("adapter").items.values())
 
     @property
     def fusion_methods(self) -> Mapping[str, FusionMethod]:
@@ -216,7 +266,7 @@ class Registry:
         >>> sorted(Registry.load(autoload=False).fusion_methods)
         ['anz', 'isr', 'max', 'min', 'mnz', 'rrf', 'sum', 'wsum']
         """
-        return _sorted_view(self._fusion_methods, FusionMethod)
+        return _sorted_view(self._kind("fusion").items, FusionMethod)
 
     def retrieval_metric(self, name: str) -> RetrievalMetric:
         """The retrieval metric called ``name``; ``UnknownNameError`` lists the valid ones."""
@@ -235,11 +285,22 @@ class Registry:
         return self._lookup("fusion method", name, self.fusion_methods)
 
     def provider(self, name: str, kind: str = "metric") -> PluginInfo:
-        """The plugin that provides the ``kind`` item called ``name``."""
-        plugin = self._providers.get((kind, name))
+        """The plugin that provides the ``kind`` item called ``name``, with everything it
+        provides (which collects every kind: :meth:`provider_name` does not)."""
+        plugin = self.provider_name(name, kind)
+        return next(info for info in self.plugins if info.name == plugin)
+
+    def provider_name(self, name: str, kind: str = "metric") -> str:
+        """The name of the plugin that provides the ``kind`` item called ``name``
+        (:meth:`plugin_info` says where it came from).
+
+        >>> Registry.load(autoload=False).provider_name("trec", "format")
+        'builtin.formats'
+        """
+        plugin = self._kind(kind).providers.get(name) if kind in _KINDS else None
         if plugin is None:
             raise UnknownNameError(f"no loaded plugin provides the {kind} {name!r}")
-        return next(info for info in self.plugins if info.name == plugin)
+        return plugin
 
     def _lookup(self, what: str, name: str, valid: Mapping[str, Item]) -> Item:
         if name in valid:
@@ -265,10 +326,8 @@ def _sorted_view(items: Mapping[str, Any], kind: type[Item]) -> Mapping[str, Ite
 class _Collector:
     """Calls each hook implementation on its own, so every item keeps its provenance."""
 
-    def __init__(self, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo]) -> None:
+    def __init__(self, infos: Mapping[str, PluginInfo]) -> None:
         self._infos = infos
-        self.providers: dict[tuple[str, str], str] = {}
-        self.provides: dict[str, dict[str, tuple[str, ...]]] = {}
 
     def _describe(self, plugin: str) -> str:
         info = self._infos.get(plugin)
@@ -297,24 +356,20 @@ class _Collector:
             f"{self._describe(ordered[0])} and {self._describe(ordered[1])}. {way_out}"
         )
 
-    def collect(
-        self, kind: str, hook: pluggy.HookCaller, types: tuple[type, ...]
-    ) -> dict[str, Any]:
+    def collect(self, kind: str, hook: pluggy.HookCaller, types: tuple[type, ...]) -> _Collected:
         items: dict[str, Any] = {}
+        providers: dict[str, str] = {}
+        provides: dict[str, tuple[str, ...]] = {}
         # get_hookimpls() lists in reverse call order; pluggy calls the last one first
         # (tryfirst last, trylast first), and so do we.
         for impl in reversed(hook.get_hookimpls()):
             for item in self._call(impl, hook.name, types):
-                key = (kind, item.name)
-                if key in self.providers:
-                    raise self._clash(kind, item.name, self.providers[key], impl.plugin_name)
-                self.providers[key] = impl.plugin_name
+                if item.name in providers:
+                    raise self._clash(kind, item.name, providers[item.name], impl.plugin_name)
+                providers[item.name] = impl.plugin_name
                 items[item.name] = item
-                provided: dict[str, tuple[str, ...]] = self.provides.setdefault(
-                    impl.plugin_name, {}
-                )
-                provided[kind] = (*provided.get(kind, ()), item.name)
-        return items
+                provides[impl.plugin_name] = (*provides.get(impl.plugin_name, ()), item.name)
+        return _Collected(FrozenDict(items), FrozenDict(providers), FrozenDict(provides))
 
     def _call(
         self, impl: pluggy.HookImpl, hook_name: str, types: tuple[type, ...]
