@@ -272,9 +272,15 @@ def test_the_c_row_is_skipped_with_its_reason_not_failed(
 
 
 @pytest.mark.parametrize("batches", [False, True])
-def test_the_breakdown_times_every_stage_it_names(small, small_blocks, batches) -> None:
+def test_the_breakdown_times_every_stage_it_names(
+    small, small_blocks, batches, monkeypatch
+) -> None:
+    from ef.evaluation.formats import trec_fast
+
     if batches:  # the scale S run read as large runs are: in batches of whole queries
         small_blocks(1 << 16, stream_from=0)
+    else:  # read whole by polars, as a run above SMALL_RUN_BYTES is
+        monkeypatch.setattr(trec_fast, "SMALL_RUN_BYTES", 0)
     breakdown = load("breakdown")
     read = RunTable.read
     result = breakdown.child(str(small[0]), str(small[1]))

@@ -285,8 +285,9 @@ def _measure(draw: st.DrawFn) -> list[str]:
     """``-m`` with a measure and odd parameters: ``P.5,5``, ``rbp.p=1e300``, ``ndcg_cut.``."""
     name = draw(_NAMES)
     pair = st.tuples(st.sampled_from(["p", "1", "2", "-1", "x", ""]), _VALUES).map("=".join)
-    parts = draw(st.lists(st.one_of(_VALUES, pair), max_size=3))
-    if parts and draw(st.booleans()):
+    parts: list[str] = draw(st.lists(st.one_of(_VALUES, pair), max_size=3))
+    twice: bool = draw(st.booleans())
+    if parts and twice:
         parts.append(parts[0])  # a parameter given twice: P.5,5
     return ["-m", f"{name}.{','.join(parts)}"]
 

@@ -91,7 +91,7 @@ def test_a_run_scored_by_rank_given_as_the_qrels_is_refused(as_float: bool) -> N
         "the qrels argument holds 100% of the run argument's docs",
         "evaluate_run(run=..., qrels=...)",
         "ef-eval evaluate takes QRELS RUN",
-        "pass check_swapped=False to score them as given",
+        "pass check_swapped=False (ef-eval evaluate --no-check-swapped) to score them as given",
     ):
         assert part in message
     assert scored(judged(), run, check_swapped=False) != right  # the way out scores as given
@@ -291,3 +291,23 @@ def test_a_run_scored_by_rank_given_as_the_qrels_is_always_refused(
         evaluate_run(qrels, run)
     with pytest.raises(ValueError, match="run and qrels look swapped"):
         evaluate_run(frame(qrels), frame(run))
+
+
+def test_the_cli_refuses_swapped_parquet_files_and_scores_them_when_told(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from ef.evaluation.cli import cli
+
+    run, qrels = tmp_path / "run.parquet", tmp_path / "qrels.parquet"
+    import polars as pl
+
+    pl.DataFrame(frame(by_rank(100)).to_dict("list")).write_parquet(run)
+    pl.DataFrame(frame(judged()).to_dict("list")).write_parquet(qrels)
+    swapped = ["evaluate", str(run), str(qrels), "-m", "ndcg@10", "-o", "json"]
+    refused = CliRunner().invoke(cli, swapped)
+    assert refused.exit_code == 2
+    assert "run and qrels look swapped" in refused.output
+    assert "--no-check-swapped" in refused.output
+    scored_as_given = CliRunner().invoke(cli, [*swapped, "--no-check-swapped"])
+    assert scored_as_given.exit_code == 0, scored_as_given.output
+    assert '"ndcg@10"' in scored_as_given.output

@@ -282,6 +282,12 @@ EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
     "(default: one after another, in this process).",
 )
 @click.option(
+    "--no-check-swapped",
+    is_flag=True,
+    help="Score QRELS and RUN as given even if they look swapped (by default a Parquet or "
+    "other table whose shape says the two were given the wrong way round stops the command).",
+)
+@click.option(
     "--no-check-doc-ids",
     is_flag=True,
     help="Score RUN's doc ids as they are, even if no query has a judged doc in its ranking "
@@ -296,6 +302,7 @@ def evaluate(  # click passes every option by keyword
     qrels: str,
     run: tuple[str, ...],
     workers: int | None,
+    no_check_swapped: bool,
     no_check_doc_ids: bool,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
@@ -356,6 +363,7 @@ def evaluate(  # click passes every option by keyword
             qrels_columns=_columns(qrels_columns),
             progress=show_progress(no_progress),
             executor=pool,
+            check_swapped=not no_check_swapped,
             check_doc_ids=not no_check_doc_ids,
         )
     _emit_report(report, output, per_query, " ".join(map(str, run)))

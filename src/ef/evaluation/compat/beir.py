@@ -113,7 +113,7 @@ class EvaluateRetrieval:
             profile="beir",
             ignore_identical_ids=ignore_identical_ids,
             registry=registry,
-            check_doc_ids=False,  # BEIR scores misspelt doc ids 0, and so does this
+            check_doc_ids="warn",  # BEIR scores misspelt doc ids 0: so do we, and say so
         )
         ndcg, _map, recall, precision = (
             {f"{prefix}@{k}": report.metrics[f"{ours}@{k}"] for k in ks}
@@ -168,6 +168,6 @@ class EvaluateRetrieval:
             profile="beir",
             ignore_identical_ids=ignore_identical_ids,
             registry=registry,
-            check_doc_ids=False,  # BEIR scores misspelt doc ids 0, and so does this
+            check_doc_ids="warn",  # BEIR scores misspelt doc ids 0: so do we, and say so
         )
         return {f"{prefix}@{k}": report.metrics[f"{ours}@{k}"] for k in ks}

@@ -258,7 +258,7 @@ class _Evaluator:
             metrics=self._keys,
             profile="ir_measures",
             registry=self._registry,
-            check_doc_ids=False,  # ir_measures scores misspelt doc ids 0, and so does this
+            check_doc_ids="warn",  # ir_measures scores misspelt doc ids 0: so do we, and say so
         )
 
     def _aggregate(self, run: Any) -> dict[Measure | str, float]:

@@ -196,7 +196,7 @@ class RelevanceEvaluator:
             metrics=list(self._names) or [_PLACEHOLDER],
             profile="trec_eval",
             registry=self._registry,
-            check_doc_ids=False,  # pytrec_eval scores misspelt doc ids 0, and so does this
+            check_doc_ids="warn",  # pytrec_eval scores misspelt doc ids 0: so do we, and say so
         )
         return {
             query_id: {

@@ -357,7 +357,7 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
             metrics=measured,
             profile="ranx",
             registry=registry,
-            check_doc_ids=False,  # ranx scores misspelt doc ids 0, and so does this
+            check_doc_ids="warn",  # ranx scores misspelt doc ids 0: so do we, and say so
         )
     order = sorted(report.per_query)
     results: dict[str, Any] = {}

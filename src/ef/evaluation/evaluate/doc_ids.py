@@ -16,7 +16,9 @@ before any report is made:
   with the share. Sparse qrels are normal: 97% of the queries of a BM25 run on SciFact have
   one in their top 1,000, although 9% of its top-10 docs are judged.
 
-``check_doc_ids=False`` (``ef-eval evaluate --no-check-doc-ids``) leaves them unchecked.
+``check_doc_ids=False`` (``ef-eval evaluate --no-check-doc-ids``) leaves them unchecked;
+``check_doc_ids="warn"`` scores them as they are with an :class:`~ef.evaluation.InputWarning`
+in place of each refusal (the compat shims' way: their tools score such docs 0).
 
 >>> check_docs_meet({"q1": ["cacm-1938"]}, {"q1": {"CACM-1938": 1}}, "qrels", stacklevel=1)
 Traceback (most recent call last):
@@ -51,6 +53,8 @@ _FIX = (
     "Nothing was scored: spell the run's doc ids as the qrels' do, or pass check_doc_ids=False "
     "(ef-eval evaluate --no-check-doc-ids) to score them as they are"
 )
+#: In place of _FIX where a refusal is a warning (check_doc_ids="warn").
+_SCORED = "They are scored as they are: is that what you meant?"
 
 
 def check_docs_meet(
@@ -60,6 +64,7 @@ def check_docs_meet(
     *,
     stacklevel: int,
     unavailable: Mapping[str, str] | None = None,
+    refuse: bool = True,
 ) -> None:
     """:func:`check_doc_overlap` of ``run`` (a run value, or ranked lists) against the
     queries of ``qrels`` that ``averaging`` scores (``unavailable`` ones passed over, as
@@ -67,22 +72,29 @@ def check_docs_meet(
     caller)."""
     ranked = RankedLists(run, checked=True) if isinstance(run, Mapping) else run
     scored = query_sets(ranked, qrels, averaging, unavailable)[0]
-    check_doc_overlap(doc_overlap(ranked, qrels, scored), stacklevel=stacklevel + 1)
+    check_doc_overlap(doc_overlap(ranked, qrels, scored), stacklevel=stacklevel + 1, refuse=refuse)
 
 
-def check_doc_overlap(overlap: DocOverlap, *, stacklevel: int) -> None:
+def check_doc_overlap(overlap: DocOverlap, *, stacklevel: int, refuse: bool = True) -> None:
     """Refuse a run whose docs do not meet the judged docs of its scored queries; warn if
-    fewer than half of them do (from ``stacklevel`` frames above this function)."""
+    fewer than half of them do (from ``stacklevel`` frames above this function). With
+    ``refuse=False`` a refusal is a warning too, and the run is scored as it is."""
     if not overlap.scored:
         return  # no query to score: the query checks and the scoring rules say so
     respelt = [look for look in overlap.looked if look.respelt is not None]
-    if not overlap.met:
-        raise ValueError(_none_met(overlap, respelt))
     unmet = overlap.scored - overlap.met
+    refusal = None
+    if not overlap.met:
+        refusal = _none_met(overlap, respelt)
     # A tenth of the scored queries or more (estimated from those looked at) meet the qrels
     # only once respelt: the ids differ in form, not just the queries' luck.
-    if respelt and 10 * len(respelt) * unmet >= overlap.scored * len(overlap.looked):
-        raise ValueError(_respelt_message(overlap, respelt))
+    elif respelt and 10 * len(respelt) * unmet >= overlap.scored * len(overlap.looked):
+        refusal = _respelt_message(overlap, respelt)
+    if refusal is not None:
+        if refuse:
+            raise ValueError(f"{refusal}. {_FIX}")
+        warnings.warn(f"{refusal}. {_SCORED}", InputWarning, stacklevel=stacklevel + 1)
+        return
     if 2 * overlap.met < overlap.scored:
         message = (
             f"only {overlap.met} of the {overlap.scored} scored queries "
@@ -123,7 +135,7 @@ def _none_met(overlap: DocOverlap, respelt: Sequence[Look]) -> str:
     cause = _cause(overlap.looked, respelt)
     if cause is not None:
         message += f"; likely cause: {cause}"
-    return f"{message}. {_FIX}"
+    return message
 
 
 def _respelt_message(overlap: DocOverlap, respelt: Sequence[Look]) -> str:
@@ -135,5 +147,5 @@ def _respelt_message(overlap: DocOverlap, respelt: Sequence[Look]) -> str:
         f"(of {overlap.scored}) with no judged doc in their ranking, {len(respelt)} of the "
         f"{len(overlap.looked)} looked at retrieve a judged doc spelled otherwise (query "
         f"{first.query_id!r} retrieves {doc!r}, qrels judges {judged!r}); likely cause: "
-        f"{_cause(overlap.looked, respelt)}. {_FIX}"
+        f"{_cause(overlap.looked, respelt)}"
     )

@@ -66,7 +66,7 @@ def evaluate_run(
     run_columns: Sequence[str] | None = None,
     qrels_columns: Sequence[str] | None = None,
     check_swapped: bool = True,
-    check_doc_ids: bool = True,
+    check_doc_ids: bool | Literal["warn"] = True,
     progress: Progress = False,
     executor: cf.Executor | None = None,
 ) -> RetrievalEvalReport:
@@ -152,7 +152,9 @@ def evaluate_run(
             queries, naming the likely cause (case, a prefix or suffix, leading zeros,
             whitespace, an int against a str), and warn if fewer than half of those queries
             have a judged doc in their ranking (:mod:`~ef.evaluation.evaluate.doc_ids`).
-            ``False`` scores the doc ids as they are.
+            ``False`` scores the doc ids as they are; ``"warn"`` scores them as they are
+            with an :class:`~ef.evaluation.InputWarning` in place of a refusal (as the
+            compat shims do, whose tools score such docs 0).
         progress: ``True`` shows progress bars on stderr once a phase has run for a second
             (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
             each phase: reading the run file, in bytes (only for a run given as a path; the
@@ -295,7 +297,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             averaging=scored_over,  # under a profile: "qrels", every judged query counts
         )
     if check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
-        check_docs_meet(table, judged, scored_over, stacklevel=2)
+        check_docs_meet(table, judged, scored_over, stacklevel=2, refuse=check_doc_ids is True)
     if profile is None:
         return scored_report(
             table.without_identical_ids() if ignore_identical_ids else table,

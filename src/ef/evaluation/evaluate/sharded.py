@@ -24,7 +24,7 @@ import glob
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -256,7 +256,7 @@ def sharded_evaluation(
     executor: cf.Executor | None,
     custom_registry: bool,
     progress: Progress = False,
-    check_doc_ids: bool = True,
+    check_doc_ids: bool | Literal["warn"] = True,
 ) -> Evaluation:
     """The evaluation of the run made of ``shards`` (in order) against ``qrels`` (read as
     :func:`~ef.evaluation.evaluate.inputs.load_qrels` reads them), each shard scored by

@@ -14,7 +14,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..engine.batches import BatchScores, combine_batches, merge_batches, scored_parts
 from ..engine.doc_overlap import DocOverlap
@@ -139,7 +139,7 @@ def streamed_evaluation(
     inputs: Mapping[str, object],
     progress: Progress = False,
     qrels_columns: Columns = None,
-    check_doc_ids: bool = True,
+    check_doc_ids: bool | Literal["warn"] = True,
 ) -> Evaluation | None:
     """The evaluation of the run file ``path`` read in batches of :data:`BLOCK_BYTES`, or
     None if it is smaller than :data:`STREAM_FROM`, of another format, or cannot be read in
@@ -192,7 +192,7 @@ def batched_evaluation(
     averaging: str,
     tie_policy: str,
     inputs: Mapping[str, object],
-    check_doc_ids: bool = True,
+    check_doc_ids: bool | Literal["warn"] = True,
 ) -> Evaluation:
     """The evaluation of the run scored batch by batch (or shard by shard) as ``parts``, in
     the run's order (:func:`~ef.evaluation.engine.batches.combine_batches`): checked against
@@ -219,7 +219,8 @@ def batched_evaluation(
     # stacklevel: the warning points at the caller of evaluate_run, two frames above this.
     check_overlap(run, qrels, averaging, stacklevel=5)
     if check_doc_ids:
-        check_doc_overlap(docs, stacklevel=4)  # the same frame, from one frame lower
+        # The same frame, from one frame lower.
+        check_doc_overlap(docs, stacklevel=4, refuse=check_doc_ids is True)
     return evaluation(
         registry,
         run,

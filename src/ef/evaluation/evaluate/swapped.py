@@ -143,12 +143,14 @@ class Verdict:
         if self.action == "refuse":
             return (
                 f"run and qrels look swapped: {'; '.join(self.pros)}. {_FIX} If these are the "
-                "inputs you meant, pass check_swapped=False to score them as given"
+                "inputs you meant, pass check_swapped=False (ef-eval evaluate --no-check-swapped) "
+                "to score them as given"
             )
         against = f"; but {'; '.join(self.cons)}" if self.cons else ""
         return (
             f"run and qrels may be swapped: {'; '.join(self.pros)}{against}. {_FIX} They are "
-            "scored as given; if that is what you meant, check_swapped=False silences this"
+            "scored as given; if that is what you meant, check_swapped=False (ef-eval evaluate "
+            "--no-check-swapped) silences this"
         )
 
 
