@@ -177,7 +177,8 @@ def test_a_misspelt_key_beside_real_fields_is_a_warning_naming_the_sample(builti
 def test_extra_keys_of_our_own_or_private_give_no_warning(builtin_registry) -> None:
     samples = [
         {"id": "s1", "response": "a", "reference": "a", "references": ["a"], "query_id": "7",
-         "reference_context_grades": [1], "_note": "x", "_refrence": "x"},
+         "reference_context_ids": ["d1"], "reference_context_grades": {"d1": 2}, "_note": "x",
+         "_refrence": "x"},
     ]  # fmt: skip
     report = evaluate_rag(samples, metrics=("exact_match",), registry=builtin_registry)
     assert report.metrics["exact_match"] == 1.0
