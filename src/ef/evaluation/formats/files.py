@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dataset import Dataset, Document, StreamingCorpus, documents_of
-from ..errors import DatasetFormatError, FormatNotDetectedError, UnknownNameError
+from ..errors import DatasetFormatError, UnknownNameError
 from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
 from ._io import check_input, damaged_gzip
+from .undetected import undetected_error
 
 if TYPE_CHECKING:
     from .trec_fast import RunColumns
@@ -69,12 +70,8 @@ def format_for(
     damaged = damaged_gzip(path)
     if damaged is not None:  # no format could read a line of it: say why, not "which format"
         raise DatasetFormatError(damaged)
-    raise FormatNotDetectedError(
-        f"cannot tell the format of {path} to {what}; name it with format= "
-        f"(one of: {', '.join(able)})",
-        path=path,
-        capability=capability,
-    )
+    # An empty file or a CSV table: say so, not "cannot tell the format" (reads like a bug).
+    raise undetected_error(path, capability, list(able))
 
 
 def _read(
