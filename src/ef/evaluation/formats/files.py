@@ -19,6 +19,7 @@ from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
+from ._arguments import is_path, path_argument
 from ._io import check_input, damaged_gzip
 from .undetected import undetected_error
 
@@ -54,6 +55,11 @@ def format_for(
     able = {n: f for n, f in registry.formats.items() if getattr(f, capability) is not None}
     what = capability.replace("_", " ")
     if format is not None:
+        if format not in registry.formats and is_path(format) and Path(format).exists():
+            raise UnknownNameError(
+                f"format={format!r} is the path of a file, not a format; are the arguments "
+                f"swapped? The path comes first: {capability}(path, format)"
+            )
         chosen = registry.format(format)
         if getattr(chosen, capability) is None:
             raise UnknownNameError(
@@ -74,10 +80,24 @@ def format_for(
     raise undetected_error(path, capability, list(able))
 
 
+#: What each writer writes, as its signature names it.
+_WRITTEN = {
+    "write_run": "run",
+    "write_qrels": "qrels",
+    "write_queries": "queries",
+    "write_samples": "samples",
+}
+#: What to do instead of reading data that is in memory already.
+_IN_MEMORY = {
+    "read_run": "a run held in memory needs no reading: pass it to evaluate_run",
+    "read_qrels": "qrels held in memory need no reading: pass them to evaluate_run",
+}
+
+
 def _read(
     path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
 ) -> Any:
-    source = Path(path)
+    source = path_argument(path, f"{capability}(path)", hint=_IN_MEMORY.get(capability, ""))
     registry = registry_or_default(registry)
     fmt = format_for(source, format, capability, registry, must_exist=True)
     reader: Callable[[Path], Any] = getattr(fmt, capability)
@@ -92,7 +112,8 @@ def _write(
     capability: str,
     registry: Registry | None,
 ) -> None:
-    target = Path(path)
+    call = f"{capability}(path, {_WRITTEN.get(capability, 'data')})"
+    target = path_argument(path, call, other=data)
     registry = registry_or_default(registry)
     fmt = format_for(target, format, capability, registry, must_exist=False)
     writer: Callable[[Path, object], None] = getattr(fmt, capability)
@@ -259,7 +280,7 @@ def read_dataset(
     ...     dict(corpus.items()), queries, qrels
     ({'d1': 'Paris is in France.'}, {'q1': 'Paris?'}, {'q1': {'d1': 1}})
     """
-    source = Path(path)
+    source = path_argument(path, "read_dataset(path)", expected="a dataset folder")
     dataset: Dataset = _read(source, format, "read_dataset", registry)
     qrels = _pick_split(dataset, split, source)
     return (
@@ -286,6 +307,8 @@ def write_dataset(
     document at a time. ``qrels`` are written as ``split``. Every file goes through a
     temporary file, renamed only when all were written.
     """
+    call = "write_dataset(path, corpus, queries, qrels)"
+    path_argument(path, call, expected="a dataset folder", other=corpus)
     dataset = Dataset(documents_of(corpus), queries, {split: qrels})
     _write(path, dataset, format, "write_dataset", registry)
 
@@ -337,7 +360,7 @@ def read_run_columns(
     the format that claims it has a fast reader that reads it exactly, else as the
     reference reader's mapping: the same numbers and errors either way. Detection order and
     plugins are honoured: a fast reader is its format's ``read_run_columns`` capability."""
-    source = Path(path)
+    source = path_argument(path, "read_run(path)", hint=_IN_MEMORY["read_run"])
     registry = registry_or_default(registry)
     fmt = format_for(source, format, "read_run", registry, must_exist=True)
     where = f"the file {source}"
