@@ -18,6 +18,7 @@ from ef.evaluation import (
     InputWarning,
     RunTable,
     compare,
+    evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
     read_qrels,
@@ -300,3 +301,25 @@ def test_evaluate_retrieval_checks_its_grades_as_evaluate_run_does(grade: object
     qrels = {"q1": {"d1": grade}, "q2": {"d2": 1}}
     with pytest.raises((ValueError, TypeError), match=r"qrels\['q1'\]\['d1'\]"):
         evaluate_retrieval(retriever, qrels, {"q1": "a", "q2": "b"})  # type: ignore[arg-type]
+
+
+# Issue 25: one cutoff where a sequence of them belongs.
+
+_SAMPLES = [{"retrieved_context_ids": ["d1"], "reference_context_ids": ["d1"]}]
+
+
+@pytest.mark.parametrize("k_values", [10, "10", 10.0, None])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda k: evaluate_run(RUN, QRELS, k_values=k),
+        lambda k: evaluate_retrieval(lambda q, limit=10: ["d1"], QRELS, {"q1": "a"}, k_values=k),
+        lambda k: evaluate_rag(_SAMPLES, metrics=["ids.ndcg"], k_values=k),
+        lambda k: compare({"a": RUN, "b": RUN}, QRELS, k_values=k),
+    ],
+    ids=["evaluate_run", "evaluate_retrieval", "evaluate_rag", "compare"],
+)
+def test_one_cutoff_alone_is_a_type_error_showing_the_sequence(call, k_values) -> None:
+    # Was "TypeError: 'int' object is not iterable"; a str would have been cutoffs "1" and "0".
+    with pytest.raises(TypeError, match=r"^k_values takes a sequence of cutoffs, e\.g\. k_values="):
+        call(k_values)

@@ -282,7 +282,21 @@ def split_key(key: str) -> tuple[str, int | None]:
 
 
 def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
-    """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise."""
+    """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise, and a
+    TypeError for one cutoff given alone (``k_values=10``) or a string.
+
+    >>> check_k_values(10)
+    Traceback (most recent call last):
+        ...
+    TypeError: k_values takes a sequence of cutoffs, e.g. k_values=(10,) or [1, 10]; got 10, \
+an int
+    """
+    if isinstance(k_values, (str, bytes)) or not isinstance(k_values, Iterable):
+        kind = type(k_values).__name__
+        raise TypeError(
+            "k_values takes a sequence of cutoffs, e.g. k_values=(10,) or [1, 10]; got "
+            f"{k_values!r}, {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+        )
     ks = tuple(k_values)
     if not ks:
         raise ValueError("k_values is empty; give at least one cutoff, e.g. k_values=(10,)")
