@@ -189,3 +189,17 @@ def test_an_empty_samples_file_names_the_file(tmp_path, builtin_registry) -> Non
     path.write_text("")
     with pytest.raises(InvalidSampleError, match=f"{re.escape(str(path))}: no sample in it"):
         evaluate_rag(path, registry=builtin_registry)
+
+
+@pytest.mark.parametrize(
+    ("samples", "error", "message"),
+    [
+        ({"response": "a", "reference": "a"}, TypeError, r"samples is one sample \(a dict\); "),
+        ({"s1": {"response": "a"}}, TypeError, r"samples is a dict; pass a list of samples, e\.g\."),
+        ("Paris", FileNotFoundError, r"no such samples file: 'Paris' \(a str is read as the"),
+    ],
+)
+def test_samples_of_the_wrong_kind_say_what_to_pass(samples, error, message) -> None:
+    # A dict was iterated by its keys: "sample 0: expected a mapping ..., got str".
+    with pytest.raises(error, match=r"^evaluate_rag\(samples\): " + message):
+        evaluate_rag(samples)

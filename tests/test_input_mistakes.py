@@ -18,6 +18,7 @@ from ef.evaluation import (
     InputWarning,
     RunTable,
     compare,
+    evaluate_pipeline,
     evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
@@ -323,3 +324,31 @@ def test_one_cutoff_alone_is_a_type_error_showing_the_sequence(call, k_values) -
     # Was "TypeError: 'int' object is not iterable"; a str would have been cutoffs "1" and "0".
     with pytest.raises(TypeError, match=r"^k_values takes a sequence of cutoffs, e\.g\. k_values="):
         call(k_values)
+
+
+# Issue 25: evaluate_retrieval's and evaluate_pipeline's arguments in the wrong order.
+
+_QUERIES = {"q1": "first", "q2": "second", "q3": "third"}
+
+
+def _retriever(query: str, *, limit: int = 10) -> list[str]:
+    return ["d1", "d3", "d4"][:limit]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ((_retriever, _QUERIES, QRELS), "are qrels and queries swapped?"),
+        ((QRELS, _QUERIES, _retriever), "queries is a function: the retriever comes first"),
+        ((_retriever, QRELS, ["first"]), "queries is a list; expected {query_id: text}"),
+        ((_retriever, "qrels.txt", _QUERIES), "pass read_qrels('qrels.txt')"),
+    ],
+)
+def test_evaluate_retrieval_names_arguments_in_the_wrong_order(arguments, message) -> None:
+    # Was "qrels['q1'] is a str; expected {doc: grade}" or a bare "list indices must be ...".
+    call = re.escape("evaluate_retrieval(retriever, qrels, queries): ")
+    with pytest.raises(TypeError, match=f"^{call}.*{re.escape(message)}"):
+        evaluate_retrieval(*arguments)
+    call = re.escape("evaluate_pipeline(retriever, qrels, queries, ...): ")
+    with pytest.raises(TypeError, match=f"^{call}.*{re.escape(message)}"):
+        evaluate_pipeline(*arguments, generate={"q1": "a"}, corpus={"d1": "text"})
