@@ -114,9 +114,11 @@ def iter_beir_documents(path: Path) -> Iterator[Document]:
         yield Document(doc_id, title, text, extra=_extra(record, _DOCUMENT_KEYS))
 
 
-def read_beir_queries(path: Path) -> QueryTexts:
+def read_beir_queries(path: Path, *, allow_empty: bool = False) -> QueryTexts:
     """``{query_id: text}`` from a ``queries.jsonl`` (or the one in a BEIR directory); the other
-    fields of each record (``metadata``) are its ``extra``."""
+    fields of each record (``metadata``) are its ``extra``. An empty file is an error naming
+    it, as an empty qrels file is, unless ``allow_empty`` (a dataset that write_beir wrote
+    with no query)."""
     if path.is_dir():
         path = _jsonl_path(path, "queries")
     texts: dict[str, str] = {}
@@ -124,6 +126,11 @@ def read_beir_queries(path: Path) -> QueryTexts:
     for line_no, line, query_id, record in _records(path):
         texts[query_id] = _text_field(record, "text", path, line_no, line)
         extra[query_id] = _extra(record, _QUERY_KEYS)
+    if not texts and not allow_empty:
+        raise DatasetFormatError(
+            f'{path}: the file is empty; expected queries, one JSON object per line ({{"_id": '
+            '..., "text": ...}})'
+        )
     return QueryTexts(texts, extra=extra)
 
 
@@ -283,7 +290,7 @@ def read_beir(
     root = dataset_folder(directory, "read_beir(directory)")
     _check_parts(root, qrels)
     corpus = {doc.id: doc.joined for doc in iter_beir_documents(_jsonl_path(root, "corpus"))}
-    queries = read_beir_queries(_jsonl_path(root, "queries"))
+    queries = read_beir_queries(_jsonl_path(root, "queries"), allow_empty=True)
     # write_beir() may write an empty qrels file: its inverse reads it.
     judgements = _read_qrels_tsv(_qrels_path(root, qrels), allow_empty=True)
     return corpus, queries, judgements
@@ -341,7 +348,7 @@ def read_beir_dataset(path: Path) -> Dataset:
     _refuse_missing(path, None if splits else "qrels (qrels/<split>.tsv or qrels.tsv)")
     corpus = _jsonl_path(path, "corpus")
     qrels = {split: _read_qrels_tsv(file, allow_empty=True) for split, file in splits.items()}
-    queries = read_beir_queries(_jsonl_path(path, "queries"))
+    queries = read_beir_queries(_jsonl_path(path, "queries"), allow_empty=True)
     return Dataset(DocumentStream(lambda: iter_beir_documents(corpus)), queries, qrels)
 
 
