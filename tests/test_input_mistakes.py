@@ -24,6 +24,7 @@ from ef.evaluation import (
     evaluate_run,
     read_qrels,
     read_run,
+    retrieve,
 )
 
 from .conftest import shared_path
@@ -352,3 +353,30 @@ def test_evaluate_retrieval_names_arguments_in_the_wrong_order(arguments, messag
     call = re.escape("evaluate_pipeline(retriever, qrels, queries, ...): ")
     with pytest.raises(TypeError, match=f"^{call}.*{re.escape(message)}"):
         evaluate_pipeline(*arguments, generate={"q1": "a"}, corpus={"d1": "text"})
+
+
+def test_retrieve_with_its_arguments_swapped_says_so() -> None:
+    with pytest.raises(TypeError, match=r"^retrieve\(retriever, queries\): queries is a function"):
+        retrieve(_QUERIES, _retriever)  # type: ignore[arg-type]
+
+
+def test_compare_with_systems_and_qrels_swapped_says_so() -> None:
+    # Was "qrels['a']['q1'] = {...}: a grade is a number": about a grade, not the order.
+    other = {q: dict(reversed(list(docs.items()))) for q, docs in RUN.items()}
+    with pytest.raises(TypeError, match=r"^compare\(systems, qrels\): qrels holds runs, .*swapped"):
+        compare(QRELS, {"a": RUN, "b": other})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: evaluate_run(RUN, QRELS, metrics=10),
+        lambda: evaluate_rag(_SAMPLES, metrics=10),
+        lambda: compare({"a": RUN, "b": RUN}, QRELS, metrics=10),
+    ],
+    ids=["evaluate_run", "evaluate_rag", "compare"],
+)
+def test_metrics_that_are_no_sequence_of_names_say_so(call) -> None:
+    # Was "TypeError: 'int' object is not iterable".
+    with pytest.raises(TypeError, match=r"^metrics must be a sequence of names, e\.g\. .*got 10"):
+        call()

@@ -13,6 +13,8 @@ import pytest
 
 from ef.evaluation import (
     UnknownNameError,
+    convert,
+    download_dataset,
     read_beir,
     read_dataset,
     read_qrels,
@@ -136,3 +138,16 @@ def test_read_beir_of_a_file_says_it_takes_the_folder(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.jsonl"
     with pytest.raises(FileNotFoundError, match=r"is a file, not a dataset folder; read_beir"):
         read_beir(corpus)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: convert(RUN, "run.trec"), r"^convert\(source, target\): source is a dict; "),
+        (lambda: convert("run.trec", RUN), r"^convert\(source, target\): target is a dict; "),
+        (lambda: download_dataset({"scifact": 1}), r"^download_dataset\(name, directory\): name"),
+    ],
+)
+def test_convert_and_download_name_the_argument(call: Callable[[], object], message) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()

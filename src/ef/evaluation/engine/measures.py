@@ -66,6 +66,7 @@ __all__ = [
     "Parameterised",
     "canonical_params",
     "check_k_values",
+    "check_metric_names",
     "format_value",
     "literal_params",
     "params_text",
@@ -279,6 +280,23 @@ def split_key(key: str) -> tuple[str, int | None]:
     if not at or not k.isdigit():
         return key, None
     return name, int(k)
+
+
+def check_metric_names(metrics: object) -> None:
+    """Refuse ``metrics`` that is no sequence of names: one name alone (a str, read one
+    letter at a time), or what cannot be iterated (``metrics=10``).
+
+    >>> check_metric_names("ndcg")
+    Traceback (most recent call last):
+        ...
+    TypeError: metrics must be a sequence of names, e.g. ('ndcg',), not a str
+    """
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
+    if not isinstance(metrics, Iterable):
+        raise TypeError(
+            f"metrics must be a sequence of names, e.g. ('ndcg@10', 'map'); got {metrics!r}"
+        )
 
 
 def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
@@ -713,8 +731,7 @@ def parse_measures(
     >>> [m.key for m in parse_measures(["P@5", "precision@5", "P.5,10"])]
     ['precision@5', 'precision@10']
     """
-    if isinstance(specs, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({specs!r},), not a str")
+    check_metric_names(specs)
     measures: dict[str, Measure] = {}
     for spec in specs:
         for measure in parse_measure(spec, k_values=k_values, registry=registry):
