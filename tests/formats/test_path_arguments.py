@@ -15,6 +15,7 @@ from ef.evaluation import (
     UnknownNameError,
     convert,
     download_dataset,
+    fuse,
     read_beir,
     read_dataset,
     read_qrels,
@@ -151,3 +152,34 @@ def test_read_beir_of_a_file_says_it_takes_the_folder(tmp_path: Path) -> None:
 def test_convert_and_download_name_the_argument(call: Callable[[], object], message) -> None:
     with pytest.raises(TypeError, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda t: write_run(t, "run.trec"), r"write_run\(path, run\): run is a str; .* convert"),
+        (lambda t: write_qrels(t, [("q1", "d1", 1)]), r"write_qrels\(path, qrels\): qrels is a"),
+        (lambda t: write_queries(t, ["a query"]), r"write_queries\(path, queries\): queries is"),
+        (
+            lambda t: write_run(t, fuse([RUN, RUN])),
+            r"run is a RunTable; .* pass run\.to_dict\(\)",
+        ),
+        (lambda t: write_samples(t, {"response": "a"}), r"samples is one sample \(a dict\)"),
+        (lambda t: write_samples(t, "a"), r"samples is a str; expected a list of samples"),
+    ],
+)
+def test_a_writer_given_data_of_another_shape_says_what_it_takes(
+    tmp_path: Path, call: Callable[[Path], None], message: str
+) -> None:
+    # Was a bare AttributeError ("'str' object has no attribute 'items'").
+    with pytest.raises(TypeError, match=message):
+        call(tmp_path / "out.jsonl")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_data_frame_given_to_write_run_is_refused_not_read_by_its_columns(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"q_id": ["q1"], "doc_id": ["d1"], "score": [1.0]})
+    with pytest.raises(TypeError, match=r"run is a DataFrame; .* saved as Parquet"):
+        write_run(tmp_path / "run.trec", frame)
+    assert list(tmp_path.iterdir()) == []

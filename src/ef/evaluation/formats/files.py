@@ -19,8 +19,9 @@ from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
-from ._arguments import is_path, path_argument
+from ._arguments import a_type, is_path, path_argument
 from ._io import check_input, damaged_gzip
+from .frames import frame_library
 from .undetected import undetected_error
 
 if TYPE_CHECKING:
@@ -94,6 +95,40 @@ _IN_MEMORY = {
 }
 
 
+#: What each writer takes, as messages say it.
+_SHAPES = {
+    "write_run": "{query_id: {doc_id: score}} or {query_id: [doc_id, ...]}",
+    "write_qrels": "{query_id: {doc_id: grade}}",
+    "write_queries": "{query_id: text}",
+}
+
+
+def _check_data(capability: str, call: str, data: object) -> None:
+    """Refuse, naming ``call`` and saying what to pass, data a writer would fail on with a
+    bare AttributeError (or write wrong: a DataFrame's columns taken for queries)."""
+    if capability == "write_samples":
+        if isinstance(data, Mapping):
+            raise TypeError(
+                f"{call}: samples is one sample (a dict); pass a list of them: "
+                "write_samples(path, [sample])"
+            )
+        if isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
+            raise TypeError(f"{call}: samples is {a_type(data)}; expected a list of samples")
+        return
+    shape = _SHAPES.get(capability)
+    if shape is None or isinstance(data, Mapping):
+        return
+    what = _WRITTEN[capability]
+    hint = ""
+    if is_path(data):
+        hint = "; to write a file in another format, use convert(source, target)"
+    elif frame_library(data) is not None:
+        hint = "; a DataFrame can be saved as Parquet by its own library, which ef reads"
+    elif hasattr(data, "to_dict") and hasattr(data, "query_ids"):  # a RunTable (fuse's)
+        hint = f"; for a RunTable, as fuse returns, pass {what}.to_dict()"
+    raise TypeError(f"{call}: {what} is {a_type(data)}; expected {shape}{hint}")
+
+
 def _read(
     path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
 ) -> Any:
@@ -114,6 +149,7 @@ def _write(
 ) -> None:
     call = f"{capability}(path, {_WRITTEN.get(capability, 'data')})"
     target = path_argument(path, call, other=data)
+    _check_data(capability, call, data)
     registry = registry_or_default(registry)
     fmt = format_for(target, format, capability, registry, must_exist=False)
     writer: Callable[[Path, object], None] = getattr(fmt, capability)
