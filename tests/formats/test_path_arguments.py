@@ -183,3 +183,22 @@ def test_a_data_frame_given_to_write_run_is_refused_not_read_by_its_columns(tmp_
     with pytest.raises(TypeError, match=r"run is a DataFrame; .* saved as Parquet"):
         write_run(tmp_path / "run.trec", frame)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("triple", "error", "message"),
+    [
+        ((QRELS, QUERIES, CORPUS), TypeError, r"qrels\['d1'\] is a str; expected \{doc_id: grade"),
+        ((CORPUS, ["query"], QRELS), TypeError, r"queries is a list; expected a mapping"),
+        ((QUERIES, CORPUS, QRELS), ValueError, r".* are corpus and queries swapped\?"),
+        ((CORPUS, QUERIES, "qrels.txt"), TypeError, r"qrels is a str; expected a mapping"),
+    ],
+)
+def test_write_dataset_names_the_argument_of_the_wrong_shape(
+    tmp_path: Path, triple: tuple[Any, Any, Any], error: type[Exception], message: str
+) -> None:
+    # Was a bare AttributeError, or (corpus and queries swapped) a dataset written wrong.
+    call = re.escape("write_dataset(path, corpus, queries, qrels): ")
+    with pytest.raises(error, match=f"^{call}{message}"):
+        write_dataset(tmp_path / "ds", *triple, format="msmarco")
+    assert not (tmp_path / "ds").exists()

@@ -14,9 +14,10 @@ are the arguments swapped?
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-__all__ = ["a_type", "is_path", "path_argument"]
+__all__ = ["a_type", "check_triple", "is_path", "path_argument"]
 
 
 def a_type(value: object) -> str:
@@ -52,3 +53,35 @@ def path_argument(
     elif hint:
         message += f"; {hint}"
     raise TypeError(message)
+
+
+def check_triple(call: str, corpus: object, queries: object, qrels: object) -> None:
+    """Refuse, naming ``call`` and the argument, a corpus, queries or qrels of the wrong
+    shape, or corpus and queries given in each other's place (every judged query an id of
+    the corpus, none of the queries). A corpus may be ``{doc_id: text}`` or documents."""
+    if isinstance(corpus, (str, bytes)) or not isinstance(corpus, Iterable):
+        raise TypeError(f"{call}: corpus is {a_type(corpus)}; expected a mapping {{id: text}}")
+    if not isinstance(queries, Mapping):
+        raise TypeError(f"{call}: queries is {a_type(queries)}; expected a mapping {{id: text}}")
+    if not isinstance(qrels, Mapping):
+        raise TypeError(
+            f"{call}: qrels is {a_type(qrels)}; expected a mapping {{query_id: {{doc_id: grade}}}}"
+        )
+    for query_id, judged in qrels.items():
+        if not isinstance(judged, Mapping):
+            raise TypeError(
+                f"{call}: qrels[{query_id!r}] is {a_type(judged)}; expected {{doc_id: grade}}: "
+                "is it a corpus or queries, given as qrels?"
+            )
+    judged_ids = list(qrels)
+    if (
+        judged_ids
+        and isinstance(corpus, Mapping)
+        and set(judged_ids).isdisjoint(queries)
+        and set(judged_ids) <= set(corpus)
+    ):
+        shown = ", ".join(map(repr, judged_ids[:3]))
+        raise ValueError(
+            f"{call}: the judged queries ({shown}, ...) are ids of corpus and none of "
+            "queries: are corpus and queries swapped?"
+        )

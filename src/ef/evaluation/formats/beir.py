@@ -16,11 +16,11 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from ..dataset import Dataset, Document, DocumentStream, QueryTexts, documents_of, extra_of
 from ..errors import DatasetFormatError
-from ._arguments import a_type, path_argument
+from ._arguments import a_type, check_triple, path_argument
 from ._io import (
     atomic_writer,
     first_line,
@@ -403,34 +403,6 @@ def _check_texts(kind: str, items: Mapping[str, object]) -> None:
             )
 
 
-def _check_triple(corpus: object, queries: object, qrels: object) -> None:
-    """Refuse, naming the argument, a corpus, queries or qrels of the wrong shape, or corpus
-    and queries given in each other's place (every judged query a doc id, none a query id)."""
-    for name, value in (("corpus", corpus), ("queries", queries), ("qrels", qrels)):
-        if not isinstance(value, Mapping):
-            raise TypeError(
-                f"{_WRITE_BEIR}: {name} is {a_type(value)}; expected a mapping "
-                + ("{query_id: {doc_id: grade}}" if name == "qrels" else "{id: text}")
-            )
-    for query_id, judged in cast("Mapping[str, object]", qrels).items():
-        if not isinstance(judged, Mapping):
-            raise TypeError(
-                f"{_WRITE_BEIR}: qrels[{query_id!r}] is {a_type(judged)}; expected "
-                "{doc_id: grade}: is it a corpus or queries, given as qrels?"
-            )
-    judged = list(cast("Mapping[str, object]", qrels))
-    if (
-        judged
-        and set(judged).isdisjoint(cast("Mapping[str, str]", queries))
-        and set(judged) <= set(cast("Mapping[str, str]", corpus))
-    ):
-        shown = ", ".join(map(repr, judged[:3]))
-        raise ValueError(
-            f"{_WRITE_BEIR}: the judged queries ({shown}, ...) are ids of corpus and none of "
-            "queries: are corpus and queries swapped?"
-        )
-
-
 def _check_tsv_id(kind: str, value: object) -> str:
     problem = id_problem(value) if isinstance(value, str) else None
     if problem is not None:  # what the readers refuse, the writers never write
@@ -500,7 +472,11 @@ def write_beir(
     root = path_argument(
         directory, _WRITE_BEIR, "directory", expected="a folder path", other=corpus
     )
-    _check_triple(corpus, queries, qrels)
+    if not isinstance(corpus, Mapping):  # write_dataset takes documents; this, texts only
+        raise TypeError(
+            f"{_WRITE_BEIR}: corpus is {a_type(corpus)}; expected a mapping {{doc_id: text}}"
+        )
+    check_triple(_WRITE_BEIR, corpus, queries, qrels)
     _check_texts("corpus", corpus)
     _check_texts("query", queries)
     rows = _qrels_rows(qrels)

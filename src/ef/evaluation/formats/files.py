@@ -19,7 +19,7 @@ from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
-from ._arguments import a_type, is_path, path_argument
+from ._arguments import a_type, check_triple, is_path, path_argument
 from ._io import check_input, damaged_gzip
 from .frames import frame_library
 from .undetected import undetected_error
@@ -345,6 +345,7 @@ def write_dataset(
     """
     call = "write_dataset(path, corpus, queries, qrels)"
     path_argument(path, call, expected="a dataset folder", other=corpus)
+    check_triple(call, corpus, queries, qrels)
     dataset = Dataset(documents_of(corpus), queries, {split: qrels})
     _write(path, dataset, format, "write_dataset", registry)
 
