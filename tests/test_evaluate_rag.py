@@ -195,7 +195,11 @@ def test_an_empty_samples_file_names_the_file(tmp_path, builtin_registry) -> Non
     ("samples", "error", "message"),
     [
         ({"response": "a", "reference": "a"}, TypeError, r"samples is one sample \(a dict\); "),
-        ({"s1": {"response": "a"}}, TypeError, r"samples is a dict; pass a list of samples, e\.g\."),
+        (
+            {"s1": {"response": "a"}},
+            TypeError,
+            r"samples is a dict; pass a list of samples, e\.g\.",
+        ),
         ("Paris", FileNotFoundError, r"no such samples file: 'Paris' \(a str is read as the"),
     ],
 )
