@@ -177,7 +177,8 @@ def test_a_misspelt_key_beside_real_fields_is_a_warning_naming_the_sample(builti
 def test_extra_keys_of_our_own_or_private_give_no_warning(builtin_registry) -> None:
     samples = [
         {"id": "s1", "response": "a", "reference": "a", "references": ["a"], "query_id": "7",
-         "reference_context_grades": [1], "_note": "x", "_refrence": "x"},
+         "reference_context_ids": ["d1"], "reference_context_grades": {"d1": 2}, "_note": "x",
+         "_refrence": "x"},
     ]  # fmt: skip
     report = evaluate_rag(samples, metrics=("exact_match",), registry=builtin_registry)
     assert report.metrics["exact_match"] == 1.0
@@ -188,3 +189,21 @@ def test_an_empty_samples_file_names_the_file(tmp_path, builtin_registry) -> Non
     path.write_text("")
     with pytest.raises(InvalidSampleError, match=f"{re.escape(str(path))}: no sample in it"):
         evaluate_rag(path, registry=builtin_registry)
+
+
+@pytest.mark.parametrize(
+    ("samples", "error", "message"),
+    [
+        ({"response": "a", "reference": "a"}, TypeError, r"samples is one sample \(a dict\); "),
+        (
+            {"s1": {"response": "a"}},
+            TypeError,
+            r"samples is a dict; pass a list of samples, e\.g\.",
+        ),
+        ("Paris", FileNotFoundError, r"no such samples file: 'Paris' \(a str is read as the"),
+    ],
+)
+def test_samples_of_the_wrong_kind_say_what_to_pass(samples, error, message) -> None:
+    # A dict was iterated by its keys: "sample 0: expected a mapping ..., got str".
+    with pytest.raises(error, match=r"^evaluate_rag\(samples\): " + message):
+        evaluate_rag(samples)

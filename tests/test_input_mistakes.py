@@ -18,10 +18,13 @@ from ef.evaluation import (
     InputWarning,
     RunTable,
     compare,
+    evaluate_pipeline,
+    evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
     read_qrels,
     read_run,
+    retrieve,
 )
 
 from .conftest import shared_path
@@ -300,3 +303,80 @@ def test_evaluate_retrieval_checks_its_grades_as_evaluate_run_does(grade: object
     qrels = {"q1": {"d1": grade}, "q2": {"d2": 1}}
     with pytest.raises((ValueError, TypeError), match=r"qrels\['q1'\]\['d1'\]"):
         evaluate_retrieval(retriever, qrels, {"q1": "a", "q2": "b"})  # type: ignore[arg-type]
+
+
+# Issue 25: one cutoff where a sequence of them belongs.
+
+_SAMPLES = [{"retrieved_context_ids": ["d1"], "reference_context_ids": ["d1"]}]
+
+
+@pytest.mark.parametrize("k_values", [10, "10", 10.0, None])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda k: evaluate_run(RUN, QRELS, k_values=k),
+        lambda k: evaluate_retrieval(lambda q, limit=10: ["d1"], QRELS, {"q1": "a"}, k_values=k),
+        lambda k: evaluate_rag(_SAMPLES, metrics=["ids.ndcg"], k_values=k),
+        lambda k: compare({"a": RUN, "b": RUN}, QRELS, k_values=k),
+    ],
+    ids=["evaluate_run", "evaluate_retrieval", "evaluate_rag", "compare"],
+)
+def test_one_cutoff_alone_is_a_type_error_showing_the_sequence(call, k_values) -> None:
+    # Was "TypeError: 'int' object is not iterable"; a str would have been cutoffs "1" and "0".
+    with pytest.raises(TypeError, match=r"^k_values takes a sequence of cutoffs, e\.g\. k_values="):
+        call(k_values)
+
+
+# Issue 25: evaluate_retrieval's and evaluate_pipeline's arguments in the wrong order.
+
+_QUERIES = {"q1": "first", "q2": "second", "q3": "third"}
+
+
+def _retriever(query: str, *, limit: int = 10) -> list[str]:
+    return ["d1", "d3", "d4"][:limit]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ((_retriever, _QUERIES, QRELS), "are qrels and queries swapped?"),
+        ((QRELS, _QUERIES, _retriever), "queries is a function: the retriever comes first"),
+        ((_retriever, QRELS, ["first"]), "queries is a list; expected {query_id: text}"),
+        ((_retriever, "qrels.txt", _QUERIES), "pass read_qrels('qrels.txt')"),
+    ],
+)
+def test_evaluate_retrieval_names_arguments_in_the_wrong_order(arguments, message) -> None:
+    # Was "qrels['q1'] is a str; expected {doc: grade}" or a bare "list indices must be ...".
+    call = re.escape("evaluate_retrieval(retriever, qrels, queries): ")
+    with pytest.raises(TypeError, match=f"^{call}.*{re.escape(message)}"):
+        evaluate_retrieval(*arguments)
+    call = re.escape("evaluate_pipeline(retriever, qrels, queries, ...): ")
+    with pytest.raises(TypeError, match=f"^{call}.*{re.escape(message)}"):
+        evaluate_pipeline(*arguments, generate={"q1": "a"}, corpus={"d1": "text"})
+
+
+def test_retrieve_with_its_arguments_swapped_says_so() -> None:
+    with pytest.raises(TypeError, match=r"^retrieve\(retriever, queries\): queries is a function"):
+        retrieve(_QUERIES, _retriever)  # type: ignore[arg-type]
+
+
+def test_compare_with_systems_and_qrels_swapped_says_so() -> None:
+    # Was "qrels['a']['q1'] = {...}: a grade is a number": about a grade, not the order.
+    other = {q: dict(reversed(list(docs.items()))) for q, docs in RUN.items()}
+    with pytest.raises(TypeError, match=r"^compare\(systems, qrels\): qrels holds runs, .*swapped"):
+        compare(QRELS, {"a": RUN, "b": other})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: evaluate_run(RUN, QRELS, metrics=10),
+        lambda: evaluate_rag(_SAMPLES, metrics=10),
+        lambda: compare({"a": RUN, "b": RUN}, QRELS, metrics=10),
+    ],
+    ids=["evaluate_run", "evaluate_rag", "compare"],
+)
+def test_metrics_that_are_no_sequence_of_names_say_so(call) -> None:
+    # Was "TypeError: 'int' object is not iterable".
+    with pytest.raises(TypeError, match=r"^metrics must be a sequence of names, e\.g\. .*got 10"):
+        call()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import (
+    DatasetFormatError,
     DuplicateNameError,
     InvalidSampleError,
     RagEvalReport,
@@ -26,6 +28,7 @@ from ef.evaluation import (
     evaluate_rag,
     evaluate_run,
     load_report,
+    read_samples,
     save_report,
 )
 
@@ -241,6 +244,48 @@ def test_grades_without_reference_ids_are_refused(builtin_registry) -> None:
     bad = {"retrieved_context_ids": ["d1"], "reference_context_grades": {"d1": 2}}
     with pytest.raises(InvalidSampleError, match=r"^sample 0: .* no 'reference_context_ids'"):
         evaluate_rag([bad], metrics=["ids.ndcg@10"], registry=builtin_registry)
+
+
+@pytest.mark.parametrize("metrics", [["ids.ndcg@10"], ["exact_match"]])
+def test_bad_grades_are_refused_whatever_the_metrics(metrics, builtin_registry) -> None:
+    # As a bad 'references' is: checked with the sample, not only by the ids.* metrics.
+    bad = {"id": "q7", "response": "a", "reference": "a", "reference_context_ids": ["d1"],
+           "reference_context_grades": {"d1": "high"}}  # fmt: skip
+    with pytest.raises(InvalidSampleError, match=r"^sample 1 \(id 'q7'\): reference_context"):
+        evaluate_rag([SAMPLES[0], bad], metrics=metrics, registry=builtin_registry)
+
+
+@pytest.mark.parametrize(
+    ("grades", "message"),
+    [
+        ('{"d1": "high"}', r"reference_context_grades\['d1'\] = 'high': a grade is a finite"),
+        ("[2]", r"'reference_context_grades' must map reference context ids to grades"),
+        ('{"d9": 1}', r"'reference_context_grades' grades 'd9', which is not one of its"),
+    ],
+)
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_bad_grades_in_a_file_name_the_file_and_line(
+    tmp_path: Path, suffix: str, grades: str, message: str, builtin_registry
+) -> None:
+    path = tmp_path / f"samples{suffix}"
+    rows = [("s1", '{"d1": 2}'), ("s2", grades)]
+    if suffix == ".jsonl":
+        text = "".join(
+            f'{{"id": "{i}", "retrieved_context_ids": ["d1"], "reference_context_ids": ["d1"], '
+            f'"reference_context_grades": {g}}}\n'
+            for i, g in rows
+        )
+    else:
+        quoted = [(i, g.replace('"', '""')) for i, g in rows]
+        text = "id,retrieved_context_ids,reference_context_ids,reference_context_grades\n"
+        text += "".join(f'{i},"[""d1""]","[""d1""]","{g}"\n' for i, g in quoted)
+    path.write_text(text)
+    line = 3 if suffix == ".csv" else 2  # the CSV's header is line 1
+    where = f"^{re.escape(str(path))}:{line}: sample 1 \\(id 's2'\\): "
+    with pytest.raises(DatasetFormatError, match=where + message):
+        read_samples(path)
+    with pytest.raises(DatasetFormatError, match=where + message):
+        evaluate_rag(path, metrics=["exact_match"], registry=builtin_registry)
 
 
 def test_a_metric_summed_over_queries_is_refused(builtin_registry) -> None:

@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from ef.evaluation import DatasetFormatError, read_qrels, read_queries, read_run
+from ef.evaluation import (
+    DatasetFormatError,
+    read_answers,
+    read_qrels,
+    read_queries,
+    read_references,
+    read_run,
+)
 
 from .helpers import error_at, format_error_at, read_corpus, write_gzip
 
@@ -28,6 +35,9 @@ READERS: dict[str, Reader] = {
     "msmarco-queries": lambda p: read_queries(p, format="msmarco"),
     "trec-topics-tsv": lambda p: read_queries(p, format="trec"),
     "msmarco-collection": lambda p: read_corpus("msmarco", p),
+    "beir-queries": lambda p: read_queries(p, format="beir"),
+    "answers": read_answers,
+    "references": read_references,
 }
 
 #: (reader, file text or bytes, line of the error, a fragment of the message)

@@ -164,3 +164,13 @@ def test_round_trip_property(tmp_path_factory, rows, name) -> None:
     path = tmp_path_factory.mktemp("samples") / name
     write_samples(path, rows)
     assert read_samples(path) == rows
+
+
+def test_grades_round_trip_through_csv(tmp_path: Path) -> None:
+    # A CSV cell holds them as a JSON object, as it holds retrieved_context_ids as an array.
+    samples = [
+        {"id": "s1", "retrieved_context_ids": ["d1", "d2"], "reference_context_ids": ["d1"],
+         "reference_context_grades": {"d1": 2}},
+    ]  # fmt: skip
+    write_samples(tmp_path / "s.csv", samples)
+    assert read_samples(tmp_path / "s.csv") == samples

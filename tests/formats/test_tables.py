@@ -270,6 +270,38 @@ def test_a_damaged_parquet_file_is_named(tmp_path: Path) -> None:
         read_run(path)
 
 
+def _empty_parquet(path: Path) -> Path:
+    schema = {"q_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
+    pl.DataFrame({"q_id": [], "doc_id": [], "score": []}, schema=schema).write_parquet(path)
+    return path
+
+
+def test_an_empty_parquet_file_is_refused_naming_it(tmp_path: Path) -> None:
+    # Not {} (a run that scores nothing, "the run is empty" naming no file): as TREC's readers.
+    path = _empty_parquet(tmp_path / "run.parquet")
+    named = f"^{path}: the file holds no rows \\(columns: q_id, doc_id, score\\); expected"
+    with pytest.raises(DatasetFormatError, match=named + " a run, one row per"):
+        read_run(path)
+    with pytest.raises(DatasetFormatError, match=named + " qrels, one row per"):
+        read_qrels(path)
+    for run_columns in (None, ("q_id", "doc_id", "score")):  # read as a file, or as a table
+        with pytest.raises(DatasetFormatError, match=named + " a run"):
+            evaluate_run(path, QRELS, run_columns=run_columns)
+    with pytest.raises(DatasetFormatError, match=named + " qrels"):
+        evaluate_run({"q1": {"d1": 1.0}}, path, qrels_columns=("q_id", "doc_id", "score"))
+
+
+def test_the_cli_names_an_empty_parquet_run(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    path = _empty_parquet(tmp_path / "run.parquet")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    result = CliRunner().invoke(cli, ["evaluate", str(qrels), str(path)])
+    assert result.exit_code == 2
+    assert f"Error: {path}: the file holds no rows" in result.stderr
+
+
 def test_a_failed_parquet_write_leaves_nothing(tmp_path: Path) -> None:
     with pytest.raises(DatasetFormatError, match="a score must be a finite number"):
         write_run(tmp_path / "run.parquet", {"q1": {"d1": float("nan")}}, format="parquet")

@@ -170,3 +170,48 @@ def test_references_that_are_no_list_are_refused_not_emptied(references) -> None
     sample = {"id": "s1", "response": "Paris", "references": references}
     with pytest.raises(InvalidSampleError, match="'references' must be a list of strings"):
         gold_answers(sample)
+
+
+# Issue 25: arguments of the wrong shape name the function and the argument, never a bare
+# AttributeError, and never a number (a str of contexts was read one character at a time).
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: exact_match(None, "x"), r"^exact_match\(response, reference\): response is None"),
+        (
+            lambda: token_f1(["Paris"], "paris"),
+            r"^token_f1\(response, reference\): response is a list; .* arguments swapped\?",
+        ),
+        (lambda: token_f1("a", 3), r"^token_f1\(response, reference\): reference is an int"),
+        (
+            lambda: context_recall(["paris france"], "Paris is in France."),
+            r"^context_recall\(reference, retrieved_contexts\): retrieved_contexts is a str; "
+            r".*arguments swapped\?",
+        ),
+        (
+            lambda: context_precision("paris", "Paris is in France."),
+            r"^context_precision\(reference, retrieved_contexts\): retrieved_contexts is a str; "
+            r"expected a list of passages \(\['Paris is in France\.'\] for one\)",
+        ),
+        (
+            lambda: context_recall("paris", ["Paris", None]),
+            r"^context_recall\(reference, retrieved_contexts\): retrieved_contexts\[1\] is None",
+        ),
+    ],
+)
+def test_arguments_of_the_wrong_shape_name_the_function(call, message) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_contexts_of_any_sequence_or_iterator_score_as_a_list() -> None:
+    import numpy as np
+
+    contexts = ["Paris is the capital.", "Lyon is not."]
+    expected = context_recall("paris lyon", contexts)
+    assert expected == 1.0
+    assert context_recall("paris lyon", tuple(contexts)) == expected
+    assert context_recall("paris lyon", iter(contexts)) == expected
+    assert context_recall("paris lyon", np.array(contexts)) == expected

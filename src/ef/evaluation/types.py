@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn, Protocol, TypedDict, TypeVar
 
 from .errors import InvalidSampleError
 
 __all__ = [
+    "GRADES_KEY",
     "SAMPLE_FIELDS",
     "Corpus",
     "DataFrameLike",
@@ -20,6 +22,7 @@ __all__ = [
     "RunInput",
     "frozen_deep",
     "plain",
+    "reference_grades",
     "sample_where",
     "validate_sample",
 ]
@@ -233,11 +236,13 @@ def validate_sample(sample: object, index: int) -> RagSample:
     """Check the shape of ``sample`` (the ``index``-th one) and return it.
 
     A field set to ``None`` counts as absent; keys that are not RagSample fields are left
-    alone, but for ``references`` (further gold answers), which must be a list of strings.
+    alone, but for ``references`` (further gold answers), which must be a list of strings,
+    and ``reference_context_grades`` (see :func:`reference_grades`).
     Raises :class:`~ef.evaluation.InvalidSampleError` naming the index (and the ``id``, if
     the sample has one) when ``sample`` is not a mapping, a text field is not a string, a
     contexts field or ``references`` is not a list of strings, an id list holds something
-    other than strings and ints, or ``rubrics`` is not a mapping of strings.
+    other than strings and ints, ``rubrics`` is not a mapping of strings, or
+    ``reference_context_grades`` does not grade the sample's reference context ids.
 
     >>> validate_sample({"response": 42}, 3)
     Traceback (most recent call last):
@@ -276,7 +281,76 @@ strings, got str 'Paris'
         raise InvalidSampleError(
             f"{where}: 'rubrics' must map strings to strings, got {_short(rubrics)}"
         )
+    if sample.get(GRADES_KEY) is not None:
+        reference_grades(sample, index)
     return sample  # type: ignore[return-value]  # checked above, field by field
+
+
+#: The extra key that grades a sample's reference context ids: ``{id: grade}``.
+GRADES_KEY = "reference_context_grades"
+
+
+def reference_grades(sample: Mapping[str, Any], index: int) -> dict[str, float]:
+    """``{reference context id: grade}`` of a sample (the ``index``-th): each of its
+    ``reference_context_ids`` (ids compare as text) at its grade in
+    ``reference_context_grades``, or 1 where that does not grade it.
+
+    Raises :class:`~ef.evaluation.InvalidSampleError` naming the sample when the grades are
+    no mapping, grade an id that is not a reference context id (or an id twice, ``2`` and
+    ``"2"``), give a grade that is no finite number, or come without reference context ids.
+
+    >>> reference_grades({"reference_context_ids": ["d1", 2],
+    ...                   "reference_context_grades": {"d1": 3}}, 0)
+    {'d1': 3.0, '2': 1.0}
+    >>> reference_grades({"id": "q7", "reference_context_ids": ["d1"],
+    ...                   "reference_context_grades": {"d1": "high"}}, 4)
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.InvalidSampleError: sample 4 (id 'q7'): reference_context_grades['d1'] = \
+'high': a grade is a finite number, e.g. 0, 1 or 2
+    """
+    grades = sample.get(GRADES_KEY)
+    ids = sample.get("reference_context_ids")
+    where = sample_where(sample, index)
+    if ids is None:
+        if grades is None:
+            return {}
+        raise InvalidSampleError(
+            f"{where}: {GRADES_KEY!r} grades reference context ids, but the sample has no "
+            "'reference_context_ids'"
+        )
+    reference = [str(i) for i in ids]
+    judged = dict.fromkeys(reference, 1.0)
+    if grades is None:
+        return judged
+    if not isinstance(grades, Mapping):
+        raise InvalidSampleError(
+            f"{where}: {GRADES_KEY!r} must map reference context ids to grades, e.g. "
+            f'{{"d1": 2}}; got {type(grades).__name__} {_short(grades)}'
+        )
+    seen: set[str] = set()
+    for key, grade in grades.items():
+        doc = str(key)
+        if doc not in judged:
+            raise InvalidSampleError(
+                f"{where}: {GRADES_KEY!r} grades {key!r}, which is not one of its "
+                f"reference_context_ids ({', '.join(map(repr, reference[:5]))}"
+                f"{', ...' if len(reference) > 5 else ''})"
+            )
+        if doc in seen:
+            raise InvalidSampleError(f"{where}: {GRADES_KEY!r} grades {doc!r} twice")
+        if not _is_grade(grade):
+            raise InvalidSampleError(
+                f"{where}: {GRADES_KEY}[{key!r}] = {_short(grade)}: a grade is a finite "
+                "number, e.g. 0, 1 or 2"
+            )
+        seen.add(doc)
+        judged[doc] = float(grade)
+    return judged
+
+
+def _is_grade(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def sample_where(sample: Mapping[str, Any], index: int) -> str:

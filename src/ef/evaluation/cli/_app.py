@@ -35,6 +35,7 @@ from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_data
 from ..formats.files import read_dataset, write_run
 from ..formats.remote import GLOB_CHARS, is_url
 from ..formats.trec import looks_like_trec_run
+from ..formats.undetected import cli_csv_hint
 from ..plugin_engine.registry import get_registry
 from ..presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
 from ..render import Table, exact_number, report_tables
@@ -83,7 +84,11 @@ class _Group(click.Group):
                 raise
             message = " ".join(str(exc).split())
             if isinstance(exc, FormatNotDetectedError):
-                message = _name_the_option(message, exc.capability, ctx.invoked_subcommand)
+                # A CSV table: the API's DataFrame hint becomes one the shell can follow.
+                csv_hint = cli_csv_hint(exc.path, exc.capability)
+                message = csv_hint or _name_the_option(
+                    message, exc.capability, ctx.invoked_subcommand
+                )
             elif ctx.invoked_subcommand == "convert":
                 message = message.replace("name it with kind=", "name it with --kind")
             raise InputError(message) from exc

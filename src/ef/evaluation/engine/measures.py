@@ -67,6 +67,7 @@ __all__ = [
     "Parameterised",
     "canonical_params",
     "check_k_values",
+    "check_metric_names",
     "format_value",
     "literal_params",
     "param_problem",
@@ -287,8 +288,39 @@ def split_key(key: str) -> tuple[str, int | None]:
 MAX_CUTOFF = 2**63 - 1
 
 
+def check_metric_names(metrics: object) -> None:
+    """Refuse ``metrics`` that is no sequence of names: one name alone (a str, read one
+    letter at a time), or what cannot be iterated (``metrics=10``).
+
+    >>> check_metric_names("ndcg")
+    Traceback (most recent call last):
+        ...
+    TypeError: metrics must be a sequence of names, e.g. ('ndcg',), not a str
+    """
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
+    if not isinstance(metrics, Iterable):
+        raise TypeError(
+            f"metrics must be a sequence of names, e.g. ('ndcg@10', 'map'); got {metrics!r}"
+        )
+
+
 def check_k_values(k_values: Sequence[int]) -> tuple[int, ...]:
-    """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise."""
+    """``k_values`` as a tuple of distinct positive ints; a clear ValueError otherwise, and a
+    TypeError for one cutoff given alone (``k_values=10``) or a string.
+
+    >>> check_k_values(10)
+    Traceback (most recent call last):
+        ...
+    TypeError: k_values takes a sequence of cutoffs, e.g. k_values=(10,) or [1, 10]; got 10, \
+an int
+    """
+    if isinstance(k_values, (str, bytes)) or not isinstance(k_values, Iterable):
+        kind = type(k_values).__name__
+        raise TypeError(
+            "k_values takes a sequence of cutoffs, e.g. k_values=(10,) or [1, 10]; got "
+            f"{k_values!r}, {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+        )
     ks = tuple(k_values)
     if not ks:
         raise ValueError("k_values is empty; give at least one cutoff, e.g. k_values=(10,)")
@@ -739,8 +771,7 @@ def parse_measures(
     >>> [m.key for m in parse_measures(["P@5", "precision@5", "P.5,10"])]
     ['precision@5', 'precision@10']
     """
-    if isinstance(specs, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({specs!r},), not a str")
+    check_metric_names(specs)
     measures: dict[str, Measure] = {}
     for spec in specs:
         for measure in parse_measure(spec, k_values=k_values, registry=registry):

@@ -43,6 +43,7 @@ from .measures import (
     Measure,
     canonical_params,
     check_k_values,
+    check_metric_names,
     literal_params,
     params_text,
     parse_cutoff,
@@ -250,8 +251,7 @@ def parse_rag_metrics(
     >>> [m.key for m in parse_rag_metrics(["token_f1", "token_f1(normalize=unicode)"])]
     ['token_f1']
     """
-    if isinstance(specs, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({specs!r},), not a str")
+    check_metric_names(specs)
     measures: dict[str, RagMeasure | ContextIdMeasure] = {}
     for spec in specs:
         for measure in parse_rag_metric(spec, k_values=k_values, registry=registry):

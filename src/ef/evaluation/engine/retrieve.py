@@ -280,6 +280,17 @@ def _stops(outcomes: Sequence[_Outcome | None], on_error: str) -> bool:
     return any(isinstance(o, bad) for o in outcomes)
 
 
+def _check_queries(queries: object) -> None:
+    """Refuse queries that are no mapping, as ``retrieve(queries, retriever)`` gives them."""
+    if isinstance(queries, Mapping):
+        return
+    kind = "a function" if callable(queries) else f"a {type(queries).__name__}"
+    order = ": the retriever comes first" if callable(queries) else ""
+    raise TypeError(
+        f"retrieve(retriever, queries): queries is {kind}; expected {{query_id: text}}{order}"
+    )
+
+
 def retrieve(
     retriever: Any,
     queries: Mapping[str, str],
@@ -352,6 +363,7 @@ def retrieve(
     check_progress(progress)
     if doc_id is not None and not callable(doc_id):
         raise ValueError(f"doc_id must be a function of one result, or None, got {doc_id!r}")
+    _check_queries(queries)
     query_ids = list(queries)
     query_texts = [queries[qid] for qid in query_ids]
     for qid, text in zip(query_ids, query_texts, strict=True):

@@ -23,7 +23,7 @@ from ..interfaces import RetrievalMetric, aggregate_values, is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_call, plugin_failure
 from ..plugin_engine.registry import Registry
 from .manifest import retrieval_manifest
-from .measures import Measure, check_k_values, parse_measures
+from .measures import Measure, check_k_values, check_metric_names, parse_measures
 from .query_values import QueryValues
 from .ties import TieDiagnostic, tie_diagnostic
 
@@ -56,8 +56,7 @@ def resolve_measures(
     """The measures that ``metrics`` name, in any syntax :func:`~ef.evaluation.engine.measures.
     parse_measure` reads: ``"ndcg"`` at every cutoff of ``k_values``, ``"ndcg@10"`` at cutoff
     10 only, ``"P(rel=2)@5"``, ``"ndcg_cut.10"``. Unknown names raise UnknownNameError."""
-    if isinstance(metrics, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
+    check_metric_names(metrics)
     check_k_values(k_values)
     measures = parse_measures(list(metrics), k_values=k_values, registry=registry)
     if not measures:

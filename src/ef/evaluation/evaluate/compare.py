@@ -22,6 +22,7 @@ import attrs
 
 from .._version import __version__
 from ..engine.manifest import file_entry
+from ..engine.measures import check_metric_names
 from ..engine.rag_measures import parse_rag_metric
 from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
 from ..progress import Progress, check_progress, phase
@@ -344,6 +345,18 @@ def _counts(values: Sequence[str]) -> dict[str, int]:
     return counts
 
 
+def _check_not_swapped(systems: object, qrels: object) -> None:
+    """Refuse qrels that hold runs, ``{name: {query: {doc: score}}}``: the systems, given in
+    the place of qrels (else the error would be about a grade that is a dict)."""
+    first = next(iter(qrels.values()), None) if isinstance(qrels, Mapping) else None
+    inner = next(iter(first.values()), None) if isinstance(first, Mapping) else None
+    if isinstance(inner, (Mapping, list, tuple)) and isinstance(systems, Mapping):
+        raise TypeError(
+            "compare(systems, qrels): qrels holds runs, {name: {query_id: {doc_id: score}}}: "
+            "are systems and qrels swapped? The systems come first"
+        )
+
+
 def compare(
     systems: Mapping[str, System] | Sequence[System],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str] | None = None,
@@ -452,8 +465,9 @@ def compare(
         averaging=averaging,
     )
     check_progress(progress)
-    if isinstance(metrics, str):
-        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},), not a str")
+    if metrics is not None:
+        check_metric_names(metrics)
+    _check_not_swapped(systems, qrels)
     named = _named(systems)
     if baseline is not None and baseline not in named:
         raise ValueError(

@@ -20,13 +20,11 @@ a sample that lacks either id field. Skipped samples have the value ``None``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.scoring import score_rankings
-from ..errors import InvalidSampleError
-from ..interfaces import is_score
 from ..runs.ranked import RankedLists
-from ..types import sample_where
+from ..types import GRADES_KEY, reference_grades
 
 if TYPE_CHECKING:
     from ..engine.rag_measures import ContextIdMeasure
@@ -34,43 +32,6 @@ if TYPE_CHECKING:
     from ..types import RagSample
 
 __all__ = ["GRADES_KEY", "context_id_inputs", "context_id_values"]
-
-#: The extra key that grades a sample's reference context ids: ``{id: grade}``.
-GRADES_KEY = "reference_context_grades"
-
-
-def _judgements(sample: Mapping[str, Any], index: int) -> dict[str, float]:
-    """``{reference id: grade}`` of one sample that has reference ids."""
-    reference = [str(i) for i in sample["reference_context_ids"]]
-    judged = dict.fromkeys(reference, 1.0)
-    grades = sample.get(GRADES_KEY)
-    if grades is None:
-        return judged
-    where = sample_where(sample, index)
-    if not isinstance(grades, Mapping):
-        raise InvalidSampleError(
-            f"{where}: {GRADES_KEY!r} must map reference context ids to grades, e.g. "
-            f'{{"d1": 2}}; got {type(grades).__name__} {grades!r}'
-        )
-    seen: set[str] = set()
-    for key, grade in grades.items():
-        doc = str(key)
-        if doc not in judged:
-            raise InvalidSampleError(
-                f"{where}: {GRADES_KEY!r} grades {key!r}, which is not one of its "
-                f"reference_context_ids ({', '.join(map(repr, reference[:5]))}"
-                f"{', ...' if len(reference) > 5 else ''})"
-            )
-        if doc in seen:
-            raise InvalidSampleError(f"{where}: {GRADES_KEY!r} grades {doc!r} twice")
-        if not is_score(grade):
-            raise InvalidSampleError(
-                f"{where}: {GRADES_KEY}[{key!r}] = {grade!r}: a grade is a finite number, "
-                "e.g. 0, 1 or 2"
-            )
-        seen.add(doc)
-        judged[doc] = float(grade)
-    return judged
 
 
 def context_id_inputs(
@@ -93,15 +54,10 @@ def context_id_inputs(
     queries: list[str | None] = []
     for index, sample in enumerate(samples):
         retrieved = sample.get("retrieved_context_ids")
+        judged = reference_grades(sample, index)  # checked even if the sample is not scored
         if sample.get("reference_context_ids") is None:
-            if sample.get(GRADES_KEY) is not None:
-                raise InvalidSampleError(
-                    f"{sample_where(sample, index)}: {GRADES_KEY!r} grades reference context "
-                    "ids, but the sample has no 'reference_context_ids'"
-                )
             queries.append(None)
             continue
-        judged = _judgements(sample, index)  # checked even if the sample is not scored
         if retrieved is None:
             queries.append(None)
             continue

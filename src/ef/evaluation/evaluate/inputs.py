@@ -35,7 +35,7 @@ from ..engine.doc_overlap import FOLDS
 from ..errors import InputWarning
 from ..formats.files import format_for, read_qrels
 from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_columns_of_table
-from ..formats.parquet import read_parquet_table
+from ..formats.parquet import read_parquet_rows
 from ..formats.remote import is_url, local_copy, named_as
 from ..runs.ranked import RankedLists
 from .swapped import check_not_swapped
@@ -307,7 +307,8 @@ def _table_of(
     if is_table(value) or columns is None:
         return value
     if _is_parquet(value, format, registry):
-        return read_parquet_table(Path(value))  # type: ignore[arg-type]  # a path: checked
+        kind = "a run" if what == "run" else what
+        return read_parquet_rows(Path(value), kind)  # type: ignore[arg-type]  # a path: checked
     if isinstance(value, (str, os.PathLike)):
         named = (
             format or format_for(Path(value), None, f"read_{what}", registry, must_exist=True).name

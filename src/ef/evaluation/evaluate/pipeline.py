@@ -16,7 +16,7 @@ from ..reports import PipelineEvalReport
 from .inputs import shown_ids
 from .rag import DEFAULT_RAG_METRICS, evaluate_rag
 from .report import pipeline_report
-from .retrieval import retrieved, scored_retrieval
+from .retrieval import check_arguments, retrieved, scored_retrieval
 
 __all__ = ["Generate", "evaluate_pipeline"]
 
@@ -110,6 +110,7 @@ def evaluate_pipeline(
     ('Paris is the capital of France', 0.3333)
     """
     registry = registry_or_default(registry)
+    check_arguments("evaluate_pipeline(retriever, qrels, queries, ...)", retriever, qrels, queries)
     if isinstance(n_contexts, bool) or not isinstance(n_contexts, int) or n_contexts < 1:
         raise ValueError(f"n_contexts must be a positive int, got {n_contexts!r}")
     if not (callable(generate) or isinstance(generate, Mapping)):

@@ -19,7 +19,7 @@ from ..metrics.rag import is_unanswered, validate_sample
 from ..plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RagEvalReport
-from ..types import RagSample, sample_where
+from ..types import SAMPLE_FIELDS, RagSample, sample_where
 from .context_ids import context_id_values
 
 __all__ = ["DEFAULT_RAG_METRICS", "evaluate_rag"]
@@ -174,6 +174,7 @@ def evaluate_rag(
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
     inputs: dict[str, str | os.PathLike[str]] = {}
     source = "samples"
+    _check_samples_argument(samples)
     if isinstance(samples, (str, os.PathLike)):
         inputs["samples"] = samples
         source = str(samples)
@@ -198,6 +199,27 @@ def evaluate_rag(
     report = RagEvalReport.from_values(per_sample, ids, unanswered=unanswered)
     manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
     return attrs.evolve(report, manifest=manifest)
+
+
+def _check_samples_argument(samples: object) -> None:
+    """Refuse, saying what to pass, one sample where a list of them belongs (iterated, a
+    dict gives its keys), a dict of samples, and a str that names no file (a str is read as
+    the path of a samples file)."""
+    call = "evaluate_rag(samples)"
+    if isinstance(samples, Mapping):
+        if any(key in SAMPLE_FIELDS for key in samples):
+            raise TypeError(
+                f"{call}: samples is one sample (a dict); pass a list of them: "
+                "evaluate_rag([sample])"
+            )
+        raise TypeError(
+            f"{call}: samples is a dict; pass a list of samples, e.g. list(samples.values())"
+        )
+    if isinstance(samples, str) and not Path(samples).exists():
+        raise FileNotFoundError(
+            f"{call}: no such samples file: {samples!r} (a str is read as the path of a JSONL "
+            "or CSV samples file; samples in memory are a list of dicts)"
+        )
 
 
 def sample_id(sample: Mapping[str, Any], index: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -18,7 +19,13 @@ from .doc_ids import check_docs_meet
 from .inputs import check_qrels, no_overlap_cause, shown_ids
 from .run import scored_report
 
-__all__ = ["evaluate_retrieval", "result_doc_id", "retrieved", "scored_retrieval"]
+__all__ = [
+    "check_arguments",
+    "evaluate_retrieval",
+    "result_doc_id",
+    "retrieved",
+    "scored_retrieval",
+]
 
 
 def evaluate_retrieval(
@@ -126,6 +133,31 @@ def evaluate_retrieval(
     )[1]
 
 
+def _first_value(value: object) -> object:
+    return next(iter(value.values()), None) if isinstance(value, Mapping) else None
+
+
+def check_arguments(call: str, retriever: object, qrels: object, queries: object) -> None:
+    """Refuse, naming ``call`` (``"evaluate_retrieval(retriever, qrels, queries)"``), its
+    arguments in the wrong order or of the wrong kind: a retriever given last, qrels and
+    queries swapped, queries that are no mapping, qrels given as a file's path."""
+    kind = "a function" if callable(queries) else f"a {type(queries).__name__}"
+    if callable(queries) and not callable(retriever):
+        raise TypeError(f"{call}: queries is {kind}: the retriever comes first")
+    if isinstance(_first_value(qrels), str) and isinstance(_first_value(queries), Mapping):
+        raise TypeError(
+            f"{call}: qrels holds texts and queries holds judgements: are qrels and queries "
+            "swapped? qrels is {query_id: {doc_id: grade}}, queries is {query_id: text}"
+        )
+    if not isinstance(queries, Mapping):
+        raise TypeError(f"{call}: queries is {kind}; expected {{query_id: text}}")
+    if isinstance(qrels, (str, os.PathLike)):
+        raise TypeError(
+            f"{call}: qrels is the path {str(qrels)!r}; it takes qrels in memory: pass "
+            f"read_qrels({str(qrels)!r})"
+        )
+
+
 def scored_retrieval(
     retriever: Any,
     qrels: Mapping[str, Mapping[str, float]],
@@ -147,6 +179,7 @@ def scored_retrieval(
     """What :func:`evaluate_retrieval` does, with the rankings it scored beside its report
     (:func:`~ef.evaluation.evaluate_pipeline` hands their top docs to the generator); a
     warning points ``stacklevel`` frames above this function (1: its caller)."""
+    check_arguments("evaluate_retrieval(retriever, qrels, queries)", retriever, qrels, queries)
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
     ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))

@@ -14,6 +14,8 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import DatasetFormatError
+from ._arguments import path_argument
 from ._io import format_error, json_lines
 
 __all__ = ["read_answers", "read_references"]
@@ -22,7 +24,8 @@ __all__ = ["read_answers", "read_references"]
 def _records(
     path: str | os.PathLike[str], fields: Collection[str], queries: Collection[str] | None
 ) -> dict[str, tuple[int, Mapping[str, Any]]]:
-    """Each line's object by its ``id``, with its line number; what is wrong names the line."""
+    """Each line's object by its ``id``, with its line number; what is wrong names the line,
+    and a file with no line is an error naming the file."""
     source = Path(path)
     found: dict[str, tuple[int, Mapping[str, Any]]] = {}
     for line_no, line, record in json_lines(source):
@@ -47,6 +50,12 @@ def _records(
         if queries is not None and query_id not in queries:
             raise format_error(source, line_no, f"query {query_id!r} is not one of the queries")
         found[query_id] = (line_no, record)
+    if not found:  # not {}: every query would be left without an answer, the file unnamed
+        shown = ", ".join(f'"{field}": ...' for field in fields)
+        raise DatasetFormatError(
+            f"{source}: the file is empty; expected one JSON object per line, "
+            f'{{"id": query_id, {shown}}}'
+        )
     return found
 
 
@@ -57,9 +66,10 @@ def read_answers(
 
     Raises:
         FileNotFoundError: if ``path`` does not exist.
-        DatasetFormatError: (a ``ValueError``) naming the file and line, for bad JSON, a
-            line without an ``id`` or with a ``response`` that is not a str, an unknown key,
-            a query id given twice, or (with ``queries``) an id that is not a query.
+        DatasetFormatError: (a ``ValueError``) naming the file and line, for an empty file,
+            bad JSON, a line without an ``id`` or with a ``response`` that is not a str, an
+            unknown key, a query id given twice, or (with ``queries``) an id that is not a
+            query.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -70,7 +80,7 @@ def read_answers(
         ...
     ef.evaluation.DatasetFormatError: .../answers.jsonl:2: query 'q1' is given twice ...
     """
-    source = Path(path)
+    source = path_argument(path, "read_answers(path)")
     answers: dict[str, str] = {}
     for query_id, (line_no, record) in _records(source, ("response",), queries).items():
         response = record.get("response")
@@ -101,7 +111,7 @@ def read_references(
     ...     read_references(path)
     {'q1': ['Rome', 'the city']}
     """
-    source = Path(path)
+    source = path_argument(path, "read_references(path)")
     gold: dict[str, list[str]] = {}
     for query_id, (line_no, record) in _records(
         source, ("reference", "references"), queries

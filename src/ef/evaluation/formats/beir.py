@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from ..dataset import Dataset, Document, DocumentStream, QueryTexts, documents_of, extra_of
 from ..errors import DatasetFormatError
+from ._arguments import a_type, check_triple, path_argument
 from ._io import (
     atomic_writer,
     first_line,
@@ -113,9 +114,11 @@ def iter_beir_documents(path: Path) -> Iterator[Document]:
         yield Document(doc_id, title, text, extra=_extra(record, _DOCUMENT_KEYS))
 
 
-def read_beir_queries(path: Path) -> QueryTexts:
+def read_beir_queries(path: Path, *, allow_empty: bool = False) -> QueryTexts:
     """``{query_id: text}`` from a ``queries.jsonl`` (or the one in a BEIR directory); the other
-    fields of each record (``metadata``) are its ``extra``."""
+    fields of each record (``metadata``) are its ``extra``. An empty file is an error naming
+    it, as an empty qrels file is, unless ``allow_empty`` (a dataset that write_beir wrote
+    with no query)."""
     if path.is_dir():
         path = _jsonl_path(path, "queries")
     texts: dict[str, str] = {}
@@ -123,6 +126,11 @@ def read_beir_queries(path: Path) -> QueryTexts:
     for line_no, line, query_id, record in _records(path):
         texts[query_id] = _text_field(record, "text", path, line_no, line)
         extra[query_id] = _extra(record, _QUERY_KEYS)
+    if not texts and not allow_empty:
+        raise DatasetFormatError(
+            f'{path}: the file is empty; expected queries, one JSON object per line ({{"_id": '
+            '..., "text": ...}})'
+        )
     return QueryTexts(texts, extra=extra)
 
 
@@ -177,17 +185,73 @@ def _read_qrels_tsv(path: Path, *, allow_empty: bool = False) -> dict[str, dict[
     return qrels
 
 
+def dataset_folder(directory: object, call: str, *, other: object = None) -> Path:
+    """``directory`` as a Path to an existing folder; else a ``FileNotFoundError`` (or a
+    ``TypeError`` for no path at all) naming it as given and resolved, for ``call``."""
+    root = path_argument(
+        directory, call, "directory", expected="a BEIR dataset folder", other=other
+    )
+    if root.is_dir():
+        return root
+    if root.exists():
+        raise FileNotFoundError(
+            f"{root} ({root.resolve()}) is a file, not a dataset folder; {call} takes the folder "
+            f"that holds {_LAYOUT}"
+        )
+    raise FileNotFoundError(f"no such dataset directory: {root} ({root.resolve()})")
+
+
+#: What a BEIR folder holds, as messages say it.
+_LAYOUT = "corpus.jsonl, queries.jsonl and qrels/test.tsv (or dev.tsv, train.tsv, qrels.tsv)"
+
+
+def _check_parts(root: Path, qrels: str | None) -> None:
+    """Refuse a folder that lacks a part of a BEIR dataset read by :func:`read_beir`."""
+    lacking = None
+    if qrels is not None and not (root / qrels).is_file():
+        if all(_jsonl_path(root, stem).is_file() for stem in ("corpus", "queries")):
+            _qrels_path(root, qrels)  # the one part missing: "no such qrels file"
+        lacking = f"the qrels file {qrels} that qrels= names"
+    elif qrels is None and not any((root / c).is_file() for c in _DEFAULT_QRELS_PATHS):
+        lacking = f"a qrels file (tried {', '.join(_DEFAULT_QRELS_PATHS)}; or pass qrels=)"
+    _refuse_missing(root, lacking)
+
+
+def _refuse_missing(root: Path, qrels_lacking: str | None) -> None:
+    """Refuse a folder that lacks ``corpus.jsonl``, ``queries.jsonl`` or its qrels (what
+    ``qrels_lacking`` says, if they lack), naming the folder (resolved: "." names nothing),
+    every part it lacks at once, and what it holds instead."""
+    missing = [
+        f"{stem}.jsonl" for stem in ("corpus", "queries") if not _jsonl_path(root, stem).is_file()
+    ]
+    if qrels_lacking is not None:
+        missing.append(qrels_lacking)
+    if not missing:
+        return
+    try:
+        names = sorted(entry.name for entry in os.scandir(root))
+    except OSError:
+        names = []
+    shown = ", ".join(names[:8]) + (f", ... ({len(names)} entries)" if len(names) > 8 else "")
+    raise FileNotFoundError(
+        f"{root} is not a BEIR dataset folder: {root.resolve()} lacks {'; '.join(missing)} "
+        f"(it holds {shown or 'nothing'}); a BEIR folder holds {_LAYOUT}"
+    )
+
+
 def _qrels_path(directory: Path, qrels: str | None) -> Path:
     if qrels is not None:
         path = directory / qrels
         if not path.is_file():
-            raise FileNotFoundError(f"no such qrels file: {path}")
+            raise FileNotFoundError(f"no such qrels file: {path} ({path.resolve()})")
         return path
     for candidate in _DEFAULT_QRELS_PATHS:
         if (directory / candidate).is_file():
             return directory / candidate
     tried = ", ".join(_DEFAULT_QRELS_PATHS)
-    raise FileNotFoundError(f"no qrels file in {directory} (tried {tried}); pass qrels=")
+    raise FileNotFoundError(
+        f"no qrels file in {directory} ({directory.resolve()}; tried {tried}); pass qrels="
+    )
 
 
 def read_beir(
@@ -223,11 +287,10 @@ def read_beir(
     >>> corpus, queries, qrels
     ({'d1': 'Paris is in France.'}, {'q1': 'where is Paris?'}, {'q1': {'d1': 1.0}})
     """
-    root = Path(directory)
-    if not root.is_dir():
-        raise FileNotFoundError(f"no such dataset directory: {root}")
+    root = dataset_folder(directory, "read_beir(directory)")
+    _check_parts(root, qrels)
     corpus = {doc.id: doc.joined for doc in iter_beir_documents(_jsonl_path(root, "corpus"))}
-    queries = read_beir_queries(_jsonl_path(root, "queries"))
+    queries = read_beir_queries(_jsonl_path(root, "queries"), allow_empty=True)
     # write_beir() may write an empty qrels file: its inverse reads it.
     judgements = _read_qrels_tsv(_qrels_path(root, qrels), allow_empty=True)
     return corpus, queries, judgements
@@ -280,16 +343,12 @@ def _split_files(root: Path) -> dict[str, Path]:
 
 def read_beir_dataset(path: Path) -> Dataset:
     """Every split of a BEIR directory (``qrels/<split>.tsv``), documents streamed."""
-    if not path.is_dir():
-        raise FileNotFoundError(f"no such dataset directory: {path}")
-    corpus = _jsonl_path(path, "corpus")
-    if not corpus.is_file():
-        raise FileNotFoundError(f"no such file: {corpus}")
+    dataset_folder(path, "read_dataset(path)")
     splits = _split_files(path)
-    if not splits:
-        raise FileNotFoundError(f"no qrels in {path}: expected qrels/<split>.tsv or qrels.tsv")
+    _refuse_missing(path, None if splits else "qrels (qrels/<split>.tsv or qrels.tsv)")
+    corpus = _jsonl_path(path, "corpus")
     qrels = {split: _read_qrels_tsv(file, allow_empty=True) for split, file in splits.items()}
-    queries = read_beir_queries(_jsonl_path(path, "queries"))
+    queries = read_beir_queries(_jsonl_path(path, "queries"), allow_empty=True)
     return Dataset(DocumentStream(lambda: iter_beir_documents(corpus)), queries, qrels)
 
 
@@ -325,13 +384,22 @@ def _qrels_rows(qrels: Mapping[str, Mapping[str, float]]) -> list[str]:
     ]
 
 
-def _check_texts(kind: str, items: Mapping[str, str]) -> None:
+_WRITE_BEIR = "write_beir(directory, corpus, queries, qrels)"
+
+
+def _check_texts(kind: str, items: Mapping[str, object]) -> None:
     for item_id, text in items.items():
         if not isinstance(item_id, str) or not item_id:
             raise DatasetFormatError(f"{kind} id {item_id!r} must be a non-empty string")
         if not isinstance(text, str):
+            # {query: {doc: grade}} where texts belong: the qrels, given in the wrong place.
+            hint = (
+                f"; it looks like qrels: the order is {_WRITE_BEIR}"
+                if isinstance(text, Mapping)
+                else ""
+            )
             raise DatasetFormatError(
-                f"{kind} {item_id!r}: text must be a string, got {type(text).__name__}"
+                f"{kind} {item_id!r}: text must be a string, got {type(text).__name__}{hint}"
             )
 
 
@@ -401,7 +469,14 @@ def write_beir(
     ...     pathlib.Path(tmp, "qrels.tsv").read_text().splitlines()
     ['query-id\\tcorpus-id\\tscore', 'q1\\td1\\t2']
     """
-    root = Path(directory)
+    root = path_argument(
+        directory, _WRITE_BEIR, "directory", expected="a folder path", other=corpus
+    )
+    if not isinstance(corpus, Mapping):  # write_dataset takes documents; this, texts only
+        raise TypeError(
+            f"{_WRITE_BEIR}: corpus is {a_type(corpus)}; expected a mapping {{doc_id: text}}"
+        )
+    check_triple(_WRITE_BEIR, corpus, queries, qrels)
     _check_texts("corpus", corpus)
     _check_texts("query", queries)
     rows = _qrels_rows(qrels)

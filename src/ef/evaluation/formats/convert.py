@@ -21,6 +21,7 @@ from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, reading
+from ._arguments import path_argument
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags, write_run_lines
 from .files import format_for, write_with
@@ -154,7 +155,8 @@ def convert(
     """
     check_progress(progress)
     registry = registry_or_default(registry)
-    src, dst = Path(source), Path(target)
+    src = path_argument(source, "convert(source, target)", "source")
+    dst = path_argument(target, "convert(source, target)", "target")
     check_input(src, directory_ok=True)
     what = kind or guess_kind(src)
     if what not in KINDS:

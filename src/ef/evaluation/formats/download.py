@@ -199,6 +199,11 @@ def _is_beir(folder: Path) -> bool:
 
 def _expected_digest(name: str, url: str | None, checksum: str | None) -> tuple[str, str] | None:
     """(algorithm, hex digest) the archive must have, or None if nothing is known."""
+    if not isinstance(name, str):
+        raise TypeError(
+            f"download_dataset(name, directory): name is a {type(name).__name__}; expected a "
+            "BEIR dataset's name, e.g. 'scifact'"
+        )
     if not _NAME.fullmatch(name):
         raise ValueError(
             f"dataset name {name!r} is not a plain folder name (letters, digits, '.', '_', '-')"

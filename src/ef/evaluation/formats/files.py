@@ -18,7 +18,6 @@ from ..dataset import Dataset, Document, StreamingCorpus, documents_of
 from ..errors import (
     DatasetFormatError,
     EvaluationError,
-    FormatNotDetectedError,
     PluginError,
     UnknownNameError,
 )
@@ -26,7 +25,10 @@ from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import describe_item, plugin_call, provider_of
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
+from ._arguments import a_type, check_triple, is_path, path_argument
 from ._io import check_input, damaged_gzip, staged_path
+from .frames import frame_library
+from .undetected import undetected_error
 
 if TYPE_CHECKING:
     from .trec_fast import RunColumns
@@ -61,6 +63,11 @@ def format_for(
     able = {n: f for n, f in registry.formats.items() if getattr(f, capability) is not None}
     what = capability.replace("_", " ")
     if format is not None:
+        if format not in registry.formats and is_path(format) and Path(format).exists():
+            raise UnknownNameError(
+                f"format={format!r} is the path of a file, not a format; are the arguments "
+                f"swapped? The path comes first: {capability}(path, format)"
+            )
         chosen = registry.format(format)
         if getattr(chosen, capability) is None:
             raise UnknownNameError(
@@ -77,18 +84,62 @@ def format_for(
     damaged = damaged_gzip(path)
     if damaged is not None:  # no format could read a line of it: say why, not "which format"
         raise DatasetFormatError(damaged)
-    raise FormatNotDetectedError(
-        f"cannot tell the format of {path} to {what}; name it with format= "
-        f"(one of: {', '.join(able)})",
-        path=path,
-        capability=capability,
-    )
+    # An empty file or a CSV table: say so, not "cannot tell the format" (reads like a bug).
+    raise undetected_error(path, capability, list(able))
+
+
+#: What each writer writes, as its signature names it.
+_WRITTEN = {
+    "write_run": "run",
+    "write_qrels": "qrels",
+    "write_queries": "queries",
+    "write_samples": "samples",
+}
+#: What to do instead of reading data that is in memory already.
+_IN_MEMORY = {
+    "read_run": "a run held in memory needs no reading: pass it to evaluate_run",
+    "read_qrels": "qrels held in memory need no reading: pass them to evaluate_run",
+}
+
+
+#: What each writer takes, as messages say it.
+_SHAPES = {
+    "write_run": "{query_id: {doc_id: score}} or {query_id: [doc_id, ...]}",
+    "write_qrels": "{query_id: {doc_id: grade}}",
+    "write_queries": "{query_id: text}",
+}
+
+
+def _check_data(capability: str, call: str, data: object) -> None:
+    """Refuse, naming ``call`` and saying what to pass, data a writer would fail on with a
+    bare AttributeError (or write wrong: a DataFrame's columns taken for queries)."""
+    if capability == "write_samples":
+        if isinstance(data, Mapping):
+            raise TypeError(
+                f"{call}: samples is one sample (a dict); pass a list of them: "
+                "write_samples(path, [sample])"
+            )
+        if isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
+            raise TypeError(f"{call}: samples is {a_type(data)}; expected a list of samples")
+        return
+    shape = _SHAPES.get(capability)
+    if shape is None or isinstance(data, Mapping):
+        return
+    what = _WRITTEN[capability]
+    hint = ""
+    if is_path(data):
+        hint = "; to write a file in another format, use convert(source, target)"
+    elif frame_library(data) is not None:
+        hint = "; a DataFrame can be saved as Parquet by its own library, which ef reads"
+    elif hasattr(data, "to_dict") and hasattr(data, "query_ids"):  # a RunTable (fuse's)
+        hint = f"; for a RunTable, as fuse returns, pass {what}.to_dict()"
+    raise TypeError(f"{call}: {what} is {a_type(data)}; expected {shape}{hint}")
 
 
 def _read(
     path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
 ) -> Any:
-    source = Path(path)
+    source = path_argument(path, f"{capability}(path)", hint=_IN_MEMORY.get(capability, ""))
     registry = registry_or_default(registry)
     fmt = format_for(source, format, capability, registry, must_exist=True)
     reader: Callable[[Path], Any] = getattr(fmt, capability)
@@ -103,7 +154,9 @@ def _write(
     capability: str,
     registry: Registry | None,
 ) -> None:
-    target = Path(path)
+    call = f"{capability}(path, {_WRITTEN.get(capability, 'data')})"
+    target = path_argument(path, call, other=data)
+    _check_data(capability, call, data)
     registry = registry_or_default(registry)
     fmt = format_for(target, format, capability, registry, must_exist=False)
     write_with(fmt, capability, target, data, registry)
@@ -337,7 +390,7 @@ def read_dataset(
     ...     dict(corpus.items()), queries, qrels
     ({'d1': 'Paris is in France.'}, {'q1': 'Paris?'}, {'q1': {'d1': 1}})
     """
-    source = Path(path)
+    source = path_argument(path, "read_dataset(path)", expected="a dataset folder")
     dataset: Dataset = _read(source, format, "read_dataset", registry)
     qrels = _pick_split(dataset, split, source)
     return (
@@ -364,6 +417,9 @@ def write_dataset(
     document at a time. ``qrels`` are written as ``split``. Every file goes through a
     temporary file, renamed only when all were written.
     """
+    call = "write_dataset(path, corpus, queries, qrels)"
+    path_argument(path, call, expected="a dataset folder", other=corpus)
+    check_triple(call, corpus, queries, qrels)
     dataset = Dataset(documents_of(corpus), queries, {split: qrels})
     _write(path, dataset, format, "write_dataset", registry)
 
@@ -415,7 +471,7 @@ def read_run_columns(
     the format that claims it has a fast reader that reads it exactly, else as the
     reference reader's mapping: the same numbers and errors either way. Detection order and
     plugins are honoured: a fast reader is its format's ``read_run_columns`` capability."""
-    source = Path(path)
+    source = path_argument(path, "read_run(path)", hint=_IN_MEMORY["read_run"])
     registry = registry_or_default(registry)
     fmt = format_for(source, format, "read_run", registry, must_exist=True)
     where = f"the file {source}"

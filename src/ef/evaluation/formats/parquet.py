@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "looks_like_parquet",
     "read_parquet_qrels",
+    "read_parquet_rows",
     "read_parquet_run",
     "read_parquet_run_columns",
     "read_parquet_table",
@@ -94,14 +95,28 @@ def read_parquet_table(path: Path) -> Any:
         raise DatasetFormatError(f"{path}: cannot read it as Parquet ({exc})") from None
 
 
+def read_parquet_rows(path: Path, kind: str) -> Any:
+    """The file's table, refused, naming the file, when it holds no row: an empty run or
+    qrels file is an error, as the TREC readers make it (never a run that scores nothing).
+    ``kind`` says what was expected (``"a run"``, ``"qrels"``)."""
+    frame = read_parquet_table(path)
+    if frame.height == 0:
+        columns = ", ".join(frame.columns) or "none"
+        raise DatasetFormatError(
+            f"{path}: the file holds no rows (columns: {columns}); expected {kind}, one row "
+            "per (query, doc) pair"
+        )
+    return frame
+
+
 def read_parquet_run(path: Path) -> dict[str, dict[str, float]]:
-    """A Parquet run, ``{query_id: {doc_id: score}}``."""
-    return run_of_table(read_parquet_table(path), where=str(path))
+    """A Parquet run, ``{query_id: {doc_id: score}}``; a file with no row is an error."""
+    return run_of_table(read_parquet_rows(path, "a run"), where=str(path))
 
 
 def read_parquet_run_columns(path: Path) -> RunColumns:
     """A Parquet run as the columns of a :class:`~ef.evaluation.RunTable` (same checks)."""
-    return run_columns_of_table(read_parquet_table(path), where=str(path))
+    return run_columns_of_table(read_parquet_rows(path, "a run"), where=str(path))
 
 
 def read_parquet_tags(path: Path) -> list[str]:
@@ -114,8 +129,8 @@ def read_parquet_tags(path: Path) -> list[str]:
 
 
 def read_parquet_qrels(path: Path) -> dict[str, dict[str, float]]:
-    """Parquet qrels, ``{query_id: {doc_id: grade}}``."""
-    return qrels_of_table(read_parquet_table(path), where=str(path))
+    """Parquet qrels, ``{query_id: {doc_id: grade}}``; a file with no row is an error."""
+    return qrels_of_table(read_parquet_rows(path, "qrels"), where=str(path))
 
 
 def _write(path: Path, columns: Mapping[str, list[Any]], schema: Mapping[str, Any]) -> None:

@@ -46,6 +46,7 @@ _STRUCTURED = frozenset(
         "multi_responses",
         "rubrics",
         "references",  # not a Ragas field: further gold answers (EXTRA_KEYS)
+        "reference_context_grades",  # nor this: {id: grade} (EXTRA_KEYS)
     }
 )
 

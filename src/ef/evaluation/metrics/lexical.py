@@ -15,7 +15,7 @@ drops the gold answers that normalise to nothing, and scores against ``""`` when
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .normalize import Normalization
 
@@ -42,14 +42,74 @@ def normalize_answer(text: str, normalize: str = "unicode", lang: str | None = N
     return Normalization(normalize, lang)(text)
 
 
-def _golds(reference: str | Sequence[str]) -> list[str]:
+def _golds(reference: str | Sequence[str], call: str) -> list[str]:
+    if isinstance(reference, Mapping) or not isinstance(reference, (str, Iterable)):
+        raise TypeError(
+            f"{call}: reference is {_a(reference)}; expected a gold answer (a str) or a list "
+            "of them"
+        )
     golds = [reference] if isinstance(reference, str) else list(reference)
     if not golds:
-        raise ValueError("reference is an empty list; give at least one gold answer")
+        raise ValueError(f"{call}: reference is an empty list; give at least one gold answer")
     for gold in golds:
         if not isinstance(gold, str):
-            raise TypeError(f"a reference is a string, got {type(gold).__name__} {gold!r}")
+            raise TypeError(f"{call}: a reference is a str, got {_a(gold)}, {gold!r}")
     return golds
+
+
+def _a(value: object) -> str:
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _check_response(call: str, response: object, reference: object) -> None:
+    """Refuse a response that is no str, naming ``call``: Normalization would fail on it
+    with an AttributeError that names neither the function nor the argument."""
+    if isinstance(response, str):
+        return
+    swapped = isinstance(response, (list, tuple)) and isinstance(reference, str)
+    raise TypeError(
+        f"{call}: response is {_a(response)}; expected the answer, a str"
+        + (
+            "; are the arguments swapped? The answer comes first, then the gold answers"
+            if swapped
+            else ""
+        )
+    )
+
+
+def _check_contexts(call: str, retrieved_contexts: object, reference: object) -> None:
+    """Refuse contexts that are no sequence of str, naming ``call``: a str would be read one
+    character at a time, each a context (and score a number that means nothing)."""
+    if isinstance(retrieved_contexts, str):
+        swapped = isinstance(reference, (list, tuple))
+        raise TypeError(
+            f"{call}: retrieved_contexts is a str; expected a list of passages "
+            + (
+                "(are the arguments swapped? The gold answer comes first, then the contexts)"
+                if swapped
+                else f"([{_short(retrieved_contexts)}] for one)"
+            )
+        )
+    if isinstance(retrieved_contexts, Mapping) or not isinstance(retrieved_contexts, Iterable):
+        raise TypeError(
+            f"{call}: retrieved_contexts is {_a(retrieved_contexts)}; expected a list of "
+            "passages (str)"
+        )
+    if isinstance(retrieved_contexts, Sequence):  # an iterator is not read twice
+        for position, context in enumerate(retrieved_contexts):
+            if not isinstance(context, str):
+                raise TypeError(
+                    f"{call}: retrieved_contexts[{position}] is {_a(context)}; every context "
+                    "is a str"
+                )
+
+
+def _short(text: str) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _scored_golds(golds: list[str], mode: Normalization) -> list[str]:
@@ -92,9 +152,12 @@ def exact_match(
     >>> exact_match('Paris', ['London', 'paris'])
     1.0
     """
+    call = "exact_match(response, reference)"
+    _check_response(call, response, reference)
     mode = Normalization(normalize, lang)
     predicted = mode(response)
-    return max(float(predicted == mode(gold)) for gold in _scored_golds(_golds(reference), mode))
+    golds = _scored_golds(_golds(reference, call), mode)
+    return max(float(predicted == mode(gold)) for gold in golds)
 
 
 def token_f1(
@@ -120,12 +183,14 @@ def token_f1(
     >>> token_f1('the', 'a'), token_f1('the', 'a', normalize='squad')
     (1.0, 0.0)
     """
+    call = "token_f1(response, reference)"
+    _check_response(call, response, reference)
     mode = Normalization(normalize, lang)
     predicted = mode.tokens(response)
     both_empty = _BOTH_EMPTY_F1[mode.mode]
     return max(
         _f1(predicted, mode.tokens(gold), both_empty)
-        for gold in _scored_golds(_golds(reference), mode)
+        for gold in _scored_golds(_golds(reference, call), mode)
     )
 
 
@@ -151,12 +216,14 @@ def context_recall(
     >>> context_recall('北京', ['北京是中国的首都'])
     1.0
     """
+    call = "context_recall(reference, retrieved_contexts)"
+    _check_contexts(call, retrieved_contexts, reference)
     mode = Normalization(normalize, lang)
     found: set[str] = set()
     for context in retrieved_contexts:
         found.update(mode.tokens(context))
     best = 0.0
-    for gold in _golds(reference):
+    for gold in _golds(reference, call):
         wanted = set(mode.tokens(gold))
         if wanted:
             best = max(best, len(wanted & found) / len(wanted))
@@ -181,8 +248,10 @@ def context_precision(
     >>> context_precision(['paris', 'lyon'], ['Paris is in France.', 'So is Lyon.'])
     1.0
     """
+    call = "context_precision(reference, retrieved_contexts)"
+    _check_contexts(call, retrieved_contexts, reference)
     mode = Normalization(normalize, lang)
-    wanted = {token for gold in _golds(reference) for token in mode.tokens(gold)}
+    wanted = {token for gold in _golds(reference, call) for token in mode.tokens(gold)}
     if not retrieved_contexts:
         return 0.0
     useful = sum(1 for context in retrieved_contexts if wanted.intersection(mode.tokens(context)))

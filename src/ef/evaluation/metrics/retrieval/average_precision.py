@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .params import BINARY, CITE_TREC, IRM, TREC
-from .reference import is_relevant_grade, relevant_total, top_docs
+from .reference import (
+    check_query,
+    first_docs,
+    is_relevant_grade,
+    refuse_bad_grades,
+    relevant_total,
+)
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -42,17 +48,25 @@ def average_precision(
     >>> average_precision(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0})
     0.8333333333333333
     """
-    top = top_docs(ranked, relevant, k, judged_only)
-    n_relevant = relevant_total(relevant, rel)
-    if n_relevant == 0:
-        return 0.0
-    hits = 0
-    total = 0.0
-    for rank, doc in enumerate(top, start=1):
-        if is_relevant_grade(relevant.get(doc), rel):
-            hits += 1
-            total += hits / rank
+    check_query(ranked, relevant, _CALL)
+    try:
+        top = first_docs(ranked, relevant, k, judged_only)
+        n_relevant = relevant_total(relevant, rel)
+        if n_relevant == 0:
+            return 0.0
+        hits = 0
+        total = 0.0
+        for rank, doc in enumerate(top, start=1):
+            if is_relevant_grade(relevant.get(doc), rel):
+                hits += 1
+                total += hits / rank
+    except TypeError:
+        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
+        raise
     return total / n_relevant
+
+
+_CALL = "average_precision(ranked, relevant, k)"
 
 
 def average_precision_batch(

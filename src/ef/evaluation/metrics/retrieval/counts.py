@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .params import BINARY, CITE_TREC, IRM, JUDGED_ONLY, REL, TREC
-from .reference import check_cutoff, relevant_hits, relevant_total, top_docs
+from .reference import check_cutoff, check_query, relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -71,6 +71,7 @@ def num_rel(
     >>> num_rel([], {'d1': 2, 'd2': 1, 'd3': 0}), num_rel([], {'d1': 2, 'd2': 1}, rel=2)
     (2.0, 1.0)
     """
+    check_query(ranked, relevant, "num_rel(ranked, relevant, k)")  # before relevant is read
     check_cutoff(k)
     return float(relevant_total(relevant, rel))
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric
 from .params import JUDGED_ONLY, positive
-from .reference import top_docs
+from .reference import check_query, first_docs, refuse_bad_grades
 
 if TYPE_CHECKING:
     from ...hits import Floats, Ints, JudgedHits
@@ -46,6 +46,7 @@ __all__ = [
     "dcg_at_k",
     "dcg_batch",
     "dcg_expected",
+    "dcg_of",
 ]
 
 
@@ -89,10 +90,31 @@ def dcg_at_k(
     >>> round(dcg_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3), 4)
     1.5
     """
+    check_query(ranked, relevant, _CALL)
+    try:
+        return dcg_of(ranked, relevant, k, gains, dcg, judged_only, rel)
+    except TypeError:
+        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
+        raise
+
+
+def dcg_of(  # noqa: PLR0917 - dcg_at_k's arguments, passed on as they are
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None,
+    gains: Mapping[float, float] | None,
+    dcg: str,
+    judged_only: bool,
+    rel: float | None,
+) -> float:
+    """:func:`dcg_at_k` for a caller that checked its arguments (:func:`check_query`)."""
     return sum(
         _gain(relevant.get(doc), gains, dcg, rel) / math.log2(rank + 1)
-        for rank, doc in enumerate(top_docs(ranked, relevant, k, judged_only), start=1)
+        for rank, doc in enumerate(first_docs(ranked, relevant, k, judged_only), start=1)
     )
+
+
+_CALL = "dcg_at_k(ranked, relevant, k)"
 
 
 def _grade_gains(

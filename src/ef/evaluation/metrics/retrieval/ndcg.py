@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .dcg import DCG_FORM, GAINS, _gain, _grade_gains, dcg_at_k, dcg_batch, dcg_expected
+from .dcg import DCG_FORM, GAINS, _gain, _grade_gains, dcg_batch, dcg_expected, dcg_of
 from .params import IRM, JUDGED_ONLY, TREC, positive
-from .reference import check_cutoff
+from .reference import check_cutoff, check_query, refuse_bad_grades
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -68,12 +68,20 @@ def ndcg_at_k(
     >>> round(ndcg_at_k(['x', 'd1'], {'d1': 1.0}, 2), 4)     # relevant doc at rank 2
     0.6309
     """
+    check_query(ranked, relevant, _CALL)
     check_cutoff(k)
-    ideal = _ideal_dcg(relevant, k, gains, dcg, rel)
-    if ideal <= 0:
-        return 0.0
-    found = dcg_at_k(ranked, relevant, k, gains=gains, dcg=dcg, judged_only=judged_only, rel=rel)
+    try:
+        ideal = _ideal_dcg(relevant, k, gains, dcg, rel)
+        if ideal <= 0:
+            return 0.0
+        found = dcg_of(ranked, relevant, k, gains, dcg, judged_only, rel)
+    except TypeError:
+        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
+        raise
     return found / ideal
+
+
+_CALL = "ndcg_at_k(ranked, relevant, k)"
 
 
 def _ideal_dcgs(

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ...interfaces import RetrievalMetric, Synonym
 from .dcg import GAINS
 from .params import CITE_TREC, JUDGED_ONLY, TREC
-from .reference import ideal_gains, top_docs, trec_gain
+from .reference import check_query, ideal_gains, top_docs, trec_gain
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -62,6 +62,7 @@ def normalized_gain(
     >>> normalized_gain(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1})  # (1/log2(2) + 1/log2(3)) / 2
     0.8154648767857288
     """
+    check_query(ranked, relevant, "normalized_gain(ranked, relevant, k)")  # before relevant is read
     ideal = ideal_gains(relevant.values(), gains)
     gained = cost = total = 0.0
     for i, doc in enumerate(top_docs(ranked, relevant, k, judged_only)):

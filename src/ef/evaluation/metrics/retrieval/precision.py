@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .params import BINARY, CITE_TREC, IRM, TREC
-from .reference import relevant_hits, top_docs
+from .reference import check_query, first_docs, refuse_bad_grades, relevant_hits
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -42,9 +42,17 @@ def precision_at_k(
     >>> precision_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 2)
     0.5
     """
-    top = top_docs(ranked, relevant, k, judged_only)
-    depth = k if k is not None else len(top)
-    return relevant_hits(top, relevant, rel) / depth if depth else 0.0
+    check_query(ranked, relevant, _CALL)
+    try:
+        top = first_docs(ranked, relevant, k, judged_only)
+        depth = k if k is not None else len(top)
+        return relevant_hits(top, relevant, rel) / depth if depth else 0.0
+    except TypeError:
+        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
+        raise
+
+
+_CALL = "precision_at_k(ranked, relevant, k)"
 
 
 def precision_batch(

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .params import BINARY, CITE_TREC, IRM, TREC
-from .reference import relevant_hits, relevant_total, top_docs
+from .reference import (
+    check_query,
+    first_docs,
+    refuse_bad_grades,
+    relevant_hits,
+    relevant_total,
+)
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -44,9 +50,17 @@ def recall_at_k(
     >>> recall_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3)
     1.0
     """
-    top = top_docs(ranked, relevant, k, judged_only)
-    n_relevant = relevant_total(relevant, rel)
-    return relevant_hits(top, relevant, rel) / n_relevant if n_relevant else 0.0
+    check_query(ranked, relevant, _CALL)
+    try:
+        top = first_docs(ranked, relevant, k, judged_only)
+        n_relevant = relevant_total(relevant, rel)
+        return relevant_hits(top, relevant, rel) / n_relevant if n_relevant else 0.0
+    except TypeError:
+        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
+        raise
+
+
+_CALL = "recall_at_k(ranked, relevant, k)"
 
 
 def recall_batch(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .params import BINARY, IRM, TREC
-from .reference import is_relevant_grade, top_docs
+from .reference import check_query, first_docs, is_relevant_grade, refuse_bad_grades
 
 if TYPE_CHECKING:
     from ...hits import Floats, Ints, JudgedHits
@@ -43,10 +43,18 @@ def reciprocal_rank(
     >>> reciprocal_rank(['x', 'd1'], {'d1': 1.0}, k=1)       # relevant doc past the cutoff
     0.0
     """
-    for rank, doc in enumerate(top_docs(ranked, relevant, k, judged_only), start=1):
-        if is_relevant_grade(relevant.get(doc), rel):
-            return 1.0 / rank
+    check_query(ranked, relevant, _CALL)
+    try:
+        for rank, doc in enumerate(first_docs(ranked, relevant, k, judged_only), start=1):
+            if is_relevant_grade(relevant.get(doc), rel):
+                return 1.0 / rank
+    except TypeError:
+        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
+        raise
     return 0.0
+
+
+_CALL = "reciprocal_rank(ranked, relevant, k)"
 
 
 def reciprocal_rank_batch(

@@ -7,15 +7,21 @@ doc ids, a duplicate counting only at its first (best) rank.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 __all__ = [
     "C_NAN",
     "NONPOOL",
     "UNJUDGED",
     "check_cutoff",
+    "check_query",
+    "first_docs",
+    "grade_problem",
     "ideal_gains",
     "is_relevant_grade",
+    "refuse_bad_grades",
     "relevant_hits",
     "relevant_total",
     "top_docs",
@@ -40,6 +46,110 @@ def check_cutoff(k: int | None) -> None:
         raise ValueError(f"cutoff k must be a positive int, got {k!r}")
 
 
+#: How messages name a reference function that was not named: by the arguments all share.
+_ANY = "a metric function (ranked, relevant, k)"
+
+
+def check_query(ranked: object, relevant: object, call: str = _ANY) -> None:
+    """Refuse, naming ``call`` (``"ndcg_at_k(ranked, relevant, k)"``), a ranking or a
+    judgement of the wrong shape: the arguments swapped, a whole run or qrels where one
+    query's belong, a ``str``, a ``set`` or a ``{doc: score}`` dict as the ranking (iterated,
+    each gives a wrong number silently), doc ids where ``{doc_id: grade}`` belongs.
+
+    Cheap where the inputs are plain (a list and a dict of numbers): two type tests and a
+    look at one grade. Only other inputs are looked at further.
+
+    >>> check_query({"d1": 1.0}, ["d1"], "ndcg_at_k(ranked, relevant, k)")
+    Traceback (most recent call last):
+        ...
+    TypeError: ndcg_at_k(ranked, relevant, k): ranked is a dict and relevant a list: are the \
+arguments swapped? ranked is the doc ids in rank order, best first; relevant is {doc_id: grade}
+    """
+    if type(ranked) is list and type(relevant) is dict:
+        first = next(iter(relevant.values()), 0)
+        if type(first) is int or type(first) is float:
+            return
+    problem = _query_problem(ranked, relevant)
+    if problem is not None:
+        raise TypeError(f"{call}: {problem}")
+
+
+def _a(value: object) -> str:
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _query_problem(ranked: object, relevant: object) -> str | None:
+    """What is wrong with the two arguments, or None if nothing is."""
+    shapes = "ranked is the doc ids in rank order, best first; relevant is {doc_id: grade}"
+    if isinstance(ranked, Mapping) and not isinstance(relevant, Mapping):
+        return (
+            f"ranked is {_a(ranked)} and relevant {_a(relevant)}: are the "
+            f"arguments swapped? {shapes}"
+        )
+    problem = _ranking_problem(ranked)
+    if problem is None:
+        problem = _judgement_problem(relevant)
+    return problem
+
+
+def _ranking_problem(ranked: object) -> str | None:
+    if isinstance(ranked, Mapping):
+        if any(isinstance(v, Mapping) for v in ranked.values()):
+            return (
+                "ranked is a whole run, {query_id: {doc_id: score}}; these functions score one "
+                "query's ranking: evaluate_run(run, qrels) scores a run"
+            )
+        return (
+            f"ranked is {_a(ranked)}; expected the doc ids in rank order, best first (a list); "
+            "for {doc_id: score}, pass sorted(scores, key=scores.get, reverse=True)"
+        )
+    if isinstance(ranked, (str, bytes)):
+        return (
+            f"ranked is {_a(ranked)}; expected a sequence of doc ids, best first "
+            f"([{ranked!r}] for one doc): a str would be read one character at a time"
+        )
+    if isinstance(ranked, (set, frozenset)):
+        return f"ranked is {_a(ranked)}, which has no order; expected the doc ids in rank order"
+    if not isinstance(ranked, Iterable):
+        return f"ranked is {_a(ranked)}; expected a sequence of doc ids, best first"
+    return None
+
+
+def _judgement_problem(relevant: object) -> str | None:
+    if not isinstance(relevant, Mapping):
+        hint = ""
+        if isinstance(relevant, (list, tuple, set, frozenset)):
+            hint = "; for a list of relevant doc ids, dict.fromkeys(relevant, 1) grades each 1"
+        return f"relevant is {_a(relevant)}; expected {{doc_id: grade}}{hint}"
+    first = next(iter(relevant.items()), None)  # one grade: the others only on failure
+    return None if first is None else grade_problem(dict([first]))
+
+
+def grade_problem(relevant: Mapping[Any, Any]) -> str | None:
+    """What is wrong with a grade of ``relevant`` (a whole qrels' ``{doc: grade}`` per query
+    where one query's belongs, a grade that is no number), or None."""
+    for doc, grade in relevant.items():
+        if isinstance(grade, Mapping):
+            return (
+                f"relevant[{doc!r}] is {_a(grade)}: relevant is one query's judgements "
+                "{doc_id: grade}, not qrels {query_id: {doc_id: grade}}; pass qrels[query_id]"
+            )
+        if not isinstance(grade, numbers.Real):
+            return f"relevant[{doc!r}] = {grade!r}: a grade is a number"
+    return None
+
+
+def refuse_bad_grades(relevant: object, call: str) -> None:
+    """After a ``TypeError`` in ``call``: raise one naming the grade at fault, if one is (a
+    function that raises nothing here lets the caller re-raise the original)."""
+    problem = grade_problem(relevant) if isinstance(relevant, Mapping) else None
+    if problem is not None:
+        raise TypeError(f"{call}: {problem}") from None
+
+
 def top_docs(
     ranked: Sequence[str],
     relevant: Mapping[str, float],
@@ -47,7 +157,19 @@ def top_docs(
     judged_only: bool = False,
 ) -> list[str]:
     """The first ``k`` distinct doc ids of ``ranked`` (all of them when ``k`` is None); with
-    ``judged_only``, of those judged with a grade of 0 or more."""
+    ``judged_only``, of those judged with a grade of 0 or more. Arguments of the wrong shape
+    are refused (:func:`check_query`)."""
+    check_query(ranked, relevant)
+    return first_docs(ranked, relevant, k, judged_only)
+
+
+def first_docs(
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None,
+    judged_only: bool = False,
+) -> list[str]:
+    """:func:`top_docs` for a caller that ran :func:`check_query` itself (once a call)."""
     check_cutoff(k)
     seen: set[str] = set()
     top: list[str] = []
