@@ -309,3 +309,12 @@ def test_the_cli_shows_the_share_in_one_warning_line(tmp_path: Path) -> None:
         "ranking; the 5 others, e.g. ('q1', 'q2', 'q3', ...), score 0: are the run's doc ids "
         "those of the qrels?"
     ]
+
+
+def test_a_run_of_empty_rankings_is_refused_as_empty_not_as_misspelt() -> None:
+    with pytest.raises(ValueError, match=r"^the run's rankings are empty: none of the 2 ") as info:
+        evaluate_run({"q1": {}, "q2": []}, {"q1": {"d1": 1}, "q2": {"d2": 1}})
+    assert "is it the run you meant?" in str(info.value)
+    assert "spell" not in str(info.value)
+    with pytest.warns(InputWarning, match="rankings are empty"):
+        ranx.evaluate(ranx.Qrels({"q1": {"d1": 1}}), ranx.Run({"q1": {}}), "ndcg@10")

@@ -53,6 +53,10 @@ _FIX = (
     "Nothing was scored: spell the run's doc ids as the qrels' do, or pass check_doc_ids=False "
     "(ef-eval evaluate --no-check-doc-ids) to score them as they are"
 )
+_FIX_EMPTY = (
+    "Nothing was scored: is it the run you meant? check_doc_ids=False (ef-eval evaluate "
+    "--no-check-doc-ids) scores it as it is"
+)
 #: In place of _FIX where a refusal is a warning (check_doc_ids="warn").
 _SCORED = "They are scored as they are: is that what you meant?"
 
@@ -83,8 +87,10 @@ def check_doc_overlap(overlap: DocOverlap, *, stacklevel: int, refuse: bool = Tr
         return  # no query to score: the query checks and the scoring rules say so
     respelt = [look for look in overlap.looked if look.respelt is not None]
     unmet = overlap.scored - overlap.met
-    refusal = None
-    if not overlap.met:
+    refusal, fix = None, _FIX
+    if not overlap.met and not any(look.docs for look in overlap.looked):
+        refusal, fix = _all_empty(overlap), _FIX_EMPTY
+    elif not overlap.met:
         refusal = _none_met(overlap, respelt)
     # A tenth of the scored queries or more (estimated from those looked at) meet the qrels
     # only once respelt: the ids differ in form, not just the queries' luck.
@@ -92,7 +98,7 @@ def check_doc_overlap(overlap: DocOverlap, *, stacklevel: int, refuse: bool = Tr
         refusal = _respelt_message(overlap, respelt)
     if refusal is not None:
         if refuse:
-            raise ValueError(f"{refusal}. {_FIX}")
+            raise ValueError(f"{refusal}. {fix}")
         warnings.warn(f"{refusal}. {_SCORED}", InputWarning, stacklevel=stacklevel + 1)
         return
     if 2 * overlap.met < overlap.scored:
@@ -121,6 +127,14 @@ def _cause(looked: Sequence[Look], respelt: Sequence[Look]) -> str | None:
     docs = [doc for look in looked for doc in look.docs]
     judged_docs = [doc for look in looked for doc in look.judged]
     return no_overlap_cause(docs, judged_docs, _NAMES, "doc ids")
+
+
+def _all_empty(overlap: DocOverlap) -> str:
+    return (
+        f"the run's rankings are empty: none of the {overlap.scored} queries of the run that "
+        f"qrels judges retrieves a doc (e.g. {shown_ids(look.query_id for look in overlap.looked)}"
+        "), so each would score 0"
+    )
 
 
 def _none_met(overlap: DocOverlap, respelt: Sequence[Look]) -> str:
