@@ -364,15 +364,15 @@ def test_compare_with_systems_and_qrels_swapped_says_so() -> None:
     # Was "qrels['a']['q1'] = {...}: a grade is a number": about a grade, not the order.
     other = {q: dict(reversed(list(docs.items()))) for q, docs in RUN.items()}
     with pytest.raises(TypeError, match=r"^compare\(systems, qrels\): qrels holds runs, .*swapped"):
-        compare(QRELS, {"a": RUN, "b": other})  # type: ignore[arg-type]
+        compare(QRELS, {"a": RUN, "b": other})  # type: ignore[arg-type, dict-item]
 
 
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: evaluate_run(RUN, QRELS, metrics=10),
-        lambda: evaluate_rag(_SAMPLES, metrics=10),
-        lambda: compare({"a": RUN, "b": RUN}, QRELS, metrics=10),
+        lambda: evaluate_run(RUN, QRELS, metrics=10),  # type: ignore[arg-type]
+        lambda: evaluate_rag(_SAMPLES, metrics=10),  # type: ignore[arg-type]
+        lambda: compare({"a": RUN, "b": RUN}, QRELS, metrics=10),  # type: ignore[arg-type]
     ],
     ids=["evaluate_run", "evaluate_rag", "compare"],
 )

@@ -38,17 +38,17 @@ QUERIES = {"q1": "query"}
 @pytest.mark.parametrize(
     ("call", "signature", "what"),
     [
-        (lambda t: write_run(RUN, t), "write_run(path, run)", "a dict"),
-        (lambda t: write_qrels(QRELS, t), "write_qrels(path, qrels)", "a dict"),
-        (lambda t: write_queries(QUERIES, t), "write_queries(path, queries)", "a dict"),
-        (lambda t: write_samples([{"response": "a"}], t), "write_samples(path, samples)", "a list"),
+        (lambda t: write_run(RUN, t), "write_run(path, run)", "a dict"),  # type: ignore[arg-type]
+        (lambda t: write_qrels(QRELS, t), "write_qrels(path, qrels)", "a dict"),  # type: ignore[arg-type]
+        (lambda t: write_queries(QUERIES, t), "write_queries(path, queries)", "a dict"),  # type: ignore[arg-type]
+        (lambda t: write_samples([{"response": "a"}], t), "write_samples(path, samples)", "a list"),  # type: ignore[arg-type]
         (
-            lambda t: write_dataset(CORPUS, t, QUERIES, QRELS),
+            lambda t: write_dataset(CORPUS, t, QUERIES, QRELS),  # type: ignore[arg-type]
             "write_dataset(path, corpus, queries, qrels)",
             "a dict",
         ),
         (
-            lambda t: write_beir(CORPUS, t, QUERIES, QRELS),
+            lambda t: write_beir(CORPUS, t, QUERIES, QRELS),  # type: ignore[arg-type]
             "write_beir(directory, corpus, queries, qrels)",
             "a dict",
         ),
@@ -67,11 +67,11 @@ def test_a_writer_with_its_arguments_swapped_says_so(
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: read_run(RUN), r"read_run\(path\): path is a dict; .* pass it to evaluate_run"),
-        (lambda: read_qrels(QRELS), r"read_qrels\(path\): path is a dict; .* to evaluate_run"),
-        (lambda: read_samples([{}]), r"read_samples\(path\): path is a list; expected a file"),
-        (lambda: read_dataset(QRELS), r"read_dataset\(path\): path is a dict; expected a data"),
-        (lambda: read_beir(3), r"read_beir\(directory\): directory is an int; expected a BEIR"),
+        (lambda: read_run(RUN), r"read_run\(path\): path is a dict; .* pass it to evaluate_run"),  # type: ignore[arg-type]
+        (lambda: read_qrels(QRELS), r"read_qrels\(path\): path is a dict; .* to evaluate_run"),  # type: ignore[arg-type]
+        (lambda: read_samples([{}]), r"read_samples\(path\): path is a list; expected a file"),  # type: ignore[arg-type]
+        (lambda: read_dataset(QRELS), r"read_dataset\(path\): path is a dict; expected a data"),  # type: ignore[arg-type]
+        (lambda: read_beir(3), r"read_beir\(directory\): directory is an int; expected a BEIR"),  # type: ignore[arg-type]
     ],
 )
 def test_data_where_a_path_belongs_names_the_argument(call: Callable[[], object], message) -> None:
@@ -83,7 +83,7 @@ def test_a_path_given_as_the_format_is_taken_for_swapped_arguments(tmp_path: Pat
     run = tmp_path / "run.trec"
     run.write_text("q1 Q0 d1 1 1.0 x\n")
     with pytest.raises(UnknownNameError, match=r"format='.*run\.trec' is the path of a file"):
-        read_run("trec", str(run))  # type: ignore[arg-type]
+        read_run("trec", str(run))
 
 
 @pytest.mark.parametrize(
@@ -144,9 +144,9 @@ def test_read_beir_of_a_file_says_it_takes_the_folder(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: convert(RUN, "run.trec"), r"^convert\(source, target\): source is a dict; "),
-        (lambda: convert("run.trec", RUN), r"^convert\(source, target\): target is a dict; "),
-        (lambda: download_dataset({"scifact": 1}), r"^download_dataset\(name, directory\): name"),
+        (lambda: convert(RUN, "run.trec"), r"^convert\(source, target\): source is a dict; "),  # type: ignore[arg-type]
+        (lambda: convert("run.trec", RUN), r"^convert\(source, target\): target is a dict; "),  # type: ignore[arg-type]
+        (lambda: download_dataset({"scifact": 1}), r"^download_dataset\(name, directory\): name"),  # type: ignore[arg-type]
     ],
 )
 def test_convert_and_download_name_the_argument(call: Callable[[], object], message) -> None:
@@ -157,15 +157,15 @@ def test_convert_and_download_name_the_argument(call: Callable[[], object], mess
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda t: write_run(t, "run.trec"), r"write_run\(path, run\): run is a str; .* convert"),
-        (lambda t: write_qrels(t, [("q1", "d1", 1)]), r"write_qrels\(path, qrels\): qrels is a"),
-        (lambda t: write_queries(t, ["a query"]), r"write_queries\(path, queries\): queries is"),
+        (lambda t: write_run(t, "run.trec"), r"write_run\(path, run\): run is a str; .* convert"),  # type: ignore[arg-type]
+        (lambda t: write_qrels(t, [("q1", "d1", 1)]), r"write_qrels\(path, qrels\): qrels is a"),  # type: ignore[arg-type]
+        (lambda t: write_queries(t, ["a query"]), r"write_queries\(path, queries\): queries is"),  # type: ignore[arg-type]
         (
-            lambda t: write_run(t, fuse([RUN, RUN])),
+            lambda t: write_run(t, fuse([RUN, RUN])),  # type: ignore[arg-type]
             r"run is a RunTable; .* pass run\.to_dict\(\)",
         ),
-        (lambda t: write_samples(t, {"response": "a"}), r"samples is one sample \(a dict\)"),
-        (lambda t: write_samples(t, "a"), r"samples is a str; expected a list of samples"),
+        (lambda t: write_samples(t, {"response": "a"}), r"samples is one sample \(a dict\)"),  # type: ignore[dict-item]
+        (lambda t: write_samples(t, "a"), r"samples is a str; expected a list of samples"),  # type: ignore[arg-type]
     ],
 )
 def test_a_writer_given_data_of_another_shape_says_what_it_takes(

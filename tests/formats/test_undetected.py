@@ -106,7 +106,7 @@ def test_a_csv_run_says_how_to_evaluate_it_and_the_hint_works(
 
 
 def test_a_csv_qrels_file_says_how_to_evaluate_with_it(tmp_path: Path) -> None:
-    path = _csv(tmp_path / "qrels.csv", "topic,doc,rel", QRELS)
+    path = _csv(tmp_path / "qrels.csv", "topic,doc,rel", QRELS)  # type: ignore[arg-type]
     with pytest.raises(FormatNotDetectedError, match="which no qrels format reads") as caught:
         evaluate_run(RUN, path, metrics=METRICS)
     hint = _hint(str(caught.value))

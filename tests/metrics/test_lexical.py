@@ -179,12 +179,12 @@ def test_references_that_are_no_list_are_refused_not_emptied(references) -> None
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: exact_match(None, "x"), r"^exact_match\(response, reference\): response is None"),
+        (lambda: exact_match(None, "x"), r"^exact_match\(response, reference\): response is None"),  # type: ignore[arg-type]
         (
-            lambda: token_f1(["Paris"], "paris"),
+            lambda: token_f1(["Paris"], "paris"),  # type: ignore[arg-type]
             r"^token_f1\(response, reference\): response is a list; .* arguments swapped\?",
         ),
-        (lambda: token_f1("a", 3), r"^token_f1\(response, reference\): reference is an int"),
+        (lambda: token_f1("a", 3), r"^token_f1\(response, reference\): reference is an int"),  # type: ignore[arg-type]
         (
             lambda: context_recall(["paris france"], "Paris is in France."),
             r"^context_recall\(reference, retrieved_contexts\): retrieved_contexts is a str; "
@@ -196,7 +196,7 @@ def test_references_that_are_no_list_are_refused_not_emptied(references) -> None
             r"expected a list of passages \(\['Paris is in France\.'\] for one\)",
         ),
         (
-            lambda: context_recall("paris", ["Paris", None]),
+            lambda: context_recall("paris", ["Paris", None]),  # type: ignore[list-item]
             r"^context_recall\(reference, retrieved_contexts\): retrieved_contexts\[1\] is None",
         ),
     ],
@@ -213,5 +213,5 @@ def test_contexts_of_any_sequence_or_iterator_score_as_a_list() -> None:
     expected = context_recall("paris lyon", contexts)
     assert expected == 1.0
     assert context_recall("paris lyon", tuple(contexts)) == expected
-    assert context_recall("paris lyon", iter(contexts)) == expected
-    assert context_recall("paris lyon", np.array(contexts)) == expected
+    assert context_recall("paris lyon", iter(contexts)) == expected  # type: ignore[arg-type]
+    assert context_recall("paris lyon", np.array(contexts)) == expected  # type: ignore[arg-type]
