@@ -143,3 +143,11 @@ def test_not_worse_fails_where_a_mean_is_no_number_instead_of_passing(
         + (" the report with" if side == "baseline" else ""),
     ]
     assert [(r.metric, r.status) for r in results] == [("ndcg@10", "fail"), ("recall@10", "pass")]
+
+
+def test_a_baseline_of_no_metric_fails_rather_than_checking_nothing(tmp_path: Path) -> None:
+    path = store(tmp_path, "{}")
+    quality, results = gates(tmp_path)
+    with pytest.raises(GateFailure, match=rf"cannot gate anything: the baseline {path} holds no"):
+        quality.baseline("main", retrieval(0.6))
+    assert [(r.metric, r.status) for r in results] == [("-", "fail")]  # counted, not dropped

@@ -263,6 +263,13 @@ class QualityGates:
         )
         drops: list[str] = []
         unusable: list[str] = []  # metrics the baseline holds no number for
+        if not keys:  # a baseline of no metric would check nothing, and pass
+            line = (
+                f"the baseline {path} holds no metric, so no gate would be checked: re-save "
+                f"it from a report that has metrics (pytest {UPDATE_OPTION})"
+            )
+            self._result("baseline", "-", None, f"baseline {name}: a metric", ok=False, detail=line)
+            raise GateFailure(f"baseline {name!r} cannot gate anything: {line}")
         for key in keys:
             held = _held(stored, key)
             if held is not None:
