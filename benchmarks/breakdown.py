@@ -35,7 +35,7 @@ MEASURES = "ndcg@10,recall@100,mrr@10,map@1000,precision@10"
 #: file or in batches. A stage's functions are ``module:attribute`` in ef.evaluation, one per
 #: name it is called by (a module that imported it by name calls its own copy).
 STAGES: list[tuple[str, str, str | None]] = [
-    ("evaluate_run", "cli._app:evaluate_run", None),
+    ("evaluate_run", "evaluate.run:evaluate_run", None),
     ("detect the formats", "formats.files:format_for evaluate.streamed:format_for", "evaluate_run"),
     ("read the qrels", "evaluate.inputs:read_qrels", "evaluate_run"),
     ("parse (polars)", "formats.trec_fast:_parse formats.trec_stream:_parse", "evaluate_run"),
@@ -48,7 +48,7 @@ STAGES: list[tuple[str, str, str | None]] = [
     ("tie statistics", "runs.table:RunTable.tie_stats", "score"),
     ("manifest (input hashes)", "engine.manifest:file_entry", "evaluate_run"),
     ("report", "evaluate.run:retrieval_report", "evaluate_run"),
-    ("write the JSON", "cli._app:_emit_report", None),
+    ("write the JSON", "cli._evaluate:emit_report", None),
 ]  # fmt: skip
 #: Beside the stages: work in another thread, overlapping them.
 BESIDE = [("byte checks + sha256 (thread)", "formats.trec_fast:_Beside.run")]
@@ -56,6 +56,8 @@ BESIDE = [("byte checks + sha256 (thread)", "formats.trec_fast:_Beside.run")]
 #: What ``ef-eval evaluate`` imports before it reads a line.
 IMPORTS = [
     "ef.evaluation.cli",
+    "ef.evaluation.cli._evaluate",
+    "ef.evaluation.evaluate.run",
     "numpy",
     "polars",
     "ef.evaluation.runs.table",

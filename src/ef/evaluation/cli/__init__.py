@@ -3,7 +3,8 @@
 Bad input ends with one line on stderr that names the file and line (or the sample, the query)
 and exit code 2; ``ef-eval --debug ...`` shows the traceback instead. click and rich are
 imported only here, never by ``import ef.evaluation``; and each entry point imports only its
-own command: ``ef-trec-eval`` never loads ``ef-eval``'s other commands.
+own command: ``ef-trec-eval`` never loads ``ef-eval``'s other commands, and ``ef-eval
+COMMAND`` loads COMMAND's module alone (``ef-eval --help`` none of them).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def trec_eval_main() -> None:
 
 
 def __getattr__(name: str) -> click.Group:
-    # `from ef.evaluation.cli import cli`: the whole ef-eval group, loaded when asked for.
+    # `from ef.evaluation.cli import cli`: the ef-eval group, loaded when asked for.
     if name == "cli":
         from ._app import cli
 

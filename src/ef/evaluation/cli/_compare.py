@@ -6,16 +6,13 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
 from ..engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
-from ..evaluate.compare import ComparisonReport, compare
-from ..evaluate.rag import evaluate_rag
 from ..formats.demo import DEMO_NAME, demo_path
-from ..reports import RagEvalReport
 from ._options import (
     check_measures,
     progress_option,
@@ -24,6 +21,10 @@ from ._options import (
     ties_option,
 )
 from ._render import emit_table
+
+if TYPE_CHECKING:
+    from ..evaluate.compare import ComparisonReport
+    from ..reports import RagEvalReport
 
 __all__ = ["compare_command"]
 
@@ -52,6 +53,9 @@ def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
 def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...]) -> RagEvalReport:
     """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score
     (a bare ``has_answer`` at the cutoffs ``k_values``)."""
+    from ..evaluate.rag import evaluate_rag
+    from ..reports import RagEvalReport
+
     if path.suffix.lower() != ".json":
         # By path, so that what is wrong in the file is reported with its name.
         if not metrics:
@@ -241,6 +245,8 @@ def compare_command(  # click passes every option by keyword
     with NAME=PATH; otherwise its file name is its name. With --rag, the arguments are RAG
     reports saved by ef-eval rag -s -o json, or sample files to score, paired by sample id.
     """
+    from ..evaluate.compare import compare
+
     chosen = split_measures(metrics)
     if rag:
         named = _named_paths(inputs)

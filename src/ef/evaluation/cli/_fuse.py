@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from ..plugin_engine.registry import get_registry
 from ._options import echo_warnings, input_warnings
 from ._render import OUTPUTS, emit_json, emit_rows
 
@@ -118,6 +117,7 @@ def fuse_command(  # click passes every option by keyword
     """
     from ..evaluate.fuse import fuse
     from ..formats._records import check_id, write_run_lines
+    from ..plugin_engine.registry import get_registry
 
     if tag is not None:
         check_id("run tag", tag)  # before the runs are read and fused
@@ -152,6 +152,8 @@ def _param_cell(param: dict[str, Any]) -> str:
 def fusions_command(output: str) -> None:
     """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
     its parameters, its formula and the plugin that provides it."""
+    from ..plugin_engine.registry import get_registry
+
     registry = get_registry()
     entries: list[dict[str, Any]] = [
         {

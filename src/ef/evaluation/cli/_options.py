@@ -6,16 +6,18 @@ import contextlib
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import click
 
-from ..engine.ties import TIE_POLICIES
 from ..errors import InputWarning
+from ..runs.order import TIE_POLICIES
 
 __all__ = [
     "MEASURES_HELP",
     "check_measures",
     "cutoffs_option",
+    "dataset_path",
     "echo_warnings",
     "input_warnings",
     "measures_option",
@@ -94,6 +96,16 @@ def echo_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
             click.echo(f"warning: {notice.message}", err=True)
         else:
             warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
+
+
+def dataset_path(value: str) -> Path:
+    """The name ``demo`` is the demo dataset shipped in the package (``./demo`` is a path).
+
+    Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
+    """
+    from ..formats.demo import DEMO_NAME, demo_path
+
+    return demo_path() if value == DEMO_NAME else Path(value)
 
 
 def split_measures(values: Sequence[str]) -> tuple[str, ...]:

@@ -9,11 +9,7 @@ import attrs
 import click
 
 from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
-from ..evaluate.pipeline import evaluate_pipeline
-from ..evaluate.rag import DEFAULT_RAG_METRICS
-from ..formats.answers import read_answers, read_references
 from ..formats.demo import DEMO_NAME, demo_path
-from ..formats.files import read_dataset
 from ..render import report_tables
 from ._options import (
     check_measures,
@@ -103,6 +99,11 @@ def pipeline_command(  # click passes every option by keyword
     are the texts (title and text) of its first --contexts docs in RUN, from DATASET's
     corpus. A query of RUN without an answer is unanswered.
     """
+    from ..evaluate.pipeline import evaluate_pipeline
+    from ..evaluate.rag import DEFAULT_RAG_METRICS
+    from ..formats.answers import read_answers, read_references
+    from ..formats.files import read_dataset
+
     check_measures(split_measures(metrics), k_values or DEFAULT_K_VALUES)  # names -m
     source = demo_path() if dataset == DEMO_NAME else Path(dataset)
     corpus, queries, qrels = read_dataset(source, dataset_format, split=split)

@@ -8,24 +8,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import attrs
 import click
 
 from ..render import (
     Table,
     column_widths,
+    exact_number,
     format_table,
     latex_escape,
     long_text,
     number,
+    report_tables,
     rich_renderable,
 )
 
+if TYPE_CHECKING:
+    from ..reports import RetrievalEvalReport
+
 __all__ = [
+    "EVALUATE_OUTPUTS",
     "OUTPUTS",
     "TABLE_OUTPUTS",
     "emit_json",
+    "emit_report",
     "emit_rows",
     "emit_table",
     "latex_escape",
@@ -36,6 +44,8 @@ __all__ = [
 OUTPUTS = ("table", "json", "csv", "markdown")
 #: Every tabular output emit_rows can render.
 TABLE_OUTPUTS = (*OUTPUTS, "latex")
+#: What ef-eval evaluate and retrieve print: the tables, json, or trec_eval's lines.
+EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
 
 
 def emit_json(data: Any) -> None:
@@ -98,3 +108,75 @@ def emit_rows(
     With ``numeric``, every column after the first holds numbers and is right-aligned.
     """
     emit_table(Table(header, rows, title=title, numeric=numeric), output)
+
+
+def emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:
+    """A retrieval report as ``output``, titled by ``name`` (the run, or the dataset)."""
+    from ..reports.retrieval import tie_note
+
+    title = str(report).splitlines()[0].replace("Retrieval evaluation", name)
+    if output in ("csv", "trec"):  # plain data on stdout; what the tables' notes say, here
+        for note in report.coverage_notes(unjudged=False):
+            click.echo(f"note: {note}", err=True)
+    if output == "json":
+        # Without -q, the per-query values are never copied into the JSON form.
+        data = (report if per_query else attrs.evolve(report, per_query={})).to_dict()
+        if not per_query:
+            del data["per_query"]
+        emit_json(data)
+        return
+    if output == "trec":
+        _emit_trec(report, per_query)
+        return
+    # CSV is for machines: full precision and empty cells, as report.to_csv() writes them.
+    table = (
+        report.csv_table(details=per_query)
+        if output == "csv"
+        else report_tables(report, details=per_query)[-1]
+    )
+    # The ties note goes to stderr, in the shell's words (--ties): not twice, once as Python.
+    in_python = tie_note(report.ties)
+    table = attrs.evolve(table, notes=[note for note in table.notes if note != in_python])
+    if per_query:  # the means close the per-query table, as trec_eval's "all" lines do
+        cell = exact_number if output == "csv" else number
+        rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
+        table = attrs.evolve(table, rows=rows, notes=report.coverage_notes())
+        # too wide for the terminal: trec_eval's three columns, measure query value
+        long = Table(
+            ["measure", "query", "value"],
+            [
+                (key, row[0], cell)
+                for row in rows
+                for key, cell in zip(table.header[1:], row[1:], strict=True)
+            ],
+            title=title,
+            text_columns=2,
+            notes=table.notes,
+        )
+        emit_table(attrs.evolve(table, title=title), output, long=long)
+        return
+    emit_table(attrs.evolve(table, title=title), output)
+
+
+def _trec_value(name: str, value: float) -> float | int:
+    # trec_eval prints its counts (num_ret, num_rel, num_rel_ret) as integers.
+    return int(value) if name.startswith("num_") and float(value).is_integer() else value
+
+
+def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
+    from ..presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
+
+    names = {key: trec_eval_name(key) for key in report.metrics}
+    lines = []
+    if per_query:
+        for query_id, values in report.per_query.items():
+            lines += [
+                trec_eval_line(names[k], query_id, _trec_value(names[k], v))
+                for k, v in values.items()
+                if names[k] not in SUMMARY_ONLY  # gm_map: a summary only, as trec_eval's
+            ]
+    lines.append(trec_eval_line("num_q", "all", report.n_queries))
+    lines += [
+        trec_eval_line(names[k], "all", _trec_value(names[k], v)) for k, v in report.metrics.items()
+    ]
+    click.echo("\n".join(lines))

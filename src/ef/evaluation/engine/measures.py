@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
 
 __all__ = [
+    "AVERAGING",
     "DEFAULT_K_VALUES",
     "DEFAULT_METRICS",
     "MAX_CUTOFF",
@@ -89,6 +90,9 @@ DEFAULT_K_VALUES = (1, 5, 10, 100)
 
 #: The metrics an evaluation computes when none are named (each at every cutoff).
 DEFAULT_METRICS = ("ndcg", "recall", "precision", "mrr", "map")
+
+#: The query-averaging policies of :func:`~ef.evaluation.evaluate_run`.
+AVERAGING = ("qrels", "intersection", "run")
 
 #: trec_eval's default cutoffs of P, recall, map_cut, ndcg_cut and relative_P (m_P.c etc.).
 TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)

@@ -53,7 +53,6 @@ from ..interfaces import aggregate_values
 from ..runs.order import check_tie_policy
 from ..runs.ranked import RankedLists
 from ..runs.ranx_order import ranx_order
-from .scoring import Evaluation, Scored, evaluation, score_rankings
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -61,6 +60,7 @@ if TYPE_CHECKING:
     from ..runs.ranked import RankedRun
     from ..types import Qrels
     from .measures import Measure
+    from .scoring import Evaluation, Scored
 
 __all__ = ["PROFILES", "Profile", "Rule"]
 
@@ -263,6 +263,8 @@ def evaluate_with_profile(
 ) -> Evaluation:
     """What :func:`~ef.evaluation.evaluate_run` reports under the profile called ``name``;
     ``progress`` advances by one per measure scored."""
+    # Here, not at the top: the CLI lists PROFILES in --profile without loading the metrics.
+    from .scoring import evaluation, score_rankings
 
     profile = profile_named(name)
     drop_identical = (

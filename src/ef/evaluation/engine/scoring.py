@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from ..types import Qrels
 
 __all__ = [
-    "AVERAGING",
     "Evaluation",
     "Measure",
     "Scored",
@@ -45,9 +44,6 @@ __all__ = [
     "score_all",
     "score_rankings",
 ]
-
-#: The query-averaging policies of :func:`~ef.evaluation.evaluate_run`.
-AVERAGING = ("qrels", "intersection", "run")
 
 
 def resolve_measures(

@@ -8,8 +8,9 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
+from ..engine.measures import AVERAGING
 from ..engine.profiles import evaluate_with_profile
-from ..engine.scoring import AVERAGING, evaluation, resolve_measures, score_rankings
+from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, phase, reading

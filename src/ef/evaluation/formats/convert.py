@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 
@@ -25,13 +25,10 @@ from ._arguments import path_argument
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags, write_run_lines
 from .files import format_for, write_with
+from .kinds import DROPPABLE, KINDS, Kind
 from .parquet import looks_like_parquet, read_parquet_tags, write_parquet_run
 
 __all__ = ["DROPPABLE", "KINDS", "convert"]
-
-Kind = Literal["dataset", "qrels", "run", "queries", "corpus"]
-#: What :func:`convert` can move; a dataset is a directory, the rest are files.
-KINDS: tuple[str, ...] = ("dataset", "qrels", "run", "queries", "corpus")
 
 _NAME_HINTS = (
     ("qrels", "qrels"),
@@ -48,8 +45,6 @@ _TAG_WRITERS: dict[Callable[..., None], str] = {
     write_parquet_run: "parquet",
 }
 
-#: What ``drop=`` may name: the kinds of data a target format may be unable to hold.
-DROPPABLE: tuple[str, ...] = ("metadata", "title", "scores", "tag")
 # What each built-in target keeps of DROPPABLE; ids, texts and judgements it always keeps.
 # A plugin's target is not listed: its writer decides, and drop= does not apply to it.
 _KEEPS: dict[str, frozenset[str]] = {

@@ -1,0 +1,272 @@
+"""``ef-eval evaluate``: a stored run scored against qrels, as trec_eval scores it.
+
+The scoring is imported when the command runs: ``ef-eval evaluate --help`` and the other
+commands never load it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import click
+
+from ..engine.measures import (
+    AVERAGING,
+    DEFAULT_K_VALUES,
+    DEFAULT_METRICS,
+    TREC_EVAL_SETS,
+    trec_eval_differences,
+    trec_eval_set,
+)
+from ..engine.profiles import PROFILES
+from ..errors import DatasetFormatError
+from ._options import (
+    check_measures,
+    cutoffs_option,
+    dataset_path,
+    echo_warnings,
+    input_warnings,
+    measures_option,
+    per_query_option,
+    progress_option,
+    show_progress,
+    split_measures,
+    ties_option,
+)
+from ._render import EVALUATE_OUTPUTS, emit_report
+
+if TYPE_CHECKING:
+    import concurrent.futures as cf
+
+__all__ = ["evaluate_command"]
+
+
+@click.command("evaluate")
+@click.argument("qrels", type=click.Path())
+# A str, not a Path: Path("s3://bucket/run") would lose a slash of the URL.
+@click.argument("run", nargs=-1, required=True, type=click.Path())
+@measures_option
+@cutoffs_option
+@per_query_option
+@click.option(
+    "--averaging",
+    type=click.Choice(AVERAGING),
+    default=None,
+    help="qrels (the default): a judged query missing from the run scores 0 (trec_eval -c); "
+    "intersection: only queries in both; run: every judged query of the run, one with no "
+    "relevant doc included (trec_eval's default, pytrec_eval).",
+)
+@click.option(
+    "--ignore-identical-ids/--keep-identical-ids",
+    default=None,
+    help="Drop a doc whose id is its query's id from the run (BEIR's option; on under "
+    "--profile beir), or keep it (the default).",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    default=None,
+    help="Reproduce another tool's numbers: its tie order, averaging and rounding, metric "
+    "by metric (trec_eval, beir, mteb, ir_measures, ranx). Not with --ties or --averaging.",
+)
+@ties_option
+@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
+@click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@progress_option
+@click.option(
+    "--run-columns",
+    default=None,
+    help="A Parquet RUN's query, doc and score columns, comma-separated (default: ranx's "
+    "q_id,doc_id,score or ir_measures' query_id,doc_id,score).",
+)
+@click.option(
+    "--qrels-columns",
+    default=None,
+    help="A Parquet QRELS's query, doc and grade columns, comma-separated (default: ranx's "
+    "q_id,doc_id,score or ir_measures' query_id,doc_id,relevance).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Read and score the shards of a sharded RUN on a pool of this many processes "
+    "(default: one after another, in this process).",
+)
+@click.option(
+    "--no-check-swapped",
+    is_flag=True,
+    help="Score QRELS and RUN as given even if they look swapped (by default a Parquet or "
+    "other table whose shape says the two were given the wrong way round stops the command).",
+)
+@click.option(
+    "--no-check-doc-ids",
+    is_flag=True,
+    help="Score RUN's doc ids as they are, even if no query has a judged doc in its ranking "
+    "(by default that stops the command, naming the likely cause: case, a prefix, zero "
+    "padding, ...).",
+)
+@click.option(
+    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
+)
+def evaluate_command(  # click passes every option by keyword
+    *,
+    qrels: str,
+    run: tuple[str, ...],
+    workers: int | None,
+    no_check_swapped: bool,
+    no_check_doc_ids: bool,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    per_query: bool,
+    averaging: Literal["qrels", "intersection", "run"] | None,
+    ignore_identical_ids: bool | None,
+    profile: Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"] | None,
+    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
+    qrels_format: str | None,
+    run_format: str | None,
+    run_columns: str | None,
+    qrels_columns: str | None,
+    no_progress: bool,
+    output: str,
+) -> None:
+    """Score the run file RUN against the judgements in QRELS, as trec_eval does.
+
+    QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV or a Parquet file (at a path or
+    an fsspec URL), or a BEIR directory (its test split); demo is the demo dataset shipped
+    with ef-evaluation. RUN is a TREC run (qid Q0 docno rank score tag), an MS MARCO run
+    (qid pid rank) or a Parquet file (one row per doc); gzip is read transparently. Several
+    RUN files, or a quoted glob ('runs/*.trec'), are the shards of one run, each holding
+    whole queries: the numbers are
+    those of the shards concatenated (--workers N scores them on N processes). A RUN may be
+    an fsspec URL ('s3://bucket/runs/*.trec', with ef-evaluation[remote] and s3fs installed),
+    copied and read where it is scored.
+    Docs are ranked by score, ties broken by docno descending, the rank column ignored:
+    trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
+    change a number, a note on stderr counts the queries.
+    """
+    from ..evaluate.run import evaluate_run, profile_refusal
+    from ..evaluate.sharded import shards_of
+    from ..reports.retrieval import tie_note
+
+    chosen = split_measures(metrics) or DEFAULT_METRICS
+    cutoffs = k_values or DEFAULT_K_VALUES
+    check_measures(split_measures(metrics), cutoffs)  # an error names -m and the measure
+    given = _run_argument(run, sharded=workers is not None)
+    if profile is not None:  # refused here, in the names of ef-eval's options
+        rules_given = tie_policy is not None or averaging is not None
+        refusal = profile_refusal(profile, shards_of(given), rules_given=rules_given, cli=True)
+        if refusal is not None:
+            raise ValueError(refusal)
+    judged = _qrels(qrels)
+    with (
+        input_warnings() as caught,
+        _swapped_files(judged, run[0]),
+        _pool(workers) as pool,
+    ):
+        report = evaluate_run(
+            given,
+            judged,
+            metrics=chosen,
+            k_values=cutoffs,
+            averaging=averaging,
+            ignore_identical_ids=ignore_identical_ids,
+            tie_policy=tie_policy,
+            profile=profile,
+            run_format=run_format,
+            qrels_format=qrels_format,
+            run_columns=_columns(run_columns),
+            qrels_columns=_columns(qrels_columns),
+            progress=show_progress(no_progress),
+            executor=pool,
+            check_swapped=not no_check_swapped,
+            check_doc_ids=not no_check_doc_ids,
+        )
+    emit_report(report, output, per_query, " ".join(map(str, run)))
+    # stdout stays the report alone: what the user should know goes to stderr, a line each
+    echo_warnings(caught)
+    for note in _measure_notes(split_measures(metrics), cutoffs):
+        click.echo(f"note: {note}", err=True)
+    ties = tie_note(report.ties, cli=True)
+    if ties is not None:
+        click.echo(f"note: {ties}", err=True)
+
+
+def _pool(workers: int | None) -> contextlib.AbstractContextManager[cf.Executor | None]:
+    """A pool of ``workers`` processes that cannot deadlock and dies with this process
+    (:func:`~ef.evaluation.evaluate.pools.process_pool`), or none."""
+    if not workers:
+        return contextlib.nullcontext()
+    from ..evaluate.pools import process_pool
+
+    return process_pool(workers)
+
+
+def _run_argument(
+    run: tuple[str, ...], *, sharded: bool
+) -> Path | str | list[str | os.PathLike[str]]:
+    """One RUN as before; several (or any under --workers) as shards; a quoted glob or a URL
+    as such (evaluate_run finds the shards)."""
+    from ..formats.remote import GLOB_CHARS, is_url
+
+    if len(run) > 1:
+        return [r if is_url(r) else Path(r) for r in run]
+    (text,) = run
+    if is_url(text):
+        return text  # a URL, or a glob of them: a sharded run
+    one = Path(text)
+    if not one.exists() and set(text) & GLOB_CHARS:
+        return text  # a glob
+    return [one] if sharded else one
+
+
+def _columns(text: str | None) -> tuple[str, ...] | None:
+    """``q,doc,score`` as the column names it lists."""
+    return None if text is None else tuple(name.strip() for name in text.split(","))
+
+
+def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
+    """What a trec_eval user should know about the measures asked for: the bare names read
+    otherwise than trec_eval reads them, and the members of its sets left out."""
+    notes = []
+    differences = trec_eval_differences(specs, k_values)
+    if differences is not None:
+        notes.append(differences + " (as the API does)")
+    for spec in dict.fromkeys(s.strip() for s in specs):
+        if spec in TREC_EVAL_SETS:
+            left_out = trec_eval_set(spec)[1]
+            if left_out:
+                notes.append(
+                    f"-m {spec}: trec_eval's {', '.join(left_out)} are not implemented and left out"
+                )
+    return notes
+
+
+@contextlib.contextmanager
+def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
+    """A qrels file that cannot be read because it is a TREC run (the reader's message says
+    its line is a run line): say the order the command takes, and the command meant."""
+    from ..formats.remote import is_url
+    from ..formats.trec import looks_like_trec_run
+
+    try:
+        yield
+    except DatasetFormatError as exc:
+        local = not is_url(qrels)  # a URL's bytes were in a copy, gone now: the reader's says
+        if local and str(exc).startswith(f"{qrels}:") and looks_like_trec_run(Path(qrels)):
+            raise DatasetFormatError(
+                f"{exc}; ef-eval evaluate takes QRELS RUN, as trec_eval does (did you mean: "
+                f"ef-eval evaluate {run} {qrels}?)"
+            ) from exc
+        raise
+
+
+def _qrels(value: str) -> Path | str:
+    """QRELS: the demo dataset, a path, or an fsspec URL (kept a string: a Path would fold
+    its ``//``)."""
+    from ..formats.remote import is_url
+
+    return value if is_url(value) else dataset_path(value)

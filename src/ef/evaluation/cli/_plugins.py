@@ -1,0 +1,47 @@
+"""``ef-eval plugins``: the loaded plugins, and what each provides."""
+
+from __future__ import annotations
+
+import click
+
+from ._render import OUTPUTS, emit_json, emit_rows
+
+__all__ = ["plugins_command"]
+
+
+@click.command("plugins")
+@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+def plugins_command(output: str) -> None:
+    """List the loaded plugins: distribution, version and what each provides."""
+    from ..plugin_engine.registry import get_registry
+
+    infos = get_registry().plugins
+    if output == "json":
+        emit_json(
+            [
+                {
+                    "name": info.name,
+                    "distribution": info.distribution,
+                    "version": info.version,
+                    "builtin": info.builtin,
+                    "entry_point": info.entry_point,
+                    "provides": {kind: list(names) for kind, names in info.provides.items()},
+                }
+                for info in infos
+            ]
+        )
+        return
+    emit_rows(
+        ["plugin", "distribution", "version", "provides"],
+        [
+            [
+                info.name,
+                info.distribution or "-",
+                info.version or "-",
+                "; ".join(f"{kind}s: {', '.join(names)}" for kind, names in info.provides.items()),
+            ]
+            for info in infos
+        ],
+        output,
+        numeric=False,
+    )

@@ -1,0 +1,125 @@
+"""``ef-eval retrieve``: a retriever run on a dataset's judged queries, and scored."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from ._options import (
+    check_measures,
+    cutoffs_option,
+    dataset_path,
+    measures_option,
+    per_query_option,
+    split_measures,
+)
+from ._render import EVALUATE_OUTPUTS, emit_report
+
+__all__ = ["retrieve_command"]
+
+
+@click.command("retrieve")
+@click.argument("dataset", type=click.Path())
+@click.option(
+    "-r",
+    "--retriever",
+    "retriever_spec",
+    required=True,
+    help="bm25 (bm25s; the bm25 extra), dense (sentence-transformers; the dense extra), or "
+    "module:object, a retriever or a class built with the corpus, imported from the current "
+    "directory or the environment.",
+)
+@click.option("--split", default=None, help="The qrels split to run. Default: test, dev, train.")
+@click.option(
+    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the rankings as a TREC run here (.gz compresses), atomically.",
+)
+@measures_option
+@cutoffs_option
+@per_query_option
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=32,
+    show_default=True,
+    help="Queries per retriever call.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run the batches on this many threads. Default: one after another.",
+)
+@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@click.option(
+    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
+)
+def retrieve_command(  # click passes every option by keyword
+    *,
+    dataset: str,
+    retriever_spec: str,
+    split: str | None,
+    dataset_format: str | None,
+    out: Path | None,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    per_query: bool,
+    limit: int | None,
+    batch_size: int,
+    workers: int | None,
+    no_progress: bool,
+    output: str,
+) -> None:
+    """Index DATASET's corpus, run its judged queries through a retriever, and score them.
+
+    DATASET is demo (the demo dataset shipped with ef-evaluation) or a dataset directory
+    (BEIR, TREC or MS MARCO). The numbers are those of ef-eval evaluate on the run that
+    --out writes: each query's ranking is scored in the retriever's order.
+    """
+    from ..engine.retrieve import retrieve as run_retriever
+    from ..engine.scoring import resolve_measures
+    from ..evaluate.run import evaluate_retrieved
+    from ..formats.files import read_dataset, write_run
+    from ..plugin_engine.registry import get_registry
+    from ..retrievers._load import retriever_factory
+
+    # Every name is checked before the corpus is read and indexed.
+    chosen = split_measures(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
+    cutoffs = k_values or (1, 5, 10, 100)
+    check_measures(chosen, cutoffs)  # an error names -m and the measure
+    measures = resolve_measures(chosen, cutoffs, get_registry())
+    if ":" in retriever_spec and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # module:object from the current directory, as python -m
+    build = retriever_factory(retriever_spec)
+    corpus, queries, qrels = read_dataset(dataset_path(dataset), dataset_format, split=split)
+    if not no_progress:
+        click.echo(f"indexing the corpus of {dataset} with {retriever_spec}...", err=True)
+    retriever = build(corpus)
+    judged = {qid: queries[qid] for qid in qrels if qid in queries}
+    result = run_retriever(
+        retriever,
+        judged,
+        limit=limit or max((m.k for m in measures if m.k is not None), default=100),
+        executor=workers,
+        batch_size=batch_size,
+        progress=not no_progress,
+    )
+    if out is not None:
+        write_run(out, result.rankings)
+    # evaluate_run's report, without checking again the lists retrieve() de-duplicated.
+    report = evaluate_retrieved(result.rankings, qrels, metrics=chosen, k_values=cutoffs)
+    emit_report(report, output, per_query, f"{dataset} with {retriever_spec}")

@@ -1,0 +1,150 @@
+"""ef-eval imports what the command run needs, and nothing of the other commands.
+
+Each check runs ``ef-eval`` in a fresh interpreter (``main()``, as the console script does) and
+reads back the modules it imported; third-party plugins are not loaded, so that what one of
+them imports cannot hide or fake a module of ours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from ef.evaluation.cli import cli
+
+#: Every command of ef-eval, and the module under cli/ that is it.
+_MODULES = {
+    "compare": "_compare",
+    "convert": "_convert",
+    "download": "_download",
+    "evaluate": "_evaluate",
+    "fuse": "_fuse",
+    "fusions": "_fuse",
+    "metrics": "_metrics",
+    "pipeline": "_pipeline",
+    "plugins": "_plugins",
+    "rag": "_rag",
+    "retrieve": "_retrieve",
+    "trec_eval": "_trec_eval",
+}
+#: What every command's module imports: the group, and the shared options and printing.
+_APP = {"_app", "_options", "_render"}
+#: What the other commands run: never imported by ef-eval evaluate.
+_OTHERS_WORK = (
+    "ef.evaluation.evaluate.compare",
+    "ef.evaluation.evaluate.fuse",
+    "ef.evaluation.evaluate.pipeline",
+    "ef.evaluation.evaluate.rag",
+    "ef.evaluation.engine.retrieve",
+    "ef.evaluation.engine.stats",
+    "ef.evaluation.engine.trec_eval",
+    "ef.evaluation.formats.convert",
+    "ef.evaluation.formats.download",
+    "ef.evaluation.formats.answers",
+    "ef.evaluation.presentation.catalogue",
+)
+
+_SCRIPT = """
+import json, sys
+from ef.evaluation.cli import main
+
+out, sys.argv = sys.argv[1], ["ef-eval", *sys.argv[2:]]
+try:
+    main()
+finally:
+    with open(out, "w") as f:
+        json.dump(sorted(sys.modules), f)
+"""
+
+
+def _ef_eval(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """``ef-eval ARGS`` in a fresh interpreter: how it ended, and the modules it imported."""
+    listing = tmp_path / "modules.json"
+    env = {**os.environ, "EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD": "1", "COLUMNS": "80"}
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, str(listing), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    return done, set(json.loads(listing.read_text()))
+
+
+def _cli_modules(loaded: set[str]) -> set[str]:
+    return {name for name in loaded if name.startswith("ef.evaluation.cli._")}
+
+
+def test_evaluate_imports_no_other_command(tmp_path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    done, loaded = _ef_eval(
+        tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10", "-o", "json"
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["metrics"] == {"map@10": 1.0}
+    assert "ef.evaluation.evaluate.run" in loaded  # the work was done in this process
+    assert not loaded & {*_OTHERS_WORK, "rich"}  # -o json prints no table
+    assert _cli_modules(loaded) == {f"ef.evaluation.cli.{m}" for m in _APP | {"_evaluate"}}
+
+
+def test_the_help_lists_every_command_and_imports_none(tmp_path) -> None:
+    done, loaded = _ef_eval(tmp_path, "--help")
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout.split("Commands:\n")[1].splitlines()
+    assert [line.split()[0] for line in listed] == sorted(_MODULES)
+    assert "  evaluate   Score the run file RUN against the judgements in QRELS, as..." in listed
+    assert not {name for name in loaded if name.startswith("ef.evaluation.evaluate")}
+    assert _cli_modules(loaded) == {"ef.evaluation.cli._app"}
+
+
+@pytest.mark.parametrize("command", sorted(_MODULES))
+def test_a_commands_help_imports_its_module_alone(tmp_path, command: str) -> None:
+    done, loaded = _ef_eval(tmp_path, command, "-h" if command == "trec_eval" else "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout
+    own = f"ef.evaluation.cli.{_MODULES[command]}"
+    assert own in loaded
+    assert _cli_modules(loaded) <= {own, *(f"ef.evaluation.cli.{m}" for m in _APP)}
+    # What the command runs is imported when it runs: its options need none of it.
+    assert not {name for name in loaded if name.startswith("ef.evaluation.evaluate")}
+    assert not loaded & {"numpy", "rich", "ef.evaluation.engine.scoring"}
+
+
+@pytest.mark.skipif(
+    not hasattr(click.exceptions, "NoSuchCommand"), reason="click < 8.4 suggests no name"
+)
+def test_a_misspelt_command_is_still_suggested(tmp_path) -> None:
+    done, _ = _ef_eval(tmp_path, "evaluat")
+    assert done.returncode == 2
+    assert "Error: No such command 'evaluat'. Did you mean 'evaluate'?" in done.stderr
+
+
+@pytest.mark.parametrize("width", [30, 50, 80, 120])
+def test_the_listing_is_what_click_makes_of_the_commands(width: int) -> None:
+    # Each line of `ef-eval --help` is written without importing the command: it must be
+    # the line click makes from the command itself, shortened as click shortens it.
+    ctx = click.Context(cli, info_name="ef-eval")
+    names = cli.list_commands(ctx)
+    assert names == sorted(_MODULES)
+    commands = [cli.get_command(ctx, name) for name in names]
+    loaded = click.Group(commands=[c for c in commands if c is not None])
+    ours, clicks = click.HelpFormatter(width=width), click.HelpFormatter(width=width)
+    cli.format_commands(ctx, ours)
+    loaded.format_commands(ctx, clicks)
+    assert ours.getvalue() == clicks.getvalue()
+
+
+@pytest.mark.parametrize("command", sorted(_MODULES))
+def test_every_command_takes_debug_after_its_name(command: str) -> None:
+    loaded = cli.get_command(click.Context(cli), command)
+    assert loaded is not None
+    assert [p.opts for p in loaded.params if "--debug" in p.opts] == [["--debug"]]
