@@ -58,7 +58,8 @@ def path_argument(
 def check_triple(call: str, corpus: object, queries: object, qrels: object) -> None:
     """Refuse, naming ``call`` and the argument, a corpus, queries or qrels of the wrong
     shape, or corpus and queries given in each other's place (every judged query an id of
-    the corpus, none of the queries). A corpus may be ``{doc_id: text}`` or documents."""
+    the corpus, none of the queries, and some judged doc an id of the queries). A corpus may
+    be ``{doc_id: text}`` or documents."""
     if isinstance(corpus, (str, bytes)) or not isinstance(corpus, Iterable):
         raise TypeError(f"{call}: corpus is {a_type(corpus)}; expected a mapping {{id: text}}")
     if not isinstance(queries, Mapping):
@@ -74,11 +75,14 @@ def check_triple(call: str, corpus: object, queries: object, qrels: object) -> N
                 "is it a corpus or queries, given as qrels?"
             )
     judged_ids = list(qrels)
+    judged_docs = {doc for judged in qrels.values() for doc in judged}
     if (
         judged_ids
         and isinstance(corpus, Mapping)
         and set(judged_ids).isdisjoint(queries)
         and set(judged_ids) <= set(corpus)
+        # and "queries" holds judged docs: the corpus is there, not queries that merely miss
+        and not judged_docs.isdisjoint(queries)
     ):
         shown = ", ".join(map(repr, judged_ids[:3]))
         raise ValueError(
