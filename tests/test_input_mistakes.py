@@ -16,16 +16,20 @@ import pytest
 from ef.evaluation import (
     DatasetFormatError,
     InputWarning,
+    Registry,
     RunTable,
     compare,
     evaluate_pipeline,
     evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
+    fuse,
     read_qrels,
     read_run,
     retrieve,
 )
+from ef.evaluation.compat import ir_measures, pytrec_eval
+from ef.evaluation.engine.measures import parse_measure
 
 from .conftest import shared_path
 
@@ -380,3 +384,48 @@ def test_metrics_that_are_no_sequence_of_names_say_so(call) -> None:
     # Was "TypeError: 'int' object is not iterable".
     with pytest.raises(TypeError, match=r"^metrics must be a sequence of names, e\.g\. .*got 10"):
         call()
+
+
+# Issue 25: a registry= that is no Registry (a name, say) was a bare AttributeError.
+
+
+@pytest.mark.parametrize("registry", ["default", "builtin", 0, {}])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda r: evaluate_run(RUN, QRELS, registry=r),
+        lambda r: compare({"a": RUN, "b": RUN}, QRELS, registry=r),
+        lambda r: evaluate_rag(_SAMPLES, metrics=["ids.ndcg"], registry=r),
+        lambda r: evaluate_retrieval(_retriever, QRELS, _QUERIES, registry=r),
+        lambda r: retrieve(_retriever, _QUERIES, registry=r),
+        lambda r: fuse([RUN, RUN], registry=r),
+        lambda r: read_run("run.trec", registry=r),
+        lambda r: parse_measure("ndcg@10", registry=r),
+        lambda r: ir_measures.calc_aggregate(["nDCG@10"], QRELS, RUN, registry=r),
+        lambda r: pytrec_eval.RelevanceEvaluator(QRELS, {"map"}, registry=r),
+    ],
+    ids=[
+        "evaluate_run",
+        "compare",
+        "evaluate_rag",
+        "evaluate_retrieval",
+        "retrieve",
+        "fuse",
+        "read_run",
+        "parse_measure",
+        "ir_measures",
+        "pytrec_eval",
+    ],
+)
+def test_a_registry_that_is_no_registry_says_what_to_pass(call, registry) -> None:
+    # Was "AttributeError: 'str' object has no attribute 'derived'" from evaluate_run.
+    message = r"^registry= takes a Registry \(get_registry\(\), or Registry\.load\(\) .* or None"
+    with pytest.raises(
+        TypeError, match=f"{message} for the default, got a {type(registry).__name__}"
+    ):
+        call(registry)
+
+
+def test_a_registry_of_its_own_is_still_taken() -> None:
+    report = evaluate_run(RUN, QRELS, metrics=["ndcg@10"], registry=Registry.load())
+    assert report.metrics == evaluate_run(RUN, QRELS, metrics=["ndcg@10"]).metrics
