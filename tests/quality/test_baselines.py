@@ -143,3 +143,15 @@ def test_not_worse_fails_where_a_mean_is_no_number_instead_of_passing(
         + (" the report with" if side == "baseline" else ""),
     ]
     assert [(r.metric, r.status) for r in results] == [("ndcg@10", "fail"), ("recall@10", "pass")]
+
+
+@pytest.mark.parametrize("tolerance", [math.inf, math.nan, -0.01, "0.01", True])
+def test_a_tolerance_that_lets_every_drop_through_is_refused(
+    tmp_path: Path, tolerance: object
+) -> None:
+    # An infinite tolerance passed a drop to 0: the gate switched off with no word.
+    store(tmp_path, '{"ndcg@10": 0.6}')
+    gate, results = gates(tmp_path)
+    with pytest.raises(ValueError, match=r"^tolerance must be a finite number >= 0, got "):
+        gate.baseline("main", retrieval(0.0), tolerance=tolerance)  # type: ignore[arg-type]
+    assert results == []
