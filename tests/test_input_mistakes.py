@@ -113,6 +113,7 @@ def test_qrels_of_an_unsupported_shape_list_the_accepted_ones(qrels: object) -> 
         (True, "True"),
         ("1", "'1'"),
         (None, "None"),
+        (10**400, "100000000000000000...0000000000000000000"),  # was a bare OverflowError
     ],
 )
 def test_a_bad_grade_names_its_query_and_doc(grade: object, shown: str) -> None:
@@ -127,6 +128,20 @@ def test_a_bad_grade_stops_every_profile_too() -> None:
     for profile in ("trec_eval", "beir", "mteb", "ranx"):
         with pytest.raises(ValueError, match=re.escape("qrels['q1']['d1'] = inf")):
             evaluate_run(RUN, qrels, profile=profile)
+
+
+@pytest.mark.parametrize("check_swapped", [True, False])
+def test_a_score_too_large_for_a_float_is_named(check_swapped: bool) -> None:
+    # Was a bare "OverflowError: int too large to convert to float".
+    run = {**RUN, "q2": {"d3": 10**400, "d5": 0.2}}
+    shown = re.escape("run['q2']['d3'] = 100000000000000000...0000000000000000000: not finite")
+    with pytest.raises(ValueError, match=f"^{shown}$"):
+        evaluate_run(run, QRELS, check_swapped=check_swapped)
+
+
+def test_finite_grades_whose_sum_overflows_are_fine() -> None:
+    qrels: dict[str, dict[str, float]] = {"q1": {"d1": 1e308, "d2": 1e308}, "q2": {"d3": 1}}
+    assert evaluate_run(RUN, qrels, metrics=("mrr@10",)).metrics == {"mrr@10": 1.0}
 
 
 def test_numpy_grades_and_float_grades_are_fine() -> None:
