@@ -125,3 +125,56 @@ def test_finite_grades_whose_sum_overflows_are_scored() -> None:
     relevant = {"d1": 1e308, "d2": 1e308}
     assert ndcg_at_k(["d1", "d2"], relevant, 2) == 1.0
     assert precision_at_k(["d1", "x"], relevant, 2) == 0.5
+
+
+# Issue 25: a keyword argument that the measure string refuses gave a number when passed to
+# the function itself (dcg="exp_log2" scored log2 gains; recall=2 gave 0; rel=nan gave 0).
+
+#: Per parameter, values its measure string refuses.
+BAD_ARGUMENTS: dict[str, list[object]] = {
+    "rel": [0, -1, math.nan, math.inf, "2"],
+    "gains": [{1: math.nan}, {1: math.inf}, {"a": 1}, [1, 2]],
+    "dcg": ["exp_log2", "exp"],
+    "p": [0, 1, 1.5, math.nan],
+    "recall": [2, -0.5, math.nan],
+    "recalls": ["0.5,2", "x"],
+    "rounding": ["lroud"],
+    "mult": [0, -1, 1e300, math.nan],
+    "max_grade": [0, 2000, math.inf],
+    "beta2": [-1, math.nan],
+    "collection": [-1, 1.5],
+    "rel_ret": [math.nan, math.inf],
+    "nonrel_ret": [-math.inf],
+    "rel_unret": [math.nan],
+    "nonrel_unret": [math.inf],
+}
+
+_FUNCTIONS = [
+    (name, param.name)
+    for name, metric in sorted(get_registry().retrieval_metrics.items())
+    for param in metric.params
+    if param.name in BAD_ARGUMENTS
+]
+
+
+@pytest.mark.parametrize(("name", "param"), _FUNCTIONS)
+def test_every_metric_function_refuses_an_argument_its_measure_string_refuses(
+    name: str, param: str
+) -> None:
+    metric = get_registry().retrieval_metric(name)
+    func = metric.func
+    said = re.escape(f"parameter '{param}' ")
+    call = re.escape(f"{func.__name__}(ranked, relevant, k): ")
+    for value in BAD_ARGUMENTS[param]:
+        with pytest.raises(ValueError, match=f"^{said}"):
+            metric.param(param).convert(value)  # the measure string refuses it ...
+        with pytest.raises(ValueError, match=f"^{call}{said}"):
+            func(["d1", "x"], {"d1": 2, "d2": 1}, 10, **{param: value})  # ... and so does func
+
+
+def test_the_primitives_still_take_their_own_values() -> None:
+    ranked, relevant = ["d1", "x", "d2"], {"d1": 2, "d2": 1}
+    assert ndcg_at_k(ranked, relevant, 3, dcg="exp-log2", gains={1: 3}, rel=1) == ndcg_at_k(
+        ranked, relevant, 3, dcg="exp-log2", gains={1: 3.0}, rel=1.0
+    )
+    assert precision_at_k(ranked, relevant, 3, rel=2) == 1 / 3
