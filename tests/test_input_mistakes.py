@@ -16,16 +16,20 @@ import pytest
 from ef.evaluation import (
     DatasetFormatError,
     InputWarning,
+    Registry,
     RunTable,
     compare,
     evaluate_pipeline,
     evaluate_rag,
     evaluate_retrieval,
     evaluate_run,
+    fuse,
     read_qrels,
     read_run,
     retrieve,
 )
+from ef.evaluation.compat import ir_measures, pytrec_eval
+from ef.evaluation.engine.measures import parse_measure
 
 from .conftest import shared_path
 
@@ -109,6 +113,7 @@ def test_qrels_of_an_unsupported_shape_list_the_accepted_ones(qrels: object) -> 
         (True, "True"),
         ("1", "'1'"),
         (None, "None"),
+        (10**400, "100000000000000000...0000000000000000000"),  # was a bare OverflowError
     ],
 )
 def test_a_bad_grade_names_its_query_and_doc(grade: object, shown: str) -> None:
@@ -123,6 +128,20 @@ def test_a_bad_grade_stops_every_profile_too() -> None:
     for profile in ("trec_eval", "beir", "mteb", "ranx"):
         with pytest.raises(ValueError, match=re.escape("qrels['q1']['d1'] = inf")):
             evaluate_run(RUN, qrels, profile=profile)
+
+
+@pytest.mark.parametrize("check_swapped", [True, False])
+def test_a_score_too_large_for_a_float_is_named(check_swapped: bool) -> None:
+    # Was a bare "OverflowError: int too large to convert to float".
+    run = {**RUN, "q2": {"d3": 10**400, "d5": 0.2}}
+    shown = re.escape("run['q2']['d3'] = 100000000000000000...0000000000000000000: not finite")
+    with pytest.raises(ValueError, match=f"^{shown}$"):
+        evaluate_run(run, QRELS, check_swapped=check_swapped)
+
+
+def test_finite_grades_whose_sum_overflows_are_fine() -> None:
+    qrels: dict[str, dict[str, float]] = {"q1": {"d1": 1e308, "d2": 1e308}, "q2": {"d3": 1}}
+    assert evaluate_run(RUN, qrels, metrics=("mrr@10",)).metrics == {"mrr@10": 1.0}
 
 
 def test_numpy_grades_and_float_grades_are_fine() -> None:
@@ -380,3 +399,48 @@ def test_metrics_that_are_no_sequence_of_names_say_so(call) -> None:
     # Was "TypeError: 'int' object is not iterable".
     with pytest.raises(TypeError, match=r"^metrics must be a sequence of names, e\.g\. .*got 10"):
         call()
+
+
+# Issue 25: a registry= that is no Registry (a name, say) was a bare AttributeError.
+
+
+@pytest.mark.parametrize("registry", ["default", "builtin", 0, {}])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda r: evaluate_run(RUN, QRELS, registry=r),
+        lambda r: compare({"a": RUN, "b": RUN}, QRELS, registry=r),
+        lambda r: evaluate_rag(_SAMPLES, metrics=["ids.ndcg"], registry=r),
+        lambda r: evaluate_retrieval(_retriever, QRELS, _QUERIES, registry=r),
+        lambda r: retrieve(_retriever, _QUERIES, registry=r),
+        lambda r: fuse([RUN, RUN], registry=r),
+        lambda r: read_run("run.trec", registry=r),
+        lambda r: parse_measure("ndcg@10", registry=r),
+        lambda r: ir_measures.calc_aggregate(["nDCG@10"], QRELS, RUN, registry=r),
+        lambda r: pytrec_eval.RelevanceEvaluator(QRELS, {"map"}, registry=r),
+    ],
+    ids=[
+        "evaluate_run",
+        "compare",
+        "evaluate_rag",
+        "evaluate_retrieval",
+        "retrieve",
+        "fuse",
+        "read_run",
+        "parse_measure",
+        "ir_measures",
+        "pytrec_eval",
+    ],
+)
+def test_a_registry_that_is_no_registry_says_what_to_pass(call, registry) -> None:
+    # Was "AttributeError: 'str' object has no attribute 'derived'" from evaluate_run.
+    message = r"^registry= takes a Registry \(get_registry\(\), or Registry\.load\(\) .* or None"
+    with pytest.raises(
+        TypeError, match=f"{message} for the default, got a {type(registry).__name__}"
+    ):
+        call(registry)
+
+
+def test_a_registry_of_its_own_is_still_taken() -> None:
+    report = evaluate_run(RUN, QRELS, metrics=["ndcg@10"], registry=Registry.load())
+    assert report.metrics == evaluate_run(RUN, QRELS, metrics=["ndcg@10"]).metrics

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
@@ -153,15 +154,23 @@ def _values(param: MetricParam) -> st.SearchStrategy[Any]:
     if param.type is dict:
         numbers = st.one_of(st.integers(-3, 5), st.sampled_from([0.5, 2.75, 1e-3]))
         return st.dictionaries(numbers, numbers, min_size=1, max_size=4)
-    if param.name == "p":
+    if param.name in ("p", "recall"):
         return st.floats(min_value=0.01, max_value=0.99)
     by_type: dict[type, st.SearchStrategy[Any]] = {
         str: st.sampled_from(["0.5", "0.2,0.8", "0,0.25,1"]),  # iprec_avg's recall levels
         int: st.integers(0, 10_000),  # utility's collection size
     }
-    return by_type.get(
-        param.type, st.one_of(st.integers(1, 4), st.floats(min_value=0.01, max_value=1e6))
-    )
+    numbers = st.one_of(st.integers(1, 4), st.floats(min_value=0.01, max_value=1e6))
+    return by_type.get(param.type, numbers.filter(lambda v: _in_range(param, v)))
+
+
+def _in_range(param: MetricParam, value: object) -> bool:
+    """Whether the parameter's own check takes ``value`` (err's max_grade stops at 1024)."""
+    try:
+        param.convert(value)
+    except ValueError:
+        return False
+    return True
 
 
 @st.composite
@@ -271,6 +280,69 @@ def test_format_value_round_trips_numbers(value: float) -> None:
 def test_bad_measure_strings_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_measure(spec, registry=BUILTINS)
+
+
+#: Issue 25: a parameter outside its natural range gave a number with no word
+#: (iprec_at_recall(recall=2) 0.0, rprec_mult(mult=-1) 0.0, err(max_grade=2000) 0.0).
+OUT_OF_RANGE = [
+    ("iprec_at_recall(recall=2)", "iprec_at_recall's parameter 'recall' must lie between 0 and 1"),
+    ("iprec_at_recall(recall=-0.5)", "parameter 'recall' must lie between 0 and 1"),
+    ("iprec_avg(recalls='0.5,2,-1')", "'recalls' holds recall levels between 0 and 1 "),
+    ("rprec_mult(mult=0)", "rprec_mult's parameter 'mult' must be > 0"),
+    ("rprec_mult(mult=-1)", "parameter 'mult' must be > 0"),
+    ("rprec_mult(mult=1e300)", "parameter 'mult' must be > 0 (the depth is mult * R docs) and"),
+    ("err(max_grade=2000)@10", "err's parameter 'max_grade' must be > 0 and below 1024"),
+    ("err(max_grade=0)@10", "parameter 'max_grade' must be > 0"),
+    ("rbp(p=1.5)", "rbp's parameter 'p' must lie strictly between 0 and 1"),
+    ("f1(beta2=-1)@5", "f1's parameter 'beta2' must be 0 or more"),
+    ("precision(rel=-1)@5", "precision's parameter 'rel' must be > 0"),
+    ("utility(collection=-1)", "utility's parameter 'collection' must be 0 or more"),
+]
+
+
+@pytest.mark.parametrize(("spec", "message"), OUT_OF_RANGE)
+def test_a_parameter_outside_its_range_is_refused_naming_measure_and_range(
+    spec: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(repr(spec))}: .*{re.escape(message)}"):
+        parse_measure(spec, registry=BUILTINS)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        evaluate_run({"q1": {"d1": 1.0}}, {"q1": {"d1": 1}}, metrics=[spec], registry=BUILTINS)
+
+
+@pytest.mark.parametrize(
+    ("spec", "key"),
+    [
+        ("iprec_at_recall(recall=1)", "iprec_at_recall(recall=1)"),
+        ("iprec_at_recall(recall=0)", "iprec_at_recall"),
+        ("iprec_avg(recalls='0,1')", "iprec_avg(recalls='0,1')"),
+        ("rprec_mult(mult=1e-3)", "rprec_mult(mult=0.001)"),
+        ("err(max_grade=1023)@10", "err(max_grade=1023)@10"),
+    ],
+)
+def test_the_ends_of_each_range_are_taken(spec: str, key: str) -> None:
+    assert [m.key for m in parse_measure(spec, registry=BUILTINS)] == [key]
+
+
+def _numbers(metric: Any) -> list[MetricParam]:
+    return [p for p in metric.params if p.type in (int, float)]
+
+
+@pytest.mark.parametrize(
+    ("name", "param"),
+    [(m.name, p.name) for m in BUILTINS.retrieval_metrics.values() for p in _numbers(m)],
+)
+@pytest.mark.parametrize("value", ["1e999", "-1e999"])
+def test_no_number_parameter_takes_a_value_that_is_no_finite_number(
+    name: str, param: str, value: str
+) -> None:
+    metric = BUILTINS.retrieval_metric(name)
+    at = "@5" if metric.cutoff else ""
+    with pytest.raises(ValueError, match=f"{name}'s parameter '{param}' must be "):
+        parse_measure(f"{name}({param}={value}){at}", registry=BUILTINS)
+    for number in (math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError, match=f"^parameter '{param}' must be "):
+            metric.param(param).convert(number)
 
 
 def test_the_largest_cutoff_is_int64s() -> None:

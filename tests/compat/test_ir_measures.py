@@ -158,3 +158,37 @@ def test_every_measure_object_of_the_module_is_scored_as_ir_measures_scores_it()
     expected = irm.calc_aggregate([_theirs(m) for m in shared], qrels, run)
     for measure in shared:
         assert got[measure] == pytest.approx(expected[_theirs(measure)], abs=1e-9), measure
+
+
+@pytest.mark.parametrize("gains", [{0: 0, 1: 1, 2: 10}, {2: 10, 1: 3}, {1: 0, 2: 1}])
+@pytest.mark.parametrize("seed", [1, 3])
+def test_measures_with_a_dict_parameter_are_scored_as_ir_measures_scores_them(
+    seed: int, gains: dict[int, int]
+) -> None:
+    # Was "TypeError: unhashable type: 'dict'" for the object; the string form worked.
+    qrels, run = inputs(seed)
+    text = f"nDCG(gains={gains})@10"
+    parsed, built, uncut = ours.parse_measure(text), nDCG(gains=gains) @ 10, nDCG(gains=gains)
+    assert parsed == built
+    assert hash(parsed) == hash(built)
+    got = ours.calc_aggregate([parsed, uncut, text], qrels, run)
+    assert list(got) == [parsed, uncut, text]
+    theirs = [irm.parse_measure(text), irm.nDCG(gains=gains)]
+    expected = irm.calc_aggregate(theirs, qrels, run)
+    assert got[parsed] == pytest.approx(expected[theirs[0]], abs=1e-9, rel=0)
+    assert got[uncut] == pytest.approx(expected[theirs[1]], abs=1e-9, rel=0)
+    assert got[text] == got[parsed]
+    assert ours.calc_aggregate([built], qrels, run) == {built: got[parsed]}
+    expected_per_query = {m.query_id: m.value for m in irm.iter_calc(theirs[:1], qrels, run)}
+    per_query = {m.query_id: m.value for m in ours.iter_calc([built], qrels, run)}
+    assert per_query == pytest.approx(expected_per_query, abs=1e-9, rel=0)
+
+
+def test_a_measure_parameter_of_the_wrong_shape_is_named_not_a_traceback() -> None:
+    # "P(rel=(1,2))@5" was "TypeError: cannot unpack non-iterable int object".
+    with pytest.raises(
+        ValueError, match=r"precision's parameter 'rel' must be a number, got \(1, 2\)"
+    ):
+        ours.parse_measure("P(rel=(1,2))@5")
+    with pytest.raises(ValueError, match="'gains' maps numbers to numbers"):
+        ours.calc_aggregate([nDCG(gains={"a": 1, 2: 3}) @ 10], *inputs(1))

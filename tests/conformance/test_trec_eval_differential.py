@@ -191,3 +191,24 @@ def test_huge_values_give_the_c_trec_eval_s_bytes(version, args) -> None:
     mine_code, mine, err = ours("--compat", version, "-q", *args, *files)
     assert (code, mine_code) == (0, 0), err
     assert mine == theirs
+
+
+#: Parameters outside the range ef's own measure strings take (a recall level beyond 0..1, a
+#: multiple of R at or below 0), which the C trec_eval reads all the same: the drop-in prints
+#: its bytes, while evaluate_run refuses them (tests/test_measures.py).
+OUT_OF_RANGE = [
+    ["-m", "iprec_at_recall.2,-0.5,0.5"],
+    ["-m", "11pt_avg.0.5,2,-1"],
+    ["-m", "Rprec_mult.0,-1,1"],
+]
+
+
+@pytest.mark.parametrize("version", ["9.0.8", "10.0"])
+@pytest.mark.parametrize("args", OUT_OF_RANGE, ids=" ".join)
+def test_parameters_ef_refuses_still_give_the_c_trec_eval_s_bytes(version, args) -> None:
+    folder = shared_path("validation", "trec_eval")
+    files = [str(folder / "qrels.test"), str(folder / "results.test")]
+    code, theirs = _c_trec_eval(version, ["-q", *args, *files])
+    mine_code, mine, err = ours("--compat", version, "-q", *args, *files)
+    assert (code, mine_code) == (0, 0), err
+    assert mine == theirs

@@ -136,7 +136,7 @@ def test_fusion_param_converts_and_checks() -> None:
     assert weights.convert(None, n_runs=2) is None
     with pytest.raises(ValueError, match=r"one number per run, e\.g\."):
         weights.convert("0.5,0.5", n_runs=2)
-    with pytest.raises(ValueError, match="must be a number, got nan"):
+    with pytest.raises(ValueError, match="must be a finite number, got nan"):
         weights.convert([float("nan"), 1.0], n_runs=2)
     with pytest.raises(ValueError, match="reserved"):
         FusionParam("results", float)

@@ -151,3 +151,15 @@ def test_a_baseline_of_no_metric_fails_rather_than_checking_nothing(tmp_path: Pa
     with pytest.raises(GateFailure, match=rf"cannot gate anything: the baseline {path} holds no"):
         quality.baseline("main", retrieval(0.6))
     assert [(r.metric, r.status) for r in results] == [("-", "fail")]  # counted, not dropped
+
+
+@pytest.mark.parametrize("tolerance", [math.inf, math.nan, -0.01, "0.01", True])
+def test_a_tolerance_that_lets_every_drop_through_is_refused(
+    tmp_path: Path, tolerance: object
+) -> None:
+    # An infinite tolerance passed a drop to 0: the gate switched off with no word.
+    store(tmp_path, '{"ndcg@10": 0.6}')
+    gate, results = gates(tmp_path)
+    with pytest.raises(ValueError, match=r"^tolerance must be a finite number >= 0, got "):
+        gate.baseline("main", retrieval(0.0), tolerance=tolerance)  # type: ignore[arg-type]
+    assert results == []

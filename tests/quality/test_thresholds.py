@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,27 @@ def test_a_bad_threshold_is_found_before_any_gate_runs(tmp_path: Path) -> None:
 def test_a_baseline_name_stays_in_its_folder(tmp_path: Path, name: str) -> None:
     with pytest.raises(ValueError, match="bad baseline name"):
         QualityGates(tmp_path).baseline_path(name)
+
+
+@pytest.mark.parametrize("text", ["<= 1e999", ">= -1e999", "> 1E+400", "== 9e9999"])
+def test_a_bound_that_overflows_to_infinity_is_refused(text: str) -> None:
+    # "<= 1e999" read as "<= inf" and passed every value, while ">= inf" was refused.
+    said = re.escape(
+        f"bad threshold {text!r} for m: {text.rsplit(maxsplit=1)[-1]} is no finite number"
+    )
+    with pytest.raises(ValueError, match=f"^{said}"):
+        parse_threshold(text, metric="m")
+
+
+@pytest.mark.parametrize("bound", [math.inf, -math.inf, math.nan, "0.5", True, None])
+def test_a_threshold_built_by_hand_needs_a_finite_bound(bound: object) -> None:
+    with pytest.raises(ValueError, match=r"^a threshold's bound is a finite number"):
+        Threshold(">=", bound)  # type: ignore[arg-type]
+
+
+def test_a_gate_with_an_overflowing_bound_fails_before_any_gate_runs(tmp_path: Path) -> None:
+    results: list[GateResult] = []
+    report = RetrievalEvalReport({"ndcg@10": 0.1}, {}, 1, (10,))
+    with pytest.raises(ValueError, match=r"bad threshold '<= 1e999' for ndcg@10"):
+        QualityGates(tmp_path, record=results.append).check(report, {"ndcg@10": "<= 1e999"})
+    assert results == []

@@ -135,6 +135,34 @@ def test_bad_corpora_are_errors() -> None:
         BM25Retriever(["a text"])  # type: ignore[list-item]
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"k1": math.nan}, r"k1 must be a finite number >= 0 \(Lucene's 0\.9 to 1\.2\), got nan$"),
+        ({"k1": math.inf}, r"k1 must be a finite number >= 0 .*got inf$"),
+        ({"k1": -1.0}, r"k1 must be a finite number >= 0 .*got -1\.0$"),
+        ({"k1": "1.2"}, r"k1 must be a finite number >= 0 .*got '1\.2'$"),
+        (
+            {"b": 2.0},
+            r"b must lie between 0 and 1 \(0: no length normalisation, 1: full\), got 2\.0$",
+        ),
+        ({"b": -1}, r"b must lie between 0 and 1 .*got -1$"),
+        ({"k1": -1, "b": math.nan}, r"k1 must be .* got -1; b must lie between 0 and 1 .*got nan$"),
+    ],
+)
+def test_parameters_outside_their_range_are_refused(
+    options: dict[str, object], message: str
+) -> None:
+    # Were scored: k1=nan retrieved nothing, k1=-1 dropped documents, b=-1 reversed the order.
+    with pytest.raises(ValueError, match=f"^BM25Retriever: {message}"):
+        BM25Retriever(CORPUS, **options)  # type: ignore[arg-type]
+
+
+def test_the_ends_of_the_ranges_are_taken() -> None:
+    for options in ({"k1": 0.0, "b": 0.0}, {"k1": 3, "b": 1}):
+        assert BM25Retriever(CORPUS, **options).search("fox") is not None
+
+
 def test_without_bm25s_the_error_gives_the_install_command(monkeypatch) -> None:
     bm25s = sys.modules["bm25s"]
     monkeypatch.setitem(sys.modules, "bm25s", None)

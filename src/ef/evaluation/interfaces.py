@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -176,8 +177,14 @@ def _to_int(name: str, value: object) -> int:
 
 
 def _to_float(name: str, value: object) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise ValueError(f"parameter {name!r} must be a number, got {value!r}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int past a float's range
+        finite = False
+    if not finite:
+        raise ValueError(f"parameter {name!r} must be a finite number, got {reprlib.repr(value)}")
     return float(value)
 
 

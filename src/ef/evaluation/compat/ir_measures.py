@@ -73,7 +73,23 @@ __all__ = [
 
 
 def _sorted_params(params: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted(params))
+    return tuple(sorted((name, _frozen(value)) for name, value in params))
+
+
+def _frozen(value: Any) -> Any:
+    """A dict value (nDCG's ``gains``) as its sorted ``(key, value)`` pairs, which a measure
+    can be hashed with and which measure strings write as a dict (``{0:0,2:10}``); any
+    other value as it is.
+
+    >>> _frozen({2: 10, 0: 0}), _frozen(2)
+    (((0, 0), (2, 10)), 2)
+    """
+    if not isinstance(value, Mapping):
+        return value
+    try:
+        return tuple(sorted(value.items()))
+    except TypeError:  # keys that do not sort (a str among numbers): ef's parse names them
+        return tuple(value.items())
 
 
 @attrs.frozen(repr=False)

@@ -260,9 +260,9 @@ def format_value(value: Any) -> str:
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
         return "{" + ",".join(f"{format_value(a)}:{format_value(b)}" for a, b in value) + "}"
-    return repr(value)
+    return repr(value)  # any other tuple too: the parameter's check then names it
 
 
 def params_text(params: Iterable[tuple[str, Any]]) -> str:

@@ -168,6 +168,12 @@ class _Entry:
     versions: tuple[str, ...] = VERSIONS
 
 
+#: Parameters whose range trec_eval does not check, where ef's API does: a recall level
+#: outside 0..1, a multiple of R <= 0. The drop-in prints what the C program prints for
+#: them (:func:`_check_points` keeps them where C's numbers are defined).
+_C_RANGES = frozenset({"recall", "recalls", "mult"})
+
+
 def _metric(registry: Registry, name: str, k: int | None, **params: Any) -> Measure:
     """The registry's metric ``name`` at cutoff ``k`` with ``params`` (defaults dropped)."""
     metric = registry.retrieval_metric(name)
@@ -176,7 +182,8 @@ def _metric(registry: Registry, name: str, k: int | None, **params: Any) -> Meas
     chosen = []
     for p in metric.params:
         if params.get(p.name) is not None:
-            value = p.convert(params[p.name])
+            param = attrs.evolve(p, check=None) if p.name in _C_RANGES else p
+            value = param.convert(params[p.name])
             if value != p.default:
                 chosen.append((p.name, value))
     return Measure(metric, k, chosen)

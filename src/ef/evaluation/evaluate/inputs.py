@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import reprlib
 import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -117,9 +118,19 @@ a RunTable, a pandas or polars DataFrame (q_id, doc_id, score columns), or the p
 def _grade_error(query_id: object, doc_id: object, grade: object) -> str | None:
     if isinstance(grade, bool) or not isinstance(grade, numbers.Real):
         return "a grade is a number, e.g. 0, 1 or 2"
-    if not math.isfinite(float(grade)):
+    if not _sums_finite((grade,)):  # NaN, an infinity, or an int past a float's range
         return "a grade is a finite number, e.g. 0, 1 or 2"
     return None
+
+
+def _sums_finite(values: Iterable[object]) -> bool:
+    """Whether numbers add up to a finite float: true of finite ones unless the sum
+    overflows (then each is looked at), false if one is NaN, an infinity or an int too
+    large for a float (which numpy cannot take)."""
+    try:
+        return math.isfinite(sum(values))  # type: ignore[arg-type]  # numbers, checked
+    except OverflowError:
+        return False
 
 
 def check_qrels(qrels: object) -> None:
@@ -141,13 +152,15 @@ def check_qrels(qrels: object) -> None:
                 f"qrels[{query_id!r}] is a {_kind(judged)}; expected {{doc: grade}} for each "
                 f"query (the qrels: {QRELS_SHAPES})"
             )
-        kinds = set(map(type, judged.values()))  # ints need no look each: the usual qrels
-        if kinds <= {int} or (kinds <= {int, float} and all(map(math.isfinite, judged.values()))):
+        # Plain numbers whose sum is finite need no look each: the usual qrels.
+        kinds = set(map(type, judged.values()))
+        if kinds <= {int, float} and _sums_finite(judged.values()):
             continue
         for doc_id, grade in judged.items():
             problem = _grade_error(query_id, doc_id, grade)
             if problem is not None:
-                raise ValueError(f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: {problem}")
+                shown = reprlib.repr(grade)
+                raise ValueError(f"qrels[{query_id!r}][{doc_id!r}] = {shown}: {problem}")
 
 
 def shown_ids(ids: Iterable[object]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import reprlib
 import sys
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -465,4 +466,22 @@ def list_plugins() -> list[PluginInfo]:
 
 
 def registry_or_default(registry: Registry | None) -> Registry:
-    return get_registry() if registry is None else registry
+    """``registry``, or the default one for None; anything else is refused, naming
+    ``registry=`` (a name such as ``"default"`` would fail later as a bare AttributeError).
+
+    >>> registry_or_default(None) is get_registry()
+    True
+    >>> registry_or_default("default")
+    Traceback (most recent call last):
+        ...
+    TypeError: registry= takes a Registry (get_registry(), or Registry.load() for a fresh \
+one) or None for the default, got a str: 'default'
+    """
+    if registry is None:
+        return get_registry()
+    if not isinstance(registry, Registry):
+        raise TypeError(
+            "registry= takes a Registry (get_registry(), or Registry.load() for a fresh one) "
+            f"or None for the default, got a {type(registry).__name__}: {reprlib.repr(registry)}"
+        )
+    return registry

@@ -242,10 +242,13 @@ class QualityGates:
         """
         __tracebackhide__ = True
         report = _check_report(report, "baseline")
-        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
-            raise ValueError(f"tolerance must be a number >= 0, got {tolerance!r}")
-        if not tolerance >= 0:
-            raise ValueError(f"tolerance must be a number >= 0, got {tolerance!r}")
+        # An infinite tolerance would let any drop through: a gate switched off.
+        if (
+            isinstance(tolerance, bool)
+            or not isinstance(tolerance, (int, float))
+            or not 0 <= tolerance < math.inf
+        ):
+            raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
         if isinstance(metrics, str):
             raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},)")
         if self.update:

@@ -34,7 +34,7 @@ class Threshold:
     """
 
     op: str = attrs.field(validator=attrs.validators.in_(OPERATORS))
-    bound: float
+    bound: float = attrs.field(validator=lambda _, __, value: _check_bound(value))
 
     def holds(self, value: float | None) -> bool:
         """Whether ``value`` passes; None (nothing scored) and NaN never do."""
@@ -67,4 +67,25 @@ e.g. '>= 0.65' (operators: >=, >, <=, <, ==)
             f"bad threshold {text!r}{where}: write an operator and a number, e.g. '>= 0.65' "
             f"(operators: {', '.join(OPERATORS)})"
         )
-    return Threshold(match[1], float(match[2]))
+    bound = float(match[2])
+    if not math.isfinite(bound):  # "1e999" overflows: a gate that always (or never) passes
+        where = f" for {metric}" if metric is not None else ""
+        raise ValueError(
+            f"bad threshold {text!r}{where}: {match[2]} is no finite number (it reads as "
+            f"{bound}); write a bound such as '>= 0.65'"
+        )
+    return Threshold(match[1], bound)
+
+
+def _check_bound(value: object) -> None:
+    """Refuse a bound that is no finite number: ``<= inf`` always passes, ``>= nan`` never.
+
+    >>> Threshold("<=", float("inf"))
+    Traceback (most recent call last):
+        ...
+    ValueError: a threshold's bound is a finite number, e.g. Threshold('>=', 0.65); got inf
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(
+            f"a threshold's bound is a finite number, e.g. Threshold('>=', 0.65); got {value!r}"
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,6 +67,7 @@ class BM25Retriever:
         stopwords: str | Sequence[str] | None = "en",
         stemmer: str | None = "english",
     ) -> None:
+        _check_parameters(k1, b)
         bm25s = require("bm25s", "bm25s", "bm25")
         self.doc_ids, texts = ids_and_texts(corpus)
         self._ids = tuple(self.doc_ids)  # what the results name: unchanged by edits of doc_ids
@@ -159,3 +161,29 @@ class BM25Retriever:
             f"<BM25Retriever {len(self.doc_ids)} documents, "
             f"k1={self.k1}, b={self.b}, method={self.method!r}>"
         )
+
+
+def _check_parameters(k1: object, b: object) -> None:
+    """Refuse a ``k1`` or ``b`` that bm25s would score with silently: a NaN or an infinite
+    ``k1`` retrieves nothing, a negative one drops documents, a ``b`` outside 0..1 reverses
+    the length normalisation. Both are named at once.
+
+    >>> _check_parameters(1.2, 1.5)
+    Traceback (most recent call last):
+        ...
+    ValueError: BM25Retriever: b must lie between 0 and 1 (0: no length normalisation, 1: \
+full), got 1.5
+    """
+    problems = []
+    if not _is_number(k1) or not 0 <= k1 < math.inf:  # type: ignore[operator]
+        problems.append(f"k1 must be a finite number >= 0 (Lucene's 0.9 to 1.2), got {k1!r}")
+    if not _is_number(b) or not 0 <= b <= 1:  # type: ignore[operator]
+        problems.append(
+            f"b must lie between 0 and 1 (0: no length normalisation, 1: full), got {b!r}"
+        )
+    if problems:
+        raise ValueError(f"BM25Retriever: {'; '.join(problems)}")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

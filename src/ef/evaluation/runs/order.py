@@ -10,6 +10,7 @@ trec_eval stores them in a C ``float``, then doc id descending (``strcmp`` of th
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Mapping, Sequence
 
 __all__ = ["TIE_POLICIES", "check_tie_policy", "ranking_of", "scored_order"]
@@ -59,6 +60,14 @@ def scored_order(ranked: Mapping[str, float]) -> list[str]:
     return [docs[i] for i in order]
 
 
+def _is_finite(score: float) -> bool:
+    """NaN, an infinity and an int too large for a float are not."""
+    try:
+        return math.isfinite(score)
+    except OverflowError:
+        return False
+
+
 def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> list[str]:
     """One query's doc ids in rank order.
 
@@ -74,8 +83,9 @@ def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> li
         for doc_id, score in ranked.items():
             if isinstance(score, bool) or not isinstance(score, (int, float)):
                 raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not a number")
-            if not math.isfinite(score):
-                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not finite")
+            if not _is_finite(score):
+                shown = reprlib.repr(score)
+                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {shown}: not finite")
         return scored_order(ranked)
     if isinstance(ranked, str):
         raise TypeError(f"run[{query_id!r}] is a str; expected {{doc: score}} or a list of docs")

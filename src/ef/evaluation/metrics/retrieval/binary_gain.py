@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, TREC
+from .params import BINARY, CITE_TREC, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ def binary_gain(
     >>> binary_gain(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1})  # (1/log2(2) + 1/log2(3)) / 2
     0.8154648767857288
     """
+    check_arguments("binary_gain(ranked, relevant, k)", (REL, rel))
     total = 0.0
     found = 0
     for i, doc in enumerate(top_docs(ranked, relevant, k, judged_only)):

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, IRM, TREC
+from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ def bpref(
     >>> bpref(['n1', 'd1', 'd2'], {'d1': 1, 'd2': 1, 'n1': 0, 'n2': 0})  # (1/2 + 1/2) / 2
     0.5
     """
+    check_arguments("bpref(ranked, relevant, k)", (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     n_relevant = relevant_total(relevant, rel)
     n_nonrel = sum(

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, IRM, TREC
+from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ def capped_recall_at_k(
     >>> capped_recall_at_k(['d1', 'x'], {'d1': 1, 'd2': 1, 'd3': 1}, 1)
     1.0
     """
+    check_arguments("capped_recall_at_k(ranked, relevant, k)", (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     depth = min(k if k is not None else len(top), relevant_total(relevant, rel))
     return relevant_hits(top, relevant, rel) / depth if depth else 0.0

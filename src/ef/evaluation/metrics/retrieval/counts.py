@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, IRM, JUDGED_ONLY, REL, TREC
+from .params import BINARY, CITE_TREC, IRM, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import check_cutoff, check_query, relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ def num_rel(
     >>> num_rel([], {'d1': 2, 'd2': 1, 'd3': 0}), num_rel([], {'d1': 2, 'd2': 1}, rel=2)
     (2.0, 1.0)
     """
+    check_arguments("num_rel(ranked, relevant, k)", (REL, rel))
     check_query(ranked, relevant, "num_rel(ranked, relevant, k)")  # before relevant is read
     check_cutoff(k)
     return float(relevant_total(relevant, rel))
@@ -89,6 +90,7 @@ def num_rel_ret(
     >>> num_rel_ret(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1, 'd3': 1})
     2.0
     """
+    check_arguments("num_rel_ret(ranked, relevant, k)", (REL, rel))
     return float(relevant_hits(top_docs(ranked, relevant, k, judged_only), relevant, rel))
 
 
@@ -105,6 +107,7 @@ def num_nonrel_judged_ret(
     >>> num_nonrel_judged_ret(['d1', 'x', 'n', 'u'], {'d1': 1, 'n': 0, 'u': -1})
     1.0
     """
+    check_arguments("num_nonrel_judged_ret(ranked, relevant, k)", (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     judged = sum(1 for doc in top if relevant.get(doc, -1) >= 0)
     return float(judged - relevant_hits(top, relevant, rel))

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric
-from .params import JUDGED_ONLY, positive
+from .params import JUDGED_ONLY, check_arguments, positive
 from .reference import check_query, first_docs, refuse_bad_grades
 
 if TYPE_CHECKING:
@@ -90,6 +90,8 @@ def dcg_at_k(
     >>> round(dcg_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3), 4)
     1.5
     """
+    if gains is not None or dcg != "log2" or rel is not None:
+        check_arguments(_CALL, (GAINS, gains), (DCG_FORM, dcg), (DCG_REL, rel))
     check_query(ranked, relevant, _CALL)
     try:
         return dcg_of(ranked, relevant, k, gains, dcg, judged_only, rel)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .params import IRM, JUDGED_ONLY, positive
+from .params import IRM, JUDGED_ONLY, check_arguments
 from .reference import top_docs
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ def err_at_k(
     >>> err_at_k(['d1', 'd2'], {'d1': 4, 'd2': 4}, 2)  # 15/16 + (1/16) * (15/16) / 2
     0.966796875
     """
+    check_arguments("err_at_k(ranked, relevant, k)", (MAX_GRADE, max_grade))
     top = top_docs(ranked, relevant, k, judged_only)
     score = 0.0
     decay = 1.0
@@ -189,12 +190,21 @@ def err_expected(
     return score
 
 
+def _max_grade(value: float) -> None:
+    # 2 ** 1024 is past a float: every doc would satisfy with probability 0, ERR 0.
+    if not 0 < value < 1024:
+        raise ValueError(
+            f"parameter 'max_grade' must be > 0 and below 1024 (2 ** max_grade must be a "
+            f"float), got {value!r}"
+        )
+
+
 MAX_GRADE = MetricParam(
     "max_grade",
     float,
     4.0,
-    "the grade that satisfies the user almost surely (gdeval's 4)",
-    check=positive("max_grade"),
+    "the grade that satisfies the user almost surely (gdeval's 4), > 0 and below 1024",
+    check=_max_grade,
 )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .params import BINARY, IRM, TREC
+from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ def f1_at_k(
     >>> f1_at_k(['d1', 'x'], {'d1': 1, 'd2': 1}, 2)  # P = 1/2, R = 1/2
     0.5
     """
+    check_arguments("f1_at_k(ranked, relevant, k)", (BETA2, beta2), (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     depth = k if k is not None else len(top)
     return _f1(relevant_hits(top, relevant, rel), depth, relevant_total(relevant, rel), beta2)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .bpref import bpref, bpref_batch, bpref_expected
-from .params import BINARY, TREC
+from .params import BINARY, REL, TREC, check_arguments
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -39,6 +39,7 @@ def gm_bpref(
     >>> gm_bpref(['d1', 'n', 'd2'], {'d1': 1, 'd2': 1, 'n': 0})  # (1 + (1 - 1/1)) / 2
     0.5
     """
+    check_arguments("gm_bpref(ranked, relevant, k)", (REL, rel))  # named as itself
     return bpref(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 

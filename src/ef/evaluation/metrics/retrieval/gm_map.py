@@ -21,7 +21,7 @@ from .average_precision import (
     average_precision_batch,
     average_precision_expected,
 )
-from .params import BINARY, TREC
+from .params import BINARY, REL, TREC, check_arguments
 
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
@@ -44,6 +44,7 @@ def gm_average_precision(
     >>> gm_average_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, None)  # (1 + 2/3) / 2
     0.8333333333333333
     """
+    check_arguments("gm_average_precision(ranked, relevant, k)", (REL, rel))  # named as itself
     return average_precision(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 

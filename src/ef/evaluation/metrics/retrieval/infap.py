@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, IRM, TREC
+from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def inferred_average_precision(
     >>> round(inferred_average_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}), 4)  # ~ AP
     0.8333
     """
+    check_arguments("inferred_average_precision(ranked, relevant, k)", (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     n_relevant = relevant_total(relevant, rel)
     rel_so_far = nonrel_so_far = pooled_so_far = 0

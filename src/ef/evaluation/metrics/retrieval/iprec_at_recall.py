@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .params import BINARY, TREC
+from .params import BINARY, REL, TREC, check_arguments
 from .reference import C_NAN, is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -53,7 +53,16 @@ NAN_IF_EMPTY = MetricParam(
 )
 
 
-RECALL = MetricParam("recall", float, 0.0, "the recall level, 0 to 1")
+def _recall_level(value: float) -> None:
+    # Beyond 1 no ranking reaches the level (0 always); below 0, the highest precision.
+    if not 0 <= value <= 1:
+        raise ValueError(
+            f"parameter 'recall' must lie between 0 and 1 (a share of the relevant docs), "
+            f"got {value!r}"
+        )
+
+
+RECALL = MetricParam("recall", float, 0.0, "the recall level, 0 to 1", check=_recall_level)
 
 
 def recall_rank(x: float, n_relevant: int, rounding: str = "plus0.9") -> int:
@@ -90,6 +99,9 @@ def iprec_at_recall(
     >>> iprec_at_recall(['x', 'd1', 'd2', 'y'], {'d1': 1, 'd2': 1}, recall=0.5)  # max(1/2, 2/3)
     0.6666666666666666
     """
+    check_arguments(
+        "iprec_at_recall(ranked, relevant, k)", (RECALL, recall), (ROUNDING, rounding), (REL, rel)
+    )
     top = top_docs(ranked, relevant, k, judged_only)
     n_relevant = relevant_total(relevant, rel)
     found = [is_relevant_grade(relevant.get(doc), rel) for doc in top]

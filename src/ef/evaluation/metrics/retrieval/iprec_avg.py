@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .iprec_at_recall import NAN_IF_EMPTY, ROUNDING, recall_rank
-from .params import BINARY, TREC
+from .params import BINARY, REL, TREC, check_arguments
 from .reference import C_NAN, is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -51,14 +51,20 @@ def recall_levels(text: str) -> list[float]:
 
 
 def _check_levels(text: str) -> None:
-    recall_levels(text)  # raises ValueError for a level that is not a number
+    """Refuse a level that is not a number, or not a recall level (0 to 1)."""
+    outside = [x for x in recall_levels(text) if not 0 <= x <= 1]
+    if outside:
+        raise ValueError(
+            f"parameter 'recalls' holds recall levels between 0 and 1 (shares of the relevant "
+            f"docs); got {', '.join(map(repr, outside))} in {text!r}"
+        )
 
 
 RECALLS = MetricParam(
     "recalls",
     str,
     _ELEVEN,
-    "the recall levels averaged over, comma-separated",
+    "the recall levels averaged over, comma-separated, each 0 to 1",
     check=_check_levels,
 )
 
@@ -112,6 +118,9 @@ def iprec_avg(
     >>> iprec_avg(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, recalls="0.5,1.0")  # (1 + 2/3) / 2
     0.8333333333333333
     """
+    check_arguments(
+        "iprec_avg(ranked, relevant, k)", (RECALLS, recalls), (ROUNDING, rounding), (REL, rel)
+    )
     top = top_docs(ranked, relevant, k, judged_only)
     found = [is_relevant_grade(relevant.get(doc), rel) for doc in top]
     n_relevant = relevant_total(relevant, rel)

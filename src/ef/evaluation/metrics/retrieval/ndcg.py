@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .dcg import DCG_FORM, GAINS, _gain, _grade_gains, dcg_batch, dcg_expected, dcg_of
-from .params import IRM, JUDGED_ONLY, TREC, positive
+from .params import IRM, JUDGED_ONLY, TREC, check_arguments, positive
 from .reference import check_cutoff, check_query, refuse_bad_grades
 
 if TYPE_CHECKING:
@@ -68,6 +68,8 @@ def ndcg_at_k(
     >>> round(ndcg_at_k(['x', 'd1'], {'d1': 1.0}, 2), 4)     # relevant doc at rank 2
     0.6309
     """
+    if gains is not None or dcg != "log2" or rel is not None:
+        check_arguments(_CALL, (GAINS, gains), (DCG_FORM, dcg), (NDCG_REL, rel))
     check_query(ranked, relevant, _CALL)
     check_cutoff(k)
     try:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .dcg import GAINS
-from .params import CITE_TREC, JUDGED_ONLY, TREC
+from .params import CITE_TREC, JUDGED_ONLY, TREC, check_arguments
 from .reference import check_query, ideal_gains, top_docs, trec_gain
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def ndcg_rel(
     >>> round(ndcg_rel(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}), 6)  # (1 + 1.5 / (1 + 1/log2(3))) / 2
     0.95986
     """
+    check_arguments("ndcg_rel(ranked, relevant, k)", (GAINS, gains))
     check_query(ranked, relevant, "ndcg_rel(ranked, relevant, k)")  # before relevant is read
     ideal = ideal_gains(relevant.values(), gains)
     dcg = ideal_dcg = total = 0.0

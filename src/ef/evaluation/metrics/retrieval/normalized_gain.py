@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
 from .dcg import GAINS
-from .params import CITE_TREC, JUDGED_ONLY, TREC
+from .params import CITE_TREC, JUDGED_ONLY, TREC, check_arguments
 from .reference import check_query, ideal_gains, top_docs, trec_gain
 
 if TYPE_CHECKING:
@@ -62,6 +62,7 @@ def normalized_gain(
     >>> normalized_gain(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1})  # (1/log2(2) + 1/log2(3)) / 2
     0.8154648767857288
     """
+    check_arguments("normalized_gain(ranked, relevant, k)", (GAINS, gains))
     check_query(ranked, relevant, "normalized_gain(ranked, relevant, k)")  # before relevant is read
     ideal = ideal_gains(relevant.values(), gains)
     gained = cost = total = 0.0

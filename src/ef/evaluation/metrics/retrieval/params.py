@@ -11,7 +11,16 @@ from collections.abc import Callable
 
 from ...interfaces import MetricParam
 
-__all__ = ["BINARY", "CITE_TREC", "IRM", "JUDGED_ONLY", "REL", "TREC", "positive"]
+__all__ = [
+    "BINARY",
+    "CITE_TREC",
+    "IRM",
+    "JUDGED_ONLY",
+    "REL",
+    "TREC",
+    "check_arguments",
+    "positive",
+]
 
 
 def positive(name: str) -> Callable[[float], None]:
@@ -46,3 +55,24 @@ TREC = "trec_eval"
 IRM = "ir_measures"
 
 CITE_TREC = "trec_eval (NIST), usnistgov/trec_eval"
+
+
+def check_arguments(call: str, *given: tuple[MetricParam, object]) -> None:
+    """Refuse, naming ``call``, a keyword argument of a metric function that its measure
+    string would refuse: ``iprec_at_recall(..., recall=2)`` would give 0 and
+    ``ndcg_at_k(..., dcg="exp_log2")`` log2 gains, with no word. A value at its default is
+    not looked at.
+
+    >>> check_arguments("precision_at_k(ranked, relevant, k)", (REL, 2), (JUDGED_ONLY, False))
+    >>> check_arguments("precision_at_k(ranked, relevant, k)", (REL, -1))
+    Traceback (most recent call last):
+        ...
+    ValueError: precision_at_k(ranked, relevant, k): parameter 'rel' must be > 0, got -1.0
+    """
+    for param, value in given:
+        if value is param.default:
+            continue
+        try:
+            param.convert(value)
+        except ValueError as exc:
+            raise ValueError(f"{call}: {exc}") from None

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, IRM, TREC
+from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
 from .reference import check_query, first_docs, refuse_bad_grades, relevant_hits
 
 if TYPE_CHECKING:
@@ -42,6 +42,8 @@ def precision_at_k(
     >>> precision_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 2)
     0.5
     """
+    if rel is not None:
+        check_arguments(_CALL, (REL, rel))
     check_query(ranked, relevant, _CALL)
     try:
         top = first_docs(ranked, relevant, k, judged_only)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, IRM, TREC
+from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import check_query, relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ def r_precision(
     >>> r_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1, 'd3': 1})  # 2 of the top 3
     0.6666666666666666
     """
+    check_arguments("r_precision(ranked, relevant, k)", (REL, rel))
     check_query(ranked, relevant, "r_precision(ranked, relevant, k)")  # before relevant is read
     n_relevant = relevant_total(relevant, rel)
     top = top_docs(ranked, relevant, k, judged_only)

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .params import IRM, JUDGED_ONLY, REL, TREC
+from .params import IRM, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import is_relevant_grade, top_docs
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ def rbp(
     >>> rbp(['d1', 'x', 'd2'], {'d1': 2, 'd2': 1}, p=0.5, graded=True)  # 0.5 * (1 + 0.25 / 2)
     0.5625
     """
+    check_arguments("rbp(ranked, relevant, k)", (P, p), (REL, rel))
     if graded and rel is not None:
         raise ValueError("rbp: rel does not apply to graded gains; set one of rel, graded")
     top = top_docs(ranked, relevant, k, judged_only)
@@ -92,6 +93,7 @@ def rbp_residual(
     >>> rbp_residual(['d1'], {'d1': 1}, p=0.5)  # nothing unjudged
     0.0
     """
+    check_arguments("rbp_residual(ranked, relevant, k)", (P, p))
     top = top_docs(ranked, relevant, k)
     unjudged = [rank for rank, doc in enumerate(top, start=1) if relevant.get(doc, -1) < 0]
     if not unjudged:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, IRM, TREC
+from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
 from .reference import (
     check_query,
     first_docs,
@@ -50,6 +50,8 @@ def recall_at_k(
     >>> recall_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3)
     1.0
     """
+    if rel is not None:
+        check_arguments(_CALL, (REL, rel))
     check_query(ranked, relevant, _CALL)
     try:
         top = first_docs(ranked, relevant, k, judged_only)

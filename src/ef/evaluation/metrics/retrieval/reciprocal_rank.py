@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, IRM, TREC
+from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import check_query, first_docs, is_relevant_grade, refuse_bad_grades
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ def reciprocal_rank(
     >>> reciprocal_rank(['x', 'd1'], {'d1': 1.0}, k=1)       # relevant doc past the cutoff
     0.0
     """
+    if rel is not None:
+        check_arguments(_CALL, (REL, rel))
     check_query(ranked, relevant, _CALL)
     try:
         for rank, doc in enumerate(first_docs(ranked, relevant, k, judged_only), start=1):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -56,22 +57,65 @@ def check_query(ranked: object, relevant: object, call: str = _ANY) -> None:
     query's belong, a ``str``, a ``set`` or a ``{doc: score}`` dict as the ranking (iterated,
     each gives a wrong number silently), doc ids where ``{doc_id: grade}`` belongs.
 
-    Cheap where the inputs are plain (a list and a dict of numbers): two type tests and a
-    look at one grade. Only other inputs are looked at further.
+    A grade that is no finite number (NaN, an infinity) is a ``ValueError`` naming its docs,
+    as :func:`~ef.evaluation.evaluate_run` refuses it: NaN would gain nothing and an infinite
+    grade give NaN, with no word.
+
+    Cheap where the inputs are plain (a list and a dict of numbers): two type tests, a look
+    at one grade and the sum of the grades (finite unless a grade is not). Only other inputs
+    are looked at further.
 
     >>> check_query({"d1": 1.0}, ["d1"], "ndcg_at_k(ranked, relevant, k)")
     Traceback (most recent call last):
         ...
     TypeError: ndcg_at_k(ranked, relevant, k): ranked is a dict and relevant a list: are the \
 arguments swapped? ranked is the doc ids in rank order, best first; relevant is {doc_id: grade}
+    >>> check_query(["d1"], {"d1": float("nan")}, "dcg_at_k(ranked, relevant, k)")
+    Traceback (most recent call last):
+        ...
+    ValueError: dcg_at_k(ranked, relevant, k): relevant['d1'] = nan: a grade is a finite \
+number, e.g. 0, 1 or 2
     """
     if type(ranked) is list and type(relevant) is dict:
         first = next(iter(relevant.values()), 0)
-        if type(first) is int or type(first) is float:
+        if (type(first) is int or type(first) is float) and _sums_finite(relevant):
             return
     problem = _query_problem(ranked, relevant)
     if problem is not None:
         raise TypeError(f"{call}: {problem}")
+    assert isinstance(relevant, Mapping)  # _query_problem refuses any other
+    if not _sums_finite(relevant):  # a grade that is no finite number, or no number at all
+        _refuse_grades(relevant, call)
+
+
+def _sums_finite(relevant: Mapping[Any, Any]) -> bool:
+    """Whether the grades add up to a finite number: true of finite numbers, unless their
+    sum overflows (then each is looked at), false if one is NaN, an infinity or no number."""
+    try:
+        return math.isfinite(sum(relevant.values()))
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _is_finite(grade: float) -> bool:
+    try:
+        return math.isfinite(grade)
+    except (TypeError, ValueError, OverflowError):  # an int too big for a float, say
+        return False
+
+
+def _refuse_grades(relevant: Mapping[Any, Any], call: str) -> None:
+    """Raise, naming ``call``, for the grades of ``relevant`` that are no number (TypeError)
+    or no finite number (ValueError, naming every such doc); nothing if none is."""
+    problem = grade_problem(relevant)
+    if problem is not None:
+        raise TypeError(f"{call}: {problem}")
+    bad = [(doc, grade) for doc, grade in relevant.items() if not _is_finite(grade)]
+    if not bad:
+        return  # finite numbers whose sum overflowed
+    shown = ", ".join(f"relevant[{doc!r}] = {reprlib.repr(grade)}" for doc, grade in bad[:3])
+    more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
+    raise ValueError(f"{call}: {shown}{more}: a grade is a finite number, e.g. 0, 1 or 2")
 
 
 def _a(value: object) -> str:

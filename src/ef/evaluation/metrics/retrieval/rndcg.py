@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .dcg import GAINS
 from .ndcg_rel import _ideal_prefix
-from .params import CITE_TREC, JUDGED_ONLY, REL, TREC
+from .params import CITE_TREC, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import C_NAN, check_query, ideal_gains, relevant_total, top_docs, trec_gain
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ def rndcg(
     >>> round(rndcg(['x', 'd1', 'd2', 'y'], {'d1': 1, 'd2': 1}), 6)  # nDCG@2 and the whole's mean
     0.54014
     """
+    check_arguments("rndcg(ranked, relevant, k)", (GAINS, gains), (REL, rel))
     check_query(ranked, relevant, "rndcg(ranked, relevant, k)")  # before relevant is read
     if relevant_total(relevant, rel) == 0:
         return 0.0

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, TREC
+from .params import BINARY, CITE_TREC, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -22,7 +22,22 @@ if TYPE_CHECKING:
 
 __all__ = ["RPREC_MULT", "rprec_mult", "rprec_mult_batch", "rprec_mult_expected"]
 
-MULT = MetricParam("mult", float, 1.0, "the multiple of R to cut the ranking at")
+#: The multiples past which ``mult * R`` could overflow the int64 depth (trec_eval's C long).
+MULT_LIMIT = 2**31
+
+
+def _multiple(value: float) -> None:
+    # At 0 or below the depth is 0 docs: a precision of nothing, 0 whatever the ranking.
+    if not 0 < value < MULT_LIMIT:
+        raise ValueError(
+            f"parameter 'mult' must be > 0 (the depth is mult * R docs) and below {MULT_LIMIT}, "
+            f"got {value!r}"
+        )
+
+
+MULT = MetricParam(
+    "mult", float, 1.0, "the multiple of R to cut the ranking at, > 0", check=_multiple
+)
 
 
 def _depth(mult: float, n_relevant: int) -> int:
@@ -46,6 +61,7 @@ def rprec_mult(
     >>> rprec_mult(['d1', 'x', 'd2', 'y'], {'d1': 1, 'd2': 1}, mult=2.0)  # 2 of the top 4
     0.5
     """
+    check_arguments("rprec_mult(ranked, relevant, k)", (MULT, mult), (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     depth = _depth(mult, relevant_total(relevant, rel))
     if depth <= 0:

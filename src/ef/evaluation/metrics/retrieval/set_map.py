@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, TREC
+from .params import BINARY, CITE_TREC, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ def set_map(
     >>> set_map(['d1', 'x', 'd2', 'y'], {'d1': 1, 'd2': 1, 'd3': 1})  # 2 * 2 / (4 * 3)
     0.3333333333333333
     """
+    check_arguments("set_map(ranked, relevant, k)", (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     found, n_relevant = relevant_hits(top, relevant, rel), relevant_total(relevant, rel)
     if not top or not n_relevant:

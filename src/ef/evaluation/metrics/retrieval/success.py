@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, IRM, TREC
+from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, top_docs
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ def success_at_k(
     >>> success_at_k(['x', 'd1'], {'d1': 1}, 1), success_at_k(['x', 'd1'], {'d1': 1}, 2)
     (0.0, 1.0)
     """
+    check_arguments("success_at_k(ranked, relevant, k)", (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     return 1.0 if relevant_hits(top, relevant, rel) else 0.0
 

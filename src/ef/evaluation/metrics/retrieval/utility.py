@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .params import BINARY, TREC
+from .params import BINARY, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
@@ -85,6 +85,9 @@ def utility(
     >>> utility(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1, 'd3': 1})  # 2 relevant - 1 other
     1.0
     """
+    given = (rel_ret, nonrel_ret, rel_unret, nonrel_unret, collection)
+    check_arguments("utility(ranked, relevant, k)", *zip(_COEFFICIENTS, given, strict=True))
+    check_arguments("utility(ranked, relevant, k)", (REL, rel))
     top = top_docs(ranked, relevant, k, judged_only)
     return float(
         _utility(
