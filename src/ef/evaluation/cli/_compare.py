@@ -14,6 +14,7 @@ from ..engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
 from ..evaluate.compare import ComparisonReport, compare
 from ..evaluate.rag import evaluate_rag
+from ..formats._io import load_json
 from ..formats.demo import DEMO_NAME, demo_path
 from ..reports import RagEvalReport
 from ._options import (
@@ -58,7 +59,7 @@ def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...])
             return evaluate_rag(path)
         return evaluate_rag(path, metrics=metrics, k_values=k_values)
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8-sig"))
+        data: Any = load_json(path.read_text(encoding="utf-8-sig"), path)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DatasetFormatError(f"{path}: not a JSON RAG report: {exc}") from None
     if not isinstance(data, dict) or not {"metrics", "coverage", "n_samples"} <= set(data):
