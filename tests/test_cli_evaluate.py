@@ -359,7 +359,7 @@ def test_convert_a_dataset_to_trec_and_back(tmp_path) -> None:
 def test_convert_without_a_target_format_is_a_usage_error(tmp_path) -> None:
     code, _, err = run("convert", str(DEMO_RUN), str(tmp_path / "out.txt"))
     assert code == 2
-    assert "name it with to_format=" in err
+    assert "name it with --to" in err  # the option of the command, not the API keyword
     assert not (tmp_path / "out.txt").exists()
 
 

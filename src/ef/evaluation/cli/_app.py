@@ -57,6 +57,7 @@ from ._options import (
 )
 from ._pipeline import pipeline_command
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
+from ._spelling import cli_spelling
 from ._trec_eval import trec_eval_command
 
 #: Exit code for bad input or usage, as click uses for usage errors.
@@ -89,9 +90,8 @@ class _Group(click.Group):
                 message = csv_hint or _name_the_option(
                     message, exc.capability, ctx.invoked_subcommand
                 )
-            elif ctx.invoked_subcommand == "convert":
-                message = message.replace("name it with kind=", "name it with --kind")
-            raise InputError(message) from exc
+            command = self.get_command(ctx, ctx.invoked_subcommand or "")
+            raise InputError(cli_spelling(message, command)) from exc
         except SystemExit as exc:
             # Plugins' sys.exit() is a PluginError already; this is the user's own code (a
             # retriever module): never end with its exit code and no output.

@@ -11,6 +11,7 @@ import click
 
 from ..engine.ties import TIE_POLICIES
 from ..errors import InputWarning
+from ._spelling import cli_spelling
 
 __all__ = [
     "MEASURES_HELP",
@@ -89,9 +90,11 @@ def input_warnings() -> Iterator[list[warnings.WarningMessage]]:
 def echo_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
     """Ours a line each on stderr (stdout stays the command's output alone); any other
     shown as Python would have shown it."""
+    context = click.get_current_context(silent=True)
     for notice in caught:
         if issubclass(notice.category, InputWarning):
-            click.echo(f"warning: {notice.message}", err=True)
+            message = cli_spelling(str(notice.message), context.command if context else None)
+            click.echo(f"warning: {message}", err=True)
         else:
             warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
 
