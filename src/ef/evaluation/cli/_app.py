@@ -30,7 +30,6 @@ from ..evaluate.run import AVERAGING, evaluate_retrieved, evaluate_run, profile_
 from ..evaluate.sharded import shards_of
 from ..formats.convert import DROPPABLE, KINDS, Kind
 from ..formats.convert import convert as convert_data
-from ..formats.demo import DEMO_NAME, demo_path
 from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ..formats.files import read_dataset, write_run
 from ..formats.remote import GLOB_CHARS, is_url
@@ -46,6 +45,7 @@ from ._fuse import fuse_command, fusions_command
 from ._options import (
     check_measures,
     cutoffs_option,
+    dataset_argument,
     echo_warnings,
     input_warnings,
     measures_option,
@@ -54,6 +54,7 @@ from ._options import (
     show_progress,
     split_measures,
     ties_option,
+    warnings_shown,
 )
 from ._pipeline import pipeline_command
 from ._render import OUTPUTS, TABLE_OUTPUTS, emit_json, emit_rows, emit_table, number
@@ -75,7 +76,10 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            # Every command's InputWarnings are warning: lines (a command may show its own
+            # sooner); shown before an error, which they may explain.
+            with warnings_shown(lambda: self.get_command(ctx, ctx.invoked_subcommand or "")):
+                return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         # A PluginError (a plugin raised, or called sys.exit) is one of ours: exit 2, as for
@@ -151,11 +155,9 @@ def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
 
 
 def _dataset(value: str) -> Path:
-    """The name ``demo`` is the demo dataset shipped in the package (``./demo`` is a path).
-
-    Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
-    """
-    return demo_path() if value == DEMO_NAME else Path(value)
+    """The name ``demo`` is the demo dataset shipped in the package, unless ``./demo`` is
+    there (see :func:`~ef.evaluation.cli._options.dataset_argument`)."""
+    return dataset_argument(value)
 
 
 def _qrels(value: str) -> Path | str:
@@ -205,12 +207,15 @@ def rag(  # click passes every option by keyword
 ) -> None:
     """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).
 
+    \b
+    (A file or folder ./demo, if there is one, is read instead, with a note.)
+
     The lexical metrics (exact_match, token_f1, context_recall, context_precision,
     non_empty_rate) need no LLM; has_answer@k is open-domain QA's top-k retrieval accuracy;
     ids.<measure> scores the retrieved_context_ids against the reference_context_ids; plugins
     add more (ef-eval metrics lists them).
     """
-    path = demo_path() / "rag_samples.jsonl" if samples == DEMO_NAME else Path(samples)
+    path = dataset_argument(samples, "rag_samples.jsonl")
     chosen = split_measures(metrics) or DEFAULT_RAG_METRICS
     report = evaluate_rag(
         path, metrics=chosen, samples_format=format_, k_values=k_values or DEFAULT_K_VALUES
@@ -327,7 +332,8 @@ def evaluate(  # click passes every option by keyword
 
     QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV or a Parquet file (at a path or
     an fsspec URL), or a BEIR directory (its test split); demo is the demo dataset shipped
-    with ef-evaluation. RUN is a TREC run (qid Q0 docno rank score tag), an MS MARCO run
+    with ef-evaluation (a file or folder ./demo, if there is one, is read instead, with a
+    note). RUN is a TREC run (qid Q0 docno rank score tag), an MS MARCO run
     (qid pid rank) or a Parquet file (one row per doc); gzip is read transparently. Several
     RUN files, or a quoted glob ('runs/*.trec'), are the shards of one run, each holding
     whole queries: the numbers are
@@ -560,9 +566,10 @@ def retrieve(  # click passes every option by keyword
 ) -> None:
     """Index DATASET's corpus, run its judged queries through a retriever, and score them.
 
-    DATASET is demo (the demo dataset shipped with ef-evaluation) or a dataset directory
-    (BEIR, TREC or MS MARCO). The numbers are those of ef-eval evaluate on the run that
-    --out writes: each query's ranking is scored in the retriever's order.
+    DATASET is demo (the demo dataset shipped with ef-evaluation; a folder ./demo, if there
+    is one, is read instead, with a note) or a dataset directory (BEIR, TREC or MS MARCO).
+    The numbers are those of ef-eval evaluate on the run that --out writes: each query's
+    ranking is scored in the retriever's order.
     """
     from ..engine.retrieve import retrieve as run_retriever
     from ..retrievers._load import retriever_factory

@@ -15,10 +15,10 @@ from ..errors import DatasetFormatError
 from ..evaluate.compare import ComparisonReport, compare
 from ..evaluate.rag import evaluate_rag
 from ..formats._io import load_json
-from ..formats.demo import DEMO_NAME, demo_path
 from ..reports import RagEvalReport
 from ._options import (
     check_measures,
+    dataset_argument,
     progress_option,
     show_progress,
     split_measures,
@@ -255,7 +255,7 @@ def compare_command(  # click passes every option by keyword
             raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
         check_measures(chosen, k_values or (10,))  # an error names -m and the measure
         named = _named_paths(inputs[1:])
-        qrels = demo_path() if inputs[0] == DEMO_NAME else Path(inputs[0])
+        qrels = dataset_argument(inputs[0])
         systems = dict(named)
     report = compare(
         systems,

@@ -27,6 +27,7 @@ T = TypeVar("T")
 __all__ = [
     "atomic_binary_writer",
     "atomic_writer",
+    "caller_stacklevel",
     "check_input",
     "first_line",
     "format_error",
@@ -200,6 +201,19 @@ def numbered_lines(
                 continue
             if stripped or keep_blank:
                 yield line_no, text
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` at which the function that calls this one should warn: the first
+    frame outside ef.evaluation (the user's call), however deep the library's path to it."""
+    frame = sys._getframe(1)  # the function about to warn
+    level = 1
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+        "ef.evaluation."
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 class _DuplicateKeyError(ValueError):
