@@ -207,8 +207,7 @@ def rag(  # click passes every option by keyword
 ) -> None:
     """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).
 
-    \b
-    (A file or folder ./demo, if there is one, is read instead, with a note.)
+    A file or folder ./demo, if there is one, is read instead of the demo, with a note.
 
     The lexical metrics (exact_match, token_f1, context_recall, context_precision,
     non_empty_rate) need no LLM; has_answer@k is open-domain QA's top-k retrieval accuracy;
@@ -331,7 +330,8 @@ def evaluate(  # click passes every option by keyword
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
 
     QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV or a Parquet file (at a path or
-    an fsspec URL), or a BEIR directory (its test split); demo is the demo dataset shipped
+    an fsspec URL), or a BEIR directory (its test split; else dev or train, with a warning
+    naming it); demo is the demo dataset shipped
     with ef-evaluation (a file or folder ./demo, if there is one, is read instead, with a
     note). RUN is a TREC run (qid Q0 docno rank score tag), an MS MARCO run
     (qid pid rank) or a Parquet file (one row per doc); gzip is read transparently. Several
