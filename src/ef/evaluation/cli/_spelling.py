@@ -24,8 +24,21 @@ _KEYWORD = re.compile(
     r"(?<![\w.\-])(?P<key>[a-z][a-z0-9_]*)="
     r"(?P<value>'[^']*'|\"[^\"]*\"|None\b|True\b|False\b|\([^()]*\)|\[[^\[\]]*\]|-?\d[\w.]*)?"
 )
-# Right before a keyword: an argument of a call the message shows, not a word to the user.
-_IN_A_CALL = re.compile(r"(?:\w\(|\w\(.*, )$")
+
+
+def _in_a_call(prefix: str) -> bool:
+    """True if the text before a keyword leaves a call's bracket open (``evaluate_run(run,
+    ``): the keyword is an argument of Python code the message shows, not a word to the
+    user. A bracket after a space is prose: ``(run_columns=...)``."""
+    depth = 0
+    for i in range(len(prefix) - 1, -1, -1):
+        if prefix[i] == ")":
+            depth += 1
+        elif prefix[i] == "(":
+            if not depth:
+                return i > 0 and (prefix[i - 1].isalnum() or prefix[i - 1] in "_.")
+            depth -= 1
+    return False
 
 
 def _long(opts: list[str]) -> str:
@@ -89,6 +102,8 @@ def cli_spelling(message: str, command: click.Command | None) -> str:
     'pass --no-check-swapped, or --norm none'
     >>> cli_spelling("evaluate_run(run, qrels, run_columns=(q, d, s)); k=60", evaluate)
     'evaluate_run(run, qrels, run_columns=(q, d, s)); k=60'
+    >>> cli_spelling("f(x) failed, (norm='max', as asked)", evaluate)
+    'f(x) failed, (--norm max, as asked)'
     """
     if command is None:
         return message
@@ -96,7 +111,7 @@ def cli_spelling(message: str, command: click.Command | None) -> str:
 
     def spelt(match: re.Match[str]) -> str:
         option = spellings.get(match["key"])
-        if option is None or _IN_A_CALL.search(message, 0, match.start()):
+        if option is None or _in_a_call(message[: match.start()]):
             return match[0]
         if any(re.search(re.escape(name) + r"(?![\w-])", message) for name in _named(option)):
             return match[0]  # the message gives the option already, beside the keyword
