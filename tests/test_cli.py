@@ -250,3 +250,58 @@ def test_an_undetected_format_names_the_commands_own_option(tmp_path, args, opti
     assert "format=" not in err
     assert "kind=" not in err
     assert str(paths["odd"]) in err
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "keyword"),
+    [
+        (
+            ["evaluate", "{qrels}", "{run}", "--run-columns", "a,b"],
+            "--run-columns names the columns of a DataFrame or a Parquet file",
+            "run_columns=",
+        ),
+        (["convert", "{run}", "{out}"], "name it with --to", "to_format="),
+        (
+            ["fuse", "{run}", "{negative}", "--norm", "max", "-o", "{out}"],
+            "--norm max divides by the top score and needs scores of 0 or more, got -2.0 "
+            "(use --norm min-max for scores that can be negative)",
+            "norm=",
+        ),
+        (
+            ["fuse", "{run}", "{run}", "--weights", "1,1", "-p", "weights=1,1", "-o", "{out}"],
+            "weights is given twice: as --weights and in --param",
+            "weights=",
+        ),
+        (
+            ["evaluate", "{qrels}", "{parquet}"],
+            "or name them with --run-columns query,doc,score",
+            "run_columns=",
+        ),
+        (  # a warning, in the shell's words too
+            ["evaluate", "{qrels}", "{run}", "--averaging", "run", "-m", "P@1"],
+            "warning: the run answers only 1 of the 3 judged queries (with a relevant doc); the "
+            "2 missing ones, e.g. ('q2', 'q3'), are not scored (--averaging run)",
+            "averaging=",
+        ),
+    ],
+    ids=["run-columns", "to-format", "norm", "weights", "run-columns-value", "warning"],
+)
+def test_a_library_message_names_the_commands_option_not_the_keyword(
+    tmp_path, args, said, keyword
+) -> None:
+    import polars as pl
+
+    paths = {
+        "qrels": tmp_path / "qrels.txt",
+        "run": tmp_path / "run.trec",
+        "negative": tmp_path / "negative.trec",
+        "parquet": tmp_path / "run.parquet",
+        "out": tmp_path / "out.x",
+    }
+    paths["qrels"].write_text("q1 0 d1 1\nq2 0 d2 1\nq3 0 d3 1\n")
+    paths["run"].write_text("q1 Q0 d1 1 2.5 t\n")
+    paths["negative"].write_text("q1 Q0 d1 1 -2.0 t\nq1 Q0 d2 2 -1.0 t\n")
+    pl.DataFrame({"a": ["q1"], "b": ["d1"], "c": [1.0]}).write_parquet(paths["parquet"])
+    _, _, err = run(*(a.format(**{k: str(v) for k, v in paths.items()}) for a in args))
+    assert said in " ".join(err.split()), err
+    assert keyword not in err

@@ -359,7 +359,7 @@ def test_convert_a_dataset_to_trec_and_back(tmp_path) -> None:
 def test_convert_without_a_target_format_is_a_usage_error(tmp_path) -> None:
     code, _, err = run("convert", str(DEMO_RUN), str(tmp_path / "out.txt"))
     assert code == 2
-    assert "name it with to_format=" in err
+    assert "name it with --to" in err  # the option of the command, not the API keyword
     assert not (tmp_path / "out.txt").exists()
 
 
@@ -558,3 +558,73 @@ def test_a_missing_run_url_or_file_is_one_line(tmp_path) -> None:
     code, _, err = run("evaluate", str(DEMO), str(tmp_path / "nope.trec"))
     assert code == 2
     assert err == f"Error: no such file or directory: {tmp_path / 'nope.trec'}\n"
+
+
+def test_a_local_demo_wins_over_the_shipped_demo_with_a_note(tmp_path, monkeypatch) -> None:
+    # evaluate_run(run, "demo") reads ./demo; the shell reads what the user typed too.
+    monkeypatch.chdir(tmp_path)
+    shipped = run("evaluate", "demo", str(DEMO_RUN), "-m", "P@1", "-o", "json")
+    assert shipped[0] == 0
+    assert "note: demo" not in shipped[2]  # no ./demo here: the shipped demo, without a word
+    one = f"q1 0 {next(iter(read_run(DEMO_RUN)['q1']))} 1\n"  # a doc the run retrieves
+    for local in (tmp_path / "demo", tmp_path / "demo" / "qrels" / "test.tsv"):
+        local.parent.mkdir(parents=True, exist_ok=True)
+        if local.name == "demo":
+            local.write_text(one)  # a TREC qrels file called demo
+        else:
+            _beir_qrels(local, one)
+        code, out, err = run("evaluate", "demo", str(DEMO_RUN), "-m", "P@1", "-o", "json")
+        assert code == 0, err
+        assert json.loads(out)["n_queries"] == 1  # the local judgements: one query
+        kind = "file" if local.name == "demo" else "folder"
+        assert f"note: demo is the {kind} ./demo here, read as given; the name also means " in err
+        assert str(DEMO) in err  # where the shipped one is
+        expected = evaluate_run(DEMO_RUN, "demo", metrics=["P@1"]).metrics
+        assert json.loads(out)["metrics"] == expected
+        if local.name == "demo":
+            local.unlink()
+
+
+def _beir_qrels(path: Path, trec_line: str) -> None:
+    query, _, doc, grade = trec_line.split()
+    path.write_text(f"query-id\tcorpus-id\tscore\n{query}\t{doc}\t{grade}\n")
+    for stem in ("corpus", "queries"):  # a BEIR folder, as read_qrels detects one
+        (path.parents[1] / f"{stem}.jsonl").write_text('{"_id": "x", "text": "x"}\n')
+
+
+def test_the_split_scored_is_said_when_it_is_not_test(tmp_path) -> None:
+    folder = tmp_path / "ds"
+    (folder / "qrels").mkdir(parents=True)
+    _beir_qrels(folder / "qrels" / "train.tsv", "q1 0 d1 1")
+    run_file = tmp_path / "run.trec"
+    run_file.write_text("q1 Q0 d1 1 2.0 t\n")
+    code, out, err = run("evaluate", str(folder), str(run_file), "-m", "P@1", "-o", "json")
+    assert code == 0
+    assert json.loads(out)["metrics"] == {"precision@1": 1.0}
+    assert err == (
+        f"warning: {folder} has no qrels/test.tsv: its judgements are read from "
+        "qrels/train.tsv, the train split, not the test split; name the file "
+        f"({folder / 'qrels' / 'train.tsv'}) to say that is what you mean\n"
+    )
+    code, _, err = run("evaluate", str(folder / "qrels" / "train.tsv"), str(run_file), "-m", "P@1")
+    assert (code, err) == (0, "")  # named: no warning
+
+
+def test_retrieve_says_the_split_it_scores_in_the_shells_words(tmp_path) -> None:
+    folder = tmp_path / "ds"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text(
+        '{"_id": "d1", "text": "paris france"}\n{"_id": "d2", "text": "berlin germany"}\n'
+        '{"_id": "d3", "text": "rome italy"}\n'
+    )
+    (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "paris"}\n')
+    (folder / "qrels" / "train.tsv").write_text("q1\td1\t1\n")
+    code, _, err = run("retrieve", str(folder), "-r", "bm25", "-m", "P@1", "--no-progress")
+    assert code == 0, err
+    assert (
+        f"warning: {folder} has no test split: its judgements are those of the train split "
+        "(it has: train); pass --split train to say that is what you mean\n"
+    ) in err
+    code, _, err = run("retrieve", str(folder), "-r", "bm25", "--split", "train", "--no-progress")
+    assert code == 0
+    assert "warning" not in err

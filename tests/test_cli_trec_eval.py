@@ -149,6 +149,57 @@ def test_no_query_in_common_says_so(files) -> None:
     assert "no query has both results and judgements" in err
 
 
+@pytest.mark.parametrize(
+    ("qrels", "run", "cause"),
+    [
+        (
+            "1 0 D1 1\n2 0 D2 1\n",
+            "001 Q0 D1 1 2 r\n002 Q0 D2 1 2 r\n",
+            "the ids differ in leading zeros ('001' and '1')",
+        ),
+        ("q1 0 D1 1\n", "Q1 Q0 D1 1 2 r\n", "the ids differ in case ('Q1' and 'q1')"),
+        ("1 0 D1 1\n2 0 D2 1\n", "q1 Q0 D1 1 2 r\n", "every run id starts with 'q'"),
+        ("1 0 D1 1\n", "1.0 Q0 D1 1 2 r\n", "every run id ends with '.0'"),
+    ],
+    ids=["zero-padded", "upper-cased", "prefixed", "int-like-float"],
+)
+@pytest.mark.parametrize("version", ["9.0.8", "10.0"])
+def test_no_query_in_common_names_ids_of_each_side_and_the_likely_cause(
+    tmp_path: Path, qrels: str, run: str, cause: str, version: str
+) -> None:
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    files = (str(tmp_path / "qrels"), str(tmp_path / "run"))
+    code, out, err = ours("--compat", version, *files)
+    assert (code, out) == (2, "")
+    assert "no query has both results and judgements: the run has " in err
+    assert f"likely cause: {cause}" in err, err
+    assert err.count("\n") == 1
+    if version == "10.0":  # -c scores every judged query 0, as trec_eval 10.0 does: a note
+        code, out, err = ours("--compat", version, "-c", *files)
+        assert code == 0
+        assert "num_q                 \tall\t" in out
+        assert err.startswith("note: no query has both results and judgements")
+        assert cause in err
+
+
+def test_doc_ids_that_do_not_meet_the_qrels_are_a_note_and_stdout_stays_trec_eval_s(
+    tmp_path: Path,
+) -> None:
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 CACM-1 1\nq2 0 CACM-2 1\n")
+    run.write_text("q1 Q0 CACM-1 1 2 r\nq2 Q0 CACM-2 1 2 r\n")
+    code, right, err = ours("-m", "P.1", str(qrels), str(run))
+    assert (code, err) == (0, "")
+    run.write_text("q1 Q0 cacm-1 1 2 r\nq2 Q0 cacm-2 1 2 r\n")
+    code, out, err = ours("-m", "P.1", str(qrels), str(run))
+    assert code == 0
+    assert out == right.replace("1.0000", "0.0000")  # trec_eval's zeros, unchanged
+    assert err.startswith("note: no scored query retrieves a judged doc: ")
+    assert "likely cause: the ids differ in case ('cacm-1' and 'CACM-1')" in err
+    assert err.count("\n") == 1
+
+
 def test_trec_eval_10_stops_at_a_judged_query_the_run_lacks(files) -> None:
     code, out, err = ours("--compat", "10.0", *files)
     assert (code, out) == (2, "")

@@ -245,3 +245,16 @@ def test_ties_reach_every_run_compared(tmp_path: Path) -> None:
         means[policy] = data["comparisons"][0]["mean_a"]
         assert {m["tie_policy"] for m in data["manifest"]["systems"].values()} == {policy}
     assert means == {"trec_eval": 0.5, "docno_asc": 1.0}
+
+
+def test_a_json_rag_report_past_the_parser_s_limits_names_file_and_line(tmp_path: Path) -> None:
+    bare = tmp_path / "bare.json"
+    _, out, _ = run("rag", str(DEMO_SAMPLES), "-o", "json")
+    bare.write_text(out)
+    for body, line_no in (('{\n"metrics": ' + "7" * 5_001 + "}", 2), ("[" * 100_000, 1)):
+        bad = tmp_path / "bad.json"
+        bad.write_text(body)
+        code, _, err = run("compare", "--rag", str(bad), str(bare))
+        assert code == 2
+        assert f"bad.json:{line_no}: " in err
+        assert "Traceback" not in err

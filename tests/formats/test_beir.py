@@ -11,7 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import DatasetFormatError, read_beir, write_beir
+from ef.evaluation import (
+    DatasetFormatError,
+    InputWarning,
+    read_beir,
+    read_dataset,
+    read_qrels,
+    write_beir,
+)
 
 from ..conftest import shared_path
 from ..profiles_hypothesis import examples
@@ -50,12 +57,30 @@ def test_qrels_search_order_and_explicit_choice(tmp_path: Path) -> None:
     assert read_beir(root)[2] == {"q1": {"d1": 1.0}}
     (root / "qrels").mkdir()
     (root / "qrels" / "train.tsv").write_text("q1\td3\t1\n")
-    assert read_beir(root)[2] == {"q1": {"d3": 1.0}}
+    # Not the test split: said, with the file read and how to choose it on purpose.
+    with pytest.warns(
+        InputWarning,
+        match=r"has no qrels/test.tsv: its judgements are read from qrels/train.tsv, the train "
+        r"split, not the test split; name the file \(.*train.tsv\)",
+    ):
+        assert read_beir(root)[2] == {"q1": {"d3": 1.0}}
     (root / "qrels" / "dev.tsv").write_text("q1\t2\t1\n")
-    assert read_beir(root)[2] == {"q1": {"2": 1.0}}
+    with pytest.warns(InputWarning, match=r"read from qrels/dev.tsv, the dev split"):
+        assert read_beir(root)[2] == {"q1": {"2": 1.0}}
     (root / "qrels" / "test.tsv").write_text("q1\td1\t3\n")
-    assert read_beir(root)[2] == {"q1": {"d1": 3.0}}
-    assert read_beir(root, qrels="qrels/train.tsv")[2] == {"q1": {"d3": 1.0}}
+    assert read_beir(root)[2] == {"q1": {"d1": 3.0}}  # no warning: warnings are errors here
+    (root / "qrels" / "test.tsv").unlink()
+    assert read_beir(root, qrels="qrels/train.tsv")[2] == {"q1": {"d3": 1.0}}  # chosen: silent
+
+
+def test_read_dataset_and_read_qrels_say_which_split_when_it_is_not_test(tmp_path: Path) -> None:
+    root = write_dataset(tmp_path / "ds", CORPUS, QUERIES, "q1\td3\t1\n", "qrels/train.tsv")
+    with pytest.warns(InputWarning, match=r"ds has no test split: its judgements are those of "
+                      r"the train split \(it has: train\); pass split='train'"):  # fmt: skip
+        assert read_dataset(root)[2] == {"q1": {"d3": 1.0}}
+    assert read_dataset(root, split="train")[2] == {"q1": {"d3": 1.0}}  # chosen: silent
+    with pytest.warns(InputWarning, match=r"read from qrels/train.tsv, the train split"):
+        assert read_qrels(root) == {"q1": {"d3": 1.0}}
 
 
 def test_a_qrels_file_without_header_keeps_its_first_row(tmp_path: Path) -> None:

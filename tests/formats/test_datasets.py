@@ -11,6 +11,7 @@ from ef.evaluation import (
     Dataset,
     DatasetFormatError,
     Document,
+    InputWarning,
     StreamingCorpus,
     read_dataset,
     write_dataset,
@@ -128,7 +129,15 @@ def test_the_default_split_is_test_then_dev_then_train(
 ) -> None:
     splits = {name: {"q1": {f"d{i + 1}": 1}} for i, name in enumerate(present)}
     _write_splits(tmp_path, fmt, splits)
-    assert read_dataset(tmp_path)[2] == splits[default]
+    if default == "test":
+        assert read_dataset(tmp_path)[2] == splits[default]
+        return
+    # Another split than test is said, with how to choose it on purpose.
+    with pytest.warns(
+        InputWarning, match=rf"has no test split: its judgements are those of the {default} split"
+    ):
+        assert read_dataset(tmp_path)[2] == splits[default]
+    assert read_dataset(tmp_path, split=default)[2] == splits[default]  # chosen: no warning
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -143,7 +152,7 @@ def test_an_unknown_split_is_an_error_listing_the_splits(tmp_path: Path, fmt: st
 def test_beir_splits_written_one_at_a_time_are_all_kept(tmp_path: Path) -> None:
     write_dataset(tmp_path, DOCS, QUERIES, SPLITS["dev"], split="dev")
     write_dataset(tmp_path, DOCS, QUERIES, SPLITS["train"], split="train")
-    assert read_dataset(tmp_path)[2] == SPLITS["dev"]
+    assert read_dataset(tmp_path, split="dev")[2] == SPLITS["dev"]
     assert read_dataset(tmp_path, split="train")[2] == SPLITS["train"]
 
 

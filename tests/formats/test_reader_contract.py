@@ -4,8 +4,10 @@ resolve (a key given twice) or crash on (deep nesting), naming the file and the 
 
 from __future__ import annotations
 
+import functools
 import gzip
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,67 @@ def test_rag_json_that_json_loads_would_misread_names_file_and_line(
     path.write_text(content, encoding="utf-8")
     message = format_error_at(path, line_no, lambda: read_samples(path))
     assert re.search(re.escape(fragment), message)
+
+
+LONG = "7" * 5_001  # one digit more than Python's int() reads (sys.get_int_max_str_digits)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "line_no"),
+    [
+        ("s.jsonl", '{"response": "a"}\n{"response": "b", "x": ' + LONG + "}\n", 2),
+        ("s.csv", 'response,retrieved_contexts\na,"[""c""]"\nb,"[' + LONG + ']"\n', 3),
+        ("answers.jsonl", '{"query_id": "q1", "answer": ' + LONG + "}\n", 1),
+    ],
+    ids=["rag-jsonl", "rag-csv-cell", "answers-jsonl"],
+)
+def test_an_integer_longer_than_python_reads_names_file_and_line(
+    tmp_path: Path, name: str, content: str, line_no: int
+) -> None:
+    from ef.evaluation.formats.answers import read_answers
+
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    read = read_answers if name.startswith("answers") else read_samples
+    message = format_error_at(path, line_no, lambda: read(path))
+    assert "an integer of 5001 digits, more than Python reads (4300" in message
+
+
+def test_beir_integer_longer_than_python_reads_names_file_and_line(tmp_path: Path) -> None:
+    root = _beir(
+        tmp_path / "beir", '{"_id": "d1", "text": "a"}\n{"_id": "d2", "n": ' + LONG + "}\n"
+    )
+    message = format_error_at(root / "corpus.jsonl", 2, lambda: read_beir(root))
+    assert "5001 digits" in message
+
+
+@pytest.mark.parametrize(
+    ("body", "line_no", "fragment"),
+    [
+        ('{"kind": "retrieval",\n"report": {"x": ' + LONG + "}}\n", 2, "5001 digits"),
+        ('{"kind": "retrieval",\n\n"report": ' + DEEP + "}\n", 3, "nested too deeply"),
+        # A long run of digits inside a string is no number: the one after it is named.
+        ('{"a": "' + LONG + '",\n"b": ' + LONG + "}", 2, "5001 digits"),
+        # json reads it as inf, silently: a metric, a score or a grade that is no number.
+        ('{"kind": "retrieval",\n"report": {"x": "1e999", "y": 1e999}}', 2, "1e999 is beyond"),
+    ],
+    ids=["long-integer", "deep", "digits-in-a-string-first", "float-overflow"],
+)
+def test_whole_file_json_readers_name_the_parser_s_limits_by_file_and_line(
+    tmp_path: Path, body: str, line_no: int, fragment: str
+) -> None:
+    # Every JSON document reader goes through one helper: a saved report, ranx's JSON runs
+    # and qrels (the compat shim).
+    from ef.evaluation import load_report
+    from ef.evaluation.compat import ranx
+
+    path = tmp_path / "saved.json"
+    path.write_text(body, encoding="utf-8")
+    readers: list[Callable[[Path], object]] = [
+        load_report,
+        ranx.Run.from_file,
+        ranx.Qrels.from_file,
+    ]
+    for read in readers:
+        message = format_error_at(path, line_no, functools.partial(read, path))
+        assert fragment in message, read

@@ -178,6 +178,47 @@ def test_a_plugin_fusion_method_is_found_through_its_hook() -> None:
         fuse([BM25, DENSE], method="first", params={"bonus": "x"}, registry=registry)
 
 
+def test_ids_that_are_not_str_are_refused_naming_the_run_query_and_doc(
+    registry: Registry,
+) -> None:
+    # Refused before any method runs: the input is at fault, not the (built-in) method.
+    for method in ("wsum", "rrf"):
+        with pytest.raises(ValueError, match=r"^runs\[1\], query 'q1': a doc id is int 1; .*'1'"):
+            fuse([BM25, {"q1": {1: 1.0}, "q2": {"d4": 1.0}}], method=method, registry=registry)  # type: ignore[dict-item]
+    with pytest.raises(ValueError, match=r"^'dense', query 'q2': a doc id is int 7; ids must"):
+        fuse({"bm25": BM25, "dense": {"q1": ["d1"], "q2": [7]}}, method="rrf", registry=registry)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match=r"^runs\[0\]: a query id is int 1; ids must be str"):
+        fuse([{1: {"d1": 1.0}, "q2": {"d4": 1.0}}, BM25], registry=registry)  # type: ignore[dict-item]
+    table = RunTable.from_dict({"q1": {2: 1.0}, "q2": {"d4": 1.0}})  # type: ignore[dict-item]
+    with pytest.raises(ValueError, match=r"^runs\[0\], query 'q1': a doc id is int 2"):
+        fuse([table, BM25], registry=registry)
+
+
+def test_scores_near_the_float_limit_fuse_as_small_ones(registry: Registry) -> None:
+    small = {"q1": {"d1": 1.0, "d2": -1.0, "d3": 0.0}, "q2": {"d4": 1.0}}
+    # max - min is 2 ** 1024, one more than a float holds; a power of two scales exactly.
+    huge = {q: {d: s * 2.0**1023 for d, s in docs.items()} for q, docs in small.items()}
+    for norm in ("min-max", "zmuv", "sum"):
+        for method in ("wsum", "sum", "mnz"):
+            fused = fuse([huge, DENSE], method=method, norm=norm, registry=registry)
+            assert fused.to_dict() == fuse([small, DENSE], method=method, norm=norm).to_dict()
+
+
+def test_a_fused_score_that_overflows_blames_the_input_not_the_method(
+    registry: Registry,
+) -> None:
+    huge = {"q1": {"d1": 1e308}, "q2": {"d4": 1.0}}
+    with pytest.raises(
+        ValueError, match=r"^query 'q1': the fused score overflows .*'huge'.* reach 1e\+308.*norm="
+    ):
+        fuse({"big": huge, "huge": huge}, method="sum", norm=None, registry=registry)
+    with pytest.raises(ValueError, match=r"^query 'q1': .* parameters reach 1e\+308"):
+        fuse([BM25, DENSE], weights=(1e308, 1e308), norm=None, registry=registry)
+    # max adds nothing up: the same scores fuse.
+    fused = fuse({"big": huge, "huge": huge}, method="max", norm=None, registry=registry)
+    assert fused.to_dict()["q1"]["d1"] == 1e308
+
+
 def test_what_a_plugin_method_does_wrong_is_a_plugin_error_naming_it() -> None:
     def boom(results):
         raise RuntimeError("no luck")

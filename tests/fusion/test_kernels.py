@@ -113,6 +113,19 @@ def test_sum_max_and_rank() -> None:
     assert EPSILON == 1e-9
 
 
+@pytest.mark.parametrize("norm", ["min-max", "zmuv", "sum", "max"])
+def test_scores_near_the_float_limit_normalise_as_small_ones(norm: str) -> None:
+    # max - min, the sum and the squares of such scores overflow a float; the ratio each
+    # normalisation is does not, and a power of two scales the scores exactly.
+    scores = [3.0, 2.0, 1.5, 0.0] if norm == "max" else [3.0, 2.0, 1.5, -0.5, -3.0]
+    for scale in (2.0**1022, 2.0**1000, 2.0**600):
+        huge = [s * scale for s in scores]
+        assert all(math.isfinite(s) for s in huge)
+        assert normalize(huge, norm) == normalize(scores, norm), scale
+    assert min_max_norm([1e308, -1e308]) == [1.0, 0.0]
+    assert zmuv_norm([1e200, -1e200]) == [1.0, -1.0]
+
+
 def test_the_norm_names_are_ranx_s() -> None:
     for norm in ("min-max", "zmuv", "sum", "max", "rank", None):
         assert check_norm(norm) == norm

@@ -100,8 +100,13 @@ class _Group(click.Group):
     into one-line messages unless ``--debug`` is given."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from ._options import warnings_shown
+
         try:
-            return super().invoke(ctx)
+            # Every command's InputWarnings are warning: lines (a command may show its own
+            # sooner); shown before an error, which they may explain.
+            with warnings_shown(lambda: self.get_command(ctx, ctx.invoked_subcommand or "")):
+                return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         # A PluginError (a plugin raised, or called sys.exit) is one of ours: exit 2, as for
@@ -118,9 +123,10 @@ class _Group(click.Group):
                 message = csv_hint or _name_the_option(
                     message, exc.capability, ctx.invoked_subcommand
                 )
-            elif ctx.invoked_subcommand == "convert":
-                message = message.replace("name it with kind=", "name it with --kind")
-            raise InputError(message) from exc
+            from ._spelling import cli_spelling
+
+            command = self.get_command(ctx, ctx.invoked_subcommand or "")
+            raise InputError(cli_spelling(message, command)) from exc
         except SystemExit as exc:
             # Plugins' sys.exit() is a PluginError already; this is the user's own code (a
             # retriever module): never end with its exit code and no output.

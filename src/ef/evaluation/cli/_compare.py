@@ -12,9 +12,9 @@ import click
 
 from ..engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
-from ..formats.demo import DEMO_NAME, demo_path
 from ._options import (
     check_measures,
+    dataset_argument,
     progress_option,
     show_progress,
     split_measures,
@@ -54,6 +54,7 @@ def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...])
     """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score
     (a bare ``has_answer`` at the cutoffs ``k_values``)."""
     from ..evaluate.rag import evaluate_rag
+    from ..formats._io import load_json
     from ..reports import RagEvalReport
 
     if path.suffix.lower() != ".json":
@@ -62,7 +63,7 @@ def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...])
             return evaluate_rag(path)
         return evaluate_rag(path, metrics=metrics, k_values=k_values)
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8-sig"))
+        data: Any = load_json(path.read_text(encoding="utf-8-sig"), path)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DatasetFormatError(f"{path}: not a JSON RAG report: {exc}") from None
     if not isinstance(data, dict) or not {"metrics", "coverage", "n_samples"} <= set(data):
@@ -260,7 +261,7 @@ def compare_command(  # click passes every option by keyword
             raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
         check_measures(chosen, k_values or (10,))  # an error names -m and the measure
         named = _named_paths(inputs[1:])
-        qrels = demo_path() if inputs[0] == DEMO_NAME else Path(inputs[0])
+        qrels = dataset_argument(inputs[0])
         systems = dict(named)
     report = compare(
         systems,

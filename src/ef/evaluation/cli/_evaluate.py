@@ -27,7 +27,7 @@ from ..errors import DatasetFormatError
 from ._options import (
     check_measures,
     cutoffs_option,
-    dataset_path,
+    dataset_argument,
     echo_warnings,
     input_warnings,
     measures_option,
@@ -136,8 +136,10 @@ def evaluate_command(  # click passes every option by keyword
     """Score the run file RUN against the judgements in QRELS, as trec_eval does.
 
     QRELS is a TREC or MS MARCO qrels file, a BEIR qrels TSV or a Parquet file (at a path or
-    an fsspec URL), or a BEIR directory (its test split); demo is the demo dataset shipped
-    with ef-evaluation. RUN is a TREC run (qid Q0 docno rank score tag), an MS MARCO run
+    an fsspec URL), or a BEIR directory (its test split; else dev or train, with a warning
+    naming it); demo is the demo dataset shipped
+    with ef-evaluation (a file or folder ./demo, if there is one, is read instead, with a
+    note). RUN is a TREC run (qid Q0 docno rank score tag), an MS MARCO run
     (qid pid rank) or a Parquet file (one row per doc); gzip is read transparently. Several
     RUN files, or a quoted glob ('runs/*.trec'), are the shards of one run, each holding
     whole queries: the numbers are
@@ -269,4 +271,4 @@ def _qrels(value: str) -> Path | str:
     its ``//``)."""
     from ..formats.remote import is_url
 
-    return value if is_url(value) else dataset_path(value)
+    return value if is_url(value) else dataset_argument(value)

@@ -5,19 +5,21 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import click
 
 from ..errors import InputWarning
+from ..formats.demo import DEMO_NAME, demo_path
 from ..runs.order import TIE_POLICIES
+from ._spelling import cli_spelling
 
 __all__ = [
     "MEASURES_HELP",
     "check_measures",
     "cutoffs_option",
-    "dataset_path",
+    "dataset_argument",
     "echo_warnings",
     "input_warnings",
     "measures_option",
@@ -25,6 +27,7 @@ __all__ = [
     "progress_option",
     "show_progress",
     "split_measures",
+    "warnings_shown",
 ]
 
 MEASURES_HELP = (
@@ -79,6 +82,30 @@ def show_progress(no_progress: bool) -> bool:
     return not no_progress and stderr_is_terminal()
 
 
+def dataset_argument(value: str, inside: str = "") -> Path:
+    """The path an argument names: ``demo`` is the demo dataset shipped with ef-evaluation
+    (``inside`` it: one of its files, e.g. its RAG samples), unless a file or folder called
+    ``demo`` is in the current directory. The Python API reads ``evaluate_run(run, "demo")``
+    as that path, and a path the user typed is what they most likely meant: it wins, with a
+    note on stderr that the name also means the shipped demo, and where that is.
+
+    Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
+    """
+    if value != DEMO_NAME:
+        return Path(value)
+    shipped = demo_path() / inside if inside else demo_path()
+    local = Path(value)
+    if not local.exists():
+        return shipped
+    kind = "folder" if local.is_dir() else "file"
+    click.echo(
+        f"note: demo is the {kind} ./demo here, read as given; the name also means the demo "
+        f"dataset shipped with ef-evaluation: give its path for that ({shipped})",
+        err=True,
+    )
+    return local
+
+
 @contextlib.contextmanager
 def input_warnings() -> Iterator[list[warnings.WarningMessage]]:
     """Record the warnings raised inside, each :class:`~ef.evaluation.InputWarning` every
@@ -88,24 +115,32 @@ def input_warnings() -> Iterator[list[warnings.WarningMessage]]:
         yield caught
 
 
-def echo_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
-    """Ours a line each on stderr (stdout stays the command's output alone); any other
-    shown as Python would have shown it."""
+@contextlib.contextmanager
+def warnings_shown(command: Callable[[], click.Command | None]) -> Iterator[None]:
+    """:func:`input_warnings` around a command, shown by :func:`echo_warnings` when it ends,
+    by an error too, in the words of ``command()`` (known once it has started)."""
+    with input_warnings() as caught:
+        try:
+            yield
+        finally:
+            echo_warnings(caught, command())
+
+
+def echo_warnings(
+    caught: Sequence[warnings.WarningMessage], command: click.Command | None = None
+) -> None:
+    """Ours a line each on stderr (stdout stays the command's output alone), in the words of
+    ``command`` (by default the current one); any other shown as Python would have shown
+    it."""
+    if command is None:
+        context = click.get_current_context(silent=True)
+        command = context.command if context else None
     for notice in caught:
         if issubclass(notice.category, InputWarning):
-            click.echo(f"warning: {notice.message}", err=True)
+            message = cli_spelling(str(notice.message), command)
+            click.echo(f"warning: {message}", err=True)
         else:
             warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)
-
-
-def dataset_path(value: str) -> Path:
-    """The name ``demo`` is the demo dataset shipped in the package (``./demo`` is a path).
-
-    Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
-    """
-    from ..formats.demo import DEMO_NAME, demo_path
-
-    return demo_path() if value == DEMO_NAME else Path(value)
 
 
 def split_measures(values: Sequence[str]) -> tuple[str, ...]:

@@ -9,11 +9,11 @@ import attrs
 import click
 
 from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
-from ..formats.demo import DEMO_NAME, demo_path
 from ..render import report_tables
 from ._options import (
     check_measures,
     cutoffs_option,
+    dataset_argument,
     measures_option,
     per_query_option,
     split_measures,
@@ -93,7 +93,8 @@ def pipeline_command(  # click passes every option by keyword
 ) -> None:
     """Score a stored RUN and the ANSWERS made from it against DATASET, in one report.
 
-    DATASET is demo (shipped with ef-evaluation) or a dataset directory (BEIR, TREC or MS
+    DATASET is demo (shipped with ef-evaluation; a folder ./demo, if there is one, is read
+    instead, with a note) or a dataset directory (BEIR, TREC or MS
     MARCO). The retrieval metrics are those of ef-eval evaluate DATASET RUN: each judged
     query's ranking in trec_eval's order, the whole run. The contexts of a query's answer
     are the texts (title and text) of its first --contexts docs in RUN, from DATASET's
@@ -105,7 +106,7 @@ def pipeline_command(  # click passes every option by keyword
     from ..formats.files import read_dataset
 
     check_measures(split_measures(metrics), k_values or DEFAULT_K_VALUES)  # names -m
-    source = demo_path() if dataset == DEMO_NAME else Path(dataset)
+    source = dataset_argument(dataset)
     corpus, queries, qrels = read_dataset(source, dataset_format, split=split)
     answers = read_answers(answers_path, queries=queries)
     if references_path is None and (source / REFERENCES_FILE).is_file():

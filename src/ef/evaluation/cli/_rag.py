@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import attrs
 import click
 
 from ..engine.measures import DEFAULT_K_VALUES
-from ..formats.demo import DEMO_NAME, demo_path
 from ..render import report_tables
-from ._options import cutoffs_option, split_measures
+from ._options import cutoffs_option, dataset_argument, split_measures
 from ._render import TABLE_OUTPUTS, emit_json, emit_table
 
 __all__ = ["rag_command"]
@@ -50,6 +47,8 @@ def rag_command(  # click passes every option by keyword
 ) -> None:
     """Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).
 
+    A file or folder ./demo, if there is one, is read instead of the demo, with a note.
+
     The lexical metrics (exact_match, token_f1, context_recall, context_precision,
     non_empty_rate) need no LLM; has_answer@k is open-domain QA's top-k retrieval accuracy;
     ids.<measure> scores the retrieved_context_ids against the reference_context_ids; plugins
@@ -57,7 +56,7 @@ def rag_command(  # click passes every option by keyword
     """
     from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 
-    path = demo_path() / "rag_samples.jsonl" if samples == DEMO_NAME else Path(samples)
+    path = dataset_argument(samples, "rag_samples.jsonl")
     chosen = split_measures(metrics) or DEFAULT_RAG_METRICS
     report = evaluate_rag(
         path, metrics=chosen, samples_format=format_, k_values=k_values or DEFAULT_K_VALUES

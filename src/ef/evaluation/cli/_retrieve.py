@@ -11,7 +11,7 @@ import click
 from ._options import (
     check_measures,
     cutoffs_option,
-    dataset_path,
+    dataset_argument,
     measures_option,
     per_query_option,
     split_measures,
@@ -86,9 +86,10 @@ def retrieve_command(  # click passes every option by keyword
 ) -> None:
     """Index DATASET's corpus, run its judged queries through a retriever, and score them.
 
-    DATASET is demo (the demo dataset shipped with ef-evaluation) or a dataset directory
-    (BEIR, TREC or MS MARCO). The numbers are those of ef-eval evaluate on the run that
-    --out writes: each query's ranking is scored in the retriever's order.
+    DATASET is demo (the demo dataset shipped with ef-evaluation; a folder ./demo, if there
+    is one, is read instead, with a note) or a dataset directory (BEIR, TREC or MS MARCO).
+    The numbers are those of ef-eval evaluate on the run that --out writes: each query's
+    ranking is scored in the retriever's order.
     """
     from ..engine.retrieve import retrieve as run_retriever
     from ..engine.scoring import resolve_measures
@@ -105,7 +106,7 @@ def retrieve_command(  # click passes every option by keyword
     if ":" in retriever_spec and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # module:object from the current directory, as python -m
     build = retriever_factory(retriever_spec)
-    corpus, queries, qrels = read_dataset(dataset_path(dataset), dataset_format, split=split)
+    corpus, queries, qrels = read_dataset(dataset_argument(dataset), dataset_format, split=split)
     if not no_progress:
         click.echo(f"indexing the corpus of {dataset} with {retriever_spec}...", err=True)
     retriever = build(corpus)

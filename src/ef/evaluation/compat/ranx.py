@@ -43,6 +43,7 @@ from ..engine.measures import parse_ranx_measure
 from ..errors import DatasetFormatError, InputWarning
 from ..evaluate.inputs import check_qrels, shown_ids
 from ..evaluate.run import empty_run_report, evaluate_run
+from ..formats._io import load_json
 from ..formats.files import read_qrels, read_run
 from ..formats.frames import qrels_of_table, run_of_table
 from ..formats.parquet import read_parquet_table
@@ -69,7 +70,7 @@ def _kind(path: str | os.PathLike[str], kind: str | None) -> str:
 def _json(path: str | os.PathLike[str]) -> dict[str, dict[str, float]]:
     try:
         with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+            data = load_json(handle.read(), Path(path))
     except json.JSONDecodeError as exc:
         raise DatasetFormatError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
     if not isinstance(data, dict):

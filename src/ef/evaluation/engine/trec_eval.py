@@ -33,6 +33,7 @@ import attrs
 
 from ..errors import UnknownNameError
 from ..interfaces import MIN_GEO_MEAN
+from .id_forms import no_overlap_cause, shown_ids
 from .measures import TREC_EVAL_CUTOFFS, TREC_EVAL_SETS, Measure, param_problem
 
 if TYPE_CHECKING:
@@ -683,9 +684,36 @@ class _Queries:
     absent: set[str]
 
 
-def _queries(run: RunTable, qrels: Mapping[str, Mapping[str, float]], opts: Options) -> _Queries:
+def _queries_of(ids: Sequence[str]) -> str:
+    return "1 query" if len(ids) == 1 else f"{len(ids)} queries"
+
+
+def _no_query_in_common(run: RunTable, judged: Sequence[str]) -> str:
+    """What trec_eval's "no query has both results and judgements" leaves out: a few ids of
+    each side, and the likely cause (leading zeros, case, a prefix, ...)."""
+    run_ids = list(run.query_ids)
+    message = (
+        f"no query has both results and judgements: the run has {_queries_of(run_ids)} "
+        f"{shown_ids(run_ids)}, the qrels {_queries_of(judged)} {shown_ids(judged)}"
+    )
+    cause = no_overlap_cause(run_ids, judged, ("run", "qrels"))
+    if cause is not None:
+        message += f"; likely cause: {cause}"
+    return message
+
+
+def _queries(
+    run: RunTable, qrels: Mapping[str, Mapping[str, float]], opts: Options, notes: list[str]
+) -> _Queries:
     judged = sorted(qrels)  # trec_eval sorts topics by strcmp (UTF-8 byte order)
     missing = [q for q in judged if q not in run]
+    if judged and len(missing) == len(judged):
+        if not (opts.complete and opts.v10):  # 10.0's -c scores each judged query 0
+            raise ValueError(
+                f"{_no_query_in_common(run, judged)}. Are the qrels and the run of the same "
+                "topics, and in that order on the command line (QRELS RUN)?"
+            )
+        notes.append(f"{_no_query_in_common(run, judged)}; -c scores each judged query 0")
     if opts.v10 and missing and not opts.complete:
         raise ValueError(
             f"query {missing[0]!r} is judged but the run has no results for it, where trec_eval "
@@ -693,10 +721,7 @@ def _queries(run: RunTable, qrels: Mapping[str, Mapping[str, float]], opts: Opti
         )
     scored = judged if opts.complete and opts.v10 else [q for q in judged if q in run]
     if not scored:
-        raise ValueError(
-            "no query has both results and judgements: are the qrels and the run of the same "
-            "topics, and in that order on the command line (QRELS RUN)?"
-        )
+        raise ValueError("no query has both results and judgements: the qrels judge no query")
     # trec_eval's -c num_rel: every judged query's grades > 0, whatever -l says.
     relevant = float(sum(1 for q in judged for grade in qrels[q].values() if grade > 0))
     return _Queries(len(judged), scored, relevant, set(missing) if opts.complete else set())
@@ -799,7 +824,7 @@ def trec_eval_result(
     registry = registry_or_default(registry)
     notes: list[str] = []
     cols = columns(specs, opts, registry=registry, notes=notes)
-    queries = _queries(run, qrels, opts)
+    queries = _queries(run, qrels, opts, notes)
     hits, bogus = _hits(run, qrels, queries, opts)
     if np.any(hits.n_retrieved == 0):
         empty = [q for q, n in zip(queries.scored, hits.n_retrieved.tolist(), strict=True) if not n]

@@ -8,9 +8,10 @@ kernels live in :mod:`ef.evaluation.fusion`; this module loads, checks and assem
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -233,6 +234,8 @@ def fusion_inputs(
         raise ValueError(f"fuse needs two or more runs, got {len(labelled)}")
     labels = [label for label, _ in labelled]
     loaded = [_loaded(label, run, registry, run_format) for label, run in labelled]
+    for label, run in zip(labels, loaded, strict=True):
+        _check_str_ids(label, run.query_ids, "a query id")
     query_ids = _check_queries(labels, loaded)
     scores = method.uses == "scores" and norm != "rank"
     if scores:
@@ -275,6 +278,8 @@ def _entries(
     from ..runs.table import RunTable
 
     rankings = [run.ranking(q, tie_policy) if q in run else [] for q in query_ids]
+    for query_id, ranking in zip(query_ids, rankings, strict=True):
+        _check_str_ids(f"{label}, query {query_id!r}", ranking, "a doc id")
     if uses == "ranks":
         return list(rankings)
     scored = run.to_dict() if isinstance(run, RunTable) else {}
@@ -288,6 +293,21 @@ def _entries(
             raise ValueError(f"{label}, query {query_id!r}: {exc}") from None
         entries.append(dict(zip(ranking, normalized, strict=True)))
     return entries
+
+
+def _check_str_ids(where: str, ids: Sequence[object], what: str) -> None:
+    """A ValueError naming ``where`` and the first id of ``ids`` that is no str.
+
+    A method would hand a non-str id back, and the fused run would hold an id that no
+    qrels' str id can match (``1`` is not ``"1"``): refused here, before any method runs, so
+    no plugin is blamed for the input.
+    """
+    for value in ids:
+        if not isinstance(value, str):
+            raise ValueError(
+                f"{where}: {what} is {type(value).__name__} {value!r}; ids must be str "
+                f"(as the qrels' are): use {str(value)!r}"
+            )
 
 
 def method_params(
@@ -339,12 +359,22 @@ def fuse_inputs(
             if error is None:
                 raise
             raise error from exc
-        fused[query_id] = _ranked(_checked(scores, method, query_id, registry), inputs.tie_policy)
+        checked = _checked(
+            scores, method, query_id, registry, labels=inputs.labels, results=results, values=values
+        )
+        fused[query_id] = _ranked(checked, inputs.tie_policy)
     return RunTable.from_dict(fused, name=name if name is not None else method.name)
 
 
 def _checked(
-    scores: object, method: FusionMethod, query_id: str, registry: Registry
+    scores: object,
+    method: FusionMethod,
+    query_id: str,
+    registry: Registry,
+    *,
+    labels: Sequence[str],
+    results: Sequence[Mapping[str, float] | Sequence[str]],
+    values: Mapping[str, Any],
 ) -> Mapping[str, float]:
     problem = None
     if not isinstance(scores, Mapping):
@@ -352,6 +382,8 @@ def _checked(
     else:
         for doc, score in scores.items():
             if not isinstance(doc, str) or not is_score(score):
+                if isinstance(doc, str) and isinstance(score, float):
+                    _refuse_overflow(query_id, labels, results, values)
                 problem = f"returned {score!r} for doc {doc!r}; expected a finite number per str id"
                 break
     if problem is None:
@@ -359,6 +391,50 @@ def _checked(
     raise PluginError(
         f"{describe_item(registry, 'fusion', method.name)} {problem}, on query {query_id!r}"
     )
+
+
+def _refuse_overflow(
+    query_id: str,
+    labels: Sequence[str],
+    results: Sequence[Mapping[str, float] | Sequence[str]],
+    values: Mapping[str, Any],
+) -> None:
+    """A ValueError if the scores fed to the method are so large that adding them (times
+    the runs, times a weight) overflows a float: then a sum of finite inputs is inf, which
+    is the input's doing, not the method's. A method that overflows on smaller scores is
+    left to be blamed."""
+    tops = [
+        (max(map(abs, entry.values()), default=0.0), label)
+        for label, entry in zip(labels, results, strict=True)
+        if isinstance(entry, Mapping)
+    ]
+    if not tops:
+        return
+    bound = sum(top for top, _ in tops) * len(results)
+    largest = max([1.0, *_magnitudes(values.values())])
+    if math.isfinite(bound * largest):
+        return
+    head = f"query {query_id!r}: the fused score overflows a float"
+    if math.isfinite(bound):
+        raise ValueError(
+            f"{head}: the method's parameters reach {largest:g}, too large to weigh the "
+            "scores by; use smaller ones (weights that sum to 1, as the default's)"
+        )
+    top, label = max(tops)
+    raise ValueError(
+        f"{head}: {label}'s scores reach {top:g} in magnitude, too large to add up; "
+        "normalise them (norm='min-max', the default) or scale them down"
+    )
+
+
+def _magnitudes(values: Iterable[object]) -> list[float]:
+    """The size of each number among a method's parameter values (per-run ones included)."""
+    found: list[float] = []
+    for value in values:
+        for item in value if isinstance(value, tuple) else (value,):
+            if is_score(item):
+                found.append(abs(float(item)))
+    return found
 
 
 def _ranked(scores: Mapping[str, float], tie_policy: str) -> dict[str, float]:

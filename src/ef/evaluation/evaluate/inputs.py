@@ -28,11 +28,11 @@ import numbers
 import os
 import reprlib
 import warnings
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from ..engine.doc_overlap import FOLDS
+from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..errors import InputWarning
 from ..formats.files import format_for, read_qrels
 from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_columns_of_table
@@ -73,8 +73,6 @@ QRELS_SHAPES = (
 #: The shapes of a run (or qrels) given as a table, which ``run_columns=`` (``qrels_columns=``)
 #: applies to.
 Columns = Sequence[str] | None
-
-_SHOWN = 3  # ids shown of each side
 
 
 def _kind(value: object) -> str:
@@ -161,91 +159,6 @@ def check_qrels(qrels: object) -> None:
             if problem is not None:
                 shown = reprlib.repr(grade)
                 raise ValueError(f"qrels[{query_id!r}][{doc_id!r}] = {shown}: {problem}")
-
-
-def shown_ids(ids: Iterable[object]) -> str:
-    ordered = sorted(ids, key=str)
-    text = ", ".join(repr(i) for i in ordered[:_SHOWN])
-    return f"({text}, ...)" if len(ordered) > _SHOWN else f"({text})"
-
-
-def _common_prefix(texts: Sequence[str]) -> str:
-    """The characters every text starts with (the first and last in order bound them)."""
-    if not texts:
-        return ""
-    first, last = min(texts), max(texts)
-    n = 0
-    while n < min(len(first), len(last)) and first[n] == last[n]:
-        n += 1
-    return first[:n]
-
-
-def _reversed(text: str) -> str:
-    return text[::-1]
-
-
-def _same(text: str) -> str:
-    return text
-
-
-def _strip_affix(
-    side: Sequence[str], other: Collection[str], *, suffix: bool
-) -> tuple[str, int] | None:
-    """The prefix (or suffix) common to every id of ``side`` whose removal matches the most
-    ids of ``other``, and how many it matches."""
-    flip = _reversed if suffix else _same
-    common = flip(_common_prefix([flip(s) for s in side]))
-    best: tuple[str, int] | None = None
-    for n in range(len(common), 0, -1):
-        affix = common[-n:] if suffix else common[:n]
-        cut = {s[:-n] if suffix else s[n:] for s in side}
-        matched = len(cut & set(other))
-        if matched and (best is None or matched >= best[1]):
-            best = (affix, matched)
-    return best
-
-
-def no_overlap_cause(
-    side: Collection[object],
-    judged: Collection[object],
-    names: tuple[str, str],
-    what: str = "query ids",
-) -> str | None:
-    """Why ids of ``side`` (e.g. the run's) match none of ``judged``, if one can tell.
-
-    ``names`` are the two sides' names as used in the message, e.g. ``("run", "qrels")``;
-    ``what`` the ids are: ``"query ids"`` or ``"doc ids"``.
-
-    >>> no_overlap_cause(["Q1", "Q2"], ["1", "2"], ("run", "qrels"))
-    "every run id starts with 'Q', which qrels' ids lack"
-    >>> no_overlap_cause(["001"], ["1"], ("run", "qrels"))
-    "the ids differ in leading zeros ('001' and '1')"
-    >>> no_overlap_cause([1938], ["1938"], ("run", "qrels"), "doc ids")
-    "the run's doc ids are int, qrels' are str: use str ids on both sides"
-    """
-    mine, theirs = names
-    types_a = {type(i).__name__ for i in side}
-    types_b = {type(i).__name__ for i in judged}
-    if types_a and types_b and types_a.isdisjoint(types_b):
-        shown = "/".join(sorted(types_a)), "/".join(sorted(types_b))
-        return (
-            f"the {mine}'s {what} are {shown[0]}, {theirs}' are {shown[1]}: "
-            "use str ids on both sides"
-        )
-    b = [str(i) for i in judged]
-    known = set(b)
-    a = [str(i) for i in side if str(i) not in known]  # the ones that match are no clue
-    for difference, fold in FOLDS:
-        folded_b = {fold(s): s for s in b}
-        for s in sorted(a):
-            if fold(s) in folded_b:
-                return f"the ids differ in {difference} ({s!r} and {folded_b[fold(s)]!r})"
-    for suffix, verb in ((False, "starts"), (True, "ends")):
-        for ids, other, who, lacking in ((a, b, mine, theirs), (b, a, theirs, mine)):
-            found = _strip_affix(ids, other, suffix=suffix)
-            if found is not None:
-                return f"every {who} id {verb} with {found[0]!r}, which {lacking}' ids lack"
-    return None
 
 
 def _relevant(qrels: Qrels) -> list[str]:

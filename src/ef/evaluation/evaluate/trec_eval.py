@@ -12,16 +12,21 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
+import attrs
+
+from ..engine.doc_overlap import doc_overlap
 from ..engine.trec_eval import Options, TrecEvalResult, trec_eval_result
-from ..errors import DatasetFormatError
+from ..errors import DatasetFormatError, InputWarning
 from ..formats._records import last_run_tag
 from ..formats.files import read_qrels
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.table import RunTable
+from .doc_ids import check_doc_overlap
 
 __all__ = ["STDIN", "read_zscores", "trec_eval_files"]
 
@@ -88,9 +93,23 @@ def trec_eval_files(
             raise DatasetFormatError(
                 f"{path}: the last line has no run tag (6th column); trec_eval prints it as runid"
             )
-        return trec_eval_result(
+        result = trec_eval_result(
             table, judged, measures, opts, runid=tag, zscores=means, registry=registry
         )
+    return attrs.evolve(result, notes=(*result.notes, *_doc_id_notes(table, judged, result)))
+
+
+def _doc_id_notes(
+    run: RunTable, qrels: Mapping[str, Mapping[str, float]], result: TrecEvalResult
+) -> list[str]:
+    """What ``evaluate_run`` would refuse or warn of in the run's doc ids (``cacm-1938``
+    against ``CACM-1938``: every query scores 0), as notes: trec_eval prints its numbers
+    whatever the doc ids, and so must its drop-in, on stdout."""
+    overlap = doc_overlap(run, qrels, result.query_ids)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_doc_overlap(overlap, stacklevel=1, refuse=False)
+    return [" ".join(str(w.message).split()) for w in caught if w.category is InputWarning]
 
 
 def read_zscores(path: Path) -> dict[str, dict[str, tuple[float, float]]]:

@@ -7,9 +7,12 @@ import errno
 import gzip
 import io
 import json
+import math
 import os
+import re
 import shutil
 import stat
+import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -24,10 +27,12 @@ T = TypeVar("T")
 __all__ = [
     "atomic_binary_writer",
     "atomic_writer",
+    "caller_stacklevel",
     "check_input",
     "first_line",
     "format_error",
     "json_lines",
+    "load_json",
     "numbered_lines",
     "once_each",
     "open_binary",
@@ -198,6 +203,19 @@ def numbered_lines(
                 yield line_no, text
 
 
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` at which the function that calls this one should warn: the first
+    frame outside ef.evaluation (the user's call), however deep the library's path to it."""
+    frame = sys._getframe(1)  # the function about to warn
+    level = 1
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+        "ef.evaluation."
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
 class _DuplicateKeyError(ValueError):
     """A JSON object that gives a key twice (json.loads would keep the last silently)."""
 
@@ -213,20 +231,122 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return record
 
 
+# A JSON string (skipped whole), a bracket or a line end: what nesting depth is counted from.
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}\n]')
+# A JSON string, or a number: its integer digits, and a fraction or exponent if it has one.
+_NUMBERS = re.compile(r'"(?:[^"\\]|\\.)*"|-?(\d+)(\.\d+)?([eE][-+]?\d+)?')
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """How deep ``text``'s arrays and objects nest, and the line (from 0) where that depth
+    is first reached."""
+    depth = deepest = line = at = 0
+    for match in _NESTING.finditer(text):
+        token = match.group()
+        if token == "\n":
+            line += 1
+        elif token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, line
+        elif token in "]}":
+            depth -= 1
+    return deepest, at
+
+
+def _long_integer(text: str, limit: int) -> tuple[int, int]:
+    """The digits of the first integer in ``text`` longer than ``limit``, and its line (from
+    0); ``(0, 0)`` if none is found outside a string."""
+    for match in _NUMBERS.finditer(text):
+        digits, fraction, exponent = match.groups()
+        if digits is not None and fraction is None and exponent is None and len(digits) > limit:
+            return len(digits), text.count("\n", 0, match.start())
+    return 0, 0
+
+
+class _FloatOverflow(ValueError):
+    """A JSON number beyond a float's range, which ``json`` reads as an infinity."""
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if math.isinf(value):
+        raise _FloatOverflow(token)
+    return value
+
+
+def _line_of_number(text: str, token: str) -> int:
+    """The line (from 0) of the first number ``token`` in ``text`` outside a string."""
+    for match in _NUMBERS.finditer(text):
+        if match.group() == token:
+            return text.count("\n", 0, match.start())
+    return 0
+
+
+def load_json(
+    text: str, path: Path, line_no: int = 1, line: str | None = None, **options: Any
+) -> Any:
+    """``json.loads(text, **options)``, with the parser's limits named: nesting too deep for
+    it (a bare ``RecursionError``), an integer longer than Python converts
+    (``sys.get_int_max_str_digits()``, a bare ``ValueError``), or a number beyond a float's
+    range (``1e999``, which ``json`` reads silently as an infinity) is a
+    ``DatasetFormatError`` naming ``path`` and the line. ``line_no`` is the line ``text``
+    starts on; ``line``, if given, is shown. ``json.JSONDecodeError`` and what the
+    ``options``' hooks raise go through, for the caller to word.
+
+    Every JSON reader of a file goes through this, so that no limit escapes unnamed.
+
+    >>> load_json("[" * 100_000 + "]" * 100_000, Path("deep.json"))
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.DatasetFormatError: deep.json:1: JSON nested too deeply to read \
+(100000 levels)
+    >>> load_json('{"a": 1,\\n "b": ' + "9" * 5000 + "}", Path("r.json"), 10)
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.DatasetFormatError: r.json:11: an integer of 5000 digits, more than Python \
+reads (4300: sys.set_int_max_str_digits raises the limit); is it a number at all?
+    >>> load_json('{"score": 1e999}', Path("r.json"))
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.DatasetFormatError: r.json:1: the number 1e999 is beyond a float's range \
+(about ±1.8e308)
+    """
+    options.setdefault("parse_float", _finite_float)
+    try:
+        return json.loads(text, **options)
+    except _FloatOverflow as exc:
+        token = str(exc)
+        problem = f"the number {token} is beyond a float's range (about ±1.8e308)"
+        raise format_error(path, line_no + _line_of_number(text, token), problem, line) from None
+    except RecursionError:
+        levels, at = _deepest(text)
+        problem = f"JSON nested too deeply to read ({levels} levels)"
+        raise format_error(path, line_no + at, problem, line) from None
+    except ValueError as exc:
+        limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+        digits, at = _long_integer(text, limit) if type(exc) is ValueError and limit else (0, 0)
+        if not digits:
+            raise
+        problem = (
+            f"an integer of {digits} digits, more than Python reads ({limit}: "
+            "sys.set_int_max_str_digits raises the limit); is it a number at all?"
+        )
+        raise format_error(path, line_no + at, problem, line) from None
+
+
 def parse_json(text: str, path: Path, line_no: int, line: str | None = None) -> Any:
     """``text`` parsed as JSON, or an error naming ``path`` and ``line_no``: invalid JSON, an
     object that gives a key twice (which ``json.loads`` would silently resolve to the last),
-    or nesting too deep for the parser (a ``RecursionError`` in ``json``)."""
+    or the parser's limits (see :func:`load_json`)."""
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return load_json(text, path, line_no, line, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         problem = f"invalid JSON ({exc.msg} at column {exc.colno})"
         raise format_error(path, line_no, problem, line) from None
     except _DuplicateKeyError as exc:
         problem = f"a JSON object gives the key {exc.args[0]!r} twice"
         raise format_error(path, line_no, problem, line) from None
-    except RecursionError:
-        raise format_error(path, line_no, "JSON nested too deeply to read", line) from None
 
 
 def json_lines(path: Path) -> Iterator[tuple[int, str, Any]]:

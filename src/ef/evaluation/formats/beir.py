@@ -14,15 +14,17 @@ import json
 import math
 import os
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
 from ..dataset import Dataset, Document, DocumentStream, QueryTexts, documents_of, extra_of
-from ..errors import DatasetFormatError
+from ..errors import DatasetFormatError, InputWarning
 from ._arguments import a_type, check_triple, path_argument
 from ._io import (
     atomic_writer,
+    caller_stacklevel,
     first_line,
     format_error,
     json_lines,
@@ -247,6 +249,15 @@ def _qrels_path(directory: Path, qrels: str | None) -> Path:
         return path
     for candidate in _DEFAULT_QRELS_PATHS:
         if (directory / candidate).is_file():
+            if candidate not in (_DEFAULT_QRELS_PATHS[0], "qrels.tsv"):
+                split = Path(candidate).stem
+                warnings.warn(
+                    f"{directory} has no {_DEFAULT_QRELS_PATHS[0]}: its judgements are read "
+                    f"from {candidate}, the {split} split, not the test split; name the file "
+                    f"({directory / candidate}) to say that is what you mean",
+                    InputWarning,
+                    stacklevel=caller_stacklevel(),
+                )
             return directory / candidate
     tried = ", ".join(_DEFAULT_QRELS_PATHS)
     raise FileNotFoundError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,6 +19,7 @@ from ..dataset import Dataset, Document, StreamingCorpus, documents_of
 from ..errors import (
     DatasetFormatError,
     EvaluationError,
+    InputWarning,
     PluginError,
     UnknownNameError,
 )
@@ -26,7 +28,7 @@ from ..plugin_engine.failures import describe_item, plugin_call, provider_of
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..types import Qrels, Queries, Run, RunInput
 from ._arguments import a_type, check_triple, is_path, path_argument
-from ._io import check_input, damaged_gzip, staged_path
+from ._io import caller_stacklevel, check_input, damaged_gzip, staged_path
 from .frames import frame_library
 from .undetected import undetected_error
 
@@ -364,7 +366,16 @@ def _pick_split(dataset: Dataset, split: str | None, path: Path) -> Qrels:
             raise ValueError(f"{path} has no split {split!r}; it has: {have}")
         return dataset.qrels[split]
     name = next((s for s in DEFAULT_SPLITS if s in dataset.qrels), None)
-    return dataset.qrels[name if name is not None else next(iter(dataset.qrels))]
+    if name is None:
+        name = next(iter(dataset.qrels))
+    if name != DEFAULT_SPLITS[0]:
+        warnings.warn(
+            f"{path} has no test split: its judgements are those of the {name} split (it has: "
+            f"{', '.join(dataset.qrels)}); pass split={name!r} to say that is what you mean",
+            InputWarning,
+            stacklevel=caller_stacklevel(),
+        )
+    return dataset.qrels[name]
 
 
 def read_dataset(

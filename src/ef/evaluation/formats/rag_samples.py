@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InvalidSampleError
 from ..types import SAMPLE_FIELDS, sample_where, validate_sample
-from ._io import atomic_writer, format_error, json_lines, parse_json, read_text
+from ._io import atomic_writer, format_error, json_lines, load_json, parse_json, read_text
 
 __all__ = [
     "EXTRA_KEYS",
@@ -169,11 +169,9 @@ def _cell(field: str, text: str, path: Path, line_no: int) -> Any:
     if field not in _STRUCTURED:
         return text
     try:
-        json.loads(text)
+        load_json(text, path, line_no)  # the parser's limits are named by the line
     except json.JSONDecodeError:
         pass  # perhaps a Python literal
-    except RecursionError:
-        raise format_error(path, line_no, f"{field!r} is nested too deeply to read") from None
     else:
         return parse_json(text, path, line_no)  # again, refusing a key given twice
     try:

@@ -46,11 +46,15 @@ def min_max_norm(scores: Sequence[float]) -> list[float]:
     [1.0, 0.5, 0.0]
     >>> min_max_norm([2.0, 2.0])  # no spread: every score is the lowest
     [0.0, 0.0]
+    >>> min_max_norm([1e308, 0.0, -1e308])  # max - min overflows: computed scaled down
+    [1.0, 0.5, 0.0]
     """
-    if not scores:
-        return []
+    return _in_range(_min_max, scores)
+
+
+def _min_max(scores: Sequence[float], epsilon: float) -> list[float]:
     low, high = min(scores), max(scores)
-    denominator = max(high - low, EPSILON)
+    denominator = _finite(max(high - low, epsilon))
     return [(s - low) / denominator for s in scores]
 
 
@@ -61,15 +65,19 @@ def zmuv_norm(scores: Sequence[float]) -> list[float]:
     [1.224744871391589, 0.0, -1.224744871391589]
     >>> zmuv_norm([0.1, 0.1, 0.1])  # all equal: 0, not a rounding residue divided by 1e-9
     [0.0, 0.0, 0.0]
+    >>> zmuv_norm([3e300, 2e300, 1e300])  # the squares overflow: computed scaled down
+    [1.224744871391589, 0.0, -1.224744871391589]
     """
-    if not scores:
-        return []
-    if min(scores) == max(scores):
+    if scores and min(scores) == max(scores):
         return [0.0] * len(scores)
-    mean = _sum(scores) / len(scores)
-    std = math.sqrt(_sum([(s - mean) ** 2 for s in scores]) / len(scores))
-    denominator = max(std, EPSILON)
-    return [(s - mean) / denominator for s in scores]
+    return _in_range(_zmuv, scores)
+
+
+def _zmuv(scores: Sequence[float], epsilon: float) -> list[float]:
+    mean = _finite(_sum(scores) / len(scores))
+    std = _finite(math.sqrt(_finite(_sum([(s - mean) ** 2 for s in scores]) / len(scores))))
+    denominator = max(std, epsilon)
+    return [_finite((s - mean) / denominator) for s in scores]
 
 
 def sum_norm(scores: Sequence[float]) -> list[float]:
@@ -77,11 +85,15 @@ def sum_norm(scores: Sequence[float]) -> list[float]:
 
     >>> sum_norm([3.0, 2.0, 1.0])
     [0.6666666666666666, 0.3333333333333333, 0.0]
+    >>> sum_norm([1e308, 1e308, 0.0])  # the sum overflows: computed scaled down
+    [0.5, 0.5, 0.0]
     """
-    if not scores:
-        return []
+    return _in_range(_sum_norm, scores)
+
+
+def _sum_norm(scores: Sequence[float], epsilon: float) -> list[float]:
     low = min(scores)
-    denominator = max(_sum(scores) - low * len(scores), EPSILON)
+    denominator = _finite(max(_finite(_sum(scores)) - low * len(scores), epsilon))
     return [(s - low) / denominator for s in scores]
 
 
@@ -125,6 +137,34 @@ def _sum(values: Sequence[float]) -> float:
     for value in values:
         total += value
     return total
+
+
+def _finite(value: float) -> float:
+    """``value``, or an OverflowError if an intermediate overflowed (to inf, or NaN from it)."""
+    if not math.isfinite(value):
+        raise OverflowError(value)
+    return value
+
+
+def _in_range(
+    formula: Callable[[Sequence[float], float], list[float]], scores: Sequence[float]
+) -> list[float]:
+    """``formula(scores, EPSILON)``; if a step of it overflows (finite scores near the float
+    limit: ``max - min`` of ``±1e308``, a sum, a square), the same formula on the scores
+    scaled by a power of two, the largest becoming about 1, with ``EPSILON`` scaled alike.
+
+    Scaling by a power of two is exact and commutes with rounding, and every formula here
+    is a ratio, so the result is the one the formula would give with no float limit. On
+    scores that do not overflow, the formula runs as it is: the numbers stay ranx's.
+    """
+    if not scores:
+        return []
+    try:
+        return formula(scores, EPSILON)
+    except OverflowError:
+        pass
+    _, exponent = math.frexp(max(abs(s) for s in scores))
+    return formula([math.ldexp(s, -exponent) for s in scores], math.ldexp(EPSILON, -exponent))
 
 
 #: Each normalisation by its name (ranx's names).

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DatasetFormatError
-from ..formats._io import atomic_binary_writer
+from ..formats._io import atomic_binary_writer, load_json
 from ..reports import ComparisonReport, PipelineEvalReport, RagEvalReport, RetrievalEvalReport
 
 __all__ = ["FORMAT", "Report", "load_report", "save_report"]
@@ -175,7 +175,7 @@ def _document(source: Path) -> Any:
             f"{error.start}); a saved report is the UTF-8 JSON that save_report writes"
         ) from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return load_json(text, source, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         raise DatasetFormatError(
             f"{source}: line {error.lineno}: not JSON ({error.msg}); a saved report is the "
