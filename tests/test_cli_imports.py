@@ -33,8 +33,9 @@ _MODULES = {
     "retrieve": "_retrieve",
     "trec_eval": "_trec_eval",
 }
-#: What every command's module imports: the group, and the shared options and printing.
-_APP = {"_app", "_options", "_render"}
+#: What every command's module imports: the group, the shared options and printing, and the
+#: spelling of library messages in the options' names.
+_APP = {"_app", "_options", "_render", "_spelling"}
 #: What the other commands run: never imported by ef-eval evaluate.
 _OTHERS_WORK = (
     "ef.evaluation.evaluate.compare",
