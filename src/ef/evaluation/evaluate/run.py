@@ -173,7 +173,8 @@ sharded.score_shard` there, and only per-query values travel back. The numbers a
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
             LazyFrame); the message lists the accepted ones.
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
-            finite number (naming the query and doc), an unknown ``averaging`` or
+            finite number (naming the query and doc), a ranked list that names a doc
+            twice (naming the query and doc), an unknown ``averaging`` or
             ``progress``, run and
             qrels that look swapped, no judged query in the run, doc ids that do not meet
             the qrels', if no query can be scored, for a fork-started process pool, and for

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from ..formats.trec_fast import RunColumns
 from ..hits import JudgedHits
-from .order import ranking_of
+from .order import ranking_of, refuse_repeats
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -169,13 +169,16 @@ class RunTable:
     @classmethod
     def from_dict(cls, run: RunInput, *, name: str | None = None) -> RunTable:
         """A table of ``{qid: {doc: score}}`` or ``{qid: [doc, ...]}`` (a ranked list keeps
-        its order; a repeated doc counts at its best rank), called ``name``."""
+        its order; one that names a doc twice is refused), called ``name``."""
         query_ids: list[str] = []
         docs: list[str] = []
         scores: list[float] = []
         offsets = [0]
+        lists: dict[str, Sequence[str]] = {}
         for query_id, ranked in run.items():
             ordered = ranking_of(query_id, ranked)  # validates scores, de-duplicates lists
+            if not isinstance(ranked, Mapping):
+                lists[query_id] = ordered
             query_ids.append(query_id)
             if isinstance(ranked, Mapping):
                 # Rows in the mapping's order: the input_order tie policy needs it.
@@ -185,6 +188,7 @@ class RunTable:
                 docs.extend(ordered)
                 scores.extend(float(len(ordered) - i) for i in range(len(ordered)))
             offsets.append(len(docs))
+        refuse_repeats(run, lists)
         return cls(
             query_ids,
             np.asarray(offsets, dtype=np.int64),
