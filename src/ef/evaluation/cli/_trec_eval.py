@@ -54,7 +54,9 @@ with --compat 10.0.
 
 Where ef differs from trec_eval: bad input is one line on stderr naming the file and line,
 and exit code 2, where trec_eval would go on or stop without saying where; "#" lines are
-comments in both versions; a run may be gzipped. See docs/migrating.md.
+comments in both versions, but one with the shape of a data line ("#5 0 d1 1") is data
+with 9.0.8, as in trec_eval 9.0.8, and a comment with a note naming it with 10.0; a run
+may be gzipped. See docs/migrating.md.
 """
 
 
@@ -206,7 +208,8 @@ def trec_eval_command(
 ) -> None:
     """Print trec_eval's output for QRELS and RUN."""
     from ..engine.trec_eval import Options
-    from ..errors import EvaluationError
+    from ..errors import EvaluationError, InputWarning
+    from ._options import echo_warnings, input_warnings
 
     try:
         if help_wanted:
@@ -238,11 +241,16 @@ def trec_eval_command(
             max_docs=_count(max_docs, "-M", notes, lowest=0),
             num_docs=_count(num_docs, "-N", notes, lowest=0) or 0,
         )
-        result = _evaluate(files[0], files[1], measures, opts, zscores)
+        with input_warnings() as caught:
+            result = _evaluate(files[0], files[1], measures, opts, zscores)
     except (EvaluationError, ValueError, OSError) as exc:
         raise TrecEvalError(" ".join(str(exc).split())) from exc
     from ..presentation.trec_names import trec_eval_lines
 
+    # A warning of the input (a '#' line with a data line's shape) is a note here, as the
+    # others: stdout stays trec_eval's bytes.
+    notes += [str(w.message) for w in caught if issubclass(w.category, InputWarning)]
+    echo_warnings([w for w in caught if not issubclass(w.category, InputWarning)])
     for note in (*notes, *result.notes):
         click.echo(f"note: {note}", err=True)
     _write(trec_eval_lines(result))

@@ -12,16 +12,20 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
 from ..engine.trec_eval import Options, TrecEvalResult, trec_eval_result
-from ..errors import DatasetFormatError
-from ..formats._records import last_run_tag
+from ..errors import DatasetFormatError, InputWarning
+from ..formats._arguments import path_argument
+from ..formats._records import last_run_tag, read_qrels_lines, read_run_lines
 from ..formats.files import read_qrels
+from ..formats.trec_fast import read_trec_columns, worth_starting_polars
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.table import RunTable
+from ..types import Qrels
 
 __all__ = ["STDIN", "read_zscores", "trec_eval_files"]
 
@@ -32,7 +36,7 @@ STDIN = "-"
 @contextlib.contextmanager
 def _run_file(run: str | os.PathLike[str], stdin: IO[bytes] | None) -> Iterator[Path]:
     """The run's path; standard input (``-``) is copied to a temporary file first, and an
-    error that names that file names ``<stdin>`` instead."""
+    error or an InputWarning that names that file names ``<stdin>`` instead."""
     if str(run) != STDIN:
         yield Path(run)
         return
@@ -41,11 +45,16 @@ def _run_file(run: str | os.PathLike[str], stdin: IO[bytes] | None) -> Iterator[
         path = Path(tmp, "stdin.run")
         with open(path, "wb") as out:
             shutil.copyfileobj(source, out)
-        try:
-            yield path
-        except (DatasetFormatError, ValueError) as exc:
-            message = str(exc).replace(str(path), "<stdin>")
-            raise type(exc)(message) from None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", InputWarning)
+            try:
+                yield path
+            except (DatasetFormatError, ValueError) as exc:
+                message = str(exc).replace(str(path), "<stdin>")
+                raise type(exc)(message) from None
+        for notice in caught:  # again, renamed, under the caller's filters
+            text = str(notice.message).replace(str(path), "<stdin>")
+            warnings.warn_explicit(text, notice.category, notice.filename, notice.lineno)
 
 
 def trec_eval_files(
@@ -79,11 +88,18 @@ def trec_eval_files(
     """
     opts = opts or Options()
     registry = registry_or_default(registry)
-    judged = read_qrels(qrels, "trec", registry=registry)
+    # trec_eval 9.0.8 has no comment lines: a '#' line with a data line's shape is data to
+    # it (query '#5'), and so to ef here; 10.0 skips it, and ef warns of it.
+    hash_data = opts.version == "9.0.8"
+    if hash_data:
+        source = path_argument(qrels, "trec_eval_files(qrels, run)", "qrels")
+        judged: Qrels = read_qrels_lines(source, hash_data=True)
+    else:
+        judged = read_qrels(qrels, "trec", registry=registry)
     means = None if zscores is None else read_zscores(Path(zscores))
     with _run_file(run, stdin) as path:
-        table = RunTable.read(path, "trec", registry=registry)
-        tag = last_run_tag(path)
+        table = _run_table(path, hash_data, registry)
+        tag = last_run_tag(path, hash_data=hash_data)
         if tag is None:
             raise DatasetFormatError(
                 f"{path}: the last line has no run tag (6th column); trec_eval prints it as runid"
@@ -91,6 +107,17 @@ def trec_eval_files(
         return trec_eval_result(
             table, judged, measures, opts, runid=tag, zscores=means, registry=registry
         )
+
+
+def _run_table(path: Path, hash_data: bool, registry: Registry) -> RunTable:
+    """The run, its ``#`` lines of a run line's shape read as data if ``hash_data``: the
+    fast reader leaves a file with one to the reference reader, which then reads them."""
+    if not hash_data:
+        return RunTable.read(path, "trec", registry=registry)
+    columns = read_trec_columns(path) if worth_starting_polars(path) else None
+    if columns is not None:
+        return RunTable.from_columns(columns)
+    return RunTable.from_dict(read_run_lines(path, hash_data=True))
 
 
 def read_zscores(path: Path) -> dict[str, dict[str, tuple[float, float]]]:

@@ -278,8 +278,9 @@ def read_qrels(
 
     ``path`` may be a TREC or MS MARCO qrels file (``qid iter docno rel``), a BEIR qrels TSV,
     or a BEIR directory (its test split, else dev, else train). gzip is read transparently;
-    ``#`` starts a comment line. ``format`` (``"trec"``, ``"msmarco"``, ``"beir"`` or a
-    plugin's) skips detection.
+    ``#`` starts a comment line (one with a qrels line's shape, ``#5 0 d1 1``, is skipped
+    with an :class:`~ef.evaluation.InputWarning` naming it). ``format`` (``"trec"``,
+    ``"msmarco"``, ``"beir"`` or a plugin's) skips detection.
 
     Raises:
         FileNotFoundError: if ``path`` does not exist.
@@ -327,7 +328,9 @@ def read_run(
     TREC runs are ``qid Q0 docno rank score tag`` lines; the rank column is ignored, as
     trec_eval ignores it, and ranking later follows trec_eval's rule (score descending, then
     doc id descending). MS MARCO runs are ``qid<TAB>pid<TAB>rank`` lines; a rank becomes the
-    score ``1/rank``. gzip is read transparently; ``#`` starts a comment line.
+    score ``1/rank``. gzip is read transparently; ``#`` starts a comment line (one with a
+    run line's shape, ``#5 Q0 d2 1 0.9 t``, is skipped with an
+    :class:`~ef.evaluation.InputWarning` naming it).
 
     Raises:
         FileNotFoundError: if ``path`` does not exist.
