@@ -79,7 +79,7 @@ def test_a_large_run_is_scored_without_reading_it_whole(tmp_path, small_blocks) 
 
 def test_a_run_not_grouped_by_query_is_read_whole_with_a_warning(tmp_path, small_blocks) -> None:
     path = tmp_path / "run.trec"
-    lines = [f"q{i % 3} Q0 d{i} 1 {i}.5 t" for i in range(30)]  # q0, q1, q2, q0, ...
+    lines = [f"q{i % 3} Q0 d{i} 1 {30 - i}.5 t" for i in range(30)]  # q0, q1, q2, q0, ...
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     qrels = {"q0": {"d3": 1}, "q1": {"d4": 1}, "q2": {"d2": 2}}
     expected = whole(path, qrels)
@@ -113,7 +113,7 @@ def test_a_bad_line_late_in_the_file_gives_the_whole_files_error(
 def test_a_line_only_the_reference_reader_reads_gives_the_whole_files_report(
     tmp_path, small_blocks
 ) -> None:
-    run = {f"q{i}": {f"d{j}": float(j) for j in range(10)} for i in range(8)}
+    run = {f"q{i}": {f"d{j}": float(10 - j) for j in range(10)} for i in range(8)}
     path = write_run(tmp_path / "run.trec", run)
     path.write_bytes(path.read_bytes() + b"q9 Q0 d1\t1 2.5 t\n")  # a tab: a field apart
     qrels = {"q1": {"d1": 1}, "q9": {"d1": 2}}

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
+from ..engine.score_order import score_order
 from ..engine.trec_eval import Options, TrecEvalResult, trec_eval_result
 from ..errors import DatasetFormatError, InputWarning
 from ..formats._arguments import path_argument
@@ -26,6 +27,7 @@ from ..formats.trec_fast import read_trec_columns, worth_starting_polars
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.table import RunTable
 from ..types import Qrels
+from .score_order import check_score_order
 
 __all__ = ["STDIN", "read_zscores", "trec_eval_files"]
 
@@ -99,6 +101,8 @@ def trec_eval_files(
     means = None if zscores is None else read_zscores(Path(zscores))
     with _run_file(run, stdin) as path:
         table = _run_table(path, hash_data, registry)
+        # A note, in ef-trec-eval (stdin named as <stdin> by _run_file).
+        check_score_order(score_order(table), stacklevel=2, name=f"the run {path}")
         tag = last_run_tag(path, hash_data=hash_data)
         if tag is None:
             raise DatasetFormatError(
@@ -117,7 +121,7 @@ def _run_table(path: Path, hash_data: bool, registry: Registry) -> RunTable:
     columns = read_trec_columns(path) if worth_starting_polars(path) else None
     if columns is not None:
         return RunTable.from_columns(columns)
-    return RunTable.from_dict(read_run_lines(path, hash_data=True))
+    return RunTable.from_dict(read_run_lines(path, hash_data=True), listed=True)
 
 
 def read_zscores(path: Path) -> dict[str, dict[str, tuple[float, float]]]:

@@ -143,8 +143,12 @@ class RunTable:
         *,
         ordered: bool | None = None,
         name: str | None = None,
+        listed: bool = False,
     ) -> None:
         self.name = name
+        #: Are the rows in an order the source chose (a file's lines, a table's rows), which
+        #: may say how it meant its docs ranked, or a mapping's, which says nothing?
+        self.listed = listed
         self.query_ids = tuple(query_ids)
         self._index = {q: i for i, q in enumerate(self.query_ids)}
         self.offsets = offsets
@@ -167,9 +171,10 @@ class RunTable:
         return f"<RunTable{named}: {len(self.query_ids)} queries, {len(self)} docs>"
 
     @classmethod
-    def from_dict(cls, run: RunInput, *, name: str | None = None) -> RunTable:
+    def from_dict(cls, run: RunInput, *, name: str | None = None, listed: bool = False) -> RunTable:
         """A table of ``{qid: {doc: score}}`` or ``{qid: [doc, ...]}`` (a ranked list keeps
-        its order; one that names a doc twice is refused), called ``name``."""
+        its order; one that names a doc twice is refused), called ``name``; ``listed`` if
+        the mapping's order is a file's (a reader's)."""
         query_ids: list[str] = []
         docs: list[str] = []
         scores: list[float] = []
@@ -195,6 +200,7 @@ class RunTable:
             np.asarray(scores, dtype=np.float64),
             _ListDocs(docs),
             name=name,
+            listed=listed,
         )
 
     @classmethod
@@ -218,18 +224,20 @@ class RunTable:
         from ..formats.files import read_run_columns
 
         read = read_run_columns(Path(path), format, registry=registry)
-        return cls.from_columns(read) if isinstance(read, RunColumns) else cls.from_dict(read)
+        if isinstance(read, RunColumns):
+            return cls.from_columns(read)
+        return cls.from_dict(read, listed=True)
 
     @classmethod
     def from_columns(cls, columns: RunColumns) -> RunTable:
         """The table of a run read as columns (the TREC format's fast reader, or a table's
-        columns: a DataFrame or a Parquet file)."""
+        columns: a DataFrame or a Parquet file), its rows in their order there."""
         docs: _DocColumn
         if isinstance(columns.docs, list):
             docs = _ListDocs(columns.docs)
         else:
             docs = _SeriesDocs(columns.docs, columns.hashes)
-        return cls(columns.query_ids, columns.offsets, columns.scores, docs)
+        return cls(columns.query_ids, columns.offsets, columns.scores, docs, listed=True)
 
     def ranking(
         self, query_id: str, tie_policy: str = "trec_eval", *, float64: bool = False
@@ -294,6 +302,7 @@ class RunTable:
             self._docs.subset(keep),
             ordered=self._ordered,
             name=self.name,
+            listed=self.listed,
         )
 
     def to_dict(self) -> dict[str, dict[str, float]]:
@@ -425,6 +434,33 @@ class RunTable:
             dtype=np.int64,
             count=rows.size,
         )
+
+    def rising(self) -> tuple[Ints, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Per query, in order: how often its score changes from a row to the next (as
+        float32: 0 if all are equal; if they rise, its distinct scores less one); do its
+        scores rise down the rows (never fall, so the rows go from the lowest score up);
+        and are they its ranks, ``1, 2, 3, ...`` (a rank column read as the scores)?
+
+        >>> table = RunTable.from_dict({"q1": {"a": 0.1, "b": 0.5}, "q2": {"c": 2.0, "d": 1.0},
+        ...                             "q3": {"e": 1.0, "f": 2.0}, "q4": {"g": 1.0, "h": 1.0}})
+        >>> [v.tolist() for v in table.rising()]
+        [[1, 1, 1, 0], [True, False, True, False], [False, False, True, False]]
+        """
+        s, starts = self.scores, self.offsets[:-1]
+        count = len(self.query_ids)
+        step = np.flatnonzero(s[1:] != s[:-1]) + 1  # row r scores otherwise than row r - 1
+        owner = np.searchsorted(self.offsets, step, side="right") - 1
+        inside = step != self.offsets[owner]  # not across a query boundary
+        step, owner = step[inside], owner[inside]
+        up = s[step] > s[step - 1]
+        steps = np.bincount(owner, minlength=count).astype(np.int64)
+        rising = np.bincount(owner[up], minlength=count) == steps
+        rising &= steps > 0
+        rank = np.arange(s.size, dtype=np.float64) - np.repeat(starts, np.diff(self.offsets)) + 1
+        off = np.flatnonzero(self.original_scores != rank)
+        as_ranks = rising.copy()
+        as_ranks[np.searchsorted(self.offsets, off, side="right") - 1] = False
+        return steps, rising, as_ranks
 
     def _ranking_scores(self, float64: bool) -> npt.NDArray[np.float32] | npt.NDArray[np.float64]:
         return self.original_scores if float64 else self.scores
