@@ -151,7 +151,7 @@ def test_ef_eval_prints_one_warning_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("version", ["9.0.8", "10.0"])
-def test_ef_trec_eval_prints_a_note_and_trec_eval_s_bytes(tmp_path: Path, version: str) -> None:
+def test_ef_trec_eval_prints_a_warning_and_trec_eval_s_bytes(tmp_path: Path, version: str) -> None:
     qrels, run = tmp_path / "qrels.txt", tmp_path / "run.trec"
     qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, j in QRELS.items() for d, g in j.items()))
     run.write_text(FILES["scores are the ranks"], encoding="utf-8")
@@ -161,7 +161,7 @@ def test_ef_trec_eval_prints_a_note_and_trec_eval_s_bytes(tmp_path: Path, versio
     assert result.exit_code == 0
     # q1's relevant d1 and d3 are last and fourth of five: trec_eval's number, noted.
     assert result.stdout == f"recip_rank            \tall\t{(1 / 4 + 1 / 3 + 1 / 3) / 3:.4f}\n"
-    assert result.stderr.startswith(f"note: the run {run} {RISING}")
+    assert result.stderr.startswith(f"warning: the run {run} {RISING}")
     assert result.stderr.count("\n") == 1
 
 

@@ -225,6 +225,6 @@ def test_hash_lines_shaped_as_data_give_the_c_trec_eval_s_bytes(version, case, t
     if version == "9.0.8":  # read as data, as trec_eval 9.0.8 reads them: nothing to say
         assert err == ""
         assert ("num_q                 \tall\t5\n" in out) == (case == "both")
-    else:  # a comment, as 10.0 takes it, and a note naming the file and line
-        assert f"note: {run}:3: starts with '#' but has the shape of a run line" in err
+    else:  # a comment, as 10.0 takes it, and a warning naming the file and line
+        assert f"warning: {run}:3: starts with '#' but has the shape of a run line" in err
         assert "runid                 \tall\tt\n" in out

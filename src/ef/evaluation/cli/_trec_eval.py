@@ -4,7 +4,8 @@ The same positional arguments (``QRELS RUN``, ``-`` for a run on standard input)
 (``-q``, ``-m measure[.params]``, ``-c``, ``-n``, ``-l``, ``-J``, ``-M``, ``-N``, ``-R``,
 ``-T``, ``-Z``, ``-h``, ``-v``, and their long names), and the same bytes on stdout as
 trec_eval 9.0.8, or 10.0 with ``--compat 10.0``. What differs is what goes wrong: bad input
-is one line on stderr naming the file and line, and exit code 2; notes go to stderr too.
+is one line on stderr naming the file and line, and exit code 2; notes and warnings go to
+stderr too.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ with --compat 10.0.
 Where ef differs from trec_eval: bad input is one line on stderr naming the file and line,
 and exit code 2, where trec_eval would go on or stop without saying where; "#" lines are
 comments in both versions, but one with the shape of a data line ("#5 0 d1 1") is data
-with 9.0.8, as in trec_eval 9.0.8, and a comment with a note naming it with 10.0; a run
-may be gzipped. See docs/migrating.md.
+with 9.0.8, as in trec_eval 9.0.8, and a comment with a warning naming it with 10.0; a
+run may be gzipped. Notes and warnings go to stderr. See docs/migrating.md.
 """
 
 
@@ -208,7 +209,7 @@ def trec_eval_command(
 ) -> None:
     """Print trec_eval's output for QRELS and RUN."""
     from ..engine.trec_eval import Options
-    from ..errors import EvaluationError, InputWarning
+    from ..errors import EvaluationError
     from ._options import echo_warnings, input_warnings
 
     try:
@@ -247,12 +248,12 @@ def trec_eval_command(
         raise TrecEvalError(" ".join(str(exc).split())) from exc
     from ..presentation.trec_names import trec_eval_lines
 
-    # A warning of the input (a '#' line with a data line's shape) is a note here, as the
-    # others: stdout stays trec_eval's bytes.
-    notes += [str(w.message) for w in caught if issubclass(w.category, InputWarning)]
-    echo_warnings([w for w in caught if not issubclass(w.category, InputWarning)])
+    # What trec_eval reads otherwise is a note; input that is probably not what was meant
+    # (an InputWarning: a run listed by rising score, a '#' line shaped as data) a warning
+    # line, as ef-eval prints it. stdout stays trec_eval's bytes.
     for note in (*notes, *result.notes):
         click.echo(f"note: {note}", err=True)
+    echo_warnings(caught)
     _write(trec_eval_lines(result))
 
 
