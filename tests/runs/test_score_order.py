@@ -4,12 +4,16 @@ as the same run read whole is, and only then."""
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import warnings
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ef.evaluation import RunTable, evaluate_run
 from ef.evaluation.engine.batches import merge_batches, score_batch
@@ -18,6 +22,7 @@ from ef.evaluation.engine.scoring import resolve_measures
 from ef.evaluation.formats.trec_stream import iter_trec_batches
 from ef.evaluation.plugin_engine.registry import registry_or_default
 
+from ..profiles_hypothesis import examples
 from .shards import write_run
 
 QRELS = {f"q{i:02d}": {f"d{i}": 1} for i in range(40)}
@@ -98,3 +103,24 @@ def test_the_counts_of_parts_add_up_to_the_whole_run_s(tmp_path) -> None:
     assert pickle.loads(pickle.dumps(parts[0])).order == parts[0].order
     # A mapping's order says nothing: no count.
     assert score_order(RunTable.from_dict(MOSTLY)) == ScoreOrder()
+
+
+@settings(max_examples=examples(200))
+@given(
+    st.lists(
+        st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0, 1.0000001]), max_size=6),
+        max_size=6,
+    )
+)
+def test_rising_is_counted_as_one_query_at_a_time_would_count_it(blocks) -> None:
+    # Empty queries, one-row ones, ties and float32 ties among them: the vectorised count
+    # against the rule, a query at a time.
+    run = {f"q{i}": {f"d{j}": score for j, score in enumerate(b)} for i, b in enumerate(blocks)}
+    steps, rising, as_ranks = RunTable.from_dict(run, listed=True).rising()
+    for i, scores in enumerate(blocks):
+        kept = [float(np.float32(x)) for x in scores]  # as trec_eval keeps them
+        pairs = list(itertools.pairwise(kept))
+        ups, downs = sum(b > a for a, b in pairs), sum(b < a for a, b in pairs)
+        assert steps[i] == ups + downs
+        assert rising[i] == (ups > 0 and downs == 0)
+        assert as_ranks[i] == (bool(rising[i]) and scores == list(range(1, len(scores) + 1)))

@@ -446,20 +446,27 @@ class RunTable:
         >>> [v.tolist() for v in table.rising()]
         [[1, 1, 1, 0], [True, False, True, False], [False, False, True, False]]
         """
-        s, starts = self.scores, self.offsets[:-1]
+        s, starts, ends = self.scores, self.offsets[:-1], self.offsets[1:]
         count = len(self.query_ids)
-        step = np.flatnonzero(s[1:] != s[:-1]) + 1  # row r scores otherwise than row r - 1
-        owner = np.searchsorted(self.offsets, step, side="right") - 1
-        inside = step != self.offsets[owner]  # not across a query boundary
-        step, owner = step[inside], owner[inside]
-        up = s[step] > s[step - 1]
-        steps = np.bincount(owner, minlength=count).astype(np.int64)
-        rising = np.bincount(owner[up], minlength=count) == steps
-        rising &= steps > 0
-        rank = np.arange(s.size, dtype=np.float64) - np.repeat(starts, np.diff(self.offsets)) + 1
-        off = np.flatnonzero(self.original_scores != rank)
+        ups, downs = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
+        many = np.flatnonzero(ends - starts > 1)  # queries with a pair of rows
+        if many.size:
+            up, down = s[1:] > s[:-1], s[1:] < s[:-1]  # pair j: rows j and j + 1
+            across = ends[(ends > 0) & (ends < s.size)] - 1  # a pair across two queries
+            up[across] = down[across] = False
+            # Each segment runs to the next such query's first row: what lies between is
+            # pairs across queries, all False.
+            ups[many] = np.add.reduceat(up, starts[many], dtype=np.int64)
+            downs[many] = np.add.reduceat(down, starts[many], dtype=np.int64)
+        steps = ups + downs
+        rising = (ups > 0) & (downs == 0)
         as_ranks = rising.copy()
-        as_ranks[np.searchsorted(self.offsets, off, side="right") - 1] = False
+        if rising.any():  # rare: then see whether the scores are the ranks
+            rank = np.arange(1, s.size + 1, dtype=np.float64)
+            rank -= np.repeat(starts, ends - starts)
+            filled = np.flatnonzero(ends > starts)
+            off = np.add.reduceat(self.original_scores != rank, starts[filled], dtype=np.int64)
+            as_ranks[filled[off > 0]] = False
         return steps, rising, as_ranks
 
     def _ranking_scores(self, float64: bool) -> npt.NDArray[np.float32] | npt.NDArray[np.float64]:
