@@ -648,17 +648,19 @@ def convert(  # noqa: PLR0917 - click passes each option by position
     written unless all of it can be: a value the target cannot hold is an error naming it.
     """
     drops = tuple(part.strip() for part in drop.split(",") if part.strip())
-    what = convert_data(
-        source,
-        target,
-        from_format=from_format,
-        to_format=to_format,
-        kind=kind,
-        drop=drops,
-        on_drop=lambda note: click.echo(f"note: {note}", err=True),
-        progress=show_progress(no_progress),
-    )
+    with input_warnings() as caught:  # a '#' line shaped as data, read as a comment
+        what = convert_data(
+            source,
+            target,
+            from_format=from_format,
+            to_format=to_format,
+            kind=kind,
+            drop=drops,
+            on_drop=lambda note: click.echo(f"note: {note}", err=True),
+            progress=show_progress(no_progress),
+        )
     click.echo(f"converted {what}: {source} -> {target}")
+    echo_warnings(caught)
 
 
 @cli.command()
