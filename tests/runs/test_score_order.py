@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import pickle
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ SOME = {q: ({d: -s for d, s in docs.items()} if i % 5 == 0 else docs)
         for i, (q, docs) in enumerate(DISTANCES.items())}  # fmt: skip
 
 
-def outcome(run: Any, **options: Any) -> tuple[dict[str, float], list[str], list[str]]:
+def outcome(run: Any, **options: Any) -> tuple[Mapping[str, float], list[str], list[str]]:
     """The metrics, the warnings' messages, and the files they point at."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
