@@ -356,6 +356,24 @@ def test_convert_a_dataset_to_trec_and_back(tmp_path) -> None:
     assert read_qrels(tmp_path / "beir") == read_qrels(DEMO)
 
 
+def test_a_warning_of_the_input_is_one_line_in_evaluate_and_convert(tmp_path) -> None:
+    # A '#' line with a run line's shape: a query '#5', or a line commented out?
+    source = tmp_path / "run.trec"
+    source.write_text(DEMO_RUN.read_text(encoding="utf-8") + "#5 Q0 tide-1 1 0.5 t\n")
+    line = DEMO_RUN.read_text(encoding="utf-8").count("\n") + 1
+    said = f"warning: {source}:{line}: starts with '#' but has the shape of a run line"
+    for args in (
+        ["evaluate", str(DEMO), str(source)],
+        ["convert", str(source), str(tmp_path / "out.trec")],
+    ):
+        code, _, err = run(*args)
+        assert code == 0, err
+        assert [x for x in err.splitlines() if "'#'" in x] == [
+            x for x in err.splitlines() if x.startswith(said)
+        ]
+        assert err.count(said) == 1  # one line, not Python's two of a warning
+
+
 def test_convert_without_a_target_format_is_a_usage_error(tmp_path) -> None:
     code, _, err = run("convert", str(DEMO_RUN), str(tmp_path / "out.txt"))
     assert code == 2

@@ -94,6 +94,30 @@ def test_one_query_of_an_unsupported_shape_is_named(ranked: object) -> None:
 
 
 @pytest.mark.parametrize(
+    "run",
+    [
+        {"q1": ["d2", "d1", "d2"], "q2": ["d3"]},
+        {"q1": ["d2", "d1", "d2"], "q2": {"d3": 0.5}},  # lists and scores: a RunTable
+    ],
+    ids=["ranked-lists", "mixed"],
+)
+def test_a_ranked_list_with_a_doc_twice_is_refused_naming_query_and_doc(run: Any) -> None:
+    # A run file that lists a doc twice is refused; the same run in memory is too.
+    with pytest.raises(ValueError, match=r"run\['q1'\] lists doc 'd2' twice \(ranks 1 and 3\)"):
+        evaluate_run(run, QRELS)
+    with pytest.raises(ValueError, match=r"dict\.fromkeys"):
+        RunTable.from_dict(run)
+
+
+def test_every_doc_listed_twice_is_named_at_once() -> None:
+    run = {"q1": ["d1", "d1"], "q2": ["d3", "x", "d3", "d3"]}
+    with pytest.raises(ValueError, match="names each doc once") as caught:
+        evaluate_run(run, QRELS)
+    assert "run['q1'] lists doc 'd1' twice (ranks 1 and 2)" in str(caught.value)
+    assert "run['q2'] lists doc 'd3' 3 times (ranks 1, 3 and 4)" in str(caught.value)
+
+
+@pytest.mark.parametrize(
     "qrels",
     [[("q1", "d1", 1)], {"q1": [("d1", 1)]}, {"q1": "d1"}, 3],
     ids=["list", "query-list", "query-str", "int"],

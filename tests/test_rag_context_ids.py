@@ -74,7 +74,8 @@ def run_and_qrels(
     run, qrels = {}, {}
     for sample in drawn:
         if "retrieved_context_ids" in sample and "reference_context_ids" in sample:
-            run[sample["id"]] = [str(d) for d in sample["retrieved_context_ids"]]
+            # An id retrieved twice counts at its best rank.
+            run[sample["id"]] = list(dict.fromkeys(str(d) for d in sample["retrieved_context_ids"]))
             judged = {str(d): 1.0 for d in sample["reference_context_ids"]}
             judged.update(sample.get("reference_context_grades", {}))
             qrels[sample["id"]] = judged
@@ -189,8 +190,9 @@ def test_a_bare_name_is_every_cutoff_of_k_values(builtin_registry) -> None:
 def test_ids_compare_as_text_and_a_repeated_id_counts_at_its_best_rank(builtin_registry) -> None:
     sample = {"retrieved_context_ids": [7, "d9", 7, "3"], "reference_context_ids": ["7", 3]}
     report = evaluate_rag([sample], metrics=["ids.precision@3"], registry=builtin_registry)
-    # Ranked as ["7", "d9", "3"]: as evaluate_run ranks the same list.
-    expected = evaluate_run({"q": ["7", "d9", "7", "3"]}, {"q": {"7": 1, "3": 1}}, metrics=["P@3"])
+    # Ranked as ["7", "d9", "3"]; evaluate_run refuses the list with the copy (a run names
+    # each doc once) and gives this number for the list without it.
+    expected = evaluate_run({"q": ["7", "d9", "3"]}, {"q": {"7": 1, "3": 1}}, metrics=["P@3"])
     assert report.metrics["ids.precision@3"] == expected.metrics["precision@3"] == 2 / 3
 
 

@@ -299,9 +299,9 @@ def test_compare_keeps_each_interval_whole(columns: int, tmp_path: Path) -> None
     reversed_run = tmp_path / "reversed.trec"  # the same docs, scores negated
     lines = DEMO_RUN.read_text(encoding="utf-8").split("\n")
     reversed_run.write_text(
-        "".join(
+        "".join(  # listed by the new scores, highest first, as a run is
             " ".join([*parts[:4], str(-float(parts[4])), parts[5]]) + "\n"
-            for parts in (line.split() for line in lines if line.strip())
+            for parts in (line.split() for line in reversed(lines) if line.strip())
         ),
         encoding="utf-8",
     )

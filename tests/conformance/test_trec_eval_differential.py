@@ -212,3 +212,40 @@ def test_parameters_ef_refuses_still_give_the_c_trec_eval_s_bytes(version, args)
     mine_code, mine, err = ours("--compat", version, "-q", *args, *files)
     assert (code, mine_code) == (0, 0), err
     assert mine == theirs
+
+
+#: Lines that start with '#' but have a data line's shape: data to trec_eval 9.0.8 (queries
+#: '#5' and '#q', the run tag of the last line 'x'), comments to 10.0 (its qrels reader
+#: takes a '#' line right after another for data, and crashes on one at the end: not here).
+HASH_LINES = {
+    "both": (
+        "q1 0 d1 1\nq1 0 d2 0\n#5 0 d1 1\nq2 0 d3 1\n#q 0 d4 2\nq3 0 d9 1\n",
+        "q1 Q0 d1 1 0.9 t\nq1 Q0 d2 2 0.5 t\n#5 Q0 d1 1 0.9 t\n#5 Q0 d7 2 0.3 t\n"
+        "q2 Q0 d3 1 0.8 t\n#q Q0 d4 1 1 t\nq3 Q0 d9 1 2 t\n",
+    ),
+    "run-last": (
+        "q1 0 d1 1\nq2 0 d3 1\n",
+        "q1 Q0 d1 1 0.9 t\nq2 Q0 d3 1 0.8 t\n#5 Q0 d1 1 0.9 x\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("version", ["9.0.8", "10.0"])
+@pytest.mark.parametrize("case", HASH_LINES)
+def test_hash_lines_shaped_as_data_give_the_c_trec_eval_s_bytes(version, case, tmp_path) -> None:
+    trec_eval_binary(version)
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(HASH_LINES[case][0])
+    run.write_text(HASH_LINES[case][1])
+    files = [str(qrels), str(run)]
+    for args in (["-q", "-m", "all_trec"], ["-c", "-m", "official"]):
+        code, theirs = _c_trec_eval(version, [*args, *files])
+        assert code == 0
+        assert ours("--compat", version, *args, *files)[1] == theirs
+    _, out, err = ours("--compat", version, "-m", "num_q", "-m", "runid", *files)
+    if version == "9.0.8":  # read as data, as trec_eval 9.0.8 reads them: nothing to say
+        assert err == ""
+        assert ("num_q                 \tall\t5\n" in out) == (case == "both")
+    else:  # a comment, as 10.0 takes it, and a warning naming the file and line
+        assert f"warning: {run}:3: starts with '#' but has the shape of a run line" in err
+        assert "runid                 \tall\tt\n" in out

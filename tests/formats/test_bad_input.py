@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from ef.evaluation import (
     DatasetFormatError,
+    InputWarning,
     read_answers,
     read_qrels,
     read_queries,
@@ -417,3 +419,72 @@ def test_a_damaged_gzip_file_is_named_as_such_when_no_format_can_read_it(tmp_pat
     path.write_bytes(b"\x1f\x8b\x08\x00" + b"\xff" * 64)
     with pytest.raises(DatasetFormatError, match=rf"^{re.escape(str(path))}: damaged gzip data"):
         reader(path)
+
+
+# -- '#' lines with a data line's shape: a query '#5', or a line commented out -------------
+
+HASH_LINES: dict[str, tuple[Reader, str, str, object]] = {
+    "trec-qrels": (
+        READERS["trec-qrels"],
+        "q1 0 d1 1\n# judged by hand\n#5 0 d1 1\nq2 0 d3 1\n#5 0 d2 0\n",
+        "a qrels line ('#5 0 d1 1')",
+        {"q1": {"d1": 1}, "q2": {"d3": 1}},
+    ),
+    "msmarco-qrels": (
+        READERS["msmarco-qrels"],
+        "q1\t0\td1\t1\n# x\n#5\t0\td1\t1\n",
+        "a qrels line ('#5\\t0\\td1\\t1')",
+        {"q1": {"d1": 1}},
+    ),
+    "trec-run": (
+        READERS["trec-run"],
+        "q1 Q0 d1 1 2.5 t\n# bm25, k1=0.9\n#5 Q0 d2 1 0.9 t\nq2 Q0 d3 1 1 t\n#5 Q0 d4 2 0.5 t\n",
+        "a run line ('#5 Q0 d2 1 0.9 t')",
+        {"q1": {"d1": 2.5}, "q2": {"d3": 1.0}},
+    ),
+    "msmarco-run": (
+        READERS["msmarco-run"],
+        "q1\td1\t1\n# x\n#5\td2\t1\nq2\td3\t1\n#5\td4\t2\n",
+        "a run line (query-id doc-id rank) ('#5\\td2\\t1')",
+        {"q1": {"d1": 1.0}, "q2": {"d3": 1.0}},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", HASH_LINES)
+def test_a_hash_line_with_a_data_line_s_shape_is_a_comment_said_so(
+    tmp_path: Path, case: str
+) -> None:
+    # trec_eval 9.0.8 scores such a line as query '#5'; dropped unsaid, it would be lost.
+    reader, content, shape, expected = HASH_LINES[case]
+    path = tmp_path / "file.txt"
+    path.write_text(content, encoding="utf-8")
+    with pytest.warns(InputWarning) as caught:
+        assert reader(path) == expected
+    [message] = [str(w.message) for w in caught]
+    assert message.startswith(f"{path}:3: starts with '#' but has the shape of {shape}: ")
+    assert "query '#5' is not read from it" in message
+    assert "trec_eval 9.0.8 reads such a line as data" in message
+    if content.count("\n#5") == 2:  # a second such line: counted, and named
+        assert "(2 such lines, also line 5)" in message
+    else:
+        assert "(1 such line)" in message
+
+
+@pytest.mark.parametrize(
+    ("reader", "content"),
+    [
+        ("trec-qrels", "# 5 0 d1 1\n#\n# qid iter docno rel\n#5 0 d1 high\nq1 0 d1 1\n"),
+        (
+            "trec-run",
+            "# 5 Q0 d1 1 0.9 t\n# qid Q0 docno rank score tag\n#5 Q0 d1 1 0.9\nq1 Q0 d1 1 2 t\n",
+        ),
+        ("msmarco-run", "# 5\td1\t1\n#5\td1\tfirst\nq1\td1\t1\n"),
+    ],
+)
+def test_comments_of_another_shape_say_nothing(tmp_path: Path, reader: str, content: str) -> None:
+    path = tmp_path / "file.txt"
+    path.write_text(content, encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        READERS[reader](path)

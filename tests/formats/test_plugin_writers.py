@@ -183,6 +183,18 @@ def test_what_a_writer_writes_beside_its_file_moves_with_it(registry, folder, mo
     assert (folder / "run.x.idx").read_text() == "index"
 
 
+def test_nothing_to_write_is_refused_before_a_plugin_writer_runs(registry, folder) -> None:
+    # The plugin would write a file for {}; the engine refuses it as it does for built-ins.
+    target = folder / "run.x"
+    target.write_text("old")
+    with pytest.raises(ValueError, match=r"^write_run: the run holds no query, so nothing was"):
+        write_run(target, {}, registry=registry)
+    with pytest.raises(ValueError, match=r"^write_qrels: the qrels hold no doc"):
+        write_qrels(target, {"q1": {}}, registry=registry)
+    assert target.read_text() == "old"
+    assert entries(folder) == {"run.x"}
+
+
 def test_a_writer_that_writes_nothing_is_a_plugin_error(registry, folder, monkeypatch) -> None:
     monkeypatch.setenv("HALFWAY_MODE", "nothing")
     target = folder / "run.x"

@@ -177,6 +177,39 @@ def test_int_ids_are_their_str() -> None:
     assert got.metrics == {"mrr@10": 0.75}
 
 
+def _object_column(values: list[Any], library: str) -> Any:
+    return (
+        pd.Series(values, dtype=object)
+        if library == "pandas"
+        else pl.Series(values, dtype=pl.Object)
+    )
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+@pytest.mark.parametrize(
+    ("column", "values", "rows"),
+    [
+        ("q_id", ["q1", 1, "q2"], "row 0 holds 'q1', row 1 holds 1, an int"),
+        ("doc_id", [10, "d2", "d3"], "row 1 holds 'd2', row 0 holds 10, an int"),
+    ],
+)
+def test_ids_that_mix_str_and_int_are_refused(
+    library: str, column: str, values: list[Any], rows: str
+) -> None:
+    # 1 and "q1" (or "1") in one column: one query spelt two ways, split in two, scored 0.
+    columns = {**GOOD, column: _object_column(values, library)}
+    frame = pd.DataFrame(columns) if library == "pandas" else pl.DataFrame(columns)
+    with pytest.raises(DatasetFormatError) as info:
+        evaluate_run(frame, QRELS, registry=BUILTIN)
+    message = str(info.value)
+    assert message.startswith(f"the run DataFrame: column {column!r} mixes str and int ids")
+    assert rows in message
+    assert f"df[{column!r}].astype(str)" in message
+    qrels = {"query_id": ["q1", 1], "doc_id": ["d1", "d3"], "relevance": [1, 1]}
+    with pytest.raises(DatasetFormatError, match=r"^the qrels DataFrame: column 'query_id' mixes"):
+        evaluate_run(pd.DataFrame(GOOD), pd.DataFrame(qrels), registry=BUILTIN)
+
+
 def test_columns_that_cannot_be_told_are_refused() -> None:
     with pytest.raises(DatasetFormatError, match=r"cannot tell the query, doc and score columns"):
         evaluate_run(pd.DataFrame({"a": ["q1"], "b": ["d1"], "c": [1.0]}), QRELS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import stat
 import warnings
 from collections.abc import Callable, Iterator
@@ -357,6 +358,46 @@ def test_a_corpus_writer_refuses_a_duplicate_document_id(tmp_path: Path, fmt: st
     with pytest.raises(DatasetFormatError, match="d1"):
         write_corpus(fmt, tmp_path / "corpus", [Document("d1", "", "a"), Document("d1", "", "b")])
     assert listing(tmp_path) == {}
+
+
+EMPTY: dict[str, tuple[Callable[[Path], None], str, str]] = {
+    "trec-run-no-query": (lambda p: write_run(p, {}), "run.trec", "the run holds no query"),
+    "trec-run-no-doc": (
+        lambda p: write_run(p, {"q1": {}, "q2": []}),
+        "run.trec",
+        "the run holds no doc (its 2 queries, 'q1' and 'q2', hold none)",
+    ),
+    "gz-run": (lambda p: write_run(p, {"q1": {}}), "run.trec.gz", "its query 'q1' holds none"),
+    "msmarco-run": (
+        lambda p: write_run(p, {"q1": []}, format="msmarco"),
+        "run.tsv",
+        "its query 'q1' holds none",
+    ),
+    "parquet-run": (lambda p: write_run(p, {}), "run.parquet", "the run holds no query"),
+    "trec-qrels": (lambda p: write_qrels(p, {}), "qrels.txt", "the qrels hold no query"),
+    "msmarco-qrels": (
+        lambda p: write_qrels(p, {"q1": {}}, format="msmarco"),
+        "qrels.tsv",
+        "the qrels hold no doc (its query 'q1' holds none)",
+    ),
+    "beir-qrels": (lambda p: write_qrels(p, {}, format="beir"), "test.tsv", "hold no query"),
+    "queries": (lambda p: write_queries(p, {}), "queries.tsv", "the queries hold no query"),
+}
+
+
+@pytest.mark.parametrize("case", EMPTY)
+def test_nothing_to_write_is_refused_and_leaves_the_target(tmp_path: Path, case: str) -> None:
+    # Each would be a file its reader refuses ("the file is empty"), replacing the old one.
+    write, name, fragment = EMPTY[case]
+    with pytest.raises(ValueError, match=re.escape(fragment)) as info:
+        write(tmp_path / name)
+    assert re.match(r"write_(run|qrels|queries): the ", str(info.value))
+    assert f"so nothing was written ({tmp_path / name} was not made)" in str(info.value)
+    assert listing(tmp_path) == {}
+    (tmp_path / name).write_bytes(b"previous contents\n")
+    with pytest.raises(ValueError, match=r"is left as it was\): its file would be empty"):
+        write(tmp_path / name)
+    assert listing(tmp_path) == {name: b"previous contents\n"}
 
 
 HASH_IDS: dict[str, tuple[Callable[[Path], None], Callable[[Path], object], object]] = {

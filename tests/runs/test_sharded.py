@@ -188,7 +188,7 @@ def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
     tmp_path, small_blocks
 ) -> None:
     path = tmp_path / "run.trec"
-    path.write_text("".join(f"q{i % 3} Q0 d{i} 1 {i}.5 t\n" for i in range(30)))
+    path.write_text("".join(f"q{i % 3} Q0 d{i} 1 {30 - i}.5 t\n" for i in range(30)))
     qrels = {"q0": {"d3": 1}, "q1": {"d4": 1}, "q2": {"d2": 2}}
     expected = evaluate_run(path, qrels, metrics=METRICS)
     small_blocks(64)

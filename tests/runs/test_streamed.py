@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, InputWarning, RunTable, evaluate_run
-from ef.evaluation.formats import trec_stream
+from ef.evaluation.formats import trec_fast, trec_stream
 from ef.evaluation.formats.trec_stream import NotStreamable, iter_trec_batches
 
 from ..profiles_hypothesis import examples
@@ -79,7 +79,7 @@ def test_a_large_run_is_scored_without_reading_it_whole(tmp_path, small_blocks) 
 
 def test_a_run_not_grouped_by_query_is_read_whole_with_a_warning(tmp_path, small_blocks) -> None:
     path = tmp_path / "run.trec"
-    lines = [f"q{i % 3} Q0 d{i} 1 {i}.5 t" for i in range(30)]  # q0, q1, q2, q0, ...
+    lines = [f"q{i % 3} Q0 d{i} 1 {30 - i}.5 t" for i in range(30)]  # q0, q1, q2, q0, ...
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     qrels = {"q0": {"d3": 1}, "q1": {"d4": 1}, "q2": {"d2": 2}}
     expected = whole(path, qrels)
@@ -113,7 +113,7 @@ def test_a_bad_line_late_in_the_file_gives_the_whole_files_error(
 def test_a_line_only_the_reference_reader_reads_gives_the_whole_files_report(
     tmp_path, small_blocks
 ) -> None:
-    run = {f"q{i}": {f"d{j}": float(j) for j in range(10)} for i in range(8)}
+    run = {f"q{i}": {f"d{j}": float(10 - j) for j in range(10)} for i in range(8)}
     path = write_run(tmp_path / "run.trec", run)
     path.write_bytes(path.read_bytes() + b"q9 Q0 d1\t1 2.5 t\n")  # a tab: a field apart
     qrels = {"q1": {"d1": 1}, "q9": {"d1": 2}}
@@ -148,6 +148,31 @@ def test_comments_and_blank_lines_at_block_edges(tmp_path, small_blocks) -> None
     for block in (7, 40, 90, 400):
         small_blocks(block, stream_from=0)
         same_report(evaluate_run(path, qrels, metrics=METRICS), expected, path)
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast-reader", "reference-reader"])
+def test_a_hash_line_with_a_run_line_s_shape_warns_in_batches_as_whole(
+    tmp_path, small_blocks, monkeypatch, fast
+) -> None:
+    # polars drops a comment line unsaid: a file with such a line is the reference reader's.
+    lines = ["# a run"] + [f"q{i} Q0 d{j} {j} {10 - j}.0 t" for i in range(6) for j in range(5)]
+    lines.insert(14, "#5 Q0 d1 1 9.0 t")
+    path = tmp_path / "run.trec"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.setattr(trec_fast, "SMALL_RUN_BYTES", 0 if fast else 1 << 30)
+    qrels = {f"q{i}": {"d2": 1} for i in range(6)}
+    message = f"{path}:15: starts with '#' but has the shape of a run line"
+    with pytest.warns(InputWarning, match=re.escape(message)) as once:
+        expected = whole(path, qrels)
+    assert "q5" in expected.per_query
+    assert "#5" not in expected.per_query
+    for block in (40, 400):
+        small_blocks(block, stream_from=0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = evaluate_run(path, qrels, metrics=METRICS)
+        same_report(got, expected, path)
+        assert [str(w.message) for w in caught] == [str(w.message) for w in once]
 
 
 def test_the_queries_seen_are_found_by_hash() -> None:

@@ -15,6 +15,8 @@ from ..errors import DatasetFormatError
 from ._options import (
     check_measures,
     dataset_argument,
+    echo_warnings,
+    input_warnings,
     progress_option,
     show_progress,
     split_measures,
@@ -263,23 +265,24 @@ def compare_command(  # click passes every option by keyword
         named = _named_paths(inputs[1:])
         qrels = dataset_argument(inputs[0])
         systems = dict(named)
-    report = compare(
-        systems,
-        qrels,
-        metrics=chosen or None,
-        k_values=k_values or (10,),
-        baseline=None if baseline is None else _system_name_of(baseline, named),
-        test=test,
-        correction=None if correction == "none" else correction,  # type: ignore[arg-type]
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
-        averaging=averaging,
-        tie_policy=tie_policy or "trec_eval",
-        run_format=run_format,
-        qrels_format=qrels_format,
-        progress=show_progress(no_progress),
-    )
+    with input_warnings() as caught:
+        report = compare(
+            systems,
+            qrels,
+            metrics=chosen or None,
+            k_values=k_values or (10,),
+            baseline=None if baseline is None else _system_name_of(baseline, named),
+            test=test,
+            correction=None if correction == "none" else correction,  # type: ignore[arg-type]
+            alpha=alpha,
+            n_resamples=n_resamples,
+            seed=seed,
+            averaging=averaging,
+            tie_policy=tie_policy or "trec_eval",
+            run_format=run_format,
+            qrels_format=qrels_format,
+            progress=show_progress(no_progress),
+        )
     if rag:  # the CLI read the saved reports itself: record their files
         report = _with_files(report, named, None)
     if plot is not None:
@@ -287,6 +290,7 @@ def compare_command(  # click passes every option by keyword
     if plot_distribution is not None:
         report.plot_distribution(path=plot_distribution)
     _emit(report, output, per_query)
+    echo_warnings(caught)  # a line each on stderr, after the report
 
 
 def _with_files(

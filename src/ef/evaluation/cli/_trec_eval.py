@@ -4,7 +4,8 @@ The same positional arguments (``QRELS RUN``, ``-`` for a run on standard input)
 (``-q``, ``-m measure[.params]``, ``-c``, ``-n``, ``-l``, ``-J``, ``-M``, ``-N``, ``-R``,
 ``-T``, ``-Z``, ``-h``, ``-v``, and their long names), and the same bytes on stdout as
 trec_eval 9.0.8, or 10.0 with ``--compat 10.0``. What differs is what goes wrong: bad input
-is one line on stderr naming the file and line, and exit code 2; notes go to stderr too.
+is one line on stderr naming the file and line, and exit code 2; notes and warnings go to
+stderr too.
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ with --compat 10.0.
 
 Where ef differs from trec_eval: bad input is one line on stderr naming the file and line,
 and exit code 2, where trec_eval would go on or stop without saying where; "#" lines are
-comments in both versions; a run may be gzipped. See docs/migrating.md.
+comments in both versions, but one with the shape of a data line ("#5 0 d1 1") is data
+with 9.0.8, as in trec_eval 9.0.8, and a comment with a warning naming it with 10.0; a
+run may be gzipped. Notes and warnings go to stderr. See docs/migrating.md.
 """
 
 
@@ -207,6 +210,7 @@ def trec_eval_command(
     """Print trec_eval's output for QRELS and RUN."""
     from ..engine.trec_eval import Options
     from ..errors import EvaluationError
+    from ._options import echo_warnings, input_warnings
 
     try:
         if help_wanted:
@@ -238,13 +242,18 @@ def trec_eval_command(
             max_docs=_count(max_docs, "-M", notes, lowest=0),
             num_docs=_count(num_docs, "-N", notes, lowest=0) or 0,
         )
-        result = _evaluate(files[0], files[1], measures, opts, zscores)
+        with input_warnings() as caught:
+            result = _evaluate(files[0], files[1], measures, opts, zscores)
     except (EvaluationError, ValueError, OSError) as exc:
         raise TrecEvalError(" ".join(str(exc).split())) from exc
     from ..presentation.trec_names import trec_eval_lines
 
+    # What trec_eval reads otherwise is a note; input that is probably not what was meant
+    # (an InputWarning: a run listed by rising score, a '#' line shaped as data) a warning
+    # line, as ef-eval prints it. stdout stays trec_eval's bytes.
     for note in (*notes, *result.notes):
         click.echo(f"note: {note}", err=True)
+    echo_warnings(caught)
     _write(trec_eval_lines(result))
 
 

@@ -53,6 +53,7 @@ from ..types import FrozenDict
 from .doc_overlap import DocOverlap, doc_overlap
 from .measures import Measure
 from .query_values import QueryValues
+from .score_order import ScoreOrder, score_order
 from .scoring import Scored, query_sets, score_rankings
 from .ties import TieDiagnostic
 
@@ -78,13 +79,15 @@ class BatchScores:
     its judged queries, which of them have ties (by the names of
     :class:`~ef.evaluation.engine.ties.TieDiagnostic`), and how its docs meet the judged
     ones (:class:`~ef.evaluation.engine.doc_overlap.DocOverlap`, for the check of the doc
-    ids). Picklable: it is what travels back from a batch scored on another process or
-    machine."""
+    ids), and how many of its queries list their docs by rising score
+    (:class:`~ef.evaluation.engine.score_order.ScoreOrder`). Picklable: it is what travels
+    back from a batch scored on another process or machine."""
 
     query_ids: tuple[str, ...]
     per_query: Mapping[str, Mapping[str, float]]
     ties: Mapping[str, frozenset[str]]
     docs: DocOverlap = attrs.field(factory=DocOverlap)
+    order: ScoreOrder = attrs.field(factory=ScoreOrder)
 
 
 def _cutoffs(measures: Sequence[Measure]) -> list[int]:
@@ -104,9 +107,11 @@ def score_batch(
     """The values of ``batch``'s judged queries (whole queries of a larger run), scored
     against ``qrels``: a part for :func:`combine_batches`."""
     query_ids = tuple(batch.query_ids)
+    order = score_order(batch)  # every query's: the order of a file is the file's
     judged = {q: j for q in query_ids if (j := qrels.get(q)) is not None}  # one look-up each
     if not judged:
-        return BatchScores(query_ids, FrozenDict(), FrozenDict({n: frozenset() for n in _FLAGS}))
+        no_ties: FrozenDict[str, frozenset[str]] = FrozenDict({n: frozenset() for n in _FLAGS})
+        return BatchScores(query_ids, FrozenDict(), no_ties, order=order)
     # The docs as the run holds them, as a run read whole is checked (identical ids kept).
     docs = doc_overlap(batch, judged, query_sets(batch, judged, averaging)[0])
     run = batch.without_identical_ids() if ignore_identical_ids else batch
@@ -121,7 +126,7 @@ def score_batch(
         registry=registry,
     )
     ties = FrozenDict({n: frozenset(getattr(part.ties, n)) for n in _FLAGS})
-    return BatchScores(query_ids, part.per_query, ties, docs)  # columns, as the report keeps them
+    return BatchScores(query_ids, part.per_query, ties, docs, order)  # columns, as reported
 
 
 def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
@@ -131,10 +136,11 @@ def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
     ids: list[str] = []
     columns: dict[str, array[float]] | None = None  # the keys of the first scored batch
     flagged: dict[str, set[str]] = {name: set() for name in _FLAGS}
-    docs = DocOverlap()
+    docs, order = DocOverlap(), ScoreOrder()
     for part in parts:
         query_ids.extend(part.query_ids)
         docs += part.docs
+        order += part.order
         if part.per_query:
             if columns is None:
                 first = next(iter(part.per_query.values()))
@@ -146,7 +152,7 @@ def merge_batches(parts: Iterable[BatchScores]) -> BatchScores:
             queries.update(part.ties[name])
     ties = FrozenDict({name: frozenset(queries) for name, queries in flagged.items()})
     per_query = FrozenDict() if columns is None else QueryValues(ids, columns)
-    return BatchScores(tuple(query_ids), per_query, ties, docs)
+    return BatchScores(tuple(query_ids), per_query, ties, docs, order)
 
 
 def combine_batches(

@@ -62,10 +62,12 @@ def context_id_inputs(
             queries.append(None)
             continue
         query = names[index] if names is not None else str(index)
-        rankings[query] = [str(i) for i in retrieved]
+        # An id retrieved twice counts at its best rank (docs/rag.md): contexts cut from
+        # one document may map to one id, as a retriever's results do.
+        rankings[query] = list(dict.fromkeys(str(i) for i in retrieved))
         qrels[query] = judged
         queries.append(query)
-    return RankedLists(rankings), qrels, queries
+    return RankedLists(rankings, checked=True), qrels, queries
 
 
 def context_id_values(

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..engine.score_order import score_order
 from ..errors import InputWarning, PluginError
 from ..fusion.normalize import check_norm, normalize
 from ..interfaces import is_score
@@ -24,6 +25,7 @@ from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_fail
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.ranked import RankedLists
 from .inputs import load_run, shown_ids
+from .score_order import check_score_order
 
 if TYPE_CHECKING:
     from ..interfaces import FusionMethod
@@ -234,8 +236,9 @@ def fusion_inputs(
         raise ValueError(f"fuse needs two or more runs, got {len(labelled)}")
     labels = [label for label, _ in labelled]
     loaded = [_loaded(label, run, registry, run_format) for label, run in labelled]
-    for label, run in zip(labels, loaded, strict=True):
+    for label, run in zip(labels, loaded, strict=True):  # a run ranked backwards fuses so
         _check_str_ids(label, run.query_ids, "a query id")
+        check_score_order(score_order(run), stacklevel=3, name=label)  # fuse's caller
     query_ids = _check_queries(labels, loaded)
     scores = method.uses == "scores" and norm != "rank"
     if scores:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..engine.measures import AVERAGING
 from ..engine.profiles import evaluate_with_profile
+from ..engine.score_order import score_order
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry, registry_or_default
@@ -21,6 +22,7 @@ from .doc_ids import check_docs_meet
 from .inputs import check_overlap, load_inputs, load_qrels, load_run
 from .pools import check_start_method
 from .report import retrieval_report
+from .score_order import check_score_order
 from .sharded import sharded_evaluation, shards_of
 from .streamed import streamed_evaluation
 
@@ -174,7 +176,8 @@ sharded.score_shard` there, and only per-query values travel back. The numbers a
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
             LazyFrame); the message lists the accepted ones.
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
-            finite number (naming the query and doc), an unknown ``averaging`` or
+            finite number (naming the query and doc), a ranked list that names a doc
+            twice (naming the query and doc), an unknown ``averaging`` or
             ``progress``, run and
             qrels that look swapped, no judged query in the run, doc ids that do not meet
             the qrels', if no query can be scored, for a fork-started process pool, and for
@@ -299,6 +302,8 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
         )
     if check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
         check_docs_meet(table, judged, scored_over, stacklevel=2, refuse=check_doc_ids is True)
+    named = f"the run {run}" if isinstance(run, (str, os.PathLike)) else "the run"
+    check_score_order(score_order(table), stacklevel=2, name=named)  # a file's or table's order
     if profile is None:
         return scored_report(
             table.without_identical_ids() if ignore_identical_ids else table,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..engine.batches import BatchScores, combine_batches, merge_batches, scored_parts
 from ..engine.doc_overlap import DocOverlap
+from ..engine.score_order import ScoreOrder
 from ..engine.scoring import Evaluation, evaluation
 from ..errors import InputWarning
 from ..formats.files import format_for
@@ -26,6 +27,7 @@ from ..runs.packed import packed_qrels
 from ..runs.ranked import RankedLists
 from .doc_ids import check_doc_overlap
 from .inputs import check_overlap, load_qrels
+from .score_order import check_score_order
 
 if TYPE_CHECKING:
     from ..engine.measures import Measure
@@ -177,6 +179,7 @@ def streamed_evaluation(
                 tie_policy=tie_policy,
                 inputs=inputs,
                 check_doc_ids=check_doc_ids,
+                run_name=f"the run {path}",
             )
     except NotStreamable as why:  # raised by a batch, before anything is evaluated
         _read_whole(source, why, stacklevel=4)  # here, evaluate_run, its caller
@@ -193,18 +196,21 @@ def batched_evaluation(
     tie_policy: str,
     inputs: Mapping[str, object],
     check_doc_ids: bool | Literal["warn"] = True,
+    run_name: str = "the run",
 ) -> Evaluation:
     """The evaluation of the run scored batch by batch (or shard by shard) as ``parts``, in
     the run's order (:func:`~ef.evaluation.engine.batches.combine_batches`): checked against
     ``qrels`` as a run read whole is (:func:`~ef.evaluation.evaluate.inputs.check_overlap`,
-    and :func:`~ef.evaluation.evaluate.doc_ids.check_doc_overlap` of the parts' doc
-    overlaps, added up as they pass, unless ``check_doc_ids`` is False)."""
-    docs = DocOverlap()  # one value, small whatever the run's size
+    :func:`~ef.evaluation.evaluate.doc_ids.check_doc_overlap` of the parts' doc overlaps,
+    added up as they pass, unless ``check_doc_ids`` is False, and
+    :func:`~ef.evaluation.evaluate.score_order.check_score_order` of their score orders)."""
+    docs, order = DocOverlap(), ScoreOrder()  # small values, whatever the run's size
 
     def tallied(parts: Iterable[BatchScores]) -> Iterator[BatchScores]:
-        nonlocal docs
+        nonlocal docs, order
         for part in parts:
             docs += part.docs
+            order += part.order
             yield part
 
     scored, run_ids = combine_batches(
@@ -221,6 +227,7 @@ def batched_evaluation(
     if check_doc_ids:
         # The same frame, from one frame lower.
         check_doc_overlap(docs, stacklevel=4, refuse=check_doc_ids is True)
+    check_score_order(order, stacklevel=4, name=run_name)
     return evaluation(
         registry,
         run,

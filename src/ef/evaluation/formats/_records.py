@@ -15,11 +15,12 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
-from ..errors import DatasetFormatError
+from ..errors import DatasetFormatError, InputWarning
 from ..runs.order import scored_order
 from ._io import atomic_writer, format_error, numbered_lines, once_each, open_binary
 
@@ -161,13 +162,97 @@ def _columns_problem(fields: list[str], count: int, columns: str) -> str:
     return problem
 
 
-def read_qrels_lines(path: Path, *, allow_empty: bool = False) -> dict[str, dict[str, int]]:
+def is_qrels_shape(fields: list[str]) -> bool:
+    """True for the fields of a qrels line: 4, the last an integer (``q1 0 d1 1``)."""
+    return len(fields) == 4 and _INTEGER.fullmatch(fields[3]) is not None
+
+
+def is_run_shape(fields: list[str]) -> bool:
+    """True for the fields of a TREC run line: 6, the fifth a number (``q1 Q0 d1 1 2.5 t``)."""
+    return len(fields) == 6 and _NUMBER.fullmatch(fields[4]) is not None
+
+
+def is_ranked_shape(fields: list[str]) -> bool:
+    """True for the fields of an MS MARCO run line: 3, the last an integer (``q1 d1 1``)."""
+    return len(fields) == 3 and _INTEGER.fullmatch(fields[2]) is not None
+
+
+#: What each shape's lines are called in messages.
+_SHAPE_NAMES: dict[Callable[[list[str]], bool], str] = {
+    is_qrels_shape: "a qrels line",
+    is_run_shape: "a run line",
+    is_ranked_shape: "a run line (query-id doc-id rank)",
+}
+
+
+def data_lines(
+    path: Path, shape: Callable[[list[str]], bool], *, hash_data: bool = False
+) -> Iterator[tuple[int, str]]:
+    """``numbered_lines(path, comments=True)``, with a look at each comment line: one that
+    has the ``shape`` of a data line (``#5 0 d1 1`` in qrels) is read as data if
+    ``hash_data`` (as trec_eval 9.0.8 reads every line), else skipped with an
+    :class:`~ef.evaluation.InputWarning` naming the file and its lines once all are read:
+    query ``#5`` may be a query, or a line commented out; either way it is not silently lost.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     qrels = Path(tmp, "qrels")
+    ...     _ = qrels.write_text("# judged by hand\\nq1 0 d1 1\\n#5 0 d1 1\\n")
+    ...     with warnings.catch_warnings(record=True) as caught:
+    ...         warnings.simplefilter("always")
+    ...         lines = list(data_lines(qrels, is_qrels_shape))
+    ...     as_data = list(data_lines(qrels, is_qrels_shape, hash_data=True))
+    >>> lines, as_data
+    ([(2, 'q1 0 d1 1')], [(2, 'q1 0 d1 1'), (3, '#5 0 d1 1')])
+    >>> print(str(caught[0].message).replace(tmp, "tmp"))  # doctest: +NORMALIZE_WHITESPACE
+    tmp/qrels:3: starts with '#' but has the shape of a qrels line ('#5 0 d1 1'): taken as a
+    comment, so query '#5' is not read from it (1 such line). trec_eval 9.0.8 reads such a
+    line as data. If it is data, give the query an id that does not start with '#'; if it is
+    a comment, put a space after the '#'
+    """
+    hashed: list[tuple[int, str]] = []
+    for line_no, line in numbered_lines(path):
+        if not line.lstrip().startswith("#"):
+            yield line_no, line
+        elif shape(split_fields(line)):
+            if hash_data:
+                yield line_no, line
+            else:
+                hashed.append((line_no, line))
+    if hashed:
+        warnings.warn(_hashed_message(path, _SHAPE_NAMES[shape], hashed), InputWarning, 2)
+
+
+def _hashed_message(path: Path, what: str, hashed: list[tuple[int, str]]) -> str:
+    line_no, line = hashed[0]
+    shown = line.strip() if len(line.strip()) <= 60 else line.strip()[:57] + "..."
+    queries = list(dict.fromkeys(split_fields(text)[0] for _, text in hashed))
+    named = ", ".join(map(repr, queries[:5])) + (
+        f" and {len(queries) - 5} more" if len(queries) > 5 else ""
+    )
+    which = "query" if len(queries) == 1 else "queries"
+    others = [str(n) for n, _ in hashed[1:6]] + (["..."] if len(hashed) > 6 else [])
+    count = f"{len(hashed)} such line{'s' if len(hashed) > 1 else ''}"
+    also = f", also line{'s' if len(others) > 1 else ''} {', '.join(others)}" if others else ""
+    return (
+        f"{path}:{line_no}: starts with '#' but has the shape of {what} ({shown!r}): taken as "
+        f"a comment, so {which} {named} is not read from it ({count}{also}). trec_eval 9.0.8 "
+        "reads such a line as data. If it is data, give the query an id that does not start "
+        "with '#'; if it is a comment, put a space after the '#'"
+    )
+
+
+def read_qrels_lines(
+    path: Path, *, allow_empty: bool = False, hash_data: bool = False
+) -> dict[str, dict[str, int]]:
     """``{query_id: {doc_id: grade}}`` from a 4-column TREC qrels file.
 
     An empty file is an error unless ``allow_empty`` (a dataset's split may have no judgement).
+    A ``#`` line with a qrels line's shape is data if ``hash_data`` (trec_eval 9.0.8's rule),
+    else a comment with an :class:`~ef.evaluation.InputWarning` (:func:`data_lines`).
     """
     qrels: dict[str, dict[str, int]] = {}
-    for line_no, line in numbered_lines(path, comments=True):
+    for line_no, line in data_lines(path, is_qrels_shape, hash_data=hash_data):
         fields = split_fields(line)
         if len(fields) != 4:
             raise format_error(path, line_no, _columns_problem(fields, 4, QRELS_COLUMNS), line)
@@ -206,13 +291,15 @@ def _add_to_run(
     ranked[doc_id] = score
 
 
-def read_run_lines(path: Path) -> dict[str, dict[str, float]]:
+def read_run_lines(path: Path, *, hash_data: bool = False) -> dict[str, dict[str, float]]:
     """``{query_id: {doc_id: score}}`` from a 6-column TREC run; the rank column is ignored.
 
-    Columns after the sixth are ignored, as trec_eval ignores them.
+    Columns after the sixth are ignored, as trec_eval ignores them. A ``#`` line with a run
+    line's shape is data if ``hash_data`` (trec_eval 9.0.8's rule), else a comment with an
+    :class:`~ef.evaluation.InputWarning` (:func:`data_lines`).
     """
     run: dict[str, dict[str, float]] = {}
-    for line_no, line in numbered_lines(path, comments=True):
+    for line_no, line in data_lines(path, is_run_shape, hash_data=hash_data):
         fields = split_fields(line)
         if len(fields) < 6:
             raise format_error(path, line_no, _columns_problem(fields, 6, RUN_COLUMNS), line)
@@ -233,10 +320,11 @@ def run_tags(path: Path) -> list[str]:
     return list(tags)
 
 
-def last_run_tag(path: Path) -> str | None:
+def last_run_tag(path: Path, *, hash_data: bool = False) -> str | None:
     """The run tag (6th column) of the last run line of a TREC run file: the ``runid`` that
     trec_eval prints. None if that line has fewer than 6 columns. Read from the end of a
-    plain file, so that a large run is not read again.
+    plain file, so that a large run is not read again. A ``#`` line of a run line's shape
+    is a run line if ``hash_data`` (trec_eval 9.0.8), a comment if not.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -253,7 +341,7 @@ def last_run_tag(path: Path) -> str | None:
                 start = max(0, start - (1 << 16))
                 handle.seek(start)
                 tail = handle.read(size - start)
-                found = _last_line(tail, whole=start == 0)
+                found = _last_line(tail, whole=start == 0, hash_data=hash_data)
                 if found is not None:
                     return _tag_of(found)
             return None
@@ -262,19 +350,22 @@ def last_run_tag(path: Path) -> str | None:
             tail += block
             if len(tail) > 1 << 21:
                 tail, cut = tail[-(1 << 20) :], True
-        found = _last_line(tail, whole=not cut)
+        found = _last_line(tail, whole=not cut, hash_data=hash_data)
         return None if found is None else _tag_of(found)
 
 
-def _last_line(data: bytes, *, whole: bool) -> bytes | None:
-    """The last line of ``data`` that is neither blank nor a comment; None if there is none
-    (or, unless ``whole``, if the first line of ``data`` might be cut)."""
+def _last_line(data: bytes, *, whole: bool, hash_data: bool = False) -> bytes | None:
+    """The last line of ``data`` that is neither blank nor a comment (with ``hash_data``, a
+    ``#`` line of a run line's shape is no comment); None if there is none (or, unless
+    ``whole``, if the first line of ``data`` might be cut)."""
     lines = data.split(b"\n")
     if not whole:
         lines = lines[1:]
     for line in reversed(lines):
         stripped = line.strip()
         if stripped and not stripped.startswith(b"#"):
+            return line
+        if hash_data and stripped and is_run_shape(split_fields(line.decode("utf-8", "replace"))):
             return line
     return None
 
@@ -302,7 +393,7 @@ def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:
     scores is the rank order.
     """
     run: dict[str, dict[str, float]] = {}
-    for line_no, line in numbered_lines(path, comments=True):
+    for line_no, line in data_lines(path, is_ranked_shape):
         fields = split_fields(line)
         if len(fields) != 3:
             raise format_error(

@@ -13,7 +13,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ..dataset import Dataset, Document, StreamingCorpus, documents_of
 from ..errors import (
@@ -180,8 +180,11 @@ def write_with(
     whatever it raises, ``target`` is left as it was, nothing of it stays, and the
     :class:`~ef.evaluation.PluginError` names the format, its plugin and distribution, and
     ``target``. The built-in writers write through their own temporary files (keeping a TREC
-    file's sidecar with it), so they are called as they are.
+    file's sidecar with it), so they are called as they are. A run, qrels or queries with
+    no line to write is refused before any writer runs: its file would be empty, which the
+    readers refuse (ef writes no file it would not read back).
     """
+    _refuse_nothing_to_write(capability, target, data)
     writer: Callable[..., None] = getattr(fmt, capability)
     action = f"{capability}()"
     where = f"the {'folder' if capability == 'write_dataset' else 'file'} {target}"
@@ -200,6 +203,43 @@ def write_with(
                 f"{describe_item(registry, 'format', fmt.name)} wrote nothing in {action}, "
                 f"on {where}: a writer must write the path it is given; nothing was written"
             )
+
+
+def _refuse_nothing_to_write(capability: str, target: Path, data: object) -> None:
+    """Refuse a run, qrels or queries mapping that holds no line to write, ``target`` left
+    as it was (or not made). A run of queries that each hold no doc writes no line either.
+
+    >>> _refuse_nothing_to_write("write_run", Path("run.trec"), {"q1": {}, "q2": []})
+    Traceback (most recent call last):
+        ...
+    ValueError: write_run: the run holds no doc (its 2 queries, 'q1' and 'q2', hold none), so \
+nothing was written (run.trec was not made): its file would be empty, which read_run \
+refuses. Write a run with at least one (query, doc) pair
+    """
+    what = _WRITTEN.get(capability)
+    if what not in ("run", "qrels", "queries") or not isinstance(data, Mapping):
+        return
+    if not data:
+        holds = "holds" if what == "run" else "hold"
+        _nothing(capability, target, f"the {what} {holds} no query", what)
+    if what == "queries" or any(not hasattr(d, "__len__") or len(d) for d in data.values()):
+        return
+    ids = list(data)
+    names = [repr(i) for i in ids[:3]] + ([f"{len(ids) - 3} more"] if len(ids) > 3 else [])
+    shown = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    its = f"its {len(ids)} queries, {shown}, hold" if len(ids) > 1 else f"its query {shown} holds"
+    holds = "holds" if what == "run" else "hold"
+    _nothing(capability, target, f"the {what} {holds} no doc ({its} none)", what)
+
+
+def _nothing(capability: str, target: Path, problem: str, what: str) -> NoReturn:
+    kept = f"{target} is left as it was" if target.exists() else f"{target} was not made"
+    pair = "(query, text)" if what == "queries" else "(query, doc)"
+    article = "" if what in ("qrels", "queries") else "a "
+    raise ValueError(
+        f"{capability}: {problem}, so nothing was written ({kept}): its file would be empty, "
+        f"which read_{what} refuses. Write {article}{what} with at least one {pair} pair"
+    )
 
 
 @contextlib.contextmanager
@@ -240,8 +280,9 @@ def read_qrels(
 
     ``path`` may be a TREC or MS MARCO qrels file (``qid iter docno rel``), a BEIR qrels TSV,
     or a BEIR directory (its test split, else dev, else train). gzip is read transparently;
-    ``#`` starts a comment line. ``format`` (``"trec"``, ``"msmarco"``, ``"beir"`` or a
-    plugin's) skips detection.
+    ``#`` starts a comment line (one with a qrels line's shape, ``#5 0 d1 1``, is skipped
+    with an :class:`~ef.evaluation.InputWarning` naming it). ``format`` (``"trec"``,
+    ``"msmarco"``, ``"beir"`` or a plugin's) skips detection.
 
     Raises:
         FileNotFoundError: if ``path`` does not exist.
@@ -289,7 +330,9 @@ def read_run(
     TREC runs are ``qid Q0 docno rank score tag`` lines; the rank column is ignored, as
     trec_eval ignores it, and ranking later follows trec_eval's rule (score descending, then
     doc id descending). MS MARCO runs are ``qid<TAB>pid<TAB>rank`` lines; a rank becomes the
-    score ``1/rank``. gzip is read transparently; ``#`` starts a comment line.
+    score ``1/rank``. gzip is read transparently; ``#`` starts a comment line (one with a
+    run line's shape, ``#5 Q0 d2 1 0.9 t``, is skipped with an
+    :class:`~ef.evaluation.InputWarning` naming it).
 
     Raises:
         FileNotFoundError: if ``path`` does not exist.

@@ -9,11 +9,11 @@ and qrels alike), ir_measures' ``query_id, doc_id, score`` / ``relevance``, PyTe
 ambiguous: name the columns.
 
 Every value is checked, and a bad one is an error naming the column and the row (counted
-from 0, as ``df.iloc`` counts): a missing column, a null, an id that is no ``str`` (an
-``int`` id is read as its ``str``), a score that is no finite number, a doc listed twice for
-a query. The rows of a query need not be together; queries keep the order they first
-appear in, and a query's docs the order of its rows (what ``tie_policy="input_order"``
-ranks by).
+from 0, as ``df.iloc`` counts): a missing column, a null, an id that is no ``str`` (a column
+of ``int`` ids is read as their ``str``; one that mixes ``str`` and ``int`` ids is refused),
+a score that is no finite number, a doc listed twice for a query. The rows of a query need
+not be together; queries keep the order they first appear in, and a query's docs the order
+of its rows (what ``tie_policy="input_order"`` ranks by).
 
 >>> import pandas as pd
 >>> frame = pd.DataFrame({"q_id": ["q1", "q1", "q2"], "doc_id": ["d1", "d2", "d3"],
@@ -189,7 +189,25 @@ def _ids(table: _Columns, column: str) -> list[str]:
     for row, value in enumerate(ids):
         if not value:
             raise _bad(table, column, row, "is an empty id")
+    if ids is not values:
+        _refuse_mixed(table, column, values)
     return ids
+
+
+def _refuse_mixed(table: _Columns, column: str, values: Sequence[Any]) -> None:
+    """Refuse a column of str ids and int ids alike: one query or doc spelt two ways
+    (``1`` and ``'q1'``) would be split in two and score 0, with no word."""
+    first_str = next((row for row, value in enumerate(values) if isinstance(value, str)), None)
+    if first_str is None:
+        return  # int ids only: each is read as its str, as in a TREC file
+    first_int = next(row for row, value in enumerate(values) if not isinstance(value, str))
+    raise DatasetFormatError(
+        f"{table.where}: column {column!r} mixes str and int ids (row {first_str} holds "
+        f"{values[first_str]!r}, row {first_int} holds {values[first_int]!r}, an int); "
+        "one id spelt two ways would be two ids. Spell the ids alike, then make the column "
+        f"str: pandas df[{column!r}] = df[{column!r}].astype(str), polars "
+        f"df.with_columns(pl.col({column!r}).cast(pl.String))"
+    )
 
 
 def _numbers(table: _Columns, column: str, kind: Kind) -> list[float | int]:

@@ -17,6 +17,7 @@ import os
 import re
 import threading
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,13 @@ import numpy.typing as npt
 from . import digests
 from ._io import open_binary
 
-__all__ = ["SMALL_RUN_BYTES", "RunColumns", "read_trec_columns", "worth_starting_polars"]
+__all__ = [
+    "SMALL_RUN_BYTES",
+    "RunColumns",
+    "hashed_data",
+    "read_trec_columns",
+    "worth_starting_polars",
+]
 
 Ints = npt.NDArray[np.int64]
 
@@ -183,6 +190,40 @@ def worth_starting_polars(path: Path) -> bool:
     return size >= SMALL_RUN_BYTES
 
 
+def hashed_data(data: bytes | mmap.mmap) -> bool:
+    """True if a line of ``data`` that starts with ``#`` may have a run line's shape
+    (``#5 Q0 d1 1 0.9 t``): polars would drop it as a comment without a word, where the
+    reference reader warns of it (or, for trec_eval 9.0.8, reads it). Comment lines are
+    few: each is looked at alone.
+
+    >>> hashed_data(b"# a note\\nq1 Q0 d1 1 0.9 t\\n")
+    False
+    >>> hashed_data(b"q1 Q0 d1 1 0.9 t\\n#5 Q0 d2 1 0.9 t")
+    True
+    """
+    from ._records import is_run_shape, split_fields
+
+    for start in _comment_starts(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end == -1 else end
+        line = bytes(data[start:end]).decode("utf-8", "replace")
+        if line.lstrip().startswith("#") and is_run_shape(split_fields(line)):
+            return True
+    return False
+
+
+def _comment_starts(data: bytes | mmap.mmap) -> Iterator[int]:
+    """Where each line that starts with ``#``, or with spaces and ``#``, starts (lines that
+    start with a space are few: a run has none)."""
+    if data[:1] in (b"#", b" "):
+        yield 0  # looked at, whatever it is
+    for lead in (b"\n#", b"\n "):
+        found = data.find(lead)
+        while found != -1:
+            yield found + 1
+            found = data.find(lead, found + 1)
+
+
 def read_trec_columns(path: Path) -> RunColumns | None:
     """The columns of a 6-column TREC run read with polars, or None where polars might
     read it differently from the reference reader (which then reads it)."""
@@ -195,6 +236,10 @@ def read_trec_columns(path: Path) -> RunColumns | None:
         return None
     data, status = mapped
     has_hash = data.find(b"#") != -1  # comment lines must be looked for
+    if has_hash and hashed_data(data):
+        if isinstance(data, mmap.mmap):
+            data.close()
+        return None
     # Not hashed where the digest is known already (a remote file's copy, hashed as copied).
     hashed = status is not None and digests.recorded(path, status) is None
     checks = _Beside(data, has_hash, hashlib.sha256() if hashed else None)

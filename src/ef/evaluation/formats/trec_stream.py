@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from . import digests
 from ._io import open_binary
-from .trec_fast import RunColumns, _Beside, _columns, _parse
+from .trec_fast import RunColumns, _Beside, _columns, _parse, hashed_data
 
 __all__ = ["NotStreamable", "iter_trec_batches"]
 
@@ -193,6 +193,8 @@ def _batch(pl: Any, body: bytes, digest: hashlib._Hash | None, seen: _Seen) -> R
     NotStreamable where the fast reader would decline, or where a query of ``seen`` (the
     queries of the blocks before) comes again."""
     has_hash = body.find(b"#") != -1
+    if has_hash and hashed_data(body):
+        raise NotStreamable("a '#' line with a run line's shape: the reference reader looks")
     checks = _Beside(body, has_hash, digest)
     checks.start()
     try:

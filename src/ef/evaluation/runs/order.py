@@ -13,7 +13,7 @@ import math
 import reprlib
 from collections.abc import Mapping, Sequence
 
-__all__ = ["TIE_POLICIES", "check_tie_policy", "ranking_of", "scored_order"]
+__all__ = ["TIE_POLICIES", "check_tie_policy", "ranking_of", "refuse_repeats", "scored_order"]
 
 #: What each tie policy means, as the docs and the manifest say it.
 TIE_POLICIES = {
@@ -72,7 +72,8 @@ def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> li
     """One query's doc ids in rank order.
 
     A scored mapping is ordered by trec_eval's rule (score descending as float32, then doc id
-    descending); a list is used in the order given, a repeated doc counting at its best rank.
+    descending); a list is used in the order given, a repeated doc counting at its best rank
+    (:func:`refuse_repeats` refuses one where the run is evaluated as given).
 
     >>> ranking_of("q1", {"d1": 0.5, "d2": 0.5, "d3": 0.9})
     ['d3', 'd2', 'd1']
@@ -90,3 +91,48 @@ def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> li
     if isinstance(ranked, str):
         raise TypeError(f"run[{query_id!r}] is a str; expected {{doc: score}} or a list of docs")
     return list(dict.fromkeys(ranked))
+
+
+def refuse_repeats(run: Mapping[str, object], rankings: Mapping[str, Sequence[str]]) -> None:
+    """Refuse a ranked list of ``run`` that names a doc twice (its ``rankings`` entry, the
+    list de-duplicated by :func:`ranking_of`, is shorter), naming every such query and doc.
+
+    A run file that lists a doc twice for a query is refused (trec_eval refuses it too); a
+    ranked list given in memory is the same run, so it is refused the same way rather than
+    scored with the copy quietly dropped.
+
+    >>> run = {"q1": ["d2", "d1", "d2"], "q2": ["d3"]}
+    >>> refuse_repeats(run, {q: ranking_of(q, docs) for q, docs in run.items()})
+    Traceback (most recent call last):
+        ...
+    ValueError: run['q1'] lists doc 'd2' twice (ranks 1 and 3): a ranked list names each \
+doc once, as a run file must; keep each doc at its best rank with list(dict.fromkeys(docs)), \
+or give {doc: score}
+    """
+    faults = []
+    for query_id, ranking in rankings.items():
+        docs = run[query_id]
+        if isinstance(docs, Mapping) or not isinstance(docs, Sequence):
+            continue
+        if len(ranking) == len(docs):
+            continue
+        places: dict[object, list[int]] = {}
+        for rank, doc in enumerate(docs, 1):
+            places.setdefault(doc, []).append(rank)
+        for doc, ranks in places.items():
+            if len(ranks) > 1:
+                faults.append(f"run[{query_id!r}] lists doc {doc!r} {_times(ranks)}")
+    if faults:
+        more = f" (and {len(faults) - 5} more)" if len(faults) > 5 else ""
+        raise ValueError(
+            f"{'; '.join(faults[:5])}{more}: a ranked list names each doc once, as a run file "
+            "must; keep each doc at its best rank with list(dict.fromkeys(docs)), or give "
+            "{doc: score}"
+        )
+
+
+def _times(ranks: Sequence[int]) -> str:
+    """``twice (ranks 1 and 3)``, ``3 times (ranks 1, 2 and 5)``."""
+    times = "twice" if len(ranks) == 2 else f"{len(ranks)} times"
+    shown = ", ".join(map(str, ranks[:-1]))
+    return f"{times} (ranks {shown} and {ranks[-1]})"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .order import ranking_of
+from .order import ranking_of, refuse_repeats
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -53,20 +53,24 @@ class RankedRun(Protocol):
 class RankedLists:
     """A run of ranked lists, ``{query_id: [doc_id, ...]}``, in memory.
 
-    Each list is used in its order, a repeated doc at its best rank, as
+    Each list is used in its order, as
     :meth:`RunTable.from_dict <ef.evaluation.RunTable.from_dict>` uses them, without building
     its arrays: for the rankings of :func:`~ef.evaluation.retrieve` that is most of the cost
-    of scoring them. ``checked=True`` trusts lists that are de-duplicated already.
+    of scoring them. A list that names a doc twice is refused, as a run file that does is
+    (:func:`~ef.evaluation.runs.order.refuse_repeats`). ``checked=True`` trusts lists that
+    are de-duplicated already (a retriever's results, kept at their best rank).
 
-    >>> run = RankedLists({"q1": ["d2", "d1", "d2"]})
+    >>> run = RankedLists({"q1": ["d2", "d1"]})
     >>> run.ranking("q1"), "q2" in run
     (['d2', 'd1'], False)
     """
 
     def __init__(self, run: Mapping[str, Sequence[str]], *, checked: bool = False) -> None:
-        self._rankings: dict[str, Sequence[str]] = (
-            dict(run) if checked else {q: ranking_of(q, docs) for q, docs in run.items()}
-        )
+        if checked:
+            self._rankings: dict[str, Sequence[str]] = dict(run)
+        else:
+            self._rankings = {q: ranking_of(q, docs) for q, docs in run.items()}
+            refuse_repeats(run, self._rankings)
         self.query_ids = list(self._rankings)
 
     def __contains__(self, query_id: object) -> bool:

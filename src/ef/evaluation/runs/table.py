@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from ..formats.trec_fast import RunColumns
 from ..hits import JudgedHits
-from .order import ranking_of
+from .order import ranking_of, refuse_repeats
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -143,8 +143,12 @@ class RunTable:
         *,
         ordered: bool | None = None,
         name: str | None = None,
+        listed: bool = False,
     ) -> None:
         self.name = name
+        #: Are the rows in an order the source chose (a file's lines, a table's rows), which
+        #: may say how it meant its docs ranked, or a mapping's, which says nothing?
+        self.listed = listed
         self.query_ids = tuple(query_ids)
         self._index = {q: i for i, q in enumerate(self.query_ids)}
         self.offsets = offsets
@@ -167,15 +171,19 @@ class RunTable:
         return f"<RunTable{named}: {len(self.query_ids)} queries, {len(self)} docs>"
 
     @classmethod
-    def from_dict(cls, run: RunInput, *, name: str | None = None) -> RunTable:
+    def from_dict(cls, run: RunInput, *, name: str | None = None, listed: bool = False) -> RunTable:
         """A table of ``{qid: {doc: score}}`` or ``{qid: [doc, ...]}`` (a ranked list keeps
-        its order; a repeated doc counts at its best rank), called ``name``."""
+        its order; one that names a doc twice is refused), called ``name``; ``listed`` if
+        the mapping's order is a file's (a reader's)."""
         query_ids: list[str] = []
         docs: list[str] = []
         scores: list[float] = []
         offsets = [0]
+        lists: dict[str, Sequence[str]] = {}
         for query_id, ranked in run.items():
             ordered = ranking_of(query_id, ranked)  # validates scores, de-duplicates lists
+            if not isinstance(ranked, Mapping):
+                lists[query_id] = ordered
             query_ids.append(query_id)
             if isinstance(ranked, Mapping):
                 # Rows in the mapping's order: the input_order tie policy needs it.
@@ -185,12 +193,14 @@ class RunTable:
                 docs.extend(ordered)
                 scores.extend(float(len(ordered) - i) for i in range(len(ordered)))
             offsets.append(len(docs))
+        refuse_repeats(run, lists)
         return cls(
             query_ids,
             np.asarray(offsets, dtype=np.int64),
             np.asarray(scores, dtype=np.float64),
             _ListDocs(docs),
             name=name,
+            listed=listed,
         )
 
     @classmethod
@@ -214,18 +224,20 @@ class RunTable:
         from ..formats.files import read_run_columns
 
         read = read_run_columns(Path(path), format, registry=registry)
-        return cls.from_columns(read) if isinstance(read, RunColumns) else cls.from_dict(read)
+        if isinstance(read, RunColumns):
+            return cls.from_columns(read)
+        return cls.from_dict(read, listed=True)
 
     @classmethod
     def from_columns(cls, columns: RunColumns) -> RunTable:
         """The table of a run read as columns (the TREC format's fast reader, or a table's
-        columns: a DataFrame or a Parquet file)."""
+        columns: a DataFrame or a Parquet file), its rows in their order there."""
         docs: _DocColumn
         if isinstance(columns.docs, list):
             docs = _ListDocs(columns.docs)
         else:
             docs = _SeriesDocs(columns.docs, columns.hashes)
-        return cls(columns.query_ids, columns.offsets, columns.scores, docs)
+        return cls(columns.query_ids, columns.offsets, columns.scores, docs, listed=True)
 
     def ranking(
         self, query_id: str, tie_policy: str = "trec_eval", *, float64: bool = False
@@ -290,6 +302,7 @@ class RunTable:
             self._docs.subset(keep),
             ordered=self._ordered,
             name=self.name,
+            listed=self.listed,
         )
 
     def to_dict(self) -> dict[str, dict[str, float]]:
@@ -421,6 +434,40 @@ class RunTable:
             dtype=np.int64,
             count=rows.size,
         )
+
+    def rising(self) -> tuple[Ints, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Per query, in order: how often its score changes from a row to the next (as
+        float32: 0 if all are equal; if they rise, its distinct scores less one); do its
+        scores rise down the rows (never fall, so the rows go from the lowest score up);
+        and are they its ranks, ``1, 2, 3, ...`` (a rank column read as the scores)?
+
+        >>> table = RunTable.from_dict({"q1": {"a": 0.1, "b": 0.5}, "q2": {"c": 2.0, "d": 1.0},
+        ...                             "q3": {"e": 1.0, "f": 2.0}, "q4": {"g": 1.0, "h": 1.0}})
+        >>> [v.tolist() for v in table.rising()]
+        [[1, 1, 1, 0], [True, False, True, False], [False, False, True, False]]
+        """
+        s, starts, ends = self.scores, self.offsets[:-1], self.offsets[1:]
+        count = len(self.query_ids)
+        ups, downs = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
+        many = np.flatnonzero(ends - starts > 1)  # queries with a pair of rows
+        if many.size:
+            up, down = s[1:] > s[:-1], s[1:] < s[:-1]  # pair j: rows j and j + 1
+            across = ends[(ends > 0) & (ends < s.size)] - 1  # a pair across two queries
+            up[across] = down[across] = False
+            # Each segment runs to the next such query's first row: what lies between is
+            # pairs across queries, all False.
+            ups[many] = np.add.reduceat(up, starts[many], dtype=np.int64)
+            downs[many] = np.add.reduceat(down, starts[many], dtype=np.int64)
+        steps = ups + downs
+        rising = (ups > 0) & (downs == 0)
+        as_ranks = rising.copy()
+        if rising.any():  # rare: then see whether the scores are the ranks
+            rank = np.arange(1, s.size + 1, dtype=np.float64)
+            rank -= np.repeat(starts, ends - starts)
+            filled = np.flatnonzero(ends > starts)
+            off = np.add.reduceat(self.original_scores != rank, starts[filled], dtype=np.int64)
+            as_ranks[filled[off > 0]] = False
+        return steps, rising, as_ranks
 
     def _ranking_scores(self, float64: bool) -> npt.NDArray[np.float32] | npt.NDArray[np.float64]:
         return self.original_scores if float64 else self.scores
