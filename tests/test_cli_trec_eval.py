@@ -183,7 +183,7 @@ def test_no_query_in_common_names_ids_of_each_side_and_the_likely_cause(
         assert cause in err
 
 
-def test_doc_ids_that_do_not_meet_the_qrels_are_a_note_and_stdout_stays_trec_eval_s(
+def test_doc_ids_that_do_not_meet_the_qrels_are_a_warning_and_stdout_stays_trec_eval_s(
     tmp_path: Path,
 ) -> None:
     qrels, run = tmp_path / "qrels", tmp_path / "run"
@@ -195,7 +195,7 @@ def test_doc_ids_that_do_not_meet_the_qrels_are_a_note_and_stdout_stays_trec_eva
     code, out, err = ours("-m", "P.1", str(qrels), str(run))
     assert code == 0
     assert out == right.replace("1.0000", "0.0000")  # trec_eval's zeros, unchanged
-    assert err.startswith("note: no scored query retrieves a judged doc: ")
+    assert err.startswith("warning: no scored query retrieves a judged doc: ")
     assert "likely cause: the ids differ in case ('cacm-1' and 'CACM-1')" in err
     assert err.count("\n") == 1
 
