@@ -311,3 +311,25 @@ def test_the_cli_refuses_swapped_parquet_files_and_scores_them_when_told(tmp_pat
     scored_as_given = CliRunner().invoke(cli, [*swapped, "--no-check-swapped"])
     assert scored_as_given.exit_code == 0, scored_as_given.output
     assert '"ndcg@10"' in scored_as_given.output
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_the_issue_example_as_dataframes_warns_too(library: str) -> None:
+    # Read from a table, the qrels' 2.0 becomes the grade 2: the frames' column types say
+    # which side holds floats.
+    import polars as pl
+
+    run = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}}
+    qrels = {"q1": {"d2": 1}, "q2": {"d3": 2}}
+
+    def table(values: dict[str, dict[str, Any]]) -> Any:
+        rows = [(q, d, v) for q, docs in values.items() for d, v in docs.items()]
+        data = pd.DataFrame(rows, columns=["q_id", "doc_id", "score"])
+        return data if library == "pandas" else pl.from_dict(data.to_dict("list"))
+
+    with pytest.warns(InputWarning, match="run and qrels may be swapped: .*ints, the qrels"):
+        evaluate_run(table(qrels), table(run), metrics=("ndcg@10",))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        right = evaluate_run(table(run), table(qrels), metrics=("ndcg@10",))
+    assert right.metrics["ndcg@10"] == pytest.approx(0.8154648767857288)

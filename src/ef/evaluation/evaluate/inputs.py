@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, cast
 from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..errors import InputWarning
 from ..formats.files import format_for, read_qrels
-from ..formats.frames import is_table, lazy_frame_hint, qrels_of_table, run_columns_of_table
+from ..formats.frames import (
+    is_table,
+    lazy_frame_hint,
+    qrels_of_table,
+    run_columns_of_table,
+    value_type,
+)
 from ..formats.parquet import read_parquet_rows
 from ..formats.remote import is_url, local_copy, named_as
 from ..runs.ranked import RankedLists
@@ -278,7 +284,15 @@ def load_inputs(
         if isinstance(run, Mapping):
             check_not_swapped(run, judged)
         elif tabular(run, run_format, registry) or tabular(qrels, qrels_format, registry):
-            check_not_swapped(table, judged)  # files of lines are told apart by their readers
+            # Files of lines are told apart by their readers. Two DataFrames keep the types
+            # of their value columns, which reading loses (2.0 as a grade reads as 2).
+            types = None
+            if is_table(run) and is_table(qrels):
+                types = (
+                    value_type(run, "run", run_columns),
+                    value_type(qrels, "qrels", qrels_columns),
+                )
+            check_not_swapped(table, judged, types=types)
         elif not isinstance(qrels, (str, os.PathLike)):
             check_not_swapped(run, judged)
     check_overlap(table, judged, averaging)

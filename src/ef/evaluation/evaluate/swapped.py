@@ -272,8 +272,10 @@ def _type_of(shape: _Shape) -> str | None:
     return None
 
 
-def _types_signal(run: _Shape, qrels: _Shape) -> _Signal:
-    ran, judged = _type_of(run), _type_of(qrels)
+def _types_signal(
+    run: _Shape, qrels: _Shape, types: tuple[str | None, str | None] | None = None
+) -> _Signal:
+    ran, judged = types or (_type_of(run), _type_of(qrels))
     if (ran, judged) == ("int", "float"):
         return _Signal(1, "the run argument's values are ints, the qrels argument's floats")
     if (ran, judged) == ("float", "int"):
@@ -345,9 +347,13 @@ def _shapes(
     return _shape("run", run, ran), _shape("qrels", qrels, judged)
 
 
-def swap_verdict(run: object, qrels: Qrels) -> Verdict | None:
+def swap_verdict(
+    run: object, qrels: Qrels, *, types: tuple[str | None, str | None] | None = None
+) -> Verdict | None:
     """What the shape of ``run`` and ``qrels`` says of their order: ``None`` if nothing
-    points to a swap, else whether to refuse or warn, and why.
+    points to a swap, else whether to refuse or warn, and why. ``types`` are the value types
+    (``"int"``, ``"float"``) of the two as given, where reading them lost it (DataFrames:
+    a whole float grade reads as an int).
 
     A run of ranked lists (no scores), or of another shape than a mapping or a
     :class:`~ef.evaluation.RunTable`, is not looked at.
@@ -367,7 +373,7 @@ def swap_verdict(run: object, qrels: Qrels) -> Verdict | None:
         values,
         _docs_signal(ran, judged),
         _containment_signal(ran, judged),
-        _types_signal(ran, judged),
+        _types_signal(ran, judged, types),
     ]
     action = _decide(signals)
     if action is None:
@@ -379,7 +385,13 @@ def swap_verdict(run: object, qrels: Qrels) -> Verdict | None:
     )
 
 
-def check_not_swapped(run: object, qrels: Qrels, *, stacklevel: int = 4) -> None:
+def check_not_swapped(
+    run: object,
+    qrels: Qrels,
+    *,
+    stacklevel: int = 4,
+    types: tuple[str | None, str | None] | None = None,
+) -> None:
     """Refuse a run and qrels given the wrong way round when their shapes agree on it
     (a ``ValueError``), warn when they are mixed (an :class:`~ef.evaluation.InputWarning`
     from ``stacklevel`` frames up, counted as :func:`warnings.warn` does: by default the
@@ -399,7 +411,7 @@ def check_not_swapped(run: object, qrels: Qrels, *, stacklevel: int = 4) -> None
 numbers from 1 to 100), the run argument grades (whole numbers from 1 to 2); the qrels \
 argument holds 100 docs per query, the run argument 1.5; ...
     """
-    verdict = swap_verdict(run, qrels)
+    verdict = swap_verdict(run, qrels, types=types)
     if verdict is None:
         return
     if verdict.action == "refuse":

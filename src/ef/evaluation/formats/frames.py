@@ -50,6 +50,7 @@ __all__ = [
     "qrels_of_table",
     "run_columns_of_table",
     "run_of_table",
+    "value_type",
 ]
 
 Kind = Literal["run", "qrels"]
@@ -296,6 +297,34 @@ def qrels_of_table(
     is an ``int`` (as a qrels file gives it), another finite number a ``float``."""
     groups, values = _grouped(_columns(table, where), "qrels", columns)
     return {q: {d: _grade(values[row]) for d, row in docs.items()} for q, docs in groups.items()}
+
+
+def value_type(table: Any, kind: Kind, columns: Sequence[str] | None = None) -> str | None:
+    """``"int"`` or ``"float"``: the type of the score (``kind="run"``) or grade column of a
+    DataFrame as it was built, before reading turns a whole float into an int; None if
+    neither, or if the column cannot be told (reading it says why).
+
+    >>> value_type({"q_id": ["q1"], "doc_id": ["d1"], "score": [2.0]}, "run")
+    'float'
+    """
+    try:
+        _, _, name = _pick_columns(_columns(table, "the table"), kind, columns)
+    except (TypeError, ValueError):
+        return None
+    column = table[name]
+    dtype = getattr(column, "dtype", None)
+    if dtype is None:  # a dict of lists: the values' own types
+        found = {type(v) for v in column}
+        return (
+            "int"
+            if found and all(issubclass(t, numbers.Integral) and t is not bool for t in found)
+            else "float"
+            if found and all(issubclass(t, float) for t in found)
+            else None
+        )
+    if frame_library(table) == "polars":
+        return "int" if dtype.is_integer() else "float" if dtype.is_float() else None
+    return {"i": "int", "u": "int", "f": "float"}.get(getattr(dtype, "kind", ""))
 
 
 def _grade(value: Any) -> Any:
