@@ -317,7 +317,7 @@ def value_type(table: Any, kind: Kind, columns: Sequence[str] | None = None) -> 
         found = {type(v) for v in column}
         return (
             "int"
-            if found and all(issubclass(t, numbers.Integral) and t is not bool for t in found)
+            if found and all(issubclass(t, numbers.Integral) for t in found) and bool not in found
             else "float"
             if found and all(issubclass(t, float) for t in found)
             else None
