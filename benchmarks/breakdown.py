@@ -154,7 +154,7 @@ def child(run: str, qrels: str) -> dict[str, Any]:
     times: dict[str, float] = defaultdict(float)
     times["imports and plugins"] = time.perf_counter() - start
     undo: list[Callable[[], None]] = []
-    missing = _install(STAGES + BESIDE, times, undo)  # type: ignore[arg-type]
+    missing = _install(STAGES + BESIDE, times, undo)  # type: ignore[operator]
     from ef.evaluation.cli import cli
 
     args = ["evaluate", qrels, run, "-m", MEASURES, "--averaging", "intersection", "-o", "json"]
@@ -483,8 +483,12 @@ def scale_plan(
     if scale == "XL" and binary is not None:
         binary, c_why = None, "not run at XL: it reads the whole run (32-bit sizes: it fails)"
     five = ["-c", *(arg for m in TREC_MEASURES for arg in ("-m", m)), *files]
-    c_five = Side("trec_eval 9.0.8 (C), same measures", binary and [binary, *five], c_why)
-    c_all = Side("trec_eval 9.0.8 (C) -q -c -m all_trec", binary and [binary, *flags], c_why)
+    c_five = Side(
+        "trec_eval 9.0.8 (C), same measures", None if binary is None else [binary, *five], c_why
+    )
+    c_all = Side(
+        "trec_eval 9.0.8 (C) -q -c -m all_trec", None if binary is None else [binary, *flags], c_why
+    )
     warm = Side("evaluate_run, warm (2nd call)", _snippet("evaluate_run", run, qrels), timed="warm")
     candidates = {
         "pytrec_eval": [Pair("evaluate/pytrec_eval", evaluate, _python_peer(
@@ -516,8 +520,8 @@ START_UP = Pair(
 HEAVY = ("numpy", "polars", "pandas", "rich", "pyarrow")
 #: The commands stages.py splits by kind: (label, stages.py's arguments before the files).
 STAGED = (
-    ("ef-eval evaluate", ["evaluate"]),
-    ("ef-trec-eval -q -c -m all_trec", ["trec_eval", "-q", "-c", "-m", "all_trec"]),
+    ("ef-eval evaluate", ("evaluate",)),
+    ("ef-trec-eval -q -c -m all_trec", ("trec_eval", "-q", "-c", "-m", "all_trec")),
 )
 
 
@@ -539,11 +543,17 @@ def _one(side: Side, out: Path) -> dict[str, Any]:
     return result
 
 
-def _stage_command(args: list[str], run: Path, qrels: Path, out: Path) -> list[str]:
+def staged_commands(scale: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The commands of STAGED run at ``scale``: at XL, not ef-trec-eval, which (as trec_eval)
+    reads the whole run into memory."""
+    return [(label, args) for label, args in STAGED if scale != "XL" or args[0] != "trec_eval"]
+
+
+def _stage_command(args: Sequence[str], run: Path, qrels: Path, out: Path) -> list[str]:
     return [sys.executable, str(HERE / "stages.py"), str(out), *args, str(qrels), str(run)]
 
 
-def _importtime_command(args: list[str], run: Path, qrels: Path) -> list[str]:
+def _importtime_command(args: Sequence[str], run: Path, qrels: Path) -> list[str]:
     """``-c`` code running a STAGED command as its console script does, and its arguments."""
     command, *flags = args
     if command == "evaluate":
@@ -558,16 +568,22 @@ def _importtime_command(args: list[str], run: Path, qrels: Path) -> list[str]:
 
 
 def measure_scale(
-    pairs: list[Pair], run: Path, qrels: Path, repeat: int, scratch: Path, *, staged: bool = True
+    pairs: list[Pair],
+    run: Path,
+    qrels: Path,
+    repeat: int,
+    scratch: Path,
+    *,
+    staged: Sequence[tuple[str, tuple[str, ...]]] = STAGED,
 ) -> dict[str, Any]:
     """``repeat`` rounds, each running every command once: ``python -c pass``, stages.py on
-    each command of STAGED, then each pair, ef first. The raw results, by what was run."""
+    each command of ``staged``, then each pair, ef first. The raw results, by what was run."""
     start_ups: list[float] = []
-    stages: dict[str, list[dict[str, Any]]] = {label: [] for label, *_ in STAGED}
+    stages: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in staged}
     sides: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for round_ in range(repeat):
         start_ups.append(_measure([sys.executable, "-c", "pass"], scratch / "pass.out")["wall"])
-        for label, args in STAGED if staged else ():
+        for label, args in staged:
             report = scratch / "stages.json"
             report.unlink(missing_ok=True)
             command = _stage_command(args, run, qrels, report)
@@ -738,7 +754,7 @@ def by_scale(scales: Sequence[str], repeat: int, data: Path, peers: Sequence[str
         scratch = Path(tmp)
         os.environ.setdefault("NUMBA_CACHE_DIR", str(scratch / "numba"))  # ranx: compiled once
         print("\n## Start-up\n", flush=True)
-        measured = measure_scale([START_UP], Path(), Path(), repeat, scratch, staged=False)
+        measured = measure_scale([START_UP], Path(), Path(), repeat, scratch, staged=())
         results["start-up"] = pair_results([START_UP], measured)
         results["start-up"]["heavy"] = heavy_imports()
         print(table(PAIR_HEADER, pair_rows([START_UP], results["start-up"])))
@@ -752,12 +768,15 @@ def by_scale(scales: Sequence[str], repeat: int, data: Path, peers: Sequence[str
             lines = _count_lines(run)
             print(f"run {run} ({lines:,} lines, {run.stat().st_size / 1e6:.1f} MB), qrels {qrels}")
             pairs = scale_plan(scale, run, qrels, c_binary, peers)
-            measured = measure_scale(pairs, run, qrels, repeat, scratch)
+            staged = staged_commands(scale)
+            measured = measure_scale(pairs, run, qrels, repeat, scratch, staged=staged)
             results[scale] = pair_results(pairs, measured)
             print("\nWhere the time goes (s, medians):\n")
             print(table(STAGE_HEADER, stage_rows(measured)))
+            for label, _ in set(STAGED) - set(staged):
+                print(f"\n{label}: not run at {scale}, it reads the whole run into memory")
             print("\nImports by package (-X importtime self time, s, medians):\n")
-            for label, args in STAGED:
+            for label, args in staged:
                 command = _importtime_command(args, run, qrels)
                 summary = import_summary(sys.executable, min(repeat, 3), command)
                 print(f"- {label}: " + ", ".join(f"{g} {s:.3f}" for g, s in summary))

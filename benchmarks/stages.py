@@ -109,7 +109,7 @@ def _patch(module: object, target: str, kind: str) -> None:
         _missing.append(f"{getattr(module, '__name__', '?')}:{target}")
         return
     if isinstance(found, classmethod | staticmethod):
-        setattr(owner, name, type(found)(_timed(found.__func__, kind)))
+        setattr(owner, name, type(found)(_timed(found.__func__, kind)))  # type: ignore[arg-type]
     else:
         setattr(owner, name, _timed(found, kind))
 

@@ -481,3 +481,6 @@ def test_at_xl_the_in_memory_peers_and_trec_eval_are_rows_saying_why_not(tmp_pat
     assert all(not_run.values()), not_run
     assert not_run["evaluate/pytrec_eval"].startswith("not run at XL: it holds the whole run")
     assert not_run["trec_eval/trec_eval"].startswith("not run at XL: it reads the whole run")
+    # Nor is ef-trec-eval's time split there: it too holds the whole run.
+    assert [label for label, _ in breakdown.staged_commands("XL")] == ["ef-eval evaluate"]
+    assert breakdown.staged_commands("M") == list(breakdown.STAGED)
