@@ -20,10 +20,11 @@ real runs in the shared data folder: ../shared beside the checkout, or
   ``evaluate_run``'s, and ``ef-trec-eval -q -c -m all_trec`` against the C trec_eval's;
 
 then the issue-26 targets, each ratio against its limit. Times are medians of ``--repeat``
-rounds; a ratio is ef's time over the peer's, the median of the rounds' ratios; peak RSS is
-each process's own (``os.wait4``). A peer that is not installed, a C trec_eval that cannot
-be built, a data folder that is absent: a row or a line says so, and the rest runs. At XL
-the tools that hold the whole run in memory are not run (run.py's IN_MEMORY).
+rounds; a ratio is ef's median over the peer's, beside the range of the rounds' own ratios
+(on a shared machine, the noise); peak RSS is each process's own (``os.wait4``). A peer
+that is not installed, a C trec_eval that cannot be built, a data folder that is absent: a
+row or a line says so, and the rest runs. At XL the tools that hold the whole run in memory
+are not run (run.py's IN_MEMORY), nor is ef-trec-eval.
 
 **Finely** (RUN QRELS given): each process imports what the command needs (timed as
 "imports"), then runs the command's ``main()`` in-process with a timer around each stage's
@@ -633,8 +634,8 @@ def stage_rows(measured: dict[str, Any]) -> list[list[str]]:
 
 
 def pair_results(pairs: list[Pair], measured: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Each pair's medians and ratio (ef over the peer, the median of the rounds' ratios), or
-    why it has none."""
+    """Each pair's medians, their ratio (ef's over the peer's) and each round's ratio; or why
+    it has none."""
     out: dict[str, dict[str, Any]] = {}
     for pair in pairs:
         ef, peer = (
@@ -655,7 +656,8 @@ def pair_results(pairs: list[Pair], measured: dict[str, Any]) -> dict[str, dict[
         result = {
             "ef": _median(ef_s),
             "peer": _median(peer_s),
-            "ratio": _median(e / p for e, p in zip(ef_s, peer_s, strict=True)),
+            "ratio": _median(ef_s) / _median(peer_s),
+            "rounds": [e / p for e, p in zip(ef_s, peer_s, strict=True)],
             "ef_rss": _median(r["rss_mb"] for r in ef),
             "peer_rss": _median(r["rss_mb"] for r in peer),
         }
@@ -670,10 +672,11 @@ def pair_rows(pairs: list[Pair], results: dict[str, dict[str, Any]]) -> list[lis
     for pair in pairs:
         r = results[pair.key]
         if "why_not" in r:
-            rows.append([pair.ef.label, "-", pair.peer.label, r["why_not"], "-", "-", "-", ""])
+            rows.append([pair.ef.label, "-", pair.peer.label, r["why_not"], "-", "-", "-", "-", ""])
             continue
         same = "" if "same" not in r else ("yes" if r["same"] else "NO")
-        times = [f"{r['ef']:.3f}", f"{r['peer']:.3f}", f"{r['ratio']:.3f}"]
+        spread = f"{min(r['rounds']):.2f} to {max(r['rounds']):.2f}"
+        times = [f"{r['ef']:.3f}", f"{r['peer']:.3f}", f"{r['ratio']:.3f}", spread]
         rss = [f"{r['ef_rss']:.0f}", f"{r['peer_rss']:.0f}"]
         rows.append([pair.ef.label, times[0], pair.peer.label, *times[1:], *rss, same])
     return rows
@@ -691,7 +694,8 @@ def table(header: Sequence[str], rows: list[list[str]]) -> str:
 TEXT = {"command", "ef", "peer", "same bytes", "target", "scale", "limit", ""}
 STAGE_HEADER = ["command", "interpreter start", "imports", "plugin discovery", "reading",
                 "scoring", "output", "other", "exit", "process", "peak RSS MB"]  # fmt: skip
-PAIR_HEADER = ["ef", "s", "peer", "s", "ef / peer", "ef RSS MB", "peer RSS MB", "same bytes"]
+PAIR_HEADER = ["ef", "s", "peer", "s", "ef / peer", "rounds", "ef RSS MB", "peer RSS MB",
+               "same bytes"]  # fmt: skip
 
 #: The issue-26 targets: (scale, pair key, what, limit); "rss" in a key: ef's peak RSS in MB.
 IMPORT_VS_NUMPY = 'python -c "import ef.evaluation" / python -c "import numpy"'
@@ -788,9 +792,8 @@ def by_scale(scales: Sequence[str], repeat: int, data: Path, peers: Sequence[str
             }
             if missing:
                 print(f"\n(not found, so not timed: {', '.join(sorted(missing))})")
-            print(
-                "\nAgainst each peer (s, medians; ef / peer: the median of the rounds' ratios):\n"
-            )
+            print("\nAgainst each peer (s, medians; ef / peer: their ratio; rounds: the range of"
+                  " each round's ratio):\n")  # fmt: skip
             print(table(PAIR_HEADER, pair_rows(pairs, results[scale])))
     print("\n## Targets (issue 26)\n")
     print(table(["target", "scale", "measured", "limit", ""], target_rows(results)))

@@ -429,7 +429,10 @@ def test_by_scale_prints_every_row_with_its_ratio(fake_scales, monkeypatch, caps
     ranx = "| ranx, warm (2nd call) | not installed (pip install ranx==0.3.21) |"
     assert out.count(ranx) == 2
     assert (
-        out.count("| trec_eval 9.0.8 (C) -q -c -m all_trec | 2.000 | 0.500 | 120 | 60 | yes |") == 2
+        out.count(
+            "| trec_eval 9.0.8 (C) -q -c -m all_trec | 2.000 | 0.500 | 0.50 to 0.50 | 120 | 60 | yes |"
+        )
+        == 2
     )
     numpy = ("ef-trec-eval -c -m all_trec", "1.000", 'python -c "import numpy"', "2.000")
     assert _rows(out, *numpy) == 1  # CACM's alone
