@@ -351,8 +351,10 @@ def measure_tool(tool: str, run: Path, qrels: Path, env: dict[str, str]) -> dict
         return measure(TOOLS[tool], run, qrels, env)
 
 
-#: Where build.sh builds the C trec_eval from the source archives (../shared/oracles).
-ORACLES = HERE.parents[1] / "shared" / "oracles" / "build.sh"
+#: Where build.sh builds the C trec_eval from the source archives: ../shared/oracles beside
+#: the checkout, or under ``EF_EVALUATION_SHARED`` (as the tests' shared folder).
+SHARED = Path(os.environ.get("EF_EVALUATION_SHARED", HERE.parents[1] / "shared"))
+ORACLES = SHARED / "oracles" / "build.sh"
 
 
 @functools.cache

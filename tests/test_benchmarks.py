@@ -311,3 +311,179 @@ def test_a_sliced_scale_is_grouped_and_shaped_like_the_others(small, tmp_path) -
     lines = run_path.read_text().splitlines()
     firsts = [line.split()[0] for line in lines]
     assert len([q for i, q in enumerate(firsts) if i == 0 or q != firsts[i - 1]]) == len(run)
+
+
+# breakdown.py by scale: stages.py in a fresh process, the rest with a fake process timer.
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    import ef.evaluation
+
+    return dict(os.environ, PYTHONPATH=str(Path(ef.evaluation.__file__).parents[2]))
+
+
+@pytest.mark.parametrize(
+    ("args", "outputs"),
+    [
+        (["evaluate"], "ndcg"),
+        (["trec_eval", "-q", "-c", "-m", "all_trec"], "num_q"),
+    ],
+)
+def test_stages_charges_every_kind_of_a_command(small, tmp_path, args, outputs) -> None:
+    import json
+    import subprocess
+    import sys
+
+    stages = load("stages")
+    report = tmp_path / "stages.json"
+    command = [sys.executable, str(BENCHMARKS / "stages.py"), str(report), *args]
+    done = subprocess.run(
+        [*command, str(small[1]), str(small[0])],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        check=True,
+    )
+    assert outputs in done.stdout  # the command ran, its output to stdout
+    result = json.loads(report.read_text())
+    assert result["status"] == 0
+    assert result["missing"] == []  # every timed function found once its module loaded
+    assert list(result["spent"]) == list(stages.KINDS)
+    for kind in ("imports", "plugin discovery", "reading", "scoring", "output"):
+        assert result["spent"][kind] > 0, kind
+    assert sum(result["spent"].values()) == pytest.approx(result["total"], rel=1e-9)
+
+
+def _fake_process(command: list[str], out: Path) -> dict[str, object]:
+    """What breakdown._measure returns, without a process: ef's commands take 1 s and the
+    peers 2 s; stages.py writes its report; the warm snippets print 0.5 s and 0.25 s."""
+    import json
+
+    text = " ".join(command)
+    if "stages.py" in text:
+        spent = dict.fromkeys(load("stages").KINDS, 0.1)
+        Path(command[2]).write_text(json.dumps({"spent": spent, "missing": [], "status": 0,
+                                                "total": 0.6}))  # fmt: skip
+        return {"wall": 0.7, "rss_mb": 50.0}
+    if "ir_measures" in text:
+        return {"wall": 0.1, "rss_mb": 30.0, "failed": "exit status 1: ImportError: boom"}
+    if "warm=" in text:
+        out.write_text('{"warm": %s}\n' % (0.5 if "evaluate_run" in text else 0.25))
+        return {"wall": 3.0, "rss_mb": 90.0}
+    out.write_bytes(b"the same output")
+    if text.endswith(" pass"):
+        return {"wall": 0.01, "rss_mb": 10.0}
+    ef = "ef-eval" in text or "ef-trec-eval" in text or "ef.evaluation" in text
+    return {"wall": 1.0 if ef else 2.0, "rss_mb": 120.0 if ef else 60.0}
+
+
+@pytest.fixture
+def fake_scales(tmp_path, monkeypatch) -> tuple[ModuleType, Path]:
+    """breakdown.py with a fake process timer, and a shared folder of tiny CACM and SciFact
+    files (the SciFact run gzipped)."""
+    import gzip
+    import types
+
+    breakdown = load("breakdown")
+    shared = tmp_path / "shared"
+    for part in (*breakdown.REAL["cacm"], *breakdown.REAL["scifact"]):
+        (shared / part).parent.mkdir(parents=True, exist_ok=True)
+    for qrels, run in (breakdown.REAL["cacm"], breakdown.REAL["scifact"]):
+        (shared / qrels).write_text("1 0 d1 1\n")
+        lines = b"1 Q0 d1 1 2.0 bm25\n1 Q0 d2 2 1.0 bm25\n"
+        if run.endswith(".gz"):
+            (shared / run).write_bytes(gzip.compress(lines))
+        else:
+            (shared / run).write_bytes(lines)
+    monkeypatch.setenv("EF_EVALUATION_SHARED", str(shared))
+    monkeypatch.setattr(breakdown, "_measure", _fake_process)
+    monkeypatch.setattr(breakdown, "_tools", lambda: types.SimpleNamespace(compiled=lambda: None))
+    monkeypatch.setattr(breakdown, "c_trec_eval", lambda: ("/oracles/trec_eval", ""))
+    monkeypatch.setattr(breakdown, "heavy_imports", lambda: {"modules": []})
+    monkeypatch.setattr(breakdown, "import_summary", lambda *a, **k: [("numpy", 0.1)])
+    return breakdown, shared
+
+
+def _rows(out: str, *cells: str) -> int:
+    """How many table rows have cells that start with ``cells``."""
+    start = "| " + " | ".join(cells) + " |"
+    return sum(line.startswith(start) for line in out.splitlines())
+
+
+def test_by_scale_prints_every_row_with_its_ratio(fake_scales, monkeypatch, capsys) -> None:
+    breakdown, _ = fake_scales
+    monkeypatch.setattr(breakdown, "installed", lambda module: module != "ranx")
+    breakdown.main(["--scales", "cacm,scifact", "--repeat", "2"])
+    out = capsys.readouterr().out
+    # The stage rows: 0.1 s a kind, 0.7 s a process: exit = 0.7 - 0.01 (start) - 0.6.
+    row = "| 0.010 | 0.100 | 0.100 | 0.100 | 0.100 | 0.100 | 0.100 | 0.090 | 0.700 | 50 |"
+    assert out.count(f"| ef-eval evaluate {row}") == 2  # cacm, scifact
+    assert out.count(f"| ef-trec-eval -q -c -m all_trec {row}") == 2
+    assert "300,000" not in out
+    assert "(2 lines, " in out  # the SciFact run, decompressed to count and read
+    for peer in ("pytrec_eval (process)", "trec_eval 9.0.8 (C), same measures"):
+        assert _rows(out, "ef-eval evaluate", "1.000", peer, "2.000", "0.500") == 2
+    assert out.count("| ir_measures (process) | failed, ir_measures (process): exit status 1") == 2
+    ranx = "| ranx, warm (2nd call) | not installed (pip install ranx==0.3.21) |"
+    assert out.count(ranx) == 2
+    assert (
+        out.count(
+            "| trec_eval 9.0.8 (C) -q -c -m all_trec | 2.000 | 0.500 | 0.50 to 0.50 | 120 | 60 | yes |"
+        )
+        == 2
+    )
+    numpy = ("ef-trec-eval -c -m all_trec", "1.000", 'python -c "import numpy"', "2.000")
+    assert _rows(out, *numpy) == 1  # CACM's alone
+    # The targets, each ratio against its limit.
+    assert "| ef-eval evaluate / pytrec_eval process | cacm | 0.500 | ≤ 2 | met |" in out
+    assert "| ef-eval evaluate / pytrec_eval process | scifact | 0.500 | ≤ 0.5 | met |" in out
+    assert (
+        "| ef-trec-eval -q -c -m all_trec: peak RSS MB | scifact | 120 | ≤ 100 | NOT met |" in out
+    )
+    assert f"| {breakdown.IMPORT_VS_NUMPY} | start-up | 0.500 | ≤ 1 | met |" in out
+    assert "| start-up | none | no numpy | met |" in out
+    assert "| M |" not in out  # not asked for: no target row
+
+
+def test_the_warm_pair_compares_the_second_calls(fake_scales, capsys) -> None:
+    breakdown, _ = fake_scales
+    breakdown.main(["--scales", "cacm", "--repeat", "1", "--peers", "ranx"])
+    out = capsys.readouterr().out
+    warm = ("evaluate_run, warm (2nd call)", "0.500", "ranx, warm (2nd call)", "0.250", "2.000")
+    assert _rows(out, *warm) == 1
+    assert "pytrec_eval (process)" not in out  # --peers: ranx alone
+
+
+def test_a_missing_c_trec_eval_or_shared_folder_is_a_line_saying_so(
+    fake_scales, tmp_path, monkeypatch, capsys
+) -> None:
+    breakdown, shared = fake_scales
+    why = "no make or cc: cannot build trec_eval"
+    monkeypatch.setattr(breakdown, "c_trec_eval", lambda: (None, why))
+    (shared / breakdown.REAL["cacm"][1]).unlink()
+    monkeypatch.setattr(breakdown, "DISK_NEEDED", {"XL": 1 << 60})  # XL: not generated
+    breakdown.main(["--scales", "cacm,scifact,XL", "--repeat", "1", "--data", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "run.cacm-bm25.txt absent: the shared data folder is not beside this checkout" in out
+    assert f"| trec_eval 9.0.8 (C), same measures | {why} |" in out
+    assert (
+        f"| ef-trec-eval -q -c -m all_trec / trec_eval 9.0.8 | scifact | {why} | ≤ 1 | - |" in out
+    )
+    assert "## XL\n\nskipped: not generated: " in out
+    assert not list(tmp_path.glob("run.XL*"))
+    assert "| cacm |" not in out  # skipped: no targets of its
+
+
+def test_at_xl_the_in_memory_peers_and_trec_eval_are_rows_saying_why_not(tmp_path) -> None:
+    breakdown = load("breakdown")
+    run, qrels = tmp_path / "run.XL.trec", tmp_path / "qrels.XL.txt"
+    pairs = breakdown.scale_plan("XL", run, qrels, ("/oracles/trec_eval", ""), breakdown.PEERS)
+    not_run = {pair.key: pair.peer.why_not or pair.ef.why_not for pair in pairs}
+    assert all(not_run.values()), not_run
+    assert not_run["evaluate/pytrec_eval"].startswith("not run at XL: it holds the whole run")
+    assert not_run["trec_eval/trec_eval"].startswith("not run at XL: it reads the whole run")
+    # Nor is ef-trec-eval's time split there: it too holds the whole run.
+    assert [label for label, _ in breakdown.staged_commands("XL")] == ["ef-eval evaluate"]
+    assert breakdown.staged_commands("M") == list(breakdown.STAGED)
