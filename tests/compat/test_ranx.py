@@ -141,7 +141,8 @@ def test_fractional_grades_are_truncated_as_ranx_truncates_them(
     expected = _theirs(qrels, run, metrics, return_mean=False)
     for metric in metrics:
         np.testing.assert_allclose(got[metric], expected[metric], atol=1e-9, rtol=0, err_msg=metric)
-    cut = [w for w in caught if issubclass(w.category, InputWarning)]
+    # The grades cut, said once; random runs may also meet few judged docs (said apart).
+    cut = [w for w in caught if "ranx holds whole grades" in str(w.message)]
     assert len(cut) == (1 if fractions[: len(judged)] else 0)
 
 
@@ -170,7 +171,9 @@ def test_query_sets_that_differ_are_refused_as_ranx_refuses_them() -> None:
         ours.evaluate(qrels, run, "ndcg@10")
     assert "3 queries of the run are not judged ('q0', 'q1', 'q2')" in str(info.value)
     comparable = [m for m in METRICS if m != "bpref"]  # q13 has no relevant doc: see above
-    got = ours.evaluate(qrels, run, comparable, make_comparable=True)
+    with warnings.catch_warnings():  # its ties, said (test_ranx_ties.py): equal here
+        warnings.filterwarnings("ignore", "with make_comparable=True", InputWarning)
+        got = ours.evaluate(qrels, run, comparable, make_comparable=True)
     expected = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), comparable, make_comparable=True)
     for metric in comparable:
         assert got[metric] == pytest.approx(expected[metric], abs=1e-9, rel=0), metric

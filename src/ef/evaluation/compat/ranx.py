@@ -51,6 +51,7 @@ from ..formats.parquet import read_parquet_table
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from ..engine.ties import TieDiagnostic
     from ..plugin_engine.registry import Registry
 
 __all__ = ["Qrels", "Run", "evaluate"]
@@ -360,6 +361,8 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
             registry=registry,
             check_doc_ids="warn",  # ranx scores misspelt doc ids 0: so do we, and say so
         )
+        if make_comparable:
+            _warn_of_ties(report.ties)
     order = sorted(report.per_query)
     results: dict[str, Any] = {}
     for name, key in keys.items():
@@ -373,3 +376,23 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
         else:
             results[name] = report.metrics[key]
     return results[names[0]] if len(names) == 1 else results
+
+
+def _warn_of_ties(ties: TieDiagnostic | None) -> None:
+    """Say where ranx's own order of tied docs may give other numbers: ties are ordered as
+    ranx orders them without ``make_comparable``; the queries it adds change the arrays its
+    sort sees, and so, on heavily tied runs, which tied doc comes first."""
+    if ties is None:
+        return
+    shifted = sorted({*ties.at_cutoff, *ties.at_relevant})
+    if shifted:
+        shown = ", ".join(map(repr, shifted[:3])) + (", ..." if len(shifted) > 3 else "")
+        warnings.warn(
+            f"with make_comparable=True, ranx may order tied docs otherwise than without it "
+            f"(its sort sees the queries it adds), and {len(shifted)} queries ({shown}) have "
+            "ties across a cutoff or at a relevant doc: these numbers are ranx's order "
+            "without make_comparable, and ranx's own may differ there; break the ties (or "
+            "use evaluate_run's tie_policy) for numbers that do not depend on it",
+            InputWarning,
+            stacklevel=3,
+        )
