@@ -403,6 +403,7 @@ def fake_scales(tmp_path, monkeypatch) -> tuple[ModuleType, Path]:
     monkeypatch.setattr(breakdown, "c_trec_eval", lambda: ("/oracles/trec_eval", ""))
     monkeypatch.setattr(breakdown, "heavy_imports", lambda: {"modules": []})
     monkeypatch.setattr(breakdown, "import_summary", lambda *a, **k: [("numpy", 0.1)])
+    monkeypatch.setattr(breakdown, "installed", lambda name: True)  # the peers are faked too
     return breakdown, shared
 
 

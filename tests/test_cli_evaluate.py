@@ -628,6 +628,7 @@ def test_the_split_scored_is_said_when_it_is_not_test(tmp_path) -> None:
     assert (code, err) == (0, "")  # named: no warning
 
 
+@pytest.mark.retrievers  # BM25: bm25s
 def test_retrieve_says_the_split_it_scores_in_the_shells_words(tmp_path) -> None:
     folder = tmp_path / "ds"
     (folder / "qrels").mkdir(parents=True)
