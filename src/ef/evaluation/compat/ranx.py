@@ -51,7 +51,6 @@ from ..formats.parquet import read_parquet_table
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from ..engine.ties import TieDiagnostic
     from ..plugin_engine.registry import Registry
 
 __all__ = ["Qrels", "Run", "evaluate"]
@@ -361,8 +360,6 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
             registry=registry,
             check_doc_ids="warn",  # ranx scores misspelt doc ids 0: so do we, and say so
         )
-        if make_comparable and set(report.per_query) != set(_query_ids(answered)):
-            _warn_of_ties(report.ties)  # ranx sorts such a run twice: see _warn_of_ties
     order = sorted(report.per_query)
     results: dict[str, Any] = {}
     for name, key in keys.items():
@@ -376,31 +373,3 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
         else:
             results[name] = report.metrics[key]
     return results[names[0]] if len(names) == 1 else results
-
-
-def _query_ids(run: object) -> list[str]:
-    """The queries of a run as given to ranx's make_comparable (a mapping, or a RunTable)."""
-    if isinstance(run, Mapping):
-        return [str(q) for q in run]
-    return [str(q) for q in getattr(run, "query_ids", ())]
-
-
-def _warn_of_ties(ties: TieDiagnostic | None) -> None:
-    """Say where ranx's own order of tied docs may give other numbers. Where the run's
-    queries are not the qrels', make_comparable makes ranx sort each query twice; the
-    profile follows both quicksorts (:mod:`~ef.evaluation.runs.ranx_order`), which on heavily
-    tied queries can still land tied docs elsewhere than ranx does."""
-    if ties is None:
-        return
-    shifted = sorted({*ties.at_cutoff, *ties.at_relevant})
-    if shifted:
-        shown = ", ".join(map(repr, shifted[:3])) + (", ..." if len(shifted) > 3 else "")
-        warnings.warn(
-            f"with make_comparable=True on a run whose queries are not the qrels', ranx sorts "
-            f"each query twice, and {len(shifted)} queries ({shown}) have ties across a cutoff "
-            "or at a relevant doc: their numbers depend on where ranx's sort puts tied docs, "
-            "which ef follows but can miss on heavily tied queries; break the ties (or use "
-            "evaluate_run's tie_policy) for numbers that do not depend on it",
-            InputWarning,
-            stacklevel=3,
-        )
