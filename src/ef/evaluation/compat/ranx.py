@@ -39,9 +39,10 @@ from collections.abc import KeysView, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..engine.id_forms import shown_ids
 from ..engine.measures import parse_ranx_measure
 from ..errors import DatasetFormatError, InputWarning
-from ..evaluate.inputs import check_qrels, shown_ids
+from ..evaluate.inputs import check_qrels
 from ..evaluate.run import empty_run_report, evaluate_run
 from ..formats._io import load_json
 from ..formats.files import read_qrels, read_run

@@ -37,10 +37,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..engine.doc_overlap import DocOverlap, Look, doc_overlap
+from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..engine.scoring import query_sets
 from ..errors import InputWarning
 from ..runs.ranked import RankedLists
-from .inputs import no_overlap_cause, shown_ids
 
 if TYPE_CHECKING:
     from ..runs.ranked import RankedRun

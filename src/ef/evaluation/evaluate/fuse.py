@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..engine.id_forms import shown_ids
 from ..engine.score_order import score_order
 from ..errors import InputWarning, PluginError
 from ..fusion.normalize import check_norm, normalize
@@ -24,7 +25,7 @@ from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.ranked import RankedLists
-from .inputs import load_run, shown_ids
+from .inputs import load_run
 from .score_order import check_score_order
 
 if TYPE_CHECKING:

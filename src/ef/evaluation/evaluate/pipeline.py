@@ -7,13 +7,13 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+from ..engine.id_forms import shown_ids
 from ..engine.manifest import file_entry
 from ..engine.results import DocIdFunction
 from ..errors import GeneratorError
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress
 from ..reports import PipelineEvalReport
-from .inputs import shown_ids
 from .rag import DEFAULT_RAG_METRICS, evaluate_rag
 from .report import pipeline_report
 from .retrieval import check_arguments, retrieved, scored_retrieval

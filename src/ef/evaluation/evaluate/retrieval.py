@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..engine.measures import check_k_values
 from ..engine.results import DocIdFunction, result_doc_id
 from ..engine.retrieve import retrieve
@@ -16,7 +17,7 @@ from ..progress import Progress
 from ..reports import RetrievalEvalReport
 from ..runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
-from .inputs import check_qrels, no_overlap_cause, shown_ids
+from .inputs import check_qrels
 from .run import scored_report
 
 __all__ = [
