@@ -68,12 +68,18 @@ def _theirs(
     return ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metrics, **options)
 
 
+def _ours(qrels: Mapping[str, Mapping[str, float]], run: Run, metrics: Any, **options: Any) -> Any:
+    """The shim called as :func:`_theirs` calls ranx: on a Qrels and a Run (ranx orders tied
+    docs by how it is called: a plain dict another way, see the call-shape test below)."""
+    return ours.evaluate(ours.Qrels(qrels), ours.Run(run), metrics, **options)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("ties", [True, False])
 def test_evaluate_gives_ranx_numbers(seed: int, ties: bool) -> None:
     qrels, run = _comparable(seed, ties)
     still = unchanged(qrels, run)
-    got = ours.evaluate(qrels, run, METRICS)
+    got = _ours(qrels, run, METRICS)
     expected = _theirs(qrels, run, METRICS)
     assert list(got) == METRICS
     for metric in METRICS:
@@ -111,11 +117,11 @@ def test_dcg_and_dcg_burges_are_ranx_s(data: tuple[Qrels, Run], k: int) -> None:
     metrics = [
         f"dcg@{k}", f"dcg_burges@{k}", "dcg", "dcg_burges", f"dcg@{k}-l2", "dcg_burges-l2",
     ]  # fmt: skip
-    got = ours.evaluate(qrels, run, metrics, return_mean=False)
+    got = _ours(qrels, run, metrics, return_mean=False)
     expected = _theirs(qrels, run, metrics, return_mean=False)
     for metric in metrics:
         np.testing.assert_allclose(got[metric], expected[metric], atol=1e-9, rtol=0, err_msg=metric)
-    means = ours.evaluate(qrels, run, metrics)
+    means = _ours(qrels, run, metrics)
     for metric in metrics:
         assert means[metric] == pytest.approx(float(np.mean(expected[metric])), abs=1e-9, rel=0)
 
@@ -137,7 +143,7 @@ def test_fractional_grades_are_truncated_as_ranx_truncates_them(
     metrics = ["ndcg@5", "dcg_burges@10", "map", "precision@5-l2", "mrr"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InputWarning)
-        got = ours.evaluate(qrels, run, metrics, return_mean=False)
+        got = _ours(qrels, run, metrics, return_mean=False)
     expected = _theirs(qrels, run, metrics, return_mean=False)
     for metric in metrics:
         np.testing.assert_allclose(got[metric], expected[metric], atol=1e-9, rtol=0, err_msg=metric)
@@ -148,16 +154,16 @@ def test_fractional_grades_are_truncated_as_ranx_truncates_them(
 
 def test_the_return_shapes_are_ranx_s() -> None:
     qrels, run = _comparable(3, True)
-    one = ours.evaluate(qrels, run, "ndcg@10")
+    one = _ours(qrels, run, "ndcg@10")
     assert isinstance(one, float)
     assert one == pytest.approx(_theirs(qrels, run, "ndcg@10"), abs=1e-9)
     assert isinstance(ours.evaluate(qrels, run, ["ndcg@10"]), float)  # one in a list: a float
-    per_query = ours.evaluate(qrels, run, ["ndcg@10", "mrr"], return_mean=False)
+    per_query = _ours(qrels, run, ["ndcg@10", "mrr"], return_mean=False)
     expected = _theirs(qrels, run, ["ndcg@10", "mrr"], return_mean=False)
     for metric in ("ndcg@10", "mrr"):
         assert isinstance(per_query[metric], np.ndarray)
         np.testing.assert_allclose(per_query[metric], expected[metric], atol=1e-9, rtol=0)
-    with_std = ours.evaluate(qrels, run, ["ndcg@10", "mrr"], return_std=True)
+    with_std = _ours(qrels, run, ["ndcg@10", "mrr"], return_std=True)
     expected_std = _theirs(qrels, run, ["ndcg@10", "mrr"], return_std=True)
     for metric in ("ndcg@10", "mrr"):
         assert with_std[metric] == pytest.approx(expected_std[metric], abs=1e-9)
@@ -171,7 +177,7 @@ def test_query_sets_that_differ_are_refused_as_ranx_refuses_them() -> None:
         ours.evaluate(qrels, run, "ndcg@10")
     assert "3 queries of the run are not judged ('q0', 'q1', 'q2')" in str(info.value)
     comparable = [m for m in METRICS if m != "bpref"]  # q13 has no relevant doc: see above
-    got = ours.evaluate(qrels, run, comparable, make_comparable=True)
+    got = _ours(qrels, run, comparable, make_comparable=True)
     expected = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), comparable, make_comparable=True)
     for metric in comparable:
         assert got[metric] == pytest.approx(expected[metric], abs=1e-9, rel=0), metric
@@ -238,3 +244,38 @@ def test_ranx_metrics_we_lack_and_bad_strings_are_refused() -> None:
         ours.evaluate(qrels, run, "nDCG@10")
     with pytest.raises(ValueError, match="metrics are ranx's metric strings"):
         ours.evaluate(qrels, run, [])
+
+
+@pytest.mark.parametrize("comparable", [False, True])
+@pytest.mark.parametrize("shape", ["dicts", "objects"])
+def test_heavy_ties_are_ordered_as_ranx_orders_each_call_shape(
+    shape: str, comparable: bool
+) -> None:
+    # Blocks of 15 tied docs: past numba's insertion sort, the quicksort's partitions decide,
+    # and a dict, a Run, and a Run sorted again by make_comparable each give another order.
+    qrels = {"q1": {f"d{i}": int(i % 4 == 0) for i in range(60)}, "q2": {"d1": 1, "d7": 0}}
+    run = {q: {f"d{i}": float(i // 15) for i in range(60)} for q in ("q1", "q2")}
+    metrics = ["ndcg@5", "map@5", "precision@3", "mrr"]
+    if shape == "dicts":
+        got = ours.evaluate(qrels, run, metrics, make_comparable=comparable)
+        expected = ranx.evaluate(qrels, run, metrics, make_comparable=comparable)
+    else:
+        got = _ours(qrels, run, metrics, make_comparable=comparable)
+        expected = _theirs(qrels, run, metrics, make_comparable=comparable)
+    for metric in metrics:
+        assert got[metric] == pytest.approx(expected[metric], abs=1e-12, rel=0), metric
+
+
+@pytest.mark.parametrize("level", ["", "-l2"])
+def test_bpref_where_ranx_divides_0_by_0_is_trec_eval_s_and_said(level: str) -> None:
+    # q2 judges only relevant docs (every BEIR test qrels file does): ranx's bpref is 0/0.
+    qrels = {"q1": {"d1": 2, "d2": 0}, "q2": {"d3": 2, "d4": 2}}
+    run = {"q1": {"d2": 0.9, "d1": 0.5}, "q2": {"d3": 0.9, "d5": 0.5}}
+    theirs = _theirs(qrels, run, f"bpref{level}", return_mean=False)
+    assert np.isnan(theirs[1]) or theirs[1] == 0.0  # NaN, or 0.0 by its thread chunks
+    with pytest.warns(InputWarning, match=r"bpref: ranx divides 0 by 0 on 1 of 2 queries \('q2'\)"):
+        got = _ours(qrels, run, f"bpref{level}", return_mean=False)
+    assert got[0] == pytest.approx(theirs[0], abs=1e-12)  # where ranx's is a number, the same
+    assert (
+        got[1] == 0.5
+    )  # trec_eval's: 1 of its 2 relevant docs retrieved, none ranked below a non-relevant

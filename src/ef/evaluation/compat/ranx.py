@@ -4,8 +4,11 @@ Metrics are ranx's strings (``ndcg@10``, ``map@100-l2``, ``mrr``, ``r-precision`
 ``ndcg_burges@10``, ``dcg@10``; a name without ``@k`` is the whole ranking); one metric gives
 a float, several a dict keyed by the strings as given, and ``return_mean=False`` each
 query's values (a numpy array, queries in ranx's order: sorted by id). The numbers are
-ranx's, through ``profile="ranx"`` (its quicksort's order of tied docs included). As in
-ranx, qrels and a run whose query sets differ are refused unless ``make_comparable=True``.
+ranx's, through ``profile="ranx"``, tied docs included: ranx's quicksort leaves them in an
+order that depends on the call, and the call here gets the order ranx gives it (a plain dict
+is sorted one way, a ``Run`` another, and ``make_comparable=True`` sorts a ``Run`` once more:
+:mod:`ef.evaluation.runs.ranx_order`). As in ranx, qrels and a run whose query sets differ
+are refused unless ``make_comparable=True``.
 
 >>> from ef.evaluation.compat.ranx import Qrels, Run, evaluate
 >>> qrels = Qrels({"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 1}})
@@ -20,8 +23,9 @@ and ``Qrels`` take polars DataFrames and pandas' string columns, and ``make_comp
 applies to plain dicts too. ranx holds whole grades (it truncates ``1.5`` to ``1``), and so
 do these ``Qrels``, with an :class:`~ef.evaluation.InputWarning` naming a grade it cut: the
 numbers stay ranx's, and the change is said. Where some query has no relevant doc, ranx's
-``bpref`` divides 0 by 0 (a NaN, or 0.0 for the other queries of the thread's chunk): ours
-is trec_eval's there.
+``bpref`` divides 0 by 0 (a NaN, or 0.0 for the other queries of the thread's chunk), and
+so does it where no judged doc is non-relevant (every BEIR test qrels file): ours is
+trec_eval's there, with an :class:`~ef.evaluation.InputWarning` that names the queries.
 
 An empty run is refused as ranx refuses it (its query ids differ from the qrels'), unless
 ``make_comparable=True``: then every judged query scores 0, as ranx gives, with an
@@ -44,10 +48,12 @@ from ..engine.measures import parse_ranx_measure
 from ..errors import DatasetFormatError, InputWarning
 from ..evaluate.inputs import check_qrels
 from ..evaluate.run import empty_run_report, evaluate_run
+from ..evaluate.swapped import check_not_swapped
 from ..formats._io import load_json
 from ..formats.files import read_qrels, read_run
 from ..formats.frames import qrels_of_table, run_of_table
 from ..formats.parquet import read_parquet_table
+from ..runs.ranx_order import ranx_dict_order, ranx_order
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -306,6 +312,35 @@ def _check_keys(qrels: Mapping[str, object], run: Mapping[str, object]) -> None:
     )
 
 
+def _ranked_as_ranx(
+    run: object,
+    qrels: object,
+    answered: Mapping[str, Any],
+    judged: Mapping[str, Mapping[str, float]],
+    *,
+    make_comparable: bool,
+) -> dict[str, list[str]]:
+    """The run ranked as ranx ranks it in this call: tied docs move with how it was called
+    (:mod:`ef.evaluation.runs.ranx_order`). A ``Run`` is sorted once, and once more by
+    ``make_comparable`` when the qrels are a ``Qrels`` too; a plain dict the other way."""
+    from ..runs.table import RunTable  # numpy, only once something is scored
+
+    table = RunTable.from_dict(answered)  # a NaN or a non-number score is refused here
+    check_not_swapped(table, judged, stacklevel=4)  # at evaluate's caller
+    passes = 2 if make_comparable and isinstance(qrels, Qrels) else 1
+    ranked: dict[str, list[str]] = {}
+    for query_id in table.query_ids:
+        docs, scores = table.docs_and_scores(query_id)
+        values = scores.tolist()
+        if len(set(values)) == len(values):  # no tie: every sort agrees
+            ranked[query_id] = [docs[i] for i in sorted(range(len(docs)), key=lambda i: -values[i])]
+        elif not isinstance(run, Run):
+            ranked[query_id] = ranx_dict_order(docs, values)
+        else:
+            ranked[query_id] = ranx_order(docs, values, passes)
+    return ranked
+
+
 def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
     qrels: Qrels | Mapping[str, Mapping[str, float]],
     run: Run | Mapping[str, Mapping[str, float]],
@@ -354,11 +389,12 @@ def evaluate(  # noqa: PLR0917 - ranx's signature, positional as there
         )
     else:
         report = evaluate_run(
-            answered,
+            _ranked_as_ranx(run, qrels, answered, judged, make_comparable=make_comparable),
             judged,
             metrics=measured,
             profile="ranx",
             registry=registry,
+            check_swapped=False,  # looked at above, while the scores were there
             check_doc_ids="warn",  # ranx scores misspelt doc ids 0: so do we, and say so
         )
     order = sorted(report.per_query)

@@ -26,11 +26,13 @@ makes the choices of one tool, metric by metric:
   ascending, scores as float64.
 * ``"ranx"``: ranx's ``evaluate``: every query of qrels is averaged in (one the run lacks,
   or one with no relevant doc, scores 0: ``make_comparable=True``), tied docs land where
-  ranx's quicksort puts them (:mod:`ef.evaluation.runs.ranx_order`; sorted twice when the run's
-  queries are not qrels'), a measure's ``rel=`` is ranx's ``-l`` (nDCG included), and bpref
-  counts a negative grade as judged non-relevant. Where ranx's bpref is NaN (a query with
-  a relevant doc retrieved and no judged non-relevant one: an unguarded 0/0), the profile
-  keeps trec_eval's value.
+  ranx's quicksort puts them in ``evaluate(Qrels(qrels), Run(run))``, with
+  ``make_comparable=True`` only where the query sets differ, as ranx asks
+  (:mod:`ef.evaluation.runs.ranx_order`: sorted twice then; :mod:`ef.evaluation.compat.ranx`
+  follows each other call shape), a measure's ``rel=`` is ranx's ``-l`` (nDCG included), and
+  bpref counts a negative grade as judged non-relevant. Where ranx's bpref is no number (a
+  relevant doc retrieved and no judged non-relevant one: an unguarded 0/0), the profile keeps
+  trec_eval's value and says so with an ``InputWarning``.
 
 Metrics a tool does not compute follow that tool's pytrec_eval metrics.
 
@@ -62,7 +64,7 @@ if TYPE_CHECKING:
     from .measures import Measure
     from .scoring import Evaluation, Scored
 
-__all__ = ["PROFILES", "Profile", "Rule"]
+__all__ = ["PROFILES", "Profile", "Rule", "ranx_bpref_undefined"]
 
 
 def _valid_policy(_: object, __: object, value: str) -> None:
@@ -204,6 +206,24 @@ def _ranx_ranked(table: RankedRun, qrels: Qrels) -> RankedRun:
         else:  # no tie: the order is the scores'
             rankings[query_id] = sorted(docs, key=lambda doc: -scored[doc])
     return RankedLists(rankings, checked=True)
+
+
+def ranx_bpref_undefined(table: RankedRun, qrels: Qrels, level: float = 1) -> list[str]:
+    """The queries of ``qrels`` where ranx's bpref divides 0 by 0: a relevant doc (grade
+    ``level`` or more) retrieved and no judged non-relevant one. ranx's bpref is NaN there,
+    or 0.0 when a query with no relevant doc shares its thread's chunk; the profile gives
+    trec_eval's.
+
+    >>> run = RankedLists({"q1": ["d1"], "q2": ["d2"], "q3": ["d9"]})
+    >>> ranx_bpref_undefined(run, {"q1": {"d1": 1}, "q2": {"d2": 0}, "q3": {"d3": 1}})
+    ['q1']
+    """
+    undefined = []
+    for query_id, judged in qrels.items():
+        relevant = {doc for doc, grade in judged.items() if grade >= level}
+        if len(relevant) == len(judged) and relevant.intersection(table.ranking(query_id)):
+            undefined.append(query_id)
+    return undefined
 
 
 def _annotated_hole(table: RankedRun, qrels: Qrels, k: int, rule: Rule) -> dict[str, float]:

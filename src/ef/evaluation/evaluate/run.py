@@ -21,6 +21,7 @@ from ..runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
 from .inputs import check_overlap, load_inputs, load_qrels, load_run
 from .pools import check_start_method
+from .ranx_bpref import warn_ranx_bpref
 from .report import retrieval_report
 from .score_order import check_score_order
 from .sharded import sharded_evaluation, shards_of
@@ -315,6 +316,8 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             inputs=inputs,
             progress=progress,
         )
+    if profile == "ranx":
+        warn_ranx_bpref(table, judged, measures, stacklevel=2)
     with phase(progress, "scoring", len(measures)) as scoring:
         return retrieval_report(
             evaluate_with_profile(

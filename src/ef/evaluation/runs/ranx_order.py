@@ -2,9 +2,17 @@
 
 ranx sorts each query's scores with numba's quicksort (``np.argsort`` of the negated scores
 in nopython mode): not a stable sort, so tied docs land where its partitions leave them,
-which depends on every score of the query. ``make_comparable=True`` sorts the run again.
-The ``ranx`` profile reproduces that order here, in plain Python, for the queries that have
-ties; a test holds it equal to numba's own ``make_py_quicksort``.
+which depends on every score of the query. The order depends on how ranx was called:
+
+* ``Run(d)`` sorts each query once (the negated scores); ``evaluate(..., make_comparable=True)``
+  on a ``Qrels`` and a ``Run`` sorts it again, whether or not the query sets differ
+  (:func:`ranx_order`, ``passes`` 1 or 2);
+* a plain dict given to ``evaluate`` is sorted once the other way: the scores ascending, then
+  reversed (:func:`ranx_dict_order`).
+
+The ``ranx`` profile and :mod:`ef.evaluation.compat.ranx` reproduce those orders here, in plain
+Python, for the queries that have ties; a test holds them equal to numba's own
+``make_py_quicksort``.
 
 The algorithm (as numba's ``numba/misc/quicksort.py``): partitions of 15 or more items are
 split around the median of their first, middle and last items, the larger part pushed on a
@@ -15,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["argsort", "ranx_order"]
+__all__ = ["argsort", "ranx_dict_order", "ranx_order"]
 
 _SMALL = 15  # numba's SMALL_QUICKSORT: insertion sort below this size
 
@@ -94,3 +102,13 @@ def ranx_order(docs: Sequence[str], scores: Sequence[float], passes: int = 1) ->
         order = argsort([-score for _, score in items])
         items = [items[i] for i in order]
     return [doc for doc, _ in items]
+
+
+def ranx_dict_order(docs: Sequence[str], scores: Sequence[float]) -> list[str]:
+    """``docs`` in the order ranx ranks a plain dict run given to ``evaluate``: its
+    ``descending_sort``, a quicksort of the scores ascending, read backwards.
+
+    >>> ranx_dict_order(["a", "b", "c"], [1.0, 2.0, 1.0])
+    ['b', 'c', 'a']
+    """
+    return [docs[i] for i in reversed(argsort(scores))]
