@@ -6,12 +6,13 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import click
 
 from ..engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
+from ..types import CompareAveraging
 from ._options import (
     check_measures,
     dataset_argument,
@@ -27,6 +28,7 @@ from ._render import emit_table
 if TYPE_CHECKING:
     from ..evaluate.compare import ComparisonReport
     from ..reports import RagEvalReport
+    from ..types import TiePolicy
 
 __all__ = ["compare_command"]
 
@@ -193,7 +195,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
 @click.option(
     "--averaging",
-    type=click.Choice(("qrels", "intersection")),
+    type=click.Choice(get_args(CompareAveraging)),
     default="qrels",
     show_default=True,
     help="qrels: a judged query missing from a run scores 0; intersection: only queries "
@@ -231,8 +233,8 @@ def compare_command(  # click passes every option by keyword
     alpha: float,
     n_resamples: int,
     seed: int | None,
-    averaging: Literal["qrels", "intersection"],
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
+    averaging: CompareAveraging,
+    tie_policy: TiePolicy | None,
     qrels_format: str | None,
     run_format: str | None,
     per_query: bool,

@@ -10,7 +10,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import click
 
@@ -41,6 +41,8 @@ from ._render import EVALUATE_OUTPUTS, emit_report
 
 if TYPE_CHECKING:
     import concurrent.futures as cf
+
+    from ..types import Averaging, ProfileName, TiePolicy
 
 __all__ = ["evaluate_command"]
 
@@ -122,10 +124,10 @@ def evaluate_command(  # click passes every option by keyword
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
     per_query: bool,
-    averaging: Literal["qrels", "intersection", "run"] | None,
+    averaging: Averaging | None,
     ignore_identical_ids: bool | None,
-    profile: Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"] | None,
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
+    profile: ProfileName | None,
+    tie_policy: TiePolicy | None,
     qrels_format: str | None,
     run_format: str | None,
     run_columns: str | None,

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..engine.scoring import Measure
     from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
-    from ..types import DataFrameLike, Qrels, RunInput
+    from ..types import Averaging, DataFrameLike, ProfileName, Qrels, RunInput, TiePolicy
 
 __all__ = [
     "AVERAGING",
@@ -59,11 +59,11 @@ def evaluate_run(
     *,
     k_values: Sequence[int] = (1, 5, 10, 100),
     metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
-    averaging: Literal["qrels", "intersection", "run"] | None = None,
+    averaging: Averaging | None = None,
     registry: Registry | None = None,
     ignore_identical_ids: bool | None = None,
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None = None,
-    profile: Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"] | None = None,
+    tie_policy: TiePolicy | None = None,
+    profile: ProfileName | None = None,
     run_format: str | None = None,
     qrels_format: str | None = None,
     run_columns: Sequence[str] | None = None,
