@@ -145,3 +145,17 @@ def test_the_scoring_options_are_listed_once() -> None:
     # The tables keyed by them (each name's meaning, each profile) follow the alias.
     assert tuple(TIE_POLICIES) == get_args(types.TiePolicy)
     assert tuple(PROFILES) == get_args(types.ProfileName)
+
+
+def test_the_default_measures_are_one_constant() -> None:
+    import inspect
+
+    from ef.evaluation import evaluate_pipeline, evaluate_rag, evaluate_retrieval, evaluate_run
+    from ef.evaluation.engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
+    from ef.evaluation.evaluate.rag import DEFAULT_RAG_METRICS
+
+    for function in (evaluate_run, evaluate_retrieval, evaluate_pipeline, evaluate_rag):
+        parameters = inspect.signature(function).parameters
+        assert parameters["k_values"].default is DEFAULT_K_VALUES, function
+        metrics = parameters["metrics"].default
+        assert metrics is (DEFAULT_RAG_METRICS if function is evaluate_rag else DEFAULT_METRICS)

@@ -91,6 +91,7 @@ def retrieve_command(  # click passes every option by keyword
     The numbers are those of ef-eval evaluate on the run that --out writes: each query's
     ranking is scored in the retriever's order.
     """
+    from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
     from ..engine.retrieve import retrieve as run_retriever
     from ..engine.scoring import resolve_measures
     from ..evaluate.run import evaluate_retrieved
@@ -99,8 +100,8 @@ def retrieve_command(  # click passes every option by keyword
     from ..retrievers._load import retriever_factory
 
     # Every name is checked before the corpus is read and indexed.
-    chosen = split_measures(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
-    cutoffs = k_values or (1, 5, 10, 100)
+    chosen = split_measures(metrics) or DEFAULT_METRICS
+    cutoffs = k_values or DEFAULT_K_VALUES
     check_measures(chosen, cutoffs)  # an error names -m and the measure
     measures = resolve_measures(chosen, cutoffs, get_registry())
     if ":" in retriever_spec and os.getcwd() not in sys.path:

@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from ..engine.measures import AVERAGING
+from ..engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from ..engine.profiles import evaluate_with_profile
 from ..engine.score_order import score_order
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
@@ -57,8 +57,8 @@ def evaluate_run(
     | list[str | os.PathLike[str]],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     *,
-    k_values: Sequence[int] = (1, 5, 10, 100),
-    metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    metrics: Sequence[str] = DEFAULT_METRICS,
     averaging: Averaging | None = None,
     registry: Registry | None = None,
     ignore_identical_ids: bool | None = None,
@@ -334,8 +334,8 @@ def evaluate_retrieved(
     rankings: Mapping[str, Sequence[str]],
     qrels: Qrels,
     *,
-    k_values: Sequence[int] = (1, 5, 10, 100),
-    metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    metrics: Sequence[str] = DEFAULT_METRICS,
     registry: Registry | None = None,
 ) -> RetrievalEvalReport:
     """``evaluate_run(rankings, qrels, k_values=..., metrics=..., registry=...)``'s report
@@ -366,7 +366,7 @@ def empty_run_report(
     metrics: Sequence[str],
     profile: Literal["ir_measures", "ranx"],
     *,
-    k_values: Sequence[int] = (1, 5, 10, 100),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
     registry: Registry | None = None,
 ) -> RetrievalEvalReport:
     """What ``profile``'s tool reports for a run with no query, which
