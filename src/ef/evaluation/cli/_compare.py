@@ -23,7 +23,7 @@ from ._options import (
     split_measures,
     ties_option,
 )
-from ._render import emit_table
+from ._render import emit_table, output_option
 
 if TYPE_CHECKING:
     from ..evaluate.compare import ComparisonReport
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     from ..types import TiePolicy
 
 __all__ = ["compare_command"]
-
-COMPARE_OUTPUTS = ("table", "markdown", "latex", "json", "csv")
 
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
@@ -206,9 +204,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
 @click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
 @progress_option
-@click.option(
-    "-o", "--output", type=click.Choice(COMPARE_OUTPUTS), default="table", show_default=True
-)
+@output_option("comparison")
 @click.option(
     "--plot",
     type=click.Path(path_type=Path, dir_okay=False),

@@ -37,7 +37,7 @@ from ._options import (
     split_measures,
     ties_option,
 )
-from ._render import EVALUATE_OUTPUTS, emit_report
+from ._render import emit_report, output_option
 
 if TYPE_CHECKING:
     import concurrent.futures as cf
@@ -111,9 +111,7 @@ __all__ = ["evaluate_command"]
     "(by default that stops the command, naming the likely cause: case, a prefix, zero "
     "padding, ...).",
 )
-@click.option(
-    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
-)
+@output_option("retrieval")
 def evaluate_command(  # click passes every option by keyword
     *,
     qrels: str,

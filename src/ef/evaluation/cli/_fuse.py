@@ -9,7 +9,7 @@ import click
 
 from ..types import FusionTiePolicy
 from ._options import echo_warnings, input_warnings
-from ._render import OUTPUTS, emit_json, emit_rows
+from ._render import emit_json, emit_rows, output_option
 
 __all__ = ["fuse_command", "fusions_command"]
 
@@ -149,7 +149,7 @@ def _param_cell(param: dict[str, Any]) -> str:
 
 
 @click.command("fusions")
-@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+@output_option("rows")
 def fusions_command(output: str) -> None:
     """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
     its parameters, its formula and the plugin that provides it."""

@@ -16,7 +16,7 @@ from ._options import (
     per_query_option,
     split_measures,
 )
-from ._render import EVALUATE_OUTPUTS, emit_report
+from ._render import emit_report, output_option
 
 __all__ = ["retrieve_command"]
 
@@ -65,9 +65,7 @@ __all__ = ["retrieve_command"]
     help="Run the batches on this many threads. Default: one after another.",
 )
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
-@click.option(
-    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
-)
+@output_option("retrieval")
 def retrieve_command(  # click passes every option by keyword
     *,
     dataset: str,
