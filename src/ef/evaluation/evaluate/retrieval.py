@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, check_k_values
+from ..engine.options import Scoring
 from ..engine.results import DocIdFunction, result_doc_id
 from ..engine.retrieve import retrieve
 from ..engine.scoring import resolve_measures
@@ -220,8 +221,7 @@ def scored_retrieval(
         qrels,
         measures,
         registry,
-        tie_policy="input_order",
-        averaging="qrels",
+        scoring=Scoring(tie_policy="input_order"),
         unavailable=unavailable,
     )
     return run, report

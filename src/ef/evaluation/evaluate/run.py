@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from ..engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
+from ..engine.options import Scoring
 from ..engine.profiles import evaluate_with_profile
 from ..engine.score_order import score_order
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
@@ -16,7 +17,6 @@ from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
-from ..runs.order import check_tie_policy
 from ..runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
 from .inputs import check_overlap, load_inputs, load_qrels, load_run
@@ -236,17 +236,21 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     if executor is not None and shards is None:
         raise ValueError("executor= is for a sharded run: a list of run files or a glob")
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
-    policy, scored_over = "trec_eval", "qrels"  # a profile sets its own, rule by rule
     if profile is not None:
         rules_given = tie_policy is not None or averaging is not None
         refusal = profile_refusal(profile, shards, rules_given=rules_given)
         if refusal is not None:
             raise ValueError(refusal)
-    else:
-        policy = check_tie_policy(tie_policy or "trec_eval")
-        scored_over = averaging or "qrels"
-        if scored_over not in AVERAGING:
-            raise ValueError(f"averaging must be one of {AVERAGING}, got {scored_over!r}")
+    # Under a profile, tie_policy and averaging are unset (refused above): the inputs are
+    # read under trec_eval's and "qrels", and the profile scores by its own, rule by rule.
+    scoring = Scoring(
+        tie_policy or "trec_eval",
+        averaging or "qrels",
+        bool(ignore_identical_ids),
+        check_swapped,
+        check_doc_ids,
+    )
+    if profile is None:
         if shards is not None:  # each shard read and scored where it runs
             return retrieval_report(
                 sharded_evaluation(
@@ -255,13 +259,9 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
                     metrics,
                     k_values,
                     registry,
-                    averaging=scored_over,
-                    tie_policy=policy,
-                    ignore_identical_ids=bool(ignore_identical_ids),
+                    scoring=scoring,
                     run_format=run_format,
                     run_columns=run_columns,
-                    check_swapped=check_swapped,
-                    check_doc_ids=check_doc_ids,
                     qrels_format=qrels_format,
                     qrels_columns=qrels_columns,
                     executor=executor,
@@ -277,13 +277,10 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
                 registry,
                 qrels_format=qrels_format,
                 run_format=run_format,
-                averaging=scored_over,
-                tie_policy=policy,
-                ignore_identical_ids=bool(ignore_identical_ids),
+                scoring=scoring,
                 inputs=inputs,
                 progress=progress,
                 qrels_columns=qrels_columns,
-                check_doc_ids=check_doc_ids,
             )
             if streamed is not None:
                 return retrieval_report(streamed)
@@ -297,25 +294,25 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             qrels_format=qrels_format,
             run_columns=run_columns,
             qrels_columns=qrels_columns,
-            check_swapped=check_swapped,
-            averaging=scored_over,  # under a profile: "qrels", every judged query counts
+            check_swapped=scoring.check_swapped,
+            averaging=scoring.averaging,  # under a profile: "qrels", every judged query counts
         )
-    if check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
-        check_docs_meet(table, judged, scored_over, stacklevel=2, refuse=check_doc_ids is True)
+    if scoring.check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
+        refuse = scoring.check_doc_ids is True
+        check_docs_meet(table, judged, scoring.averaging, stacklevel=2, refuse=refuse)
     named = f"the run {run}" if isinstance(run, (str, os.PathLike)) else "the run"
     check_score_order(score_order(table), stacklevel=2, name=named)  # a file's or table's order
     if profile is None:
         return scored_report(
-            table.without_identical_ids() if ignore_identical_ids else table,
+            table.without_identical_ids() if scoring.ignore_identical_ids else table,
             judged,
             measures,
             registry,
-            tie_policy=policy,
-            averaging=scored_over,
+            scoring=scoring,
             inputs=inputs,
             progress=progress,
         )
-    with phase(progress, "scoring", len(measures)) as scoring:
+    with phase(progress, "scoring", len(measures)) as step:
         return retrieval_report(
             evaluate_with_profile(
                 profile,
@@ -325,7 +322,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
                 registry=registry,
                 inputs=inputs,
                 ignore_identical_ids=ignore_identical_ids,
-                progress=scoring,
+                progress=step,
             )
         )
 
@@ -358,7 +355,7 @@ def evaluate_retrieved(
     # stacklevel: a warning points at the caller, as evaluate_run's does.
     check_overlap(run, judged, "qrels", stacklevel=3)
     check_docs_meet(run, judged, "qrels", stacklevel=2)
-    return scored_report(run, judged, measures, registry, tie_policy="trec_eval", averaging="qrels")
+    return scored_report(run, judged, measures, registry, scoring=Scoring())
 
 
 def empty_run_report(
@@ -400,25 +397,24 @@ def scored_report(
     measures: Sequence[Measure],
     registry: Registry,
     *,
-    tie_policy: str,
-    averaging: str,
+    scoring: Scoring,
     unavailable: Mapping[str, str] | None = None,
     inputs: Mapping[str, object] | None = None,
     progress: Progress = False,
 ) -> RetrievalEvalReport:
-    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run (the
-    judged queries of ``unavailable`` skipped with its reasons, as
-    :func:`~ef.evaluation.engine.scoring.score_rankings` does)."""
-    with phase(progress, "scoring", len(measures)) as scoring:
+    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run by the
+    tie policy and averaging of ``scoring`` (the judged queries of ``unavailable`` skipped
+    with its reasons, as :func:`~ef.evaluation.engine.scoring.score_rankings` does)."""
+    with phase(progress, "scoring", len(measures)) as step:
         scored = score_rankings(
             run,
             qrels,
             measures,
-            averaging=averaging,
-            tie_policy=tie_policy,
+            averaging=scoring.averaging,
+            tie_policy=scoring.tie_policy,
             unavailable=unavailable,
             registry=registry,
-            progress=scoring,
+            progress=step,
         )
     return retrieval_report(
         evaluation(
@@ -427,8 +423,8 @@ def scored_report(
             qrels,
             measures,
             scored,
-            tie_policy=tie_policy,
-            averaging=averaging,
+            tie_policy=scoring.tie_policy,
+            averaging=scoring.averaging,
             inputs=inputs,
         )
     )
