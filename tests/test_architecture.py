@@ -10,11 +10,15 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
-from ef.evaluation import Registry
+from ef.evaluation import Registry, types
+from ef.evaluation.engine.profiles import PROFILES
+from ef.evaluation.runs.order import TIE_POLICIES
 
 ROOT = Path(__file__).parents[1]
 PACKAGE = ROOT / "src" / "ef" / "evaluation"
@@ -103,3 +107,55 @@ def _env_with_src() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
     return env
+
+
+#: The scoring options' values, each list a TypeAlias of types.py: spelled nowhere else.
+_NAMED_CHOICES = {
+    name: frozenset(get_args(getattr(types, name)))
+    for name in ("TiePolicy", "FusionTiePolicy", "Averaging", "CompareAveraging", "ProfileName")
+}
+
+
+def _string_lists(tree: ast.AST) -> Iterator[tuple[int, frozenset[object]]]:
+    """Each ``Literal[...]`` and each tuple, list or set of str constants only, by line."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and getattr(node.value, "id", None) == "Literal":
+            elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            elts = node.elts
+        else:
+            continue
+        if elts and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in elts):
+            yield node.lineno, frozenset(e.value for e in elts)  # type: ignore[attr-defined]
+
+
+def test_the_scoring_options_are_listed_once() -> None:
+    # A click choice or a check takes typing.get_args(the alias), never a copy of its values.
+    found: set[str] = set()  # a Literal's values are also a tuple: each place once
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "types.py":
+            continue
+        for line, values in _string_lists(ast.parse(path.read_text(encoding="utf-8"))):
+            found.update(
+                f"{path.relative_to(PACKAGE)}:{line} spells {name}"
+                for name, named in _NAMED_CHOICES.items()
+                if values == named
+            )
+    assert not found, sorted(found)
+    # The tables keyed by them (each name's meaning, each profile) follow the alias.
+    assert tuple(TIE_POLICIES) == get_args(types.TiePolicy)
+    assert tuple(PROFILES) == get_args(types.ProfileName)
+
+
+def test_the_default_measures_are_one_constant() -> None:
+    import inspect
+
+    from ef.evaluation import evaluate_pipeline, evaluate_rag, evaluate_retrieval, evaluate_run
+    from ef.evaluation.engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
+    from ef.evaluation.evaluate.rag import DEFAULT_RAG_METRICS
+
+    for function in (evaluate_run, evaluate_retrieval, evaluate_pipeline, evaluate_rag):
+        parameters = inspect.signature(function).parameters
+        assert parameters["k_values"].default is DEFAULT_K_VALUES, function
+        metrics = parameters["metrics"].default
+        assert metrics is (DEFAULT_RAG_METRICS if function is evaluate_rag else DEFAULT_METRICS)

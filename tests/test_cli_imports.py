@@ -149,3 +149,36 @@ def test_every_command_takes_debug_after_its_name(command: str) -> None:
     loaded = cli.get_command(click.Context(cli), command)
     assert loaded is not None
     assert [p.opts for p in loaded.params if "--debug" in p.opts] == [["--debug"]]
+
+
+#: The kind of report each command prints (render.REPORT_OUTPUTS), if it prints one.
+_KINDS = {
+    "compare": "comparison",
+    "evaluate": "retrieval",
+    "fusions": "rows",
+    "metrics": "rows",
+    "pipeline": "pipeline",
+    "plugins": "rows",
+    "rag": "rag",
+    "retrieve": "retrieval",
+}
+
+
+@pytest.mark.parametrize("command", sorted(_MODULES))
+def test_a_commands_outputs_are_those_render_declares(command: str) -> None:
+    from ef.evaluation.render import OUTPUTS, REPORT_OUTPUTS
+
+    loaded = cli.get_command(click.Context(cli), command)
+    assert loaded is not None
+    choices = [
+        tuple(p.type.choices)
+        for p in loaded.params
+        if p.name == "output" and isinstance(p.type, click.Choice)
+    ]
+    kind = _KINDS.get(command)
+    if kind is None:
+        assert choices == []
+        return
+    assert choices == [REPORT_OUTPUTS[kind]]
+    # render() draws each of them, but trec_eval's lines, which the CLI prints itself.
+    assert set(REPORT_OUTPUTS[kind]) <= {*OUTPUTS, "trec"}

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NoReturn, Protocol, TypedDict, TypeVar
+from typing import Any, Literal, NoReturn, Protocol, TypeAlias, TypedDict, TypeVar
 
 from .errors import InvalidSampleError
 
 __all__ = [
     "GRADES_KEY",
     "SAMPLE_FIELDS",
+    "Averaging",
+    "CompareAveraging",
     "Corpus",
     "DataFrameLike",
     "FrozenDict",
+    "FusionTiePolicy",
+    "ProfileName",
     "Qrels",
     "Queries",
     "RagSample",
     "RankedResults",
     "Run",
     "RunInput",
+    "TiePolicy",
     "frozen_deep",
     "plain",
     "reference_grades",
@@ -45,6 +50,29 @@ Run = Mapping[str, Mapping[str, float]]
 #: What run-taking functions accept: a scored run, or ranked lists ``{query_id: [doc_id, ...]}``
 #: used in the order given.
 RunInput = Mapping[str, Mapping[str, float] | Sequence[str]]
+
+# The names of the scoring options, each spelled here once: a runtime list of them (a click
+# choice, a check) is typing.get_args(the alias), so that it cannot drift from the type.
+
+#: How tied docs of a fused run are ordered: doc id descending (trec_eval's rule), ascending
+#: (ir_measures'), or as the run lists them.
+FusionTiePolicy: TypeAlias = Literal["trec_eval", "docno_asc", "input_order"]
+
+#: How tied docs are ordered when a run is scored (see
+#: :data:`~ef.evaluation.runs.order.TIE_POLICIES`): a fused run's orders, or ``"expected"``,
+#: the mean over every order of each group of tied docs.
+TiePolicy: TypeAlias = Literal[FusionTiePolicy, "expected"]
+
+#: Which queries a comparison averages over: every judged query, or only those every
+#: system answers.
+CompareAveraging: TypeAlias = Literal["qrels", "intersection"]
+
+#: Which queries an evaluation averages over (DESIGN §4): a comparison's, or ``"run"``, the
+#: judged queries the run answers.
+Averaging: TypeAlias = Literal[CompareAveraging, "run"]
+
+#: The tools whose numbers ``evaluate_run(..., profile=...)`` reproduces.
+ProfileName: TypeAlias = Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"]
 
 
 class DataFrameLike(Protocol):

@@ -6,12 +6,13 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import click
 
 from ..engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
+from ..types import CompareAveraging
 from ._options import (
     check_measures,
     dataset_argument,
@@ -22,15 +23,14 @@ from ._options import (
     split_measures,
     ties_option,
 )
-from ._render import emit_table
+from ._render import emit_table, output_option
 
 if TYPE_CHECKING:
     from ..evaluate.compare import ComparisonReport
     from ..reports import RagEvalReport
+    from ..types import TiePolicy
 
 __all__ = ["compare_command"]
-
-COMPARE_OUTPUTS = ("table", "markdown", "latex", "json", "csv")
 
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
@@ -193,7 +193,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
 @click.option(
     "--averaging",
-    type=click.Choice(("qrels", "intersection")),
+    type=click.Choice(get_args(CompareAveraging)),
     default="qrels",
     show_default=True,
     help="qrels: a judged query missing from a run scores 0; intersection: only queries "
@@ -204,9 +204,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
 @click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
 @progress_option
-@click.option(
-    "-o", "--output", type=click.Choice(COMPARE_OUTPUTS), default="table", show_default=True
-)
+@output_option("comparison")
 @click.option(
     "--plot",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -231,8 +229,8 @@ def compare_command(  # click passes every option by keyword
     alpha: float,
     n_resamples: int,
     seed: int | None,
-    averaging: Literal["qrels", "intersection"],
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
+    averaging: CompareAveraging,
+    tie_policy: TiePolicy | None,
     qrels_format: str | None,
     run_format: str | None,
     per_query: bool,

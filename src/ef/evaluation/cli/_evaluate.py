@@ -10,7 +10,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import click
 
@@ -37,10 +37,12 @@ from ._options import (
     split_measures,
     ties_option,
 )
-from ._render import EVALUATE_OUTPUTS, emit_report
+from ._render import emit_report, output_option
 
 if TYPE_CHECKING:
     import concurrent.futures as cf
+
+    from ..types import Averaging, ProfileName, TiePolicy
 
 __all__ = ["evaluate_command"]
 
@@ -109,9 +111,7 @@ __all__ = ["evaluate_command"]
     "(by default that stops the command, naming the likely cause: case, a prefix, zero "
     "padding, ...).",
 )
-@click.option(
-    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
-)
+@output_option("retrieval")
 def evaluate_command(  # click passes every option by keyword
     *,
     qrels: str,
@@ -122,10 +122,10 @@ def evaluate_command(  # click passes every option by keyword
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
     per_query: bool,
-    averaging: Literal["qrels", "intersection", "run"] | None,
+    averaging: Averaging | None,
     ignore_identical_ids: bool | None,
-    profile: Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"] | None,
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None,
+    profile: ProfileName | None,
+    tie_policy: TiePolicy | None,
     qrels_format: str | None,
     run_format: str | None,
     run_columns: str | None,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import click
 
+from ..types import FusionTiePolicy
 from ._options import echo_warnings, input_warnings
-from ._render import OUTPUTS, emit_json, emit_rows
+from ._render import emit_json, emit_rows, output_option
 
 __all__ = ["fuse_command", "fusions_command"]
 
@@ -90,7 +91,7 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
 @click.option(
     "--ties",
     "tie_policy",
-    type=click.Choice(["trec_eval", "docno_asc", "input_order"]),
+    type=click.Choice(get_args(FusionTiePolicy)),
     default="trec_eval",
     show_default=True,
     help="How each RUN's tied docs are ranked (what rrf and isr see), and the fused run's.",
@@ -148,7 +149,7 @@ def _param_cell(param: dict[str, Any]) -> str:
 
 
 @click.command("fusions")
-@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+@output_option("rows")
 def fusions_command(output: str) -> None:
     """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
     its parameters, its formula and the plugin that provides it."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from ._render import OUTPUTS, emit_json, emit_rows
+from ._render import emit_json, emit_rows, output_option
 
 __all__ = ["metrics_command"]
 
 
 @click.command("metrics")
-@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+@output_option("rows")
 def metrics_command(output: str) -> None:
     """List every metric the loaded plugins provide: its parameters, its names in our,
     ir_measures' and trec_eval's syntax, and the plugin that provides it."""

@@ -18,13 +18,12 @@ from ._options import (
     per_query_option,
     split_measures,
 )
-from ._render import TABLE_OUTPUTS, emit_json, emit_table
+from ._render import emit_json, emit_table, output_option
 
 __all__ = ["pipeline_command"]
 
 #: The file of gold answers ef-eval pipeline reads from a dataset directory by default.
 REFERENCES_FILE = "references.jsonl"
-PIPELINE_OUTPUTS = (*TABLE_OUTPUTS, "html")
 
 
 @click.command("pipeline")
@@ -73,9 +72,7 @@ PIPELINE_OUTPUTS = (*TABLE_OUTPUTS, "html")
     "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
 )
 @per_query_option
-@click.option(
-    "-o", "--output", type=click.Choice(PIPELINE_OUTPUTS), default="table", show_default=True
-)
+@output_option("pipeline")
 def pipeline_command(  # click passes every option by keyword
     *,
     dataset: str,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from ._render import OUTPUTS, emit_json, emit_rows
+from ._render import emit_json, emit_rows, output_option
 
 __all__ = ["plugins_command"]
 
 
 @click.command("plugins")
-@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="table", show_default=True)
+@output_option("rows")
 def plugins_command(output: str) -> None:
     """List the loaded plugins: distribution, version and what each provides."""
     from ..plugin_engine.registry import get_registry

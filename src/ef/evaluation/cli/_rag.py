@@ -8,7 +8,7 @@ import click
 from ..engine.measures import DEFAULT_K_VALUES
 from ..render import report_tables
 from ._options import cutoffs_option, dataset_argument, split_measures
-from ._render import TABLE_OUTPUTS, emit_json, emit_table
+from ._render import emit_json, emit_table, output_option
 
 __all__ = ["rag_command"]
 
@@ -33,9 +33,7 @@ __all__ = ["rag_command"]
     help="The samples file format (rag_jsonl, rag_csv, or a plugin's). Default: from the name.",
 )
 @click.option("-s", "--per-sample", is_flag=True, help="Also show every sample's values.")
-@click.option(
-    "-o", "--output", type=click.Choice(TABLE_OUTPUTS), default="table", show_default=True
-)
+@output_option("rag")
 def rag_command(  # click passes every option by keyword
     *,
     samples: str,

@@ -7,13 +7,14 @@ The formats themselves live in :mod:`ef.evaluation.render`, shared with the repo
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import click
 
 from ..render import (
+    REPORT_OUTPUTS,
     Table,
     column_widths,
     exact_number,
@@ -29,23 +30,23 @@ if TYPE_CHECKING:
     from ..reports import RetrievalEvalReport
 
 __all__ = [
-    "EVALUATE_OUTPUTS",
-    "OUTPUTS",
-    "TABLE_OUTPUTS",
     "emit_json",
     "emit_report",
     "emit_rows",
     "emit_table",
     "latex_escape",
     "number",
+    "output_option",
 ]
 
-#: The tabular outputs every command offers, plus json.
-OUTPUTS = ("table", "json", "csv", "markdown")
-#: Every tabular output emit_rows can render.
-TABLE_OUTPUTS = (*OUTPUTS, "latex")
-#: What ef-eval evaluate and retrieve print: the tables, json, or trec_eval's lines.
-EVALUATE_OUTPUTS = (*TABLE_OUTPUTS, "trec")
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def output_option(kind: str) -> Callable[[_Command], _Command]:
+    """``-o/--output``, whose choices are the outputs of ``kind`` of report
+    (:data:`~ef.evaluation.render.REPORT_OUTPUTS`), ``table`` by default."""
+    choice = click.Choice(REPORT_OUTPUTS[kind])
+    return click.option("-o", "--output", type=choice, default="table", show_default=True)
 
 
 def emit_json(data: Any) -> None:

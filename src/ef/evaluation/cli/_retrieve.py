@@ -16,7 +16,7 @@ from ._options import (
     per_query_option,
     split_measures,
 )
-from ._render import EVALUATE_OUTPUTS, emit_report
+from ._render import emit_report, output_option
 
 __all__ = ["retrieve_command"]
 
@@ -65,9 +65,7 @@ __all__ = ["retrieve_command"]
     help="Run the batches on this many threads. Default: one after another.",
 )
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
-@click.option(
-    "-o", "--output", type=click.Choice(EVALUATE_OUTPUTS), default="table", show_default=True
-)
+@output_option("retrieval")
 def retrieve_command(  # click passes every option by keyword
     *,
     dataset: str,
@@ -91,6 +89,7 @@ def retrieve_command(  # click passes every option by keyword
     The numbers are those of ef-eval evaluate on the run that --out writes: each query's
     ranking is scored in the retriever's order.
     """
+    from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
     from ..engine.retrieve import retrieve as run_retriever
     from ..engine.scoring import resolve_measures
     from ..evaluate.run import evaluate_retrieved
@@ -99,8 +98,8 @@ def retrieve_command(  # click passes every option by keyword
     from ..retrievers._load import retriever_factory
 
     # Every name is checked before the corpus is read and indexed.
-    chosen = split_measures(metrics) or ("ndcg", "recall", "precision", "mrr", "map")
-    cutoffs = k_values or (1, 5, 10, 100)
+    chosen = split_measures(metrics) or DEFAULT_METRICS
+    cutoffs = k_values or DEFAULT_K_VALUES
     check_measures(chosen, cutoffs)  # an error names -m and the measure
     measures = resolve_measures(chosen, cutoffs, get_registry())
     if ":" in retriever_spec and os.getcwd() not in sys.path:

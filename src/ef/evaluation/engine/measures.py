@@ -45,12 +45,13 @@ import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, get_args
 
 import attrs
 
 from ..errors import DuplicateNameError, UnknownNameError
 from ..interfaces import MetricParam, RetrievalMetric, Synonym
+from ..types import Averaging
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -92,7 +93,7 @@ DEFAULT_K_VALUES = (1, 5, 10, 100)
 DEFAULT_METRICS = ("ndcg", "recall", "precision", "mrr", "map")
 
 #: The query-averaging policies of :func:`~ef.evaluation.evaluate_run`.
-AVERAGING = ("qrels", "intersection", "run")
+AVERAGING = get_args(Averaging)
 
 #: trec_eval's default cutoffs of P, recall, map_cut, ndcg_cut and relative_P (m_P.c etc.).
 TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)

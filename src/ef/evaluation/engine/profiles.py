@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
     from ..progress import Phase
     from ..runs.ranked import RankedRun
-    from ..types import Qrels
+    from ..types import ProfileName, Qrels
     from .measures import Measure
     from .scoring import Evaluation, Scored
 
@@ -130,7 +130,7 @@ _IR_MEASURES = Rule("trec_eval", missing_zero=True)
 _IR_MEASURES_OWN = Rule("docno_asc", float64=True, missing_zero=True)
 
 #: The profiles ``evaluate_run(..., profile=...)`` knows, by name.
-PROFILES: Mapping[str, Profile] = {
+PROFILES: Mapping[ProfileName, Profile] = {
     "trec_eval": Profile(
         "trec_eval",
         "trec_eval 9 without -c, and pytrec_eval",
@@ -181,7 +181,7 @@ PROFILES: Mapping[str, Profile] = {
 def profile_named(name: str) -> Profile:
     """The profile called ``name``; a ValueError listing the profiles otherwise."""
     try:
-        return PROFILES[name]
+        return PROFILES[name]  # type: ignore[index]  # any str: the KeyError is the check
     except (KeyError, TypeError):
         valid = ", ".join(map(repr, PROFILES))
         raise ValueError(f"profile must be one of {valid}; got {name!r}") from None

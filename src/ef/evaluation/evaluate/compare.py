@@ -16,7 +16,7 @@ import platform
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import attrs
 
@@ -33,12 +33,12 @@ from ..reports import (
     RagEvalReport,
     RetrievalEvalReport,
 )
-from ..types import plain
+from ..types import CompareAveraging, plain
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
     from ..runs.table import RunTable
-    from ..types import DataFrameLike, Qrels, RunInput
+    from ..types import DataFrameLike, Qrels, RunInput, TiePolicy
 
     System = (
         RunInput
@@ -102,7 +102,7 @@ def _check_options(
     averaging: str,
 ) -> None:
     # Pairing needs one query set for every system: each run's own queries ("run") won't do.
-    AVERAGING = ("qrels", "intersection")
+    AVERAGING = get_args(CompareAveraging)
 
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
@@ -369,9 +369,9 @@ def compare(
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
-    averaging: Literal["qrels", "intersection"] = "qrels",
+    averaging: CompareAveraging = "qrels",
     registry: Registry | None = None,
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] = "trec_eval",
+    tie_policy: TiePolicy = "trec_eval",
     run_format: str | None = None,
     qrels_format: str | None = None,
     run_columns: Sequence[str] | None = None,

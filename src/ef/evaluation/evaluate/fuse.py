@@ -13,7 +13,7 @@ import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import attrs
 
@@ -25,6 +25,7 @@ from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.ranked import RankedLists
+from ..types import FusionTiePolicy
 from .inputs import load_run
 from .score_order import check_score_order
 
@@ -53,7 +54,7 @@ DEFAULT_METHOD = "wsum"
 DEFAULT_NORM = "min-max"
 
 #: The tie policies that give one order (``"expected"`` averages metrics over orders).
-FUSION_TIE_POLICIES = ("trec_eval", "docno_asc", "input_order")
+FUSION_TIE_POLICIES = get_args(FusionTiePolicy)
 
 
 def fuse(

@@ -13,7 +13,7 @@ import math
 import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from ..engine.measures import DEFAULT_K_VALUES
 from ..engine.scoring import resolve_measures
@@ -34,7 +34,7 @@ from .run import evaluate_run
 if TYPE_CHECKING:
     from ..interfaces import FusionMethod, FusionParam
     from ..runs.table import RunTable
-    from ..types import Qrels
+    from ..types import Averaging, Qrels
     from .fuse import RunLike
 
 __all__ = ["optimize_fusion", "simplex_weights"]
@@ -54,7 +54,7 @@ def optimize_fusion(
     grid: Mapping[str, Iterable[Any]] | None = None,
     params: Mapping[str, Any] | None = None,
     tie_policy: str = "trec_eval",
-    averaging: Literal["qrels", "intersection", "run"] | None = None,
+    averaging: Averaging | None = None,
     run_format: str | None = None,
     qrels_format: str | None = None,
     registry: Registry | None = None,

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from ..engine.id_forms import shown_ids
 from ..engine.manifest import file_entry
+from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
 from ..engine.results import DocIdFunction
 from ..errors import GeneratorError
 from ..plugin_engine.registry import Registry, registry_or_default
@@ -33,8 +34,8 @@ def evaluate_pipeline(
     corpus: Mapping[str, str],
     references: Mapping[str, str | Sequence[str]] | None = None,
     n_contexts: int = 5,
-    k_values: Sequence[int] = (1, 5, 10, 100),
-    metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    metrics: Sequence[str] = DEFAULT_METRICS,
     rag_metrics: Sequence[str] = DEFAULT_RAG_METRICS,
     limit: int | None = None,
     registry: Registry | None = None,

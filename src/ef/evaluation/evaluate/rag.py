@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from ..engine.manifest import rag_manifest
+from ..engine.measures import DEFAULT_K_VALUES
 from ..engine.rag_measures import ContextIdMeasure, RagMeasure, parse_rag_metrics
 from ..errors import InvalidSampleError, PluginError
 from ..formats.files import read_samples
@@ -79,16 +80,10 @@ def _checked(
 def evaluate_rag(
     samples: Iterable[RagSample | Mapping[str, Any]] | str | os.PathLike[str],
     *,
-    metrics: Sequence[str] = (
-        "exact_match",
-        "token_f1",
-        "context_recall",
-        "context_precision",
-        "non_empty_rate",
-    ),
+    metrics: Sequence[str] = DEFAULT_RAG_METRICS,
     registry: Registry | None = None,
     samples_format: str | None = None,
-    k_values: Sequence[int] = (1, 5, 10, 100),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
 ) -> RagEvalReport:
     """Score RAG samples with deterministic, reference-based lexical metrics.
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ..engine.id_forms import no_overlap_cause, shown_ids
-from ..engine.measures import check_k_values
+from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, check_k_values
+from ..engine.options import Scoring
 from ..engine.results import DocIdFunction, result_doc_id
 from ..engine.retrieve import retrieve
 from ..engine.scoring import resolve_measures
@@ -34,8 +35,8 @@ def evaluate_retrieval(
     qrels: Mapping[str, Mapping[str, float]],
     queries: Mapping[str, str],
     *,
-    k_values: Sequence[int] = (1, 5, 10, 100),
-    metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    metrics: Sequence[str] = DEFAULT_METRICS,
     limit: int | None = None,
     registry: Registry | None = None,
     executor: int | cf.Executor | None = None,
@@ -220,8 +221,7 @@ def scored_retrieval(
         qrels,
         measures,
         registry,
-        tie_policy="input_order",
-        averaging="qrels",
+        scoring=Scoring(tie_policy="input_order"),
         unavailable=unavailable,
     )
     return run, report

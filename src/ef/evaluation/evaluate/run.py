@@ -8,7 +8,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from ..engine.measures import AVERAGING
+from ..engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
+from ..engine.options import Scoring
 from ..engine.profiles import evaluate_with_profile
 from ..engine.score_order import score_order
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
@@ -16,7 +17,6 @@ from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
-from ..runs.order import check_tie_policy
 from ..runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
 from .inputs import check_overlap, load_inputs, load_qrels, load_run
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..engine.scoring import Measure
     from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
-    from ..types import DataFrameLike, Qrels, RunInput
+    from ..types import Averaging, DataFrameLike, ProfileName, Qrels, RunInput, TiePolicy
 
 __all__ = [
     "AVERAGING",
@@ -58,13 +58,13 @@ def evaluate_run(
     | list[str | os.PathLike[str]],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     *,
-    k_values: Sequence[int] = (1, 5, 10, 100),
-    metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
-    averaging: Literal["qrels", "intersection", "run"] | None = None,
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    averaging: Averaging | None = None,
     registry: Registry | None = None,
     ignore_identical_ids: bool | None = None,
-    tie_policy: Literal["trec_eval", "docno_asc", "input_order", "expected"] | None = None,
-    profile: Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"] | None = None,
+    tie_policy: TiePolicy | None = None,
+    profile: ProfileName | None = None,
     run_format: str | None = None,
     qrels_format: str | None = None,
     run_columns: Sequence[str] | None = None,
@@ -237,17 +237,21 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     if executor is not None and shards is None:
         raise ValueError("executor= is for a sharded run: a list of run files or a glob")
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
-    policy, scored_over = "trec_eval", "qrels"  # a profile sets its own, rule by rule
     if profile is not None:
         rules_given = tie_policy is not None or averaging is not None
         refusal = profile_refusal(profile, shards, rules_given=rules_given)
         if refusal is not None:
             raise ValueError(refusal)
-    else:
-        policy = check_tie_policy(tie_policy or "trec_eval")
-        scored_over = averaging or "qrels"
-        if scored_over not in AVERAGING:
-            raise ValueError(f"averaging must be one of {AVERAGING}, got {scored_over!r}")
+    # Under a profile, tie_policy and averaging are unset (refused above): the inputs are
+    # read under trec_eval's and "qrels", and the profile scores by its own, rule by rule.
+    scoring = Scoring(
+        tie_policy or "trec_eval",
+        averaging or "qrels",
+        bool(ignore_identical_ids),
+        check_swapped,
+        check_doc_ids,
+    )
+    if profile is None:
         if shards is not None:  # each shard read and scored where it runs
             return retrieval_report(
                 sharded_evaluation(
@@ -256,13 +260,9 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
                     metrics,
                     k_values,
                     registry,
-                    averaging=scored_over,
-                    tie_policy=policy,
-                    ignore_identical_ids=bool(ignore_identical_ids),
+                    scoring=scoring,
                     run_format=run_format,
                     run_columns=run_columns,
-                    check_swapped=check_swapped,
-                    check_doc_ids=check_doc_ids,
                     qrels_format=qrels_format,
                     qrels_columns=qrels_columns,
                     executor=executor,
@@ -278,13 +278,10 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
                 registry,
                 qrels_format=qrels_format,
                 run_format=run_format,
-                averaging=scored_over,
-                tie_policy=policy,
-                ignore_identical_ids=bool(ignore_identical_ids),
+                scoring=scoring,
                 inputs=inputs,
                 progress=progress,
                 qrels_columns=qrels_columns,
-                check_doc_ids=check_doc_ids,
             )
             if streamed is not None:
                 return retrieval_report(streamed)
@@ -298,27 +295,27 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             qrels_format=qrels_format,
             run_columns=run_columns,
             qrels_columns=qrels_columns,
-            check_swapped=check_swapped,
-            averaging=scored_over,  # under a profile: "qrels", every judged query counts
+            check_swapped=scoring.check_swapped,
+            averaging=scoring.averaging,  # under a profile: "qrels", every judged query counts
         )
-    if check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
-        check_docs_meet(table, judged, scored_over, stacklevel=2, refuse=check_doc_ids is True)
+    if scoring.check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
+        refuse = scoring.check_doc_ids is True
+        check_docs_meet(table, judged, scoring.averaging, stacklevel=2, refuse=refuse)
     named = f"the run {run}" if isinstance(run, (str, os.PathLike)) else "the run"
     check_score_order(score_order(table), stacklevel=2, name=named)  # a file's or table's order
     if profile is None:
         return scored_report(
-            table.without_identical_ids() if ignore_identical_ids else table,
+            table.without_identical_ids() if scoring.ignore_identical_ids else table,
             judged,
             measures,
             registry,
-            tie_policy=policy,
-            averaging=scored_over,
+            scoring=scoring,
             inputs=inputs,
             progress=progress,
         )
     if profile == "ranx":
         warn_ranx_bpref(table, judged, measures, stacklevel=2)
-    with phase(progress, "scoring", len(measures)) as scoring:
+    with phase(progress, "scoring", len(measures)) as step:
         return retrieval_report(
             evaluate_with_profile(
                 profile,
@@ -328,7 +325,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
                 registry=registry,
                 inputs=inputs,
                 ignore_identical_ids=ignore_identical_ids,
-                progress=scoring,
+                progress=step,
             )
         )
 
@@ -337,8 +334,8 @@ def evaluate_retrieved(
     rankings: Mapping[str, Sequence[str]],
     qrels: Qrels,
     *,
-    k_values: Sequence[int] = (1, 5, 10, 100),
-    metrics: Sequence[str] = ("ndcg", "recall", "precision", "mrr", "map"),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
+    metrics: Sequence[str] = DEFAULT_METRICS,
     registry: Registry | None = None,
 ) -> RetrievalEvalReport:
     """``evaluate_run(rankings, qrels, k_values=..., metrics=..., registry=...)``'s report
@@ -361,7 +358,7 @@ def evaluate_retrieved(
     # stacklevel: a warning points at the caller, as evaluate_run's does.
     check_overlap(run, judged, "qrels", stacklevel=3)
     check_docs_meet(run, judged, "qrels", stacklevel=2)
-    return scored_report(run, judged, measures, registry, tie_policy="trec_eval", averaging="qrels")
+    return scored_report(run, judged, measures, registry, scoring=Scoring())
 
 
 def empty_run_report(
@@ -369,7 +366,7 @@ def empty_run_report(
     metrics: Sequence[str],
     profile: Literal["ir_measures", "ranx"],
     *,
-    k_values: Sequence[int] = (1, 5, 10, 100),
+    k_values: Sequence[int] = DEFAULT_K_VALUES,
     registry: Registry | None = None,
 ) -> RetrievalEvalReport:
     """What ``profile``'s tool reports for a run with no query, which
@@ -403,25 +400,24 @@ def scored_report(
     measures: Sequence[Measure],
     registry: Registry,
     *,
-    tie_policy: str,
-    averaging: str,
+    scoring: Scoring,
     unavailable: Mapping[str, str] | None = None,
     inputs: Mapping[str, object] | None = None,
     progress: Progress = False,
 ) -> RetrievalEvalReport:
-    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run (the
-    judged queries of ``unavailable`` skipped with its reasons, as
-    :func:`~ef.evaluation.engine.scoring.score_rankings` does)."""
-    with phase(progress, "scoring", len(measures)) as scoring:
+    """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run by the
+    tie policy and averaging of ``scoring`` (the judged queries of ``unavailable`` skipped
+    with its reasons, as :func:`~ef.evaluation.engine.scoring.score_rankings` does)."""
+    with phase(progress, "scoring", len(measures)) as step:
         scored = score_rankings(
             run,
             qrels,
             measures,
-            averaging=averaging,
-            tie_policy=tie_policy,
+            averaging=scoring.averaging,
+            tie_policy=scoring.tie_policy,
             unavailable=unavailable,
             registry=registry,
-            progress=scoring,
+            progress=step,
         )
     return retrieval_report(
         evaluation(
@@ -430,8 +426,8 @@ def scored_report(
             qrels,
             measures,
             scored,
-            tie_policy=tie_policy,
-            averaging=averaging,
+            tie_policy=scoring.tie_policy,
+            averaging=scoring.averaging,
             inputs=inputs,
         )
     )

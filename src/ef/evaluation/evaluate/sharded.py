@@ -24,12 +24,13 @@ import glob
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..engine.batches import BatchScores, score_batch
 from ..engine.manifest import file_entry
+from ..engine.options import Scoring
 from ..engine.scoring import Evaluation, resolve_measures
 from ..formats.remote import (
     GLOB_CHARS,
@@ -49,7 +50,7 @@ from .swapped import check_not_swapped
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
-    from ..types import DataFrameLike, Qrels
+    from ..types import Averaging, DataFrameLike, Qrels, TiePolicy
     from .inputs import Columns
 
 __all__ = ["ShardScores", "score_shard", "sharded_evaluation", "shards_of"]
@@ -101,8 +102,8 @@ def score_shard(
     metrics: Sequence[str],
     k_values: Sequence[int],
     *,
-    averaging: str,
-    tie_policy: str,
+    averaging: Averaging,
+    tie_policy: TiePolicy,
     ignore_identical_ids: bool = False,
     run_format: str | None = None,
     run_columns: Columns = None,
@@ -121,11 +122,7 @@ def score_shard(
     says why, from ``stacklevel`` frames above this function (1: its caller)."""
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
-    scoring: dict[str, Any] = {
-        "averaging": averaging,
-        "tie_policy": tie_policy,
-        "ignore_identical_ids": ignore_identical_ids,
-    }
+    scoring = Scoring(tie_policy, averaging, ignore_identical_ids, check_swapped)
 
     def scores(path: Path, shown: str | None = None) -> BatchScores:
         """The scores of the local run file ``path``: in batches if it is large, else read
@@ -136,9 +133,9 @@ def score_shard(
             measures,
             registry,
             run_format=run_format,
+            scoring=scoring,
             shown=shown,
             stacklevel=stacklevel + 2,  # above this function and score_shard
-            **scoring,
         )
         if batched is not None:
             return batched
@@ -146,7 +143,15 @@ def score_shard(
         if check_swapped and tabular(path, run_format, registry):
             # Files of lines are told apart by their readers. stacklevel: score_shard's caller.
             check_not_swapped(table, qrels, stacklevel=stacklevel + 3)
-        return score_batch(table, qrels, measures, registry=registry, **scoring)
+        return score_batch(
+            table,
+            qrels,
+            measures,
+            averaging=scoring.averaging,
+            tie_policy=scoring.tie_policy,
+            registry=registry,
+            ignore_identical_ids=scoring.ignore_identical_ids,
+        )
 
     if is_url(shard):
         with local_copy(shard) as copy, named_as(shard, copy.path):
@@ -245,25 +250,22 @@ def sharded_evaluation(
     k_values: Sequence[int],
     registry: Registry,
     *,
-    averaging: str,
-    tie_policy: str,
-    ignore_identical_ids: bool,
+    scoring: Scoring,
     run_format: str | None,
     run_columns: Columns,
-    check_swapped: bool,
     qrels_format: str | None,
     qrels_columns: Columns,
     executor: cf.Executor | None,
     custom_registry: bool,
     progress: Progress = False,
-    check_doc_ids: bool | Literal["warn"] = True,
 ) -> Evaluation:
     """The evaluation of the run made of ``shards`` (in order) against ``qrels`` (read as
     :func:`~ef.evaluation.evaluate.inputs.load_qrels` reads them), each shard scored by
-    :func:`score_shard` inline (``executor`` None) or by ``executor.submit``. Only a
-    ``custom_registry`` is sent to the executor; else each worker uses its default one.
-    Each shard's doc overlap travels back with its values: the doc ids of the whole run are
-    checked before its report is made (unless ``check_doc_ids`` is False)."""
+    ``scoring`` in :func:`score_shard`, inline (``executor`` None) or by
+    ``executor.submit``. Only a ``custom_registry`` is sent to the executor; else each
+    worker uses its default one. Each shard's doc overlap travels back with its values: the
+    doc ids of the whole run are checked before its report is made (unless
+    ``scoring.check_doc_ids`` is False)."""
     _listed_once(shards)
     measures = resolve_measures(metrics, k_values, registry)
     # Kept to the end and sent to every shard: packed. Loaded here, so that nothing holds
@@ -272,13 +274,13 @@ def sharded_evaluation(
     # A URL's digest is kept among the last few read (formats.digests): taken now, before the
     # shards at URLs, each recorded in turn, leave it out.
     qrels_entry = file_entry(qrels) if is_url(qrels) else qrels
-    options: dict[str, Any] = {
-        "averaging": averaging,
-        "tie_policy": tie_policy,
-        "ignore_identical_ids": ignore_identical_ids,
+    options: dict[str, Any] = {  # score_shard takes plain values, as a task may be sent
+        "averaging": scoring.averaging,
+        "tie_policy": scoring.tie_policy,
+        "ignore_identical_ids": scoring.ignore_identical_ids,
         "run_format": run_format,
         "run_columns": run_columns,
-        "check_swapped": check_swapped,
+        "check_swapped": scoring.check_swapped,
     }
     metrics, k_values = tuple(metrics), tuple(k_values)
     with phase(progress, "reading and scoring shards", len(shards)) as step:
@@ -307,8 +309,6 @@ def sharded_evaluation(
         judged,
         measures,
         registry,
-        averaging=averaging,
-        tie_policy=tie_policy,
+        scoring=scoring,
         inputs={"run": [p.entry for p in parts], "qrels": qrels_entry},
-        check_doc_ids=check_doc_ids,
     )

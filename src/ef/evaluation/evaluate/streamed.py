@@ -14,7 +14,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from ..engine.batches import BatchScores, combine_batches, merge_batches, scored_parts
 from ..engine.doc_overlap import DocOverlap
@@ -31,6 +31,7 @@ from .score_order import check_score_order
 
 if TYPE_CHECKING:
     from ..engine.measures import Measure
+    from ..engine.options import Scoring
     from ..formats.trec_stream import NotStreamable
     from ..plugin_engine.registry import Registry
     from ..runs.table import RunTable
@@ -95,14 +96,13 @@ def batched_scores(
     registry: Registry,
     *,
     run_format: str | None,
-    averaging: str,
-    tie_policy: str,
-    ignore_identical_ids: bool,
+    scoring: Scoring,
     shown: str | None = None,
     stacklevel: int = 1,
 ) -> BatchScores | None:
     """The :class:`~ef.evaluation.engine.batches.BatchScores` of the run file ``path`` (a
-    shard) read in batches of :data:`BLOCK_BYTES`: those of the whole file read at once, or
+    shard) read in batches of :data:`BLOCK_BYTES` and scored by ``scoring``'s tie policy,
+    averaging and identical ids: those of the whole file read at once, or
     None where :func:`streamed_evaluation` would be. ``shown`` names the file in a warning
     (the URL of a local copy), which points ``stacklevel`` frames above this function (1:
     its caller)."""
@@ -116,10 +116,10 @@ def batched_scores(
                 _tables(path, BLOCK_BYTES),
                 qrels,
                 measures,
-                averaging=averaging,
-                tie_policy=tie_policy,
+                averaging=scoring.averaging,
+                tie_policy=scoring.tie_policy,
                 registry=registry,
-                ignore_identical_ids=ignore_identical_ids,
+                ignore_identical_ids=scoring.ignore_identical_ids,
             )
         )
     except NotStreamable as why:
@@ -135,19 +135,16 @@ def streamed_evaluation(
     *,
     qrels_format: str | None,
     run_format: str | None,
-    averaging: str,
-    tie_policy: str,
-    ignore_identical_ids: bool,
+    scoring: Scoring,
     inputs: Mapping[str, object],
     progress: Progress = False,
     qrels_columns: Columns = None,
-    check_doc_ids: bool | Literal["warn"] = True,
 ) -> Evaluation | None:
     """The evaluation of the run file ``path`` read in batches of :data:`BLOCK_BYTES`, or
     None if it is smaller than :data:`STREAM_FROM`, of another format, or cannot be read in
     batches exactly. A run whose queries are not grouped is an
     :class:`~ef.evaluation.InputWarning` saying how to sort it. Its doc ids are checked
-    once every batch is scored, before the report (unless ``check_doc_ids`` is False).
+    once every batch is scored, before the report (unless ``scoring.check_doc_ids`` is False).
     """
     from ..formats.trec_stream import NotStreamable
 
@@ -165,20 +162,18 @@ def streamed_evaluation(
                 _tables(source, BLOCK_BYTES, step.advance),
                 judged,
                 measures,
-                averaging=averaging,
-                tie_policy=tie_policy,
+                averaging=scoring.averaging,
+                tie_policy=scoring.tie_policy,
                 registry=registry,
-                ignore_identical_ids=ignore_identical_ids,
+                ignore_identical_ids=scoring.ignore_identical_ids,
             )
             return batched_evaluation(
                 parts,
                 judged,
                 measures,
                 registry,
-                averaging=averaging,
-                tie_policy=tie_policy,
+                scoring=scoring,
                 inputs=inputs,
-                check_doc_ids=check_doc_ids,
                 run_name=f"the run {path}",
             )
     except NotStreamable as why:  # raised by a batch, before anything is evaluated
@@ -192,17 +187,15 @@ def batched_evaluation(
     measures: Sequence[Measure],
     registry: Registry,
     *,
-    averaging: str,
-    tie_policy: str,
+    scoring: Scoring,
     inputs: Mapping[str, object],
-    check_doc_ids: bool | Literal["warn"] = True,
     run_name: str = "the run",
 ) -> Evaluation:
     """The evaluation of the run scored batch by batch (or shard by shard) as ``parts``, in
     the run's order (:func:`~ef.evaluation.engine.batches.combine_batches`): checked against
     ``qrels`` as a run read whole is (:func:`~ef.evaluation.evaluate.inputs.check_overlap`,
     :func:`~ef.evaluation.evaluate.doc_ids.check_doc_overlap` of the parts' doc overlaps,
-    added up as they pass, unless ``check_doc_ids`` is False, and
+    added up as they pass, unless ``scoring.check_doc_ids`` is False, and
     :func:`~ef.evaluation.evaluate.score_order.check_score_order` of their score orders)."""
     docs, order = DocOverlap(), ScoreOrder()  # small values, whatever the run's size
 
@@ -217,16 +210,16 @@ def batched_evaluation(
         tallied(parts),
         qrels,
         measures,
-        averaging=averaging,
-        tie_policy=tie_policy,
+        averaging=scoring.averaging,
+        tie_policy=scoring.tie_policy,
         registry=registry,
     )
     run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
     # stacklevel: the warning points at the caller of evaluate_run, two frames above this.
-    check_overlap(run, qrels, averaging, stacklevel=5)
-    if check_doc_ids:
+    check_overlap(run, qrels, scoring.averaging, stacklevel=5)
+    if scoring.check_doc_ids:
         # The same frame, from one frame lower.
-        check_doc_overlap(docs, stacklevel=4, refuse=check_doc_ids is True)
+        check_doc_overlap(docs, stacklevel=4, refuse=scoring.check_doc_ids is True)
     check_score_order(order, stacklevel=4, name=run_name)
     return evaluation(
         registry,
@@ -234,7 +227,7 @@ def batched_evaluation(
         qrels,
         measures,
         scored,
-        tie_policy=tie_policy,
-        averaging=averaging,
+        tie_policy=scoring.tie_policy,
+        averaging=scoring.averaging,
         inputs=inputs,
     )

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OUTPUTS",
+    "REPORT_OUTPUTS",
     "Table",
     "Tabular",
     "column_widths",
@@ -58,6 +59,19 @@ __all__ = [
 
 #: The outputs :func:`render` and :func:`format_table` produce.
 OUTPUTS = ("table", "markdown", "latex", "csv", "json", "html")
+
+_ROWS = ("table", "json", "csv", "markdown")
+#: The outputs each kind of report is printed in by ``ef-eval`` (``-o``), in the order its
+#: ``--help`` lists them: the one list its commands take their choices from. ``"rows"`` is a
+#: listing of cells (metrics, plugins, fusion methods, a fused run's summary); ``"trec"`` is
+#: trec_eval's lines, which only a retrieval report has.
+REPORT_OUTPUTS: Mapping[str, tuple[str, ...]] = {
+    "rows": _ROWS,
+    "rag": (*_ROWS, "latex"),
+    "retrieval": (*_ROWS, "latex", "trec"),
+    "pipeline": (*_ROWS, "latex", "html"),
+    "comparison": ("table", "markdown", "latex", "json", "csv"),
+}
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",

@@ -12,11 +12,15 @@ from __future__ import annotations
 import math
 import reprlib
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..types import TiePolicy
 
 __all__ = ["TIE_POLICIES", "check_tie_policy", "ranking_of", "refuse_repeats", "scored_order"]
 
 #: What each tie policy means, as the docs and the manifest say it.
-TIE_POLICIES = {
+TIE_POLICIES: dict[TiePolicy, str] = {
     "trec_eval": "score descending (as float32), then doc id descending",
     "docno_asc": "score descending (as float32), then doc id ascending",
     "input_order": "score descending (as float32), then the order the run lists them",
