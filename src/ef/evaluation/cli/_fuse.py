@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ..runs.order import SINGLE_ORDER_POLICIES
 from ._options import echo_warnings, input_warnings
 from ._render import OUTPUTS, emit_json, emit_rows
 
@@ -90,7 +91,7 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
 @click.option(
     "--ties",
     "tie_policy",
-    type=click.Choice(["trec_eval", "docno_asc", "input_order"]),
+    type=click.Choice(list(SINGLE_ORDER_POLICIES)),
     default="trec_eval",
     show_default=True,
     help="How each RUN's tied docs are ranked (what rrf and isr see), and the fused run's.",

@@ -24,7 +24,7 @@ from ..fusion.normalize import check_norm, normalize
 from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
-from ..runs.order import order
+from ..runs.order import SINGLE_ORDER_POLICIES, order
 from ..runs.ranked import RankedLists
 from .inputs import load_run
 from .score_order import check_score_order
@@ -54,7 +54,7 @@ DEFAULT_METHOD = "wsum"
 DEFAULT_NORM = "min-max"
 
 #: The tie policies that give one order (``"expected"`` averages metrics over orders).
-FUSION_TIE_POLICIES = ("trec_eval", "docno_asc", "input_order")
+FUSION_TIE_POLICIES = SINGLE_ORDER_POLICIES
 
 
 def fuse(

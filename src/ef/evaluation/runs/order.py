@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
+    "SINGLE_ORDER_POLICIES",
     "TIE_POLICIES",
     "TieBreak",
     "check_tie_policy",
@@ -37,6 +38,10 @@ TIE_POLICIES = {
     "input_order": "score descending (as float32), then the order the run lists them",
     "expected": "the mean over every order of each group of tied docs (McSherry & Najork)",
 }
+
+#: The policies that give each query one order (``"expected"`` averages a metric over the
+#: orders of its ties): what :func:`~ef.evaluation.fuse`, which needs one ranking, accepts.
+SINGLE_ORDER_POLICIES = tuple(p for p in TIE_POLICIES if p != "expected")
 
 #: What a tie policy does among equal scores: doc id descending or ascending, or the run's
 #: own order (the docs' places in it).
