@@ -24,6 +24,7 @@ from ..fusion.normalize import check_norm, normalize
 from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
+from ..runs.order import order
 from ..runs.ranked import RankedLists
 from ..types import FusionTiePolicy
 from .inputs import load_run
@@ -443,19 +444,7 @@ def _magnitudes(values: Iterable[object]) -> list[float]:
 
 
 def _ranked(scores: Mapping[str, float], tie_policy: str) -> dict[str, float]:
-    """``scores`` listed in rank order: score descending (as float32, as the run's ranking
-    compares them), ties by ``tie_policy`` (first appearance under ``"input_order"``)."""
-    import numpy as np
-
+    """``scores`` listed in rank order: :func:`~ef.evaluation.runs.order.order`'s (score
+    descending as float32, as the run's ranking compares them, ties by ``tie_policy``)."""
     docs = list(scores)
-    values = [scores[d] for d in docs]
-    with np.errstate(over="ignore"):
-        ranked32 = np.asarray(values, dtype=np.float64).astype(np.float32).tolist()
-    positions = range(len(docs))
-    if tie_policy == "docno_asc":
-        order = sorted(positions, key=lambda i: (-ranked32[i], docs[i]))
-    elif tie_policy == "input_order":
-        order = sorted(positions, key=lambda i: -ranked32[i])
-    else:
-        order = sorted(positions, key=lambda i: (ranked32[i], docs[i]), reverse=True)
-    return {docs[i]: values[i] for i in order}
+    return {doc: scores[doc] for doc in order([scores[d] for d in docs], docs, tie_policy)}

@@ -3,8 +3,9 @@
 A scored run is ranked by score descending; what happens among equal scores is a tie
 policy (:data:`TIE_POLICIES`), ``"trec_eval"`` by default: scores compared as float32, as
 trec_eval stores them in a C ``float``, then doc id descending (``strcmp`` of the docnos).
-:class:`~ef.evaluation.RunTable` ranks whole runs by these rules without sorting them;
-:func:`scored_order` and :func:`ranking_of` are the one-query reference.
+:func:`order` is the one sort of a query's docs by these rules, and :func:`tie_break` says
+what each policy does among equal scores; :class:`~ef.evaluation.RunTable` ranks whole
+runs by the same rules without sorting them (tests/runs/test_order.py holds the two equal).
 """
 
 from __future__ import annotations
@@ -12,12 +13,25 @@ from __future__ import annotations
 import math
 import reprlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from ..types import TiePolicy
 
-__all__ = ["TIE_POLICIES", "check_tie_policy", "ranking_of", "refuse_repeats", "scored_order"]
+__all__ = [
+    "SINGLE_ORDER_POLICIES",
+    "TIE_POLICIES",
+    "TieBreak",
+    "check_tie_policy",
+    "order",
+    "ranking_of",
+    "refuse_repeats",
+    "scored_order",
+    "tie_break",
+]
 
 #: What each tie policy means, as the docs and the manifest say it.
 TIE_POLICIES: dict[TiePolicy, str] = {
@@ -25,6 +39,22 @@ TIE_POLICIES: dict[TiePolicy, str] = {
     "docno_asc": "score descending (as float32), then doc id ascending",
     "input_order": "score descending (as float32), then the order the run lists them",
     "expected": "the mean over every order of each group of tied docs (McSherry & Najork)",
+}
+
+#: The policies that give each query one order (``"expected"`` averages a metric over the
+#: orders of its ties): what :func:`~ef.evaluation.fuse`, which needs one ranking, accepts.
+SINGLE_ORDER_POLICIES = tuple(p for p in TIE_POLICIES if p != "expected")
+
+#: What a tie policy does among equal scores: doc id descending or ascending, or the run's
+#: own order (the docs' places in it).
+TieBreak = Literal["id_descending", "id_ascending", "position"]
+
+# "expected" ranks as trec_eval does; its metrics average over the orders of each group.
+_TIE_BREAKS: dict[str, TieBreak] = {
+    "trec_eval": "id_descending",
+    "docno_asc": "id_ascending",
+    "input_order": "position",
+    "expected": "id_descending",
 }
 
 
@@ -45,23 +75,80 @@ def check_tie_policy(tie_policy: str) -> str:
     return tie_policy
 
 
-def scored_order(ranked: Mapping[str, float]) -> list[str]:
-    """Doc ids in trec_eval's order: score descending (as float32), then doc id descending.
+def tie_break(tie_policy: str) -> TieBreak:
+    """How ``tie_policy`` orders docs of equal score (``"expected"`` ranks as trec_eval);
+    a ValueError for a policy not in :data:`TIE_POLICIES`.
 
-    trec_eval keeps scores as C ``float`` and breaks ties by ``strcmp`` of the docnos, in
-    descending order; UTF-8 byte order is code-point order, so ``str`` comparison matches it.
+    >>> tie_break("trec_eval"), tie_break("docno_asc"), tie_break("input_order")
+    ('id_descending', 'id_ascending', 'position')
+    >>> tie_break("expected")
+    'id_descending'
+    """
+    return _TIE_BREAKS[check_tie_policy(tie_policy)]
+
+
+def order(
+    scores: Sequence[float] | npt.NDArray[np.float64],
+    docs: Sequence[str],
+    tie_policy: str = "trec_eval",
+    *,
+    float64: bool = False,
+) -> list[str]:
+    """``docs`` in rank order: ``scores[i]`` is the score of ``docs[i]``; score descending,
+    equal scores by ``tie_policy`` (:func:`tie_break`).
+
+    Scores compare as float32, as trec_eval keeps them in a C ``float`` (beyond float32's
+    range a score is +-inf, as in C), or as given (float64) if ``float64``. Doc ids compare
+    as ``str``: code-point order, which is the UTF-8 byte order of trec_eval's ``strcmp``.
+    Under ``"input_order"`` equal scores keep the order of ``docs`` (a stable sort).
+
+    >>> order([1.0, 1.0, 2.0], ["a", "b", "c"])
+    ['c', 'b', 'a']
+    >>> order([1.0, 1.0, 2.0], ["a", "b", "c"], "docno_asc")
+    ['c', 'a', 'b']
+    >>> order([1.0, 2.0, 1.0], ["b", "c", "a"], "input_order")
+    ['c', 'b', 'a']
+
+    ``1.0`` and ``1.0 + 1e-9`` are one float32, so they tie unless ``float64``; ``"d10"``
+    sorts before ``"d9"`` (by character, not by number), and ``"D1"`` before ``"d1"``:
+
+    >>> scores, docs = [1.0, 1.0 + 1e-9, 1.0], ["d9", "d10", "d1"]
+    >>> order(scores, docs), order(scores, docs, float64=True)
+    (['d9', 'd10', 'd1'], ['d10', 'd9', 'd1'])
+    >>> order(scores, docs, "docno_asc"), order(scores, docs, "docno_asc", float64=True)
+    (['d1', 'd10', 'd9'], ['d10', 'd1', 'd9'])
+    >>> order(scores, docs, "input_order"), order(scores, docs, "input_order", float64=True)
+    (['d9', 'd10', 'd1'], ['d10', 'd9', 'd1'])
+    >>> order([0.5, 0.5], ["d1", "D1"], "docno_asc")
+    ['D1', 'd1']
+    """
+    import numpy as np  # only callers that rank runs pay for it
+
+    breaks = tie_break(tie_policy)
+    with np.errstate(over="ignore"):  # beyond float32's range is +-inf there, as in C
+        values = np.asarray(scores, dtype=np.float64)
+        keys: list[float] = (values if float64 else values.astype(np.float32)).tolist()
+    if len(keys) != len(docs):
+        raise ValueError(f"{len(keys)} scores for {len(docs)} docs")
+    positions = range(len(docs))
+    if breaks == "id_ascending":
+        ranked = sorted(positions, key=lambda i: (-keys[i], docs[i]))
+    elif breaks == "position":
+        ranked = sorted(positions, key=lambda i: -keys[i])  # stable: the given order in ties
+    else:
+        ranked = sorted(positions, key=lambda i: (keys[i], docs[i]), reverse=True)
+    return [docs[i] for i in ranked]
+
+
+def scored_order(ranked: Mapping[str, float]) -> list[str]:
+    """Doc ids in trec_eval's order (:func:`order`): score descending (as float32), then
+    doc id descending.
 
     >>> scored_order({"a": 1.0, "b": 1.0, "c": 2.0})
     ['c', 'b', 'a']
     """
-    import numpy as np  # only callers that rank runs pay for it
-
     docs = list(ranked)
-    with np.errstate(over="ignore"):  # beyond float32's range is +-inf there, as in C
-        as_float32 = np.asarray([ranked[d] for d in docs], dtype=np.float64).astype(np.float32)
-    scores = as_float32.tolist()
-    order = sorted(range(len(docs)), key=lambda i: (scores[i], docs[i]), reverse=True)
-    return [docs[i] for i in order]
+    return order([ranked[d] for d in docs], docs)
 
 
 def _is_finite(score: float) -> bool:

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from ..formats.trec_fast import RunColumns
 from ..hits import JudgedHits
-from .order import ranking_of, refuse_repeats
+from .order import order, ranking_of, refuse_repeats, tie_break
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -245,7 +245,8 @@ class RunTable:
         """The query's doc ids by score, ties broken by ``tie_policy`` (empty if the run does
         not have the query): ``"trec_eval"`` (doc id descending; ``"expected"`` ranks so
         too), ``"docno_asc"`` or ``"input_order"`` (the order of the file or mapping).
-        Scores compare as float32, as trec_eval's, unless ``float64``.
+        Scores compare as float32, as trec_eval's, unless ``float64``: the order of
+        :func:`~ef.evaluation.runs.order.order`, without its sort where the rows are in it.
 
         >>> table = RunTable.from_dict({"q1": {"d1": 0.5, "d3": 0.9, "d2": 0.5}})
         >>> table.ranking("q1"), table.ranking("q1", "docno_asc")
@@ -258,20 +259,12 @@ class RunTable:
             return []
         rows = self._rows(i)
         docs = self._docs.take(rows)
-        if tie_policy in ("trec_eval", "expected") and not float64:
+        if tie_break(tie_policy) == "id_descending" and not float64:
             if self._ordered is None:
                 self._ordered = self._check_order()
-            if self._ordered:
+            if self._ordered:  # every query's rows in trec_eval's order already
                 return docs
-        scores = (self.original_scores if float64 else self.scores)[rows].tolist()
-        positions = range(len(docs))
-        if tie_policy == "docno_asc":
-            order = sorted(positions, key=lambda j: (-scores[j], docs[j]))
-        elif tie_policy == "input_order":
-            order = sorted(positions, key=lambda j: -scores[j])  # stable: file order in ties
-        else:
-            order = sorted(positions, key=lambda j: (scores[j], docs[j]), reverse=True)
-        return [docs[j] for j in order]
+        return order(self.original_scores[rows], docs, tie_policy, float64=float64)
 
     def without_identical_ids(self) -> RunTable:
         """This run without the docs whose id is their query's id (BEIR's
@@ -512,14 +505,15 @@ class RunTable:
                 above[i] = np.count_nonzero(block > scores[row])
                 tied.append(np.flatnonzero(block == scores[row]) + start)
         sizes = np.fromiter((t.size for t in tied), dtype=np.int64, count=len(tied))
-        if tie_policy == "input_order":  # the tied rows before it in the file
+        # The ranks order() gives, counted (tests/runs/test_order.py holds them equal).
+        breaks = tie_break(tie_policy)
+        if breaks == "position":  # the tied rows before it in the file
             first = [int(np.count_nonzero(t < row)) for t, row in zip(tied, rows, strict=True)]
             return above + np.asarray(first, dtype=np.int64) + 1, above, sizes
         # One fetch of every tied doc id, then a string comparison each (strcmp order).
         tied_docs = iter(self._docs.take(np.concatenate(tied) if tied else rows))
-        # docno_asc puts first the tied docs with a smaller id; trec_eval (and "expected",
-        # which ranks so too and averages over the groups) those with a greater one.
-        before = operator.lt if tie_policy == "docno_asc" else operator.gt
+        # First among its tied docs: those with a smaller id when ids ascend, else a greater.
+        before = operator.lt if breaks == "id_ascending" else operator.gt
         first = [
             sum(before(next(tied_docs), doc) for _ in range(t.size))
             for doc, t in zip(docs, tied, strict=True)

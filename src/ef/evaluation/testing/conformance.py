@@ -32,6 +32,7 @@ from ..interfaces import (
     RetrievalMetric,
     is_score,
 )
+from ..runs.order import scored_order
 
 if TYPE_CHECKING:
     from ..hits import JudgedHits
@@ -152,8 +153,9 @@ def _query(rnd: random.Random) -> Query:
 
 
 def _ranked(scores: Mapping[str, float]) -> list[str]:
-    """trec_eval's order: score descending, then doc id descending."""
-    return sorted(scores, key=lambda doc: (scores[doc], doc), reverse=True)
+    """trec_eval's order: score descending, then doc id descending (the scores here are
+    halves, the same as float32)."""
+    return scored_order(scores)
 
 
 def _fail(metric: RetrievalMetric, what: str) -> AssertionError:
