@@ -30,9 +30,11 @@ Each built-in metric is one module (ranx's layout): ``ndcg``, ``dcg``, ``recall`
 ``binary_gain`` (binG), ``normalized_gain`` (G), ``ndcg_rel``, ``rndcg`` and ``set_map``.
 Each holds the metric's readable per-query reference function (``ndcg_at_k``), its numpy
 batch form over :class:`~ef.evaluation.hits.JudgedHits` (``ndcg_batch``), its exact
-tie-averaged form
-(``ndcg_expected``), its parameters and its :class:`~ef.evaluation.RetrievalMetric`
-declaration (``NDCG``); :data:`BUILTIN` lists the declarations in registration order.
+tie-averaged form where it has a closed one (``ndcg_expected``; for the others,
+``tie_policy="expected"`` averages the batch form over the distinct orders of the ties,
+:mod:`~ef.evaluation.metrics.retrieval.orders`), its parameters and its
+:class:`~ef.evaluation.RetrievalMetric` declaration (``NDCG``); :data:`BUILTIN` lists the
+declarations in registration order.
 :mod:`~ef.evaluation.metrics.retrieval.kernels` holds the array helpers the batch and
 tie-averaged forms share, :mod:`~ef.evaluation.metrics.retrieval.reference` the per-query
 ones, :mod:`~ef.evaluation.metrics.retrieval.params` the shared parameters. numpy is imported
