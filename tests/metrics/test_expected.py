@@ -16,17 +16,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ef.evaluation import Registry, RetrievalMetric
-from ef.evaluation.engine.measures import Measure
-from ef.evaluation.engine.scoring import score_all
+from ef.evaluation import Registry
 from ef.evaluation.hits import JudgedHits
 from ef.evaluation.metrics.retrieval.average_precision import (
     average_precision,
     average_precision_batch,
     average_precision_expected,
+    gm_average_precision,
 )
 from ef.evaluation.metrics.retrieval.binary_gain import BINARY_GAIN, binary_gain, binary_gain_batch
-from ef.evaluation.metrics.retrieval.bpref import bpref, bpref_batch, bpref_expected
+from ef.evaluation.metrics.retrieval.bpref import bpref, bpref_batch, bpref_expected, gm_bpref
 from ef.evaluation.metrics.retrieval.capped_recall import (
     capped_recall_at_k,
     capped_recall_batch,
@@ -49,12 +48,6 @@ from ef.evaluation.metrics.retrieval.counts import (
 from ef.evaluation.metrics.retrieval.dcg import dcg_at_k, dcg_batch, dcg_expected
 from ef.evaluation.metrics.retrieval.err import err_at_k, err_batch, err_expected
 from ef.evaluation.metrics.retrieval.f1 import f1_at_k, f1_batch, f1_expected
-from ef.evaluation.metrics.retrieval.gm_bpref import gm_bpref, gm_bpref_batch, gm_bpref_expected
-from ef.evaluation.metrics.retrieval.gm_map import (
-    gm_average_precision,
-    gm_map_batch,
-    gm_map_expected,
-)
 from ef.evaluation.metrics.retrieval.hole import hole_at_k, hole_batch, hole_expected
 from ef.evaluation.metrics.retrieval.infap import (
     inferred_average_precision,
@@ -110,23 +103,7 @@ from ef.evaluation.metrics.retrieval.success import success_at_k, success_batch,
 from ef.evaluation.metrics.retrieval.utility import utility, utility_batch, utility_expected
 
 from ..strategies import PARAMETERS, cutoffs, doc_ids, judgements
-
-
-def through_engine(metric: RetrievalMetric) -> Callable[..., list[float]]:
-    """``metric``'s values as ``tie_policy="expected"`` scores them, for a metric without an
-    expected form: the engine averages its batch form over the orders of the ties."""
-
-    def expected(hits: JudgedHits, k: int | None, **params: object) -> list[float]:
-        measure = Measure(metric, k).with_params(**params)
-        ids = [f"q{i}" for i in range(hits.n_queries)]
-        judged: list[dict[str, float]] = [{}] * hits.n_queries  # read by func forms only
-        values = score_all([measure], ids, judged, hits, list, expected=True)
-        return values.column(measure.key).tolist()
-
-    expected.__name__ = f"{metric.name}_through_the_engine"
-    expected.__signature__ = inspect.signature(metric.batch)  # type: ignore[attr-defined, arg-type]
-    return expected
-
+from ..tie_averaging import through_engine
 
 #: The built-ins without a closed tie-averaged form: evaluations average their batch form.
 BY_THE_ENGINE = (
@@ -199,8 +176,8 @@ TRIPLES = [
         capped_recall_batch,
         capped_recall_expected,
     ),
-    (gm_average_precision, gm_map_batch, gm_map_expected),
-    (gm_bpref, gm_bpref_batch, gm_bpref_expected),
+    (gm_average_precision, average_precision_batch, average_precision_expected),
+    (gm_bpref, bpref_batch, bpref_expected),
     (iprec_at_recall, iprec_at_recall_batch, ENGINE["iprec_at_recall"]),
     (iprec_avg, iprec_avg_batch, ENGINE["iprec_avg"]),
     (rprec_mult, rprec_mult_batch, rprec_mult_expected),
@@ -235,8 +212,6 @@ MODULES = tuple(
         "counts",
         "rbp",
         "err",
-        "gm_map",
-        "gm_bpref",
         "iprec_at_recall",
         "iprec_avg",
         "rprec_mult",
