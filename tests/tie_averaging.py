@@ -22,7 +22,7 @@ def through_engine(metric: RetrievalMetric) -> Callable[..., list[float]]:
         ids = [f"q{i}" for i in range(hits.n_queries)]
         judged: list[dict[str, float]] = [{}] * hits.n_queries  # read by func forms only
         values = score_all([measure], ids, judged, hits, list, expected=True)
-        return values.column(measure.key).tolist()
+        return [float(v) for v in values.column(measure.key).tolist()]
 
     assert metric.expected is None, metric.name
     assert metric.batch is not None, metric.name
