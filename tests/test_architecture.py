@@ -1,4 +1,4 @@
-"""The layout holds: layers with one direction, one report assembly, a metric in one module.
+"""The layout holds: layers with one direction, one report assembly, a metric declared in one module.
 
 docs/architecture.md describes the layers; these tests keep what it promises true.
 """
@@ -62,18 +62,23 @@ def test_a_pipeline_report_is_built_in_one_place() -> None:
     assert [c.partition(":")[0] for c in _calls_of("pipeline_report")] == ["evaluate/pipeline.py"]
 
 
-def test_every_built_in_retrieval_metric_is_one_module() -> None:
+def test_every_built_in_retrieval_metric_is_declared_in_one_module() -> None:
+    # A metric's declaration and its reference function live in one module of
+    # metrics/retrieval; a variant's batch and expected forms may be its parent's (gm_map's
+    # are map's), and a metric without a closed tie-averaged form declares none (the
+    # engine averages its batch form over the orders of the ties).
     registry = Registry.load(autoload=False)
+    package = "ef.evaluation.metrics.retrieval."
+    modules = [module for name, module in sorted(sys.modules.items()) if name.startswith(package)]
     for name, metric in registry.retrieval_metrics.items():
         if registry.provider(name).name != "builtin.retrieval_metrics":
             continue
-        home = metric.func.__module__
-        assert home.startswith("ef.evaluation.metrics.retrieval."), (name, home)
+        homes = [m.__name__ for m in modules if any(v is metric for v in vars(m).values())]
+        assert homes == [metric.func.__module__], (name, homes)
+        assert metric.batch is not None, name
         for form in (metric.batch, metric.expected):
-            assert form is not None, name
-            assert form.__module__ == home, (name, form.__module__, home)
-        module = sys.modules[home]
-        assert any(value is metric for value in vars(module).values()), (name, home)
+            if form is not None:
+                assert form.__module__.startswith(package), (name, form.__module__)
 
 
 def test_metric_kernels_never_import_pluggy() -> None:

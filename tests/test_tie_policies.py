@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import RetrievalMetric
+from ef.evaluation import Registry, RetrievalMetric
 from ef.evaluation import evaluate_run as checked_evaluate_run
 from ef.evaluation.engine.ties import MAX_ORDERS, TIE_POLICIES
 from ef.evaluation.runs.table import RunTable
@@ -218,6 +218,39 @@ def test_expected_is_the_mean_over_every_order_of_the_ties(
     run, qrels = data
     got = evaluate_run(run, qrels, metrics=ALL, k_values=KS, tie_policy="expected")
     _close(got.per_query, brute_force(run, qrels, ALL))
+
+
+#: The built-ins without an expected form of their own, with the parameters that change
+#: their walk: tie_policy="expected" averages their batch forms over the orders of the ties.
+BY_THE_ENGINE = (
+    "binary_gain",
+    "binary_gain(rel=2,judged_only=True)@3",
+    "normalized_gain",
+    "normalized_gain(judged_only=True)",
+    "ndcg_rel",
+    "ndcg_rel(judged_only=True)@3",
+    "rndcg",
+    "rndcg(rel=2,judged_only=True)",
+    "set_map",
+    "set_map(judged_only=True)@2",
+    "iprec_at_recall(recall=0.5)",
+    "iprec_at_recall(recall=0.2,judged_only=True)@3",
+    "iprec_avg",
+    "iprec_avg(judged_only=True)",
+)
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=small_tied_runs())
+def test_the_builtins_without_an_expected_form_are_the_mean_over_every_order(
+    data: tuple[Run, dict[str, dict[str, int]]],
+) -> None:
+    run, qrels = data
+    got = evaluate_run(run, qrels, metrics=BY_THE_ENGINE, k_values=KS, tie_policy="expected")
+    registry = Registry.load(autoload=False)
+    names = {key.partition("(")[0].partition("@")[0] for key in BY_THE_ENGINE}
+    assert all(registry.retrieval_metric(n).expected is None for n in names)  # the fallback
+    _close(got.per_query, brute_force(run, qrels, BY_THE_ENGINE))
 
 
 def test_expected_by_hand_for_a_constant_scorer() -> None:

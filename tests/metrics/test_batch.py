@@ -15,9 +15,10 @@ from ef.evaluation.hits import JudgedHits
 from ef.evaluation.metrics.retrieval.average_precision import (
     average_precision,
     average_precision_batch,
+    gm_average_precision,
 )
 from ef.evaluation.metrics.retrieval.binary_gain import binary_gain, binary_gain_batch
-from ef.evaluation.metrics.retrieval.bpref import bpref, bpref_batch
+from ef.evaluation.metrics.retrieval.bpref import bpref, bpref_batch, gm_bpref
 from ef.evaluation.metrics.retrieval.capped_recall import capped_recall_at_k, capped_recall_batch
 from ef.evaluation.metrics.retrieval.counts import (
     num_nonrel_judged_ret,
@@ -32,8 +33,6 @@ from ef.evaluation.metrics.retrieval.counts import (
 from ef.evaluation.metrics.retrieval.dcg import dcg_at_k, dcg_batch
 from ef.evaluation.metrics.retrieval.err import err_at_k, err_batch
 from ef.evaluation.metrics.retrieval.f1 import f1_at_k, f1_batch
-from ef.evaluation.metrics.retrieval.gm_bpref import gm_bpref, gm_bpref_batch
-from ef.evaluation.metrics.retrieval.gm_map import gm_average_precision, gm_map_batch
 from ef.evaluation.metrics.retrieval.hole import hole_at_k, hole_batch
 from ef.evaluation.metrics.retrieval.infap import (
     inferred_average_precision,
@@ -83,8 +82,8 @@ PAIRS = [
     (rbp_residual, rbp_residual_batch),
     (err_at_k, err_batch),
     (capped_recall_at_k, capped_recall_batch),
-    (gm_average_precision, gm_map_batch),
-    (gm_bpref, gm_bpref_batch),
+    (gm_average_precision, average_precision_batch),
+    (gm_bpref, bpref_batch),
     (iprec_at_recall, iprec_at_recall_batch),
     (iprec_avg, iprec_avg_batch),
     (rprec_mult, rprec_mult_batch),

@@ -15,6 +15,8 @@ from ef.evaluation.metrics.retrieval.precision import precision_batch
 from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
 from ef.evaluation.testing import JudgedHits, check_retrieval_metric
 
+from ..tie_averaging import through_engine
+
 BUILTINS = Registry.load(autoload=False).retrieval_metrics
 ENGINES = ["random", "hypothesis"]
 
@@ -24,7 +26,8 @@ ENGINES = ["random", "hypothesis"]
 def test_every_builtin_metric_passes(name: str, engine: str) -> None:
     metric = BUILTINS[name]
     assert metric.batch is not None
-    assert metric.expected is not None
+    if metric.expected is None:  # the kit checks the engine's average over the ties instead
+        metric = attrs.evolve(metric, expected=through_engine(metric))
     check_retrieval_metric(metric, examples=100, seed=1, engine=engine)
 
 

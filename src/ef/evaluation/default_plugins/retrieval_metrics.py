@@ -1,7 +1,8 @@
 """Registers the built-in retrieval metrics: ndcg, recall, precision, mrr, map and the rest of
 trec_eval's, ir_measures' and BEIR's common measures, each with its names in their syntaxes.
 
-Each metric is declared in its own module of :mod:`ef.evaluation.metrics.retrieval`.
+Each metric is declared in one module of :mod:`ef.evaluation.metrics.retrieval` (a variant
+beside its parent: ``gm_map`` with ``map``, ``gm_bpref`` with ``bpref``).
 """
 
 from __future__ import annotations

@@ -183,13 +183,25 @@ def _tie_averaged(
     registry: Registry | None = None,
 ) -> list[float]:
     """A metric without an expected form, averaged over every distinct order of the ties."""
+    import numpy as np  # hits are scored: numpy is loaded already
+
+    from ..metrics.retrieval.kernels import untied
+    from ..metrics.retrieval.params import JUDGED_ONLY
     from .ties import expand, expand_rankings, mean_by_owner
 
     name = f"metric {m.metric.name!r}"
     if m.metric.batch is not None:
-        repeats, owner = expand(hits, name, query_ids)
+        kwargs = m.kwargs
+        if JUDGED_ONLY in m.metric.params and kwargs["judged_only"]:
+            # -J first, as the batch form does it: the tie groups keep their judged docs only,
+            # so there are fewer orders to expand (the batch form's own -J is then a no-op).
+            hits = hits.judged_only()
+        if untied(hits):  # one order a query, its value the mean: nothing to expand
+            repeats, owner = hits, np.arange(hits.n_queries)
+        else:
+            repeats, owner = expand(hits, name, query_ids)
         with plugin_call(registry, "metric", m.metric.name, "its batch form"):
-            raw = m.metric.batch(repeats, m.k, **m.kwargs)
+            raw = m.metric.batch(repeats, m.k, **kwargs)
             values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
     else:
         assert ranked is not None  # built by the caller for a metric without a batch form

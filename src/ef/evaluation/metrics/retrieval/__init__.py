@@ -21,18 +21,21 @@ Every binary metric takes ``rel`` (the lowest grade that counts as relevant, tre
 ``-l``; ``None`` is any grade > 0) and ``judged_only`` (drop the docs without a judgement of 0
 or more from the ranking before scoring, trec_eval's ``-J``), both keyword-only.
 
-Each built-in metric is one module (ranx's layout): ``ndcg``, ``dcg``, ``recall``,
-``precision``, ``reciprocal_rank``, ``average_precision``, ``r_precision``, ``bpref``, ``infap``,
-``success``, ``f1``, ``capped_recall``, ``judged``, ``hole``, ``counts`` (``num_ret``,
-``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``), ``rbp`` (RBP and its residual),
-``err``, and the rest of trec_eval's ``all_trec``: ``gm_map``, ``gm_bpref``,
-``iprec_at_recall``, ``iprec_avg`` (11pt_avg), ``rprec_mult``, ``utility``,
-``binary_gain`` (binG), ``normalized_gain`` (G), ``ndcg_rel``, ``rndcg`` and ``set_map``.
+Each built-in metric is declared in one module (ranx's layout): ``ndcg``, ``dcg``,
+``recall``, ``precision``, ``reciprocal_rank``, ``average_precision`` (MAP, and GM_MAP: its
+geometric mean), ``r_precision``, ``bpref`` (and GM_BPREF), ``infap``, ``success``, ``f1``,
+``capped_recall``, ``judged``, ``hole``, ``counts`` (``num_ret``, ``num_rel``,
+``num_rel_ret``, ``num_nonrel_judged_ret``), ``rbp`` (RBP and its residual), ``err``, and the
+rest of trec_eval's ``all_trec``: ``iprec_at_recall``, ``iprec_avg`` (11pt_avg),
+``rprec_mult``, ``utility``, ``binary_gain`` (binG), ``normalized_gain`` (G), ``ndcg_rel``,
+``rndcg`` and ``set_map``.
 Each holds the metric's readable per-query reference function (``ndcg_at_k``), its numpy
 batch form over :class:`~ef.evaluation.hits.JudgedHits` (``ndcg_batch``), its exact
-tie-averaged form
-(``ndcg_expected``), its parameters and its :class:`~ef.evaluation.RetrievalMetric`
-declaration (``NDCG``); :data:`BUILTIN` lists the declarations in registration order.
+tie-averaged form where it has a closed one (``ndcg_expected``; for the others,
+``tie_policy="expected"`` averages the batch form over the distinct orders of the ties,
+:mod:`~ef.evaluation.metrics.retrieval.orders`), its parameters and its
+:class:`~ef.evaluation.RetrievalMetric` declaration (``NDCG``); :data:`BUILTIN` lists the
+declarations in registration order.
 :mod:`~ef.evaluation.metrics.retrieval.kernels` holds the array helpers the batch and
 tie-averaged forms share, :mod:`~ef.evaluation.metrics.retrieval.reference` the per-query
 ones, :mod:`~ef.evaluation.metrics.retrieval.params` the shared parameters. numpy is imported
@@ -42,9 +45,9 @@ only when a batch or tie-averaged form runs.
 from __future__ import annotations
 
 from ...interfaces import RetrievalMetric
-from .average_precision import MAP, average_precision
+from .average_precision import GM_MAP, MAP, average_precision, gm_average_precision
 from .binary_gain import BINARY_GAIN, binary_gain
-from .bpref import BPREF, bpref
+from .bpref import BPREF, GM_BPREF, bpref, gm_bpref
 from .capped_recall import R_CAP, capped_recall_at_k
 from .counts import (
     NUM_NONREL_JUDGED_RET,
@@ -59,8 +62,6 @@ from .counts import (
 from .dcg import DCG, dcg_at_k
 from .err import ERR, err_at_k
 from .f1 import F1, f1_at_k
-from .gm_bpref import GM_BPREF, gm_bpref
-from .gm_map import GM_MAP, gm_average_precision
 from .hole import HOLE, hole_at_k
 from .infap import INFAP, INFAP_EPSILON, inferred_average_precision
 from .iprec_at_recall import IPREC_AT_RECALL, iprec_at_recall

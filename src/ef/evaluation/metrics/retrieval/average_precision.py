@@ -1,8 +1,13 @@
-"""Average precision (MAP, averaged over queries).
+"""Average precision (MAP, averaged over queries), and GM_MAP (its geometric mean).
 
     AP@k = sum(precision@i for each relevant doc at rank i <= k) / R
+    GM_MAP = exp(mean(log(max(AP_q, 0.00001)) over queries q))
 
-trec_eval (NIST), usnistgov/trec_eval: ``map``, ``map_cut.k``.
+GM_MAP is AP per query, summarised by the geometric mean, which rewards runs that do not
+fail on any query; trec_eval prints it in the summary only.
+
+trec_eval (NIST), usnistgov/trec_eval: ``map``, ``map_cut.k``, ``gm_map``; GM_MAP: Robertson,
+"On GMAP: and other transformations", CIKM 2006.
 """
 
 from __future__ import annotations
@@ -24,10 +29,12 @@ if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
 __all__ = [
+    "GM_MAP",
     "MAP",
     "average_precision",
     "average_precision_batch",
     "average_precision_expected",
+    "gm_average_precision",
 ]
 
 
@@ -69,6 +76,25 @@ def average_precision(
 
 
 _CALL = "average_precision(ranked, relevant, k)"
+
+
+def gm_average_precision(
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None = None,
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> float:
+    """Average precision of one query, whose geometric mean over queries is GM_MAP.
+
+    The summary is the geometric mean (``aggregate="geometric"``).
+
+    >>> gm_average_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, None)  # (1 + 2/3) / 2
+    0.8333333333333333
+    """
+    check_arguments("gm_average_precision(ranked, relevant, k)", (REL, rel))  # named as itself
+    return average_precision(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 
 def average_precision_batch(
@@ -154,4 +180,18 @@ MAP = RetrievalMetric(
     ),
     formula="sum(precision@i for each relevant doc at rank i <= k) / R",
     citation=CITE_TREC,
+)
+
+# AP per query, summarised by its geometric mean: AP's batch and tie-averaged forms.
+GM_MAP = RetrievalMetric(
+    name="gm_map",
+    func=gm_average_precision,
+    batch=average_precision_batch,
+    expected=average_precision_expected,
+    params=BINARY,
+    cutoff=False,
+    aggregate="geometric",
+    synonyms=(Synonym(TREC, "gm_map", cutoff=False),),
+    formula="exp(mean(log(max(AP, 0.00001)))) over queries; per query, AP",
+    citation="Robertson, CIKM 2006; trec_eval's gm_map",
 )

@@ -21,7 +21,7 @@ from .reference import is_relevant_grade, relevant_total, top_docs
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
-__all__ = ["BINARY_GAIN", "binary_gain", "binary_gain_batch", "binary_gain_expected"]
+__all__ = ["BINARY_GAIN", "binary_gain", "binary_gain_batch"]
 
 
 def binary_gain(
@@ -67,22 +67,10 @@ def binary_gain_batch(
     return safe_divide(gained.astype(np.float64), relevant_counts(hits, rel))
 
 
-def binary_gain_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected binG@k over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared
-    from .orders import averaged_over_orders
-
-    hits = prepared(hits, judged_only)
-    return averaged_over_orders(hits, lambda h: binary_gain_batch(h, k, rel=rel), "binary_gain")
-
-
 BINARY_GAIN = RetrievalMetric(
     name="binary_gain",
     func=binary_gain,
     batch=binary_gain_batch,
-    expected=binary_gain_expected,
     params=BINARY,
     cutoff=False,
     synonyms=(Synonym(TREC, "binG", cutoff=False),),

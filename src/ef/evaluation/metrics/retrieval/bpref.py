@@ -1,10 +1,13 @@
-"""bpref: binary preference, for incomplete judgements.
+"""bpref: binary preference, for incomplete judgements; and GM_BPREF, its geometric mean.
 
     bpref = sum(1 - min(n_above, R) / min(N, R) for each relevant doc retrieved) / R
+    GM_BPREF = exp(mean(log(max(bpref_q, 0.00001)) over queries q))
 
 ``n_above``: the judged non-relevant docs above it, ``N``: all judged non-relevant docs.
+trec_eval prints GM_BPREF in the summary only.
 
-Buckley and Voorhees, "Retrieval Evaluation with Incomplete Information", SIGIR 2004.
+Buckley and Voorhees, "Retrieval Evaluation with Incomplete Information", SIGIR 2004;
+trec_eval (NIST), usnistgov/trec_eval: ``gm_bpref``.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BPREF",
+    "GM_BPREF",
     "bpref",
     "bpref_batch",
     "bpref_expected",
+    "gm_bpref",
 ]
 
 
@@ -65,6 +70,25 @@ def bpref(
         else:
             total += 1.0
     return total / n_relevant if n_relevant else 0.0
+
+
+def gm_bpref(
+    ranked: Sequence[str],
+    relevant: Mapping[str, float],
+    k: int | None = None,
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> float:
+    """bpref of one query, whose geometric mean over queries is GM_BPREF.
+
+    The summary is the geometric mean (``aggregate="geometric"``).
+
+    >>> gm_bpref(['d1', 'n', 'd2'], {'d1': 1, 'd2': 1, 'n': 0})  # (1 + (1 - 1/1)) / 2
+    0.5
+    """
+    check_arguments("gm_bpref(ranked, relevant, k)", (REL, rel))  # named as itself
+    return bpref(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 
 def _n_nonrelevant(hits: JudgedHits, rel: float | None) -> Ints:
@@ -198,4 +222,18 @@ BPREF = RetrievalMetric(
     formula="sum(1 - min(n_above, R) / min(N, R) for each relevant doc retrieved) / R; "
     "n_above: judged non-relevant docs above it, N: all judged non-relevant",
     citation="Buckley and Voorhees, SIGIR 2004",
+)
+
+# bpref per query, summarised by its geometric mean: bpref's batch and tie-averaged forms.
+GM_BPREF = RetrievalMetric(
+    name="gm_bpref",
+    func=gm_bpref,
+    batch=bpref_batch,
+    expected=bpref_expected,
+    params=BINARY,
+    cutoff=False,
+    aggregate="geometric",
+    synonyms=(Synonym(TREC, "gm_bpref", cutoff=False),),
+    formula="exp(mean(log(max(bpref, 0.00001)))) over queries; per query, bpref",
+    citation="Buckley and Voorhees, SIGIR 2004; trec_eval's gm_bpref",
 )

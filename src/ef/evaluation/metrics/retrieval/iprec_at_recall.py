@@ -31,7 +31,6 @@ __all__ = [
     "ROUNDING",
     "iprec_at_recall",
     "iprec_at_recall_batch",
-    "iprec_at_recall_expected",
     "recall_rank",
 ]
 
@@ -176,36 +175,10 @@ def iprec_at_recall_batch(
     return out
 
 
-def iprec_at_recall_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    recall: float = 0.0,
-    rounding: str = "plus0.9",
-    nan_if_empty: bool = False,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected iprec_at_recall over the orders of tied docs, exact over their distinct
-    orders."""
-    from .kernels import prepared
-    from .orders import averaged_over_orders
-
-    hits = prepared(hits, judged_only)
-
-    def batch(h: JudgedHits) -> Floats:
-        return iprec_at_recall_batch(
-            h, k, recall=recall, rounding=rounding, nan_if_empty=nan_if_empty, rel=rel
-        )
-
-    return averaged_over_orders(hits, batch, "iprec_at_recall")
-
-
 IPREC_AT_RECALL = RetrievalMetric(
     name="iprec_at_recall",
     func=iprec_at_recall,
     batch=iprec_at_recall_batch,
-    expected=iprec_at_recall_expected,
     params=(RECALL, ROUNDING, NAN_IF_EMPTY, *BINARY),
     cutoff=False,
     synonyms=(Synonym(TREC, "iprec_at_recall", cutoff=False),),

@@ -23,7 +23,7 @@ from .reference import C_NAN, is_relevant_grade, relevant_total, top_docs
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
-__all__ = ["IPREC_AVG", "iprec_avg", "iprec_avg_batch", "iprec_avg_expected", "recall_levels"]
+__all__ = ["IPREC_AVG", "iprec_avg", "iprec_avg_batch", "recall_levels"]
 
 
 _ELEVEN = "0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0"
@@ -185,35 +185,10 @@ def iprec_avg_batch(
     )
 
 
-def iprec_avg_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    recalls: str = _ELEVEN,
-    rounding: str = "plus0.9",
-    nan_if_empty: bool = False,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected iprec_avg over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared
-    from .orders import averaged_over_orders
-
-    hits = prepared(hits, judged_only)
-
-    def batch(h: JudgedHits) -> Floats:
-        return iprec_avg_batch(
-            h, k, recalls=recalls, rounding=rounding, nan_if_empty=nan_if_empty, rel=rel
-        )
-
-    return averaged_over_orders(hits, batch, "iprec_avg")
-
-
 IPREC_AVG = RetrievalMetric(
     name="iprec_avg",
     func=iprec_avg,
     batch=iprec_avg_batch,
-    expected=iprec_avg_expected,
     params=(RECALLS, ROUNDING, NAN_IF_EMPTY, *BINARY),
     cutoff=False,
     aliases=("eleven_pt_avg",),

@@ -24,7 +24,7 @@ from .reference import check_query, ideal_gains, top_docs, trec_gain
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
-__all__ = ["NDCG_REL", "ndcg_rel", "ndcg_rel_batch", "ndcg_rel_expected"]
+__all__ = ["NDCG_REL", "ndcg_rel", "ndcg_rel_batch"]
 
 
 def _finish(total: float, missing: int, dcg: float, ideal_dcg: float, n_ideal: int) -> float:
@@ -109,30 +109,10 @@ def ndcg_rel_batch(
     return out
 
 
-def ndcg_rel_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    gains: Mapping[float, float] | None = None,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected ndcg_rel over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared
-    from .orders import averaged_over_orders
-
-    hits = prepared(hits, judged_only)
-
-    def batch(h: JudgedHits) -> Floats:
-        return ndcg_rel_batch(h, k, gains=gains)
-
-    return averaged_over_orders(hits, batch, "ndcg_rel")
-
-
 NDCG_REL = RetrievalMetric(
     name="ndcg_rel",
     func=ndcg_rel,
     batch=ndcg_rel_batch,
-    expected=ndcg_rel_expected,
     params=(GAINS, JUDGED_ONLY),
     cutoff=False,
     synonyms=(Synonym(TREC, "ndcg_rel", cutoff=False),),

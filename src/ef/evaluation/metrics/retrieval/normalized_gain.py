@@ -29,7 +29,6 @@ __all__ = [
     "NORMALIZED_GAIN",
     "normalized_gain",
     "normalized_gain_batch",
-    "normalized_gain_expected",
 ]
 
 
@@ -132,30 +131,10 @@ def normalized_gain_batch(
     return out
 
 
-def normalized_gain_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    gains: Mapping[float, float] | None = None,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected G@k over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared
-    from .orders import averaged_over_orders
-
-    hits = prepared(hits, judged_only)
-
-    def batch(h: JudgedHits) -> Floats:
-        return normalized_gain_batch(h, k, gains=gains)
-
-    return averaged_over_orders(hits, batch, "normalized_gain")
-
-
 NORMALIZED_GAIN = RetrievalMetric(
     name="normalized_gain",
     func=normalized_gain,
     batch=normalized_gain_batch,
-    expected=normalized_gain_expected,
     params=(GAINS, JUDGED_ONLY),
     cutoff=False,
     synonyms=(Synonym(TREC, "G", cutoff=False),),

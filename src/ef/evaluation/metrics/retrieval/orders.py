@@ -6,8 +6,10 @@ orders, each weighted by how many orders it stands for, is its expected value ov
 orders. :func:`expand` repeats each query once per distinct order of its groups (as untied
 hits); :func:`averaged_over_orders` gives a batch metric's mean over them. This is exact, and
 grows with the groups that mix grades: a query with more than :data:`MAX_ORDERS` distinct
-orders is refused. The metrics that have no closed tie-averaged form use it for theirs, and
-``tie_policy="expected"`` uses it for a plugin metric without an expected form.
+orders is refused. ``tie_policy="expected"`` averages over :func:`expand`'s repeats for every
+metric without an expected form (binG, G, ndcg_rel, Rndcg, set_map, iprec_at_recall,
+11pt_avg, and any plugin's); rprec_mult's expected form uses :func:`averaged_over_orders` where
+a cutoff meets its depth.
 """
 
 from __future__ import annotations

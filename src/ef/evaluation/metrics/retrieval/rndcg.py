@@ -26,7 +26,7 @@ from .reference import C_NAN, check_query, ideal_gains, relevant_total, top_docs
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
-__all__ = ["RNDCG", "rndcg", "rndcg_batch", "rndcg_expected"]
+__all__ = ["RNDCG", "rndcg", "rndcg_batch"]
 
 
 NAN_IF_NO_GAIN = MetricParam(
@@ -164,32 +164,10 @@ def rndcg_batch(
     return out
 
 
-def rndcg_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    gains: Mapping[float, float] | None = None,
-    nan_if_empty: bool = False,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected Rndcg over the orders of tied docs, exact over their distinct orders."""
-    from .kernels import prepared
-    from .orders import averaged_over_orders
-
-    hits = prepared(hits, judged_only)
-
-    def batch(h: JudgedHits) -> Floats:
-        return rndcg_batch(h, k, gains=gains, nan_if_empty=nan_if_empty, rel=rel)
-
-    return averaged_over_orders(hits, batch, "rndcg")
-
-
 RNDCG = RetrievalMetric(
     name="rndcg",
     func=rndcg,
     batch=rndcg_batch,
-    expected=rndcg_expected,
     params=(GAINS, NAN_IF_NO_GAIN, REL, JUDGED_ONLY),
     cutoff=False,
     synonyms=(Synonym(TREC, "Rndcg", cutoff=False),),

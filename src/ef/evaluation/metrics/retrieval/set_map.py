@@ -18,7 +18,7 @@ from .reference import relevant_hits, relevant_total, top_docs
 if TYPE_CHECKING:
     from ...hits import Floats, JudgedHits
 
-__all__ = ["SET_MAP", "set_map", "set_map_batch", "set_map_expected"]
+__all__ = ["SET_MAP", "set_map", "set_map_batch"]
 
 
 def set_map(
@@ -57,24 +57,10 @@ def set_map_batch(
     return safe_divide(found * found, retrieved * relevant_counts(hits, rel))
 
 
-def set_map_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected set_map@k: ``E[f ** 2] / (retrieved * R)`` with ``f`` the relevant docs in the
-    top ``k``. Only tie groups straddling ``k`` make ``f`` vary; their means are exact over
-    the orders of those groups."""
-    from .kernels import prepared
-    from .orders import averaged_over_orders
-
-    hits = prepared(hits, judged_only)
-    return averaged_over_orders(hits, lambda h: set_map_batch(h, k, rel=rel), "set_map")
-
-
 SET_MAP = RetrievalMetric(
     name="set_map",
     func=set_map,
     batch=set_map_batch,
-    expected=set_map_expected,
     params=BINARY,
     cutoff=False,
     synonyms=(Synonym(TREC, "set_map", cutoff=False),),
