@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import (
@@ -271,6 +271,15 @@ grades = st.one_of(st.integers(-2, 5), st.floats(allow_nan=False, allow_infinity
     qrels=st.dictionaries(ids, st.dictionaries(ids, grades, min_size=1, max_size=4), max_size=4),
 )
 def test_write_then_read_round_trips(tmp_path_factory, corpus, queries, qrels) -> None:
+    judged_docs = {doc for judged in qrels.values() for doc in judged}
+    # Judged queries that are corpus ids and judged docs that are query ids read as corpus
+    # and queries swapped: write_beir refuses them (tested apart), they do not round-trip.
+    assume(
+        not qrels
+        or not set(qrels) <= set(corpus)
+        or not set(qrels).isdisjoint(queries)
+        or judged_docs.isdisjoint(queries)
+    )
     root = tmp_path_factory.mktemp("beir")
     write_beir(root, corpus, queries, qrels)
     assert read_beir(root) == (corpus, queries, qrels)
