@@ -163,3 +163,20 @@ def test_a_tolerance_that_lets_every_drop_through_is_refused(
     with pytest.raises(ValueError, match=r"^tolerance must be a finite number >= 0, got "):
         gate.baseline("main", retrieval(0.0), tolerance=tolerance)  # type: ignore[arg-type]
     assert results == []
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_updating_a_baseline_from_a_report_with_no_number_writes_nothing(
+    tmp_path: Path, bad: float
+) -> None:
+    before = save_report(retrieval(0.6), tmp_path / "main.json").read_bytes()
+    results: list[GateResult] = []
+    quality = QualityGates(tmp_path, update=True, record=results.append)
+    with pytest.raises(GateFailure, match=r"not written to .*main\.json: the report holds no "
+                       rf"number for ndcg@10 = {bad}, and a baseline of it would fail"):  # fmt: skip
+        quality.baseline("main", retrieval(bad))
+    assert (tmp_path / "main.json").read_bytes() == before  # the old baseline is untouched
+    assert [(r.metric, r.status) for r in results] == [("ndcg@10", "fail"), ("recall@10", "pass")]
+    # Gating only the metrics the report scores writes the baseline.
+    quality.baseline("main", retrieval(bad), metrics=["recall@10"])
+    assert (tmp_path / "main.json").read_bytes() != before

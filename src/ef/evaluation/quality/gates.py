@@ -289,11 +289,30 @@ class QualityGates:
         _raise_baseline_failures(name, drops, unusable, every=metrics is None)
 
     def _write_baseline(self, name: str, report: Scored, metrics: Sequence[str] | None) -> None:
-        """``--ef-update-baselines``: store ``report`` as the baseline ``name``."""
+        """``--ef-update-baselines``: store ``report`` as the baseline ``name``, unless a
+        metric it would gate is no finite number there: such a baseline would fail every
+        later run, so nothing is written and the gate fails now, naming the metrics."""
         path = self.baseline_path(name)
+        keys = list(report.metrics) if metrics is None else list(metrics)
+        values = {key: metric_value(report, key) for key in keys}
+        unusable = [
+            f"{key} = {value}"
+            for key, value in values.items()
+            if value is None or not math.isfinite(value)
+        ]
+        if unusable:
+            detail = (
+                f"not written to {path}: the report holds no number for "
+                f"{', '.join(unusable)}, and a baseline of it would fail every later run; "
+                "gate the metrics the report scores (metrics=...), or find why it is not a number"
+            )
+            for key, value in values.items():
+                ok = value is not None and math.isfinite(value)
+                expected = f"baseline {name}: a number"
+                self._result("baseline", key, value, expected, ok=ok, detail="" if ok else detail)
+            raise GateFailure(f"baseline {name!r} {detail}")
         save_report(report, path)
-        for key in list(report.metrics) if metrics is None else metrics:
-            value = metric_value(report, key)
+        for key, value in values.items():
             self.record(
                 GateResult(
                     test_id=self.test_id,
