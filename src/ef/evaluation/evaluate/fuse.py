@@ -19,7 +19,7 @@ import attrs
 
 from ..engine.id_forms import shown_ids
 from ..engine.score_order import score_order
-from ..errors import InputWarning, PluginError
+from ..errors import ArgumentError, InputWarning, Keyword, PluginError
 from ..fusion.normalize import check_norm, normalize
 from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
@@ -337,7 +337,9 @@ parameters: k.
     given = dict(params or {})
     if weights is not None:
         if "weights" in given:
-            raise ValueError("weights is given twice: as weights= and in params=")
+            raise ArgumentError(
+                "weights is given twice: as ", Keyword("weights"), " and in ", Keyword("params")
+            )
         given["weights"] = weights
     for key in given:
         method.param(key)  # an unknown name is an UnknownNameError listing the valid ones
