@@ -264,10 +264,14 @@ def _refuse_ranked_lists(
     for label, run in zip(labels, loaded, strict=True):
         if isinstance(run, RankedLists):
             of_ranks = [m.name for m in registry.fusion_methods.values() if m.uses == "ranks"]
-            raise ValueError(
+            raise ArgumentError(
                 f"{label} holds ranked lists without scores, and method {method.name!r} "
-                f"fuses scores (norm={norm!r}): use norm='rank' (scores from the ranks), or "
-                f"a method of ranks ({', '.join(of_ranks) or 'none loaded'})"
+                "fuses scores (",
+                Keyword("norm", norm),
+                "): use ",
+                Keyword("norm", "rank"),
+                " (scores from the ranks), or a method of ranks "
+                f"({', '.join(of_ranks) or 'none loaded'})",
             )
 
 
@@ -429,9 +433,11 @@ def _refuse_overflow(
             "scores by; use smaller ones (weights that sum to 1, as the default's)"
         )
     top, label = max(tops)
-    raise ValueError(
+    raise ArgumentError(
         f"{head}: {label}'s scores reach {top:g} in magnitude, too large to add up; "
-        "normalise them (norm='min-max', the default) or scale them down"
+        "normalise them (",
+        Keyword("norm", "min-max"),
+        ", the default) or scale them down",
     )
 
 

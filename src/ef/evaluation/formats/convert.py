@@ -225,9 +225,10 @@ def _drops(drop: Iterable[str], target: str) -> frozenset[str]:
         raise ValueError(f"drop: unknown kind {unknown[0]!r}; expected some of {DROPPABLE}")
     keeps = _KEEPS.get(target)
     if chosen and keeps is None:
-        raise ValueError(
-            f"drop={tuple(sorted(chosen))}: the target format {target!r} is a plugin's; its "
-            "writer decides what it keeps, and convert cannot drop data for it"
+        raise ArgumentError(
+            Keyword("drop", tuple(sorted(chosen))),
+            f": the target format {target!r} is a plugin's; its writer decides what it keeps, "
+            "and convert cannot drop data for it",
         )
     kept = sorted(chosen & (keeps or frozenset()))
     if kept:
