@@ -102,6 +102,7 @@ class EvaluationError(_Composed, Exception):
     fields: ``str()`` is the message a Python caller reads, and ``ef-eval`` names its
     options instead (:meth:`spelt`).
 
+    >>> from ef.evaluation.errors import Keyword
     >>> error = EvaluationError("cannot tell the format; name it with ", Keyword("format"))
     >>> str(error), error.parameter
     ('cannot tell the format; name it with format=', 'format')
