@@ -24,9 +24,14 @@ RAISED_AS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
     "DuplicateNameError": (("metric 'ndcg' is provided by both 'a' and 'b'",), {}),
     "UnknownNameError": (("unknown metric 'ndgc'; did you mean 'ndcg'?",), {}),
     "FormatNotDetectedError": (
-        ("cannot tell the format of runs/a.xyz; name it with format=",),
+        ("cannot tell the format of runs/a.xyz; name it with ", errors.Keyword("format")),
         {"path": Path("runs/a.xyz"), "capability": "read_run"},
     ),
+    "ArgumentError": (
+        ("weights is given twice: as ", errors.Keyword("weights"), " and in params="),
+        {},
+    ),
+    "ProfileRefused": (("beir", "url", "s3://b/run.trec"), {}),
     "InvalidSampleError": (("sample 3: 'answer' is not a str",), {}),
     "DatasetFormatError": (("qrels.txt line 7: expected 4 columns, got 3",), {}),
     "DownloadError": (("https://example.org/d.zip: HTTP 404 Not Found",), {}),
@@ -37,8 +42,14 @@ RAISED_AS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
     "InputWarning": (("only 40% of the judged queries are in the run",), {}),
 }
 
+#: The message of each class built from fields alone, not from the parts of its message.
+COMPOSED = {
+    "ProfileRefused": "profile='beir' needs a local run file, not the URL 's3://b/run.trec': "
+    "copy it locally first and give its path, or give tie_policy and averaging instead",
+}
+
 #: What an exception keeps beyond its message: the attributes of its built-in bases too.
-KEPT = ("args", "name", "path", "errno", "strerror", "filename", "capability")
+KEPT = ("args", "name", "path", "errno", "strerror", "filename", "capability", "parts")
 
 
 def defined_in_errors() -> list[str]:
@@ -62,7 +73,7 @@ def build(name: str) -> BaseException:
 
 def test_every_class_of_errors_py_is_built_below() -> None:
     assert defined_in_errors() == sorted(RAISED_AS)
-    assert sorted(errors.__all__) == sorted(RAISED_AS)
+    assert sorted(errors.__all__) == sorted([*RAISED_AS, "Keyword"])  # and the parts' type
 
 
 @pytest.mark.parametrize("name", sorted(RAISED_AS))
@@ -70,7 +81,7 @@ def test_an_error_pickles_with_its_message_and_attributes(name: str) -> None:
     exc = build(name)
     again = pickle.loads(pickle.dumps(exc))
     assert state(again) == state(exc)
-    assert str(again) == RAISED_AS[name][0][0]
+    assert str(again) == COMPOSED.get(name, "".join(map(str, RAISED_AS[name][0])))
 
 
 def test_the_errors_unpickle_in_a_fresh_interpreter() -> None:

@@ -114,19 +114,11 @@ class _Group(click.Group):
         except (EvaluationError, ValueError, OSError) as exc:
             if ctx.params.get("debug"):
                 raise
-            message = " ".join(str(exc).split())
-            if isinstance(exc, FormatNotDetectedError):
-                from ..formats.undetected import cli_csv_hint
-
-                # A CSV table: the API's DataFrame hint becomes one the shell can follow.
-                csv_hint = cli_csv_hint(exc.path, exc.capability)
-                message = csv_hint or _name_the_option(
-                    message, exc.capability, ctx.invoked_subcommand
-                )
-            from ._spelling import cli_spelling
+            from ._spelling import cli_message
 
             command = self.get_command(ctx, ctx.invoked_subcommand or "")
-            raise InputError(cli_spelling(message, command)) from exc
+            message = _csv_hint(exc) or cli_message(exc, command)
+            raise InputError(" ".join(message.split())) from exc
         except SystemExit as exc:
             # Plugins' sys.exit() is a PluginError already; this is the user's own code (a
             # retriever module): never end with its exit code and no output.
@@ -183,26 +175,14 @@ class _Group(click.Group):
         click.Group(commands=stand_ins).format_commands(ctx, formatter)
 
 
-#: The option of each command that names a format, by what was wanted of the file.
-_FORMAT_OPTIONS = {
-    ("evaluate", "read_run"): "--run-format",
-    ("evaluate", "read_qrels"): "--qrels-format",
-    ("compare", "read_run"): "--run-format",
-    ("compare", "read_qrels"): "--qrels-format",
-    ("fuse", "read_run"): "--run-format",
-    ("rag", "read_samples"): "--format",
-    ("retrieve", "read_dataset"): "--format",
-    ("pipeline", "read_dataset"): "--format",
-}
+def _csv_hint(exc: BaseException) -> str | None:
+    """For a CSV table no format reads: how the shell turns it into a file ef-eval reads (the
+    API's message shows a DataFrame instead)."""
+    if not isinstance(exc, FormatNotDetectedError):
+        return None
+    from ..formats.undetected import cli_csv_hint
 
-
-def _name_the_option(message: str, capability: str, command: str | None) -> str:
-    """The API's "name it with format=" as the shell says it: the command's own option."""
-    if command == "convert":
-        option = "--from"
-    else:
-        option = _FORMAT_OPTIONS.get((command or "", capability), "")
-    return message.replace("name it with format=", f"name it with {option}") if option else message
+    return cli_csv_hint(exc.path, exc.capability)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -150,19 +150,13 @@ def evaluate_command(  # click passes every option by keyword
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
     """
-    from ..evaluate.run import evaluate_run, profile_refusal
-    from ..evaluate.sharded import shards_of
+    from ..evaluate.run import evaluate_run
     from ..reports.retrieval import tie_note
 
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
     check_measures(split_measures(metrics), cutoffs)  # an error names -m and the measure
     given = _run_argument(run, sharded=workers is not None)
-    if profile is not None:  # refused here, in the names of ef-eval's options
-        rules_given = tie_policy is not None or averaging is not None
-        refusal = profile_refusal(profile, shards_of(given), rules_given=rules_given, cli=True)
-        if refusal is not None:
-            raise ValueError(refusal)
     judged = _qrels(qrels)
     with (
         input_warnings() as caught,

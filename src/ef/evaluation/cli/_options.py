@@ -13,7 +13,7 @@ import click
 from ..errors import InputWarning
 from ..formats.demo import DEMO_NAME, demo_path
 from ..runs.order import TIE_POLICIES
-from ._spelling import cli_spelling
+from ._spelling import cli_message
 
 __all__ = [
     "MEASURES_HELP",
@@ -137,7 +137,7 @@ def echo_warnings(
         command = context.command if context else None
     for notice in caught:
         if issubclass(notice.category, InputWarning):
-            message = cli_spelling(str(notice.message), command)
+            message = cli_message(notice.message, command)
             click.echo(f"warning: {message}", err=True)
         else:
             warnings.warn_explicit(notice.message, notice.category, notice.filename, notice.lineno)

@@ -4,19 +4,27 @@ The library's errors and warnings name what to change by the keyword argument of
 call (``name it with to_format=``, ``use norm='min-max'``). Reached from a command, they
 must name that command's option instead. The options are read from the command itself: a
 click option called ``run_columns`` is what ``run_columns=`` means there, ``no_check_swapped``
-is ``check_swapped=False``; a keyword the command has no option for is left as it is, and
-so is one whose option the message names already (``check_doc_ids=False (ef-eval evaluate
---no-check-doc-ids)``), and one inside a Python call the message shows (``evaluate_run(...,
-run_columns=...)``).
+is ``check_swapped=False``; a keyword the command has no option for is left as Python says it.
+
+:func:`cli_message` renders an error by its type and fields: a message composed of parts
+(:class:`~ef.evaluation.errors.Keyword`) is composed again with the command's options, and
+the text is never searched. A message not composed from fields yet (many raise sites still
+write their keywords into the text) falls back to :func:`cli_spelling`, which finds the
+keywords in the text; it leaves one whose option the message names already
+(``check_doc_ids=False (ef-eval evaluate --no-check-doc-ids)``), and one inside a Python
+call the message shows (``evaluate_run(..., run_columns=...)``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 import click
 
-__all__ = ["cli_spelling"]
+from ..errors import EvaluationError, FormatNotDetectedError, InputWarning, Keyword, Spelling
+
+__all__ = ["cli_message", "cli_spelling", "option_spelling"]
 
 # A keyword and the value written after it: a quoted str, None, a bool, a tuple or list, a
 # number, or nothing ("name it with to_format=").
@@ -124,3 +132,74 @@ def cli_spelling(message: str, command: click.Command | None) -> str:
 def _named(option: click.Option) -> list[str]:
     """The option's long names, as a message that gives the option would write them."""
     return [name for name in (*option.opts, *option.secondary_opts) if name.startswith("--")]
+
+
+def cli_message(error: BaseException | str, command: click.Command | None) -> str:
+    """``error``'s message in ``command``'s options: composed from its fields if it has them.
+
+    >>> from ef.evaluation.errors import ArgumentError
+    >>> @click.command()
+    ... @click.option("--run-columns")
+    ... def evaluate(run_columns): ...
+    >>> cli_message(ArgumentError("or name them with ", Keyword("run_columns", ("q", "d", "s"))),
+    ...             evaluate)
+    'or name them with --run-columns q,d,s'
+    """
+    if isinstance(error, FormatNotDetectedError):
+        # ``format=`` of the reader: the command's option for what it reads (--run-format).
+        what = error.capability.removeprefix("read_")
+        names: Mapping[str, Sequence[str]] = {"format": (f"{what}_format", "from_format", "format")}
+    else:
+        names = {}
+    if isinstance(error, (EvaluationError, InputWarning)) and error.keywords:
+        return error.spelt(option_spelling(command, names))
+    # Not composed from fields yet: the keywords are found in the text.
+    return cli_spelling(str(error), command)
+
+
+def option_spelling(
+    command: click.Command | None, names: Mapping[str, Sequence[str]] | None = None
+) -> Spelling:
+    """How ``command`` names a :class:`~ef.evaluation.errors.Keyword`: its option's, or None
+    (Python's) if it has none. ``names``: the command's keywords to try for a parameter, the
+    first it has wins (by default the parameter itself).
+
+    >>> @click.command()
+    ... @click.option("--ties", "tie_policy")
+    ... @click.option("--no-check-swapped", is_flag=True)
+    ... def evaluate(tie_policy, no_check_swapped): ...
+    >>> spell = option_spelling(evaluate)
+    >>> spell(Keyword("tie_policy", "docno_asc")), spell(Keyword("tie_policy", said="tie_policy"))
+    ('--ties docno_asc', '--ties')
+    >>> spell(Keyword("check_swapped", False)), spell(Keyword("check_swapped", True))
+    ('--no-check-swapped', None)
+    >>> spell(Keyword("norm", "max")) is None
+    True
+    """
+    options = _spellings(command) if command is not None else {}
+    alternatives = names or {}
+
+    def spell(keyword: Keyword) -> str | None:
+        tried = alternatives.get(keyword.parameter, (keyword.parameter,))
+        option = next((options[name] for name in tried if name in options), None)
+        if option is None:
+            return None
+        if keyword.said:
+            return _long(option.opts)
+        return _given(option, keyword.value)
+
+    return spell
+
+
+def _given(option: click.Option, value: object) -> str | None:
+    """What the shell writes for the keyword given ``value`` (``...``: none); None if the
+    option cannot say it."""
+    name = _long(option.opts)
+    if value is ...:
+        return name
+    if option.is_flag:
+        return _flag(option, str(value)) if isinstance(value, bool) else None
+    if value is None:
+        return f"{name} none" if "none" in getattr(option.type, "choices", ()) else None
+    text = ",".join(map(str, value)) if isinstance(value, (tuple, list)) else str(value)
+    return f"{name} {text}"

@@ -19,7 +19,7 @@ import attrs
 
 from ..engine.id_forms import shown_ids
 from ..engine.score_order import score_order
-from ..errors import InputWarning, PluginError
+from ..errors import ArgumentError, InputWarning, Keyword, PluginError
 from ..fusion.normalize import check_norm, normalize
 from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
@@ -264,10 +264,14 @@ def _refuse_ranked_lists(
     for label, run in zip(labels, loaded, strict=True):
         if isinstance(run, RankedLists):
             of_ranks = [m.name for m in registry.fusion_methods.values() if m.uses == "ranks"]
-            raise ValueError(
+            raise ArgumentError(
                 f"{label} holds ranked lists without scores, and method {method.name!r} "
-                f"fuses scores (norm={norm!r}): use norm='rank' (scores from the ranks), or "
-                f"a method of ranks ({', '.join(of_ranks) or 'none loaded'})"
+                "fuses scores (",
+                Keyword("norm", norm),
+                "): use ",
+                Keyword("norm", "rank"),
+                " (scores from the ranks), or a method of ranks "
+                f"({', '.join(of_ranks) or 'none loaded'})",
             )
 
 
@@ -337,7 +341,9 @@ parameters: k.
     given = dict(params or {})
     if weights is not None:
         if "weights" in given:
-            raise ValueError("weights is given twice: as weights= and in params=")
+            raise ArgumentError(
+                "weights is given twice: as ", Keyword("weights"), " and in ", Keyword("params")
+            )
         given["weights"] = weights
     for key in given:
         method.param(key)  # an unknown name is an UnknownNameError listing the valid ones
@@ -427,9 +433,11 @@ def _refuse_overflow(
             "scores by; use smaller ones (weights that sum to 1, as the default's)"
         )
     top, label = max(tops)
-    raise ValueError(
+    raise ArgumentError(
         f"{head}: {label}'s scores reach {top:g} in magnitude, too large to add up; "
-        "normalise them (norm='min-max', the default) or scale them down"
+        "normalise them (",
+        Keyword("norm", "min-max"),
+        ", the default) or scale them down",
     )
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from ..engine.id_forms import no_overlap_cause, shown_ids
-from ..errors import InputWarning
+from ..errors import ArgumentError, InputWarning, Keyword
 from ..formats.files import format_for, read_qrels
 from ..formats.frames import (
     is_table,
@@ -192,12 +192,19 @@ def check_overlap(
         raise ValueError(_no_overlap_message(list(run.query_ids), qrels, relevant))
     if 2 * len(present) < len(relevant):
         missing = [q for q in relevant if q not in run]
-        fate = "score 0" if averaging == "qrels" else f"are not scored (averaging={averaging!r})"
+        fate = (
+            ("score 0",)
+            if averaging == "qrels"
+            else ("are not scored (", Keyword("averaging", averaging), ")")
+        )
         warnings.warn(
-            f"the run answers only {len(present)} of the {len(relevant)} judged queries "
-            f"(with a relevant doc); the {len(missing)} missing ones, e.g. {shown_ids(missing)}, "
-            f"{fate}: is it the run of these qrels?",
-            InputWarning,
+            InputWarning(
+                f"the run answers only {len(present)} of the {len(relevant)} judged queries "
+                f"(with a relevant doc); the {len(missing)} missing ones, e.g. "
+                f"{shown_ids(missing)}, ",
+                *fate,
+                ": is it the run of these qrels?",
+            ),
             stacklevel=stacklevel,
         )
 
@@ -248,8 +255,9 @@ def _table_of(
         problem = f"{value} is a {named} file"
     else:
         problem = f"the {what} is a {_kind(value)}"
-    raise ValueError(
-        f"{what}_columns= names the columns of a DataFrame or a Parquet file; {problem}"
+    raise ArgumentError(
+        Keyword(f"{what}_columns"),
+        f" names the columns of a DataFrame or a Parquet file; {problem}",
     )
 
 

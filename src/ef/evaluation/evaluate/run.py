@@ -13,6 +13,7 @@ from ..engine.options import Scoring
 from ..engine.profiles import evaluate_with_profile
 from ..engine.score_order import score_order
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
+from ..errors import ProfileRefused
 from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, phase, reading
@@ -241,7 +242,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
         rules_given = tie_policy is not None or averaging is not None
         refusal = profile_refusal(profile, shards, rules_given=rules_given)
         if refusal is not None:
-            raise ValueError(refusal)
+            raise refusal
     # Under a profile, tie_policy and averaging are unset (refused above): the inputs are
     # read under trec_eval's and "qrels", and the profile scores by its own, rule by rule.
     scoring = Scoring(
@@ -434,47 +435,24 @@ def scored_report(
 
 
 def profile_refusal(
-    profile: str, shards: Sequence[str] | None, *, rules_given: bool, cli: bool = False
-) -> str | None:
+    profile: str, shards: Sequence[str] | None, *, rules_given: bool
+) -> ProfileRefused | None:
     """Why ``profile`` refuses to score the run (``shards``, if it is sharded), or None: a
     profile scores one local file or a run in memory, by its tool's rules. ``rules_given``:
-    a tie policy or an averaging was given too. ``cli`` names the options as ``ef-eval``
-    spells them.
+    a tie policy or an averaging was given too.
 
-    >>> profile_refusal("beir", None, rules_given=True)
-    "profile='beir' sets the tie policy and the averaging of its tool; leave tie_policy and \
-averaging unset, or drop the profile"
-    >>> profile_refusal("beir", ["a.trec", "b.trec"], rules_given=False, cli=True)
-    '--profile beir does not score a sharded run; concatenate the shards, or give --ties and \
---averaging instead'
-    >>> profile_refusal("trec_eval", ["s3://bucket/run.trec"], rules_given=False)
-    "profile='trec_eval' needs a local run file, not the URL 's3://bucket/run.trec': copy it \
-locally first and give its path, or give tie_policy and averaging instead"
+    >>> profile_refusal("beir", ["a.trec", "b.trec"], rules_given=False).reason
+    'sharded'
+    >>> print(profile_refusal("trec_eval", ["s3://bucket/run.trec"], rules_given=False))
+    profile='trec_eval' needs a local run file, not the URL 's3://bucket/run.trec': copy it \
+locally first and give its path, or give tie_policy and averaging instead
     >>> profile_refusal("trec_eval", None, rules_given=False) is None
     True
     """
-    named = f"--profile {profile}" if cli else f"profile={profile!r}"
-    rules = "--ties and --averaging" if cli else "tie_policy and averaging"
-    instead = f"or give {rules} instead"
     if shards is None:
-        if not rules_given:
-            return None
-        drop = "--profile" if cli else "the profile"
-        return (
-            f"{named} sets the tie policy and the averaging of its tool; leave {rules} unset, "
-            f"or drop {drop}"
-        )
+        return ProfileRefused(profile, "rules") if rules_given else None
     if len(shards) > 1:
-        return f"{named} does not score a sharded run; concatenate the shards, {instead}"
+        return ProfileRefused(profile, "sharded")
     (shard,) = shards
-    if is_url(shard):
-        return (
-            f"{named} needs a local run file, not the URL {shard!r}: copy it locally first "
-            f"and give its path, {instead}"
-        )
-    # A list of one path, or a glob that matched one file.
-    shapes = "without --workers, not a pattern" if cli else "not in a list, not a pattern"
-    return (
-        f"{named} does not score a sharded run, here of one shard: give its path {shard!r} "
-        f"itself ({shapes}), {instead}"
-    )
+    # A URL, or a list of one path, or a glob that matched one file.
+    return ProfileRefused(profile, "url" if is_url(shard) else "one_shard", shard)

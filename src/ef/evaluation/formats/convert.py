@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from ..dataset import Dataset, Document, extra_of
-from ..errors import DatasetFormatError, UnknownNameError
+from ..errors import ArgumentError, DatasetFormatError, Keyword, UnknownNameError
 from ..interfaces import DatasetFormat
 from ..plugin_engine.failures import plugin_call
 from ..plugin_engine.registry import Registry, registry_or_default
@@ -76,9 +76,10 @@ def guess_kind(path: Path) -> str:
     if by_name is not None:
         return by_name
     if looks_like_parquet(path):  # its columns are the same for runs and qrels (ranx's)
-        raise ValueError(
+        raise ArgumentError(
             f"cannot tell whether {path} holds a run or qrels (a Parquet file's columns may "
-            "be the same for both); name it with kind="
+            "be the same for both); name it with ",
+            Keyword("kind"),
         )
     first = (first_line(path) or "").strip()
     columns = first.split()
@@ -92,7 +93,9 @@ def guess_kind(path: Path) -> str:
     ]
     found = next((kind for matched, kind in by_content if matched), None)
     if found is None:
-        raise ValueError(f"cannot tell what {path} holds ({', '.join(KINDS)}); name it with kind=")
+        raise ArgumentError(
+            f"cannot tell what {path} holds ({', '.join(KINDS)}); name it with ", Keyword("kind")
+        )
     return found
 
 
@@ -102,7 +105,9 @@ def _target_format(target: Path, to_format: str | None) -> str:
     for suffix, name in _SUFFIX_FORMATS.items():
         if target.name.endswith((suffix, suffix + ".gz")):
             return name
-    raise UnknownNameError(f"cannot tell the format to write {target} in; name it with to_format=")
+    raise UnknownNameError(
+        f"cannot tell the format to write {target} in; name it with ", Keyword("to_format")
+    )
 
 
 def convert(
@@ -220,9 +225,10 @@ def _drops(drop: Iterable[str], target: str) -> frozenset[str]:
         raise ValueError(f"drop: unknown kind {unknown[0]!r}; expected some of {DROPPABLE}")
     keeps = _KEEPS.get(target)
     if chosen and keeps is None:
-        raise ValueError(
-            f"drop={tuple(sorted(chosen))}: the target format {target!r} is a plugin's; its "
-            "writer decides what it keeps, and convert cannot drop data for it"
+        raise ArgumentError(
+            Keyword("drop", tuple(sorted(chosen))),
+            f": the target format {target!r} is a plugin's; its writer decides what it keeps, "
+            "and convert cannot drop data for it",
         )
     kept = sorted(chosen & (keeps or frozenset()))
     if kept:

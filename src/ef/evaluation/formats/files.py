@@ -20,6 +20,7 @@ from ..errors import (
     DatasetFormatError,
     EvaluationError,
     InputWarning,
+    Keyword,
     PluginError,
     UnknownNameError,
 )
@@ -67,8 +68,9 @@ def format_for(
     if format is not None:
         if format not in registry.formats and is_path(format) and Path(format).exists():
             raise UnknownNameError(
-                f"format={format!r} is the path of a file, not a format; are the arguments "
-                f"swapped? The path comes first: {capability}(path, format)"
+                Keyword("format", format),
+                " is the path of a file, not a format; are the arguments swapped? The path "
+                f"comes first: {capability}(path, format)",
             )
         chosen = registry.format(format)
         if getattr(chosen, capability) is None:
@@ -413,9 +415,12 @@ def _pick_split(dataset: Dataset, split: str | None, path: Path) -> Qrels:
         name = next(iter(dataset.qrels))
     if name != DEFAULT_SPLITS[0]:
         warnings.warn(
-            f"{path} has no test split: its judgements are those of the {name} split (it has: "
-            f"{', '.join(dataset.qrels)}); pass split={name!r} to say that is what you mean",
-            InputWarning,
+            InputWarning(
+                f"{path} has no test split: its judgements are those of the {name} split (it "
+                f"has: {', '.join(dataset.qrels)}); pass ",
+                Keyword("split", name),
+                " to say that is what you mean",
+            ),
             stacklevel=caller_stacklevel(),
         )
     return dataset.qrels[name]

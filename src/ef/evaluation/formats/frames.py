@@ -37,7 +37,7 @@ import numbers
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..errors import DatasetFormatError
+from ..errors import DatasetFormatError, Keyword
 
 if TYPE_CHECKING:
     from .trec_fast import RunColumns
@@ -140,8 +140,9 @@ def _pick_columns(
         absent = [c for c in columns if c not in table.names]
         if absent:
             raise DatasetFormatError(
-                f"{table.where}: no column {absent[0]!r} ({kind}_columns={tuple(columns)!r}); "
-                f"its columns: {', '.join(table.names)}"
+                f"{table.where}: no column {absent[0]!r} (",
+                Keyword(f"{kind}_columns", tuple(columns)),
+                f"); its columns: {', '.join(table.names)}",
             )
         query, doc, value = columns
         return str(query), str(doc), str(value)
@@ -152,15 +153,21 @@ def _pick_columns(
         raise DatasetFormatError(
             f"{table.where}: cannot tell the query, doc and {what} columns among "
             f"{', '.join(table.names) or '(no columns)'}; expected {described}, or name them "
-            f"with {kind}_columns=(query, doc, {what})"
+            "with ",
+            _columns_keyword(kind, what),
         )
     if len(found) > 1:
         shown = " and ".join(f"{_whose(tool)} {', '.join(cols)}" for tool, cols in found.items())
         raise DatasetFormatError(
-            f"{table.where}: its columns hold both {shown}; name the ones to read with "
-            f"{kind}_columns=(query, doc, {what})"
+            f"{table.where}: its columns hold both {shown}; name the ones to read with ",
+            _columns_keyword(kind, what),
         )
     return next(iter(found.values()))
+
+
+def _columns_keyword(kind: str, what: str) -> Keyword:
+    """``run_columns=(query, doc, score)``: the keyword that names a table's columns."""
+    return Keyword(f"{kind}_columns", ("query", "doc", what), code=f"(query, doc, {what})")
 
 
 def _bad(table: _Columns, column: str, row: int, problem: str) -> DatasetFormatError:

@@ -36,7 +36,9 @@ from typing import Any, TypeGuard
 import attrs
 
 from ..errors import (
+    ArgumentError,
     DatasetFormatError,
+    EvaluationError,
     FormatNotDetectedError,
     MissingDependencyError,
     UnknownNameError,
@@ -163,16 +165,17 @@ def named_as(url: str, local: Path) -> Iterator[None]:
         if where not in text:
             raise
         renamed: Exception
+        # A message in parts keeps its keyword fields: only its text names the copy.
+        given = exc.parts if isinstance(exc, EvaluationError) else (text,)
+        parts = [p.replace(where, url) if isinstance(p, str) else p for p in given]
         if isinstance(exc, FormatNotDetectedError):
-            renamed = FormatNotDetectedError(
-                text.replace(where, url), path=url, capability=exc.capability
-            )
+            renamed = FormatNotDetectedError(*parts, path=url, capability=exc.capability)
         elif type(exc) in _MESSAGE_ONLY:
-            renamed = type(exc)(text.replace(where, url))
+            renamed = type(exc)(*parts)
         else:
             raise
         raise renamed.with_traceback(exc.__traceback__) from None
 
 
 #: Errors made of a message alone, which :func:`named_as` can make again with the URL in it.
-_MESSAGE_ONLY = (DatasetFormatError, UnknownNameError, ValueError, TypeError)
+_MESSAGE_ONLY = (ArgumentError, DatasetFormatError, UnknownNameError, ValueError, TypeError)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import DatasetFormatError, FormatNotDetectedError
+from ..errors import DatasetFormatError, FormatNotDetectedError, Keyword
 from ._io import first_line
 from .frames import QRELS_COLUMN_SETS, RUN_COLUMN_SETS
 
@@ -67,8 +67,9 @@ def undetected_error(path: Path, capability: str, able: Sequence[str]) -> Except
             capability=capability,
         )
     return FormatNotDetectedError(
-        f"cannot tell the format of {path} to {capability.replace('_', ' ')}; name it with "
-        f"format= (one of: {formats})",
+        f"cannot tell the format of {path} to {capability.replace('_', ' ')}; name it with ",
+        Keyword("format"),
+        f" (one of: {formats})",
         path=path,
         capability=capability,
     )
@@ -83,7 +84,9 @@ def _undetected_folder(path: Path, capability: str, formats: str) -> FormatNotDe
     holds = f"which holds {shown}" if names else "which is empty"
     return FormatNotDetectedError(
         f"cannot tell the format of {path} to {capability.replace('_', ' ')}: the folder "
-        f"{path.resolve()}, {holds}; name it with format= (one of: {formats})",
+        f"{path.resolve()}, {holds}; name it with ",
+        Keyword("format"),
+        f" (one of: {formats})",
         path=path,
         capability=capability,
     )

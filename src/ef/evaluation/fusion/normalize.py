@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from ..errors import ArgumentError, Keyword
+
 __all__ = [
     "EPSILON",
     "NORMALIZATIONS",
@@ -105,16 +107,18 @@ def max_norm(scores: Sequence[float]) -> list[float]:
     >>> max_norm([1.0, -0.5])
     Traceback (most recent call last):
         ...
-    ValueError: norm='max' divides by the top score and needs scores of 0 or more, got -0.5 \
-(use norm='min-max' for scores that can be negative)
+    ef.evaluation.errors.ArgumentError: norm='max' divides by the top score and needs scores of \
+0 or more, got -0.5 (use norm='min-max' for scores that can be negative)
     """
     if not scores:
         return []
     low = min(scores)
     if low < 0:
-        raise ValueError(
-            f"norm='max' divides by the top score and needs scores of 0 or more, got {low!r} "
-            "(use norm='min-max' for scores that can be negative)"
+        raise ArgumentError(
+            Keyword("norm", "max"),
+            f" divides by the top score and needs scores of 0 or more, got {low!r} (use ",
+            Keyword("norm", "min-max"),
+            " for scores that can be negative)",
         )
     top = max(scores)
     denominator = max(top, EPSILON)
