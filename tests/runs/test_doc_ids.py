@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ef.evaluation import InputWarning, RunTable, evaluate_run
-from ef.evaluation.engine.batches import merge_batches, score_batch
+from ef.evaluation.engine.batched import merge_batches, score_batch
 from ef.evaluation.engine.doc_overlap import LOOKED, DocOverlap, doc_overlap
 from ef.evaluation.engine.scoring import resolve_measures
 from ef.evaluation.formats.trec_stream import iter_trec_batches

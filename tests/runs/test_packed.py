@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.engine.batches import BatchScores, combine_batches
+from ef.evaluation.engine.batched import BatchScores, combine_batches
 from ef.evaluation.engine.scoring import resolve_measures
 from ef.evaluation.runs import packed
 from ef.evaluation.runs.packed import PackedQrels, PackedStrings

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import RunTable, evaluate_run
-from ef.evaluation.engine.batches import merge_batches, score_batch
+from ef.evaluation.engine.batched import merge_batches, score_batch
 from ef.evaluation.engine.score_order import ScoreOrder, score_order
 from ef.evaluation.engine.scoring import resolve_measures
 from ef.evaluation.formats.trec_stream import iter_trec_batches
