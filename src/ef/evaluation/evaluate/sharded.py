@@ -1,4 +1,4 @@
-"""evaluate_run() on a sharded run, the journey: many run files, each holding whole
+"""evaluate_shards() on a sharded run, the journey: many run files, each holding whole
 queries, dispatched to where they are scored.
 
 Each shard is read and scored by :func:`score_shard`, in this process or on an executor
@@ -10,12 +10,12 @@ combining are :mod:`~ef.evaluation.engine.batched`'s; reading a shard (with the 
 run read whole) and sending it out are this module's.
 
 >>> import pathlib, tempfile
->>> from ef.evaluation import evaluate_run
+>>> from ef.evaluation import evaluate_shards
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     _ = pathlib.Path(tmp, "a.trec").write_text("q1 Q0 d1 1 2.0 r\\n")
 ...     _ = pathlib.Path(tmp, "b.trec").write_text("q2 Q0 d3 1 1.0 r\\nq2 Q0 d4 2 0.5 r\\n")
-...     report = evaluate_run(f"{tmp}/*.trec", {"q1": {"d1": 1}, "q2": {"d4": 1}},
-...                           metrics=("mrr@10",))
+...     report = evaluate_shards(f"{tmp}/*.trec", {"q1": {"d1": 1}, "q2": {"d4": 1}},
+...                              metrics=("mrr@10",))
 >>> report.metrics, [pathlib.Path(e["path"]).name for e in report.manifest["inputs"]["run"]]
 ({'mrr@10': 0.75}, ['a.trec', 'b.trec'])
 """
