@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+import ef.evaluation
 from ef.evaluation import evaluate_run, evaluate_shards
 from ef.evaluation.evaluate.pools import SAFE_POOL, check_start_method, start_method
 from ef.evaluation.testing.dists import make_dist
@@ -199,9 +200,12 @@ def test_ef_eval_workers_exit_when_their_parent_is_killed(tmp_path) -> None:
 def _finished(command: list[str], folder: Path) -> str:
     """The stdout of ``command``, which must end within 120 s; if it does not, it and every
     process it started are killed and the test fails."""
+    # The package this test imports, wherever it runs from (PYTHONPATH may be relative).
+    env = {**os.environ, "PYTHONPATH": str(Path(ef.evaluation.__path__[0]).parents[1])}
     process = subprocess.Popen(
         command,
         cwd=folder,
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
