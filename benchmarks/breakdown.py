@@ -70,13 +70,13 @@ MEASURES = "ndcg@10,recall@100,mrr@10,map@1000,precision@10"
 #: name it is called by (a module that imported it by name calls its own copy).
 STAGES: list[tuple[str, str, str | None]] = [
     ("evaluate_run", "evaluate.run:evaluate_run", None),
-    ("detect the formats", "formats.files:format_for evaluate.streamed:format_for", "evaluate_run"),
+    ("detect the formats", "formats.files:format_for engine.batched:format_for", "evaluate_run"),
     ("read the qrels", "evaluate.inputs:read_qrels", "evaluate_run"),
     ("parse (polars)", "formats.trec_fast:_parse formats.trec_stream:_parse", "evaluate_run"),
     ("ids, checks", "formats.trec_fast:_columns formats.trec_stream:_columns", "evaluate_run"),
     ("doc twice?", "formats.trec_fast:_repeats_a_doc", "ids, checks"),
     ("RunTable", "runs.table:RunTable.from_columns", "evaluate_run"),
-    ("score", "evaluate.run:score_rankings engine.batches:score_rankings", "evaluate_run"),
+    ("score", "evaluate.run:score_rankings engine.batched:score_rankings", "evaluate_run"),
     ("judged docs' ranks", "runs.table:RunTable.judged_hits", "score"),
     ("metrics", "engine.scoring:score_all", "score"),
     ("tie statistics", "runs.table:RunTable.tie_stats", "score"),
@@ -98,7 +98,7 @@ IMPORTS = [
     "ef.evaluation.engine.scoring",
     "ef.evaluation.formats.trec_fast",
     "ef.evaluation.formats.trec_stream",
-    "ef.evaluation.engine.batches",
+    "ef.evaluation.engine.batched",
 ]
 
 
@@ -265,7 +265,7 @@ def breakdown(run: Path, qrels: Path, repeat: int = 3, python: str = sys.executa
     for label, seconds in rows(samples, start_up(python)):
         shown = label.replace("  ", "· ")
         print(f"| {shown} | {seconds:.3f} |")
-    from ef.evaluation.evaluate.streamed import STREAM_FROM
+    from ef.evaluation.engine.batched import STREAM_FROM
 
     print(
         f"\nIn batches (a run of {STREAM_FROM >> 20} MB or more), the next batch is parsed and"

@@ -54,7 +54,7 @@ TIMED: dict[str, tuple[tuple[str, str], ...]] = {
         ("score_rankings", "scoring"),
         ("retrieval_report", "scoring"),
     ),
-    "ef.evaluation.engine.batches": (("score_rankings", "scoring"),),
+    "ef.evaluation.engine.batched": (("score_rankings", "scoring"),),
     "ef.evaluation.cli._trec_eval": (("_evaluate", "reading"), ("_write", "output")),
     "ef.evaluation.evaluate.trec_eval": (("trec_eval_result", "scoring"),),
     "ef.evaluation.presentation.trec_names": (("trec_eval_lines", "output"),),

@@ -74,12 +74,12 @@ def small_blocks(monkeypatch) -> Callable[..., None]:
     given) is read in blocks of ``n`` bytes; with ``whole=False``, reading a whole RunTable
     fails the test."""
     from ef.evaluation import RunTable
-    from ef.evaluation.evaluate import streamed
+    from ef.evaluation.engine import batched
 
     def tiny(block_bytes: int, *, stream_from: int | None = None, whole: bool = True) -> None:
         from_bytes = block_bytes if stream_from is None else stream_from
-        monkeypatch.setattr(streamed, "STREAM_FROM", from_bytes)
-        monkeypatch.setattr(streamed, "BLOCK_BYTES", block_bytes)
+        monkeypatch.setattr(batched, "STREAM_FROM", from_bytes)
+        monkeypatch.setattr(batched, "BLOCK_BYTES", block_bytes)
         if not whole:
             monkeypatch.setattr(RunTable, "read", no_whole_read)
 

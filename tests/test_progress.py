@@ -22,6 +22,7 @@ from ef.evaluation import (
     compare,
     convert,
     evaluate_run,
+    evaluate_shards,
     read_beir,
     read_qrels,
     write_beir,
@@ -304,9 +305,9 @@ def test_a_sharded_run_reports_one_step_per_shard(tmp_path: Path, threads: int) 
     qrels = {f"q{i}-{n}": {"d2": 1} for i in range(3) for n in range(4)}
     seen, report = recorder()
     with cf.ThreadPoolExecutor(threads) if threads else contextlib.nullcontext() as pool:
-        got = evaluate_run(shards, qrels, metrics=MEASURES, progress=report, executor=pool)
+        got = evaluate_shards(shards, qrels, metrics=MEASURES, progress=report, executor=pool)
     assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)]  # one phase, a step per shard
-    assert got.metrics == evaluate_run(shards, qrels, metrics=MEASURES).metrics
+    assert got.metrics == evaluate_shards(shards, qrels, metrics=MEASURES).metrics
 
 
 def test_a_failed_evaluation_does_not_end_its_phase_as_complete(tmp_path: Path) -> None:

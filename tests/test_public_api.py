@@ -49,6 +49,8 @@ PUBLIC = [
 
     # Issue 17: fusion.
     "FusionMethod", "FusionOptimization", "FusionParam", "fuse", "optimize_fusion",
+    # Issue 27: the sharded journey as its own function.
+    "evaluate_shards",
 ]  # fmt: skip
 
 

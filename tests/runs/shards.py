@@ -10,7 +10,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ef.evaluation import evaluate_run
+from ef.evaluation import RetrievalEvalReport, evaluate_run, evaluate_shards
+from ef.evaluation.evaluate.sharded import shards_of
 
 METRICS = ("ndcg@3", "recall@5", "precision@2", "mrr@10", "map@all", "num_ret", "P(rel=2)@3")
 DOCS = [f"d{i}" for i in range(8)] + ["q1", "D1"]
@@ -94,12 +95,21 @@ def entry(path: Path) -> dict[str, Any]:
     return {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
 
 
+def evaluate(run: Any, qrels: Any, **options: Any) -> RetrievalEvalReport:
+    """evaluate_shards' report of a sharded run (a list, a glob or a URL), evaluate_run's of
+    any other: the two journeys, to compare their numbers."""
+    if shards_of(run) is None:
+        return evaluate_run(run, qrels, **options)
+    return evaluate_shards(run, qrels, **options)
+
+
 def outcome(run: Any, qrels: Any, **options: Any) -> tuple[Any, list[str]]:
-    """evaluate_run's report of METRICS, or its ValueError, and its warnings' messages."""
+    """The report of METRICS (:func:`evaluate`), or its ValueError, and its warnings'
+    messages."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            got: Any = evaluate_run(run, qrels, metrics=METRICS, **options)
+            got: Any = evaluate(run, qrels, metrics=METRICS, **options)
         except ValueError as exc:
             got = exc
     return got, [str(w.message) for w in caught]

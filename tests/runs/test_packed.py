@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ef.evaluation import evaluate_run
-from ef.evaluation.engine.batches import BatchScores, combine_batches
+from ef.evaluation import evaluate_run, evaluate_shards
+from ef.evaluation.engine.batched import BatchScores, combine_batches
 from ef.evaluation.engine.scoring import resolve_measures
 from ef.evaluation.runs import packed
 from ef.evaluation.runs.packed import PackedQrels, PackedStrings
@@ -100,6 +100,6 @@ def test_qrels_with_an_id_not_a_str_are_refused_as_when_read_whole(
     with pytest.raises(ValueError, match="the run's query ids are str, qrels' are int") as whole:
         evaluate_run(path, qrels, metrics=("mrr@10",))  # type: ignore[arg-type]  # int ids
     small_blocks(16, stream_from=0)  # the file read in batches
-    run = [path] if sharded else path
+    evaluate = evaluate_shards if sharded else evaluate_run
     with pytest.raises(ValueError, match=f"^{re.escape(str(whole.value))}$"):
-        evaluate_run(run, qrels, metrics=("mrr@10",))  # type: ignore[arg-type]  # int ids
+        evaluate(path, qrels, metrics=("mrr@10",))  # type: ignore[arg-type]  # int ids

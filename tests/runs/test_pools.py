@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from ef.evaluation import evaluate_run
+import ef.evaluation
+from ef.evaluation import evaluate_run, evaluate_shards
 from ef.evaluation.evaluate.pools import SAFE_POOL, check_start_method, start_method
 from ef.evaluation.testing.dists import make_dist
 
@@ -49,7 +50,7 @@ def test_a_fork_started_pool_is_refused_before_anything_is_sent(tmp_path) -> Non
     _, paths = sharded_files(tmp_path)
     pool = NeverSubmit(2, mp_context=multiprocessing.get_context("fork"))
     with pytest.raises(ValueError, match=f"^{re.escape(REFUSAL)}$"):
-        evaluate_run(paths, QRELS, executor=pool)
+        evaluate_shards(paths, QRELS, executor=pool)
     assert 'multiprocessing.get_context("forkserver")' in REFUSAL
     pool.shutdown()
 
@@ -80,14 +81,14 @@ def test_other_executors_pass() -> None:
 
 HANG = """
 import concurrent.futures as cf, multiprocessing, sys
-from ef.evaluation import evaluate_run
+from ef.evaluation import evaluate_shards
 
 if __name__ == "__main__":
     shards, qrels = sys.argv[1:-1], sys.argv[-1]
-    evaluate_run(shards, qrels)  # earlier work: polars' threads run from here on
+    evaluate_shards(shards, qrels)  # earlier work: polars' threads run from here on
     with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
         try:
-            evaluate_run(shards, qrels, executor=pool)
+            evaluate_shards(shards, qrels, executor=pool)
         except ValueError as exc:
             print(exc)
 """
@@ -95,7 +96,7 @@ if __name__ == "__main__":
 
 @linux_only
 def test_a_fork_pool_after_earlier_work_is_refused_where_it_used_to_hang(tmp_path) -> None:
-    # Before the refusal, the second evaluate_run waited forever: run it in a process of
+    # Before the refusal, the second evaluate_shards waited forever: run it in a process of
     # its own, in a session of its own, so that a hang fails this test and leaves nothing.
     _, paths = sharded_files(tmp_path)
     qrels = tmp_path / "qrels.txt"
@@ -114,10 +115,10 @@ def test_a_safe_pool_after_earlier_work_gives_the_inline_numbers(tmp_path, metho
         pytest.skip(f"no {method} start method here")
     whole, paths = sharded_files(tmp_path)
     expected = evaluate_run(whole, QRELS, metrics=METRICS)  # polars' threads have started
-    inline = evaluate_run(paths, QRELS, metrics=METRICS)
+    inline = evaluate_shards(paths, QRELS, metrics=METRICS)
     context = multiprocessing.get_context(method)
     with cf.ProcessPoolExecutor(2, mp_context=context) as pool:
-        got = evaluate_run(paths, QRELS, metrics=METRICS, executor=pool)
+        got = evaluate_shards(paths, QRELS, metrics=METRICS, executor=pool)
     same(got, expected)
     same(got, inline)
     assert list(got.manifest["inputs"]["run"]) == [entry(p) for p in paths]
@@ -199,9 +200,12 @@ def test_ef_eval_workers_exit_when_their_parent_is_killed(tmp_path) -> None:
 def _finished(command: list[str], folder: Path) -> str:
     """The stdout of ``command``, which must end within 120 s; if it does not, it and every
     process it started are killed and the test fails."""
+    # The package this test imports, wherever it runs from (PYTHONPATH may be relative).
+    env = {**os.environ, "PYTHONPATH": str(Path(ef.evaluation.__path__[0]).parents[1])}
     process = subprocess.Popen(
         command,
         cwd=folder,
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -3,7 +3,7 @@ each gives the numbers of the same run read as one file.
 
 The page's buckets (``s3://bucket``, ``gs://bucket``) become a ``file://`` folder of the
 test's: the same fsspec path, with no network and no credentials, which spawned workers see
-too. Every ``evaluate_run`` call of a block is checked against the whole file's report, with
+too. Every ``evaluate_shards`` or ``evaluate_run`` call of a block is checked against the whole file's report, with
 the same keywords; every ``ef-eval`` line of the page prints the whole file's JSON numbers.
 """
 
@@ -102,31 +102,37 @@ def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def checked_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    """``ef.evaluation.evaluate_run`` (as a block imports it) checking each report against
-    the one of ``whole.trec`` with the same keywords; the list of the calls made."""
+    """``ef.evaluation.evaluate_shards`` and ``evaluate_run`` (as a block imports them)
+    checking each report against evaluate_run's of ``whole.trec`` with the same keywords;
+    the list of the calls made."""
     real = ef.evaluation.evaluate_run
     calls: list[tuple[Any, ...]] = []
 
-    def checked(run: Any, qrels: Any, **keywords: Any) -> Any:
-        got = real(run, qrels, **keywords)
-        keywords.pop("executor", None)
-        same(got, real("whole.trec", "qrels.txt", **keywords))
-        assert got.per_query, "a report with no query scored proves nothing"
-        calls.append((run, qrels))
-        return got
+    def checking(function: Callable[..., Any]) -> Callable[..., Any]:
+        def checked(run: Any, qrels: Any, **keywords: Any) -> Any:
+            got = function(run, qrels, **keywords)
+            keywords.pop("executor", None)
+            same(got, real("whole.trec", "qrels.txt", **keywords))
+            assert got.per_query, "a report with no query scored proves nothing"
+            calls.append((run, qrels))
+            return got
 
-    monkeypatch.setattr(ef.evaluation, "evaluate_run", checked)
+        return checked
+
+    monkeypatch.setattr(ef.evaluation, "evaluate_run", checking(real))
+    monkeypatch.setattr(ef.evaluation, "evaluate_shards", checking(ef.evaluation.evaluate_shards))
     return calls
 
 
 def run_blocks(blocks: list[str], folder: Path, calls: list[tuple[Any, ...]]) -> None:
     """Each block of ``blocks`` run in one namespace, as a reader pastes them; each must call
-    ``evaluate_run`` as often as it writes it."""
+    ``evaluate_shards`` and ``evaluate_run`` as often as it writes them."""
     namespace: dict[str, object] = {"__name__": "__docs__"}
     for code in blocks:
         before = len(calls)
         exec(compile(in_folder(code, folder), f"{PAGE.name} example", "exec"), namespace)
-        assert len(calls) - before == code.count("evaluate_run(")
+        written = code.count("evaluate_run(") + code.count("evaluate_shards(")
+        assert len(calls) - before == written
 
 
 def is_dask(code: str) -> bool:
@@ -161,7 +167,7 @@ def test_the_pages_dask_example_gives_the_whole_files_numbers(
     monkeypatch.setattr(distributed, "LocalCluster", local)
     blocks = [code for code in page_blocks() if is_dask(code)]
     assert len(blocks) == 1
-    run_blocks(["from ef.evaluation import evaluate_run", *blocks], layout, checked_calls)
+    run_blocks(["from ef.evaluation import evaluate_shards", *blocks], layout, checked_calls)
     assert checked_calls == [("runs/part-*.trec", "qrels.txt")]
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import InputWarning, evaluate_run
+from ef.evaluation import InputWarning, evaluate_run, evaluate_shards
 from ef.evaluation.evaluate.sharded import score_shard
 from ef.evaluation.formats.trec_stream import iter_trec_batches
 
@@ -55,7 +55,7 @@ def test_a_query_in_two_shards_names_both(tmp_path) -> None:
     a = write_run(tmp_path / "a.trec", {"q1": {"d1": 1.0}, "q2": {"d2": 1.0}})
     b = write_run(tmp_path / "b.trec", {"q3": {"d1": 1.0}, "q2": {"d3": 0.5}})
     with pytest.raises(ValueError, match=re.escape(f"query 'q2' is in two shards, {a} and {b}")):
-        evaluate_run([a, b], {"q1": {"d1": 1}})
+        evaluate_shards([a, b], {"q1": {"d1": 1}})
 
 
 def test_a_shard_listed_twice_says_so_before_any_is_read(tmp_path) -> None:
@@ -69,7 +69,7 @@ def test_a_shard_listed_twice_says_so_before_any_is_read(tmp_path) -> None:
         "in one shard only)"
     )
     with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
-        evaluate_run([a, b, a, missing, other_name, b], {"q1": {"d1": 1}})
+        evaluate_shards([a, b, a, missing, other_name, b], {"q1": {"d1": 1}})
 
 
 def test_queries_in_two_shards_name_every_pair_and_a_copy(tmp_path) -> None:
@@ -85,14 +85,14 @@ def test_queries_in_two_shards_name_every_pair_and_a_copy(tmp_path) -> None:
         "not by line count)"
     )
     with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
-        evaluate_run([a, b, copy, c], {"q1": {"d1": 1}})
+        evaluate_shards([a, b, copy, c], {"q1": {"d1": 1}})
 
 
 def test_a_glob_that_matches_nothing_says_so(tmp_path) -> None:
     with pytest.raises(ValueError, match="matches no file"):
-        evaluate_run(str(tmp_path / "*.trec"), {"q1": {"d1": 1}})
+        evaluate_shards(str(tmp_path / "*.trec"), {"q1": {"d1": 1}})
     with pytest.raises(ValueError, match="empty list"):
-        evaluate_run([], {"q1": {"d1": 1}})
+        evaluate_shards([], {"q1": {"d1": 1}})
 
 
 def test_an_executor_is_only_for_a_sharded_run(tmp_path) -> None:
@@ -133,7 +133,9 @@ def test_a_profile_refuses_a_run_it_cannot_score_saying_what_to_do(tmp_path, pro
 def test_a_process_pool_gives_the_same_numbers(tmp_path, process_pool, tie_policy) -> None:
     whole, paths = sharded_files(tmp_path)
     expected = evaluate_run(whole, QRELS, metrics=METRICS, tie_policy=tie_policy)
-    got = evaluate_run(paths, QRELS, metrics=METRICS, tie_policy=tie_policy, executor=process_pool)
+    got = evaluate_shards(
+        paths, QRELS, metrics=METRICS, tie_policy=tie_policy, executor=process_pool
+    )
     same(got, expected)
     assert list(got.manifest["inputs"]["run"]) == [entry(p) for p in paths]
     assert got.manifest["metrics"] == expected.manifest["metrics"]
@@ -180,8 +182,8 @@ def test_a_large_shard_is_scored_in_batches_with_the_whole_files_scores(
     small_blocks(64, whole=False)
     assert len(list(iter_trec_batches(paths[0], 64))) > 3
     assert score_shard(shard, QRELS, METRICS, (10,), **options) == expected_shard
-    same(evaluate_run(paths, QRELS, metrics=METRICS, **options), expected)
-    got = evaluate_run([whole], QRELS, metrics=METRICS, **options)  # one shard: --workers N RUN
+    same(evaluate_shards(paths, QRELS, metrics=METRICS, **options), expected)
+    got = evaluate_shards([whole], QRELS, metrics=METRICS, **options)  # one shard: --workers N RUN
     same(got, expected)
     assert list(got.manifest["inputs"]["run"]) == [entry(whole)]
 
@@ -195,7 +197,7 @@ def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
     expected = evaluate_run(path, qrels, metrics=METRICS)
     small_blocks(64)
     with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together") as caught:
-        got = evaluate_run([path], qrels, metrics=METRICS)
+        got = evaluate_shards([path], qrels, metrics=METRICS)
     same(got, expected)
     assert [Path(w.filename).name for w in caught] == [Path(__file__).name]  # from this line
     with pytest.warns(InputWarning, match=r"the lines of query 'q0' are not together") as caught:
@@ -206,12 +208,12 @@ def test_a_large_shard_not_grouped_by_query_is_read_whole_with_a_warning(
 @pytest.mark.parametrize("sharded", [True, False], ids=["sharded", "streamed"])
 def test_the_few_queries_warning_points_at_the_caller(tmp_path, small_blocks, sharded) -> None:
     """A run scored shard by shard or batch by batch warns from the line that called
-    evaluate_run, as a run read whole does (the check is shared, a frame deeper)."""
+    evaluate_shards or evaluate_run, as a run read whole does (the check is shared, a frame deeper)."""
     small_blocks(1 << 20, stream_from=0)  # the one file is read in batches
     (tmp_path / "a.trec").write_text("q1 Q0 d1 1 2.0 r\n")
     (tmp_path / "b.trec").write_text("q2 Q0 d1 1 1.0 r\n")
     qrels = {f"q{i}": {"d1": 1} for i in range(1, 6)}
     run = f"{tmp_path}/*.trec" if sharded else tmp_path / "a.trec"
     with pytest.warns(InputWarning, match=r"the run answers only \d of the 5") as caught:
-        evaluate_run(run, qrels, metrics=("mrr@10",))
+        (evaluate_shards if sharded else evaluate_run)(run, qrels, metrics=("mrr@10",))
     assert [Path(w.filename).name for w in caught] == [Path(__file__).name]

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation import DatasetFormatError, MissingDependencyError, evaluate_run
+from ef.evaluation import DatasetFormatError, MissingDependencyError, evaluate_run, evaluate_shards
 from ef.evaluation.errors import FormatNotDetectedError
 from ef.evaluation.formats import digests
 from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
@@ -116,8 +116,8 @@ def test_a_local_path_never_goes_through_fsspec(tmp_path, monkeypatch) -> None:
     whole, paths = sharded_files(tmp_path)
     expected = evaluate_run(whole, QRELS, metrics=METRICS)
     monkeypatch.setitem(sys.modules, "fsspec", None)  # import fsspec now fails
-    same(evaluate_run(paths, QRELS, metrics=METRICS), expected)
-    same(evaluate_run(str(tmp_path / "part-*.trec"), QRELS, metrics=METRICS), expected)
+    same(evaluate_shards(paths, QRELS, metrics=METRICS), expected)
+    same(evaluate_shards(str(tmp_path / "part-*.trec"), QRELS, metrics=METRICS), expected)
 
 
 # -- the numbers ----------------------------------------------------------------------------
@@ -147,7 +147,7 @@ def test_memory_urls_inline_and_on_threads(tmp_path, memory_root, temp_folder, t
     urls = to_memory(memory_root, paths)
     expected = evaluate_run(whole, QRELS, metrics=METRICS, tie_policy="expected")
     with cf.ThreadPoolExecutor(threads) if threads else contextlib.nullcontext() as pool:
-        got = evaluate_run(urls, QRELS, metrics=METRICS, tie_policy="expected", executor=pool)
+        got = evaluate_shards(urls, QRELS, metrics=METRICS, tie_policy="expected", executor=pool)
     same(got, expected)
     assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
     assert list(temp_folder.iterdir()) == []  # every copy deleted
@@ -171,7 +171,7 @@ def test_a_glob_of_urls_is_sorted_recursive_and_keeps_the_protocol(tmp_path, mem
     assert expand_url_glob(f"{memory_root}/**/part-99.trec") == [
         f"{memory_root}/deeper/part-99.trec"
     ]
-    got = evaluate_run(f"{memory_root}/part-*.trec", QRELS, metrics=METRICS)
+    got = evaluate_shards(f"{memory_root}/part-*.trec", QRELS, metrics=METRICS)
     same(got, evaluate_run(whole, QRELS, metrics=METRICS))
 
 
@@ -181,7 +181,7 @@ def test_a_gzip_shard_is_told_by_its_suffix_and_hashed_as_stored(tmp_path, memor
     url = f"{memory_root}/whole.trec.gz"
     with fsspec.open(url, "wb") as out:
         out.write(packed)
-    got = evaluate_run([url], QRELS, metrics=METRICS)
+    got = evaluate_shards([url], QRELS, metrics=METRICS)
     same(got, evaluate_run(whole, QRELS, metrics=METRICS))
     assert list(got.manifest["inputs"]["run"]) == [url_entry(url, packed)]
 
@@ -190,10 +190,10 @@ def test_file_urls_on_a_process_pool(tmp_path, process_pool) -> None:
     whole, paths = sharded_files(tmp_path)
     urls = [f"file://{p}" for p in paths]
     expected = evaluate_run(whole, QRELS, metrics=METRICS, averaging="run")
-    got = evaluate_run(urls, QRELS, metrics=METRICS, averaging="run", executor=process_pool)
+    got = evaluate_shards(urls, QRELS, metrics=METRICS, averaging="run", executor=process_pool)
     same(got, expected)
     assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
-    globbed = evaluate_run(
+    globbed = evaluate_shards(
         f"file://{tmp_path}/part-*.trec", QRELS, metrics=METRICS, executor=process_pool
     )
     assert [e["path"] for e in globbed.manifest["inputs"]["run"]] == urls
@@ -249,7 +249,7 @@ def test_a_url_glob_that_matches_nothing_says_so(memory_root) -> None:
     with pytest.raises(
         ValueError, match=re.escape(f"the run pattern '{memory_root}/*.trec' matches no file")
     ):
-        evaluate_run(f"{memory_root}/*.trec", QRELS, metrics=METRICS)
+        evaluate_shards(f"{memory_root}/*.trec", QRELS, metrics=METRICS)
 
 
 def test_a_query_in_two_url_shards_names_both(tmp_path, memory_root) -> None:
@@ -260,7 +260,7 @@ def test_a_query_in_two_url_shards_names_both(tmp_path, memory_root) -> None:
     with pytest.raises(
         ValueError, match=re.escape(f"query 'q2' is in two shards, {urls[0]} and {urls[1]}")
     ):
-        evaluate_run(urls, {"q1": {"d1": 1}}, metrics=METRICS)
+        evaluate_shards(urls, {"q1": {"d1": 1}}, metrics=METRICS)
 
 
 def test_a_bad_line_names_the_url_not_the_copy(tmp_path, memory_root, temp_folder) -> None:
@@ -268,7 +268,7 @@ def test_a_bad_line_names_the_url_not_the_copy(tmp_path, memory_root, temp_folde
     bad.write_text("q1 Q0 d1 1 1.0 r\nq2 Q0 d2 1 abc r\n")
     (url,) = to_memory(memory_root, [bad])
     with pytest.raises(DatasetFormatError) as caught:
-        evaluate_run([url], QRELS, metrics=METRICS)
+        evaluate_shards([url], QRELS, metrics=METRICS)
     assert str(caught.value).startswith(f"{url}:2:")
     assert str(temp_folder) not in str(caught.value)
     assert list(temp_folder.iterdir()) == []  # deleted though scoring failed
@@ -307,7 +307,7 @@ def test_a_large_url_shard_is_read_in_batches_from_its_copy(
     urls = to_memory(memory_root, paths)
     expected = evaluate_run(whole, QRELS, metrics=METRICS)
     small_blocks(64, whole=False)
-    got = evaluate_run(urls, QRELS, metrics=METRICS)
+    got = evaluate_shards(urls, QRELS, metrics=METRICS)
     same(got, expected)
     assert list(got.manifest["inputs"]["run"]) == url_entries(urls, paths)
     assert list(temp_folder.iterdir()) == []
@@ -321,7 +321,7 @@ def test_parquet_partitions_at_urls(tmp_path, memory_root) -> None:
     whole = write_parquet(tmp_path / "whole.parquet", {q: d for p in parts for q, d in p.items()})
     urls = to_memory(f"{memory_root}/runs", paths, under=tmp_path)  # .../runs/part=N/0.parquet
     expected = evaluate_run(whole, qrels, metrics=METRICS, tie_policy="docno_asc")
-    got = evaluate_run(
+    got = evaluate_shards(
         f"{memory_root}/runs/**/*.parquet", qrels, metrics=METRICS, tie_policy="docno_asc"
     )
     same(got, expected)
@@ -334,7 +334,7 @@ def test_an_undetectable_shard_on_a_process_pool_names_the_url(tmp_path, process
     url = f"file://{path}"
     for run, named in (([url], url), ([path], str(path))):
         with pytest.raises(FormatNotDetectedError, match=re.escape(f"format of {named} to")) as why:
-            evaluate_run(run, QRELS, metrics=METRICS, executor=process_pool)  # pickled back
+            evaluate_shards(run, QRELS, metrics=METRICS, executor=process_pool)  # pickled back
         assert (str(why.value.path), why.value.capability) == (named, "read_run")
 
 
@@ -377,7 +377,7 @@ def test_qrels_at_a_url_keep_their_digest_beside_many_url_shards(tmp_path, memor
     qrels_file.write_bytes(raw)
     (qrels_url,) = to_memory(memory_root, [qrels_file])
     shards = to_memory(memory_root, run_files)
-    got = evaluate_run(shards, qrels_url, metrics=("P@1",))
+    got = evaluate_shards(shards, qrels_url, metrics=("P@1",))
     assert got.metrics == {"precision@1": 1.0}
     assert got.manifest["inputs"]["qrels"] == url_entry(qrels_url, raw)
     assert list(got.manifest["inputs"]["run"]) == url_entries(shards, run_files)

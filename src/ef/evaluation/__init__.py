@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
     from .evaluate.retrieval import evaluate_retrieval
     from .evaluate.run import evaluate_run
+    from .evaluate.shards import evaluate_shards
     from .formats.answers import read_answers, read_references
     from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
     from .formats.beir import read_beir, write_beir
@@ -148,6 +149,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "evaluate.ragas"),
     "evaluate_retrieval": "evaluate.retrieval",
     "evaluate_run": "evaluate.run",
+    "evaluate_shards": "evaluate.shards",
     **dict.fromkeys(("read_answers", "read_references"), "formats.answers"),
     # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
     **dict.fromkeys(("_DEFAULT_QRELS_PATHS", "read_beir", "write_beir"), "formats.beir"),
@@ -301,6 +303,7 @@ __all__ = [
     "evaluate_rag",
     "evaluate_retrieval",
     "evaluate_run",
+    "evaluate_shards",
     "exact_match",
     "from_ragas_dataset",
     "fuse",

@@ -10,7 +10,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -151,6 +151,8 @@ def evaluate_command(  # click passes every option by keyword
     change a number, a note on stderr counts the queries.
     """
     from ..evaluate.run import evaluate_run
+    from ..evaluate.sharded import shards_of
+    from ..evaluate.shards import evaluate_shards
     from ..reports.retrieval import tie_note
 
     chosen = split_measures(metrics) or DEFAULT_METRICS
@@ -158,29 +160,30 @@ def evaluate_command(  # click passes every option by keyword
     check_measures(split_measures(metrics), cutoffs)  # an error names -m and the measure
     given = _run_argument(run, sharded=workers is not None)
     judged = _qrels(qrels)
+    shards = shards_of(given)  # several files, a glob, a URL, or any under --workers
+    options: dict[str, Any] = {
+        "metrics": chosen,
+        "k_values": cutoffs,
+        "averaging": averaging,
+        "ignore_identical_ids": ignore_identical_ids,
+        "tie_policy": tie_policy,
+        "run_format": run_format,
+        "qrels_format": qrels_format,
+        "run_columns": _columns(run_columns),
+        "qrels_columns": _columns(qrels_columns),
+        "progress": show_progress(no_progress),
+        "check_swapped": not no_check_swapped,
+        "check_doc_ids": not no_check_doc_ids,
+    }
     with (
         input_warnings() as caught,
         _swapped_files(judged, run[0]),
         _pool(workers) as pool,
     ):
-        report = evaluate_run(
-            given,
-            judged,
-            metrics=chosen,
-            k_values=cutoffs,
-            averaging=averaging,
-            ignore_identical_ids=ignore_identical_ids,
-            tie_policy=tie_policy,
-            profile=profile,
-            run_format=run_format,
-            qrels_format=qrels_format,
-            run_columns=_columns(run_columns),
-            qrels_columns=_columns(qrels_columns),
-            progress=show_progress(no_progress),
-            executor=pool,
-            check_swapped=not no_check_swapped,
-            check_doc_ids=not no_check_doc_ids,
-        )
+        if shards is not None:
+            report = evaluate_shards(shards, judged, executor=pool, **options)
+        else:
+            report = evaluate_run(given, judged, profile=profile, **options)
     emit_report(report, output, per_query, " ".join(map(str, run)))
     # stdout stays the report alone: what the user should know goes to stderr, a line each
     echo_warnings(caught)

@@ -39,7 +39,6 @@ from ..formats.frames import (
     is_table,
     lazy_frame_hint,
     qrels_of_table,
-    run_columns_of_table,
     value_type,
 )
 from ..formats.parquet import read_parquet_rows
@@ -355,10 +354,11 @@ def run_value(
 ) -> RankedRun:
     from ..runs.table import RunTable
 
-    source = _table_of(run, "run", format, columns, registry)
-    if is_table(source):
-        where = "the run DataFrame" if source is run else str(run)
-        return RunTable.from_columns(run_columns_of_table(source, columns, where=where))
+    if is_table(run):
+        return RunTable.from_frame(run, columns=columns)
+    if columns is not None and _is_parquet(run, format, registry):
+        return RunTable.from_parquet(run, columns=columns)  # type: ignore[arg-type]  # a path
+    _table_of(run, "run", format, columns, registry)  # columns= of any other run: refused
     if isinstance(run, (str, os.PathLike)):
         return RunTable.read(Path(run), format, registry=registry)
     if isinstance(run, (RunTable, RankedLists)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -14,7 +15,7 @@ from ..engine.profiles import evaluate_with_profile
 from ..engine.score_order import score_order
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..errors import ProfileRefused
-from ..formats.remote import is_url
+from ..formats.remote import is_url, url_glob
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
@@ -26,6 +27,7 @@ from .ranx_bpref import warn_ranx_bpref
 from .report import retrieval_report
 from .score_order import check_score_order
 from .sharded import sharded_evaluation, shards_of
+from .shards import check_executor
 from .streamed import streamed_evaluation
 
 if TYPE_CHECKING:
@@ -106,15 +108,14 @@ def evaluate_run(
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), a
             pandas or polars DataFrame (one row per doc: ranx's ``q_id, doc_id, score``
             columns, or ir_measures' ``query_id, doc_id, score``), the path of a run file
-            (TREC, MS MARCO or Parquet, detected), a :class:`~ef.evaluation.RunTable`
-            read before, or a sharded run: a list of run files or a glob
-            (``"runs/*.trec"``, Parquet partitions ``"runs/**/*.parquet"``), or an fsspec
-            URL, a list or a glob of them (``"s3://bucket/runs/*.trec"``; needs
-            ``pip install "ef-evaluation[remote]"`` and the protocol's package, such as
-            s3fs), each shard holding whole queries (a query in two shards is an error).
-            A sharded run gives the numbers of its shards concatenated into one file; the
-            manifest lists every shard (a URL, or a path) with its sha256. A shard at a URL
-            is copied to a local temporary file where it is scored, and deleted after.
+            (TREC, MS MARCO or Parquet, detected) or an fsspec URL of one
+            (``"s3://bucket/run.trec"``, copied to a local temporary file where it is
+            scored; needs ``pip install "ef-evaluation[remote]"`` and the protocol's package),
+            or a :class:`~ef.evaluation.RunTable` read before (``RunTable.read``,
+            ``from_dict``, ``from_frame``, ``from_parquet``). A run held as many files is
+            :func:`~ef.evaluation.evaluate_shards`'s: a list or a glob of run files is still
+            accepted here for one release, with a ``DeprecationWarning``, and gives the
+            same numbers.
         qrels: ``{query_id: {doc_id: relevance}}``, a DataFrame (``q_id, doc_id, score``,
             or ir_measures' ``query_id, doc_id, relevance``), or the path of a qrels file
             (TREC, Parquet) or BEIR directory.
@@ -166,13 +167,9 @@ def evaluate_run(
             bytes read so far where the reader reads line by line, else all at the end),
             then scoring, in measures. Each phase starts at ``(0, total)`` and ends at
             ``(total, total)``. A sharded run has one phase, in shards.
-        executor: for a sharded run, where each shard is read and scored: ``None`` in this
-            process, one after another; any :class:`concurrent.futures.Executor` (a process
-            pool, a Dask ``client.get_executor()``) runs :func:`~ef.evaluation.evaluate.\
-sharded.score_shard` there, and only per-query values travel back. The numbers are the same
-            either way. Not allowed for a run of one part. A process pool started by
-            ``fork`` (``ProcessPoolExecutor()`` on Linux before Python 3.14) is refused, as
-            it can hang: pass ``mp_context=multiprocessing.get_context("forkserver")``.
+        executor: deprecated: an executor is :func:`~ef.evaluation.evaluate_shards`'s
+            (accepted here for one release for a list or glob of run files, with a
+            ``DeprecationWarning``; a fork-started process pool is refused).
 
     Raises:
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
@@ -182,8 +179,8 @@ sharded.score_shard` there, and only per-query values travel back. The numbers a
             twice (naming the query and doc), an unknown ``averaging`` or
             ``progress``, run and
             qrels that look swapped, no judged query in the run, doc ids that do not meet
-            the qrels', if no query can be scored, for a fork-started process pool, and for
-            a shard listed twice or a query in two shards.
+            the qrels', if no query can be scored, and, for the deprecated sharded run, as
+            :func:`~ef.evaluation.evaluate_shards`.
         DatasetFormatError: (a ``ValueError``) for bad input files, naming the file and line,
             and for a DataFrame whose columns cannot be told or that holds a bad value
             (a null, a score that is no number, a doc twice for a query), naming the column
@@ -231,63 +228,53 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     registry_given = registry is not None
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
-    check_start_method(executor)  # first: a forked worker can hang, whatever the run
-    shards = shards_of(run)
-    if executor is not None and not isinstance(executor, cf.Executor):
-        raise ValueError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
-    if executor is not None and shards is None:
-        raise ValueError("executor= is for a sharded run: a list of run files or a glob")
-    inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
-    if profile is not None:
-        rules_given = tie_policy is not None or averaging is not None
-        refusal = profile_refusal(profile, shards, rules_given=rules_given)
-        if refusal is not None:
-            raise refusal
-    # Under a profile, tie_policy and averaging are unset (refused above): the inputs are
-    # read under trec_eval's and "qrels", and the profile scores by its own, rule by rule.
-    scoring = Scoring(
-        tie_policy or "trec_eval",
-        averaging or "qrels",
-        bool(ignore_identical_ids),
-        check_swapped,
-        check_doc_ids,
+    shards = _shards(run, executor)
+    scoring = _scoring(
+        profile,
+        shards,
+        tie_policy=tie_policy,
+        averaging=averaging,
+        ignore_identical_ids=ignore_identical_ids,
+        check_swapped=check_swapped,
+        check_doc_ids=check_doc_ids,
     )
-    if profile is None:
-        if shards is not None:  # each shard read and scored where it runs
-            return retrieval_report(
-                sharded_evaluation(
-                    shards,
-                    qrels,
-                    metrics,
-                    k_values,
-                    registry,
-                    scoring=scoring,
-                    run_format=run_format,
-                    run_columns=run_columns,
-                    qrels_format=qrels_format,
-                    qrels_columns=qrels_columns,
-                    executor=executor,
-                    custom_registry=registry_given,
-                    progress=progress,
-                )
-            )
-        if isinstance(run, (str, os.PathLike)):  # a large file: a batch of queries at a time
-            streamed = streamed_evaluation(
-                run,
+    inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
+    if shards is not None:  # each shard read and scored where it runs, as evaluate_shards does
+        _warn_if_sharded(run, executor)
+        return retrieval_report(
+            sharded_evaluation(
+                shards,
                 qrels,
-                measures,
+                metrics,
+                k_values,
                 registry,
-                qrels_format=qrels_format,
-                run_format=run_format,
                 scoring=scoring,
-                inputs=inputs,
-                progress=progress,
+                run_format=run_format,
+                run_columns=run_columns,
+                qrels_format=qrels_format,
                 qrels_columns=qrels_columns,
+                executor=executor,
+                custom_registry=registry_given,
+                progress=progress,
             )
-            if streamed is not None:
-                return retrieval_report(streamed)
-    read = reading(run, progress) if isinstance(run, (str, os.PathLike)) else None
-    with read or contextlib.nullcontext():
+        )
+    path = isinstance(run, (str, os.PathLike))
+    if path and profile is None:  # a large file: a batch of queries at a time
+        streamed = streamed_evaluation(
+            run,  # type: ignore[arg-type]  # a path
+            qrels,
+            measures,
+            registry,
+            qrels_format=qrels_format,
+            run_format=run_format,
+            scoring=scoring,
+            inputs=inputs,
+            progress=progress,
+            qrels_columns=qrels_columns,
+        )
+        if streamed is not None:
+            return retrieval_report(streamed)
+    with reading(run, progress) if path else contextlib.nullcontext():  # type: ignore[arg-type]
         table, judged = load_inputs(
             run,  # type: ignore[arg-type]  # a list of paths is a sharded run, scored above
             qrels,
@@ -299,23 +286,103 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             check_swapped=scoring.check_swapped,
             averaging=scoring.averaging,  # under a profile: "qrels", every judged query counts
         )
-    if scoring.check_doc_ids:  # stacklevel: a warning points at evaluate_run's caller
-        refuse = scoring.check_doc_ids is True
-        check_docs_meet(table, judged, scoring.averaging, stacklevel=2, refuse=refuse)
-    named = f"the run {run}" if isinstance(run, (str, os.PathLike)) else "the run"
-    check_score_order(score_order(table), stacklevel=2, name=named)  # a file's or table's order
-    if profile is None:
-        return scored_report(
-            table.without_identical_ids() if scoring.ignore_identical_ids else table,
+    _check_read(run, table, judged, scoring)
+    if profile is not None:
+        return _profile_report(
+            profile,
+            table,
             judged,
             measures,
-            registry,
-            scoring=scoring,
+            registry=registry,
             inputs=inputs,
+            ignore_identical_ids=ignore_identical_ids,
             progress=progress,
         )
+    if scoring.ignore_identical_ids:
+        table = table.without_identical_ids()
+    return scored_report(
+        table, judged, measures, registry, scoring=scoring, inputs=inputs, progress=progress
+    )
+
+
+def _shards(run: object, executor: cf.Executor | None) -> list[str] | None:
+    """The shards of a sharded ``run`` (None for a run of one part), once ``executor`` is
+    known to be one that may be used, for such a run only."""
+    check_start_method(executor)  # first: a forked worker can hang, whatever the run
+    shards = shards_of(run)
+    check_executor(executor)
+    if executor is not None and shards is None:
+        raise ValueError("executor= is for a sharded run: a list of run files or a glob")
+    return shards
+
+
+def _scoring(
+    profile: ProfileName | None,
+    shards: Sequence[str] | None,
+    *,
+    tie_policy: TiePolicy | None,
+    averaging: Averaging | None,
+    ignore_identical_ids: bool | None,
+    check_swapped: bool,
+    check_doc_ids: bool | Literal["warn"],
+) -> Scoring:
+    """The rules the run is read and scored by, once ``profile`` (if any) accepts the run."""
+    if profile is not None:
+        rules_given = tie_policy is not None or averaging is not None
+        refusal = profile_refusal(profile, shards, rules_given=rules_given)
+        if refusal is not None:
+            raise refusal
+    # Under a profile, tie_policy and averaging are unset (refused above): the inputs are
+    # read under trec_eval's and "qrels", and the profile scores by its own, rule by rule.
+    return Scoring(
+        tie_policy or "trec_eval",
+        averaging or "qrels",
+        bool(ignore_identical_ids),
+        check_swapped,
+        check_doc_ids,
+    )
+
+
+def _warn_if_sharded(run: object, executor: cf.Executor | None) -> None:
+    """A DeprecationWarning, at evaluate_run's caller, for a list or glob of run files or an
+    executor: a sharded run is evaluate_shards'. One URL is a run of one file, scored as a
+    shard (where it is copied), with no warning."""
+    if executor is None and is_url(run) and not url_glob(run):
+        return
+    given = "executor=" if executor is not None else "a list or glob of run files"
+    warnings.warn(
+        f"evaluate_run() with {given} is deprecated and will be removed in a future release: "
+        "call evaluate_shards(paths_or_glob, qrels, executor=..., ...) instead, which gives "
+        "the same numbers",
+        DeprecationWarning,
+        stacklevel=3,  # this function, evaluate_run, its caller
+    )
+
+
+def _check_read(run: object, table: RankedRun, judged: Qrels, scoring: Scoring) -> None:
+    """The checks of a run read whole, before it is scored: its doc ids against the qrels',
+    and whether it lists its docs by rising score. A warning points at evaluate_run's caller."""
+    if scoring.check_doc_ids:
+        refuse = scoring.check_doc_ids is True
+        check_docs_meet(table, judged, scoring.averaging, stacklevel=3, refuse=refuse)
+    named = f"the run {run}" if isinstance(run, (str, os.PathLike)) else "the run"
+    check_score_order(score_order(table), stacklevel=3, name=named)  # a file's or table's order
+
+
+def _profile_report(
+    profile: ProfileName,
+    table: RankedRun,
+    judged: Qrels,
+    measures: Sequence[Measure],
+    *,
+    registry: Registry,
+    inputs: Mapping[str, object],
+    ignore_identical_ids: bool | None,
+    progress: Progress,
+) -> RetrievalEvalReport:
+    """The report of ``profile``'s tool on the run read whole: its rules, rule by rule."""
     if profile == "ranx":
-        warn_ranx_bpref(table, judged, measures, stacklevel=2)
+        warn_ranx_bpref(table, judged, measures, stacklevel=3)  # at evaluate_run's caller
     with phase(progress, "scoring", len(measures)) as step:
         return retrieval_report(
             evaluate_with_profile(
@@ -325,6 +392,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
                 measures,
                 registry=registry,
                 inputs=inputs,
+                # As given: the profile decides what None means (on under "beir").
                 ignore_identical_ids=ignore_identical_ids,
                 progress=step,
             )

@@ -1,18 +1,21 @@
-"""evaluate_run() on a sharded run: many run files, each holding whole queries.
+"""evaluate_shards() on a sharded run, the journey: many run files, each holding whole
+queries, dispatched to where they are scored.
 
 Each shard is read and scored by :func:`score_shard`, in this process or on an executor
 (a process pool, a Dask client's ``get_executor()``); only its per-query values, query ids,
 tie flags and file hash travel back, and they are combined by
-:func:`~ef.evaluation.engine.batches.combine_batches`, so the report is the one the shards
-concatenated into one file give. A query in two shards is an error naming both.
+:func:`~ef.evaluation.engine.batched.combine_batches`, so the report is the one the shards
+concatenated into one file give. A query in two shards is an error naming both. Scoring and
+combining are :mod:`~ef.evaluation.engine.batched`'s; reading a shard (with the checks of a
+run read whole) and sending it out are this module's.
 
 >>> import pathlib, tempfile
->>> from ef.evaluation import evaluate_run
+>>> from ef.evaluation import evaluate_shards
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     _ = pathlib.Path(tmp, "a.trec").write_text("q1 Q0 d1 1 2.0 r\\n")
 ...     _ = pathlib.Path(tmp, "b.trec").write_text("q2 Q0 d3 1 1.0 r\\nq2 Q0 d4 2 0.5 r\\n")
-...     report = evaluate_run(f"{tmp}/*.trec", {"q1": {"d1": 1}, "q2": {"d4": 1}},
-...                           metrics=("mrr@10",))
+...     report = evaluate_shards(f"{tmp}/*.trec", {"q1": {"d1": 1}, "q2": {"d4": 1}},
+...                              metrics=("mrr@10",))
 >>> report.metrics, [pathlib.Path(e["path"]).name for e in report.manifest["inputs"]["run"]]
 ({'mrr@10': 0.75}, ['a.trec', 'b.trec'])
 """
@@ -22,13 +25,17 @@ from __future__ import annotations
 import concurrent.futures as cf
 import glob
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
-from ..engine.batches import BatchScores, score_batch
+from ..engine.batched import (
+    BatchScores,
+    ShardScores,
+    batched_scores,
+    check_distinct,
+    score_batch,
+)
 from ..engine.manifest import file_entry
 from ..engine.options import Scoring
 from ..engine.scoring import Evaluation, resolve_measures
@@ -45,7 +52,7 @@ from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
 from ..runs.packed import packed_qrels
 from .inputs import load_qrels, load_run, tabular
-from .streamed import batched_evaluation, batched_scores
+from .streamed import batched_evaluation
 from .swapped import check_not_swapped
 
 if TYPE_CHECKING:
@@ -53,7 +60,12 @@ if TYPE_CHECKING:
     from ..types import Averaging, DataFrameLike, Qrels, TiePolicy
     from .inputs import Columns
 
-__all__ = ["ShardScores", "score_shard", "sharded_evaluation", "shards_of"]
+__all__ = [
+    "ShardScores",  # re-exported: the engine's (ef.evaluation.engine.batched)
+    "score_shard",
+    "sharded_evaluation",
+    "shards_of",
+]
 
 
 def shards_of(run: object) -> list[str] | None:
@@ -87,15 +99,6 @@ def _none_matched(what: str) -> list[str]:
     raise ValueError(f"{what}: nothing to score")
 
 
-@attrs.frozen
-class ShardScores:
-    """What scoring one shard gives: its :func:`~ef.evaluation.engine.manifest.file_entry`
-    (path, sha256, bytes) and its :class:`~ef.evaluation.engine.batches.BatchScores`."""
-
-    entry: Mapping[str, Any]
-    scores: BatchScores
-
-
 def score_shard(
     shard: str,
     qrels: Qrels,
@@ -118,7 +121,7 @@ def score_shard(
     A shard given as a URL (``s3://...``) is copied here, where it is scored, to a local
     temporary file (:func:`~ef.evaluation.formats.remote.local_copy`), hashed on the way and
     deleted once scored. A large TREC shard is read in batches, with flat memory
-    (:func:`~ef.evaluation.evaluate.streamed.batched_scores`); if it cannot be, a warning
+    (:func:`~ef.evaluation.engine.batched.batched_scores`); if it cannot be, a warning
     says why, from ``stacklevel`` frames above this function (1: its caller)."""
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
@@ -199,40 +202,6 @@ def _listed(shards: Sequence[str], where: Sequence[int]) -> str:
     return f"the shard {names[0]} is listed {times} (shards {numbers}{shown})"
 
 
-def _distinct(shards: Sequence[str], parts: Sequence[ShardScores]) -> None:
-    """Refuse queries that are in two shards, naming every pair of shards that share one."""
-    owner: dict[str, int] = {}
-    shared: dict[tuple[int, int], list[str]] = {}
-    for i, part in enumerate(parts):
-        for query_id in part.scores.query_ids:
-            at = owner.setdefault(query_id, i)
-            if at != i:
-                shared.setdefault((at, i), []).append(query_id)
-    if not shared:
-        return
-    pairs = [_shared_pair(shards, parts, pair, queries) for pair, queries in shared.items()]
-    more = f"; and {len(pairs) - 5} more pairs of shards share queries" if len(pairs) > 5 else ""
-    raise ValueError(
-        "; ".join(pairs[:5]) + more + ": each shard must hold whole queries (split the run by "
-        "query, not by line count)"
-    )
-
-
-def _shared_pair(
-    shards: Sequence[str], parts: Sequence[ShardScores], pair: tuple[int, int], queries: list[str]
-) -> str:
-    """What two shards share: the first query, how many more, and whether they are copies."""
-    a, b = pair
-    said = f"query {queries[0]!r} is in two shards, {shards[a]} and {shards[b]}"
-    if len(queries) > 1:
-        more = len(queries) - 1
-        said += f", as {'is' if more == 1 else 'are'} {more} more of their queries"
-    digests = {parts[a].entry.get("sha256"), parts[b].entry.get("sha256")}
-    if len(digests) == 1 and None not in digests:
-        said += " (the two files hold the same bytes: is one a copy of the other?)"
-    return said
-
-
 def _results(futures: Sequence[cf.Future[ShardScores]], step: Any) -> Iterator[ShardScores]:
     try:
         for future in futures:
@@ -303,7 +272,7 @@ def sharded_evaluation(
                 for shard in shards
             ]
             parts = list(_results(futures, step))
-    _distinct(shards, parts)
+    check_distinct(shards, parts)
     return batched_evaluation(
         [p.scores for p in parts],
         judged,

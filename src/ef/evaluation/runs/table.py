@@ -122,7 +122,9 @@ class _SeriesDocs:
 class RunTable:
     """A run as columns: query ids, per-query offsets, float32 scores and doc ids.
 
-    Build one with :meth:`read` (a TREC or MS MARCO run file) or :meth:`from_dict`;
+    Build one with :meth:`read` (a TREC or MS MARCO run file, or a Parquet file),
+    :meth:`from_dict`, :meth:`from_frame` (a pandas or polars DataFrame) or
+    :meth:`from_parquet` (a Parquet file whose columns are named);
     :func:`~ef.evaluation.evaluate_run` takes it like a dict or a path. Reading once and
     evaluating many times (several metric sets, several qrels) reads the file once.
     ``query_ids`` holds the run's query ids in file order; ``len()`` counts its docs.
@@ -227,6 +229,44 @@ class RunTable:
         if isinstance(read, RunColumns):
             return cls.from_columns(read)
         return cls.from_dict(read, listed=True)
+
+    @classmethod
+    def from_frame(cls, frame: Any, *, columns: Sequence[str] | None = None) -> RunTable:
+        """The run a pandas or polars DataFrame holds, one row per doc: ranx's ``q_id,
+        doc_id, score`` columns, ir_measures' ``query_id, doc_id, score``, or the ``(query,
+        doc, score)`` ``columns`` named (:mod:`ef.evaluation.formats.frames` reads it, and
+        refuses a null, a score that is no number or a doc twice for a query, naming the
+        column and row). Its rows keep their order.
+
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"q": ["q1", "q1"], "d": ["d1", "d2"], "s": [0.5, 0.5]})
+        >>> RunTable.from_frame(frame, columns=("q", "d", "s")).ranking("q1")
+        ['d2', 'd1']
+        """
+        from ..formats.frames import run_columns_of_table
+
+        return cls.from_columns(run_columns_of_table(frame, columns, where="the run DataFrame"))
+
+    @classmethod
+    def from_parquet(
+        cls, path: str | os.PathLike[str], *, columns: Sequence[str] | None = None
+    ) -> RunTable:
+        """The run a Parquet file holds, one row per doc, its columns found or named by
+        ``columns`` as :meth:`from_frame`'s are (polars reads it); a file with no row is an
+        error naming it.
+
+        >>> import tempfile, pathlib, polars as pl
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = pathlib.Path(tmp, "run.parquet")
+        ...     pl.DataFrame({"q_id": ["q1"], "doc_id": ["d1"], "score": [1.0]}).write_parquet(path)
+        ...     RunTable.from_parquet(path).query_ids
+        ('q1',)
+        """
+        from ..formats.frames import run_columns_of_table
+        from ..formats.parquet import read_parquet_rows
+
+        rows = read_parquet_rows(Path(path), "a run")
+        return cls.from_columns(run_columns_of_table(rows, columns, where=str(path)))
 
     @classmethod
     def from_columns(cls, columns: RunColumns) -> RunTable:
