@@ -1,4 +1,5 @@
-"""The fast reader of TREC run files: polars, where it reads exactly as the reference reader.
+"""The fast reader of large TREC run files: polars, where it reads exactly as the reference
+reader (:mod:`~ef.evaluation.formats.trec_bytes` reads the smaller ones, with numpy).
 
 Part of the TREC format: :func:`~ef.evaluation.formats.files.read_run_columns` asks it for a
 file the ``trec`` format claims, and falls back to the reference reader
@@ -42,8 +43,9 @@ Ints = npt.NDArray[np.int64]
 @attrs.frozen(eq=False)
 class RunColumns:
     """A run as plain columns: query ids in file order, each query's row offsets, the
-    scores, the doc ids (a polars Series with their 64-bit hashes, or a list of str with no
-    hashes: a table's, :mod:`ef.evaluation.formats.frames`)."""
+    scores, the doc ids (a polars Series with their 64-bit hashes, a numpy byte column with
+    theirs, :mod:`.trec_bytes`, or a list of str with no hashes: a table's,
+    :mod:`ef.evaluation.formats.frames`)."""
 
     query_ids: list[str]
     offsets: Ints
@@ -62,11 +64,14 @@ _DOUBTFUL = re.compile(
 )
 _CHUNK = 1 << 22  # bytes per numpy pass: 4 MB keeps the temporaries small
 
-#: Below this size, a run file is read by the reference reader: starting polars costs about
-#: 0.1 s, which the reference reader (about 2 us a line) spends on some 50,000 lines, 2.7 MB
-#: of a typical run (measured on SciFact's BM25 run: 0.10 s against 0.12 s at 50,000 lines,
-#: 0.20 s against 0.13 s at 100,000). docs/benchmarks.md has the table.
-SMALL_RUN_BYTES = 2 << 20
+#: Below this size, a run file is read by the numpy reader (:mod:`.trec_bytes`), and by
+#: the reference reader where that one declines; from it, by polars. Starting polars costs
+#: 0.1 to 0.3 s and 60 MB; the numpy reader holds about 2.2 times the file's bytes. Measured
+#: on SciFact's BM25 run copied 1, 2 and 4 times (16, 35 and 69 MB; import and read in a
+#: fresh process, medians of 3, on a shared 2-core VM): numpy 0.44, 0.52 and 1.14 s against
+#: polars 0.48, 0.54 and 1.09 s, peak RSS 68, 108 and 183 MB against 129, 163 and 216 MB.
+#: docs/benchmarks.md has the table.
+SMALL_RUN_BYTES = 32 << 20
 #: A gzipped run's text is about this many times its size on disk.
 _GZIP_RATIO = 4
 
@@ -171,8 +176,8 @@ def _mapped(path: Path) -> tuple[bytes | mmap.mmap, os.stat_result | None] | Non
 
 
 def worth_starting_polars(path: Path) -> bool:
-    """True if ``path`` is large enough that polars reads it faster than the reference
-    reader, starting polars included (:data:`SMALL_RUN_BYTES`).
+    """True if ``path`` is large enough that polars reads it faster than numpy's reader,
+    starting polars included (:data:`SMALL_RUN_BYTES`).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -341,7 +346,11 @@ def _repeats_a_doc(offsets: Ints, hashes: npt.NDArray[np.uint64], docs: Any) -> 
         block.sort(axis=1)
         clash = np.any(block[:, 1:] == block[:, :-1], axis=1)
         for i in which[clash].tolist():
-            seen = docs.slice(int(offsets[i]), int(offsets[i + 1] - offsets[i])).to_list()
+            start, stop = int(offsets[i]), int(offsets[i + 1])
+            if isinstance(docs, np.ndarray):  # a byte column (formats.trec_bytes)
+                seen = docs[start:stop].tolist()
+            else:  # a polars Series
+                seen = docs.slice(start, stop - start).to_list()
             if len(set(seen)) != len(seen):
                 return True
     return False

@@ -6,12 +6,12 @@ costs a Python object per line; a :class:`RunTable` keeps the scores as read and
 needs only the *judged* docs: their rank in trec_eval's order is counted (how many docs of the
 query score higher, or tie with a greater docno), so the run is never sorted.
 
-Files are read with polars (a dependency, imported when a file is read), without a Python
-object per line. Any file polars would read differently from the reference reader (tabs,
-doubled spaces, a byte-order mark, carriage returns, a doc listed twice, a bad score, ...) is
-read by the reference reader instead, which gives the same numbers or the same error naming
-the file and line. Without polars (an install without its dependencies), every file takes
-that path.
+Files are read without a Python object per line: with numpy below 32 MB, with polars (a
+dependency, imported when such a file is read) from there. Any file a fast reader would read
+differently from the reference reader (tabs, doubled spaces, a byte-order mark, carriage
+returns, a doc listed twice, a bad score, ...) is read by the reference reader instead, which
+gives the same numbers or the same error naming the file and line. Without polars (an
+install without its dependencies), every large file takes that path.
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads a query's number over a pair's h
 
 
 class _DocColumn(Protocol):
-    """The doc ids of every row: a polars Series or a Python list behind one interface."""
+    """The doc ids of every row: a polars Series, a numpy byte column or a Python list
+    behind one interface."""
 
     def take(self, rows: Ints) -> list[str]: ...
 
@@ -117,6 +118,45 @@ class _SeriesDocs:
 
         hashes = None if self._hashes is None else self._hashes[keep]
         return _SeriesDocs(self.docs.filter(pl.Series(keep)), hashes)
+
+
+class _BytesDocs:
+    """A fixed-width byte column (:mod:`ef.evaluation.formats.trec_bytes`): ids compare as
+    their bytes (NUL-padded: an id holds none), which is strcmp's order and str's."""
+
+    def __init__(self, docs: npt.NDArray[np.bytes_], hashes: Hashes | None = None) -> None:
+        self.docs = docs
+        self._hashes = hashes
+
+    def take(self, rows: Ints) -> list[str]:
+        return [doc.decode() for doc in self.docs[rows].tolist()]
+
+    def hash_docs(self, docs: list[str]) -> Hashes:
+        from ..formats.trec_bytes import doc_hashes
+
+        # At the column's width: a longer id is cut, and its hash then matches no row's but
+        # by a clash, which the callers' comparison of the ids themselves drops.
+        encoded = np.array([doc.encode() for doc in docs], dtype=self.docs.dtype)
+        return doc_hashes(encoded)
+
+    def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
+        from ..formats.trec_bytes import doc_hashes
+
+        if self._hashes is None:
+            self._hashes = doc_hashes(self.docs)
+        if wanted.size == 0:
+            return np.zeros(0, dtype=np.int64), wanted
+        # A binary search in the few wanted: np.isin would sort the whole column with them.
+        at = np.searchsorted(wanted, self._hashes).clip(max=wanted.size - 1)
+        rows = np.flatnonzero(wanted[at] == self._hashes).astype(np.int64)
+        return rows, self._hashes[rows]
+
+    def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.docs[rows - 1] > self.docs[rows], dtype=bool)
+
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _BytesDocs:
+        hashes = None if self._hashes is None else self._hashes[keep]
+        return _BytesDocs(self.docs[keep], hashes)
 
 
 class RunTable:
@@ -211,8 +251,9 @@ class RunTable:
         *,
         registry: Registry | None = None,
     ) -> RunTable:
-        """Read a run file: fast with polars where it reads exactly as the reference reader
-        would, through :func:`~ef.evaluation.read_run` otherwise (same numbers, same errors).
+        """Read a run file: fast (numpy, or polars for a large file) where that reads exactly
+        as the reference reader would, through :func:`~ef.evaluation.read_run` otherwise
+        (same numbers, same errors).
 
         >>> import tempfile, pathlib
         >>> with tempfile.TemporaryDirectory() as tmp:
@@ -235,6 +276,8 @@ class RunTable:
         docs: _DocColumn
         if isinstance(columns.docs, list):
             docs = _ListDocs(columns.docs)
+        elif isinstance(columns.docs, np.ndarray):
+            docs = _BytesDocs(columns.docs, columns.hashes)
         else:
             docs = _SeriesDocs(columns.docs, columns.hashes)
         return cls(columns.query_ids, columns.offsets, columns.scores, docs, listed=True)
