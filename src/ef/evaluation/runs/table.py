@@ -58,6 +58,29 @@ class _DocColumn(Protocol):
     def subset(self, keep: npt.NDArray[np.bool_]) -> _DocColumn: ...
 
 
+def _rows_in(hashes: Hashes, wanted: Hashes) -> Ints:
+    """The rows of ``hashes`` that are in ``wanted`` (sorted, unique), in order.
+
+    A table of the wanted hashes' top bits (a bit per slot, at most 1 in 256 set) lets
+    through the few rows that may be wanted, which a binary search then decides: a
+    fraction of np.isin's time, which sorts every row with the wanted ones.
+
+    >>> import numpy as np
+    >>> _rows_in(np.array([5, 1 << 63, 7, 5], dtype=np.uint64), np.array([5, 6], dtype=np.uint64))
+    array([0, 3])
+    """
+    if wanted.size == 0 or hashes.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    bits = min(24, max(16, int(wanted.size).bit_length() + 8))
+    shift = np.uint64(64 - bits)
+    table = np.zeros(1 << bits, dtype=bool)
+    table[(wanted >> shift).astype(np.intp)] = True
+    maybe = np.flatnonzero(table[(hashes >> shift).astype(np.intp)])
+    at = np.searchsorted(wanted, hashes[maybe]).clip(max=wanted.size - 1)
+    rows: Ints = maybe[wanted[at] == hashes[maybe]].astype(np.int64)
+    return rows
+
+
 class _ListDocs:
     def __init__(self, docs: list[str]) -> None:
         self.docs = docs
@@ -70,7 +93,7 @@ class _ListDocs:
 
     def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
         hashes = self.hash_docs(self.docs)
-        rows = np.flatnonzero(np.isin(hashes, wanted)).astype(np.int64)
+        rows = _rows_in(hashes, wanted)
         return rows, hashes[rows]
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
@@ -144,11 +167,7 @@ class _BytesDocs:
 
         if self._hashes is None:
             self._hashes = doc_hashes(self.docs)
-        if wanted.size == 0:
-            return np.zeros(0, dtype=np.int64), wanted
-        # A binary search in the few wanted: np.isin would sort the whole column with them.
-        at = np.searchsorted(wanted, self._hashes).clip(max=wanted.size - 1)
-        rows = np.flatnonzero(wanted[at] == self._hashes).astype(np.int64)
+        rows = _rows_in(self._hashes, wanted)
         return rows, self._hashes[rows]
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
