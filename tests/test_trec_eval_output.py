@@ -69,3 +69,29 @@ def test_output_comes_in_pieces_of_whole_lines(monkeypatch) -> None:
         "P_2                   \tq0\t0.5000",
         "relstring             \tq0\t'-1'",  # d1 unjudged, d2 graded 1
     ]
+
+
+def test_only_the_measures_asked_for_are_computed(monkeypatch) -> None:
+    from ef.evaluation.engine import trec_eval
+
+    computed: list[str] = []
+    values = trec_eval._values
+
+    def spy(col, *args):
+        if col.measure is not None:
+            computed.append(col.name)
+        return values(col, *args)
+
+    monkeypatch.setattr(trec_eval, "_values", spy)
+    run = RunTable.from_dict({"q1": {"d1": 2.0, "d2": 1.0}})
+    qrels = {"q1": {"d2": 1}}
+    for specs, names in [
+        (["map"], ["map"]),
+        (["P.10", "ndcg_cut"], ["P_10", *(f"ndcg_cut_{k}" for k in trec_eval._CUTS)]),
+    ]:
+        computed.clear()
+        trec_eval_result(run, qrels, specs, Options(), runid="r")
+        assert computed == names
+    computed.clear()
+    trec_eval_result(run, qrels, ["all_trec"], Options(), runid="r")
+    assert len(computed) > 80  # every measure of all_trec
