@@ -66,11 +66,11 @@ _CHUNK = 1 << 22  # bytes per numpy pass: 4 MB keeps the temporaries small
 
 #: Below this size, a run file is read by the numpy reader (:mod:`.trec_bytes`), and by
 #: the reference reader where that one declines; from it, by polars. Starting polars costs
-#: 0.1 to 0.3 s and 60 MB; the numpy reader holds about 2.2 times the file's bytes. Measured
-#: on SciFact's BM25 run copied 1, 2 and 4 times (16, 35 and 69 MB; import and read in a
-#: fresh process, medians of 3, on a shared 2-core VM): numpy 0.44, 0.52 and 1.14 s against
-#: polars 0.48, 0.54 and 1.09 s, peak RSS 68, 108 and 183 MB against 129, 163 and 216 MB.
-#: docs/benchmarks.md has the table.
+#: about 0.1 s and 60 MB; the numpy reader holds about 2.2 times the file's bytes. Measured
+#: on SciFact's BM25 run copied 1, 2 and 4 times (16, 35 and 69 MB; imports and read in a
+#: fresh process, medians of 5 alternating rounds, on a shared 2-core VM): numpy 0.21, 0.34
+#: and 0.58 s against polars 0.28, 0.33 and 0.40 s, peak RSS 68, 108 and 183 MB against
+#: 128, 163 and 214 MB: the two cross at about 32 MB. docs/benchmarks.md has the table.
 SMALL_RUN_BYTES = 32 << 20
 #: A gzipped run's text is about this many times its size on disk.
 _GZIP_RATIO = 4
