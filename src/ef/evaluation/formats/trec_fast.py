@@ -335,7 +335,7 @@ def _repeats_a_doc(offsets: Ints, hashes: npt.NDArray[np.uint64], docs: Any) -> 
     """
     short = (hashes >> np.uint64(32)).astype(np.uint32)
     lengths = np.diff(offsets)
-    for length in np.unique(lengths).tolist():
+    for length in sorted(set(lengths.tolist())):  # not np.unique: it imports numpy.ma
         if length < 2:
             continue
         which = np.flatnonzero(lengths == length)

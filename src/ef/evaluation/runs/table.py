@@ -58,6 +58,22 @@ class _DocColumn(Protocol):
     def subset(self, keep: npt.NDArray[np.bool_]) -> _DocColumn: ...
 
 
+def _distinct(hashes: Hashes) -> Hashes:
+    """The distinct hashes, sorted: np.unique's, by a sort (numpy 2's np.unique imports
+    numpy.ma, 6 ms of a small run's start).
+
+    >>> _distinct(np.array([3, 1, 3], dtype=np.uint64)).tolist()
+    [1, 3]
+    """
+    ordered = np.sort(hashes)
+    if ordered.size < 2:
+        return ordered
+    keep = np.empty(ordered.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
 def _rows_in(hashes: Hashes, wanted: Hashes) -> Ints:
     """The rows of ``hashes`` that are in ``wanted`` (sorted, unique), in order.
 
@@ -344,7 +360,7 @@ class RunTable:
         ['d1']
         """
         query_ids = list(self.query_ids)
-        rows, _ = self._docs.rows_with_hashes(np.unique(self._docs.hash_docs(query_ids)))
+        rows, _ = self._docs.rows_with_hashes(_distinct(self._docs.hash_docs(query_ids)))
         if rows.size:
             owners = np.searchsorted(self.offsets, rows, side="right") - 1
             same = [
@@ -439,7 +455,7 @@ class RunTable:
                 pair_docs.extend(judged)
                 pair_grades.extend(judged.values())
         doc_hashes = self._docs.hash_docs(pair_docs)
-        rows, row_hashes = self._docs.rows_with_hashes(np.unique(doc_hashes))
+        rows, row_hashes = self._docs.rows_with_hashes(_distinct(doc_hashes))
         owners = np.searchsorted(self.offsets, rows, side="right") - 1
         # Most of these rows hold a doc judged for *another* query: match (query, doc) keys.
         pair_keys = doc_hashes ^ (np.asarray(pair_block, dtype=np.uint64) * _MIX)
