@@ -11,7 +11,6 @@ reference reader.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import mmap
 import os
@@ -20,7 +19,7 @@ import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -28,6 +27,9 @@ import numpy.typing as npt
 
 from . import digests
 from ._io import open_binary
+
+if TYPE_CHECKING:
+    import hashlib
 
 __all__ = [
     "SMALL_RUN_BYTES",
@@ -247,6 +249,8 @@ def read_trec_columns(path: Path) -> RunColumns | None:
         return None
     # Not hashed where the digest is known already (a remote file's copy, hashed as copied).
     hashed = status is not None and digests.recorded(path, status) is None
+    import hashlib  # here: the numpy reader's runs need no digest
+
     checks = _Beside(data, has_hash, hashlib.sha256() if hashed else None)
     checks.start()
     try:
