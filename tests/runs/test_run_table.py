@@ -357,3 +357,16 @@ def test_the_numpy_reader_declines_a_column_wider_than_the_file(tmp_path) -> Non
     path.write_text("\n".join(lines) + "\n")
     assert _read_trec_with_numpy(path) is None
     assert RunTable.read(path).to_dict() == read_run(path)
+
+
+def test_a_file_the_numpy_reader_declines_is_polars_from_2_mb(tmp_path, monkeypatch) -> None:
+    from ef.evaluation.formats import trec_bytes
+
+    path = tmp_path / "run.trec"
+    path.write_text("# a header line\n" + GOOD)  # a comment: numpy's reader declines it
+    assert trec_bytes.read_trec_bytes(path) is None
+    assert trec_bytes.read_columns(path) is None  # small: the reference reader's
+    monkeypatch.setattr(trec_bytes, "POLARS_AFTER_DECLINE_BYTES", 0)
+    columns = trec_bytes.read_columns(path)
+    assert columns is not None  # polars read it, as it read such files from 2 MB before
+    assert RunTable.from_columns(columns).to_dict() == read_run(path)

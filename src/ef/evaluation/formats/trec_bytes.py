@@ -41,20 +41,30 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["doc_hashes", "read_columns", "read_trec_bytes"]
+__all__ = ["POLARS_AFTER_DECLINE_BYTES", "doc_hashes", "read_columns", "read_trec_bytes"]
 
 _LF, _SPACE = 10, 32
 _SCORE_BYTES = b"0123456789.eE+-"
 _MULTIPLIER = 0x9E3779B97F4A7C15  # a 64-bit odd constant: multiplying spreads the bits up
 
 
+#: A file the numpy reader declines (a comment or blank line, a tab, ...) is polars' from
+#: this size, as it was before the numpy reader: the reference reader takes about 2 us a
+#: line, 0.1 s for 2 MB, what starting polars costs.
+POLARS_AFTER_DECLINE_BYTES = 2 << 20
+
+
 def read_columns(path: Path) -> trec_fast.RunColumns | None:
     """A TREC run's columns by the fast reader its size calls for: polars from
     :data:`~ef.evaluation.formats.trec_fast.SMALL_RUN_BYTES` (gzipped: its text's estimated
-    size), numpy below; None where that reader declines (the reference reader reads it)."""
+    size), numpy below, and polars again from :data:`POLARS_AFTER_DECLINE_BYTES` where numpy's
+    declines; None where they decline (the reference reader reads it)."""
     if trec_fast.worth_starting_polars(path):
         return trec_fast.read_trec_columns(path)
-    return read_trec_bytes(path)
+    columns = read_trec_bytes(path)
+    if columns is None and trec_fast.worth_starting_polars(path, POLARS_AFTER_DECLINE_BYTES):
+        return trec_fast.read_trec_columns(path)
+    return columns
 
 
 def read_trec_bytes(path: Path) -> trec_fast.RunColumns | None:

@@ -177,9 +177,9 @@ def _mapped(path: Path) -> tuple[bytes | mmap.mmap, os.stat_result | None] | Non
         return None
 
 
-def worth_starting_polars(path: Path) -> bool:
+def worth_starting_polars(path: Path, threshold: int | None = None) -> bool:
     """True if ``path`` is large enough that polars reads it faster than numpy's reader,
-    starting polars included (:data:`SMALL_RUN_BYTES`).
+    starting polars included (:data:`SMALL_RUN_BYTES`, or ``threshold`` bytes of text).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -194,7 +194,7 @@ def worth_starting_polars(path: Path) -> bool:
         return True  # the reader says what is wrong with it
     if path.suffix == ".gz":
         size *= _GZIP_RATIO
-    return size >= SMALL_RUN_BYTES
+    return size >= (SMALL_RUN_BYTES if threshold is None else threshold)
 
 
 def hashed_data(data: bytes | mmap.mmap) -> bool:
