@@ -1,17 +1,19 @@
-"""A differential fuzz test of the two TREC run readers (DESIGN §6: the same result or the same
+"""A differential fuzz test of the TREC run readers (DESIGN §6: the same result or the same
 error on every input).
 
 Byte strings are built from TREC-like fragments: 6-column lines and short and long ones,
 separators of a space, a tab or several spaces, LF, CRLF and CR line ends, NUL, byte-order
 marks at the start and in the middle, blank, whitespace-only and comment lines, non-ASCII
-docnos, huge, NaN, infinite and underscored scores, gzip or not. For each, the fast reader
-(polars) either gives the reference reader's run, or declines and the reference reader raises
-a ``DatasetFormatError`` naming the file and a line; nothing else may happen. 300 examples
-by default (a few seconds); ``EF_FUZZ_EXAMPLES=20000`` for a longer search.
+docnos, huge, NaN, infinite and underscored scores, gzip or not. For each, each fast reader
+(polars, and numpy's for small and mid-size files) either gives the reference reader's run,
+or declines and the reference reader raises a ``DatasetFormatError`` naming the file and a
+line; nothing else may happen. 300 examples by default (a few seconds);
+``EF_FUZZ_EXAMPLES=20000`` for a longer search.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import os
 import re
@@ -25,6 +27,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, InputWarning, RunTable
 from ef.evaluation.formats._records import read_run_lines
+from ef.evaluation.formats.trec_bytes import read_trec_bytes
 from ef.evaluation.formats.trec_fast import RunColumns, read_trec_columns
 
 from ..profiles_hypothesis import examples
@@ -186,23 +189,27 @@ def test_the_fast_reader_agrees_with_the_reference_reader(case: tuple[bytes, boo
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "run.trec")
         path.write_bytes(gzip.compress(content) if gzipped else content)
-        columns, fast_warnings = _warned(lambda: read_trec_columns(path))  # may not raise
-        assert not isinstance(columns, DatasetFormatError)
-        assert not fast_warnings
         reference, reference_warnings = _warned(lambda: read_run_lines(path))
         assert isinstance(reference, (dict, DatasetFormatError))
-        if columns is not None:
-            assert isinstance(columns, RunColumns)
-            assert not isinstance(reference, DatasetFormatError), (
-                f"the fast reader read a file the reference reader refuses: {reference}"
-            )
-            # A '#' line with a run line's shape is never dropped by the fast reader unsaid.
-            assert not reference_warnings, reference_warnings
-            fast = RunTable.from_columns(columns)
-            expected = RunTable.from_dict(reference)
-            assert fast.to_dict() == expected.to_dict()
-            assert fast.query_ids == expected.query_ids
-        elif isinstance(reference, DatasetFormatError):
+        # Both fast readers: polars (large files) and numpy (small and mid-size ones).
+        for read in (read_trec_columns, read_trec_bytes):
+            columns, fast_warnings = _warned(functools.partial(read, path))  # may not raise
+            assert not isinstance(columns, DatasetFormatError)
+            assert not fast_warnings
+            if columns is not None:
+                assert isinstance(columns, RunColumns)
+                assert not isinstance(reference, DatasetFormatError), (
+                    f"{read.__name__} read a file the reference reader refuses: {reference}"
+                )
+                # A '#' line with a run line's shape is never dropped by a fast reader unsaid.
+                assert not reference_warnings, reference_warnings
+                fast = RunTable.from_columns(columns)
+                expected = RunTable.from_dict(reference)
+                assert fast.to_dict() == expected.to_dict()
+                assert fast.query_ids == expected.query_ids
+                # The same scores to the bit (-0.0 and 0.0 differ here, not in ==).
+                assert fast.original_scores.tobytes() == expected.original_scores.tobytes()
+        if isinstance(reference, DatasetFormatError):
             message = str(reference)
             assert message.startswith(f"{path}:"), message
             # An empty file has no line to name; every other refusal names one.

@@ -1,4 +1,4 @@
-"""RunTable: the polars fast path reads and scores exactly as the reference reader does.
+"""RunTable: the fast paths (polars, numpy) read and score exactly as the reference reader does.
 
 Every file either takes the fast path and gives the reference's numbers, or falls back to
 the reference reader and gives its numbers or its error (file and line) word for word.
@@ -24,6 +24,7 @@ from ef.evaluation import (
     hookimpl,
     read_run,
 )
+from ef.evaluation.formats.trec_bytes import read_trec_bytes
 from ef.evaluation.formats.trec_fast import read_trec_columns
 from ef.evaluation.runs.table import RunTable
 from ef.evaluation.testing import registry_with
@@ -33,6 +34,17 @@ def _read_trec_with_polars(path: Path) -> RunTable | None:
     """The fast reader's table, or None where it leaves the file to the reference reader."""
     columns = read_trec_columns(path)
     return None if columns is None else RunTable.from_columns(columns)
+
+
+def _read_trec_with_numpy(path: Path) -> RunTable | None:
+    """The numpy reader's table (small and mid-size files), or None where it declines."""
+    columns = read_trec_bytes(path)
+    return None if columns is None else RunTable.from_columns(columns)
+
+
+FAST_READERS = pytest.mark.parametrize(
+    "read_fast", [_read_trec_with_polars, _read_trec_with_numpy], ids=["polars", "numpy"]
+)
 
 
 METRICS = ("ndcg@3", "ndcg@10", "recall@5", "precision@2", "mrr@10", "map@1000")
@@ -74,10 +86,11 @@ def assert_same_report(a, b) -> None:
 @pytest.mark.filterwarnings("ignore::ef.evaluation.InputWarning")  # random partial runs
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(run=queries, qrels=qrels_strategy, shuffle=st.integers(0, 7))
-def test_the_fast_path_scores_as_the_reference(tmp_path, run, qrels, shuffle) -> None:
+@FAST_READERS
+def test_the_fast_path_scores_as_the_reference(tmp_path, run, qrels, shuffle, read_fast) -> None:
     path = tmp_path / "run.trec"
     write_lines(path, run, shuffle)
-    table = _read_trec_with_polars(path)
+    table = read_fast(path)
     assert table is not None, "a clean file takes the fast path"
     assert table.to_dict() == read_run(path)
     scorable = {q: j for q, j in qrels.items() if any(g > 0 for g in j.values())}
@@ -107,10 +120,13 @@ GOOD = "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 0.5 t\n"
         ("comment after spaces", "  # note\n" + GOOD),
     ],
 )
-def test_files_polars_might_misread_take_the_reference_path(tmp_path, name, content) -> None:
+@FAST_READERS
+def test_files_polars_might_misread_take_the_reference_path(
+    tmp_path, name, content, read_fast
+) -> None:
     path = tmp_path / "run.trec"
     path.write_bytes(content.encode("utf-8"))
-    assert _read_trec_with_polars(path) is None
+    assert read_fast(path) is None
     assert RunTable.read(path).to_dict() == read_run(path)
 
 
@@ -283,7 +299,7 @@ def test_a_small_run_file_is_read_without_starting_polars(tmp_path, monkeypatch)
 
     monkeypatch.setattr(trec_fast, "read_trec_columns", spy)
     small = evaluate_run(run, qrels, metrics=METRICS).metrics
-    assert calls == []  # the reference reader read it
+    assert calls == []  # the numpy reader read it
     monkeypatch.setattr(trec_fast, "SMALL_RUN_BYTES", 0)
     assert evaluate_run(run, qrels, metrics=METRICS).metrics == small
     assert calls == [run]  # polars read it, with the same numbers
@@ -301,3 +317,56 @@ def test_the_size_that_starts_polars(tmp_path, monkeypatch) -> None:
     plain.write_bytes(b"x" * 100)
     assert trec_fast.worth_starting_polars(plain)
     assert trec_fast.worth_starting_polars(tmp_path / "missing.txt")  # its reader says so
+
+
+def test_a_byte_column_finds_judged_docs_even_when_every_hash_clashes(
+    tmp_path, monkeypatch
+) -> None:
+    import numpy as np
+
+    path = tmp_path / "run.trec"
+    # Ties (b and c), ids of several widths, and a query whose id is one of its docs.
+    path.write_text(
+        "q1 Q0 a 1 3 t\nq1 Q0 c 2 2 t\nq1 Q0 bb 3 2 t\nq2 Q0 q2 1 1 t\nq2 Q0 d 2 0.5 t\n"
+    )
+    qrels = {"q1": {"c": 1, "a": 0, "z": 2}, "q2": {"d": 2, "bb": 1}}
+    table = _read_trec_with_numpy(path)
+    assert table is not None
+    reference = RunTable.from_dict(read_run(path))
+    expected = evaluate_run(reference, qrels, metrics=METRICS)
+    assert_same_report(evaluate_run(table, qrels, metrics=METRICS), expected)
+    assert table.ranking("q1") == reference.ranking("q1") == ["a", "c", "bb"]
+    assert table.without_identical_ids().to_dict() == {
+        "q1": {"a": 3.0, "c": 2.0, "bb": 2.0},
+        "q2": {"d": 0.5},
+    }
+    docs = table._docs
+    monkeypatch.setattr(docs, "hash_docs", lambda ids: np.zeros(len(ids), dtype=np.uint64))
+    monkeypatch.setattr(
+        docs,
+        "rows_with_hashes",
+        lambda wanted: (np.arange(len(table), dtype=np.int64), np.zeros(len(table), np.uint64)),
+    )
+    assert_same_report(evaluate_run(table, qrels, metrics=METRICS), expected)
+
+
+def test_the_numpy_reader_declines_a_column_wider_than_the_file(tmp_path) -> None:
+    # One very long doc id among short ones: its padded column would outgrow the file.
+    path = tmp_path / "run.trec"
+    lines = [f"q1 Q0 d{i} {i} 1 t" for i in range(50)] + [f"q2 Q0 {'x' * 5000} 1 1 t"]
+    path.write_text("\n".join(lines) + "\n")
+    assert _read_trec_with_numpy(path) is None
+    assert RunTable.read(path).to_dict() == read_run(path)
+
+
+def test_a_file_the_numpy_reader_declines_is_polars_from_2_mb(tmp_path, monkeypatch) -> None:
+    from ef.evaluation.formats import trec_bytes
+
+    path = tmp_path / "run.trec"
+    path.write_text("# a header line\n" + GOOD)  # a comment: numpy's reader declines it
+    assert trec_bytes.read_trec_bytes(path) is None
+    assert trec_bytes.read_columns(path) is None  # small: the reference reader's
+    monkeypatch.setattr(trec_bytes, "POLARS_AFTER_DECLINE_BYTES", 0)
+    columns = trec_bytes.read_columns(path)
+    assert columns is not None  # polars read it, as it read such files from 2 MB before
+    assert RunTable.from_columns(columns).to_dict() == read_run(path)

@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 
 from ..errors import InputWarning
-from ..formats.demo import DEMO_NAME, demo_path
 from ..runs.order import TIE_POLICIES
 from ._spelling import cli_message
 
@@ -91,6 +90,8 @@ def dataset_argument(value: str, inside: str = "") -> Path:
 
     Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
     """
+    from ..formats.demo import DEMO_NAME, demo_path  # importlib.resources: not for ef-trec-eval
+
     if value != DEMO_NAME:
         return Path(value)
     shipped = demo_path() / inside if inside else demo_path()

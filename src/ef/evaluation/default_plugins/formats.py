@@ -93,8 +93,7 @@ def ef_evaluation_formats() -> list[DatasetFormat]:
 
 
 def _read_trec_columns(path: Path) -> Any:
-    # numpy and polars are imported only when a run is read this way; a small file is the
-    # reference reader's (None), which reads it before polars would have started.
-    from ..formats.trec_fast import read_trec_columns, worth_starting_polars
+    # numpy, and polars for a large file, are imported only when a run is read this way.
+    from ..formats.trec_bytes import read_columns
 
-    return read_trec_columns(path) if worth_starting_polars(path) else None
+    return read_columns(path)

@@ -20,7 +20,6 @@ A manifest is a plain dict (JSON-ready): what someone needs to get the same numb
 
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 from collections.abc import Iterable, Mapping
@@ -65,6 +64,8 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
     known = recorded(source)  # hashed by the reader as it read the file: no second pass
     if known is not None:
         return {"path": shown, "sha256": known[0], "bytes": known[1]}
+    import hashlib  # here: OpenSSL's load is 5 ms of a start that may hash nothing
+
     digest = hashlib.sha256()
     size = 0
     with source.open("rb") as handle:

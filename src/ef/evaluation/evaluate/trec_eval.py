@@ -24,7 +24,7 @@ from ..errors import DatasetFormatError, InputWarning
 from ..formats._arguments import path_argument
 from ..formats._records import last_run_tag, read_qrels_lines, read_run_lines
 from ..formats.files import read_qrels
-from ..formats.trec_fast import read_trec_columns, worth_starting_polars
+from ..formats.trec_bytes import read_columns
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.table import RunTable
 from ..types import Qrels
@@ -125,7 +125,7 @@ def _run_table(path: Path, hash_data: bool, registry: Registry) -> RunTable:
     fast reader leaves a file with one to the reference reader, which then reads them."""
     if not hash_data:
         return RunTable.read(path, "trec", registry=registry)
-    columns = read_trec_columns(path) if worth_starting_polars(path) else None
+    columns = read_columns(path)
     if columns is not None:
         return RunTable.from_columns(columns)
     return RunTable.from_dict(read_run_lines(path, hash_data=True), listed=True)

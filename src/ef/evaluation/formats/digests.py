@@ -18,12 +18,14 @@ was read is hashed again, never described by a stale digest.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import hashlib
 
 __all__ = ["record", "record_url", "recorded", "recorded_url"]
 

@@ -24,7 +24,6 @@ False
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import posixpath
 import re
@@ -132,6 +131,8 @@ def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
     manifest entry (:mod:`~ef.evaluation.formats.digests`). A missing file is a
     ``FileNotFoundError`` naming the URL; a folder, an ``IsADirectoryError`` saying a
     ``kind`` file was due."""
+    import hashlib  # here: OpenSSL's load is 5 ms of a start that may fetch nothing
+
     fs, path = _filesystem(url)
     name = posixpath.basename(path.rstrip("/")) or kind
     with tempfile.TemporaryDirectory(prefix="ef-evaluation-") as folder:

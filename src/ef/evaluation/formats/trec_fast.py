@@ -1,4 +1,5 @@
-"""The fast reader of TREC run files: polars, where it reads exactly as the reference reader.
+"""The fast reader of large TREC run files: polars, where it reads exactly as the reference
+reader (:mod:`~ef.evaluation.formats.trec_bytes` reads the smaller ones, with numpy).
 
 Part of the TREC format: :func:`~ef.evaluation.formats.files.read_run_columns` asks it for a
 file the ``trec`` format claims, and falls back to the reference reader
@@ -10,7 +11,6 @@ reference reader.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import mmap
 import os
@@ -19,7 +19,7 @@ import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -27,6 +27,9 @@ import numpy.typing as npt
 
 from . import digests
 from ._io import open_binary
+
+if TYPE_CHECKING:
+    import hashlib
 
 __all__ = [
     "SMALL_RUN_BYTES",
@@ -42,8 +45,9 @@ Ints = npt.NDArray[np.int64]
 @attrs.frozen(eq=False)
 class RunColumns:
     """A run as plain columns: query ids in file order, each query's row offsets, the
-    scores, the doc ids (a polars Series with their 64-bit hashes, or a list of str with no
-    hashes: a table's, :mod:`ef.evaluation.formats.frames`)."""
+    scores, the doc ids (a polars Series with their 64-bit hashes, a numpy byte column with
+    theirs, :mod:`.trec_bytes`, or a list of str with no hashes: a table's,
+    :mod:`ef.evaluation.formats.frames`)."""
 
     query_ids: list[str]
     offsets: Ints
@@ -62,11 +66,14 @@ _DOUBTFUL = re.compile(
 )
 _CHUNK = 1 << 22  # bytes per numpy pass: 4 MB keeps the temporaries small
 
-#: Below this size, a run file is read by the reference reader: starting polars costs about
-#: 0.1 s, which the reference reader (about 2 us a line) spends on some 50,000 lines, 2.7 MB
-#: of a typical run (measured on SciFact's BM25 run: 0.10 s against 0.12 s at 50,000 lines,
-#: 0.20 s against 0.13 s at 100,000). docs/benchmarks.md has the table.
-SMALL_RUN_BYTES = 2 << 20
+#: Below this size, a run file is read by the numpy reader (:mod:`.trec_bytes`), and by
+#: the reference reader where that one declines; from it, by polars. Starting polars costs
+#: about 0.1 s and 60 MB; the numpy reader holds about 2.2 times the file's bytes. Measured
+#: on SciFact's BM25 run copied 1, 2 and 4 times (16, 35 and 69 MB; imports and read in a
+#: fresh process, medians of 5 alternating rounds, on a shared 2-core VM): numpy 0.21, 0.34
+#: and 0.58 s against polars 0.28, 0.33 and 0.40 s, peak RSS 68, 108 and 183 MB against
+#: 128, 163 and 214 MB: the two cross at about 32 MB. docs/benchmarks.md has the table.
+SMALL_RUN_BYTES = 32 << 20
 #: A gzipped run's text is about this many times its size on disk.
 _GZIP_RATIO = 4
 
@@ -170,9 +177,9 @@ def _mapped(path: Path) -> tuple[bytes | mmap.mmap, os.stat_result | None] | Non
         return None
 
 
-def worth_starting_polars(path: Path) -> bool:
-    """True if ``path`` is large enough that polars reads it faster than the reference
-    reader, starting polars included (:data:`SMALL_RUN_BYTES`).
+def worth_starting_polars(path: Path, threshold: int | None = None) -> bool:
+    """True if ``path`` is large enough that polars reads it faster than numpy's reader,
+    starting polars included (:data:`SMALL_RUN_BYTES`, or ``threshold`` bytes of text).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -187,7 +194,7 @@ def worth_starting_polars(path: Path) -> bool:
         return True  # the reader says what is wrong with it
     if path.suffix == ".gz":
         size *= _GZIP_RATIO
-    return size >= SMALL_RUN_BYTES
+    return size >= (SMALL_RUN_BYTES if threshold is None else threshold)
 
 
 def hashed_data(data: bytes | mmap.mmap) -> bool:
@@ -242,6 +249,8 @@ def read_trec_columns(path: Path) -> RunColumns | None:
         return None
     # Not hashed where the digest is known already (a remote file's copy, hashed as copied).
     hashed = status is not None and digests.recorded(path, status) is None
+    import hashlib  # here: the numpy reader's runs need no digest
+
     checks = _Beside(data, has_hash, hashlib.sha256() if hashed else None)
     checks.start()
     try:
@@ -330,7 +339,7 @@ def _repeats_a_doc(offsets: Ints, hashes: npt.NDArray[np.uint64], docs: Any) -> 
     """
     short = (hashes >> np.uint64(32)).astype(np.uint32)
     lengths = np.diff(offsets)
-    for length in np.unique(lengths).tolist():
+    for length in sorted(set(lengths.tolist())):  # not np.unique: it imports numpy.ma
         if length < 2:
             continue
         which = np.flatnonzero(lengths == length)
@@ -341,7 +350,11 @@ def _repeats_a_doc(offsets: Ints, hashes: npt.NDArray[np.uint64], docs: Any) -> 
         block.sort(axis=1)
         clash = np.any(block[:, 1:] == block[:, :-1], axis=1)
         for i in which[clash].tolist():
-            seen = docs.slice(int(offsets[i]), int(offsets[i + 1] - offsets[i])).to_list()
+            start, stop = int(offsets[i]), int(offsets[i + 1])
+            if isinstance(docs, np.ndarray):  # a byte column (formats.trec_bytes)
+                seen = docs[start:stop].tolist()
+            else:  # a polars Series
+                seen = docs.slice(start, stop - start).to_list()
             if len(set(seen)) != len(seen):
                 return True
     return False

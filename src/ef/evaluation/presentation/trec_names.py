@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -79,14 +80,66 @@ def _shown(kind: str, value: object, zscored: bool) -> str:
     return c_float(value)  # type: ignore[arg-type]  # a float
 
 
-def _texts(kind: str, values: list[Any], zscored: bool) -> list[str]:
-    """A column's values as printed, one per query (as :func:`_shown`, in one pass)."""
-    if kind != "float" and (kind != "long" or not zscored):
-        return [_shown(kind, v, zscored) for v in values]
-    texts = [f"{v:6.4f}" for v in values]
-    for i, text in enumerate(texts):
-        if text.endswith("nan"):  # a NaN: its sign, as glibc prints it
-            texts[i] = c_float(values[i])
+def _is_float(kind: str, zscored: bool) -> bool:
+    """Whether a column of this kind prints its values as ``%6.4f``."""
+    return kind == "float" or (kind == "long" and zscored)
+
+
+def _column_texts(columns: list[tuple[str, Any]], zscored: bool) -> list[list[str]]:
+    """Each column's values as printed, each with its newline (as :func:`_shown`); the
+    floats of every column formatted in one go (:func:`_float_texts`), as numpy is fast
+    on one long array, slow on many short ones."""
+    import numpy as np
+
+    texts: list[list[str]] = [
+        [] if _is_float(kind, zscored) else [f"{_shown(kind, v, zscored)}\n" for v in _listed(vals)]
+        for kind, vals in columns
+    ]
+    floats = [i for i, (kind, _) in enumerate(columns) if _is_float(kind, zscored)]
+    if floats:
+        arrays = [np.asarray(columns[i][1], dtype=np.float64) for i in floats]
+        every = _float_texts(np.concatenate(arrays))
+        start = 0
+        for i, array in zip(floats, arrays, strict=True):
+            texts[i] = every[start : start + array.size]
+            start += array.size
+    return texts
+
+
+def _float_texts(values: Any) -> list[str]:
+    """``"%6.4f\\n"`` of each value, as glibc prints it.
+
+    A value in [0, 10) (nearly every measure's) is v * 10000 rounded to an integer, its
+    digits laid out by numpy: the product is within 1e-11 of the exact one, so where it is
+    not within 1e-7 of a half, its nearest integer is the exact value's, the digits printf
+    prints. Any other value (near a half, negative, 10 or more, a NaN) is :func:`c_float`'s:
+    Python's ``%6.4f`` rounds the exact value as glibc does.
+
+    >>> _float_texts([0.26666, 0.00005, 0.99995, 12.5, -0.0, float("nan"), 1 / 3])
+    ['0.2667\\n', '0.0001\\n', '1.0000\\n', '12.5000\\n', '-0.0000\\n', '   nan\\n', '0.3333\\n']
+    """
+    import numpy as np
+
+    array = np.asarray(values, dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):  # a NaN or a huge value: not plain
+        scaled = array * 10000.0
+        rounded = np.rint(scaled)
+        plain = (
+            (array >= 0.0)
+            & ~np.signbit(array)
+            & (rounded < 100000.0)
+            & (np.abs(np.abs(scaled - np.floor(scaled)) - 0.5) > 1e-7)
+        )
+    digits = np.where(plain, rounded, 0.0).astype(np.int64)
+    chars = np.empty((array.size, 7), dtype=np.uint8)
+    chars[:, 0] = 48 + digits // 10000
+    chars[:, 1] = 46  # "."
+    for place, power in enumerate((1000, 100, 10, 1), start=2):
+        chars[:, place] = 48 + digits // power % 10
+    chars[:, 6] = 10  # the newline
+    texts = chars.tobytes().decode("ascii").splitlines(keepends=True)
+    for i in np.flatnonzero(~plain).tolist():
+        texts[i] = f"{c_float(float(array[i]))}\n"
     return texts
 
 
@@ -96,34 +149,48 @@ def _label(kind: str, name: str, zscored: bool) -> str:
     return f"{z}{name:<22}\t"
 
 
+#: Lines of per-query output joined into one string, written at once (a few MB).
+_LINES_PER_PIECE = 1 << 16
+
+
 def trec_eval_lines(result: TrecEvalResult) -> Iterator[str]:
-    """What trec_eval prints for ``result``, line by line (each with its newline): with
-    ``-q``, every query's rows in query order, then the summary rows (``all``) unless ``-n``.
+    """What trec_eval prints for ``result``, in pieces of whole lines (each with its
+    newline), tens of thousands of lines each: with ``-q``, every query's rows in query
+    order, then the summary rows (``all``) unless ``-n``. Each column's values are
+    formatted at once, and a piece is one join of them.
 
     >>> from ef.evaluation import RunTable
     >>> from ef.evaluation.engine.trec_eval import Options, trec_eval_result
     >>> run = RunTable.from_dict({"q1": {"d1": 2.0, "d2": 1.0}})
     >>> result = trec_eval_result(run, {"q1": {"d2": 1}}, ["P.2", "num_q"], Options(per_query=True),
     ...                           runid="r")
-    >>> for line in trec_eval_lines(result):
+    >>> for line in "".join(trec_eval_lines(result)).splitlines(keepends=True):
     ...     print(repr(line))
     'P_2                   \\tq1\\t0.5000\\n'
     'num_q                 \\tall\\t1\\n'
     'P_2                   \\tall\\t0.5000\\n'
     """
     cols, z = result.columns, result.zscored
-    if result.opts.per_query:
-        shown = [
-            (_label(col.kind, col.name, z), _texts(col.kind, _listed(values), z))
-            for col, values in zip(cols, result.values, strict=True)
-            if col.per_query
-        ]
-        for i, query_id in enumerate(result.query_ids):
-            yield "".join(f"{name}{query_id}\t{texts[i]}\n" for name, texts in shown)
+    shown = [(col, vals) for col, vals in zip(cols, result.values, strict=True) if col.per_query]
+    if result.opts.per_query and shown:
+        labels = [_label(col.kind, col.name, z) for col, _ in shown]
+        ids = result.query_ids
+        step = max(1, _LINES_PER_PIECE // len(shown))
+        for start in range(0, len(ids), step):
+            stop = min(len(ids), start + step)
+            prefixes = [f"{query_id}\t" for query_id in ids[start:stop]]
+            texts = _column_texts([(col.kind, v[start:stop]) for col, v in shown], z)
+            lines = [
+                list(map(str.__add__, [label + prefix for prefix in prefixes], column))
+                for label, column in zip(labels, texts, strict=True)
+            ]
+            yield "".join(itertools.chain.from_iterable(zip(*lines, strict=True)))  # by query
     if result.opts.summary:
-        for col, value in zip(cols, result.summary, strict=True):
-            if value is not None:
-                yield f"{_label(col.kind, col.name, z)}all\t{_shown(col.kind, value, z)}\n"
+        yield "".join(
+            f"{_label(col.kind, col.name, z)}all\t{_shown(col.kind, value, z)}\n"
+            for col, value in zip(cols, result.summary, strict=True)
+            if value is not None
+        )
 
 
 def _listed(values: Any) -> list[Any]:

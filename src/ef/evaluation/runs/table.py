@@ -6,12 +6,12 @@ costs a Python object per line; a :class:`RunTable` keeps the scores as read and
 needs only the *judged* docs: their rank in trec_eval's order is counted (how many docs of the
 query score higher, or tie with a greater docno), so the run is never sorted.
 
-Files are read with polars (a dependency, imported when a file is read), without a Python
-object per line. Any file polars would read differently from the reference reader (tabs,
-doubled spaces, a byte-order mark, carriage returns, a doc listed twice, a bad score, ...) is
-read by the reference reader instead, which gives the same numbers or the same error naming
-the file and line. Without polars (an install without its dependencies), every file takes
-that path.
+Files are read without a Python object per line: with numpy below 32 MB, with polars (a
+dependency, imported when such a file is read) from there. Any file a fast reader would read
+differently from the reference reader (tabs, doubled spaces, a byte-order mark, carriage
+returns, a doc listed twice, a bad score, ...) is read by the reference reader instead, which
+gives the same numbers or the same error naming the file and line. Without polars (an
+install without its dependencies), every large file takes that path.
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads a query's number over a pair's h
 
 
 class _DocColumn(Protocol):
-    """The doc ids of every row: a polars Series or a Python list behind one interface."""
+    """The doc ids of every row: a polars Series, a numpy byte column or a Python list
+    behind one interface."""
 
     def take(self, rows: Ints) -> list[str]: ...
 
@@ -57,6 +58,45 @@ class _DocColumn(Protocol):
     def subset(self, keep: npt.NDArray[np.bool_]) -> _DocColumn: ...
 
 
+def _distinct(hashes: Hashes) -> Hashes:
+    """The distinct hashes, sorted: np.unique's, by a sort (numpy 2's np.unique imports
+    numpy.ma, 6 ms of a small run's start).
+
+    >>> _distinct(np.array([3, 1, 3], dtype=np.uint64)).tolist()
+    [1, 3]
+    """
+    ordered = np.sort(hashes)
+    if ordered.size < 2:
+        return ordered
+    keep = np.empty(ordered.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
+def _rows_in(hashes: Hashes, wanted: Hashes) -> Ints:
+    """The rows of ``hashes`` that are in ``wanted`` (sorted, unique), in order.
+
+    A table of the wanted hashes' top bits (a bit per slot, at most 1 in 256 set) lets
+    through the few rows that may be wanted, which a binary search then decides: a
+    fraction of np.isin's time, which sorts every row with the wanted ones.
+
+    >>> import numpy as np
+    >>> _rows_in(np.array([5, 1 << 63, 7, 5], dtype=np.uint64), np.array([5, 6], dtype=np.uint64))
+    array([0, 3])
+    """
+    if wanted.size == 0 or hashes.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    bits = min(24, max(16, int(wanted.size).bit_length() + 8))
+    shift = np.uint64(64 - bits)
+    table = np.zeros(1 << bits, dtype=bool)
+    table[(wanted >> shift).astype(np.intp)] = True
+    maybe = np.flatnonzero(table[(hashes >> shift).astype(np.intp)])
+    at = np.searchsorted(wanted, hashes[maybe]).clip(max=wanted.size - 1)
+    rows: Ints = maybe[wanted[at] == hashes[maybe]].astype(np.int64)
+    return rows
+
+
 class _ListDocs:
     def __init__(self, docs: list[str]) -> None:
         self.docs = docs
@@ -69,7 +109,7 @@ class _ListDocs:
 
     def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
         hashes = self.hash_docs(self.docs)
-        rows = np.flatnonzero(np.isin(hashes, wanted)).astype(np.int64)
+        rows = _rows_in(hashes, wanted)
         return rows, hashes[rows]
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
@@ -117,6 +157,41 @@ class _SeriesDocs:
 
         hashes = None if self._hashes is None else self._hashes[keep]
         return _SeriesDocs(self.docs.filter(pl.Series(keep)), hashes)
+
+
+class _BytesDocs:
+    """A fixed-width byte column (:mod:`ef.evaluation.formats.trec_bytes`): ids compare as
+    their bytes (NUL-padded: an id holds none), which is strcmp's order and str's."""
+
+    def __init__(self, docs: npt.NDArray[np.bytes_], hashes: Hashes | None = None) -> None:
+        self.docs = docs
+        self._hashes = hashes
+
+    def take(self, rows: Ints) -> list[str]:
+        return [doc.decode() for doc in self.docs[rows].tolist()]
+
+    def hash_docs(self, docs: list[str]) -> Hashes:
+        from ..formats.trec_bytes import doc_hashes
+
+        # At the column's width: a longer id is cut, and its hash then matches no row's but
+        # by a clash, which the callers' comparison of the ids themselves drops.
+        encoded = np.array([doc.encode() for doc in docs], dtype=self.docs.dtype)
+        return doc_hashes(encoded)
+
+    def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
+        from ..formats.trec_bytes import doc_hashes
+
+        if self._hashes is None:
+            self._hashes = doc_hashes(self.docs)
+        rows = _rows_in(self._hashes, wanted)
+        return rows, self._hashes[rows]
+
+    def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.docs[rows - 1] > self.docs[rows], dtype=bool)
+
+    def subset(self, keep: npt.NDArray[np.bool_]) -> _BytesDocs:
+        hashes = None if self._hashes is None else self._hashes[keep]
+        return _BytesDocs(self.docs[keep], hashes)
 
 
 class RunTable:
@@ -213,8 +288,9 @@ class RunTable:
         *,
         registry: Registry | None = None,
     ) -> RunTable:
-        """Read a run file: fast with polars where it reads exactly as the reference reader
-        would, through :func:`~ef.evaluation.read_run` otherwise (same numbers, same errors).
+        """Read a run file: fast (numpy, or polars for a large file) where that reads exactly
+        as the reference reader would, through :func:`~ef.evaluation.read_run` otherwise
+        (same numbers, same errors).
 
         >>> import tempfile, pathlib
         >>> with tempfile.TemporaryDirectory() as tmp:
@@ -275,6 +351,8 @@ class RunTable:
         docs: _DocColumn
         if isinstance(columns.docs, list):
             docs = _ListDocs(columns.docs)
+        elif isinstance(columns.docs, np.ndarray):
+            docs = _BytesDocs(columns.docs, columns.hashes)
         else:
             docs = _SeriesDocs(columns.docs, columns.hashes)
         return cls(columns.query_ids, columns.offsets, columns.scores, docs, listed=True)
@@ -315,7 +393,7 @@ class RunTable:
         ['d1']
         """
         query_ids = list(self.query_ids)
-        rows, _ = self._docs.rows_with_hashes(np.unique(self._docs.hash_docs(query_ids)))
+        rows, _ = self._docs.rows_with_hashes(_distinct(self._docs.hash_docs(query_ids)))
         if rows.size:
             owners = np.searchsorted(self.offsets, rows, side="right") - 1
             same = [
@@ -410,7 +488,7 @@ class RunTable:
                 pair_docs.extend(judged)
                 pair_grades.extend(judged.values())
         doc_hashes = self._docs.hash_docs(pair_docs)
-        rows, row_hashes = self._docs.rows_with_hashes(np.unique(doc_hashes))
+        rows, row_hashes = self._docs.rows_with_hashes(_distinct(doc_hashes))
         owners = np.searchsorted(self.offsets, rows, side="right") - 1
         # Most of these rows hold a doc judged for *another* query: match (query, doc) keys.
         pair_keys = doc_hashes ^ (np.asarray(pair_block, dtype=np.uint64) * _MIX)
