@@ -180,9 +180,9 @@ def evaluate_command(  # click passes every option by keyword
         _swapped_files(judged, run[0]),
         _pool(workers) as pool,
     ):
-        if shards is not None:
+        if shards is not None and profile is None:
             report = evaluate_shards(shards, judged, executor=pool, **options)
-        else:
+        else:  # a profile refuses shards in evaluate_run, in its own words
             report = evaluate_run(given, judged, profile=profile, **options)
     emit_report(report, output, per_query, " ".join(map(str, run)))
     # stdout stays the report alone: what the user should know goes to stderr, a line each
