@@ -333,3 +333,33 @@ def test_the_issue_example_as_dataframes_warns_too(library: str) -> None:
         warnings.simplefilter("error")
         right = evaluate_run(table(run), table(qrels), metrics=("ndcg@10",))
     assert right.metrics["ndcg@10"] == pytest.approx(0.8154648767857288)
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_tables_of_rounded_scores_given_as_the_qrels_warn(library: str) -> None:
+    # Eleven rounded scores (whole numbers 0-3) and eight grades (0-2): the values cannot tell
+    # them apart, but int grades stand where scores belong, and the "qrels" hold every doc
+    # of the "run": two signals, one of them the types, is a warning (the campaign's case).
+    import polars as pl
+
+    run = {
+        "q1": {"d1": 3.0, "d2": 3.0, "d3": 2.0, "d9": 1.0, "d7": 1.0},
+        "q2": {"d5": 2.0, "d4": 1.0, "d10": 0.0},
+        "q3": {"d8": 1.0, "d11": 1.0, "d6": 0.0},
+    }
+    qrels = {
+        "q1": {"d1": 1, "d2": 0, "d3": 2, "d7": 1},
+        "q2": {"d4": 1, "d5": 0},
+        "q3": {"d6": 1, "d8": 0},
+    }
+
+    def table(values: dict[str, dict[str, Any]]) -> Any:
+        rows = [(q, d, v) for q, docs in values.items() for d, v in docs.items()]
+        data = pd.DataFrame(rows, columns=["q_id", "doc_id", "score"])
+        return data if library == "pandas" else pl.from_dict(data.to_dict("list"))
+
+    with pytest.warns(InputWarning, match="may be swapped: the qrels argument holds 100% of"):
+        evaluate_run(table(qrels), table(run), metrics=("ndcg@10",))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the right way round: floats in the run, ints in the qrels
+        evaluate_run(table(run), table(qrels), metrics=("ndcg@10",))

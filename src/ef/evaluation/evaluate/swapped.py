@@ -16,7 +16,8 @@ The values weigh most: scores in the qrels argument and grades in the run argume
 refused when another signal agrees and none disagrees, and warned of otherwise (an
 :class:`~ef.evaluation.InputWarning`). Grades in the qrels argument and scores in the run
 argument are never doubted. When the values cannot tell, three signals that point to a swap,
-none against, are warned of, and four refused.
+none against, are warned of, and four refused; two are warned of when one is the types
+(ints where the run's scores are, floats where the grades are), rare in a right call.
 
 Only whole queries holding about :data:`_BUDGET` values are looked at, spread over those
 both sides hold, so the check costs about a millisecond on any size of run.
@@ -291,7 +292,10 @@ def _decide(signals: Sequence[_Signal]) -> str | None:
         return "refuse" if pros >= 2 and not cons else "warn"
     if cons:
         return None
-    return "refuse" if pros >= 4 else "warn" if pros >= 3 else None
+    # Ints where a run's scores belong and floats where grades do is rare in itself: with one
+    # more signal beside it, say so (a small table of rounded scores is otherwise unsaid).
+    typed = signals[-1].direction > 0
+    return "refuse" if pros >= 4 else "warn" if pros >= 3 or (typed and pros >= 2) else None
 
 
 def _mean_docs(side: Mapping[str, Mapping[str, object]] | RunTable) -> float:
