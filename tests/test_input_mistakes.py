@@ -468,3 +468,24 @@ def test_a_registry_that_is_no_registry_says_what_to_pass(call, registry) -> Non
 def test_a_registry_of_its_own_is_still_taken() -> None:
     report = evaluate_run(RUN, QRELS, metrics=["ndcg@10"], registry=Registry.load())
     assert report.metrics == evaluate_run(RUN, QRELS, metrics=["ndcg@10"]).metrics
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value", "error", "message"),
+    [
+        ("check_swapped", "no", TypeError, "check_swapped must be True or False, got 'no'"),
+        (
+            "check_doc_ids",
+            "off",
+            ValueError,
+            "check_doc_ids must be True, False or 'warn', got 'off'",
+        ),
+    ],
+)
+def test_a_check_switch_that_is_no_bool_is_named(
+    keyword: str, value: object, error: type[Exception], message: str
+) -> None:
+    # "no" is truthy: read as True it would leave the check on while the user meant it off.
+    run, qrels = {"q1": {"d1": 0.5}}, {"q1": {"d1": 1}}
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        evaluate_run(run, qrels, metrics=("ndcg@10",), **{keyword: value})

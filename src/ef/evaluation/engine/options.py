@@ -11,11 +11,15 @@ check_swapped=True, check_doc_ids=True)
 Traceback (most recent call last):
     ...
 ValueError: averaging must be one of ('qrels', 'intersection', 'run'), got 'all'
+>>> Scoring(check_swapped="no")
+Traceback (most recent call last):
+    ...
+TypeError: check_swapped must be True or False, got 'no'
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -37,6 +41,17 @@ def _valid_averaging(_: object, __: object, value: str) -> None:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {value!r}")
 
 
+def _a_bool(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    # A str such as "no" is truthy: taken as True it would turn a check on silently.
+    if not isinstance(value, bool):
+        raise TypeError(f"{attribute.name} must be True or False, got {value!r}")
+
+
+def _valid_check(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not (isinstance(value, bool) or value == "warn"):
+        raise ValueError(f"{attribute.name} must be True, False or 'warn', got {value!r}")
+
+
 @attrs.frozen
 class Scoring:
     """How a run is scored: the tie policy, the queries averaged over, the result that is the
@@ -50,10 +65,6 @@ class Scoring:
     # The tie policy first: evaluate_run has always checked it before the averaging.
     tie_policy: TiePolicy = attrs.field(default="trec_eval", validator=_valid_policy)
     averaging: Averaging = attrs.field(default="qrels", validator=_valid_averaging)
-    ignore_identical_ids: bool = attrs.field(
-        default=False, validator=attrs.validators.instance_of(bool)
-    )
-    check_swapped: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
-    check_doc_ids: bool | Literal["warn"] = attrs.field(
-        default=True, validator=attrs.validators.in_((True, False, "warn"))
-    )
+    ignore_identical_ids: bool = attrs.field(default=False, validator=_a_bool)
+    check_swapped: bool = attrs.field(default=True, validator=_a_bool)
+    check_doc_ids: bool | Literal["warn"] = attrs.field(default=True, validator=_valid_check)
