@@ -488,4 +488,4 @@ def test_a_check_switch_that_is_no_bool_is_named(
     # "no" is truthy: read as True it would leave the check on while the user meant it off.
     run, qrels = {"q1": {"d1": 0.5}}, {"q1": {"d1": 1}}
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
-        evaluate_run(run, qrels, metrics=("ndcg@10",), **{keyword: value})
+        evaluate_run(run, qrels, metrics=("ndcg@10",), **cast("dict[str, Any]", {keyword: value}))
