@@ -52,6 +52,7 @@ import attrs
 from ..errors import DuplicateNameError, UnknownNameError
 from ..interfaces import MetricParam, RetrievalMetric, Synonym
 from ..types import Averaging
+from .trec_vocabulary import TREC_EVAL_CUTOFFS, TREC_EVAL_SETS, TREC_MEASURES
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -95,67 +96,13 @@ DEFAULT_METRICS = ("ndcg", "recall", "precision", "mrr", "map")
 #: The query-averaging policies of :func:`~ef.evaluation.evaluate_run`.
 AVERAGING = get_args(Averaging)
 
-#: trec_eval's default cutoffs of P, recall, map_cut, ndcg_cut and relative_P (m_P.c etc.).
-TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _CUT = ",".join(map(str, TREC_EVAL_CUTOFFS))
-
-#: trec_eval 9.0.8's named sets (``-m official`` ...), member by member (measures.c).
-TREC_EVAL_SETS: Mapping[str, tuple[str, ...]] = {
-    "official": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-        "bpref", "recip_rank", "iprec_at_recall", "P",
-    ),
-    "all_trec": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-        "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP",
-        "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
-        "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
-        "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
-    ),
-    "set": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
-        "set_recall", "set_relative_P", "set_map", "set_F",
-    ),
-}  # fmt: skip
-
-_RECALLS = ("0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1")
-_MULTS = ("0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4", "1.6", "1.8", "2")
 
 #: What each implemented member of a set means here, with trec_eval's default cutoffs; the
 #: members not listed are not implemented (the names trec_eval prints, with no number).
 #: ``ef-eval trec_eval`` prints every member as trec_eval does (runid and relstring too).
 _SET_MEMBERS: Mapping[str, tuple[str, ...]] = {
-    "num_ret": ("num_ret",),
-    "num_rel": ("num_rel",),
-    "num_rel_ret": ("num_rel_ret",),
-    "map": ("map@all",),
-    "gm_map": ("gm_map",),
-    "Rprec": ("Rprec",),
-    "bpref": ("bpref",),
-    "recip_rank": ("recip_rank",),
-    "iprec_at_recall": tuple(f"iprec_at_recall(recall={x})" for x in _RECALLS),
-    "P": (f"P.{_CUT}",),
-    "recall": (f"recall.{_CUT}",),
-    "infAP": ("infAP",),
-    "gm_bpref": ("gm_bpref",),
-    "utility": ("utility",),
-    "11pt_avg": ("iprec_avg",),
-    "ndcg": ("ndcg@all",),
-    "relative_P": (f"relative_P.{_CUT}",),
-    "Rprec_mult": tuple(f"rprec_mult(mult={x})" for x in _MULTS),
-    "success": ("success.1,5,10",),
-    "map_cut": (f"map_cut.{_CUT}",),
-    "ndcg_cut": (f"ndcg_cut.{_CUT}",),
-    "ndcg_rel": ("ndcg_rel",),
-    "Rndcg": ("rndcg",),
-    "binG": ("binary_gain",),
-    "G": ("normalized_gain",),
-    "set_P": ("set_P",),
-    "set_recall": ("set_recall",),
-    "set_relative_P": ("set_relative_P",),
-    "set_map": ("set_map",),
-    "set_F": ("set_F",),
-    "num_nonrel_judged_ret": ("num_nonrel_judged_ret",),
+    m.name: m.members for m in TREC_MEASURES if m.members and "9.0.8" in m.versions
 }
 
 #: trec_eval's measures ef-evaluation does not implement, for a clear "unknown" message.
@@ -184,12 +131,11 @@ def trec_eval_set(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 #: Bare names whose trec_eval meaning differs from ours, and how to ask for trec_eval's.
 _TREC_MEANINGS = {
-    "map": ("the whole ranking", "map@all", None),
-    "ndcg": ("the whole ranking", "ndcg@all", None),
-    "P": (f"cut at {_CUT}", f"P.{_CUT}", TREC_EVAL_CUTOFFS),
-    "recall": (f"cut at {_CUT}", f"recall.{_CUT}", TREC_EVAL_CUTOFFS),
-    "map_cut": (f"cut at {_CUT}", f"map_cut.{_CUT}", TREC_EVAL_CUTOFFS),
-    "ndcg_cut": (f"cut at {_CUT}", f"ndcg_cut.{_CUT}", TREC_EVAL_CUTOFFS),
+    m.name: (f"cut at {_CUT}", m.members[0], m.default)
+    if m.params == "cut_long"
+    else ("the whole ranking", m.members[0], None)
+    for m in TREC_MEASURES
+    if m.differs
 }
 
 
@@ -632,8 +578,8 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
 
 
 #: trec_eval's measures printed with a number that is a parameter: the metric and the parameter.
-_POINTS = {"iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult")}
-_POINT = re.compile(r"(?P<name>iprec_at_recall|Rprec_mult)_(?P<x>\d+\.\d+)")
+_POINTS = {m.name: (m.metric, m.point) for m in TREC_MEASURES if m.params == "cut_double"}
+_POINT = re.compile(rf"(?P<name>{'|'.join(_POINTS)})_(?P<x>\d+\.\d+)")
 
 
 def _metric_named(spelling: str, index: _Index) -> str:
