@@ -6,8 +6,12 @@ from __future__ import annotations
 import pytest
 
 from ef.evaluation import Registry
-from ef.evaluation.engine.measures import parse_measure, parse_trec_eval_measure
-from ef.evaluation.engine.trec_eval import Options, columns, measure_names
+from ef.evaluation.engine.measures import (
+    parse_measure,
+    parse_trec_eval_measure,
+    trec_eval_printed,
+)
+from ef.evaluation.engine.trec_eval import Column, Options, columns, measure_names
 from ef.evaluation.engine.trec_vocabulary import (
     MEASURE_SETS,
     TREC_BY_NAME,
@@ -58,3 +62,43 @@ def test_the_parser_and_the_drop_in_score_a_measure_with_one_metric(entry: TrecM
         parsed = [m for s in entry.members for m in parse_measure(s, registry=BUILTINS)]
         assert {m.metric.name for m in parsed} == {entry.metric}
         assert parse_trec_eval_measure(entry.name, registry=BUILTINS) == parsed
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "iprec_at_recall.0.5,0.25",
+        "Rprec_mult.0.5",
+        "utility.2,-1,0,0",
+        "11pt_avg.0.2,0.8",
+        "set_F.0.5",
+        "ndcg.1=3,2=9",
+        "P.5,10",
+        "success.1",
+    ],
+)
+def test_the_parser_reads_trec_eval_s_parameters_as_the_drop_in_does(spec: str) -> None:
+    # The drop-in adds its switches (-l, -N, the version's rounding); the rest is the same.
+    cols = columns([spec], Options(), registry=BUILTINS)
+    parsed = parse_measure(spec, registry=BUILTINS)
+    assert len(parsed) == len(cols)
+    by_point = sorted(parsed, key=lambda m: (m.k or 0, m.params))
+    for measure, col in zip(by_point, sorted(cols, key=_order), strict=True):
+        assert col.measure is not None
+        assert (measure.metric.name, measure.k) == (col.measure.metric.name, col.measure.k)
+        assert set(measure.params) <= set(col.measure.params)
+        printed = trec_eval_printed(measure)
+        assert printed in (None, col.name)
+
+
+def _order(col: Column) -> tuple[int, tuple[tuple[str, object], ...]]:
+    assert col.measure is not None
+    return (col.measure.k or 0, tuple(p for p in col.measure.params if p[0] in _POSITIONAL))
+
+
+_POSITIONAL = frozenset({"recall", "mult"})
+
+
+def test_a_wrong_count_of_trec_eval_numbers_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"utility takes 4 numbers after the dot"):
+        parse_measure("utility.2", registry=BUILTINS)

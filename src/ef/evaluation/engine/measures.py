@@ -6,7 +6,9 @@ parameters set. Three syntaxes name one:
 * ours: ``name``, ``name@k``, ``name@all``, ``name(param=value, ...)@k``, with the names of
   the registry (``ndcg``, ``precision``, a plugin's ``hits``) or their aliases;
 * ir_measures': ``nDCG@10``, ``P(rel=2)@5``, ``AP(judged_only=True)``, ``RBP(p=0.8)``;
-* trec_eval's: ``ndcg_cut.10``, ``P.5,10``, ``map``, ``recip_rank``, ``ndcg.1=3,2=9``;
+* trec_eval's: ``ndcg_cut.10``, ``P.5,10``, ``map``, ``recip_rank``, ``ndcg.1=3,2=9``,
+  ``iprec_at_recall.0.25,0.5``, ``utility.1,-1,0,0`` (each measure's parameters in the form
+  trec_eval reads them, from :data:`~ef.evaluation.engine.trec_vocabulary.TREC_MEASURES`);
 * and, read by their own functions, ranx's (``map@100-l2``, :func:`parse_ranx_measure`) and
   trec_eval's own reading of a bare name (``map`` is the whole ranking,
   :func:`parse_trec_eval_measure`).
@@ -36,6 +38,8 @@ The names trec_eval prints are read too (``P_30``, ``ndcg_cut_10``, ``map_cut_5`
 
 >>> [m.key for m in parse_measure("ndcg_cut_10")], [m.key for m in parse_measure("P_30")]
 (['ndcg@10'], ['precision@30'])
+>>> [m.key for m in parse_measure("iprec_at_recall.0.25,0.5")]
+['iprec_at_recall(recall=0.25)', 'iprec_at_recall(recall=0.5)']
 """
 
 from __future__ import annotations
@@ -52,7 +56,13 @@ import attrs
 from ..errors import DuplicateNameError, UnknownNameError
 from ..interfaces import MetricParam, RetrievalMetric, Synonym
 from ..types import Averaging
-from .trec_vocabulary import TREC_EVAL_CUTOFFS, TREC_EVAL_SETS, TREC_MEASURES
+from .trec_vocabulary import (
+    TREC_BY_NAME,
+    TREC_EVAL_CUTOFFS,
+    TREC_EVAL_SETS,
+    TREC_MEASURES,
+    TrecMeasure,
+)
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -445,6 +455,47 @@ def _number(spec: str, text: str) -> float:
     return value
 
 
+def _trec_eval_measures(
+    spec: str, metric: RetrievalMetric, synonym: Synonym, rest: str, k_values: Sequence[int]
+) -> list[Measure]:
+    """The measures of trec_eval's ``name.rest``, its parameters read in the form trec_eval
+    reads them for that measure (:data:`~.trec_vocabulary.TREC_MEASURES`): cutoffs
+    (``P.5,10``), levels (``iprec_at_recall.0.25,0.5``), numbers (``utility.1,-1,0,0``) or
+    name=value pairs (``ndcg.1=3,2=9``, ``rbp.p=0.8``, and any measure's own parameters)."""
+    params = [*synonym.params]
+    if synonym.cutoff:
+        ks = list(check_k_values(k_values)) if not rest else list(_cutoffs(spec, rest))
+        chosen = canonical_params(spec, metric, params)
+        return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
+    entry = TREC_BY_NAME.get(synonym.name)
+    positional = bool(rest) and entry is not None and "=" not in rest
+    if positional and entry is not None and entry.params == "cut_double":
+        points = dict.fromkeys(_number(spec, part) for part in rest.split(","))
+        return [
+            Measure(metric, None, canonical_params(spec, metric, [*params, (str(entry.point), x)]))
+            for x in points
+        ]
+    if positional and entry is not None and entry.params == "doubles" and entry.values:
+        params += _trec_numbers(spec, entry, rest)
+    elif rest:
+        params += _trec_params(spec, metric, rest)
+    return [Measure(metric, None, canonical_params(spec, metric, params))]
+
+
+def _trec_numbers(spec: str, entry: TrecMeasure, text: str) -> list[tuple[str, Any]]:
+    """trec_eval's numbers after the dot (``utility.1,-1,0,0``) as the parameters they set."""
+    numbers = [_number(spec, part) for part in text.split(",")]
+    if entry.listed:  # 11pt_avg.0.2,0.8: one parameter holds them all
+        return [(entry.values[0], ",".join(map(repr, numbers)))]
+    if len(entry.values) > 1 and len(numbers) != len(entry.values):
+        raise ValueError(
+            f"{spec!r}: trec_eval's {entry.name} takes {len(entry.values)} numbers after the "
+            f"dot ({', '.join(entry.values)}), e.g. {entry.name}."
+            f"{','.join(map(format_value, entry.default))}"
+        )
+    return list(zip(entry.values, numbers, strict=False))  # set_F.0.5,2: the first, as trec_eval
+
+
 def _trec_params(spec: str, metric: RetrievalMetric, text: str) -> list[tuple[str, Any]]:
     """trec_eval's parameters after the dot: ``1=3,2=9`` (gains) or ``p=0.8``."""
     pairs = []
@@ -695,16 +746,7 @@ def parse_measure(
         found = index.synonym("trec_eval", base, {})
     if found is not None:
         metric_name, synonym = found
-        metric = metrics[metric_name]
-        params = [*synonym.params]
-        if synonym.cutoff:
-            ks = list(check_k_values(k_values)) if not rest else list(_cutoffs(spec, rest))
-        else:
-            ks = [None]
-            if rest:
-                params += _trec_params(spec, metric, rest)
-        chosen = canonical_params(spec, metric, params)
-        return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
+        return _trec_eval_measures(spec, metrics[metric_name], synonym, rest, k_values)
 
     return _trec_eval_spelling(
         spec, match, name if match else base, index=index, k_values=k_values, registry=registry

@@ -243,16 +243,12 @@ def _utility(
             f"-m utility.{raw}: utility takes 4 coefficients (relevant retrieved, nonrelevant "
             "retrieved, relevant not retrieved, nonrelevant not retrieved), e.g. utility.1,-1,0,0"
         )
-    a, b, c, d = params
     measure = _metric(
         reg,
         _metric_of(entry),
         None,
         **_extra(entry, opts),
-        rel_ret=a,
-        nonrel_ret=b,
-        rel_unret=c,
-        nonrel_unret=d,
+        **dict(zip(entry.values, params, strict=True)),
         collection=opts.num_docs,
     )
     return [Column(_printed(entry.name, raw), "float", measure)]
@@ -269,7 +265,7 @@ def _iprec_avg(
         _metric_of(entry),
         None,
         **_extra(entry, opts),
-        recalls=",".join(repr(float(x)) for x in params),
+        **{entry.values[0]: ",".join(repr(float(x)) for x in params)},
         rounding="lround" if opts.v10 else "plus0.9",
         nan_if_empty=True,
     )
@@ -280,7 +276,9 @@ def _set_f(
     entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     beta = params[0] if params else 1.0
-    measure = _metric(reg, _metric_of(entry), None, **_extra(entry, opts), beta2=beta)
+    measure = _metric(
+        reg, _metric_of(entry), None, **_extra(entry, opts), **{entry.values[0]: beta}
+    )
     return [Column(_printed(entry.name, raw), "float", measure)]
 
 
@@ -361,7 +359,6 @@ _FORM_BUILD: Mapping[str, _Build] = {
 def _build(entry: TrecMeasure) -> _Build:
     """How the columns of ``entry`` (a row of trec_eval's table) are made."""
     return _OWN_BUILD.get(entry.name) or _FORM_BUILD[entry.params]
-
 
 
 def measure_names(version: str = "9.0.8") -> tuple[str, ...]:

@@ -55,11 +55,12 @@ class TrecMeasure:
 
     ``params`` is trec_eval's parameter form: ``"none"``, ``"cut_long"`` (cutoffs,
     ``P.5,10``), ``"cut_double"`` (levels, ``iprec_at_recall.0.5``; each sets the metric's
-    parameter ``point``), ``"doubles"`` (numbers, ``utility.1,-1,0,0``) or ``"pairs"``
-    (``ndcg.1=3,2=9``, ``rbp.p=0.8``); ``default`` holds the parameters without a dot.
-    ``metric`` is ours (None: no number, as ``runid``), with the parameters ``fixed``;
-    ``rel`` says whether ``-l`` reaches it. ``kind`` and ``summary`` are as
-    :class:`~ef.evaluation.engine.trec_eval.Column`'s. ``differs`` marks a bare name that
+    parameter ``point``), ``"doubles"`` (numbers, ``utility.1,-1,0,0``; they set the metric's
+    parameters ``values`` in order, or, ``listed``, the one parameter ``values[0]`` holds
+    them all) or ``"pairs"`` (``ndcg.1=3,2=9``, ``rbp.p=0.8``); ``default`` holds the
+    parameters without a dot. ``metric`` is ours (None: no number, as ``runid``), with the
+    parameters ``fixed``; ``rel`` says whether ``-l`` reaches it. ``kind`` and ``summary`` are
+    as :class:`~ef.evaluation.engine.trec_eval.Column`'s. ``differs`` marks a bare name that
     ef-evaluation's parser reads otherwise (ours wins: ``map`` is every cutoff there).
     """
 
@@ -74,6 +75,8 @@ class TrecMeasure:
     rel: bool = True
     fixed: tuple[tuple[str, Any], ...] = ()
     differs: bool = False
+    values: tuple[str, ...] = ()
+    listed: bool = False
     versions: tuple[str, ...] = VERSIONS
 
     @property
@@ -91,6 +94,7 @@ class TrecMeasure:
 
 _CUTS = TREC_EVAL_CUTOFFS
 _V10 = ("10.0",)
+_UTILITY = ("rel_ret", "nonrel_ret", "rel_unret", "nonrel_unret")
 _T = TrecMeasure
 
 #: trec_eval's measures in its order (te_trec_measures in measures.c): the printed order.
@@ -112,8 +116,8 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     _T("infAP", "infap"),
     _T("gm_bpref", "gm_bpref", summary="geometric", per_query=False),
     _T("Rprec_mult", "rprec_mult", "cut_double", _MULTS, point="mult"),
-    _T("utility", "utility", "doubles", (1.0, -1.0, 0.0, 0.0)),
-    _T("11pt_avg", "iprec_avg", "doubles", _RECALLS),
+    _T("utility", "utility", "doubles", (1.0, -1.0, 0.0, 0.0), values=_UTILITY),
+    _T("11pt_avg", "iprec_avg", "doubles", _RECALLS, values=("recalls",), listed=True),
     _T("binG", "binary_gain"),
     _T("G", "normalized_gain", "pairs", rel=False),
     _T("ndcg", "ndcg", "pairs", rel=False, differs=True),
@@ -127,7 +131,7 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     _T("set_relative_P", "r_cap"),
     _T("set_recall", "recall"),
     _T("set_map", "set_map"),
-    _T("set_F", "f1", "doubles", (1.0,)),
+    _T("set_F", "f1", "doubles", (1.0,), values=("beta2",)),
     _T("num_nonrel_judged_ret", "num_nonrel_judged_ret", kind="long", summary="sum"),
     _T("rbp", "rbp", "pairs", rel=False, fixed=(("graded", True),), versions=_V10),
     _T("rbp_resid", "rbp_resid", "pairs", rel=False, versions=_V10),
