@@ -20,6 +20,8 @@ MEASURE_SETS = [
     {"P", "P.5", "ndcg_cut_5"},  # pytrec_eval combines them: P_5 only, and ndcg_cut_5
     {"recip_rank", "Rprec", "bpref", "infAP", "success.1,5,10", "map_cut.5,100"},
     {"num_ret", "num_rel", "num_rel_ret", "set_P", "set_recall", "set_F", "relative_P.5"},
+    # trec_eval's levels after the dot, as pytrec_eval reads them: iprec_at_recall_0.25, _0.50
+    {"iprec_at_recall.0.5,0.25", "Rprec_mult.0.5,1.5", "map"},
 ]
 
 

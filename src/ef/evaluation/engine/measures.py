@@ -6,7 +6,9 @@ parameters set. Three syntaxes name one:
 * ours: ``name``, ``name@k``, ``name@all``, ``name(param=value, ...)@k``, with the names of
   the registry (``ndcg``, ``precision``, a plugin's ``hits``) or their aliases;
 * ir_measures': ``nDCG@10``, ``P(rel=2)@5``, ``AP(judged_only=True)``, ``RBP(p=0.8)``;
-* trec_eval's: ``ndcg_cut.10``, ``P.5,10``, ``map``, ``recip_rank``, ``ndcg.1=3,2=9``;
+* trec_eval's: ``ndcg_cut.10``, ``P.5,10``, ``map``, ``recip_rank``, ``ndcg.1=3,2=9``,
+  ``iprec_at_recall.0.25,0.5``, ``utility.1,-1,0,0`` (each measure's parameters in the form
+  trec_eval reads them, from :data:`~ef.evaluation.engine.trec_vocabulary.TREC_MEASURES`);
 * and, read by their own functions, ranx's (``map@100-l2``, :func:`parse_ranx_measure`) and
   trec_eval's own reading of a bare name (``map`` is the whole ranking,
   :func:`parse_trec_eval_measure`).
@@ -36,6 +38,8 @@ The names trec_eval prints are read too (``P_30``, ``ndcg_cut_10``, ``map_cut_5`
 
 >>> [m.key for m in parse_measure("ndcg_cut_10")], [m.key for m in parse_measure("P_30")]
 (['ndcg@10'], ['precision@30'])
+>>> [m.key for m in parse_measure("iprec_at_recall.0.25,0.5")]
+['iprec_at_recall(recall=0.25)', 'iprec_at_recall(recall=0.5)']
 """
 
 from __future__ import annotations
@@ -52,6 +56,13 @@ import attrs
 from ..errors import DuplicateNameError, UnknownNameError
 from ..interfaces import MetricParam, RetrievalMetric, Synonym
 from ..types import Averaging
+from .trec_vocabulary import (
+    TREC_BY_NAME,
+    TREC_EVAL_CUTOFFS,
+    TREC_EVAL_SETS,
+    TREC_MEASURES,
+    TrecMeasure,
+)
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -95,67 +106,13 @@ DEFAULT_METRICS = ("ndcg", "recall", "precision", "mrr", "map")
 #: The query-averaging policies of :func:`~ef.evaluation.evaluate_run`.
 AVERAGING = get_args(Averaging)
 
-#: trec_eval's default cutoffs of P, recall, map_cut, ndcg_cut and relative_P (m_P.c etc.).
-TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _CUT = ",".join(map(str, TREC_EVAL_CUTOFFS))
-
-#: trec_eval 9.0.8's named sets (``-m official`` ...), member by member (measures.c).
-TREC_EVAL_SETS: Mapping[str, tuple[str, ...]] = {
-    "official": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-        "bpref", "recip_rank", "iprec_at_recall", "P",
-    ),
-    "all_trec": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-        "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP",
-        "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
-        "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
-        "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
-    ),
-    "set": (
-        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
-        "set_recall", "set_relative_P", "set_map", "set_F",
-    ),
-}  # fmt: skip
-
-_RECALLS = ("0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1")
-_MULTS = ("0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4", "1.6", "1.8", "2")
 
 #: What each implemented member of a set means here, with trec_eval's default cutoffs; the
 #: members not listed are not implemented (the names trec_eval prints, with no number).
 #: ``ef-eval trec_eval`` prints every member as trec_eval does (runid and relstring too).
 _SET_MEMBERS: Mapping[str, tuple[str, ...]] = {
-    "num_ret": ("num_ret",),
-    "num_rel": ("num_rel",),
-    "num_rel_ret": ("num_rel_ret",),
-    "map": ("map@all",),
-    "gm_map": ("gm_map",),
-    "Rprec": ("Rprec",),
-    "bpref": ("bpref",),
-    "recip_rank": ("recip_rank",),
-    "iprec_at_recall": tuple(f"iprec_at_recall(recall={x})" for x in _RECALLS),
-    "P": (f"P.{_CUT}",),
-    "recall": (f"recall.{_CUT}",),
-    "infAP": ("infAP",),
-    "gm_bpref": ("gm_bpref",),
-    "utility": ("utility",),
-    "11pt_avg": ("iprec_avg",),
-    "ndcg": ("ndcg@all",),
-    "relative_P": (f"relative_P.{_CUT}",),
-    "Rprec_mult": tuple(f"rprec_mult(mult={x})" for x in _MULTS),
-    "success": ("success.1,5,10",),
-    "map_cut": (f"map_cut.{_CUT}",),
-    "ndcg_cut": (f"ndcg_cut.{_CUT}",),
-    "ndcg_rel": ("ndcg_rel",),
-    "Rndcg": ("rndcg",),
-    "binG": ("binary_gain",),
-    "G": ("normalized_gain",),
-    "set_P": ("set_P",),
-    "set_recall": ("set_recall",),
-    "set_relative_P": ("set_relative_P",),
-    "set_map": ("set_map",),
-    "set_F": ("set_F",),
-    "num_nonrel_judged_ret": ("num_nonrel_judged_ret",),
+    m.name: m.members for m in TREC_MEASURES if m.members and "9.0.8" in m.versions
 }
 
 #: trec_eval's measures ef-evaluation does not implement, for a clear "unknown" message.
@@ -184,12 +141,11 @@ def trec_eval_set(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 #: Bare names whose trec_eval meaning differs from ours, and how to ask for trec_eval's.
 _TREC_MEANINGS = {
-    "map": ("the whole ranking", "map@all", None),
-    "ndcg": ("the whole ranking", "ndcg@all", None),
-    "P": (f"cut at {_CUT}", f"P.{_CUT}", TREC_EVAL_CUTOFFS),
-    "recall": (f"cut at {_CUT}", f"recall.{_CUT}", TREC_EVAL_CUTOFFS),
-    "map_cut": (f"cut at {_CUT}", f"map_cut.{_CUT}", TREC_EVAL_CUTOFFS),
-    "ndcg_cut": (f"cut at {_CUT}", f"ndcg_cut.{_CUT}", TREC_EVAL_CUTOFFS),
+    m.name: (f"cut at {_CUT}", m.members[0], m.default)
+    if m.params == "cut_long"
+    else ("the whole ranking", m.members[0], None)
+    for m in TREC_MEASURES
+    if m.differs
 }
 
 
@@ -499,6 +455,47 @@ def _number(spec: str, text: str) -> float:
     return value
 
 
+def _trec_eval_measures(
+    spec: str, metric: RetrievalMetric, synonym: Synonym, rest: str, k_values: Sequence[int]
+) -> list[Measure]:
+    """The measures of trec_eval's ``name.rest``, its parameters read in the form trec_eval
+    reads them for that measure (:data:`~.trec_vocabulary.TREC_MEASURES`): cutoffs
+    (``P.5,10``), levels (``iprec_at_recall.0.25,0.5``), numbers (``utility.1,-1,0,0``) or
+    name=value pairs (``ndcg.1=3,2=9``, ``rbp.p=0.8``, and any measure's own parameters)."""
+    params = [*synonym.params]
+    if synonym.cutoff:
+        ks = list(check_k_values(k_values)) if not rest else list(_cutoffs(spec, rest))
+        chosen = canonical_params(spec, metric, params)
+        return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
+    entry = TREC_BY_NAME.get(synonym.name)
+    positional = bool(rest) and entry is not None and "=" not in rest
+    if positional and entry is not None and entry.params == "cut_double":
+        points = dict.fromkeys(_number(spec, part) for part in rest.split(","))
+        return [
+            Measure(metric, None, canonical_params(spec, metric, [*params, (str(entry.point), x)]))
+            for x in points
+        ]
+    if positional and entry is not None and entry.params == "doubles" and entry.values:
+        params += _trec_numbers(spec, entry, rest)
+    elif rest:
+        params += _trec_params(spec, metric, rest)
+    return [Measure(metric, None, canonical_params(spec, metric, params))]
+
+
+def _trec_numbers(spec: str, entry: TrecMeasure, text: str) -> list[tuple[str, Any]]:
+    """trec_eval's numbers after the dot (``utility.1,-1,0,0``) as the parameters they set."""
+    numbers = [_number(spec, part) for part in text.split(",")]
+    if entry.listed:  # 11pt_avg.0.2,0.8: one parameter holds them all
+        return [(entry.values[0], ",".join(map(repr, numbers)))]
+    if len(entry.values) > 1 and len(numbers) != len(entry.values):
+        raise ValueError(
+            f"{spec!r}: trec_eval's {entry.name} takes {len(entry.values)} numbers after the "
+            f"dot ({', '.join(entry.values)}), e.g. {entry.name}."
+            f"{','.join(map(format_value, entry.default))}"
+        )
+    return list(zip(entry.values, numbers, strict=False))  # set_F.0.5,2: the first, as trec_eval
+
+
 def _trec_params(spec: str, metric: RetrievalMetric, text: str) -> list[tuple[str, Any]]:
     """trec_eval's parameters after the dot: ``1=3,2=9`` (gains) or ``p=0.8``."""
     pairs = []
@@ -632,8 +629,8 @@ def _unknown(spec: str, name: str, registry: Registry, index: _Index) -> Unknown
 
 
 #: trec_eval's measures printed with a number that is a parameter: the metric and the parameter.
-_POINTS = {"iprec_at_recall": ("iprec_at_recall", "recall"), "Rprec_mult": ("rprec_mult", "mult")}
-_POINT = re.compile(r"(?P<name>iprec_at_recall|Rprec_mult)_(?P<x>\d+\.\d+)")
+_POINTS = {m.name: (m.metric, m.point) for m in TREC_MEASURES if m.params == "cut_double"}
+_POINT = re.compile(rf"(?P<name>{'|'.join(_POINTS)})_(?P<x>\d+\.\d+)")
 
 
 def _metric_named(spelling: str, index: _Index) -> str:
@@ -749,16 +746,7 @@ def parse_measure(
         found = index.synonym("trec_eval", base, {})
     if found is not None:
         metric_name, synonym = found
-        metric = metrics[metric_name]
-        params = [*synonym.params]
-        if synonym.cutoff:
-            ks = list(check_k_values(k_values)) if not rest else list(_cutoffs(spec, rest))
-        else:
-            ks = [None]
-            if rest:
-                params += _trec_params(spec, metric, rest)
-        chosen = canonical_params(spec, metric, params)
-        return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
+        return _trec_eval_measures(spec, metrics[metric_name], synonym, rest, k_values)
 
     return _trec_eval_spelling(
         spec, match, name if match else base, index=index, k_values=k_values, registry=registry

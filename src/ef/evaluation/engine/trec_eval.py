@@ -1,13 +1,13 @@
 """trec_eval's command, measure by measure: what ``ef-eval trec_eval`` (``ef-trec-eval``) computes.
 
-This module holds trec_eval's semantics that are not a metric: its table of measures (each
-one's printed name, parameters, summary and which of our metrics computes it), how ``-m``
-marks them (named sets, ``P.5,10``, the first parameter list of a measure winning), the
-query set (``-c``), ``-M`` and ``-J`` applied to the rankings before any measure, and the
-summary row (a mean, a sum, a geometric mean). The metrics themselves are the registry's
-(``metrics/retrieval/``); :func:`trec_eval_result` scores a run with their batch forms and
-returns the values in trec_eval's order, which :mod:`~ef.evaluation.presentation.trec_names`
-prints as trec_eval does.
+This module holds trec_eval's semantics that are neither a metric nor a name (its measures,
+their parameters and metrics are :mod:`~ef.evaluation.engine.trec_vocabulary`'s): how each
+measure's columns are made from its row of that table, how ``-m`` marks them (named sets,
+``P.5,10``, the first parameter list of a measure winning), the query set (``-c``), ``-M``
+and ``-J`` applied to the rankings before any measure, and the summary row (a mean, a sum, a
+geometric mean). The metrics themselves are the registry's (``metrics/retrieval/``);
+:func:`trec_eval_result` scores a run with their batch forms and returns the values in
+trec_eval's order, which :mod:`~ef.evaluation.presentation.trec_names` prints as trec_eval does.
 
 Two versions are known (:data:`VERSIONS`): 9.0.8, the one pytrec_eval wraps (the default),
 and 10.0. They differ in how scores are kept (C ``float`` in 9.0.8, ``double`` in 10.0), the
@@ -34,7 +34,8 @@ import attrs
 from ..errors import UnknownNameError
 from ..interfaces import MIN_GEO_MEAN
 from .id_forms import no_overlap_cause, shown_ids
-from .measures import TREC_EVAL_CUTOFFS, TREC_EVAL_SETS, Measure, param_problem
+from .measures import Measure, param_problem
+from .trec_vocabulary import MEASURE_SETS, TREC_BY_NAME, TREC_MEASURES, VERSIONS, TrecMeasure
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,25 +60,6 @@ __all__ = [
     "measure_names",
     "trec_eval_result",
 ]
-
-#: The two trec_eval versions whose output ``ef-eval trec_eval`` reproduces.
-VERSIONS = ("9.0.8", "10.0")
-
-_CUTS = TREC_EVAL_CUTOFFS
-_RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-
-_OFFICIAL, _SET, _ALL_TREC_9 = (TREC_EVAL_SETS[name] for name in ("official", "set", "all_trec"))
-
-#: Each version's named sets (``-m official``), member by member (trec_eval's measures.c).
-MEASURE_SETS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
-    "9.0.8": {"official": _OFFICIAL, "set": _SET, "all_trec": _ALL_TREC_9},
-    "10.0": {
-        "official": _OFFICIAL,
-        "set": _SET,
-        "all_trec": (*_ALL_TREC_9, "unj", "rbp", "rbp_resid"),
-    },
-}
 
 #: trec_eval's measures that need other judgements than qrels (``-R prefs``, ``qrels_jg``).
 _OTHER_FORMATS = frozenset({
@@ -157,16 +139,9 @@ class Column:
         return self.name in _CLEARED or self.name.startswith("unj")
 
 
-@attrs.frozen
-class _Entry:
-    """A measure of trec_eval's table: its parameter syntax and defaults, and how to make its
-    columns from the parameters."""
-
-    name: str
-    params: str  # "none", "cut_long", "cut_double", "doubles", "pairs"
-    default: tuple[Any, ...]
-    build: Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]
-    versions: tuple[str, ...] = VERSIONS
+#: How a measure's columns are made from it, its parameters, their text, the switches and the
+#: registry.
+_Build = Callable[[TrecMeasure, tuple[Any, ...], str | None, "Options", "Registry"], list["Column"]]
 
 
 #: Parameters whose range trec_eval does not check, where ef's API does: a recall level
@@ -195,38 +170,31 @@ def _printed(name: str, raw: str | None) -> str:
     return name if raw is None else f"{name}_{raw}"
 
 
-def _simple(
-    metric: str,
-    *,
-    kind: str = "float",
-    summary: str = "mean",
-    per_query: bool = True,
-    rel: bool = True,
-    k: int | None = None,
-    **fixed: Any,
-) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
-    def build(
-        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
-    ) -> list[Column]:
-        extra = {"rel": opts.rel} if rel else {}
-        measure = _metric(reg, metric, k, **extra, **fixed)
-        return [Column(entry.name, kind, measure, summary, per_query)]
+def _extra(entry: TrecMeasure, opts: Options) -> dict[str, Any]:
+    """The parameters every column of ``entry`` sets: its fixed ones, and ``-l`` if it applies."""
+    extra = dict(entry.fixed)
+    if entry.rel:
+        extra["rel"] = opts.rel
+    return extra
 
-    return build
+
+def _metric_of(entry: TrecMeasure) -> str:
+    assert entry.metric is not None  # the table gives every measure with a number its metric
+    return entry.metric
+
+
+def _simple(
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    measure = _metric(reg, _metric_of(entry), None, **_extra(entry, opts))
+    return [Column(entry.name, entry.kind, measure, entry.summary, entry.per_query)]
 
 
 def _cut(
-    metric: str, *, rel: bool = True
-) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
-    def build(
-        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
-    ) -> list[Column]:
-        extra = {"rel": opts.rel} if rel else {}
-        return [
-            Column(f"{entry.name}_{k}", "float", _metric(reg, metric, k, **extra)) for k in params
-        ]
-
-    return build
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    metric, extra = _metric_of(entry), _extra(entry, opts)
+    return [Column(f"{entry.name}_{k}", "float", _metric(reg, metric, k, **extra)) for k in params]
 
 
 #: trec_eval turns a recall point (or an Rprec multiplier) times a query's relevant docs into
@@ -234,7 +202,7 @@ def _cut(
 _POINT_LIMIT = 2**31
 
 
-def _check_points(entry: _Entry, params: tuple[Any, ...], raw: str | None, what: str) -> None:
+def _check_points(entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, what: str) -> None:
     """Refuse a point whose product with the relevant docs could overflow trec_eval's long."""
     for x in params:
         if not -_POINT_LIMIT < x < _POINT_LIMIT:
@@ -251,63 +219,53 @@ def _float_name(name: str, x: float) -> str:
 
 
 def _recall_points(
-    metric: str, param: str
-) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
-    def build(
-        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
-    ) -> list[Column]:
-        _check_points(entry, params, raw, "a recall point" if param == "recall" else "a multiple")
-        extra: dict[str, Any] = {"rel": opts.rel}
-        if metric == "iprec_at_recall":
-            extra["rounding"] = "lround" if opts.v10 else "plus0.9"
-            extra["nan_if_empty"] = True
-        return [
-            Column(
-                _float_name(entry.name, x),
-                "float",
-                _metric(reg, metric, None, **extra, **{param: x}),
-            )
-            for x in params
-        ]
-
-    return build
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    metric, param = _metric_of(entry), str(entry.point)
+    _check_points(entry, params, raw, "a recall point" if param == "recall" else "a multiple")
+    extra = _extra(entry, opts)
+    if metric == "iprec_at_recall":
+        extra["rounding"] = "lround" if opts.v10 else "plus0.9"
+        extra["nan_if_empty"] = True
+    return [
+        Column(
+            _float_name(entry.name, x), "float", _metric(reg, metric, None, **extra, **{param: x})
+        )
+        for x in params
+    ]
 
 
 def _utility(
-    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     if len(params) != 4:
         raise ValueError(
             f"-m utility.{raw}: utility takes 4 coefficients (relevant retrieved, nonrelevant "
             "retrieved, relevant not retrieved, nonrelevant not retrieved), e.g. utility.1,-1,0,0"
         )
-    a, b, c, d = params
     measure = _metric(
         reg,
-        "utility",
+        _metric_of(entry),
         None,
-        rel=opts.rel,
-        rel_ret=a,
-        nonrel_ret=b,
-        rel_unret=c,
-        nonrel_unret=d,
+        **_extra(entry, opts),
+        **dict(zip(entry.values, params, strict=True)),
         collection=opts.num_docs,
     )
     return [Column(_printed(entry.name, raw), "float", measure)]
 
 
 def _iprec_avg(
-    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     if not params:
         raise ValueError(f"-m 11pt_avg.{raw}: 11pt_avg needs recall points, e.g. 11pt_avg.0.2,0.8")
     _check_points(entry, params, raw, "a recall point")
     measure = _metric(
         reg,
-        "iprec_avg",
+        _metric_of(entry),
         None,
-        rel=opts.rel,
-        recalls=",".join(repr(float(x)) for x in params),
+        **_extra(entry, opts),
+        **{entry.values[0]: ",".join(repr(float(x)) for x in params)},
         rounding="lround" if opts.v10 else "plus0.9",
         nan_if_empty=True,
     )
@@ -315,15 +273,17 @@ def _iprec_avg(
 
 
 def _set_f(
-    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     beta = params[0] if params else 1.0
-    measure = _metric(reg, "f1", None, rel=opts.rel, beta2=beta)
+    measure = _metric(
+        reg, _metric_of(entry), None, **_extra(entry, opts), **{entry.values[0]: beta}
+    )
     return [Column(_printed(entry.name, raw), "float", measure)]
 
 
 def _relstring(
-    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     if params and not -(2**63) <= params[0] < 2**63:  # C's (long) of it is undefined
         raise ValueError(
@@ -335,34 +295,26 @@ def _relstring(
 
 
 def _gains(
-    metric: str, *, rel: bool = False, k: int | None = None, **fixed: Any
-) -> Callable[[_Entry, tuple[Any, ...], str | None, Options, Registry], list[Column]]:
-    def build(
-        entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
-    ) -> list[Column]:
-        gains: dict[int, float] = {}
-        extra: dict[str, Any] = dict(fixed)
-        for name, value in params:
-            if name == "p" and metric in ("rbp", "rbp_resid"):
-                extra["p"] = value
-                continue
-            level = _pair_level(entry.name, name, raw, opts)
-            if level is None:
-                continue
-            if metric in ("rbp", "rbp_resid"):
-                raise ValueError(
-                    f"-m {entry.name}.{raw}: ef-evaluation's {entry.name} takes p=... only, not "
-                    "gains"
-                )
-            gains.setdefault(level, value)  # trec_eval looks a level up from the first pair
-        if gains:
-            extra["gains"] = gains
-        if rel:
-            extra["rel"] = opts.rel
-        measure = _metric(reg, metric, k, **extra)
-        return [Column(_printed(entry.name, raw), "float", measure)]
-
-    return build
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+) -> list[Column]:
+    metric = _metric_of(entry)
+    gains: dict[int, float] = {}
+    extra = _extra(entry, opts)
+    for name, value in params:
+        if name == "p" and metric in ("rbp", "rbp_resid"):
+            extra["p"] = value
+            continue
+        level = _pair_level(entry.name, name, raw, opts)
+        if level is None:
+            continue
+        if metric in ("rbp", "rbp_resid"):
+            raise ValueError(
+                f"-m {entry.name}.{raw}: ef-evaluation's {entry.name} takes p=... only, not gains"
+            )
+        gains.setdefault(level, value)  # trec_eval looks a level up from the first pair
+    if gains:
+        extra["gains"] = gains
+    return [Column(_printed(entry.name, raw), "float", _metric(reg, metric, None, **extra))]
 
 
 def _pair_level(name: str, text: str, raw: str | None, opts: Options) -> int | None:
@@ -376,62 +328,37 @@ def _pair_level(name: str, text: str, raw: str | None, opts: Options) -> int | N
 
 
 def _num_q(
-    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     return [Column("num_q", "num_q", summary="num_q", per_query=False)]
 
 
 def _runid(
-    entry: _Entry, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
+    entry: TrecMeasure, params: tuple[Any, ...], raw: str | None, opts: Options, reg: Registry
 ) -> list[Column]:
     return [Column("runid", "runid", summary="runid", per_query=False)]
 
 
-_V10 = ("10.0",)
+#: The measures whose columns are made their own way; the others by their parameter form.
+_OWN_BUILD: Mapping[str, _Build] = {
+    "runid": _runid,
+    "num_q": _num_q,
+    "relstring": _relstring,
+    "utility": _utility,
+    "11pt_avg": _iprec_avg,
+    "set_F": _set_f,
+}
+_FORM_BUILD: Mapping[str, _Build] = {
+    "none": _simple,
+    "cut_long": _cut,
+    "cut_double": _recall_points,
+    "pairs": _gains,
+}
 
-#: trec_eval's measures in its order (te_trec_measures in measures.c): the printed order.
-_TABLE: tuple[_Entry, ...] = (
-    _Entry("runid", "none", (), _runid),
-    _Entry("num_q", "none", (), _num_q),
-    _Entry("num_ret", "none", (), _simple("num_ret", kind="long", summary="sum", rel=False)),
-    _Entry("num_rel", "none", (), _simple("num_rel", kind="long", summary="num_rel")),
-    _Entry("num_rel_ret", "none", (), _simple("num_rel_ret", kind="long", summary="sum")),
-    _Entry("map", "none", (), _simple("map")),
-    _Entry("gm_map", "none", (), _simple("gm_map", summary="geometric", per_query=False)),
-    _Entry("Rprec", "none", (), _simple("rprec")),
-    _Entry("bpref", "none", (), _simple("bpref")),
-    _Entry("recip_rank", "none", (), _simple("mrr")),
-    _Entry("iprec_at_recall", "cut_double", _RECALLS, _recall_points("iprec_at_recall", "recall")),
-    _Entry("P", "cut_long", _CUTS, _cut("precision")),
-    _Entry("relstring", "doubles", (10.0,), _relstring),
-    _Entry("recall", "cut_long", _CUTS, _cut("recall")),
-    _Entry("infAP", "none", (), _simple("infap")),
-    _Entry("gm_bpref", "none", (), _simple("gm_bpref", summary="geometric", per_query=False)),
-    _Entry("Rprec_mult", "cut_double", _MULTS, _recall_points("rprec_mult", "mult")),
-    _Entry("utility", "doubles", (1.0, -1.0, 0.0, 0.0), _utility),
-    _Entry("11pt_avg", "doubles", _RECALLS, _iprec_avg),
-    _Entry("binG", "none", (), _simple("binary_gain")),
-    _Entry("G", "pairs", (), _gains("normalized_gain")),
-    _Entry("ndcg", "pairs", (), _gains("ndcg")),
-    _Entry("ndcg_rel", "pairs", (), _gains("ndcg_rel")),
-    _Entry("Rndcg", "pairs", (), _gains("rndcg", rel=True, nan_if_empty=True)),
-    _Entry("ndcg_cut", "cut_long", _CUTS, _cut("ndcg", rel=False)),
-    _Entry("map_cut", "cut_long", _CUTS, _cut("map")),
-    _Entry("relative_P", "cut_long", _CUTS, _cut("r_cap")),
-    _Entry("success", "cut_long", (1, 5, 10), _cut("success")),
-    _Entry("set_P", "none", (), _simple("precision")),
-    _Entry("set_relative_P", "none", (), _simple("r_cap")),
-    _Entry("set_recall", "none", (), _simple("recall")),
-    _Entry("set_map", "none", (), _simple("set_map")),
-    _Entry("set_F", "doubles", (1.0,), _set_f),
-    _Entry("num_nonrel_judged_ret", "none", (), _simple("num_nonrel_judged_ret", kind="long",
-                                                        summary="sum")),
-    _Entry("rbp", "pairs", (), _gains("rbp", graded=True), _V10),
-    _Entry("rbp_resid", "pairs", (), _gains("rbp_resid"), _V10),
-    _Entry("unj", "cut_long", (5, 10, 20), _cut("hole", rel=False), _V10),
-)  # fmt: skip
 
-_BY_NAME = {entry.name: entry for entry in _TABLE}
+def _build(entry: TrecMeasure) -> _Build:
+    """How the columns of ``entry`` (a row of trec_eval's table) are made."""
+    return _OWN_BUILD.get(entry.name) or _FORM_BUILD[entry.params]
 
 
 def measure_names(version: str = "9.0.8") -> tuple[str, ...]:
@@ -440,7 +367,7 @@ def measure_names(version: str = "9.0.8") -> tuple[str, ...]:
     >>> measure_names()[:5]
     ('runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret')
     """
-    return tuple(e.name for e in _TABLE if version in e.versions)
+    return tuple(e.name for e in TREC_MEASURES if version in e.versions)
 
 
 _INT_MAX = 2**31 - 1  # C's INT_MAX
@@ -496,7 +423,7 @@ def _c_double(spec: str, text: str, notes: list[str]) -> float:
     return value
 
 
-def _parse_params(entry: _Entry, text: str, notes: list[str]) -> tuple[Any, ...]:
+def _parse_params(entry: TrecMeasure, text: str, notes: list[str]) -> tuple[Any, ...]:
     """The parameters after ``-m name.``, read as trec_eval reads them (meas_init.c)."""
     spec = f"{entry.name}.{text}"
     parts = text.split(",")
@@ -533,7 +460,7 @@ def _parse_params(entry: _Entry, text: str, notes: list[str]) -> tuple[Any, ...]
     raise ValueError(f"-m {spec}: {entry.name} takes no parameters")
 
 
-def _marked(specs: Iterable[str], opts: Options) -> tuple[list[_Entry], dict[str, str]]:
+def _marked(specs: Iterable[str], opts: Options) -> tuple[list[TrecMeasure], dict[str, str]]:
     """The measures ``-m`` marks, in trec_eval's order, and each name's first parameter text."""
     sets = MEASURE_SETS[opts.version]
     marked: set[str] = set()
@@ -546,11 +473,11 @@ def _marked(specs: Iterable[str], opts: Options) -> tuple[list[_Entry], dict[str
             params.setdefault(name, text)  # trec_eval keeps a measure's first parameters
         if name in sets:
             marked.update(sets[name])
-        elif name in _BY_NAME and opts.version in _BY_NAME[name].versions:
+        elif name in TREC_BY_NAME and opts.version in TREC_BY_NAME[name].versions:
             marked.add(name)
         else:
             raise UnknownNameError(_unknown_measure(spec, name, opts))
-    return [e for e in _TABLE if e.name in marked], params
+    return [e for e in TREC_MEASURES if e.name in marked], params
 
 
 def _unknown_measure(spec: str, name: str, opts: Options) -> str:
@@ -561,7 +488,7 @@ def _unknown_measure(spec: str, name: str, opts: Options) -> str:
         )
     if name in _NOT_HERE:
         return f"-m {spec}: trec_eval's {name} is not implemented in ef-evaluation"
-    if name in _BY_NAME:
+    if name in TREC_BY_NAME:
         return f"-m {spec}: {name} is a measure of trec_eval 10.0; use --compat 10.0"
     import difflib
 
@@ -598,7 +525,7 @@ def columns(
         raw = texts.get(entry.name)
         params = entry.default if raw is None else _parse_params(entry, raw, notes)
         try:
-            out.extend(entry.build(entry, params, raw, opts, registry))
+            out.extend(_build(entry)(entry, params, raw, opts, registry))
         except ValueError as exc:  # a metric's parameter refused: name the option and measure
             if str(exc).startswith("-m "):
                 raise

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..engine.measures import parse_measure, split_key, trec_eval_printed
+from ..engine.trec_vocabulary import TREC_MEASURES
 from ..errors import UnknownNameError
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["SUMMARY_ONLY", "c_float", "trec_eval_line", "trec_eval_lines", "trec_eval_name"]
 
 #: trec_eval's measures that it prints in the summary (``all``) only, never per query.
-SUMMARY_ONLY = frozenset({"gm_map", "gm_bpref"})
+SUMMARY_ONLY = frozenset(m.name for m in TREC_MEASURES if m.metric and not m.per_query)
 
 
 def trec_eval_name(key: str, registry: Registry | None = None) -> str:
