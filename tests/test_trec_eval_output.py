@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import RunTable
 from ef.evaluation.engine.trec_eval import Options, trec_eval_result
+from ef.evaluation.engine.trec_vocabulary import TREC_EVAL_CUTOFFS
 from ef.evaluation.presentation import trec_names
 from ef.evaluation.presentation.trec_names import c_float, trec_eval_lines
 
@@ -87,7 +88,7 @@ def test_only_the_measures_asked_for_are_computed(monkeypatch) -> None:
     qrels = {"q1": {"d2": 1}}
     for specs, names in [
         (["map"], ["map"]),
-        (["P.10", "ndcg_cut"], ["P_10", *(f"ndcg_cut_{k}" for k in trec_eval._CUTS)]),
+        (["P.10", "ndcg_cut"], ["P_10", *(f"ndcg_cut_{k}" for k in TREC_EVAL_CUTOFFS)]),
     ]:
         computed.clear()
         trec_eval_result(run, qrels, specs, Options(), runid="r")
