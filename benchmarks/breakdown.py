@@ -72,9 +72,9 @@ STAGES: list[tuple[str, str, str | None]] = [
     ("evaluate_run", "evaluate.run:evaluate_run", None),
     ("detect the formats", "formats.files:format_for engine.batched:format_for", "evaluate_run"),
     ("read the qrels", "evaluate.inputs:read_qrels", "evaluate_run"),
-    ("parse (polars)", "formats.trec_fast:_parse formats.trec_stream:_parse", "evaluate_run"),
-    ("ids, checks", "formats.trec_fast:_columns formats.trec_stream:_columns", "evaluate_run"),
-    ("doc twice?", "formats.trec_fast:_repeats_a_doc", "ids, checks"),
+    ("parse (polars)", "formats.trec.fast:_parse formats.trec.stream:_parse", "evaluate_run"),
+    ("ids, checks", "formats.trec.fast:_columns formats.trec.stream:_columns", "evaluate_run"),
+    ("doc twice?", "formats.trec.fast:_repeats_a_doc", "ids, checks"),
     ("RunTable", "runs.table:RunTable.from_columns", "evaluate_run"),
     ("score", "evaluate.run:score_rankings engine.batched:score_rankings", "evaluate_run"),
     ("judged docs' ranks", "runs.table:RunTable.judged_hits", "score"),
@@ -85,7 +85,7 @@ STAGES: list[tuple[str, str, str | None]] = [
     ("write the JSON", "cli._evaluate:emit_report", None),
 ]  # fmt: skip
 #: Beside the stages: work in another thread, overlapping them.
-BESIDE = [("byte checks + sha256 (thread)", "formats.trec_fast:_Beside.run")]
+BESIDE = [("byte checks + sha256 (thread)", "formats.trec.fast:_Beside.run")]
 
 #: What ``ef-eval evaluate`` imports before it reads a line.
 IMPORTS = [
@@ -96,8 +96,8 @@ IMPORTS = [
     "polars",
     "ef.evaluation.runs.table",
     "ef.evaluation.engine.scoring",
-    "ef.evaluation.formats.trec_fast",
-    "ef.evaluation.formats.trec_stream",
+    "ef.evaluation.formats.trec.fast",
+    "ef.evaluation.formats.trec.stream",
     "ef.evaluation.engine.batched",
 ]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import DatasetFormatError, RunTable, read_beir, read_qrels, read_samples
-from ef.evaluation.formats.trec_fast import read_trec_columns
+from ef.evaluation.formats.trec.fast import read_trec_columns
 
 from .helpers import format_error_at
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation.formats.trec_fast import RunColumns
+from ef.evaluation.formats.trec.fast import RunColumns
 from ef.evaluation.runs.order import TIE_POLICIES, order, tie_break
 from ef.evaluation.runs.table import RunTable
 

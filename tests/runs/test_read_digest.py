@@ -15,7 +15,8 @@ import pytest
 
 from ef.evaluation import evaluate_run
 from ef.evaluation.engine.manifest import file_entry
-from ef.evaluation.formats import digests, trec_fast
+from ef.evaluation.formats import digests
+from ef.evaluation.formats.trec import fast as trec_fast
 
 RUN = b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq2 Q0 d3 1 0.5 t\n"
 QRELS = b"q1 0 d2 1\nq2 0 d3 1\n"

@@ -20,7 +20,7 @@ from ef.evaluation import RunTable, evaluate_run, evaluate_shards
 from ef.evaluation.engine.batched import merge_batches, score_batch
 from ef.evaluation.engine.score_order import ScoreOrder, score_order
 from ef.evaluation.engine.scoring import resolve_measures
-from ef.evaluation.formats.trec_stream import iter_trec_batches
+from ef.evaluation.formats.trec.stream import iter_trec_batches
 from ef.evaluation.plugin_engine.registry import registry_or_default
 
 from ..profiles_hypothesis import examples

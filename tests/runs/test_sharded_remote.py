@@ -26,8 +26,8 @@ from ef.evaluation import DatasetFormatError, MissingDependencyError, evaluate_r
 from ef.evaluation.errors import FormatNotDetectedError
 from ef.evaluation.formats import digests
 from ef.evaluation.formats.remote import expand_url_glob, is_url, local_copy, url_glob
-from ef.evaluation.formats.trec_fast import read_trec_columns
-from ef.evaluation.formats.trec_stream import iter_trec_batches
+from ef.evaluation.formats.trec.fast import read_trec_columns
+from ef.evaluation.formats.trec.stream import iter_trec_batches
 
 from ..profiles_hypothesis import examples
 from .shards import (

@@ -574,7 +574,7 @@ class DatasetFormat:
     * ``read_run(path) -> {qid: {doc: score}}`` and ``write_run(path, run)`` (``run`` may
       also map query ids to ranked lists of doc ids);
     * ``read_run_columns(path)``: a fast reader of a whole run as plain columns (a
-      :class:`~ef.evaluation.formats.trec_fast.RunColumns`), asked before ``read_run`` when
+      :class:`~ef.evaluation.formats.trec.fast.RunColumns`), asked before ``read_run`` when
       a run is scored; it returns None to leave a file to ``read_run``, and must give the
       same run or leave it (the TREC format's polars reader is one);
     * ``read_queries(path) -> Queries`` and ``write_queries(path, queries)``;

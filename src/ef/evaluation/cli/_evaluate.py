@@ -249,7 +249,7 @@ def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
     """A qrels file that cannot be read because it is a TREC run (the reader's message says
     its line is a run line): say the order the command takes, and the command meant."""
     from ..formats.remote import is_url
-    from ..formats.trec import looks_like_trec_run
+    from ..formats.trec.reader import looks_like_trec_run
 
     try:
         yield

@@ -117,7 +117,8 @@ def fuse_command(  # click passes every option by keyword
     line on stdout says what was written.
     """
     from ..evaluate.fuse import fuse
-    from ..formats._records import check_id, write_run_lines
+    from ..formats._records import check_id
+    from ..formats.trec.writer import write_run_lines
     from ..plugin_engine.registry import get_registry
 
     if tag is not None:

@@ -65,7 +65,7 @@ from .scoring import Scored, query_sets, score_rankings
 from .ties import TieDiagnostic
 
 if TYPE_CHECKING:
-    from ..formats.trec_stream import NotStreamable
+    from ..formats.trec.stream import NotStreamable
     from ..plugin_engine.registry import Registry
     from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
@@ -355,7 +355,7 @@ def streamable(path: Path, run_format: str | None, registry: Registry) -> bool:
 def run_batches(path: Path, advance: Callable[[int], None] | None = None) -> Iterator[RunTable]:
     """The run file ``path`` as tables of whole queries, about :data:`BLOCK_BYTES` read for
     each; ``advance(BLOCK_BYTES)`` once each has been used (read and scored)."""
-    from ..formats.trec_stream import iter_trec_batches  # numpy and polars: once a run is read
+    from ..formats.trec.stream import iter_trec_batches  # numpy and polars: once a run is read
     from ..runs.table import RunTable
 
     block_bytes = BLOCK_BYTES  # read when called: the tests make it tiny
@@ -395,7 +395,7 @@ def batched_scores(
     :data:`STREAM_FROM`, of another format, or cannot be read in batches exactly. ``shown``
     names the file in a warning (the URL of a local copy), which points ``stacklevel``
     frames above this function (1: its caller)."""
-    from ..formats.trec_stream import NotStreamable
+    from ..formats.trec.stream import NotStreamable
 
     if not streamable(path, run_format, registry):
         return None

@@ -1,7 +1,7 @@
 """evaluate_run() on a large TREC run file, a batch of whole queries at a time: the journey.
 
 A run file far larger than memory is scored with the memory of one batch
-(:mod:`~ef.evaluation.formats.trec_stream`): the per-query values are kept, every batch's
+(:mod:`~ef.evaluation.formats.trec.stream`): the per-query values are kept, every batch's
 lines are let go. The report is the one the whole file gives; :func:`streamed_evaluation`
 returns None where batches cannot give it, and :func:`~ef.evaluation.evaluate_run` then
 reads the whole file as before. The scoring and combining of the batches is
@@ -65,7 +65,7 @@ def streamed_evaluation(
     :class:`~ef.evaluation.InputWarning` saying how to sort it. Its doc ids are checked
     once every batch is scored, before the report (unless ``scoring.check_doc_ids`` is False).
     """
-    from ..formats.trec_stream import NotStreamable
+    from ..formats.trec.stream import NotStreamable
 
     source = Path(path)
     if not streamable(source, run_format, registry):

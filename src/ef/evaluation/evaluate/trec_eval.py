@@ -22,9 +22,9 @@ from ..engine.score_order import score_order
 from ..engine.trec_eval import Options, TrecEvalResult, trec_eval_result
 from ..errors import DatasetFormatError, InputWarning
 from ..formats._arguments import path_argument
-from ..formats._records import last_run_tag, read_qrels_lines, read_run_lines
 from ..formats.files import read_qrels
-from ..formats.trec_bytes import read_columns
+from ..formats.trec.bytes_reader import read_columns
+from ..formats.trec.reader import last_run_tag, read_qrels_lines, read_run_lines
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.table import RunTable
 from ..types import Qrels

@@ -1,4 +1,6 @@
-"""Line records shared by the TREC and MS MARCO formats: qrels, runs and ``id<TAB>text`` files.
+"""Line records shared by the line formats (TREC, MS MARCO, BEIR's TSV): ids, numbers,
+comment lines, and MS MARCO's runs and ``id<TAB>text`` files; the TREC qrels and runs
+themselves are read and written in :mod:`ef.evaluation.formats.trec`.
 
 Every reader names the file and line of the first bad record and never drops one: a
 duplicate judgement or a doc listed twice for a query is an error, not a silent overwrite.
@@ -12,7 +14,6 @@ pasted no-break space), and it would silently match nothing.
 
 from __future__ import annotations
 
-import io
 import math
 import re
 import warnings
@@ -22,26 +23,34 @@ from typing import IO
 
 from ..errors import DatasetFormatError, InputWarning
 from ..runs.order import scored_order
-from ._io import atomic_writer, format_error, numbered_lines, once_each, open_binary
+from ._io import atomic_writer, format_error, numbered_lines, once_each
 
 __all__ = [
+    "add_to_run",
+    "check_id",
+    "check_line_text",
+    "data_lines",
+    "empty_file",
     "format_grade",
     "format_score",
     "id_problem",
+    "is_qrels_shape",
+    "is_ranked_shape",
+    "is_run_shape",
     "iter_id_texts",
-    "last_run_tag",
     "merge_texts",
+    "parse_grade",
     "parse_score",
+    "ranked_docs",
     "ranks_only",
     "read_id",
     "read_id_texts",
-    "read_qrels_lines",
     "read_ranked_lines",
-    "read_run_lines",
     "run_tags",
+    "split_fields",
     "write_id_texts",
-    "write_qrels_lines",
-    "write_run_lines",
+    "write_id_texts_to",
+    "write_ranked_lines",
 ]
 
 # The one number grammar of every line reader (TREC, MS MARCO, BEIR), used with fullmatch.
@@ -62,11 +71,9 @@ _CHARACTER_KINDS = {
     "\x85": "a control character",
 }
 
-QRELS_COLUMNS = "query-id iteration doc-id relevance"
-RUN_COLUMNS = "query-id Q0 doc-id rank score run-tag"
 
-
-def _empty(path: Path, what: str) -> DatasetFormatError:
+def empty_file(path: Path, what: str) -> DatasetFormatError:
+    """The error of a file with no record in it: ``path: the file is empty; expected WHAT``."""
     return DatasetFormatError(f"{path}: the file is empty; expected {what}")
 
 
@@ -81,17 +88,6 @@ def split_fields(line: str) -> list[str]:
     if _NOT_C_SPACE.search(line) is None:
         return line.split()  # the common case: the same split, faster
     return [field for field in _C_SPACES.split(line) if field]
-
-
-def is_trec_run_line(fields: list[str]) -> bool:
-    """True for the fields of a TREC run line (``qid Q0 docno rank score tag``).
-
-    >>> is_trec_run_line(split_fields("q1 Q0 d1 1 2.5 bm25"))
-    True
-    >>> is_trec_run_line(split_fields("q1 0 d1 1"))
-    False
-    """
-    return len(fields) == 6 and fields[1] == "Q0"
 
 
 def id_problem(value: str) -> str | None:
@@ -138,28 +134,13 @@ def parse_score(field: str, path: Path, line_no: int, line: str, what: str = "sc
     return value
 
 
-def _parse_grade(field: str, path: Path, line_no: int, line: str) -> int:
+def parse_grade(field: str, path: Path, line_no: int, line: str) -> int:
+    """An integer relevance grade, or an error naming the file and line (trec_eval reads ints)."""
     if not _INTEGER.fullmatch(field):
         raise format_error(
             path, line_no, f"relevance {field!r} is not an integer (trec_eval reads ints)", line
         )
     return int(field)
-
-
-def _columns_problem(fields: list[str], count: int, columns: str) -> str:
-    """``expected COUNT columns (COLUMNS), got N``, and what the line is if it has the other
-    file's columns: a run given as the qrels, or the qrels as the run, is the usual cause.
-
-    >>> _columns_problem(["q1", "Q0", "d1", "1", "2.5", "bm25"], 4, QRELS_COLUMNS)
-    'expected 4 columns (query-id iteration doc-id relevance), got 6: a TREC run line \
-(query-id Q0 doc-id rank score run-tag), not a judgement'
-    """
-    problem = f"expected {count} columns ({columns}), got {len(fields)}"
-    if columns == QRELS_COLUMNS and is_trec_run_line(fields):
-        return f"{problem}: a TREC run line ({RUN_COLUMNS}), not a judgement"
-    if columns == RUN_COLUMNS and len(fields) == 4 and fields[1] != "Q0":
-        return f"{problem}: a qrels line ({QRELS_COLUMNS}), not a ranked doc"
-    return problem
 
 
 def is_qrels_shape(fields: list[str]) -> bool:
@@ -242,42 +223,15 @@ def _hashed_message(path: Path, what: str, hashed: list[tuple[int, str]]) -> str
     )
 
 
-def read_qrels_lines(
-    path: Path, *, allow_empty: bool = False, hash_data: bool = False
-) -> dict[str, dict[str, int]]:
-    """``{query_id: {doc_id: grade}}`` from a 4-column TREC qrels file.
-
-    An empty file is an error unless ``allow_empty`` (a dataset's split may have no judgement).
-    A ``#`` line with a qrels line's shape is data if ``hash_data`` (trec_eval 9.0.8's rule),
-    else a comment with an :class:`~ef.evaluation.InputWarning` (:func:`data_lines`).
-    """
-    qrels: dict[str, dict[str, int]] = {}
-    for line_no, line in data_lines(path, is_qrels_shape, hash_data=hash_data):
-        fields = split_fields(line)
-        if len(fields) != 4:
-            raise format_error(path, line_no, _columns_problem(fields, 4, QRELS_COLUMNS), line)
-        query_id, _, doc_id, field = fields
-        read_id("query id", query_id, path, line_no, line)
-        read_id("doc id", doc_id, path, line_no, line)
-        grade = _parse_grade(field, path, line_no, line)
-        judged = qrels.setdefault(query_id, {})
-        if doc_id in judged:
-            raise format_error(
-                path, line_no, f"doc {doc_id!r} is judged twice for query {query_id!r}", line
-            )
-        judged[doc_id] = grade
-    if not qrels and not allow_empty:
-        raise _empty(path, f"qrels lines ({QRELS_COLUMNS})")
-    return qrels
-
-
-def _add_to_run(
+def add_to_run(
     run: dict[str, dict[str, float]],
     query_id: str,
     doc_id: str,
     score: float,
     where: tuple[Path, int, str],
 ) -> None:
+    """Add ``doc_id`` with ``score`` to ``run[query_id]``; a bad id or a doc listed twice
+    for a query is an error naming ``where`` (the file, line number and line)."""
     path, line_no, line = where
     read_id("query id", query_id, path, line_no, line)
     read_id("doc id", doc_id, path, line_no, line)
@@ -291,25 +245,6 @@ def _add_to_run(
     ranked[doc_id] = score
 
 
-def read_run_lines(path: Path, *, hash_data: bool = False) -> dict[str, dict[str, float]]:
-    """``{query_id: {doc_id: score}}`` from a 6-column TREC run; the rank column is ignored.
-
-    Columns after the sixth are ignored, as trec_eval ignores them. A ``#`` line with a run
-    line's shape is data if ``hash_data`` (trec_eval 9.0.8's rule), else a comment with an
-    :class:`~ef.evaluation.InputWarning` (:func:`data_lines`).
-    """
-    run: dict[str, dict[str, float]] = {}
-    for line_no, line in data_lines(path, is_run_shape, hash_data=hash_data):
-        fields = split_fields(line)
-        if len(fields) < 6:
-            raise format_error(path, line_no, _columns_problem(fields, 6, RUN_COLUMNS), line)
-        score = parse_score(fields[4], path, line_no, line)
-        _add_to_run(run, fields[0], fields[2], score, (path, line_no, line))
-    if not run:
-        raise _empty(path, f"run lines ({RUN_COLUMNS})")
-    return run
-
-
 def run_tags(path: Path) -> list[str]:
     """The distinct run tags (6th column) of a run file, in file order; none for 3 columns."""
     tags: dict[str, None] = {}
@@ -318,61 +253,6 @@ def run_tags(path: Path) -> list[str]:
         if len(fields) >= 6:
             tags.setdefault(fields[5])
     return list(tags)
-
-
-def last_run_tag(path: Path, *, hash_data: bool = False) -> str | None:
-    """The run tag (6th column) of the last run line of a TREC run file: the ``runid`` that
-    trec_eval prints. None if that line has fewer than 6 columns. Read from the end of a
-    plain file, so that a large run is not read again. A ``#`` line of a run line's shape
-    is a run line if ``hash_data`` (trec_eval 9.0.8), a comment if not.
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     run = Path(tmp, "run.txt")
-    ...     _ = run.write_text("q1 Q0 d1 1 2.5 first\\nq1 Q0 d2 2 1.5 second\\n\\n# a note\\n")
-    ...     last_run_tag(run)
-    'second'
-    """
-    with open_binary(path) as handle:
-        if isinstance(handle, io.BufferedReader):
-            size = handle.seek(0, io.SEEK_END)
-            tail, start = b"", size
-            while start > 0:
-                start = max(0, start - (1 << 16))
-                handle.seek(start)
-                tail = handle.read(size - start)
-                found = _last_line(tail, whole=start == 0, hash_data=hash_data)
-                if found is not None:
-                    return _tag_of(found)
-            return None
-        tail, cut = b"", False  # gzip: read through, keeping the last megabyte
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            tail += block
-            if len(tail) > 1 << 21:
-                tail, cut = tail[-(1 << 20) :], True
-        found = _last_line(tail, whole=not cut, hash_data=hash_data)
-        return None if found is None else _tag_of(found)
-
-
-def _last_line(data: bytes, *, whole: bool, hash_data: bool = False) -> bytes | None:
-    """The last line of ``data`` that is neither blank nor a comment (with ``hash_data``, a
-    ``#`` line of a run line's shape is no comment); None if there is none (or, unless
-    ``whole``, if the first line of ``data`` might be cut)."""
-    lines = data.split(b"\n")
-    if not whole:
-        lines = lines[1:]
-    for line in reversed(lines):
-        stripped = line.strip()
-        if stripped and not stripped.startswith(b"#"):
-            return line
-        if hash_data and stripped and is_run_shape(split_fields(line.decode("utf-8", "replace"))):
-            return line
-    return None
-
-
-def _tag_of(line: bytes) -> str | None:
-    fields = split_fields(line.decode("utf-8", errors="replace"))
-    return fields[5] if len(fields) >= 6 else None
 
 
 def ranks_only(ranked: Mapping[str, float]) -> bool:
@@ -402,9 +282,9 @@ def read_ranked_lines(path: Path) -> dict[str, dict[str, float]]:
         rank = fields[2]
         if not _INTEGER.fullmatch(rank) or int(rank) < 1:
             raise format_error(path, line_no, f"rank {rank!r} is not a positive integer", line)
-        _add_to_run(run, fields[0], fields[1], 1.0 / int(rank), (path, line_no, line))
+        add_to_run(run, fields[0], fields[1], 1.0 / int(rank), (path, line_no, line))
     if not run:
-        raise _empty(path, "run lines (query-id doc-id rank)")
+        raise empty_file(path, "run lines (query-id doc-id rank)")
     return run
 
 
@@ -428,7 +308,7 @@ def read_id_texts(path: Path, kind: str) -> dict[str, str]:
     """``{id: text}`` from an ``id<TAB>text`` file (queries, topics)."""
     texts = {item_id: text for _, item_id, text in iter_id_texts(path, kind)}
     if not texts:
-        raise _empty(path, f"{kind}-id<TAB>text lines")
+        raise empty_file(path, f"{kind}-id<TAB>text lines")
     return texts
 
 
@@ -507,21 +387,9 @@ def format_score(query_id: str, doc_id: str, score: object) -> str:
     return repr(float(score))
 
 
-def write_qrels_lines(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> None:
-    """Write TREC qrels (``qid 0 docno rel``), atomically."""
-    with atomic_writer(path) as out:
-        write_qrels_to(out, qrels)
-
-
-def write_qrels_to(out: IO[str], qrels: Mapping[str, Mapping[str, float]], sep: str = " ") -> None:
-    for query_id, judged in qrels.items():
-        qid = check_id("query id", query_id, starts_line=True)
-        for doc_id, grade in judged.items():
-            rel = format_grade(query_id, doc_id, grade)
-            out.write(f"{qid}{sep}0{sep}{check_id('doc id', doc_id)}{sep}{rel}\n")
-
-
-def _ranked_scores(query_id: str, ranked: Mapping[str, float] | Iterable[str]) -> list[str]:
+def ranked_docs(query_id: str, ranked: Mapping[str, float] | Iterable[str]) -> list[str]:
+    """The doc ids of one query of a run to write, in trec_eval's order (scores) or as
+    given (a ranked list); a score that is no finite number, or a doc twice, is an error."""
     if isinstance(ranked, Mapping):
         for doc_id, score in ranked.items():
             format_score(query_id, doc_id, score)  # refuses NaN before it can be sorted
@@ -538,34 +406,12 @@ def _ranked_scores(query_id: str, ranked: Mapping[str, float] | Iterable[str]) -
     return docs
 
 
-def write_run_lines(
-    path: Path, run: Mapping[str, Mapping[str, float] | Iterable[str]], tag: str = "ef"
-) -> None:
-    """Write a 6-column TREC run, atomically, ranks in trec_eval's order.
-
-    A ranked list (``{qid: [docs]}``) gets descending integer scores, so its order survives.
-    """
-    check_id("run tag", tag)
-    with atomic_writer(path) as out:
-        for query_id, ranked in run.items():
-            qid = check_id("query id", query_id, starts_line=True)
-            docs = _ranked_scores(query_id, ranked)
-            scores = ranked if isinstance(ranked, Mapping) else None
-            for rank, doc_id in enumerate(docs, start=1):
-                score = (
-                    format_score(query_id, doc_id, scores[doc_id])
-                    if scores is not None
-                    else str(len(docs) - rank + 1)
-                )
-                out.write(f"{qid} Q0 {check_id('doc id', doc_id)} {rank} {score} {tag}\n")
-
-
 def write_ranked_lines(path: Path, run: Mapping[str, Mapping[str, float] | Iterable[str]]) -> None:
     """Write an MS MARCO ``qid<TAB>pid<TAB>rank`` run, atomically, ranks in trec_eval's order."""
     with atomic_writer(path) as out:
         for query_id, ranked in run.items():
             qid = check_id("query id", query_id, starts_line=True)
-            for rank, doc_id in enumerate(_ranked_scores(query_id, ranked), start=1):
+            for rank, doc_id in enumerate(ranked_docs(query_id, ranked), start=1):
                 out.write(f"{qid}\t{check_id('doc id', doc_id)}\t{rank}\n")
 
 

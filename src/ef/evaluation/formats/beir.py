@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from ..dataset import Dataset, Document, DocumentStream, QueryTexts, documents_of, extra_of
 from ..errors import DatasetFormatError, InputWarning
+from ..interfaces import DatasetFormat
 from ._arguments import a_type, check_triple, path_argument
 from ._io import (
     atomic_writer,
@@ -35,6 +36,7 @@ from ._records import id_problem, parse_score, read_id, split_fields
 
 __all__ = [
     "DEFAULT_QRELS_PATHS",
+    "FORMAT",
     "_DEFAULT_QRELS_PATHS",
     "looks_like_beir",
     "read_beir",
@@ -556,3 +558,19 @@ def _write_queries(out: IO[str], queries: Mapping[str, str]) -> None:
     for query_id, text in queries.items():
         fields = {"_id": query_id, "text": text}
         out.write(_json_line(_with_extra(fields, extra.get(query_id, {}), f"query {query_id!r}")))
+
+
+#: The format's declaration, which ``default_plugins/formats.py`` registers.
+FORMAT = DatasetFormat(
+    name="beir",
+    read_dataset=read_beir_dataset,
+    write_dataset=write_beir_dataset,
+    read_qrels=read_beir_qrels,
+    write_qrels=write_beir_qrels,
+    read_queries=read_beir_queries,
+    write_queries=write_beir_queries,
+    read_corpus=read_beir_corpus,
+    write_corpus=write_beir_corpus,
+    detect=looks_like_beir,
+    description="BEIR: corpus.jsonl, queries.jsonl and qrels/<split>.tsv in a directory.",
+)

@@ -23,10 +23,11 @@ from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress, reading
 from ._arguments import path_argument
 from ._io import check_input, first_line
-from ._records import ranks_only, run_tags, write_run_lines
+from ._records import ranks_only, run_tags
 from .files import format_for, write_with
 from .kinds import DROPPABLE, KINDS, Kind
 from .parquet import looks_like_parquet, read_parquet_tags, write_parquet_run
+from .trec.writer import write_run_lines
 
 __all__ = ["DROPPABLE", "KINDS", "convert"]
 

@@ -34,7 +34,7 @@ from .frames import frame_library
 from .undetected import undetected_error
 
 if TYPE_CHECKING:
-    from .trec_fast import RunColumns
+    from .trec.fast import RunColumns
 
 __all__ = [
     "DEFAULT_SPLITS",
@@ -526,7 +526,7 @@ def write_samples(
 def read_run_columns(
     path: str | os.PathLike[str], format: str | None = None, *, registry: Registry | None = None
 ) -> RunColumns | Run:
-    """A run file as columns (:class:`~ef.evaluation.formats.trec_fast.RunColumns`) where
+    """A run file as columns (:class:`~ef.evaluation.formats.trec.fast.RunColumns`) where
     the format that claims it has a fast reader that reads it exactly, else as the
     reference reader's mapping: the same numbers and errors either way. Detection order and
     plugins are honoured: a fast reader is its format's ``read_run_columns`` capability."""

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import DatasetFormatError, Keyword
 
 if TYPE_CHECKING:
-    from .trec_fast import RunColumns
+    from .trec.fast import RunColumns
 
 __all__ = [
     "QRELS_COLUMN_SETS",
@@ -283,7 +283,7 @@ def run_columns_of_table(
     (the same checks as :func:`run_of_table`)."""
     import numpy as np  # only once a run is scored: import ef.evaluation stays light
 
-    from .trec_fast import RunColumns
+    from .trec.fast import RunColumns
 
     groups, values = _grouped(_columns(table, where), "run", columns)
     docs: list[str] = []

@@ -18,21 +18,23 @@ from typing import IO
 
 from ..dataset import Dataset, Document, DocumentStream, extra_of
 from ..errors import DatasetFormatError
+from ..interfaces import DatasetFormat
 from ._io import atomic_writer, first_line
 from ._records import (
     iter_id_texts,
     merge_texts,
     read_id_texts,
-    read_qrels_lines,
     read_ranked_lines,
-    read_run_lines,
     split_fields,
     write_id_texts,
     write_id_texts_to,
-    write_qrels_to,
+    write_ranked_lines,
 )
+from .trec.reader import read_qrels_lines, read_run_lines
+from .trec.writer import write_qrels_to
 
 __all__ = [
+    "FORMAT",
     "iter_collection",
     "looks_like_msmarco",
     "read_msmarco_dataset",
@@ -191,3 +193,22 @@ def write_msmarco_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) ->
     """Write qrels as MS MARCO has them: ``qid<TAB>0<TAB>pid<TAB>rel``, atomically."""
     with atomic_writer(path) as out:
         write_qrels_to(out, qrels, sep="\t")
+
+
+#: The format's declaration, which ``default_plugins/formats.py`` registers. Its qrels are
+#: TREC qrels (any whitespace between the columns), and so read by the TREC reader.
+FORMAT = DatasetFormat(
+    name="msmarco",
+    read_dataset=read_msmarco_dataset,
+    write_dataset=write_msmarco_dataset,
+    read_qrels=read_qrels_lines,
+    write_qrels=write_msmarco_qrels,
+    read_run=read_msmarco_run,
+    write_run=write_ranked_lines,
+    read_queries=read_msmarco_queries,
+    write_queries=write_msmarco_queries,
+    read_corpus=read_msmarco_corpus,
+    write_corpus=write_msmarco_corpus,
+    detect=looks_like_msmarco,
+    description="MS MARCO: collection.tsv, queries.<split>.tsv, qrels, qid/pid/rank runs.",
+)

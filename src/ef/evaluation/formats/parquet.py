@@ -27,14 +27,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DatasetFormatError, MissingDependencyError
+from ..interfaces import DatasetFormat
 from ._io import atomic_binary_writer, check_input
-from ._records import _ranked_scores, format_score
+from ._records import format_score, ranked_docs
 from .frames import qrels_of_table, run_columns_of_table, run_of_table
 
 if TYPE_CHECKING:
-    from .trec_fast import RunColumns
+    from .trec.fast import RunColumns
 
 __all__ = [
+    "FORMAT",
     "looks_like_parquet",
     "read_parquet_qrels",
     "read_parquet_rows",
@@ -150,12 +152,12 @@ def write_parquet_run(
     scores: list[float] = []
     for query_id, ranked in run.items():
         qid = _id("query id", query_id)
-        ordered = _ranked_scores(query_id, ranked)
+        ordered = ranked_docs(query_id, ranked)
         given = ranked if isinstance(ranked, Mapping) else None
         for rank, doc_id in enumerate(ordered):
             docs.append(_id("doc id", doc_id))
             queries.append(qid)
-            if given is not None:  # a finite number: _ranked_scores checked it
+            if given is not None:  # a finite number: ranked_docs checked it
                 scores.append(float(given[doc_id]))
             else:
                 scores.append(float(len(ordered) - rank))
@@ -193,3 +195,19 @@ def write_parquet_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) ->
         {"q_id": queries, "doc_id": docs, "score": values},
         {"q_id": pl.String, "doc_id": pl.String, "score": kind},
     )
+
+
+#: The format's declaration, which ``default_plugins/formats.py`` registers.
+FORMAT = DatasetFormat(
+    name="parquet",
+    read_qrels=read_parquet_qrels,
+    write_qrels=write_parquet_qrels,
+    read_run=read_parquet_run,
+    read_run_columns=read_parquet_run_columns,
+    write_run=write_parquet_run,
+    detect=looks_like_parquet,
+    description=(
+        "Parquet runs and qrels: q_id, doc_id, score columns (ranx's), or "
+        "ir_measures' or PyTerrier's."
+    ),
+)

@@ -21,11 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidSampleError
+from ..interfaces import DatasetFormat
 from ..types import SAMPLE_FIELDS, sample_where, validate_sample
 from ._io import atomic_writer, format_error, json_lines, load_json, parse_json, read_text
 
 __all__ = [
+    "CSV_FORMAT",
     "EXTRA_KEYS",
+    "JSONL_FORMAT",
     "OLD_RAGAS_NAMES",
     "check_sample_keys",
     "looks_like_csv_samples",
@@ -270,3 +273,20 @@ def _to_cell(value: Any) -> str:
     if isinstance(value, (list, tuple, Mapping)):
         return json.dumps(value if not isinstance(value, tuple) else list(value))
     return str(value)
+
+
+#: The two formats' declarations, which ``default_plugins/formats.py`` registers.
+JSONL_FORMAT = DatasetFormat(
+    name="rag_jsonl",
+    read_samples=read_jsonl_samples,
+    write_samples=write_jsonl_samples,
+    detect=looks_like_jsonl_samples,
+    description="RAG samples, one JSON object per line (as Ragas' to_jsonl writes).",
+)
+CSV_FORMAT = DatasetFormat(
+    name="rag_csv",
+    read_samples=read_csv_samples,
+    write_samples=write_csv_samples,
+    detect=looks_like_csv_samples,
+    description="RAG samples, one per CSV row; list fields as JSON (or Python) lists.",
+)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..formats.trec_fast import RunColumns
+from ..formats.trec.fast import RunColumns
 from ..hits import JudgedHits
 from .order import order, ranking_of, refuse_repeats, tie_break
 
@@ -160,7 +160,7 @@ class _SeriesDocs:
 
 
 class _BytesDocs:
-    """A fixed-width byte column (:mod:`ef.evaluation.formats.trec_bytes`): ids compare as
+    """A fixed-width byte column (:mod:`ef.evaluation.formats.trec.bytes_reader`): ids compare as
     their bytes (NUL-padded: an id holds none), which is strcmp's order and str's."""
 
     def __init__(self, docs: npt.NDArray[np.bytes_], hashes: Hashes | None = None) -> None:
@@ -171,7 +171,7 @@ class _BytesDocs:
         return [doc.decode() for doc in self.docs[rows].tolist()]
 
     def hash_docs(self, docs: list[str]) -> Hashes:
-        from ..formats.trec_bytes import doc_hashes
+        from ..formats.trec.bytes_reader import doc_hashes
 
         # At the column's width: a longer id is cut, and its hash then matches no row's but
         # by a clash, which the callers' comparison of the ids themselves drops.
@@ -179,7 +179,7 @@ class _BytesDocs:
         return doc_hashes(encoded)
 
     def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
-        from ..formats.trec_bytes import doc_hashes
+        from ..formats.trec.bytes_reader import doc_hashes
 
         if self._hashes is None:
             self._hashes = doc_hashes(self.docs)

@@ -1,7 +1,7 @@
 """The TREC run reader for small and mid-size files: numpy over the file's bytes, no polars.
 
-Part of the TREC format, beside :mod:`~ef.evaluation.formats.trec_fast` (polars, for a file
-of :data:`~ef.evaluation.formats.trec_fast.SMALL_RUN_BYTES` or more, where starting polars
+Part of the TREC format, beside :mod:`~ef.evaluation.formats.trec.fast` (polars, for a file
+of :data:`~ef.evaluation.formats.fast.SMALL_RUN_BYTES` or more, where starting polars
 pays for itself): :func:`read_columns` picks one of the two by the file's size. This one
 reads the file into memory and finds its fields with numpy, without a Python object per
 line: the query ids, doc ids and scores become fixed-width byte columns (``S8``: a
@@ -11,7 +11,7 @@ theirs by numpy as ``float()`` parses them.
 It reads only the plainest files: six fields a line, split by one space, LF line ends, no
 blank line, no ``#``, no control byte, no Unicode space or byte-order mark, scores of the
 characters ``0-9 . e E + -``, every query's lines together, no doc twice for a query.
-Anything else is None, and the reference reader (:mod:`ef.evaluation.formats.trec`) reads
+Anything else is None, and the reference reader (:mod:`ef.evaluation.formats.trec.reader`) reads
 the file, with its numbers and its errors naming the file and line.
 
 >>> import tempfile
@@ -34,8 +34,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import trec_fast
-from ._io import open_binary
+from .._io import open_binary
+from . import fast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,20 +54,20 @@ _MULTIPLIER = 0x9E3779B97F4A7C15  # a 64-bit odd constant: multiplying spreads t
 POLARS_AFTER_DECLINE_BYTES = 2 << 20
 
 
-def read_columns(path: Path) -> trec_fast.RunColumns | None:
+def read_columns(path: Path) -> fast.RunColumns | None:
     """A TREC run's columns by the fast reader its size calls for: polars from
-    :data:`~ef.evaluation.formats.trec_fast.SMALL_RUN_BYTES` (gzipped: its text's estimated
+    :data:`~ef.evaluation.formats.fast.SMALL_RUN_BYTES` (gzipped: its text's estimated
     size), numpy below, and polars again from :data:`POLARS_AFTER_DECLINE_BYTES` where numpy's
     declines; None where they decline (the reference reader reads it)."""
-    if trec_fast.worth_starting_polars(path):
-        return trec_fast.read_trec_columns(path)
+    if fast.worth_starting_polars(path):
+        return fast.read_trec_columns(path)
     columns = read_trec_bytes(path)
-    if columns is None and trec_fast.worth_starting_polars(path, POLARS_AFTER_DECLINE_BYTES):
-        return trec_fast.read_trec_columns(path)
+    if columns is None and fast.worth_starting_polars(path, POLARS_AFTER_DECLINE_BYTES):
+        return fast.read_trec_columns(path)
     return columns
 
 
-def read_trec_bytes(path: Path) -> trec_fast.RunColumns | None:
+def read_trec_bytes(path: Path) -> fast.RunColumns | None:
     """The columns of a plain 6-column TREC run read with numpy (see the module), or None
     for a file the reference reader must read: a missing, damaged or empty file too."""
     try:
@@ -80,7 +80,7 @@ def read_trec_bytes(path: Path) -> trec_fast.RunColumns | None:
     return columns_of(data)
 
 
-def columns_of(data: bytes) -> trec_fast.RunColumns | None:
+def columns_of(data: bytes) -> fast.RunColumns | None:
     """The run's columns from a file's bytes, or None (see the module).
 
     >>> columns_of(b"q1 Q0 d1 1 1e2 t").scores.tolist(), columns_of(b"q1 Q0 d1 1 nan t")
@@ -107,9 +107,9 @@ def columns_of(data: bytes) -> trec_fast.RunColumns | None:
         return None  # a query's lines are not together: the reference reader merges them
     offsets = np.r_[begins, n].astype(np.int64)
     hashes = doc_hashes(docs)
-    if trec_fast._repeats_a_doc(offsets, hashes, docs):
+    if fast._repeats_a_doc(offsets, hashes, docs):
         return None  # the reference reader names the line
-    return trec_fast.RunColumns(query_ids, offsets, scores, docs, hashes)
+    return fast.RunColumns(query_ids, offsets, scores, docs, hashes)
 
 
 def _fields(view: npt.NDArray[np.uint8], data: bytes) -> npt.NDArray[np.int32] | None:
@@ -148,7 +148,7 @@ def _plain_text(data: bytes) -> bool:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    return trec_fast._DOUBTFUL.search(data) is None
+    return fast._DOUBTFUL.search(data) is None
 
 
 def _separators(view: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
@@ -219,7 +219,7 @@ def _scores(
 
 def doc_hashes(docs: npt.NDArray[np.bytes_]) -> npt.NDArray[np.uint64]:
     """A 64-bit hash of each id of a fixed-width byte column, its upper bits well spread
-    (equal ids, equal hashes; :func:`~ef.evaluation.formats.trec_fast._repeats_a_doc` and the
+    (equal ids, equal hashes; :func:`~ef.evaluation.formats.fast._repeats_a_doc` and the
     run table compare the ids themselves where two hashes are equal).
 
     >>> import numpy as np

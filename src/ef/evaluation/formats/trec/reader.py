@@ -1,4 +1,4 @@
-"""The TREC formats: qrels, runs, topics, TREC-text documents, and a directory of them.
+"""The TREC readers: qrels, runs, topics, TREC-text documents, and a directory of them.
 
 * qrels: ``qid iter docno rel`` (4 columns, ``iter`` ignored, integer ``rel``);
 * runs: ``qid Q0 docno rank score tag`` (6 columns; the rank is ignored, as trec_eval does);
@@ -16,45 +16,45 @@ A line whose first non-blank character is ``#`` is a comment, as in trec_eval 10
 
 from __future__ import annotations
 
-import contextlib
-import json
+import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import attrs
 
-from ..dataset import Dataset, Document, DocumentStream, QueryTexts, extra_of
-from ..errors import DatasetFormatError
-from ._io import (
-    atomic_writer,
-    first_line,
-    format_error,
-    json_lines,
-    numbered_lines,
-    once_each,
-    read_text,
-)
-from ._records import (
-    check_id,
-    is_trec_run_line,
+from ...dataset import Dataset, Document, DocumentStream, QueryTexts, extra_of
+from ...errors import DatasetFormatError
+from .._io import first_line, format_error, json_lines, numbered_lines, open_binary, read_text
+from .._records import (
+    add_to_run,
+    data_lines,
+    empty_file,
+    is_qrels_shape,
+    is_run_shape,
     merge_texts,
+    parse_grade,
+    parse_score,
+    read_id,
     read_id_texts,
-    read_qrels_lines,
     split_fields,
-    write_id_texts_to,
-    write_qrels_to,
 )
 
 __all__ = [
+    "QRELS_COLUMNS",
+    "RUN_COLUMNS",
+    "is_trec_run_line",
     "iter_trec_documents",
+    "last_run_tag",
     "looks_like_trec",
+    "looks_like_trec_run",
     "meta_path",
+    "read_qrels_lines",
+    "read_run_lines",
+    "read_trec_corpus",
     "read_trec_dataset",
     "read_trec_topics",
-    "write_trec_dataset",
-    "write_trec_documents",
 ]
 
 # The tags that end a topic field; nothing else counts, so "<" inside a title is text.
@@ -114,27 +114,6 @@ def _unmatched(meta_file: Path, meta: Mapping[str, tuple[int, Any]], ids: Iterab
         raise format_error(
             meta_file, meta[item_id][0], f"_id {item_id!r} is not in the file beside it"
         )
-
-
-def _meta_line(item_id: str, extra: Mapping[str, Any]) -> str:
-    if "_id" in extra:
-        raise DatasetFormatError(f"{item_id!r}: an extra field may not be called '_id'")
-    return json.dumps({"_id": item_id, **extra}) + "\n"
-
-
-@contextlib.contextmanager
-def _sidecar(path: Path) -> Iterator[list[str]]:
-    """Lines for ``path``'s sidecar, collected while the file is written; written with the
-    file (or a stale sidecar removed) when the block ends without an error."""
-    lines: list[str] = []
-    yield lines
-    meta = meta_path(path)
-    if lines:
-        with atomic_writer(meta) as out:
-            out.writelines(lines)
-    else:
-        # The file it described is being replaced: it would attach old fields to new data.
-        meta.unlink(missing_ok=True)
 
 
 def _sgml_topics(path: Path, text: str) -> dict[str, str]:
@@ -271,47 +250,6 @@ def _document(path: Path, line_no: int, block: str, seen: set[str]) -> Document:
     return Document(doc_id, title or "", text)
 
 
-# <DOCNO> may appear in a text: the reader takes the first one, which the writer puts first.
-_FORBIDDEN_IN_TEXT = re.compile(r"</?(DOC|TEXT|TITLE|HEAD)>", re.IGNORECASE)
-
-
-def _document_block(doc: Document) -> str:
-    doc_id = check_id("doc id", doc.id)
-    for field, value in (("title", doc.title), ("text", doc.text)):
-        if _FORBIDDEN_IN_TEXT.search(value):
-            raise DatasetFormatError(
-                f"document {doc.id!r}: its {field} holds a TREC tag (<DOC>, <TEXT>, <TITLE> "
-                "or <HEAD>), which TREC text cannot store; write BEIR (JSON lines)"
-            )
-        if "\r" in value:
-            raise DatasetFormatError(
-                f"document {doc.id!r}: its {field} holds a carriage return, which TREC text "
-                "cannot keep (line ends are read as line breaks); write BEIR (JSON lines)"
-            )
-    title = f"<TITLE>\n{doc.title}\n</TITLE>\n" if doc.title else ""
-    return f"<DOC>\n<DOCNO>{doc_id}</DOCNO>\n{title}<TEXT>\n{doc.text}\n</TEXT>\n</DOC>\n"
-
-
-def write_trec_documents(path: Path, documents: Iterable[Document]) -> None:
-    """Write documents as TREC text, atomically, streaming them one at a time; their other
-    fields (``Document.extra``) go to the sidecar :func:`meta_path` names."""
-    # The sidecar is written first (inner), so an error in it leaves neither file.
-    with atomic_writer(path) as out, _sidecar(path) as meta:
-        _write_documents(out, documents, meta)
-
-
-def _write_documents(out: IO[str], documents: Iterable[Document], meta: list[str]) -> None:
-    for doc in once_each(documents, lambda doc: doc.id, "document"):
-        out.write(_document_block(doc))
-        if doc.extra:
-            meta.append(_meta_line(doc.id, doc.extra))
-
-
-def _write_topics(out: IO[str], queries: Mapping[str, str], meta: list[str]) -> None:
-    write_id_texts_to(out, queries.items(), "query")
-    meta.extend(_meta_line(qid, fields) for qid, fields in extra_of(queries).items())
-
-
 # A dataset directory.
 
 _CORPUS_NAMES = ("corpus.trec", "corpus.trec.gz", "corpus.txt", "corpus.txt.gz")
@@ -356,24 +294,6 @@ def read_trec_dataset(path: Path) -> Dataset:
     return Dataset(documents, QueryTexts(texts, extra=extra), qrels)
 
 
-def write_trec_dataset(path: Path, dataset: Dataset) -> None:
-    """Write ``corpus.trec``, ``topics.tsv`` and one ``qrels.<split>.txt`` per split, and the
-    sidecars ``corpus.meta.jsonl`` and ``topics.meta.jsonl`` when there are fields to keep."""
-    path.mkdir(parents=True, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        # Each file is renamed into place only when all of them were written.
-        corpus, topics, *qrels_outs = (
-            stack.enter_context(atomic_writer(path / name))
-            for name in ("corpus.trec", "topics.tsv", *(f"qrels.{s}.txt" for s in dataset.qrels))
-        )
-        corpus_meta = stack.enter_context(_sidecar(path / "corpus.trec"))
-        topics_meta = stack.enter_context(_sidecar(path / "topics.tsv"))
-        _write_documents(corpus, dataset.corpus, corpus_meta)
-        _write_topics(topics, dataset.queries, topics_meta)
-        for out, qrels in zip(qrels_outs, dataset.qrels.values(), strict=True):
-            write_qrels_to(out, qrels)
-
-
 def looks_like_trec(path: Path) -> bool:
     """True for a TREC dataset directory, or a file whose first line is TREC qrels, run or SGML."""
     if path.is_dir():
@@ -411,8 +331,139 @@ def read_trec_corpus(path: Path) -> DocumentStream:
     return DocumentStream(lambda: iter_trec_documents(file))
 
 
-def write_trec_topics(path: Path, queries: Mapping[str, str]) -> None:
-    """Write topics as ``qid<TAB>text`` lines (the form that keeps any one-line text exact);
-    the queries' other fields (:func:`~ef.evaluation.dataset.extra_of`) go to the sidecar."""
-    with atomic_writer(path) as out, _sidecar(path) as meta:
-        _write_topics(out, queries, meta)
+# Qrels and runs: a record a line.
+
+QRELS_COLUMNS = "query-id iteration doc-id relevance"
+
+
+RUN_COLUMNS = "query-id Q0 doc-id rank score run-tag"
+
+
+def is_trec_run_line(fields: list[str]) -> bool:
+    """True for the fields of a TREC run line (``qid Q0 docno rank score tag``).
+
+    >>> is_trec_run_line(split_fields("q1 Q0 d1 1 2.5 bm25"))
+    True
+    >>> is_trec_run_line(split_fields("q1 0 d1 1"))
+    False
+    """
+    return len(fields) == 6 and fields[1] == "Q0"
+
+
+def _columns_problem(fields: list[str], count: int, columns: str) -> str:
+    """``expected COUNT columns (COLUMNS), got N``, and what the line is if it has the other
+    file's columns: a run given as the qrels, or the qrels as the run, is the usual cause.
+
+    >>> _columns_problem(["q1", "Q0", "d1", "1", "2.5", "bm25"], 4, QRELS_COLUMNS)
+    'expected 4 columns (query-id iteration doc-id relevance), got 6: a TREC run line \
+(query-id Q0 doc-id rank score run-tag), not a judgement'
+    """
+    problem = f"expected {count} columns ({columns}), got {len(fields)}"
+    if columns == QRELS_COLUMNS and is_trec_run_line(fields):
+        return f"{problem}: a TREC run line ({RUN_COLUMNS}), not a judgement"
+    if columns == RUN_COLUMNS and len(fields) == 4 and fields[1] != "Q0":
+        return f"{problem}: a qrels line ({QRELS_COLUMNS}), not a ranked doc"
+    return problem
+
+
+def read_qrels_lines(
+    path: Path, *, allow_empty: bool = False, hash_data: bool = False
+) -> dict[str, dict[str, int]]:
+    """``{query_id: {doc_id: grade}}`` from a 4-column TREC qrels file.
+
+    An empty file is an error unless ``allow_empty`` (a dataset's split may have no judgement).
+    A ``#`` line with a qrels line's shape is data if ``hash_data`` (trec_eval 9.0.8's rule),
+    else a comment with an :class:`~ef.evaluation.InputWarning` (:func:`data_lines`).
+    """
+    qrels: dict[str, dict[str, int]] = {}
+    for line_no, line in data_lines(path, is_qrels_shape, hash_data=hash_data):
+        fields = split_fields(line)
+        if len(fields) != 4:
+            raise format_error(path, line_no, _columns_problem(fields, 4, QRELS_COLUMNS), line)
+        query_id, _, doc_id, field = fields
+        read_id("query id", query_id, path, line_no, line)
+        read_id("doc id", doc_id, path, line_no, line)
+        grade = parse_grade(field, path, line_no, line)
+        judged = qrels.setdefault(query_id, {})
+        if doc_id in judged:
+            raise format_error(
+                path, line_no, f"doc {doc_id!r} is judged twice for query {query_id!r}", line
+            )
+        judged[doc_id] = grade
+    if not qrels and not allow_empty:
+        raise empty_file(path, f"qrels lines ({QRELS_COLUMNS})")
+    return qrels
+
+
+def read_run_lines(path: Path, *, hash_data: bool = False) -> dict[str, dict[str, float]]:
+    """``{query_id: {doc_id: score}}`` from a 6-column TREC run; the rank column is ignored.
+
+    Columns after the sixth are ignored, as trec_eval ignores them. A ``#`` line with a run
+    line's shape is data if ``hash_data`` (trec_eval 9.0.8's rule), else a comment with an
+    :class:`~ef.evaluation.InputWarning` (:func:`data_lines`).
+    """
+    run: dict[str, dict[str, float]] = {}
+    for line_no, line in data_lines(path, is_run_shape, hash_data=hash_data):
+        fields = split_fields(line)
+        if len(fields) < 6:
+            raise format_error(path, line_no, _columns_problem(fields, 6, RUN_COLUMNS), line)
+        score = parse_score(fields[4], path, line_no, line)
+        add_to_run(run, fields[0], fields[2], score, (path, line_no, line))
+    if not run:
+        raise empty_file(path, f"run lines ({RUN_COLUMNS})")
+    return run
+
+
+def last_run_tag(path: Path, *, hash_data: bool = False) -> str | None:
+    """The run tag (6th column) of the last run line of a TREC run file: the ``runid`` that
+    trec_eval prints. None if that line has fewer than 6 columns. Read from the end of a
+    plain file, so that a large run is not read again. A ``#`` line of a run line's shape
+    is a run line if ``hash_data`` (trec_eval 9.0.8), a comment if not.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     run = Path(tmp, "run.txt")
+    ...     _ = run.write_text("q1 Q0 d1 1 2.5 first\\nq1 Q0 d2 2 1.5 second\\n\\n# a note\\n")
+    ...     last_run_tag(run)
+    'second'
+    """
+    with open_binary(path) as handle:
+        if isinstance(handle, io.BufferedReader):
+            size = handle.seek(0, io.SEEK_END)
+            tail, start = b"", size
+            while start > 0:
+                start = max(0, start - (1 << 16))
+                handle.seek(start)
+                tail = handle.read(size - start)
+                found = _last_line(tail, whole=start == 0, hash_data=hash_data)
+                if found is not None:
+                    return _tag_of(found)
+            return None
+        tail, cut = b"", False  # gzip: read through, keeping the last megabyte
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            tail += block
+            if len(tail) > 1 << 21:
+                tail, cut = tail[-(1 << 20) :], True
+        found = _last_line(tail, whole=not cut, hash_data=hash_data)
+        return None if found is None else _tag_of(found)
+
+
+def _last_line(data: bytes, *, whole: bool, hash_data: bool = False) -> bytes | None:
+    """The last line of ``data`` that is neither blank nor a comment (with ``hash_data``, a
+    ``#`` line of a run line's shape is no comment); None if there is none (or, unless
+    ``whole``, if the first line of ``data`` might be cut)."""
+    lines = data.split(b"\n")
+    if not whole:
+        lines = lines[1:]
+    for line in reversed(lines):
+        stripped = line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            return line
+        if hash_data and stripped and is_run_shape(split_fields(line.decode("utf-8", "replace"))):
+            return line
+    return None
+
+
+def _tag_of(line: bytes) -> str | None:
+    fields = split_fields(line.decode("utf-8", errors="replace"))
+    return fields[5] if len(fields) >= 6 else None

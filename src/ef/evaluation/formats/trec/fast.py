@@ -1,9 +1,9 @@
 """The fast reader of large TREC run files: polars, where it reads exactly as the reference
-reader (:mod:`~ef.evaluation.formats.trec_bytes` reads the smaller ones, with numpy).
+reader (:mod:`~ef.evaluation.formats.trec.bytes_reader` reads the smaller ones, with numpy).
 
 Part of the TREC format: :func:`~ef.evaluation.formats.files.read_run_columns` asks it for a
 file the ``trec`` format claims, and falls back to the reference reader
-(:mod:`ef.evaluation.formats.trec`) whenever polars might split a line differently, so the
+(:mod:`ef.evaluation.formats.trec.reader`) whenever polars might split a line differently, so the
 numbers and the errors are the reference reader's. polars is a dependency, imported here
 when a run is read; without it (an install without dependencies) every file goes to the
 reference reader.
@@ -25,8 +25,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from . import digests
-from ._io import open_binary
+from .. import digests
+from .._io import open_binary
 
 if TYPE_CHECKING:
     import hashlib
@@ -46,7 +46,7 @@ Ints = npt.NDArray[np.int64]
 class RunColumns:
     """A run as plain columns: query ids in file order, each query's row offsets, the
     scores, the doc ids (a polars Series with their 64-bit hashes, a numpy byte column with
-    theirs, :mod:`.trec_bytes`, or a list of str with no hashes: a table's,
+    theirs, :mod:`.bytes_reader`, or a list of str with no hashes: a table's,
     :mod:`ef.evaluation.formats.frames`)."""
 
     query_ids: list[str]
@@ -66,7 +66,7 @@ _DOUBTFUL = re.compile(
 )
 _CHUNK = 1 << 22  # bytes per numpy pass: 4 MB keeps the temporaries small
 
-#: Below this size, a run file is read by the numpy reader (:mod:`.trec_bytes`), and by
+#: Below this size, a run file is read by the numpy reader (:mod:`.bytes_reader`), and by
 #: the reference reader where that one declines; from it, by polars. Starting polars costs
 #: about 0.1 s and 60 MB; the numpy reader holds about 2.2 times the file's bytes. Measured
 #: on SciFact's BM25 run copied 1, 2 and 4 times (16, 35 and 69 MB; imports and read in a
@@ -208,7 +208,7 @@ def hashed_data(data: bytes | mmap.mmap) -> bool:
     >>> hashed_data(b"q1 Q0 d1 1 0.9 t\\n#5 Q0 d2 1 0.9 t")
     True
     """
-    from ._records import is_run_shape, split_fields
+    from .._records import is_run_shape, split_fields
 
     for start in _comment_starts(data):
         end = data.find(b"\n", start)
@@ -351,7 +351,7 @@ def _repeats_a_doc(offsets: Ints, hashes: npt.NDArray[np.uint64], docs: Any) -> 
         clash = np.any(block[:, 1:] == block[:, :-1], axis=1)
         for i in which[clash].tolist():
             start, stop = int(offsets[i]), int(offsets[i + 1])
-            if isinstance(docs, np.ndarray):  # a byte column (formats.trec_bytes)
+            if isinstance(docs, np.ndarray):  # a byte column (formats.trec.bytes_reader)
                 seen = docs[start:stop].tolist()
             else:  # a polars Series
                 seen = docs.slice(start, stop - start).to_list()

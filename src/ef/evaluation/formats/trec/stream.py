@@ -3,7 +3,7 @@
 Every TREC tool writes a run grouped by query. :func:`iter_trec_batches` reads such a file a
 block at a time, cuts each block before the query it ends in (that query
 starts the next block), and gives the fast reader's columns
-(:class:`~ef.evaluation.formats.trec_fast.RunColumns`) of each: the same parse and the same
+(:class:`~ef.evaluation.formats.trec.fast.RunColumns`) of each: the same parse and the same
 checks, block by block, with the byte checks and the file's sha256 in a thread beside the
 parse. Memory holds one block, whatever the size of the file.
 
@@ -28,9 +28,9 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import digests
-from ._io import open_binary
-from .trec_fast import RunColumns, _Beside, _columns, _parse, hashed_data
+from .. import digests
+from .._io import open_binary
+from .fast import RunColumns, _Beside, _columns, _parse, hashed_data
 
 __all__ = ["NotStreamable", "iter_trec_batches"]
 
