@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import os
 import warnings
@@ -31,6 +30,7 @@ from .shards import check_executor
 from .streamed import streamed_evaluation
 
 if TYPE_CHECKING:
+    import concurrent.futures as cf
     from pathlib import Path
 
     from ..engine.scoring import Measure

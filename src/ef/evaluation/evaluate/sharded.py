@@ -22,7 +22,6 @@ run read whole) and sending it out are this module's.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import glob
 import os
 from collections.abc import Iterator, Sequence
@@ -56,6 +55,8 @@ from .streamed import batched_evaluation
 from .swapped import check_not_swapped
 
 if TYPE_CHECKING:
+    import concurrent.futures as cf
+
     from ..plugin_engine.registry import Registry
     from ..types import Averaging, DataFrameLike, Qrels, TiePolicy
     from .inputs import Columns
