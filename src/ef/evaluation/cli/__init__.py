@@ -18,17 +18,32 @@ __all__ = ["cli", "main", "trec_eval_main"]
 
 
 def main() -> None:
-    """Run ``ef-eval`` with the process arguments."""
+    """Run ``ef-eval`` with the process arguments; the process ends with it."""
     from ._app import cli
 
-    cli(prog_name="ef-eval")
+    try:
+        cli(prog_name="ef-eval")
+    finally:
+        _before_exit()
 
 
 def trec_eval_main() -> None:
-    """Run ``ef-trec-eval`` with the process arguments."""
+    """Run ``ef-trec-eval`` with the process arguments; the process ends with it."""
     from ._trec_eval import trec_eval_main as run
 
-    run()
+    try:
+        run()
+    finally:
+        _before_exit()
+
+
+def _before_exit() -> None:
+    """Spare the interpreter's shutdown its garbage collections over every object loaded
+    (numpy's, click's, ef's, ...): 30 to 40 ms of a small run's 0.2 s. What is frozen is
+    still freed as the modules are cleared; only cycles stay, as the process ends."""
+    import gc
+
+    gc.freeze()
 
 
 def __getattr__(name: str) -> click.Group:

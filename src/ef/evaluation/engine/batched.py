@@ -395,10 +395,10 @@ def batched_scores(
     :data:`STREAM_FROM`, of another format, or cannot be read in batches exactly. ``shown``
     names the file in a warning (the URL of a local copy), which points ``stacklevel``
     frames above this function (1: its caller)."""
-    from ..formats.trec.stream import NotStreamable
-
     if not streamable(path, run_format, registry):
         return None
+    from ..formats.trec.stream import NotStreamable  # numpy: once the run is large enough
+
     try:
         return merge_batches(
             scored_parts(

@@ -44,7 +44,6 @@ from ..formats.frames import (
 from ..formats.parquet import read_parquet_rows
 from ..formats.remote import is_url, local_copy, named_as
 from ..runs.ranked import RankedLists
-from .swapped import check_not_swapped
 
 if TYPE_CHECKING:
     from ..plugin_engine.registry import Registry
@@ -287,10 +286,14 @@ def load_inputs(
     check_run_shape(run)
     judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
     table = run_value(run, registry, run_format, columns=run_columns)
-    if check_swapped:
+    if check_swapped:  # swapped.py loads where a check applies: never for two files of lines
         if isinstance(run, Mapping):
+            from .swapped import check_not_swapped
+
             check_not_swapped(run, judged)
         elif tabular(run, run_format, registry) or tabular(qrels, qrels_format, registry):
+            from .swapped import check_not_swapped
+
             # Files of lines are told apart by their readers. Two DataFrames keep the types
             # of their value columns, which reading loses (2.0 as a grade reads as 2).
             types = None
@@ -301,6 +304,8 @@ def load_inputs(
                 )
             check_not_swapped(table, judged, types=types)
         elif not isinstance(qrels, (str, os.PathLike)):
+            from .swapped import check_not_swapped
+
             check_not_swapped(run, judged)
     check_overlap(table, judged, averaging)
     return table, judged

@@ -30,7 +30,6 @@ instead: ProcessPoolExecutor(max_workers=N, mp_context=multiprocessing.get_conte
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import os
 import sys
@@ -39,6 +38,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import concurrent.futures as cf
     from multiprocessing.connection import Connection
 
 __all__ = ["check_start_method", "process_pool", "start_method"]
@@ -71,6 +71,10 @@ def check_start_method(executor: object) -> None:
     3.13 on Linux (``ProcessPoolExecutor()`` with no ``mp_context``): its workers can wait
     forever once threads run in this process (see the module's docstring). Any other
     executor passes."""
+    if executor is None:
+        return
+    import concurrent.futures as cf  # multiprocessing and more: only once an executor is given
+
     if isinstance(executor, cf.ProcessPoolExecutor) and start_method(executor) == "fork":
         raise ValueError(
             "executor= is a process pool started by fork, which can deadlock once polars' or "
@@ -99,6 +103,7 @@ def process_pool(workers: int) -> Iterator[cf.ProcessPoolExecutor]:
     process can write to: when this process is gone, even killed, the pipe reaches its end
     and the worker exits, so no worker, and then neither the forkserver nor the resource
     tracker, outlives it."""
+    import concurrent.futures as cf
     import multiprocessing
 
     context = multiprocessing.get_context(safe_start_method())

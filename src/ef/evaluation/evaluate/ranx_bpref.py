@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine.id_forms import shown_ids
-from ..engine.profiles import ranx_bpref_undefined
 from ..errors import InputWarning
 
 if TYPE_CHECKING:
@@ -44,6 +43,8 @@ def warn_ranx_bpref(
 ) -> None:
     """Warn (``stacklevel`` frames up, as :func:`warnings.warn` counts) when a bpref asked
     for under the ``ranx`` profile is one that ranx itself leaves as 0/0 on some query."""
+    from ..engine.profiles import ranx_bpref_undefined  # under the ranx profile only
+
     levels = {dict(m.params).get("rel") or 1 for m in measures if m.metric.name == "bpref"}
     for level in sorted(levels):
         undefined = ranx_bpref_undefined(table, qrels, level)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import os
 import warnings
@@ -11,7 +10,6 @@ from typing import TYPE_CHECKING, Literal
 
 from ..engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from ..engine.options import Scoring
-from ..engine.profiles import evaluate_with_profile
 from ..engine.score_order import score_order
 from ..engine.scoring import evaluation, resolve_measures, score_rankings
 from ..errors import ProfileRefused
@@ -31,6 +29,7 @@ from .shards import check_executor
 from .streamed import streamed_evaluation
 
 if TYPE_CHECKING:
+    import concurrent.futures as cf
     from pathlib import Path
 
     from ..engine.scoring import Measure
@@ -381,6 +380,8 @@ def _profile_report(
     progress: Progress,
 ) -> RetrievalEvalReport:
     """The report of ``profile``'s tool on the run read whole: its rules, rule by rule."""
+    from ..engine.profiles import evaluate_with_profile  # with a profile only
+
     if profile == "ranx":
         warn_ranx_bpref(table, judged, measures, stacklevel=3)  # at evaluate_run's caller
     with phase(progress, "scoring", len(measures)) as step:
@@ -447,6 +448,8 @@ def empty_run_report(
     >>> report.metrics, report.missing
     ({'map@all': 0.0}, ('q1', 'q2'))
     """
+    from ..engine.profiles import evaluate_with_profile
+
     registry = registry_or_default(registry)
     measures = resolve_measures(metrics, k_values, registry)
     judged = load_qrels(qrels, registry)

@@ -22,7 +22,6 @@ run read whole) and sending it out are this module's.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import glob
 import os
 from collections.abc import Iterator, Sequence
@@ -53,9 +52,10 @@ from ..progress import Progress, phase
 from ..runs.packed import packed_qrels
 from .inputs import load_qrels, load_run, tabular
 from .streamed import batched_evaluation
-from .swapped import check_not_swapped
 
 if TYPE_CHECKING:
+    import concurrent.futures as cf
+
     from ..plugin_engine.registry import Registry
     from ..types import Averaging, DataFrameLike, Qrels, TiePolicy
     from .inputs import Columns
@@ -144,6 +144,8 @@ def score_shard(
             return batched
         table = load_run(path, registry, run_format, columns=run_columns)
         if check_swapped and tabular(path, run_format, registry):
+            from .swapped import check_not_swapped
+
             # Files of lines are told apart by their readers. stacklevel: score_shard's caller.
             check_not_swapped(table, qrels, stacklevel=stacklevel + 3)
         return score_batch(

@@ -8,7 +8,6 @@ report the shards concatenated into one file give.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, TypeAlias
@@ -24,6 +23,8 @@ from .report import retrieval_report
 from .sharded import sharded_evaluation, shards_of
 
 if TYPE_CHECKING:
+    import concurrent.futures as cf
+
     from ..types import Averaging, DataFrameLike, Qrels, TiePolicy
 
 __all__ = ["check_executor", "evaluate_shards", "shard_paths"]
@@ -154,5 +155,9 @@ def shard_paths(paths_or_glob: object) -> list[str]:
 
 def check_executor(executor: object) -> None:
     """Refuse an ``executor`` that is neither None nor a :class:`concurrent.futures.Executor`."""
-    if executor is not None and not isinstance(executor, cf.Executor):
+    if executor is None:
+        return
+    import concurrent.futures as cf  # logging and more: only once an executor is given
+
+    if not isinstance(executor, cf.Executor):
         raise ValueError(f"executor must be a concurrent.futures.Executor, got {executor!r}")

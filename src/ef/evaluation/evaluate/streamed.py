@@ -65,11 +65,11 @@ def streamed_evaluation(
     :class:`~ef.evaluation.InputWarning` saying how to sort it. Its doc ids are checked
     once every batch is scored, before the report (unless ``scoring.check_doc_ids`` is False).
     """
-    from ..formats.trec.stream import NotStreamable
-
     source = Path(path)
     if not streamable(source, run_format, registry):
         return None
+    from ..formats.trec.stream import NotStreamable  # numpy: once the run is large enough
+
     # Kept while every batch is scored: packed, a few arrays instead of an object per grade.
     # Loaded here, so that nothing holds the dicts once packed: a caller that kept them to
     # spare a run read whole after all a second read made XL's peak 359 MB instead of 284.

@@ -20,8 +20,6 @@ the functions that need them.
 
 from __future__ import annotations
 
-import csv
-import html
 import io
 import json
 import math
@@ -218,6 +216,8 @@ def plain_text(table: Table) -> str:
 
 
 def _markdown(table: Table) -> str:
+    import html  # here and below: the terminal table needs neither html nor csv
+
     lines = [f"**{table.title}**", ""] if table.title else []
     lines.append("| " + " | ".join(table.header) + " |")
     lines.append(
@@ -265,6 +265,8 @@ def _latex(table: Table) -> str:
 
 
 def _csv(table: Table) -> str:
+    import csv
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(table.header)
@@ -330,6 +332,8 @@ _HTML_STYLE = "".join(
 
 
 def _html_block(table: Table) -> str:
+    import html
+
     marked = {column for (_, column), marks in table.marks.items() if marks}
 
     def kind(column: int) -> str:
