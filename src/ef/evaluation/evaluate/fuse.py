@@ -326,8 +326,11 @@ def method_params(
     *,
     weights: Sequence[float] | None = None,
     params: Mapping[str, Any] | None = None,
+    training: bool = False,
 ) -> dict[str, Any]:
-    """Every parameter of ``method``, at the value given or its default, checked.
+    """Every parameter of ``method``, at the value given or its default, checked; a required
+    or learned parameter must be given unless ``training`` (optimize_fusion searches or
+    learns it).
 
     >>> from ef.evaluation import get_registry
     >>> method_params(get_registry().fusion_method("rrf"), 2, params={"k": 10})
@@ -347,7 +350,29 @@ parameters: k.
         given["weights"] = weights
     for key in given:
         method.param(key)  # an unknown name is an UnknownNameError listing the valid ones
+    if not training:
+        _check_given(method, given)
     return {p.name: p.convert(given.get(p.name), n_runs) for p in method.params}
+
+
+def _check_given(method: FusionMethod, given: Mapping[str, Any]) -> None:
+    """A ValueError for a required or learned parameter the call does not set."""
+    for param in method.params:
+        if given.get(param.name) is not None:
+            continue
+        if param.learned:
+            raise ValueError(
+                f"fusion method {method.name!r} learns {param.name!r} from training runs and "
+                f"their qrels: best = optimize_fusion(qrels, training_runs, "
+                f"method={method.name!r}), then fuse(runs, method={method.name!r}, "
+                "params=best.params)"
+            )
+        if param.required:
+            raise ValueError(
+                f"fusion method {method.name!r} needs parameter {param.name!r} "
+                f"(params={{{param.name!r}: ...}}; it has no default, as in ranx): "
+                f"{param.description}"
+            )
 
 
 def fuse_inputs(
