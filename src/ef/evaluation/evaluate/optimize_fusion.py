@@ -135,9 +135,10 @@ def optimize_fusion(
     hits, relevant = _hit_lists(inputs, judged) if learns else ((), ())
     best: tuple[dict[str, Any], float, RunTable] | None = None
     trials: list[tuple[dict[str, Any], float]] = []
-    for values in _trials(fixed, searched):
+    for trial in _trials(fixed, searched):
+        values = trial
         if learns:
-            values = _learned(chosen, learns, values, hits, relevant, n_runs)
+            values = _learned(chosen, learns, trial, hits=hits, relevant=relevant, n_runs=n_runs)
         run = fuse_inputs(inputs, chosen, values, registry=registry)
         with warnings.catch_warnings():
             if trials:  # a warning about the inputs is given once, by the first trial
@@ -207,9 +208,7 @@ def simplex_weights(n_runs: int, step: float) -> list[tuple[float, ...]]:
     ]
 
 
-def _hit_lists(
-    inputs: FusionInputs, judged: Qrels
-) -> tuple[list[list[list[int]]], list[int]]:
+def _hit_lists(inputs: FusionInputs, judged: Qrels) -> tuple[list[list[list[int]]], list[int]]:
     """What a method's ``train`` learns from: each run's hit list on each judged query of
     the runs (1 where the doc at that rank is graded 1 or more), and each query's number of
     such docs (see :class:`~ef.evaluation.FusionMethod`)."""
@@ -229,6 +228,7 @@ def _learned(
     method: FusionMethod,
     learns: Sequence[FusionParam],
     values: Mapping[str, Any],
+    *,
     hits: Sequence[Sequence[Sequence[int]]],
     relevant: Sequence[int],
     n_runs: int,

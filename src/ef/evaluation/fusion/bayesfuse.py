@@ -16,13 +16,14 @@ Metasearch", SIGIR 2001. ``log_odds`` (1000 numbers per run, one per rank) is le
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod, FusionParam
 from ._common import candidates
 
-__all__ = ["BAYESFUSE", "BANDS", "MISSING_LOG_ODDS", "bayesfuse", "bayesfuse_train"]
+__all__ = ["BANDS", "BAYESFUSE", "MISSING_LOG_ODDS", "bayesfuse", "bayesfuse_train"]
 
 #: Where each band of ranks starts (0-based), the last number where the last one ends.
 BANDS = (0, 5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -63,7 +64,7 @@ def bayesfuse_train(
     learned = []
     for run_hits in hits:
         odds: list[float] = []
-        for start, end in zip(BANDS, BANDS[1:]):
+        for start, end in itertools.pairwise(BANDS):
             precision = 0.0
             for hit_list in run_hits:  # summed divided, as ranx sums it
                 precision += sum(hit_list[start:end]) / (end - start) / len(run_hits)

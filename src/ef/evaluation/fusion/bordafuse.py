@@ -50,4 +50,3 @@ BORDAFUSE = FusionMethod(
     "d, c = the number of candidates",
     citation="Aslam and Montague, Models for Metasearch, SIGIR 2001",
 )
-

@@ -19,9 +19,7 @@ from ..interfaces import FusionMethod, FusionParam
 __all__ = ["MAPFUSE", "mapfuse", "mapfuse_train"]
 
 
-def mapfuse(
-    rankings: Sequence[Sequence[str]], *, map_scores: Sequence[float]
-) -> dict[str, float]:
+def mapfuse(rankings: Sequence[Sequence[str]], *, map_scores: Sequence[float]) -> dict[str, float]:
     """The sum over the runs of the run's MAP over each doc's rank.
 
     >>> mapfuse([["a", "b"], ["b", "c"]], map_scores=(0.5, 0.25))

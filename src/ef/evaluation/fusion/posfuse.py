@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ..interfaces import FusionMethod, FusionParam
 
-__all__ = ["POSFUSE", "position_probs", "posfuse", "posfuse_train"]
+__all__ = ["POSFUSE", "posfuse", "posfuse_train", "position_probs"]
 
 
 def position_probs(hits: Sequence[Sequence[Sequence[int]]]) -> tuple[tuple[float, ...], ...]:

@@ -101,7 +101,6 @@ PROBFUSE = FusionMethod(
     ],
     uses="ranks",
     train=probfuse_train,
-    formula="ProbFuse(d) = sum_r P_r(k_r(d)) / k_r(d), k_r(d) = the segment of d in r, P_r "
-    "learned",
+    formula="ProbFuse(d) = sum_r P_r(k_r(d)) / k_r(d), k_r(d) = the segment of d in r, P_r learned",
     citation="Lillis, Toolan, Collier and Dunnion, ProbFuse, SIGIR 2006",
 )
