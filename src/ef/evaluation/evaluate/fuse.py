@@ -86,14 +86,17 @@ def fuse(
         runs: the runs, each a ``{qid: {doc: score}}`` mapping, ranked lists ``{qid: [doc,
             ...]}``, a :class:`~ef.evaluation.RunTable` or the path of a run file; a mapping
             ``{name: run}`` names them in messages.
-        method: a fusion method of the registry (``ef-eval fusions`` lists them): ``"rrf"``,
-            ``"sum"``, ``"mnz"``, ``"max"``, ``"min"``, ``"anz"``, ``"wsum"`` (the default,
-            as ranx's) or ``"isr"``.
+        method: a fusion method of the registry (``ef-eval fusions`` lists them): ranx's
+            25 under ranx's names, ``"wsum"`` (the default, as ranx's), ``"rrf"``,
+            ``"sum"``, ``"mnz"``, ``"bordafuse"``, ``"condorcet"``, ... A supervised one
+            (``"probfuse"``, ``"posfuse"``, ...) needs what
+            :func:`~ef.evaluation.optimize_fusion` learned, as ``params=best.params``.
         norm: ``"min-max"`` (the default, as ranx's), ``"zmuv"``, ``"sum"``, ``"max"``,
             ``"rank"``, or ``None`` for the scores as they are.
         weights: ``wsum``'s weights, one per run in the order of ``runs``; default ``1/n``.
         params: the method's parameters by name, e.g. ``{"k": 60}`` for ``rrf`` (ranx's
-            ``params=``); ``weights`` may be given here instead.
+            ``params=``); ``weights`` may be given here instead. A parameter without a
+            default (``gmnz``'s ``gamma``, ``rbc``'s ``phi``) must be given.
         name: the fused run's name (what :func:`~ef.evaluation.compare` calls it); default
             the method's name.
         tie_policy: ``"trec_eval"``, ``"docno_asc"`` or ``"input_order"``: how tied docs of an
