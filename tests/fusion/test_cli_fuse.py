@@ -122,7 +122,11 @@ def test_fusions_lists_every_method_with_its_plugin() -> None:
     code, out, _ = run("fusions", "-o", "json")
     assert code == 0
     entries = {entry["name"]: entry for entry in json.loads(out)}
-    assert list(entries) == ["anz", "isr", "max", "min", "mnz", "rrf", "sum", "wsum"]
+    assert list(entries) == sorted(entries)
+    assert len(entries) == 25  # ranx 0.3.21's methods
+    assert {"anz", "isr", "rrf", "wsum", "bordafuse", "condorcet", "probfuse", "posfuse"} <= set(
+        entries
+    )
     assert entries["rrf"]["uses"] == "ranks"
     assert entries["rrf"]["parameters"][0] | {"description": ""} == {
         "name": "k", "type": "int", "per_run": False, "default": 60, "description": "",

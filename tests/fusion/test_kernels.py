@@ -69,7 +69,11 @@ def test_rrf_and_isr_read_the_ranks() -> None:
 
 def test_every_builtin_declares_formula_and_citation_and_lives_in_its_module() -> None:
     names = [method.name for method in BUILTIN]
-    assert names == ["rrf", "sum", "mnz", "max", "min", "anz", "wsum", "isr"]
+    assert names == [
+        *("rrf", "sum", "mnz", "max", "min", "anz", "wsum", "isr", "bordafuse", "w_bordafuse"),
+        *("condorcet", "w_condorcet", "med", "wmnz", "gmnz", "log_isr", "logn_isr", "rbc"),
+        *("mixed", "probfuse", "segfuse", "slidefuse", "bayesfuse", "mapfuse", "posfuse"),
+    ]  # ranx 0.3.21's 25
     for method in BUILTIN:
         assert method.formula, method.name
         assert method.citation, method.name
@@ -79,7 +83,12 @@ def test_every_builtin_declares_formula_and_citation_and_lives_in_its_module() -
         module = __import__(home, fromlist=["_"])
         assert any(value is method for value in vars(module).values()), home
     uses = {method.name: method.uses for method in BUILTIN}
-    assert {name for name, used in uses.items() if used == "ranks"} == {"rrf", "isr"}
+    assert {name for name, used in uses.items() if used == "ranks"} == {
+        *("rrf", "isr", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "log_isr"),
+        *("logn_isr", "rbc", "probfuse", "slidefuse", "bayesfuse", "mapfuse", "posfuse"),
+    }
+    supervised = {method.name for method in BUILTIN if method.train is not None}
+    assert supervised == {"probfuse", "segfuse", "slidefuse", "bayesfuse", "mapfuse", "posfuse"}
 
 
 def test_min_max() -> None:

@@ -741,6 +741,18 @@ class FusionParam:
     per-run ``float`` parameter is searched over the weights ``0, step, ..., 1`` that sum to
     1. ``check(value)`` may raise ``ValueError`` for any other rule.
 
+    Three flags serve the methods ranx has (all ``False`` by default):
+
+    * ``required``: the call must set it; it has no default (ranx's ``gamma`` of ``gmnz``
+      and ``phi`` of ``rbc``). :func:`~ef.evaluation.optimize_fusion` searches it all the
+      same (it has a grid).
+    * ``learned``: the method's :attr:`FusionMethod.train` learns it from training runs and
+      their qrels; :func:`~ef.evaluation.optimize_fusion` does so, and its ``params`` hold
+      the value for :func:`~ef.evaluation.fuse`, which requires it (ProbFuse's ``probs``).
+      A learned parameter is per run and has no grid.
+    * ``vector``: with ``per_run``, each run's value is itself a sequence of numbers (a
+      probability per rank position), held as a tuple of tuples.
+
     >>> k = FusionParam("k", int, 60, "the rank offset", grid=range(10, 101, 10))
     >>> k.convert(10, n_runs=2), k.grid[:3]
     (10, (10, 20, 30))
@@ -751,6 +763,9 @@ class FusionParam:
     Traceback (most recent call last):
         ...
     ValueError: parameter 'weights' holds one number per run: 2 runs, got 3 values
+    >>> probs = FusionParam("probs", float, per_run=True, vector=True, learned=True)
+    >>> probs.convert([[0.5, 0.25], [1]], n_runs=2)
+    ((0.5, 0.25), (1.0,))
     """
 
     name: str
@@ -758,6 +773,9 @@ class FusionParam:
     default: Any = None
     description: str = ""
     per_run: bool = attrs.field(default=False, kw_only=True)
+    required: bool = attrs.field(default=False, kw_only=True)
+    learned: bool = attrs.field(default=False, kw_only=True)
+    vector: bool = attrs.field(default=False, kw_only=True)
     grid: tuple[Any, ...] = attrs.field(default=(), converter=_any_tuple, kw_only=True)
     check: Callable[[Any], None] | None = attrs.field(
         default=None, validator=_optional_callable, kw_only=True
@@ -780,6 +798,11 @@ class FusionParam:
                 f"fusion parameter {self.name!r}: a per-run parameter has no grid "
                 "(optimize_fusion searches its values on the simplex)"
             )
+        if (self.vector or self.learned) and not self.per_run:
+            raise ValueError(
+                f"fusion parameter {self.name!r}: a vector or learned parameter is per run "
+                "(per_run=True)"
+            )
         object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
         if self.default is not None and not self.per_run:
             object.__setattr__(self, "default", self._scalar(self.default))
@@ -789,6 +812,13 @@ class FusionParam:
         if self.check is not None:
             self.check(converted)
         return converted
+
+    def _vector(self, value: object) -> tuple[Any, ...]:
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+            raise ValueError(
+                f"parameter {self.name!r} holds a sequence of numbers per run; got {value!r}"
+            )
+        return tuple(self._scalar(v) for v in value)
 
     def convert(self, value: object, n_runs: int) -> Any:
         """``value`` checked and converted (a tuple for a per-run parameter); ValueError
@@ -801,7 +831,7 @@ class FusionParam:
             raise ValueError(
                 f"parameter {self.name!r} holds one number per run, e.g. (0.5, 0.5); got {value!r}"
             )
-        values = tuple(self._scalar(v) for v in value)
+        values = tuple(self._vector(v) if self.vector else self._scalar(v) for v in value)
         if len(values) != n_runs:
             raise ValueError(
                 f"parameter {self.name!r} holds one number per run: {n_runs} runs, "
@@ -828,6 +858,14 @@ class FusionMethod:
     ``params`` (:class:`FusionParam`) as a keyword argument, at its default when the call
     does not set it. ``formula`` and ``citation`` are one line each, for ``ef-eval
     fusions`` and the docs.
+
+    A supervised method (ProbFuse, SegFuse, ...) also has ``train(hits, relevant, **values)
+    -> {name: value}``, which learns its ``learned`` parameters from training runs and their
+    qrels; :func:`~ef.evaluation.optimize_fusion` calls it. ``hits[r][i]`` is run ``r``'s
+    hit list on training query ``i`` (for each doc it ranked, in rank order, 1 if the qrels
+    grade it 1 or more, else 0), ``relevant[i]`` the number of docs the qrels grade 1 or
+    more for that query, and ``values`` the method's other parameters (ProbFuse's
+    ``n_segments``). A method has ``train`` if and only if it has a learned parameter.
 
     >>> def comb_first(results):
     ...     '''The score of the first run that retrieved the doc.'''
@@ -859,6 +897,9 @@ class FusionMethod:
     )
     formula: str = attrs.field(default="", kw_only=True)
     citation: str = attrs.field(default="", kw_only=True)
+    train: Callable[..., Mapping[str, Any]] | None = attrs.field(
+        default=None, validator=_optional_callable, kw_only=True
+    )
 
     kind: ClassVar[str] = "fusion"
 
@@ -866,6 +907,11 @@ class FusionMethod:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"fusion method {self.name!r} repeats a parameter: {names}")
+        if (self.train is not None) != any(p.learned for p in self.params):
+            raise ValueError(
+                f"fusion method {self.name!r}: a method has train= if and only if it has a "
+                "learned parameter (FusionParam(..., learned=True))"
+            )
 
     def param(self, name: str) -> FusionParam:
         """The parameter called ``name``; ``UnknownNameError`` lists the valid ones."""

@@ -1,5 +1,7 @@
-"""Registers the built-in fusion methods: rrf, sum, mnz, max, min, anz, wsum and isr (ranx's
-names), each declared in its own module of :mod:`ef.evaluation.fusion`."""
+"""Registers the built-in fusion methods, ranx 0.3.21's 25 under ranx's names (rrf, sum, mnz,
+max, min, anz, wsum, isr, bordafuse, w_bordafuse, condorcet, w_condorcet, med, wmnz, gmnz,
+log_isr, logn_isr, rbc, mixed, probfuse, segfuse, slidefuse, bayesfuse, mapfuse, posfuse),
+each declared in its own module of :mod:`ef.evaluation.fusion`."""
 
 from __future__ import annotations
 

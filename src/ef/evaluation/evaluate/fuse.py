@@ -86,14 +86,17 @@ def fuse(
         runs: the runs, each a ``{qid: {doc: score}}`` mapping, ranked lists ``{qid: [doc,
             ...]}``, a :class:`~ef.evaluation.RunTable` or the path of a run file; a mapping
             ``{name: run}`` names them in messages.
-        method: a fusion method of the registry (``ef-eval fusions`` lists them): ``"rrf"``,
-            ``"sum"``, ``"mnz"``, ``"max"``, ``"min"``, ``"anz"``, ``"wsum"`` (the default,
-            as ranx's) or ``"isr"``.
+        method: a fusion method of the registry (``ef-eval fusions`` lists them): ranx's
+            25 under ranx's names, ``"wsum"`` (the default, as ranx's), ``"rrf"``,
+            ``"sum"``, ``"mnz"``, ``"bordafuse"``, ``"condorcet"``, ... A supervised one
+            (``"probfuse"``, ``"posfuse"``, ...) needs what
+            :func:`~ef.evaluation.optimize_fusion` learned, as ``params=best.params``.
         norm: ``"min-max"`` (the default, as ranx's), ``"zmuv"``, ``"sum"``, ``"max"``,
             ``"rank"``, or ``None`` for the scores as they are.
         weights: ``wsum``'s weights, one per run in the order of ``runs``; default ``1/n``.
         params: the method's parameters by name, e.g. ``{"k": 60}`` for ``rrf`` (ranx's
-            ``params=``); ``weights`` may be given here instead.
+            ``params=``); ``weights`` may be given here instead. A parameter without a
+            default (``gmnz``'s ``gamma``, ``rbc``'s ``phi``) must be given.
         name: the fused run's name (what :func:`~ef.evaluation.compare` calls it); default
             the method's name.
         tie_policy: ``"trec_eval"``, ``"docno_asc"`` or ``"input_order"``: how tied docs of an
@@ -326,8 +329,11 @@ def method_params(
     *,
     weights: Sequence[float] | None = None,
     params: Mapping[str, Any] | None = None,
+    training: bool = False,
 ) -> dict[str, Any]:
-    """Every parameter of ``method``, at the value given or its default, checked.
+    """Every parameter of ``method``, at the value given or its default, checked; a required
+    or learned parameter must be given unless ``training`` (optimize_fusion searches or
+    learns it).
 
     >>> from ef.evaluation import get_registry
     >>> method_params(get_registry().fusion_method("rrf"), 2, params={"k": 10})
@@ -347,7 +353,29 @@ parameters: k.
         given["weights"] = weights
     for key in given:
         method.param(key)  # an unknown name is an UnknownNameError listing the valid ones
+    if not training:
+        _check_given(method, given)
     return {p.name: p.convert(given.get(p.name), n_runs) for p in method.params}
+
+
+def _check_given(method: FusionMethod, given: Mapping[str, Any]) -> None:
+    """A ValueError for a required or learned parameter the call does not set."""
+    for param in method.params:
+        if given.get(param.name) is not None:
+            continue
+        if param.learned:
+            raise ValueError(
+                f"fusion method {method.name!r} learns {param.name!r} from training runs and "
+                f"their qrels: best = optimize_fusion(qrels, training_runs, "
+                f"method={method.name!r}), then fuse(runs, method={method.name!r}, "
+                "params=best.params)"
+            )
+        if param.required:
+            raise ValueError(
+                f"fusion method {method.name!r} needs parameter {param.name!r} "
+                f"(params={{{param.name!r}: ...}}; it has no default, as in ranx): "
+                f"{param.description}"
+            )
 
 
 def fuse_inputs(

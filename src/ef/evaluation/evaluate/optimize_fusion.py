@@ -1,7 +1,9 @@
 """optimize_fusion(): the parameters of a fusion method that score best, by grid search.
 
-As ranx's ``optimize_fusion``: the weights of ``wsum`` are searched over every weight vector
-of ``0, step, ..., 1`` that sums to 1, RRF's ``k`` over 10, 20, ..., 100; each trial's fused
+As ranx's ``optimize_fusion``: the weights of ``wsum`` (and of the other weighted methods)
+are searched over every weight vector of ``0, step, ..., 1`` that sums to 1, RRF's ``k`` over
+10, 20, ..., 100, each parameter with a grid over its grid; a supervised method (ProbFuse,
+...) learns its learned parameters from the runs and qrels in each trial. Each trial's fused
 run is scored by :func:`~ef.evaluation.evaluate_run` on one metric, and the last trial with
 the best score wins.
 """
@@ -23,6 +25,7 @@ from ..reports import FusionOptimization
 from .fuse import (
     DEFAULT_METHOD,
     DEFAULT_NORM,
+    FusionInputs,
     count_runs,
     fuse_inputs,
     fusion_inputs,
@@ -71,6 +74,13 @@ def optimize_fusion(
     fused run with :func:`~ef.evaluation.evaluate_run`; the last trial with the highest
     score wins, as ranx's ``>=`` keeps it.
 
+    A supervised method (``probfuse``, ``segfuse``, ``slidefuse``, ``bayesfuse``,
+    ``mapfuse``, ``posfuse``) learns its learned parameters (``probs``, ``log_odds``,
+    ``map_scores``) from ``runs`` and ``qrels`` in each trial, by its ``train``, on the
+    queries the qrels judge, as ranx's ``optimize_fusion`` does; ``probfuse`` searches
+    ``n_segments`` (1 to 100) and ``slidefuse`` ``w`` (1 to 100) too, the others have one
+    trial. Train on training runs, then fuse the test runs with ``params=best.params``.
+
     ranx keeps a weight vector only when its weights, added as floats, equal 1.0 exactly,
     which drops some: for three runs and ``step=0.1``, (0.2, 0.7, 0.1), (0.3, 0.6, 0.1),
     (0.6, 0.3, 0.1) and (0.7, 0.2, 0.1). Here every vector whose steps add up to 1 is tried.
@@ -78,8 +88,8 @@ def optimize_fusion(
     Args:
         qrels: the judgements (a mapping, or the path of a qrels file or BEIR directory).
         runs: the runs, as :func:`~ef.evaluation.fuse` takes them.
-        method: a fusion method with a parameter to search (``"wsum"``, ``"rrf"``, or a
-            plugin's).
+        method: a fusion method with a parameter to search or learn (``"wsum"``, ``"rrf"``,
+            ``"probfuse"``, ... or a plugin's).
         norm: as in :func:`~ef.evaluation.fuse`; ``"min-max"`` by default.
         metric: the one number to maximise: a measure string with its cutoff (``"ndcg@10"``,
             ``"recall@100"``, ``"map@all"``); the default ``"ndcg@all"`` is ranx's ``"ndcg"``.
@@ -114,15 +124,21 @@ def optimize_fusion(
     chosen = registry.fusion_method(method)
     key = _metric_key(metric, registry)
     n_runs = count_runs(runs)
-    fixed = method_params(chosen, n_runs, params=params)
-    searched = _searched(chosen, n_runs, step, grid or {}, set(params or ()))
+    fixed = method_params(chosen, n_runs, params=params, training=True)
+    given = set(params or ())
+    learns = [p for p in chosen.params if p.learned and p.name not in given]
+    searched = _searched(chosen, n_runs, step, grid or {}, given, learns=bool(learns))
     judged = load_qrels(qrels, registry, qrels_format)
     inputs = fusion_inputs(
         runs, chosen, norm, tie_policy=tie_policy, run_format=run_format, registry=registry
     )
+    hits, relevant = _hit_lists(inputs, judged) if learns else ((), ())
     best: tuple[dict[str, Any], float, RunTable] | None = None
     trials: list[tuple[dict[str, Any], float]] = []
-    for values in _trials(fixed, searched):
+    for trial in _trials(fixed, searched):
+        values = trial
+        if learns:
+            values = _learned(chosen, learns, trial, hits=hits, relevant=relevant, n_runs=n_runs)
         run = fuse_inputs(inputs, chosen, values, registry=registry)
         with warnings.catch_warnings():
             if trials:  # a warning about the inputs is given once, by the first trial
@@ -192,25 +208,64 @@ def simplex_weights(n_runs: int, step: float) -> list[tuple[float, ...]]:
     ]
 
 
+def _hit_lists(inputs: FusionInputs, judged: Qrels) -> tuple[list[list[list[int]]], list[int]]:
+    """What a method's ``train`` learns from: each run's hit list on each judged query of
+    the runs (1 where the doc at that rank is graded 1 or more), and each query's number of
+    such docs (see :class:`~ef.evaluation.FusionMethod`)."""
+    queries = [i for i, query in enumerate(inputs.query_ids) if query in judged]
+    grades = [judged[inputs.query_ids[i]] for i in queries]
+    hits = [
+        [
+            [1 if grade.get(doc, 0) >= 1 else 0 for doc in inputs.results[i][run]]
+            for i, grade in zip(queries, grades, strict=True)
+        ]
+        for run in range(len(inputs.labels))
+    ]
+    return hits, [sum(1 for g in grade.values() if g >= 1) for grade in grades]
+
+
+def _learned(
+    method: FusionMethod,
+    learns: Sequence[FusionParam],
+    values: Mapping[str, Any],
+    *,
+    hits: Sequence[Sequence[Sequence[int]]],
+    relevant: Sequence[int],
+    n_runs: int,
+) -> dict[str, Any]:
+    """``values`` with the learned parameters learned by ``method.train`` under the others."""
+    assert method.train is not None  # a method with a learned parameter has train
+    names = {p.name for p in method.params if p.learned}
+    others = {name: value for name, value in values.items() if name not in names}
+    learned = method.train(hits, relevant, **others)
+    return {**values, **{p.name: p.convert(learned[p.name], n_runs) for p in learns}}
+
+
 def _searched(
     method: FusionMethod,
     n_runs: int,
     step: float,
     grid: Mapping[str, Iterable[Any]],
     fixed: set[str],
+    *,
+    learns: bool = False,
 ) -> dict[str, list[Any]]:
-    """The values to try of each searched parameter, in the method's order."""
+    """The values to try of each searched parameter, in the method's order (a learned one
+    is learned in each trial, not searched)."""
     for name in grid:
-        method.param(name)  # an unknown name is an UnknownNameError listing the valid ones
+        if method.param(name).learned:  # an unknown name is an UnknownNameError
+            raise ValueError(f"parameter {name!r} is learned from the qrels, not searched")
         if name in fixed:
             raise ValueError(f"parameter {name!r} is both fixed (params=) and searched (grid=)")
     searched: dict[str, list[Any]] = {}
     for param in method.params:
-        if param.name in fixed:
+        if param.name in fixed or param.learned:
             continue
         values = _values(param, n_runs, step, grid)
         if values is not None:
             searched[param.name] = values
+    if not searched and learns:
+        return searched  # one trial: learn, fuse, score
     if not searched:
         raise ValueError(
             f"fusion method {method.name!r} has no parameter to search"

@@ -1,10 +1,11 @@
-"""What several fusion kernels share: each doc's scores from the runs that retrieved it."""
+"""What several fusion kernels share: each doc's scores from the runs that retrieved it, the
+candidates of a query, a range check."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["present_scores"]
+__all__ = ["candidates", "check_unit", "present_scores", "run_weights"]
 
 
 def present_scores(results: Sequence[Mapping[str, float]]) -> dict[str, list[float]]:
@@ -19,3 +20,41 @@ def present_scores(results: Sequence[Mapping[str, float]]) -> dict[str, list[flo
         for doc, score in scores.items():
             present.setdefault(doc, []).append(score)
     return present
+
+
+def candidates(rankings: Sequence[Sequence[str]]) -> dict[str, None]:
+    """Every doc any run ranked, in the order they first appear (a dict, for its order).
+
+    >>> list(candidates([["a", "b"], ["c", "a"]]))
+    ['a', 'b', 'c']
+    """
+    return dict.fromkeys(doc for ranking in rankings for doc in ranking)
+
+
+def check_unit(name: str) -> Callable[[float], None]:
+    """A check that parameter ``name`` lies in [0, 1] (a ``FusionParam.check``)."""
+    return _UnitCheck(name)
+
+
+class _UnitCheck:
+    """Picklable, unlike a closure: a method's declaration may be shipped to workers."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, value: float) -> None:
+        if not 0 <= value <= 1:
+            raise ValueError(f"parameter {self.name!r} must be in [0, 1], got {value!r}")
+
+
+def run_weights(weights: Sequence[float] | None, n_runs: int) -> Sequence[float]:
+    """``weights``, one per run; ``None`` weighs each run ``1 / n_runs`` (ranx requires them).
+
+    >>> run_weights(None, 4), run_weights((0.2, 0.8), 2)
+    ([0.25, 0.25, 0.25, 0.25], (0.2, 0.8))
+    """
+    if weights is None:
+        return [1 / n_runs] * n_runs
+    if len(weights) != n_runs:
+        raise ValueError(f"weights holds {len(weights)} numbers for {n_runs} runs")
+    return weights
