@@ -169,7 +169,7 @@ class RankedResults(list[Any]):
     """A retriever's answer that knows its results' source doc ids: ``doc_ids``, one str
     per result, unique, in rank order. ef's own retrievers know them while they rank (their
     corpus ids are unique), and the engine then takes them as they are instead of reading
-    every result again (:func:`~ef.evaluation.engine.results.ranking`).
+    every result again (``ranking()``).
 
     It is a list, equal to the plain list of its results. Any change to it forgets the ids
     (``doc_ids`` becomes None), and the engine reads the results as for any other list. Only
