@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, NoReturn, Protocol, TypeAlias, TypedDict, TypeVar
 
 from .errors import InvalidSampleError
-from .progress import Progress as Progress
+from .progress import Progress
 
 __all__ = [
     "GRADES_KEY",

@@ -8,7 +8,8 @@
   plugins, without the installed entry points.
 * :func:`check_retrieval_metric` checks a retrieval metric on generated rankings: its
   ``batch`` and ``expected`` forms against its ``func``, its values, its names.
-* :class:`~ef.evaluation.interfaces.JudgedHits` is the input of a metric's ``batch`` and ``expected`` forms.
+* :class:`~ef.evaluation.interfaces.JudgedHits` is the input of a metric's ``batch`` and
+  ``expected`` forms.
 
 Importing this package loads neither numpy nor pytest: they are imported where used.
 """
