@@ -51,6 +51,11 @@ PUBLIC = [
     "FusionMethod", "FusionOptimization", "FusionParam", "fuse", "optimize_fusion",
     # Issue 27: the sharded journey as its own function.
     "evaluate_shards",
+    # Issue 27: the public line. What the docs teach and the Ragas bridge imports.
+    "MAX_ORDERS", "Measure", "Rendered", "TIE_POLICIES", "Tabular", "catalogue_entries",
+    "catalogue_markdown", "max_norm", "min_max_norm", "mlqa_normalize", "parse_measure",
+    "parse_measures", "plot_differences", "plot_distribution", "rank_norm", "ranking_of",
+    "sample_id", "squad_normalize", "sum_norm", "unicode_normalize", "zmuv_norm",
 ]  # fmt: skip
 
 

@@ -33,6 +33,7 @@ from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name loads on first use
     from .dataset import Dataset, Document, StreamingCorpus
+    from .engine.measures import Measure, parse_measure, parse_measures
     from .engine.retrieve import Retrieval, retrieve
     from .engine.ties import TieDiagnostic
     from .errors import (
@@ -53,7 +54,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from .evaluate.fuse import fuse
     from .evaluate.optimize_fusion import optimize_fusion
     from .evaluate.pipeline import evaluate_pipeline
-    from .evaluate.rag import evaluate_rag
+    from .evaluate.rag import evaluate_rag, sample_id
     from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
     from .evaluate.retrieval import evaluate_retrieval
     from .evaluate.run import evaluate_run
@@ -76,6 +77,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         write_run,
         write_samples,
     )
+    from .fusion.normalize import max_norm, min_max_norm, rank_norm, sum_norm, zmuv_norm
     from .hookspecs import hookimpl
     from .interfaces import (
         DatasetFormat,
@@ -88,6 +90,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         Synonym,
     )
     from .metrics.lexical import context_precision, context_recall, exact_match, token_f1
+    from .metrics.normalize import mlqa_normalize, squad_normalize, unicode_normalize
     from .metrics.retrieval import (
         average_precision,
         dcg_at_k,
@@ -96,10 +99,14 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         recall_at_k,
         reciprocal_rank,
     )
+    from .metrics.retrieval.orders import MAX_ORDERS
     from .plugin_engine.loading import PluginInfo
     from .plugin_engine.registry import Registry, get_registry, list_plugins
     from .plugin_engine.view import RetrievalMetricsView
+    from .presentation.catalogue import catalogue_entries, catalogue_markdown
     from .quality.saved import load_report, save_report
+    from .render import Tabular
+    from .render.plots import plot_differences, plot_distribution
     from .reports import (
         ComparisonReport,
         FusionOptimization,
@@ -108,7 +115,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         RagEvalReport,
         RetrievalEvalReport,
     )
+    from .reports.rendered import Rendered
     from .retrievers import BM25Retriever, DenseRetriever, load_retriever
+    from .runs.order import TIE_POLICIES, ranking_of
     from .runs.table import RunTable
     from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
@@ -215,6 +224,22 @@ _LAZY: dict[str, str] = {
     ),
     **dict.fromkeys(("BM25Retriever", "DenseRetriever", "load_retriever"), "retrievers"),
     "RunTable": "runs.table",
+    # Issue 27: the names the docs teach and the Ragas bridge imports, from modules that
+    # are not public themselves.
+    **dict.fromkeys(("Measure", "parse_measure", "parse_measures"), "engine.measures"),
+    **dict.fromkeys(("TIE_POLICIES", "ranking_of"), "runs.order"),
+    "MAX_ORDERS": "metrics.retrieval.orders",
+    "sample_id": "evaluate.rag",
+    **dict.fromkeys(("catalogue_entries", "catalogue_markdown"), "presentation.catalogue"),
+    **dict.fromkeys(
+        ("mlqa_normalize", "squad_normalize", "unicode_normalize"), "metrics.normalize"
+    ),
+    **dict.fromkeys(
+        ("max_norm", "min_max_norm", "rank_norm", "sum_norm", "zmuv_norm"), "fusion.normalize"
+    ),
+    **dict.fromkeys(("plot_differences", "plot_distribution"), "render.plots"),
+    "Tabular": "render",
+    "Rendered": "reports.rendered",
 }
 
 
@@ -246,7 +271,9 @@ def __dir__() -> list[str]:
 # Written out, not made from _LAZY: type checkers read a literal list for `import *`;
 # tests/test_public_api.py checks that the two agree.
 __all__ = [
+    "MAX_ORDERS",
     "RETRIEVAL_METRICS",
+    "TIE_POLICIES",
     "BM25Retriever",
     "ComparisonReport",
     "Corpus",
@@ -264,6 +291,7 @@ __all__ = [
     "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
+    "Measure",
     "MetricParam",
     "MissingDependencyError",
     "PairComparison",
@@ -277,6 +305,7 @@ __all__ = [
     "RagMetric",
     "RagSample",
     "Registry",
+    "Rendered",
     "Retrieval",
     "RetrievalEvalReport",
     "RetrievalMetric",
@@ -287,11 +316,14 @@ __all__ = [
     "RunTable",
     "StreamingCorpus",
     "Synonym",
+    "Tabular",
     "TieDiagnostic",
     "UnknownNameError",
     "__version__",
     "as_ragas_dataset",
     "average_precision",
+    "catalogue_entries",
+    "catalogue_markdown",
     "compare",
     "context_precision",
     "context_recall",
@@ -312,9 +344,18 @@ __all__ = [
     "list_plugins",
     "load_report",
     "load_retriever",
+    "max_norm",
+    "min_max_norm",
+    "mlqa_normalize",
     "ndcg_at_k",
     "optimize_fusion",
+    "parse_measure",
+    "parse_measures",
+    "plot_differences",
+    "plot_distribution",
     "precision_at_k",
+    "rank_norm",
+    "ranking_of",
     "read_answers",
     "read_beir",
     "read_dataset",
@@ -326,12 +367,17 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "retrieve",
+    "sample_id",
     "save_report",
+    "squad_normalize",
+    "sum_norm",
     "token_f1",
+    "unicode_normalize",
     "write_beir",
     "write_dataset",
     "write_qrels",
     "write_queries",
     "write_run",
     "write_samples",
+    "zmuv_norm",
 ]

@@ -125,7 +125,7 @@ class Dataset:
 
 
 class StreamingCorpus(Mapping[str, str]):
-    """``{doc_id: text}`` over a :class:`DocumentStream`, read from disk only when used.
+    """``{doc_id: text}`` over a ``DocumentStream``, read from disk only when used.
 
     Iterating (``for doc_id in corpus``, ``.items()``, ``.values()``) streams the file each
     time, holding one document at a time. ``len()`` counts in one pass. Looking a document up

@@ -100,7 +100,7 @@ class EvaluationError(_Composed, Exception):
 
     Its message may be given in parts, the keyword arguments it names as :class:`Keyword`
     fields: ``str()`` is the message a Python caller reads, and ``ef-eval`` names its
-    options instead (:meth:`spelt`).
+    options instead (``spelt()``).
 
     >>> from ef.evaluation.errors import Keyword
     >>> error = EvaluationError("cannot tell the format; name it with ", Keyword("format"))

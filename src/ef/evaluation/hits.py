@@ -48,8 +48,8 @@ class JudgedHits:
     Where the run has tied scores, ``above`` and ``tied`` say, per entry, how many docs of its
     query score strictly higher and how many share its score (itself included): the entry's
     ``rank`` lies in ``above + 1 .. above + tied``, where the tie policy put it. They are
-    ``None`` for rankings without scores (each doc its own group); :meth:`tie_above` and
-    :meth:`tie_size` give them either way. The ``expected`` tie policy averages a metric over
+    ``None`` for rankings without scores (each doc its own group); ``tie_above()`` and
+    ``tie_size()`` give them either way. The ``expected`` tie policy averages a metric over
     every order of each tie group (McSherry and Najork, 2008) from these two.
 
     >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"]], [{"d2": 2, "d1": 0}])

@@ -120,7 +120,7 @@ def aggregate_values(aggregate: str, values: Sequence[float], n: int | None = No
     """The summary of per-query ``values`` by ``aggregate``, over ``n`` queries (default: as
     many as there are values; the queries beyond them count as 0, as trec_eval's ``-c`` counts
     a query the run lacks): their mean, their sum, or their geometric mean with each value
-    floored at :data:`MIN_GEO_MEAN`. Exactly summed (``math.fsum``).
+    floored at ``MIN_GEO_MEAN``. Exactly summed (``math.fsum``).
 
     >>> aggregate_values("mean", [0.5, 1.0]), aggregate_values("sum", [2.0, 3.0])
     (0.75, 5.0)
@@ -218,7 +218,7 @@ def _frozen_gains(name: str, value: object) -> tuple[tuple[float, float], ...]:
 class MetricParam:
     """A parameter of a retrieval metric, set in a measure string: ``precision(rel=2)@5``.
 
-    ``type`` is one of :data:`PARAM_TYPES`; ``default`` is the value when the measure string
+    ``type`` is one of ``PARAM_TYPES``; ``default`` is the value when the measure string
     does not set it (``None`` only where the metric gives it a meaning). A ``dict`` value is
     held as sorted ``(key, value)`` pairs, so that a measure can be hashed, and handed to the
     metric function as a ``dict``. ``choices`` limits the values; ``check(value)`` may raise
@@ -421,8 +421,8 @@ class RetrievalMetric:
       ``aliases``: other names in ours (``hit_rate`` for ``success``).
     * ``aggregate``: ``"mean"`` (the default), ``"sum"`` over queries (trec_eval and
       ir_measures sum the counts ``num_ret``, ``num_rel``, ``num_rel_ret``) or
-      ``"geometric"``: the geometric mean, each value floored at :data:`MIN_GEO_MEAN`
-      first (trec_eval's ``gm_map``), see :func:`aggregate_values`.
+      ``"geometric"``: the geometric mean, each value floored at ``MIN_GEO_MEAN``
+      first (trec_eval's ``gm_map``), see ``aggregate_values()``.
     * ``formula`` and ``citation``: one line each, for the metric catalogue.
 
     >>> from ef.evaluation import precision_at_k
@@ -574,7 +574,7 @@ class DatasetFormat:
     * ``read_run(path) -> {qid: {doc: score}}`` and ``write_run(path, run)`` (``run`` may
       also map query ids to ranked lists of doc ids);
     * ``read_run_columns(path)``: a fast reader of a whole run as plain columns (a
-      :class:`~ef.evaluation.formats.trec.fast.RunColumns`), asked before ``read_run`` when
+      ``RunColumns``), asked before ``read_run`` when
       a run is scored; it returns None to leave a file to ``read_run``, and must give the
       same run or leave it (the TREC format's polars reader is one);
     * ``read_queries(path) -> Queries`` and ``write_queries(path, queries)``;
@@ -668,8 +668,9 @@ def _check_adapt_given(
 
 @attrs.frozen
 class RetrieverAdapter:
-    """Turns "whatever answers a query" into a :data:`SearchFunction` or a
-    :data:`BatchSearchFunction`.
+    """Turns "whatever answers a query" into a
+    :data:`~ef.evaluation.interfaces.SearchFunction` or a
+    :data:`~ef.evaluation.interfaces.BatchSearchFunction`.
 
     ``accepts(obj) -> bool`` says whether this adapter handles ``obj``. ``adapt(obj)`` returns
     ``search(query, limit) -> results``; ``adapt_batch(obj)`` returns

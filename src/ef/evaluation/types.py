@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, NoReturn, Protocol, TypeAlias, TypedDict, TypeVar
 
 from .errors import InvalidSampleError
+from .progress import Progress
 
 __all__ = [
     "GRADES_KEY",
@@ -18,6 +19,7 @@ __all__ = [
     "FrozenDict",
     "FusionTiePolicy",
     "ProfileName",
+    "Progress",
     "Qrels",
     "Queries",
     "RagSample",
@@ -59,7 +61,7 @@ RunInput = Mapping[str, Mapping[str, float] | Sequence[str]]
 FusionTiePolicy: TypeAlias = Literal["trec_eval", "docno_asc", "input_order"]
 
 #: How tied docs are ordered when a run is scored (see
-#: :data:`~ef.evaluation.runs.order.TIE_POLICIES`): a fused run's orders, or ``"expected"``,
+#: :data:`~ef.evaluation.TIE_POLICIES`): a fused run's orders, or ``"expected"``,
 #: the mean over every order of each group of tied docs.
 TiePolicy: TypeAlias = Literal[FusionTiePolicy, "expected"]
 
@@ -77,7 +79,7 @@ ProfileName: TypeAlias = Literal["trec_eval", "beir", "mteb", "ir_measures", "ra
 
 class DataFrameLike(Protocol):
     """A pandas or polars DataFrame, as run-taking and qrels-taking functions accept one
-    (one row per doc; see :mod:`ef.evaluation.formats.frames`): neither library is imported
+    (one row per doc): neither library is imported
     to name the type."""
 
     @property
@@ -167,7 +169,7 @@ class RankedResults(list[Any]):
     """A retriever's answer that knows its results' source doc ids: ``doc_ids``, one str
     per result, unique, in rank order. ef's own retrievers know them while they rank (their
     corpus ids are unique), and the engine then takes them as they are instead of reading
-    every result again (:func:`~ef.evaluation.engine.results.ranking`).
+    every result again (``ranking()``).
 
     It is a list, equal to the plain list of its results. Any change to it forgets the ids
     (``doc_ids`` becomes None), and the engine reads the results as for any other list. Only

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from ef.evaluation.metrics.rag import SAMPLE_FIELDS, validate_sample
+from ef.evaluation.types import SAMPLE_FIELDS, validate_sample
 
 from ._ragas import ragas_module
 

@@ -16,8 +16,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ef.evaluation import RagEvalReport
-from ef.evaluation.evaluate.rag import sample_id
+from ef.evaluation import RagEvalReport, sample_id
 
 from ._ragas import quiet, ragas_module
 from .dataset import as_ragas_dataset, from_ragas_dataset

@@ -3,7 +3,7 @@
 The queries are cut into batches of ``batch_size``. Each batch is one task: it calls the
 adapted retriever (one batch call, or one call per query when the adapter has no batch form),
 maps the results to source doc ids, and returns them. Tasks run inline, on a thread pool, or
-on any :class:`concurrent.futures.Executor` (a process pool, a Dask client's executor), and
+on any ``concurrent.futures.Executor`` (a process pool, a Dask client's executor), and
 their results are put back by query position, so the outcome never depends on the executor.
 """
 
@@ -320,7 +320,7 @@ def retrieve(
         limit: how many results to ask for, and keep, per query.
         executor: ``None`` runs the batches inline, in order; an int ``n`` runs them on a
             thread pool of ``n`` workers made (and shut down) here; any
-            :class:`concurrent.futures.Executor` is used as it is and never shut down here: a
+            ``concurrent.futures.Executor`` is used as it is and never shut down here: a
             ``ProcessPoolExecutor`` (the adapted retriever must pickle) or a Dask client's
             ``client.get_executor()`` to spread the queries over a cluster.
         batch_size: how many queries go into one task (and one batch call).
@@ -335,7 +335,7 @@ def retrieve(
             to leave it to the default rules: ``doc_id`` / ``source_id``, then
             ``metadata['doc_id']`` / ``metadata['source_id']``, then ``segment.doc_id`` /
             ``segment.source_id``, then the result's own ``id`` / ``_id``
-            (:func:`~ef.evaluation.engine.results.result_doc_id`). For passage-level qrels,
+            (``result_doc_id()``). For passage-level qrels,
             return the passage's own id: ``doc_id=lambda hit: hit.segment.id``. It must
             pickle for a process pool.
 

@@ -436,7 +436,7 @@ def compare(
             Parquet files, when they are not a known set (as in ``evaluate_run``).
         qrels_columns: the ``(query, doc, grade)`` columns of qrels given so.
         progress: ``True`` shows progress bars on stderr once a phase has run for a second
-            (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
+            (``ef.evaluation.progress``); a callable gets ``progress(done, total)`` for
             each phase: those of :func:`~ef.evaluation.evaluate_run` for each run, then
             resampling, in resamples drawn over all comparisons (the bootstrap intervals and
             the randomization test's permutations; ``"paired-t"`` draws none, and has no

@@ -124,7 +124,7 @@ def evaluate_rag(
             (``token_f1(normalize=mlqa, lang=zh)``). The report keys a metric by its name and
             the parameters that are not the default (``token_f1(normalize='squad')``); and
             ``has_answer@k`` or ``ids.<retrieval measure>`` (see
-            :mod:`ef.evaluation.engine.rag_measures`).
+            ``ef.evaluation.engine.rag_measures``).
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
         samples_format: the format of a samples file (``rag_jsonl``, ``rag_csv`` or a
             plugin's); ``None`` detects it from the name.

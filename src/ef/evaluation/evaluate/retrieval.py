@@ -50,7 +50,7 @@ def evaluate_retrieval(
     """Score a retriever against a BEIR-shaped evaluation set.
 
     For every query judged in ``qrels``, the retriever is run, its results are mapped back to
-    source document ids (:func:`result_doc_id`, de-duplicated to the best rank per source), and
+    source document ids (``result_doc_id()``, de-duplicated to the best rank per source), and
     each requested metric is computed at each cutoff in ``k_values``. The report holds the mean
     of each ``"<metric>@<k>"`` over all scored queries; the primary metric is NDCG@10.
 
@@ -77,7 +77,7 @@ def evaluate_retrieval(
             otherwise shorten the ranking).
         registry: the plugins to use; ``None`` is the default registry of installed plugins.
         executor: where the retriever runs: ``None`` inline, an int ``n`` on ``n`` threads,
-            or any :class:`concurrent.futures.Executor` (a process pool, a Dask client's
+            or any ``concurrent.futures.Executor`` (a process pool, a Dask client's
             ``get_executor()``). The report is the same whatever it is; see
             :func:`~ef.evaluation.retrieve`.
         batch_size: how many queries go into one task, and one call of a retriever that

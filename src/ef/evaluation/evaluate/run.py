@@ -121,7 +121,7 @@ def evaluate_run(
         k_values: the cutoffs of every metric named without one.
         metrics: measure strings: ``"ndcg"`` (at every cutoff), ``"ndcg@10"``,
             ``"precision(rel=2)@5"``, or the same in ir_measures' or trec_eval's syntax
-            (``"nDCG@10"``, ``"ndcg_cut.10"``); see :mod:`ef.evaluation.engine.measures`.
+            (``"nDCG@10"``, ``"ndcg_cut.10"``); see ``ef.evaluation.engine.measures``.
         averaging: ``"qrels"`` (the default), ``"intersection"`` or ``"run"``.
         registry: the plugins to use; ``None`` is the default registry.
         ignore_identical_ids: drop a doc whose id is its query's id from the run before
@@ -131,37 +131,37 @@ def evaluate_run(
             ``"trec_eval"`` (the default: doc id descending), ``"docno_asc"``,
             ``"input_order"`` (the order the file or mapping lists them) or ``"expected"``
             (each metric averaged over every order of the tied docs); see
-            :mod:`ef.evaluation.engine.ties`. The report's ``ties`` says which queries have ties
+            ``ef.evaluation.engine.ties``. The report's ``ties`` says which queries have ties
             across a cutoff or at a relevant doc.
         profile: reproduce another tool's numbers on the same inputs: ``"trec_eval"``
             (and pytrec_eval), ``"beir"`` (``EvaluateRetrieval``), ``"mteb"``,
             ``"ir_measures"`` or ``"ranx"``;
-            see :mod:`ef.evaluation.engine.profiles`. A profile sets the tie policy and averaging,
+            see ``ef.evaluation.engine.profiles``. A profile sets the tie policy and averaging,
             so neither may be given with it.
         run_format: the format of a run given as a path (``"trec"``, ``"msmarco"`` or a
             plugin's); ``None`` detects it.
         qrels_format: the same for qrels given as a path.
         run_columns: the ``(query, doc, score)`` columns of a run given as a DataFrame or
             Parquet file, when they are not one of the known sets (see
-            :mod:`ef.evaluation.formats.frames`).
+            ``ef.evaluation.formats.frames``).
         qrels_columns: the ``(query, doc, grade)`` columns of qrels given so.
         check_swapped: look for a run and qrels given the wrong way round, as mappings, a
             RunTable or tables (files of lines are told apart by their readers), from every
             signal of shape: the values (grades are a few small whole numbers; scores are mostly
             fractions, many whole numbers as ranks are, or below -2), the docs per query,
             which side holds the other's docs and, for mappings, ints against floats
-            (:mod:`ef.evaluation.evaluate.swapped`). Refused when the signals agree; scored
+            (``ef.evaluation.evaluate.swapped``). Refused when the signals agree; scored
             with an :class:`~ef.evaluation.InputWarning` when they are mixed. ``False``
             scores them as given, e.g. qrels with fractional grades.
         check_doc_ids: refuse a run whose docs do not meet the judged docs of its scored
             queries, naming the likely cause (case, a prefix or suffix, leading zeros,
             whitespace, an int against a str), and warn if fewer than half of those queries
-            have a judged doc in their ranking (:mod:`~ef.evaluation.evaluate.doc_ids`).
+            have a judged doc in their ranking (``doc_ids``).
             ``False`` scores the doc ids as they are; ``"warn"`` scores them as they are
             with an :class:`~ef.evaluation.InputWarning` in place of a refusal (as the
             compat shims do, whose tools score such docs 0).
         progress: ``True`` shows progress bars on stderr once a phase has run for a second
-            (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` for
+            (``ef.evaluation.progress``); a callable gets ``progress(done, total)`` for
             each phase: reading the run file, in bytes (only for a run given as a path; the
             bytes read so far where the reader reads line by line, else all at the end),
             then scoring, in measures. Each phase starts at ``(0, total)`` and ends at

@@ -73,8 +73,8 @@ def evaluate_shards(
             deleted after. One path is a run of one shard.
         qrels: as :func:`~ef.evaluation.evaluate_run` takes them.
         executor: where each shard is read and scored: ``None`` in this process, one after
-            another; any :class:`concurrent.futures.Executor` (a process pool, a Dask
-            ``client.get_executor()``) runs :func:`~ef.evaluation.evaluate.sharded.score_shard`
+            another; any ``concurrent.futures.Executor`` (a process pool, a Dask
+            ``client.get_executor()``) runs ``score_shard()``
             there. The numbers are the same either way. A process pool started by ``fork``
             (``ProcessPoolExecutor()`` on Linux before Python 3.14) is refused, as it can hang:
             pass ``mp_context=multiprocessing.get_context("forkserver")``.
@@ -154,7 +154,7 @@ def shard_paths(paths_or_glob: object) -> list[str]:
 
 
 def check_executor(executor: object) -> None:
-    """Refuse an ``executor`` that is neither None nor a :class:`concurrent.futures.Executor`."""
+    """Refuse an ``executor`` that is neither None nor a ``concurrent.futures.Executor``."""
     if executor is None:
         return
     import concurrent.futures as cf  # logging and more: only once an executor is given

@@ -132,13 +132,13 @@ def convert(
 
     Nothing is lost silently. What the target cannot hold is a
     :class:`~ef.evaluation.DatasetFormatError` naming it, and nothing is written, unless
-    ``drop`` names it (:data:`DROPPABLE`): ``"metadata"`` (a query's or document's other
+    ``drop`` names it (``DROPPABLE``): ``"metadata"`` (a query's or document's other
     fields; TREC keeps them in ``.meta.jsonl`` sidecars), ``"title"`` (MS MARCO joins it to
     the text), ``"scores"`` and ``"tag"`` (MS MARCO runs hold ranks only). ``on_drop`` gets
     one sentence for each kind actually dropped. Naming a kind the target keeps is an error.
 
     ``progress=True`` shows a progress bar on stderr once the conversion has run for a second
-    (:mod:`ef.evaluation.progress`); a callable gets ``progress(done, total)`` in bytes of
+    (``ef.evaluation.progress``); a callable gets ``progress(done, total)`` in bytes of
     the source read (every file of a dataset directory), from ``(0, total)`` to
     ``(total, total)``. ``on_drop`` is told after the bar is done.
 

@@ -1,8 +1,8 @@
 """download_dataset(): fetch a BEIR dataset, check its published checksum, unpack it safely.
 
-The archives are the ones the BEIR benchmark publishes at :data:`BEIR_URL`. The md5 of each
+The archives are the ones the BEIR benchmark publishes at ``BEIR_URL``. The md5 of each
 is copied from the datasets table of the BEIR README (github.com/beir-cellar/beir, "Available
-Datasets"); a dataset whose md5 BEIR does not publish is not in :data:`BEIR_DATASETS`.
+Datasets"); a dataset whose md5 BEIR does not publish is not in ``BEIR_DATASETS``.
 
 Nothing half-done is ever left behind: the archive is streamed into a temporary file beside
 the target and hashed on the way, checked before anything is unpacked, unpacked into a
@@ -92,8 +92,8 @@ def download_dataset(
 ) -> Path:
     """Download the BEIR dataset ``name`` into ``directory/name`` and return that path.
 
-    The zip comes from BEIR's server (:data:`BEIR_URL`), or from ``url``; its md5 is checked
-    against the one BEIR publishes (:data:`BEIR_DATASETS`) before anything is unpacked. The
+    The zip comes from BEIR's server (``BEIR_URL``), or from ``url``; its md5 is checked
+    against the one BEIR publishes (``BEIR_DATASETS``) before anything is unpacked. The
     archive must hold a single folder ``name/`` laid out as BEIR does (``corpus.jsonl``,
     ``queries.jsonl``, ``qrels/*.tsv``). If ``directory/name`` already holds a complete
     dataset, nothing is downloaded (unless ``force``). On any failure, interruptions included,
@@ -101,7 +101,7 @@ def download_dataset(
 
     Args:
         name: a BEIR dataset (``scifact``, ``nfcorpus``, ``fiqa``, ... the keys of
-            :data:`BEIR_DATASETS`), or any folder name when ``url`` is given.
+            ``BEIR_DATASETS``), or any folder name when ``url`` is given.
         directory: the folder to put it in, created if absent; default ``./datasets``.
         url: where to fetch the zip instead (a mirror, a ``file://`` copy). The published md5
             still applies to a known ``name``.
@@ -113,7 +113,7 @@ def download_dataset(
             called with ``(bytes received, total bytes or None)`` as the archive arrives: the
             total is the server's Content-Length, None without one. It starts at
             ``(0, total)`` and ends at ``(total, total)`` once every byte has arrived
-            (:mod:`ef.evaluation.progress`).
+            (``ef.evaluation.progress``).
 
     Returns:
         the dataset folder, ``directory/name``, ready for :func:`~ef.evaluation.read_beir`.

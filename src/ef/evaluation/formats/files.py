@@ -435,7 +435,7 @@ def read_dataset(
 ) -> tuple[StreamingCorpus, dict[str, str], dict[str, dict[str, float]]]:
     """Read a dataset directory (BEIR, TREC or MS MARCO) as ``(corpus, queries, qrels)``.
 
-    ``qrels`` is one split's: ``split``, or else the first of :data:`DEFAULT_SPLITS` present.
+    ``qrels`` is one split's: ``split``, or else the first of ``DEFAULT_SPLITS`` present.
     ``corpus`` is a read-only mapping ``{doc_id: text}`` that streams the corpus file whenever
     it is iterated, so millions of passages are never all in memory; looking a document up by
     id loads the texts once. A document's text is its title and text joined (BEIR's rule);

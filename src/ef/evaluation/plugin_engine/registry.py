@@ -287,7 +287,7 @@ class Registry:
 
     def provider(self, name: str, kind: str = "metric") -> PluginInfo:
         """The plugin that provides the ``kind`` item called ``name``, with everything it
-        provides (which collects every kind: :meth:`provider_name` does not)."""
+        provides (which collects every kind: ``provider_name()`` does not)."""
         plugin = self.provider_name(name, kind)
         return next(info for info in self.plugins if info.name == plugin)
 

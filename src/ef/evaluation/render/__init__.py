@@ -55,7 +55,7 @@ __all__ = [
     "superscript",
 ]
 
-#: The outputs :func:`render` and :func:`format_table` produce.
+#: The outputs ``render()`` and :func:`format_table` produce.
 OUTPUTS = ("table", "markdown", "latex", "csv", "json", "html")
 
 _ROWS = ("table", "json", "csv", "markdown")
@@ -564,7 +564,7 @@ _FORMATS = {"markdown": _markdown, "latex": _latex, "csv": _csv, "html": _html}
 
 
 class Tabular(Protocol):
-    """What :func:`render` needs of a report: its tables, its one CSV table and its dict.
+    """What ``render()`` needs of a report: its tables, its one CSV table and its dict.
 
     Every ef.evaluation report satisfies it; so may a plugin's own report."""
 

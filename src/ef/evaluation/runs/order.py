@@ -164,7 +164,7 @@ def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> li
 
     A scored mapping is ordered by trec_eval's rule (score descending as float32, then doc id
     descending); a list is used in the order given, a repeated doc counting at its best rank
-    (:func:`refuse_repeats` refuses one where the run is evaluated as given).
+    (``refuse_repeats()`` refuses one where the run is evaluated as given).
 
     >>> ranking_of("q1", {"d1": 0.5, "d2": 0.5, "d3": 0.9})
     ['d3', 'd2', 'd1']

@@ -310,7 +310,7 @@ class RunTable:
     def from_frame(cls, frame: Any, *, columns: Sequence[str] | None = None) -> RunTable:
         """The run a pandas or polars DataFrame holds, one row per doc: ranx's ``q_id,
         doc_id, score`` columns, ir_measures' ``query_id, doc_id, score``, or the ``(query,
-        doc, score)`` ``columns`` named (:mod:`ef.evaluation.formats.frames` reads it, and
+        doc, score)`` ``columns`` named (``ef.evaluation.formats.frames`` reads it, and
         refuses a null, a score that is no number or a doc twice for a query, naming the
         column and row). Its rows keep their order.
 
@@ -364,7 +364,7 @@ class RunTable:
         not have the query): ``"trec_eval"`` (doc id descending; ``"expected"`` ranks so
         too), ``"docno_asc"`` or ``"input_order"`` (the order of the file or mapping).
         Scores compare as float32, as trec_eval's, unless ``float64``: the order of
-        :func:`~ef.evaluation.runs.order.order`, without its sort where the rows are in it.
+        ``order()``, without its sort where the rows are in it.
 
         >>> table = RunTable.from_dict({"q1": {"d1": 0.5, "d3": 0.9, "d2": 0.5}})
         >>> table.ranking("q1"), table.ranking("q1", "docno_asc")

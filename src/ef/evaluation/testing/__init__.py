@@ -2,13 +2,14 @@
 
 * :func:`make_dist` installs a throwaway plugin distribution (real ``.dist-info`` metadata
   and modules) in a directory on ``sys.path``; the pytest fixture ``ef_make_dist`` of
-  :mod:`ef.evaluation.testing.fixtures` does it in a test's ``tmp_path`` and undoes it after
+  ``ef.evaluation.testing.fixtures`` does it in a test's ``tmp_path`` and undoes it after
   (enable it with ``pytest_plugins = ["ef.evaluation.testing.fixtures"]``).
 * :func:`registry_with` builds a registry of the built-ins plus a test's own metrics or
   plugins, without the installed entry points.
 * :func:`check_retrieval_metric` checks a retrieval metric on generated rankings: its
   ``batch`` and ``expected`` forms against its ``func``, its values, its names.
-* :class:`JudgedHits` is the input of a metric's ``batch`` and ``expected`` forms.
+* :class:`~ef.evaluation.interfaces.JudgedHits` is the input of a metric's ``batch`` and
+  ``expected`` forms.
 
 Importing this package loads neither numpy nor pytest: they are imported where used.
 """

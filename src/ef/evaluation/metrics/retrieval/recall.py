@@ -43,7 +43,7 @@ def recall_at_k(
 
     The denominator is every relevant doc of the query (trec_eval's ``recall.k``), not
     ``min(R, k)`` (BEIR's ``R_cap``,
-    :func:`~ef.evaluation.metrics.retrieval.capped_recall_at_k`).
+    ``capped_recall_at_k()``).
 
     >>> recall_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 2)
     0.5
