@@ -747,7 +747,7 @@ class FusionParam:
     * ``required``: the call must set it; it has no default (ranx's ``gamma`` of ``gmnz``
       and ``phi`` of ``rbc``). :func:`~ef.evaluation.optimize_fusion` searches it all the
       same (it has a grid).
-    * ``learned``: the method's :attr:`FusionMethod.train` learns it from training runs and
+    * ``learned``: the method's ``FusionMethod.train`` learns it from training runs and
       their qrels; :func:`~ef.evaluation.optimize_fusion` does so, and its ``params`` hold
       the value for :func:`~ef.evaluation.fuse`, which requires it (ProbFuse's ``probs``).
       A learned parameter is per run and has no grid.
