@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, get_args
 
 import click
 
@@ -84,7 +84,7 @@ def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...])
     return RagEvalReport(**{key: data[key] for key in fields if key in data})
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -95,6 +95,16 @@ def _check_saved_report(path: Path, data: dict[str, Any]) -> None:
     def bad(what: str) -> DatasetFormatError:
         return DatasetFormatError(f"{path}: an inconsistent RAG report: {what}")
 
+    _check_saved_samples(data, bad)
+    _check_saved_metric_names(data, bad)
+    ids, means, coverage = data["sample_ids"], data["metrics"], data["coverage"]
+    for metric, values in data["per_sample"].items():
+        _check_saved_values(metric, values, ids, bad)
+        _check_saved_summary(metric, values, means[metric], coverage[metric], bad)
+
+
+def _check_saved_samples(data: dict[str, Any], bad: Callable[[str], Exception]) -> None:
+    """sample_ids is a list of strings, n_samples its length, per_sample a mapping."""
     ids, per_sample = data["sample_ids"], data["per_sample"]
     if not isinstance(ids, list) or not all(isinstance(s, str) for s in ids):
         raise bad("sample_ids must be a list of strings")
@@ -103,7 +113,11 @@ def _check_saved_report(path: Path, data: dict[str, Any]) -> None:
     n_samples = data["n_samples"]
     if not isinstance(n_samples, int) or isinstance(n_samples, bool) or n_samples != len(ids):
         raise bad(f"n_samples is {n_samples!r} but sample_ids has {len(ids)} ids")
-    means, coverage = data["metrics"], data["coverage"]
+
+
+def _check_saved_metric_names(data: dict[str, Any], bad: Callable[[str], Exception]) -> None:
+    """metrics, coverage and per_sample name the same metrics."""
+    means, coverage, per_sample = data["metrics"], data["coverage"], data["per_sample"]
     if not isinstance(means, dict) or not isinstance(coverage, dict):
         raise bad("metrics and coverage must map each metric to a value")
     if set(means) != set(per_sample) or set(coverage) != set(per_sample):
@@ -111,29 +125,45 @@ def _check_saved_report(path: Path, data: dict[str, Any]) -> None:
             f"metrics ({', '.join(means)}), coverage ({', '.join(coverage)}) and per_sample "
             f"({', '.join(per_sample)}) name different metrics"
         )
-    for metric, values in per_sample.items():
-        if not isinstance(values, list) or len(values) != len(ids):
-            count = len(values) if isinstance(values, list) else type(values).__name__
-            raise bad(f"per_sample[{metric!r}] has {count} values for {len(ids)} samples")
-        for sample, value in zip(ids, values, strict=True):
-            if value is not None and not _is_number(value):
-                raise bad(
-                    f"per_sample[{metric!r}] holds {value!r} for sample {sample!r}; expected "
-                    "a finite number or null"
-                )
-        scored = [v for v in values if v is not None]
-        if coverage[metric] != len(scored):
+
+
+def _check_saved_values(
+    metric: str, values: object, ids: list[str], bad: Callable[[str], Exception]
+) -> None:
+    """A metric's per-sample values: one per sample, each a finite number or null."""
+    if not isinstance(values, list) or len(values) != len(ids):
+        count = len(values) if isinstance(values, list) else type(values).__name__
+        raise bad(f"per_sample[{metric!r}] has {count} values for {len(ids)} samples")
+    for sample, value in zip(ids, values, strict=True):
+        if value is not None and not _is_number(value):
             raise bad(
-                f"coverage[{metric!r}] is {coverage[metric]!r} but per_sample scores "
-                f"{len(scored)} samples"
+                f"per_sample[{metric!r}] holds {value!r} for sample {sample!r}; expected "
+                "a finite number or null"
             )
-        mean = math.fsum(scored) / len(scored) if scored else None
-        saved = means[metric]
-        if (mean is None) != (saved is None) or (
-            mean is not None
-            and not (_is_number(saved) and math.isclose(saved, mean, rel_tol=1e-9, abs_tol=1e-12))
-        ):
-            raise bad(f"metrics[{metric!r}] is {saved!r} but the mean of per_sample is {mean!r}")
+
+
+def _check_saved_summary(
+    metric: str,
+    values: list[float | None],
+    saved: object,
+    coverage: object,
+    bad: Callable[[str], Exception],
+) -> None:
+    """A metric's coverage counts its scored samples and its mean is theirs."""
+    scored = [v for v in values if v is not None]
+    if coverage != len(scored):
+        raise bad(
+            f"coverage[{metric!r}] is {coverage!r} but per_sample scores {len(scored)} samples"
+        )
+    mean = math.fsum(scored) / len(scored) if scored else None
+    if mean is None and saved is None:
+        return
+    if mean is None or not _is_number(saved) or not _is_close(saved, mean):
+        raise bad(f"metrics[{metric!r}] is {saved!r} but the mean of per_sample is {mean!r}")
+
+
+def _is_close(saved: float, mean: float) -> bool:
+    return math.isclose(saved, mean, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def _system_name_of(choice: str, named: dict[str, Path]) -> str:
@@ -250,19 +280,9 @@ def compare_command(  # click passes every option by keyword
 
     chosen = split_measures(metrics)
     if rag:
-        named = _named_paths(inputs)
-        cutoffs = k_values or (10,)
-        systems: dict[str, Any] = {
-            name: _rag_report(path, chosen, cutoffs) for name, path in named.items()
-        }
-        qrels = None
+        named, systems, qrels = _rag_systems(inputs, chosen, k_values or (10,))
     else:
-        if len(inputs) < 3:
-            raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
-        check_measures(chosen, k_values or (10,))  # an error names -m and the measure
-        named = _named_paths(inputs[1:])
-        qrels = dataset_argument(inputs[0])
-        systems = dict(named)
+        named, systems, qrels = _run_systems(inputs, chosen, k_values or (10,))
     with input_warnings() as caught:
         report = compare(
             systems,
@@ -283,12 +303,40 @@ def compare_command(  # click passes every option by keyword
         )
     if rag:  # the CLI read the saved reports itself: record their files
         report = _with_files(report, named, None)
-    if plot is not None:
-        report.plot_differences(path=plot)
-    if plot_distribution is not None:
-        report.plot_distribution(path=plot_distribution)
+    _write_plots(report, plot, plot_distribution)
     _emit(report, output, per_query)
     echo_warnings(caught)  # a line each on stderr, after the report
+
+
+def _rag_systems(
+    inputs: tuple[str, ...], chosen: tuple[str, ...], cutoffs: tuple[int, ...]
+) -> tuple[dict[str, Path], dict[str, Any], Path | None]:
+    """The named paths of RAG reports or sample files, their reports, and no qrels."""
+    named = _named_paths(inputs)
+    systems = {name: _rag_report(path, chosen, cutoffs) for name, path in named.items()}
+    return named, systems, None
+
+
+def _run_systems(
+    inputs: tuple[str, ...], chosen: tuple[str, ...], cutoffs: tuple[int, ...]
+) -> tuple[dict[str, Path], dict[str, Any], Path | None]:
+    """The named run paths after QRELS, the runs to score (their paths), and the qrels."""
+    if len(inputs) < 3:
+        raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
+    check_measures(chosen, cutoffs)  # an error names -m and the measure
+    named = _named_paths(inputs[1:])
+    qrels = dataset_argument(inputs[0])
+    return named, dict(named), qrels
+
+
+def _write_plots(
+    report: ComparisonReport, differences: Path | None, distribution: Path | None
+) -> None:
+    """The plots asked for with --plot and --plot-distribution."""
+    if differences is not None:
+        report.plot_differences(path=differences)
+    if distribution is not None:
+        report.plot_distribution(path=distribution)
 
 
 def _with_files(

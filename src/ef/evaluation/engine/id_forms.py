@@ -83,6 +83,19 @@ def no_overlap_cause(
     >>> no_overlap_cause([1938], ["1938"], ("run", "qrels"), "doc ids")
     "the run's doc ids are int, qrels' are str: use str ids on both sides"
     """
+    cause = _type_cause(side, judged, names, what)
+    if cause is not None:
+        return cause
+    b = [str(i) for i in judged]
+    known = set(b)
+    a = [str(i) for i in side if str(i) not in known]  # the ones that match are no clue
+    return _fold_cause(a, b) or _affix_cause(a, b, names)
+
+
+def _type_cause(
+    side: Collection[object], judged: Collection[object], names: tuple[str, str], what: str
+) -> str | None:
+    """The two sides' ids are of different types (int and str)."""
     mine, theirs = names
     types_a = {type(i).__name__ for i in side}
     types_b = {type(i).__name__ for i in judged}
@@ -92,14 +105,22 @@ def no_overlap_cause(
             f"the {mine}'s {what} are {shown[0]}, {theirs}' are {shown[1]}: "
             "use str ids on both sides"
         )
-    b = [str(i) for i in judged]
-    known = set(b)
-    a = [str(i) for i in side if str(i) not in known]  # the ones that match are no clue
+    return None
+
+
+def _fold_cause(a: list[str], b: list[str]) -> str | None:
+    """An id of ``a`` is one of ``b`` but for a difference :data:`FOLDS` folds away."""
     for difference, fold in FOLDS:
         folded_b = {fold(s): s for s in b}
         for s in sorted(a):
             if fold(s) in folded_b:
                 return f"the ids differ in {difference} ({s!r} and {folded_b[fold(s)]!r})"
+    return None
+
+
+def _affix_cause(a: list[str], b: list[str], names: tuple[str, str]) -> str | None:
+    """Every id of one side starts (or ends) with what the other side's ids lack."""
+    mine, theirs = names
     for suffix, verb in ((False, "starts"), (True, "ends")):
         for ids, other, who, lacking in ((a, b, mine, theirs), (b, a, theirs, mine)):
             found = _strip_affix(ids, other, suffix=suffix)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -397,17 +398,25 @@ def _build_index(registry: Registry) -> _Index:
                 )
             names[alias] = name
         for synonym in metric.synonyms:
-            entries = syntaxes[synonym.syntax].setdefault(synonym.name, [])
-            for other, taken in entries:
-                same = taken.requires == synonym.requires and taken.selects == synonym.selects
-                if other != name and same:
-                    raise DuplicateNameError(
-                        f"the {synonym.syntax} name {synonym.name!r} is claimed by "
-                        f"{_who(registry, other)} and {_who(registry, name)}"
-                    )
-            entries.append((name, synonym))
-            entries.sort(key=lambda entry: -len(entry[1].requires) - len(entry[1].selects))
+            _add_synonym(syntaxes[synonym.syntax], name, synonym, registry)
     return _Index(names, syntaxes["ir_measures"], syntaxes["trec_eval"])
+
+
+def _add_synonym(
+    table: dict[str, list[tuple[str, Synonym]]], name: str, synonym: Synonym, registry: Registry
+) -> None:
+    """Add metric ``name``'s synonym to its syntax's table, the most specific first; the
+    same spelling with the same requirements claimed by two metrics is refused."""
+    entries = table.setdefault(synonym.name, [])
+    for other, taken in entries:
+        same = taken.requires == synonym.requires and taken.selects == synonym.selects
+        if other != name and same:
+            raise DuplicateNameError(
+                f"the {synonym.syntax} name {synonym.name!r} is claimed by "
+                f"{_who(registry, other)} and {_who(registry, name)}"
+            )
+    entries.append((name, synonym))
+    entries.sort(key=lambda entry: -len(entry[1].requires) - len(entry[1].selects))
 
 
 def literal_params(spec: str, text: str, *, bare_names: bool = False) -> list[tuple[str, Any]]:
@@ -468,18 +477,29 @@ def _trec_eval_measures(
         chosen = canonical_params(spec, metric, params)
         return [Measure(metric, k, chosen) for k in dict.fromkeys(ks)]
     entry = TREC_BY_NAME.get(synonym.name)
-    positional = bool(rest) and entry is not None and "=" not in rest
-    if positional and entry is not None and entry.params == "cut_double":
-        points = dict.fromkeys(_number(spec, part) for part in rest.split(","))
-        return [
-            Measure(metric, None, canonical_params(spec, metric, [*params, (str(entry.point), x)]))
-            for x in points
-        ]
-    if positional and entry is not None and entry.params == "doubles" and entry.values:
-        params += _trec_numbers(spec, entry, rest)
+    positional = entry if rest and "=" not in rest else None  # numbers after the dot
+    if positional is not None and positional.params == "cut_double":
+        return _trec_points(spec, metric, positional, params, rest)
+    if positional is not None and positional.params == "doubles" and positional.values:
+        params += _trec_numbers(spec, positional, rest)
     elif rest:
         params += _trec_params(spec, metric, rest)
     return [Measure(metric, None, canonical_params(spec, metric, params))]
+
+
+def _trec_points(
+    spec: str,
+    metric: RetrievalMetric,
+    entry: TrecMeasure,
+    params: list[tuple[str, Any]],
+    text: str,
+) -> list[Measure]:
+    """A measure per point trec_eval reads after the dot (``iprec_at_recall.0.25,0.5``)."""
+    points = dict.fromkeys(_number(spec, part) for part in text.split(","))
+    return [
+        Measure(metric, None, canonical_params(spec, metric, [*params, (str(entry.point), x)]))
+        for x in points
+    ]
 
 
 def _trec_numbers(spec: str, entry: TrecMeasure, text: str) -> list[tuple[str, Any]]:
@@ -710,47 +730,83 @@ def parse_measure(
     metrics = registry.retrieval_metrics
 
     if match and name in index.names:  # ours
-        metric = metrics[index.names[name]]
-        params = literal_params(spec, match["params"]) if match["params"] is not None else []
-        cutoff = parse_cutoff(spec, match["k"])
-        if cutoff is None:
-            ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
-        else:
-            ks = [None if cutoff == "all" else int(cutoff)]
-        chosen = canonical_params(spec, metric, params)
-        return [Measure(metric, k, chosen) for k in ks]
+        return _our_measures(spec, match, metrics[index.names[name]], k_values)
 
-    # A bare name that is trec_eval's too is trec_eval's: ``P`` is every cutoff.
-    bare = match is not None and match["params"] is None and match["k"] is None
-    if match and name in index.ir_measures and not (bare and name in index.trec_eval):
-        given = literal_params(spec, match["params"]) if match["params"] is not None else []
-        found = index.synonym("ir_measures", name, dict(given))
-        if found is None:
-            raise ValueError(f"{spec!r}: ir_measures' {name} needs other parameters here")
-        metric_name, synonym = found
-        given = [(n, v) for n, v in given if n not in dict(synonym.selects)]
-        metric = metrics[metric_name]
-        cutoff = parse_cutoff(spec, match["k"])
-        if cutoff is not None and not synonym.cutoff:
-            raise ValueError(
-                f"{spec!r}: ir_measures' {name} takes no cutoff; write "
-                f"{metric_name}@{cutoff} for the ranking cut at {cutoff}"
-            )
-        k = cutoff if isinstance(cutoff, int) else None
-        params = [*synonym.params, *given]
-        return [Measure(metric, k, canonical_params(spec, metric, params))]
+    if match and _is_ir_measures_name(match, name, index):
+        return [_ir_measures_measure(spec, match, name, index=index, metrics=metrics)]
+    return _trec_eval_syntax(spec, match, index=index, k_values=k_values, registry=registry)
 
+
+def _is_ir_measures_name(match: re.Match[str], name: str, index: _Index) -> bool:
+    """Whether ``name`` is ir_measures'. A bare name that is trec_eval's too is trec_eval's:
+    ``P`` is every cutoff."""
+    bare = match["params"] is None and match["k"] is None
+    return name in index.ir_measures and not (bare and name in index.trec_eval)
+
+
+def _trec_eval_syntax(
+    spec: str,
+    match: re.Match[str] | None,
+    *,
+    index: _Index,
+    k_values: Sequence[int],
+    registry: Registry,
+) -> list[Measure]:
+    """The measures of trec_eval's syntax: a family with its cutoffs or parameters after a
+    dot (``P.5,10``, ``ndcg.1=3``), else a named set or a printed name."""
+    text = spec.strip()
     base, _, rest = text.partition(".")
     found = None
     if "(" not in text and "@" not in text and base in index.trec_eval:
         found = index.synonym("trec_eval", base, {})
     if found is not None:
         metric_name, synonym = found
-        return _trec_eval_measures(spec, metrics[metric_name], synonym, rest, k_values)
+        metric = registry.retrieval_metrics[metric_name]
+        return _trec_eval_measures(spec, metric, synonym, rest, k_values)
+    name = match["name"] if match else base
+    return _trec_eval_spelling(spec, match, name, index=index, k_values=k_values, registry=registry)
 
-    return _trec_eval_spelling(
-        spec, match, name if match else base, index=index, k_values=k_values, registry=registry
-    )
+
+def _our_measures(
+    spec: str, match: re.Match[str], metric: RetrievalMetric, k_values: Sequence[int]
+) -> list[Measure]:
+    """The measures of our syntax, ``name(params)@k``: without a cutoff, one per cutoff of
+    ``k_values`` for a metric that takes cutoffs."""
+    params = literal_params(spec, match["params"]) if match["params"] is not None else []
+    cutoff = parse_cutoff(spec, match["k"])
+    if cutoff is None:
+        ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
+    else:
+        ks = [None if cutoff == "all" else int(cutoff)]
+    chosen = canonical_params(spec, metric, params)
+    return [Measure(metric, k, chosen) for k in ks]
+
+
+def _ir_measures_measure(
+    spec: str,
+    match: re.Match[str],
+    name: str,
+    *,
+    index: _Index,
+    metrics: Mapping[str, RetrievalMetric],
+) -> Measure:
+    """The measure of ir_measures' syntax, ``Name(params)@k``, through its synonym."""
+    given = literal_params(spec, match["params"]) if match["params"] is not None else []
+    found = index.synonym("ir_measures", name, dict(given))
+    if found is None:
+        raise ValueError(f"{spec!r}: ir_measures' {name} needs other parameters here")
+    metric_name, synonym = found
+    given = [(n, v) for n, v in given if n not in dict(synonym.selects)]
+    metric = metrics[metric_name]
+    cutoff = parse_cutoff(spec, match["k"])
+    if cutoff is not None and not synonym.cutoff:
+        raise ValueError(
+            f"{spec!r}: ir_measures' {name} takes no cutoff; write "
+            f"{metric_name}@{cutoff} for the ranking cut at {cutoff}"
+        )
+    k = cutoff if isinstance(cutoff, int) else None
+    params = [*synonym.params, *given]
+    return Measure(metric, k, canonical_params(spec, metric, params))
 
 
 def parse_measures(
@@ -785,21 +841,23 @@ def describe_syntaxes(metric: RetrievalMetric) -> Mapping[str, list[str]]:
         "ours": [s for n in ours for s in (f"{n}@k", f"{n}@all")] if metric.cutoff else ours
     }
     for syntax in ("ir_measures", "trec_eval"):
-        spelled = []
-        for synonym in metric.synonyms:
-            if synonym.syntax != syntax:
-                continue
-            name = synonym.name
-            said = [f"{n}=..." for n in synonym.requires]
-            said += [f"{n}={format_value(v)}" for n, v in synonym.selects]
-            if said:
-                name += "(" + ",".join(said) + ")"
-            if synonym.cutoff:
-                name += "@k" if syntax == "ir_measures" else ".k"
-            spelled.append(name)
+        spelled = [_spelling(s) for s in metric.synonyms if s.syntax == syntax]
         if spelled:
             described[syntax] = spelled
     return described
+
+
+def _spelling(synonym: Synonym) -> str:
+    """How a synonym is written: its name, what it requires and selects, where its cutoff
+    goes (``P@k``, ``P.k``)."""
+    name = synonym.name
+    said = [f"{n}=..." for n in synonym.requires]
+    said += [f"{n}={format_value(v)}" for n, v in synonym.selects]
+    if said:
+        name += "(" + ",".join(said) + ")"
+    if synonym.cutoff:
+        name += "@k" if synonym.syntax == "ir_measures" else ".k"
+    return name
 
 
 def trec_eval_printed(measure: Measure) -> str | None:
@@ -815,30 +873,54 @@ def trec_eval_printed(measure: Measure) -> str | None:
     >>> [trec_eval_printed(parse_measure(key)[0]) for key in ("map@all", "mrr@10")]
     ['map', None]
     """
-    given = dict(measure.params)
     for synonym in measure.metric.synonyms:
-        if synonym.syntax != "trec_eval" or synonym.cutoff != (measure.k is not None):
-            continue
-        fixed = dict(synonym.params)
-        if any(given.get(name) != value for name, value in fixed.items()):
-            continue
-        extra = {name: value for name, value in given.items() if name not in fixed}
-        point = _POINTS[synonym.name][1] if synonym.name in _POINTS else None
-        if point is not None and set(extra) <= {point}:  # iprec_at_recall_0.50
-            value = measure.kwargs[point]
-            shown = f"{value:3.2f}"
-            # trec_eval prints 2 decimals: a point it cannot print exactly keeps our name.
-            return f"{synonym.name}_{shown}" if float(shown) == value else None
-        if measure.k is not None:
-            return None if extra else f"{synonym.name}_{measure.k}"
-        if not extra:
-            return synonym.name
-        if list(extra) == ["gains"]:
-            pairs = ",".join(f"{format_value(g)}={format_value(v)}" for g, v in extra["gains"])
-            return f"{synonym.name}_{pairs}"
-        if list(extra) == ["p"]:
-            return f"{synonym.name}_p={format_value(extra['p'])}"
+        extra = _params_beyond(synonym, measure)
+        if extra is not None:
+            return _printed_as(synonym, measure, extra)
     return None
+
+
+def _params_beyond(synonym: Synonym, measure: Measure) -> dict[str, Any] | None:
+    """The parameters ``measure`` sets beyond those of trec_eval's ``synonym``; None if the
+    synonym does not name it (another syntax, a cutoff or not, other fixed parameters, or
+    parameters its printed name cannot carry: another synonym may)."""
+    if synonym.syntax != "trec_eval" or synonym.cutoff != (measure.k is not None):
+        return None
+    given = dict(measure.params)
+    fixed = dict(synonym.params)
+    if any(given.get(name) != value for name, value in fixed.items()):
+        return None
+    extra = {name: value for name, value in given.items() if name not in fixed}
+    printable = not extra or list(extra) in (["gains"], ["p"])
+    if measure.k is None and _point(synonym, extra) is None and not printable:
+        return None
+    return extra
+
+
+def _point(synonym: Synonym, extra: Mapping[str, Any]) -> str | None:
+    """The parameter a point measure prints in its name (``iprec_at_recall_0.50``), if
+    ``synonym`` is one and ``extra`` sets no other."""
+    point = _POINTS[synonym.name][1] if synonym.name in _POINTS else None
+    return point if point is not None and set(extra) <= {point} else None
+
+
+def _printed_as(synonym: Synonym, measure: Measure, extra: dict[str, Any]) -> str | None:
+    """trec_eval's printed name of ``measure`` through ``synonym``, with the parameters it
+    prints in the name (a point, a cutoff, nDCG's gains, RBP's p); None if it has none."""
+    point = _point(synonym, extra)
+    if point is not None:  # iprec_at_recall_0.50
+        value = measure.kwargs[point]
+        shown = f"{value:3.2f}"
+        # trec_eval prints 2 decimals: a point it cannot print exactly keeps our name.
+        return f"{synonym.name}_{shown}" if float(shown) == value else None
+    if measure.k is not None:
+        return None if extra else f"{synonym.name}_{measure.k}"
+    if not extra:
+        return synonym.name
+    if list(extra) == ["gains"]:
+        pairs = ",".join(f"{format_value(g)}={format_value(v)}" for g, v in extra["gains"])
+        return f"{synonym.name}_{pairs}"
+    return f"{synonym.name}_p={format_value(extra['p'])}"  # the only other it carries
 
 
 def parse_trec_eval_measure(spec: str, *, registry: Registry | None = None) -> list[Measure]:
@@ -900,9 +982,19 @@ def parse_ranx_measure(metric: str, *, registry: Registry | None = None) -> Meas
 ranx's metrics here: hit_rate, precision, recall, f1, r-precision, mrr, map, dcg, \
 dcg_burges, ndcg, ndcg_burges, bpref
     """
-    from ..plugin_engine.registry import registry_or_default
-
     match = _RANX.match(metric.strip()) if isinstance(metric, str) else None
+    ours = _ranx_ours(metric, match)
+    assert match is not None  # _ranx_ours refuses a string that is no ranx metric
+    if match["sep"] == ".":
+        raise ValueError(
+            f"{metric!r}: ranx writes the cutoff after '@', e.g. {match['name']}@{match['k']}"
+        )
+    (measure,) = parse_measure(_ranx_spec(ours, match, registry), registry=registry)
+    return measure
+
+
+def _ranx_ours(metric: str, match: re.Match[str] | None) -> str:
+    """Our metric string for ranx's name; an error for a name ranx has that is not ours."""
     name = str(match["name"]) if match else ""
     known = ", ".join(n for n, ours in RANX_NAMES.items() if ours is not None)
     if match is None or name not in RANX_NAMES:
@@ -922,22 +1014,26 @@ dcg_burges, ndcg, ndcg_burges, bpref
             f"ranx's {name!r} is not implemented in ef-evaluation{why}; ranx's metrics here: "
             f"{known}"
         )
+    return ours
+
+
+def _ranx_spec(ours: str, match: re.Match[str], registry: Registry | None) -> str:
+    """Our measure string for ranx's: its parameters and relevance level in brackets, its
+    cutoff, or ``@all`` (ranx's ``k=0``) for a metric that takes cutoffs."""
+    from ..plugin_engine.registry import registry_or_default
+
     params = []
-    k = match["k"]
-    if match["sep"] == ".":
-        raise ValueError(f"{metric!r}: ranx writes the cutoff after '@', e.g. {name}@{k}")
     if match["rel"] is not None and int(match["rel"]) != 1:
         params.append(f"rel={int(match['rel'])}")
     base, _, given = ours.partition("(")
     inside = [given.rstrip(")")] if given else []
     spec = base + (f"({','.join([*inside, *params])})" if inside or params else "")
     metric_def = registry_or_default(registry).retrieval_metric(base)
-    if k is not None:
-        spec += f"@{k}"
+    if match["k"] is not None:
+        spec += f"@{match['k']}"
     elif metric_def.cutoff:
         spec += "@all"
-    (measure,) = parse_measure(spec, registry=registry)
-    return measure
+    return spec
 
 
 #: BEIR's and MTEB's names of its own metrics' keys (``R_cap@10``), where they are neither
@@ -972,6 +1068,21 @@ def _readings(
         if keys not in readings:
             readings.append(keys)
     return readings, problems
+
+
+def _key_read(name: str, readings: list[list[str]], present: list[str]) -> str | None:
+    """The one key of ``present`` the readings of ``name`` stand for, those read as one
+    measure first; None if none; an error if several."""
+    singles = [r for r in readings if len(r) == 1]
+    for group in (singles, [r for r in readings if len(r) > 1]):
+        found = [key for key in dict.fromkeys(itertools.chain(*group)) if key in present]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise KeyError(
+                f"{name!r} could be any of {', '.join(found)} in this report; ask for one of them"
+            )
+    return None
 
 
 def resolve_key(
@@ -1009,15 +1120,9 @@ not hold; it holds ndcg@10, precision@5, map@all, map(rel=2)@100"
     if not isinstance(name, str):
         raise KeyError(f"a metric name is a str such as 'ndcg@10', got {name!r}; it holds {holds}")
     readings, problems = _readings(name, k_values, registry)
-    singles = [r for r in readings if len(r) == 1]
-    for group in (singles, [r for r in readings if len(r) > 1]):
-        found = list(dict.fromkeys(key for reading in group for key in reading if key in present))
-        if len(found) == 1:
-            return found[0]
-        if found:
-            raise KeyError(
-                f"{name!r} could be any of {', '.join(found)} in this report; ask for one of them"
-            )
+    found = _key_read(name, readings, present)
+    if found is not None:
+        return found
     if not readings:
         raise KeyError(f"{name!r} names no measure ({problems[0]}); this report holds {holds}")
     meant = ", ".join(dict.fromkeys(key for reading in readings for key in reading))

@@ -270,6 +270,119 @@ def _summary(
     return total / divisor if divisor else 0.0
 
 
+def _with_run_ties(
+    scored: Scored,
+    rule: Rule,
+    *,
+    table: RankedRun,
+    qrels: Qrels,
+    group: Sequence[Measure],
+    profile: Profile,
+    cutoffs: Sequence[int],
+    registry: Registry,
+) -> Scored:
+    """``scored`` as the report's main scoring: under ranx's order, which ranked lists have
+    no ties in, with the ties the run itself has."""
+    from .scoring import score_rankings
+
+    if rule.order != "ranx":
+        return scored
+    ties = score_rankings(
+        table,
+        qrels,
+        group,
+        averaging=profile.queries,
+        tie_policy="trec_eval",
+        cutoffs=cutoffs,
+        registry=registry,
+    ).ties
+    return attrs.evolve(scored, ties=attrs.evolve(ties, policy="ranx"))
+
+
+def _rule_mean(
+    m: Measure,
+    rule: Rule,
+    scored: Scored,
+    *,
+    table: RankedRun,
+    qrels: Qrels,
+    per_query: dict[str, dict[str, float]],
+) -> float:
+    """A measure's mean under its rule, rounded as the rule says; an annotated hole's
+    per-query values are written into ``per_query``."""
+    divisor = _divisor(rule, scored.per_query, qrels, table)
+    if rule.annotated_hole and m.k is not None:
+        values = _annotated_hole(table, qrels, m.k, rule)
+        for query_id in scored.per_query:
+            per_query[query_id][m.key] = values[query_id]
+        total = math.fsum(values.values())  # every query of the run, judged or not
+    else:
+        total = math.fsum(row[m.key] for row in scored.per_query.values())
+    mean = _summary(m, scored.per_query, total, divisor)
+    return mean if rule.digits is None else round(mean, rule.digits)
+
+
+def _by_rule(profile: Profile, measures: Sequence[Measure]) -> dict[Rule, list[Measure]]:
+    """The measures grouped by the rule they are scored under: scored alike, together."""
+    groups: dict[Rule, list[Measure]] = {}
+    for m in measures:
+        groups.setdefault(profile.rule(m.metric.name, m.k), []).append(m)
+    return groups
+
+
+def _score_by_rule(
+    profile: Profile,
+    table: RankedRun,
+    qrels: Qrels,
+    measures: Sequence[Measure],
+    *,
+    registry: Registry,
+    progress: Phase | None,
+) -> tuple[Scored, dict[str, dict[str, float]], dict[str, float]]:
+    """The measures scored group by group, each under its rule: the main scoring (which
+    gives skipped, missing and ties), every query's values, and every measure's mean."""
+    from .scoring import score_rankings
+
+    groups = _by_rule(profile, measures)
+    per_query: dict[str, dict[str, float]] = {}
+    means: dict[str, float] = {}
+    main: Scored | None = None  # the default rule's scoring gives skipped, missing and ties
+    cutoffs = sorted({m.k for m in measures if m.k is not None})  # for the tie diagnostic
+    for rule, group in groups.items():
+        scored = score_rankings(
+            _ranx_ranked(table, qrels) if rule.order == "ranx" else table,
+            _negatives_judged(qrels) if rule.negatives_judged else qrels,
+            group,
+            averaging=profile.queries,
+            tie_policy=rule.tie_policy,
+            float64=rule.float64,
+            cutoffs=cutoffs,
+            registry=registry,
+            progress=progress,  # each measure is in one group: they add up to all of them
+        )
+        if main is None or rule == profile.default:
+            main = _with_run_ties(
+                scored,
+                rule,
+                table=table,
+                qrels=qrels,
+                group=group,
+                profile=profile,
+                cutoffs=cutoffs,
+                registry=registry,
+            )
+        if rule.missing_zero:
+            scored = _zero_missing(scored, table)
+        for query_id, values in scored.per_query.items():
+            per_query.setdefault(query_id, {}).update(values)
+        for m in group:
+            means[m.key] = _rule_mean(
+                m, rule, scored, table=table, qrels=qrels, per_query=per_query
+            )
+    assert main is not None  # measures is never empty
+    return main, per_query, means
+
+
 def evaluate_with_profile(
     name: str,
     table: RankedRun,
@@ -284,7 +397,7 @@ def evaluate_with_profile(
     """What :func:`~ef.evaluation.evaluate_run` reports under the profile called ``name``;
     ``progress`` advances by one per measure scored."""
     # Here, not at the top: the CLI lists PROFILES in --profile without loading the metrics.
-    from .scoring import evaluation, score_rankings
+    from .scoring import evaluation
 
     profile = profile_named(name)
     drop_identical = (
@@ -292,56 +405,9 @@ def evaluate_with_profile(
     )
     if drop_identical:
         table = table.without_identical_ids()
-    # Measures scored alike go together.
-    groups: dict[Rule, list[Measure]] = {}
-    for m in measures:
-        groups.setdefault(profile.rule(m.metric.name, m.k), []).append(m)
-    per_query: dict[str, dict[str, float]] = {}
-    means: dict[str, float] = {}
-    main: Scored | None = None  # the default rule's scoring gives skipped, missing and ties
-    cutoffs = sorted({m.k for m in measures if m.k is not None})  # for the tie diagnostic
-    for rule, group in groups.items():
-        ranked = _ranx_ranked(table, qrels) if rule.order == "ranx" else table
-        scored = score_rankings(
-            ranked,
-            _negatives_judged(qrels) if rule.negatives_judged else qrels,
-            group,
-            averaging=profile.queries,
-            tie_policy=rule.tie_policy,
-            float64=rule.float64,
-            cutoffs=cutoffs,
-            registry=registry,
-            progress=progress,  # each measure is in one group: they add up to all of them
-        )
-        if main is None or rule == profile.default:
-            main = scored
-            if rule.order == "ranx":  # ranked lists have no ties: ask the run itself
-                ties = score_rankings(
-                    table,
-                    qrels,
-                    group,
-                    averaging=profile.queries,
-                    tie_policy="trec_eval",
-                    cutoffs=cutoffs,
-                    registry=registry,
-                ).ties
-                main = attrs.evolve(main, ties=attrs.evolve(ties, policy="ranx"))
-        if rule.missing_zero:
-            scored = _zero_missing(scored, table)
-        for query_id, values in scored.per_query.items():
-            per_query.setdefault(query_id, {}).update(values)
-        for m in group:
-            divisor = _divisor(rule, scored.per_query, qrels, table)
-            if rule.annotated_hole and m.k is not None:
-                values = _annotated_hole(table, qrels, m.k, rule)
-                for query_id in scored.per_query:
-                    per_query[query_id][m.key] = values[query_id]
-                total = math.fsum(values.values())  # every query of the run, judged or not
-            else:
-                total = math.fsum(row[m.key] for row in scored.per_query.values())
-            mean = _summary(m, scored.per_query, total, divisor)
-            means[m.key] = mean if rule.digits is None else round(mean, rule.digits)
-    assert main is not None  # measures is never empty
+    main, per_query, means = _score_by_rule(
+        profile, table, qrels, measures, registry=registry, progress=progress
+    )
     scored_all = attrs.evolve(
         main,
         per_query={q: {m.key: row[m.key] for m in measures} for q, row in per_query.items()},

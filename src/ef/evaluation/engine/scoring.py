@@ -130,37 +130,18 @@ def score_all(
     (``registry`` says which plugin that is), and, for a per-query ``func``, the query.
     """
     columns: dict[str, list[float]] = {}
-    ranked: Sequence[Sequence[str]] | None = None
+    ranked = _built_once(rankings)
     for m in measures:
         raw: object = None
         values: list[Any]
         if expected:
-            if m.metric.expected is not None:
-                with plugin_call(registry, "metric", m.metric.name, "its expected form"):
-                    raw = m.metric.expected(hits, m.k, **m.kwargs)
-                    values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
-            else:
-                ranked = rankings() if ranked is None and m.metric.batch is None else ranked
-                values = _tie_averaged(m, query_ids, hits, judgements, ranked, registry=registry)
-            if len(values) != len(query_ids):
-                raise PluginError(
-                    f"retrieval metric {m.metric.name!r}: its expected form returned "
-                    f"{len(values)} values for {len(query_ids)} queries"
-                )
+            raw, values = _expected_values(
+                m, query_ids, judgements, hits, ranked, registry=registry
+            )
         elif m.metric.batch is not None:
-            # Around the whole batch: the fast path pays one try per metric, not per query.
-            with plugin_call(registry, "metric", m.metric.name, "its batch form"):
-                raw = m.metric.batch(hits, m.k, **m.kwargs)
-                # An array's tolist() gives Python floats in one step; any sequence will do.
-                values = raw.tolist() if hasattr(raw, "tolist") else list(raw)
-            if len(values) != len(query_ids):
-                raise PluginError(
-                    f"retrieval metric {m.metric.name!r}: its batch form returned "
-                    f"{len(values)} values for {len(query_ids)} queries"
-                )
+            raw, values = _batch_values(m, query_ids, hits, registry)
         else:
-            ranked = rankings() if ranked is None else ranked
-            values = _per_query(m, ranked, judgements, query_ids.__getitem__, registry)
+            values = _per_query(m, ranked(), judgements, query_ids.__getitem__, registry)
         if not _plain_floats(raw, values):
             # Only a value that is not a plain, finite float needs the full check.
             values = [
@@ -171,6 +152,69 @@ def score_all(
             progress.advance(1)
     # Columns of floats, 8 bytes a value: a row is made only when a query is read.
     return QueryValues(query_ids, columns)
+
+
+def _built_once(
+    rankings: Callable[[], Sequence[Sequence[str]]],
+) -> Callable[[], Sequence[Sequence[str]]]:
+    """``rankings``, called the first time its result is needed and only then."""
+    built: list[Sequence[Sequence[str]]] = []
+
+    def once() -> Sequence[Sequence[str]]:
+        if not built:
+            built.append(rankings())
+        return built[0]
+
+    return once
+
+
+def _values_of(raw: Any) -> list[Any]:
+    # An array's tolist() gives Python floats in one step; any sequence will do.
+    return raw.tolist() if hasattr(raw, "tolist") else list(raw)
+
+
+def _batch_values(
+    m: Measure, query_ids: Sequence[str], hits: JudgedHits, registry: Registry | None
+) -> tuple[object, list[Any]]:
+    """A metric's batch form on every query at once: what it returned, and its values."""
+    assert m.metric.batch is not None  # the caller's choice of this path
+    # Around the whole batch: the fast path pays one try per metric, not per query.
+    with plugin_call(registry, "metric", m.metric.name, "its batch form"):
+        raw = m.metric.batch(hits, m.k, **m.kwargs)
+        values = _values_of(raw)
+    if len(values) != len(query_ids):
+        raise PluginError(
+            f"retrieval metric {m.metric.name!r}: its batch form returned "
+            f"{len(values)} values for {len(query_ids)} queries"
+        )
+    return raw, values
+
+
+def _expected_values(
+    m: Measure,
+    query_ids: Sequence[str],
+    judgements: Sequence[Mapping[str, float]],
+    hits: JudgedHits,
+    ranked: Callable[[], Sequence[Sequence[str]]],
+    *,
+    registry: Registry | None,
+) -> tuple[object, list[Any]]:
+    """A metric's mean over the orders of each query's ties: its expected form if it has
+    one (what it returned, and its values), else the mean over the expanded orders."""
+    raw: object = None
+    if m.metric.expected is not None:
+        with plugin_call(registry, "metric", m.metric.name, "its expected form"):
+            raw = m.metric.expected(hits, m.k, **m.kwargs)
+            values = _values_of(raw)
+    else:
+        rankings = ranked() if m.metric.batch is None else None
+        values = _tie_averaged(m, query_ids, hits, judgements, rankings, registry=registry)
+    if len(values) != len(query_ids):
+        raise PluginError(
+            f"retrieval metric {m.metric.name!r}: its expected form returned "
+            f"{len(values)} values for {len(query_ids)} queries"
+        )
+    return raw, values
 
 
 def _tie_averaged(
@@ -298,24 +342,12 @@ def query_sets(
     """The queries to score (all judged), the skipped ones (with why, in qrels' order) and
     the missing ones, under the averaging policy (or ``"all"``: every judged query, scoring
     0 where the run lacks it, as ranx's ``make_comparable``)."""
+    if averaging == "run":
+        return _run_query_sets(run, qrels)
     unavailable = unavailable or {}
     scored: list[str] = []
     skipped: dict[str, str] = {}
     missing: list[str] = []
-    if averaging == "run":
-        # The run's order; a judged query with no positive grade is scored too.
-        for query_id in run.query_ids:
-            judged = qrels.get(query_id)
-            if judged:
-                scored.append(query_id)
-            elif judged is not None:
-                skipped[query_id] = "no judgement"
-        for query_id, judged in qrels.items():
-            if query_id not in run:
-                if judged:
-                    missing.append(query_id)
-                skipped[query_id] = "not in the run" if judged else "no judgement"
-        return scored, skipped, missing
     for query_id, judged in qrels.items():
         if averaging != "all" and max(judged.values(), default=0) <= 0:  # no positive grade
             skipped[query_id] = "no positive judgement"
@@ -329,6 +361,26 @@ def query_sets(
                 skipped[query_id] = "not in the run"
                 continue
         scored.append(query_id)
+    return scored, skipped, missing
+
+
+def _run_query_sets(run: RankedRun, qrels: Qrels) -> tuple[list[str], dict[str, str], list[str]]:
+    """:func:`query_sets` under ``averaging="run"``: the run's queries in its order (a judged
+    query with no positive grade is scored too)."""
+    scored: list[str] = []
+    skipped: dict[str, str] = {}
+    missing: list[str] = []
+    for query_id in run.query_ids:
+        judged = qrels.get(query_id)
+        if judged:
+            scored.append(query_id)
+        elif judged is not None:
+            skipped[query_id] = "no judgement"
+    for query_id, judged in qrels.items():
+        if query_id not in run:
+            if judged:
+                missing.append(query_id)
+            skipped[query_id] = "not in the run" if judged else "no judgement"
     return scored, skipped, missing
 
 

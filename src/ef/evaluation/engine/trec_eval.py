@@ -426,38 +426,69 @@ def _c_double(spec: str, text: str, notes: list[str]) -> float:
 def _parse_params(entry: TrecMeasure, text: str, notes: list[str]) -> tuple[Any, ...]:
     """The parameters after ``-m name.``, read as trec_eval reads them (meas_init.c)."""
     spec = f"{entry.name}.{text}"
-    parts = text.split(",")
-    if entry.params == "cut_long":
-        cutoffs = sorted(_c_long(spec, part, notes) for part in parts)
-        if cutoffs[0] <= 0:
-            raise ValueError(f"-m {spec}: cutoffs must be positive")
-        if len(set(cutoffs)) != len(cutoffs):
-            raise ValueError(f"-m {spec}: a cutoff is given twice")
-        if cutoffs[-1] - cutoffs[0] > _INT_MAX:
-            notes.append(
-                f"-m {spec}: trec_eval sorts these cutoffs by their difference as a C int, "
-                "which overflows, so its order and values for them may be wrong; ef's are not"
+    read = _PARAM_READERS.get(entry.params)
+    if read is None:
+        raise ValueError(f"-m {spec}: {entry.name} takes no parameters")
+    return read(entry, spec, text.split(","), notes)
+
+
+def _cutoff_params(
+    entry: TrecMeasure, spec: str, parts: list[str], notes: list[str]
+) -> tuple[Any, ...]:
+    """``P.5,10``: positive C longs, each once, sorted."""
+    cutoffs = sorted(_c_long(spec, part, notes) for part in parts)
+    if cutoffs[0] <= 0:
+        raise ValueError(f"-m {spec}: cutoffs must be positive")
+    if len(set(cutoffs)) != len(cutoffs):
+        raise ValueError(f"-m {spec}: a cutoff is given twice")
+    if cutoffs[-1] - cutoffs[0] > _INT_MAX:
+        notes.append(
+            f"-m {spec}: trec_eval sorts these cutoffs by their difference as a C int, "
+            "which overflows, so its order and values for them may be wrong; ef's are not"
+        )
+    return tuple(cutoffs)
+
+
+def _point_params(
+    entry: TrecMeasure, spec: str, parts: list[str], notes: list[str]
+) -> tuple[Any, ...]:
+    """``iprec_at_recall.0.25,0.5``: C doubles, each once, sorted."""
+    points = sorted(_c_double(spec, part, notes) for part in parts)
+    if len(set(points)) != len(points):
+        raise ValueError(f"-m {spec}: a cutoff is given twice")
+    return tuple(points)
+
+
+def _double_params(
+    entry: TrecMeasure, spec: str, parts: list[str], notes: list[str]
+) -> tuple[Any, ...]:
+    """``utility.1,-1,0,0``: C doubles, in order."""
+    return tuple(_c_double(spec, part, notes) for part in parts)
+
+
+def _pair_params(
+    entry: TrecMeasure, spec: str, parts: list[str], notes: list[str]
+) -> tuple[Any, ...]:
+    """``ndcg.1=3,2=9``: name=value pairs, each value a C double."""
+    pairs = []
+    for part in parts:
+        name, equals, value = part.partition("=")
+        if not equals or "=" in value:
+            raise ValueError(
+                f"-m {spec}: {entry.name}'s parameters are name=value pairs, e.g. "
+                f"{entry.name}.1=3,2=9"
             )
-        return tuple(cutoffs)
-    if entry.params == "cut_double":
-        points = sorted(_c_double(spec, part, notes) for part in parts)
-        if len(set(points)) != len(points):
-            raise ValueError(f"-m {spec}: a cutoff is given twice")
-        return tuple(points)
-    if entry.params == "doubles":
-        return tuple(_c_double(spec, part, notes) for part in parts)
-    if entry.params == "pairs":
-        pairs = []
-        for part in parts:
-            name, equals, value = part.partition("=")
-            if not equals or "=" in value:
-                raise ValueError(
-                    f"-m {spec}: {entry.name}'s parameters are name=value pairs, e.g. "
-                    f"{entry.name}.1=3,2=9"
-                )
-            pairs.append((name, _c_double(spec, value, notes)))
-        return tuple(pairs)
-    raise ValueError(f"-m {spec}: {entry.name} takes no parameters")
+        pairs.append((name, _c_double(spec, value, notes)))
+    return tuple(pairs)
+
+
+#: How each kind of trec_eval parameter list is read (meas_init.c's get_param functions).
+_PARAM_READERS: dict[str, Callable[[TrecMeasure, str, list[str], list[str]], tuple[Any, ...]]] = {
+    "cut_long": _cutoff_params,
+    "cut_double": _point_params,
+    "doubles": _double_params,
+    "pairs": _pair_params,
+}
 
 
 def _marked(specs: Iterable[str], opts: Options) -> tuple[list[TrecMeasure], dict[str, str]]:
@@ -629,11 +660,11 @@ def _no_query_in_common(run: RunTable, judged: Sequence[str]) -> str:
     return message
 
 
-def _queries(
-    run: RunTable, qrels: Mapping[str, Mapping[str, float]], opts: Options, notes: list[str]
-) -> _Queries:
-    judged = sorted(qrels)  # trec_eval sorts topics by strcmp (UTF-8 byte order)
-    missing = [q for q in judged if q not in run]
+def _check_missing(
+    run: RunTable, judged: list[str], missing: list[str], opts: Options, notes: list[str]
+) -> None:
+    """Stop, or note, where trec_eval does on judged queries the run lacks: all of them
+    (but 10.0's -c scores each 0), or any of them for 10.0 without -c."""
     if judged and len(missing) == len(judged):
         if not (opts.complete and opts.v10):  # 10.0's -c scores each judged query 0
             raise ValueError(
@@ -646,12 +677,24 @@ def _queries(
             f"query {missing[0]!r} is judged but the run has no results for it, where trec_eval "
             "10.0 stops (add -c to score it 0, or use --compat 9.0.8 to leave it out)"
         )
+
+
+def _queries(
+    run: RunTable, qrels: Mapping[str, Mapping[str, float]], opts: Options, notes: list[str]
+) -> _Queries:
+    judged = sorted(qrels)  # trec_eval sorts topics by strcmp (UTF-8 byte order)
+    missing = [q for q in judged if q not in run]
+    _check_missing(run, judged, missing, opts, notes)
     scored = judged if opts.complete and opts.v10 else [q for q in judged if q in run]
     if not scored:
         raise ValueError("no query has both results and judgements: the qrels judge no query")
-    # trec_eval's -c num_rel: every judged query's grades > 0, whatever -l says.
-    relevant = float(sum(1 for q in judged for grade in qrels[q].values() if grade > 0))
+    relevant = _relevant_count(qrels, judged)
     return _Queries(len(judged), scored, relevant, set(missing) if opts.complete else set())
+
+
+def _relevant_count(qrels: Mapping[str, Mapping[str, float]], judged: list[str]) -> float:
+    """trec_eval's -c num_rel: every judged query's grades > 0, whatever -l says."""
+    return float(sum(1 for q in judged for grade in qrels[q].values() if grade > 0))
 
 
 def _hits(

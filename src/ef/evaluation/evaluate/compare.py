@@ -14,9 +14,9 @@ import math
 import os
 import platform
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
 
 import attrs
 
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = ["ComparisonReport", "PairComparison", "compare"]
+
+_Report = TypeVar("_Report", RetrievalEvalReport, RagEvalReport, PipelineEvalReport)
 
 _RUN_SUFFIXES = (".txt", ".trec", ".run", ".res", ".tsv", ".json", ".jsonl", ".csv", ".parquet")
 
@@ -200,23 +202,58 @@ def _retrieval_columns(
         if not report.per_query:
             raise ValueError(f"system {name!r} has no per-query values (its per_query is empty)")
         _require(name, keys, report.metrics)
-    universe = list(dict.fromkeys(q for report in reports.values() for q in report.per_query))
-    query_ids, missing, dropped = _pairing(
-        universe,
-        {name: set(report.per_query) - set(report.missing) for name, report in reports.items()},
+    return _paired_columns(
+        reports,
+        keys,
+        ids=lambda report: report.per_query,
+        present=lambda report: set(report.per_query) - set(report.missing),
+        value=_query_value_or_zero,
         intersect=averaging == "intersection",
+        inputs=inputs,
     )
-    scores: dict[str, dict[str, list[float | None]]] = {
-        name: {
-            key: [
-                float(report.per_query[q][key]) if q in report.per_query else 0.0 for q in query_ids
-            ]
-            for key in keys
-        }
-        for name, report in reports.items()
-    }
+
+
+def _query_value_or_zero(report: RetrievalEvalReport) -> Callable[[str, str], float | None]:
+    """A retrieval report's value of a key on a query; 0 for a query it did not answer."""
+    per_query = report.per_query
+    return lambda key, q: float(per_query[q][key]) if q in per_query else 0.0
+
+
+def _sample_value(report: RagEvalReport) -> Callable[[str, str], float | None]:
+    """A RAG report's value of a key on a sample id (its per_sample lists are by position)."""
+    position = {s: i for i, s in enumerate(report.sample_ids)}
+    return lambda key, s: report.per_sample[key][position[s]]
+
+
+def _pipeline_value(report: PipelineEvalReport) -> Callable[[str, str], float | None]:
+    """A pipeline report's value of a key on a query."""
+    return lambda key, q: report.per_query[q][key]
+
+
+def _paired_columns(
+    reports: Mapping[str, _Report],
+    keys: tuple[str, ...],
+    *,
+    ids: Callable[[_Report], Iterable[str]],
+    value: Callable[[_Report], Callable[[str, str], float | None]],
+    present: Callable[[_Report], set[str]] | None = None,
+    intersect: bool = True,
+    inputs: dict[str, Any] | None = None,
+) -> _Columns:
+    """The columns of ``keys`` over the ids the reports are paired on: ``ids`` gives a
+    report's ids in order, ``present`` those it has values for (default: all of them), and
+    ``value(report)(key, id)`` one value."""
+    has = present or (lambda report: set(ids(report)))
+    universe = list(dict.fromkeys(i for report in reports.values() for i in ids(report)))
+    kept, missing, dropped = _pairing(
+        universe, {name: has(report) for name, report in reports.items()}, intersect=intersect
+    )
+    scores: dict[str, dict[str, list[float | None]]] = {}
+    for name, report in reports.items():
+        of = value(report)
+        scores[name] = {key: [of(key, i) for i in kept] for key in keys}
     manifests = {name: plain(report.manifest) for name, report in reports.items()}
-    return _Columns(keys, tuple(query_ids), scores, missing, dropped, manifests, inputs)
+    return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, inputs or {})
 
 
 def _require(name: str, keys: Sequence[str], available: Mapping[str, object]) -> None:
@@ -244,6 +281,13 @@ def _pairing(
 def _rag_columns(
     named: Mapping[str, System], metrics: Sequence[str] | None, k_values: Sequence[int]
 ) -> _Columns:
+    reports = _rag_reports(named)
+    keys = _rag_metric_keys(reports, metrics, k_values)
+    return _paired_columns(reports, keys, ids=lambda r: r.sample_ids, value=_sample_value)
+
+
+def _rag_reports(named: Mapping[str, System]) -> dict[str, RagEvalReport]:
+    """The systems, checked to be RAG reports with per-sample values under unique ids."""
     reports: dict[str, RagEvalReport] = {}
     for name, item in named.items():
         if not isinstance(item, RagEvalReport):
@@ -260,6 +304,13 @@ def _rag_columns(
                 "samples are paired by id"
             )
         reports[name] = item
+    return reports
+
+
+def _rag_metric_keys(
+    reports: Mapping[str, RagEvalReport], metrics: Sequence[str] | None, k_values: Sequence[int]
+) -> tuple[str, ...]:
+    """The keys to compare: those ``metrics`` name, or every metric the reports share."""
     first = next(iter(reports.values()))
     if metrics is None:
         keys = tuple(
@@ -267,25 +318,15 @@ def _rag_columns(
         )
         if not keys:
             raise ValueError("the RAG reports share no metric")
-    else:
-        keys = tuple(
-            dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.per_sample, k_values))
-        )
-        if not keys:
-            raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
-        for name, report in reports.items():
-            _require(name, keys, report.per_sample)
-    universe = list(dict.fromkeys(s for r in reports.values() for s in r.sample_ids))
-    kept, missing, dropped = _pairing(
-        universe, {name: set(r.sample_ids) for name, r in reports.items()}, intersect=True
+        return keys
+    keys = tuple(
+        dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.per_sample, k_values))
     )
-    positions = {name: {s: i for i, s in enumerate(r.sample_ids)} for name, r in reports.items()}
-    scores = {
-        name: {key: [report.per_sample[key][positions[name][s]] for s in kept] for key in keys}
-        for name, report in reports.items()
-    }
-    manifests = {name: plain(report.manifest) for name, report in reports.items()}
-    return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
+    if not keys:
+        raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+    for name, report in reports.items():
+        _require(name, keys, report.per_sample)
+    return keys
 
 
 def _rag_keys(spec: str, keys: Mapping[str, object], k_values: Sequence[int]) -> list[str]:
@@ -304,6 +345,13 @@ def _rag_keys(spec: str, keys: Mapping[str, object], k_values: Sequence[int]) ->
 def _pipeline_columns(named: Mapping[str, System], metrics: Sequence[str] | None) -> _Columns:
     """Pipelines paired by query id over the queries every report scored, on their
     retrieval keys and RAG metrics alike."""
+    reports = _pipeline_reports(named)
+    keys = _pipeline_metric_keys(reports, metrics)
+    return _paired_columns(reports, keys, ids=lambda r: r.per_query, value=_pipeline_value)
+
+
+def _pipeline_reports(named: Mapping[str, System]) -> dict[str, PipelineEvalReport]:
+    """The systems, checked to be pipeline reports with per-query values."""
     reports: dict[str, PipelineEvalReport] = {}
     for name, item in named.items():
         if not isinstance(item, PipelineEvalReport):
@@ -314,28 +362,27 @@ def _pipeline_columns(named: Mapping[str, System], metrics: Sequence[str] | None
         if not item.per_query:
             raise ValueError(f"system {name!r} has no per-query values (per_query is empty)")
         reports[name] = item
-    if metrics is None:  # nDCG@10 and every answer metric they share
+    return reports
+
+
+def _pipeline_metric_keys(
+    reports: Mapping[str, PipelineEvalReport], metrics: Sequence[str] | None
+) -> tuple[str, ...]:
+    """The keys to compare: those ``metrics`` name, or nDCG@10 and every answer metric the
+    reports share."""
+    if metrics is None:
         first = next(iter(reports.values()))
         wanted = ["ndcg@10", *first.rag.metrics]
         keys = tuple(k for k in wanted if all(k in r.metrics for r in reports.values()))
         if not keys:
             raise ValueError("the pipeline reports share no metric")
-    else:
-        keys = tuple(dict.fromkeys(metrics))
-        if not keys:
-            raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
-        for name, report in reports.items():
-            _require(name, keys, report.metrics)
-    universe = list(dict.fromkeys(q for r in reports.values() for q in r.per_query))
-    kept, missing, dropped = _pairing(
-        universe, {name: set(r.per_query) for name, r in reports.items()}, intersect=True
-    )
-    scores = {
-        name: {key: [report.per_query[q][key] for q in kept] for key in keys}
-        for name, report in reports.items()
-    }
-    manifests = {name: plain(report.manifest) for name, report in reports.items()}
-    return _Columns(keys, tuple(kept), scores, missing, dropped, manifests, {})
+        return keys
+    keys = tuple(dict.fromkeys(metrics))
+    if not keys:
+        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
+    for name, report in reports.items():
+        _require(name, keys, report.metrics)
+    return keys
 
 
 def _counts(values: Sequence[str]) -> dict[str, int]:
@@ -473,16 +520,8 @@ def compare(
         raise ValueError(
             f"baseline {baseline!r} is not a system; the systems are {', '.join(named)}"
         )
-    rag = [isinstance(item, RagEvalReport) for item in named.values()]
-    pipelines = any(isinstance(item, PipelineEvalReport) for item in named.values())
-    kind = "pipeline" if pipelines else "rag" if any(rag) else "retrieval"
-    if pipelines:
-        columns = _pipeline_columns(named, metrics)
-        averaging = "intersection"
-    elif any(rag):
-        columns = _rag_columns(named, metrics, k_values)
-        averaging = "intersection"
-    else:
+    kind = _kind(named)
+    if kind == "retrieval":
         columns = _retrieval_columns(
             named,
             qrels=qrels,
@@ -497,6 +536,13 @@ def compare(
             qrels_columns=qrels_columns,
             progress=progress,
         )
+    else:  # reports paired over the ids they all have
+        columns = (
+            _pipeline_columns(named, metrics)
+            if kind == "pipeline"
+            else _rag_columns(named, metrics, k_values)
+        )
+        averaging = "intersection"
     return _test_all(
         named=list(named),
         columns=columns,
@@ -510,6 +556,16 @@ def compare(
         averaging=averaging,
         progress=progress,
     )
+
+
+def _kind(named: Mapping[str, System]) -> str:
+    """``"pipeline"`` if any system is a pipeline report, else ``"rag"`` if any is a RAG
+    report, else ``"retrieval"``."""
+    if any(isinstance(item, PipelineEvalReport) for item in named.values()):
+        return "pipeline"
+    if any(isinstance(item, RagEvalReport) for item in named.values()):
+        return "rag"
+    return "retrieval"
 
 
 def _test_all(
@@ -526,25 +582,77 @@ def _test_all(
     averaging: str,
     progress: Progress = False,
 ) -> ComparisonReport:
-    import numpy as np
-
-    from ..engine.stats import adjust, cohens_d, paired_test, planned_resamples, scipy_stats
+    from ..engine.stats import adjust, scipy_stats
 
     scipy_stats()  # the ImportError that names the extra, before any work
-    import scipy
 
+    paired, means = _paired_values(columns, named, "samples" if kind == "rag" else "queries")
+    found = _tested_pairs(
+        paired,
+        means,
+        _pairs(named, baseline),
+        test=test,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        progress=progress,
+    )
+    corrected = adjust([entry["p_value"] for entry in found], correction)
+    comparisons = [
+        PairComparison(**entry, p_corrected=p, reject=p <= alpha)
+        for entry, p in zip(found, corrected, strict=True)
+    ]
+    statistics = {
+        "test": test,
+        "scipy_function": _SCIPY_FUNCTIONS[test],
+        "wilcoxon_zero_method": WILCOXON_ZERO_METHOD if test == "wilcoxon" else None,
+        "confidence_interval": "t" if test == "paired-t" else "bootstrap BCa",
+        "correction": correction,
+        "family": len(comparisons),
+        "alpha": alpha,
+        "n_resamples": n_resamples,
+        "seed": seed,
+    }
+    return ComparisonReport(
+        systems=named,
+        metrics=columns.keys,
+        means=means,
+        comparisons=comparisons,
+        query_ids=columns.query_ids,
+        scores=columns.scores,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        averaging=averaging,
+        kind=kind,
+        missing=columns.missing,
+        dropped=columns.dropped,
+        manifest=_comparison_manifest(statistics, averaging, columns),
+    )
+
+
+def _pairs(named: list[str], baseline: str | None) -> list[tuple[str, str]]:
+    """The ``(a, b)`` pairs to test: every pair, or the baseline against each other system."""
     if baseline is None:
-        pairs = list(itertools.combinations(named, 2))
-    else:
-        pairs = [(baseline, other) for other in named if other != baseline]
-    unit = "samples" if kind == "rag" else "queries"
+        return list(itertools.combinations(named, 2))
+    return [(baseline, other) for other in named if other != baseline]
+
+
+def _paired_values(
+    columns: _Columns, named: list[str], unit: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, float]]]:
+    """Each metric's arrays per system over the ids every system scored (not ``None``),
+    and each system's mean per metric over them."""
+    import numpy as np
+
     means: dict[str, dict[str, float]] = {name: {} for name in named}
     paired: dict[str, dict[str, Any]] = {}  # each metric's values over its usable ids
     for key in columns.keys:
         values = {name: columns.scores[name][key] for name in named}
-        usable = [
-            i for i in range(len(columns.query_ids)) if all(values[s][i] is not None for s in named)
-        ]
+        usable = _scored_by_all(values, len(columns.query_ids))
         if len(usable) < 2:
             raise ValueError(f"{key}: {len(usable)} paired {unit}; a comparison needs at least two")
         paired[key] = {
@@ -552,6 +660,29 @@ def _test_all(
         }
         for name in named:
             means[name][key] = math.fsum(paired[key][name]) / len(usable)
+    return paired, means
+
+
+def _scored_by_all(values: Mapping[str, list[float | None]], count: int) -> list[int]:
+    """The positions where every system has a value (not ``None``)."""
+    return [i for i in range(count) if all(column[i] is not None for column in values.values())]
+
+
+def _tested_pairs(
+    paired: Mapping[str, Mapping[str, Any]],
+    means: Mapping[str, Mapping[str, float]],
+    pairs: list[tuple[str, str]],
+    *,
+    test: str,
+    alpha: float,
+    n_resamples: int,
+    seed: int,
+    progress: Progress,
+) -> list[dict[str, Any]]:
+    """The fields of a PairComparison (but the corrected p-value) for every metric and pair,
+    the resampling reported as one progress phase."""
+    from ..engine.stats import paired_test, planned_resamples
+
     planned = {
         (key, a, b): planned_resamples(arrays[b] - arrays[a], test, n_resamples)
         for key, arrays in paired.items()
@@ -573,68 +704,59 @@ def _test_all(
                     on_resamples=drew,
                 )
             differences = arrays[b] - arrays[a]
-            found.append(
-                {
-                    "metric": key,
-                    "a": a,
-                    "b": b,
-                    "n": len(differences),
-                    "mean_a": means[a][key],
-                    "mean_b": means[b][key],
-                    "difference": means[b][key] - means[a][key],
-                    "ci_low": result.ci_low,
-                    "ci_high": result.ci_high,
-                    "p_value": result.p_value,
-                    "effect_size": cohens_d(differences),
-                    "wins": int(np.count_nonzero(differences > 0)),
-                    "ties": int(np.count_nonzero(differences == 0)),
-                    "losses": int(np.count_nonzero(differences < 0)),
-                }
-            )
-    corrected = adjust([entry["p_value"] for entry in found], correction)
-    comparisons = [
-        PairComparison(**entry, p_corrected=p, reject=p <= alpha)
-        for entry, p in zip(found, corrected, strict=True)
-    ]
-    manifest = {
+            found.append(_pair_fields(key, a, b, differences, means=means, result=result))
+    return found
+
+
+def _pair_fields(
+    key: str,
+    a: str,
+    b: str,
+    differences: Any,
+    *,
+    means: Mapping[str, Mapping[str, float]],
+    result: Any,
+) -> dict[str, Any]:
+    """One comparison's fields, from its differences ``b - a`` and its test's result."""
+    import numpy as np
+
+    from ..engine.stats import cohens_d
+
+    return {
+        "metric": key,
+        "a": a,
+        "b": b,
+        "n": len(differences),
+        "mean_a": means[a][key],
+        "mean_b": means[b][key],
+        "difference": means[b][key] - means[a][key],
+        "ci_low": result.ci_low,
+        "ci_high": result.ci_high,
+        "p_value": result.p_value,
+        "effect_size": cohens_d(differences),
+        "wins": int(np.count_nonzero(differences > 0)),
+        "ties": int(np.count_nonzero(differences == 0)),
+        "losses": int(np.count_nonzero(differences < 0)),
+    }
+
+
+def _comparison_manifest(
+    statistics: dict[str, Any], averaging: str, columns: _Columns
+) -> dict[str, Any]:
+    """The report's manifest: the versions that computed it, the test, and the inputs."""
+    import numpy as np
+    import scipy
+
+    return {
         "ef_evaluation": __version__,
         "python": platform.python_version(),
         "numpy": np.__version__,
         "scipy": scipy.__version__,
-        "statistics": {
-            "test": test,
-            "scipy_function": _SCIPY_FUNCTIONS[test],
-            "wilcoxon_zero_method": WILCOXON_ZERO_METHOD if test == "wilcoxon" else None,
-            "confidence_interval": "t" if test == "paired-t" else "bootstrap BCa",
-            "correction": correction,
-            "family": len(comparisons),
-            "alpha": alpha,
-            "n_resamples": n_resamples,
-            "seed": seed,
-        },
+        "statistics": statistics,
         "averaging": averaging,
         "inputs": columns.inputs,
         "systems": columns.manifests,
     }
-    return ComparisonReport(
-        systems=named,
-        metrics=columns.keys,
-        means=means,
-        comparisons=comparisons,
-        query_ids=columns.query_ids,
-        scores=columns.scores,
-        baseline=baseline,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
-        averaging=averaging,
-        kind=kind,
-        missing=columns.missing,
-        dropped=columns.dropped,
-        manifest=manifest,
-    )
 
 
 _SCIPY_FUNCTIONS = {

@@ -112,13 +112,7 @@ def evaluate_pipeline(
     """
     registry = registry_or_default(registry)
     check_arguments("evaluate_pipeline(retriever, qrels, queries, ...)", retriever, qrels, queries)
-    if isinstance(n_contexts, bool) or not isinstance(n_contexts, int) or n_contexts < 1:
-        raise ValueError(f"n_contexts must be a positive int, got {n_contexts!r}")
-    if not (callable(generate) or isinstance(generate, Mapping)):
-        raise TypeError(
-            "generate must be a function (question, contexts) -> str, or a mapping of query "
-            f"id to answer, got {type(generate).__name__}"
-        )
+    _check_generation(n_contexts, generate)
     gold = _gold_answers(references, queries)
     if isinstance(generate, Mapping):
         _check_ids("the answers", generate, queries)
@@ -156,13 +150,7 @@ def evaluate_pipeline(
         )
         skipped = dict(retrieval_report.skipped)
     query_ids = list(run.query_ids)
-    for name, keyed in (("references", gold), ("the answers", generate)):
-        if isinstance(keyed, Mapping) and keyed and not set(keyed) & set(query_ids):
-            raise ValueError(
-                f"{name} share no id with the {len(query_ids)} queries run "
-                f"{shown_ids(query_ids)}: {name} has {shown_ids(keyed)}; are they of the "
-                "same collection?"
-            )
+    _check_shared_ids(query_ids, references=gold, answers=generate)
     top = {q: run.ranking(q)[:n_contexts] for q in query_ids}
     contexts = {q: _contexts(q, top[q], corpus) for q in query_ids}
     responses = _responses(generate, query_ids, queries, contexts, executor)
@@ -187,6 +175,28 @@ def evaluate_pipeline(
         ),
     }
     return pipeline_report(retrieval_report, rag, samples, skipped=skipped, manifest=manifest)
+
+
+def _check_generation(n_contexts: object, generate: object) -> None:
+    """``n_contexts`` is a positive int, ``generate`` a function or the answers."""
+    if isinstance(n_contexts, bool) or not isinstance(n_contexts, int) or n_contexts < 1:
+        raise ValueError(f"n_contexts must be a positive int, got {n_contexts!r}")
+    if not (callable(generate) or isinstance(generate, Mapping)):
+        raise TypeError(
+            "generate must be a function (question, contexts) -> str, or a mapping of query "
+            f"id to answer, got {type(generate).__name__}"
+        )
+
+
+def _check_shared_ids(query_ids: list[str], *, references: object, answers: object) -> None:
+    """References or answers given as a mapping share an id with the queries run."""
+    for name, keyed in (("references", references), ("the answers", answers)):
+        if isinstance(keyed, Mapping) and keyed and not set(keyed) & set(query_ids):
+            raise ValueError(
+                f"{name} share no id with the {len(query_ids)} queries run "
+                f"{shown_ids(query_ids)}: {name} has {shown_ids(keyed)}; are they of the "
+                "same collection?"
+            )
 
 
 def _gold_answers(

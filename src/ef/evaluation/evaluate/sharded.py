@@ -77,22 +77,32 @@ def shards_of(run: object) -> list[str] | None:
     that fsspec cannot read (no fsspec, an unknown protocol or its package missing: then a
     :class:`~ef.evaluation.MissingDependencyError`), before any shard is read."""
     if isinstance(run, list):
-        if not run or not all(isinstance(p, (str, os.PathLike)) for p in run):
-            return None if run else _none_matched("an empty list of run files")
-        shards = [os.fspath(p) for p in run]
-        for shard in filter(is_url, shards):
-            check_url(shard)
-        return shards
+        return _listed_shards(run)
     if is_url(run):
-        check_url(run)
-        if not url_glob(run):
-            return [run]
-        return expand_url_glob(run) or _none_matched(f"the run pattern {run!r} matches no file")
+        return _url_shards(run)
     if isinstance(run, str) and GLOB_CHARS & set(run) and not os.path.exists(run):
         found = sorted(glob.glob(run, recursive=True))
         files = [p for p in found if not os.path.isdir(p)]
         return files or _none_matched(f"the run pattern {run!r} matches no file")
     return None
+
+
+def _listed_shards(run: list[Any]) -> list[str] | None:
+    """A list of paths or URLs (the URLs checked); None for a list of anything else."""
+    if not run or not all(isinstance(p, (str, os.PathLike)) for p in run):
+        return None if run else _none_matched("an empty list of run files")
+    shards = [os.fspath(p) for p in run]
+    for shard in filter(is_url, shards):
+        check_url(shard)
+    return shards
+
+
+def _url_shards(run: str) -> list[str]:
+    """A URL (one shard) or a glob of URLs, checked to be readable."""
+    check_url(run)
+    if not url_glob(run):
+        return [run]
+    return expand_url_glob(run) or _none_matched(f"the run pattern {run!r} matches no file")
 
 
 def _none_matched(what: str) -> list[str]:
