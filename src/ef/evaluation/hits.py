@@ -33,6 +33,25 @@ def _floats(values: object) -> Floats:
     return np.asarray(values, dtype=np.float64)
 
 
+def _placed(ranked: Sequence[str], judged: Mapping[str, float]) -> list[tuple[int, str]]:
+    """``(rank, doc)`` of the judged docs in ``ranked``, by rank.
+
+    >>> _placed(["d3", "d1", "d2"], {"d2": 1, "d1": 0, "d9": 2})
+    [(2, 'd1'), (3, 'd2')]
+    """
+    # Found by C-level scans: a few judged docs are looked up in the ranking one by one;
+    # many are intersected with it first.
+    if len(judged) <= _FEW:
+        placed = [(ranked.index(doc) + 1, doc) for doc in judged if doc in ranked]
+        if len(placed) > 1:  # most queries place one judged doc, or none
+            placed.sort()
+        return placed
+    common = judged.keys() & ranked
+    if len(common) <= _FEW:
+        return sorted((ranked.index(doc) + 1, doc) for doc in common)
+    return [(r, doc) for r, doc in enumerate(ranked, start=1) if doc in common]
+
+
 @attrs.frozen(eq=False)
 class JudgedHits:
     """Where the judged docs of each query landed in its ranking.
@@ -99,19 +118,7 @@ class JudgedHits:
         rank: list[int] = []
         grade: list[float] = []
         for i, (ranked, judged) in enumerate(zip(rankings, judgements, strict=True)):
-            # Where the judged docs rank, found by C-level scans: a few judged docs are looked
-            # up in the ranking one by one; many are intersected with it first.
-            if len(judged) <= _FEW:
-                placed = [(ranked.index(doc) + 1, doc) for doc in judged if doc in ranked]
-                if len(placed) > 1:  # most queries place one judged doc, or none
-                    placed.sort()
-            else:
-                common = judged.keys() & ranked
-                if len(common) <= _FEW:
-                    placed = sorted((ranked.index(doc) + 1, doc) for doc in common)
-                else:
-                    placed = [(r, doc) for r, doc in enumerate(ranked, start=1) if doc in common]
-            for r, doc in placed:
+            for r, doc in _placed(ranked, judged):
                 query.append(i)
                 rank.append(r)
                 grade.append(judged[doc])

@@ -290,6 +290,18 @@ strings, got str 'Paris'
             f"retrieved_contexts, reference, ...), got {type(sample).__name__}"
         )
     where = sample_where(sample, index)
+    _check_text_fields(sample, where)
+    for field in (*_TEXT_LIST_FIELDS, "references"):
+        _check_list(sample, field, _is_text, ("a list of strings", "a string"), where)
+    for field in _ID_LIST_FIELDS:
+        _check_list(sample, field, _is_id, ("a list of ids", "a string or an int"), where)
+    _check_rubrics(sample.get("rubrics"), where)
+    if sample.get(GRADES_KEY) is not None:
+        reference_grades(sample, index)
+    return sample  # type: ignore[return-value]  # checked above, field by field
+
+
+def _check_text_fields(sample: Mapping[str, Any], where: str) -> None:
     for field in _TEXT_FIELDS:
         value = sample.get(field)
         if value is not None and not isinstance(value, str):
@@ -299,11 +311,9 @@ strings, got str 'Paris'
                 f"{where}: {field!r} must be a string, got {type(value).__name__} "
                 f"{_short(value)}{hint}"
             )
-    for field in (*_TEXT_LIST_FIELDS, "references"):
-        _check_list(sample, field, _is_text, ("a list of strings", "a string"), where)
-    for field in _ID_LIST_FIELDS:
-        _check_list(sample, field, _is_id, ("a list of ids", "a string or an int"), where)
-    rubrics = sample.get("rubrics")
+
+
+def _check_rubrics(rubrics: object, where: str) -> None:
     if rubrics is not None and not (
         isinstance(rubrics, Mapping)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in rubrics.items())
@@ -311,9 +321,6 @@ strings, got str 'Paris'
         raise InvalidSampleError(
             f"{where}: 'rubrics' must map strings to strings, got {_short(rubrics)}"
         )
-    if sample.get(GRADES_KEY) is not None:
-        reference_grades(sample, index)
-    return sample  # type: ignore[return-value]  # checked above, field by field
 
 
 #: The extra key that grades a sample's reference context ids: ``{id: grade}``.
@@ -358,6 +365,15 @@ def reference_grades(sample: Mapping[str, Any], index: int) -> dict[str, float]:
             f"{where}: {GRADES_KEY!r} must map reference context ids to grades, e.g. "
             f'{{"d1": 2}}; got {type(grades).__name__} {_short(grades)}'
         )
+    _apply_grades(judged, grades, reference, where)
+    return judged
+
+
+def _apply_grades(
+    judged: dict[str, float], grades: Mapping[Any, Any], reference: list[str], where: str
+) -> None:
+    """Set each grade of ``grades`` in ``judged`` (the ``reference`` context ids at 1),
+    refusing a grade of an id not there, of an id twice, or one that is no finite number."""
     seen: set[str] = set()
     for key, grade in grades.items():
         doc = str(key)
@@ -376,7 +392,6 @@ def reference_grades(sample: Mapping[str, Any], index: int) -> dict[str, float]:
             )
         seen.add(doc)
         judged[doc] = float(grade)
-    return judged
 
 
 def _is_grade(value: object) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 __all__ = ["a_type", "check_triple", "is_path", "path_argument"]
 
@@ -74,6 +75,14 @@ def check_triple(call: str, corpus: object, queries: object, qrels: object) -> N
                 f"{call}: qrels[{query_id!r}] is {a_type(judged)}; expected {{doc_id: grade}}: "
                 "is it a corpus or queries, given as qrels?"
             )
+    _refuse_swapped_corpus(call, corpus, queries, qrels)
+
+
+def _refuse_swapped_corpus(
+    call: str, corpus: object, queries: Mapping[str, Any], qrels: Mapping[str, Any]
+) -> None:
+    """Refuse corpus and queries given in each other's place: every judged query an id of
+    the corpus, none of the queries, and some judged doc an id of the queries."""
     judged_ids = list(qrels)
     judged_docs = {doc for judged in qrels.values() for doc in judged}
     if (

@@ -17,7 +17,7 @@ import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, Any, NoReturn, TypeVar, cast
 
 from ..errors import DatasetFormatError
 from ..progress import read_position
@@ -81,8 +81,25 @@ def check_input(path: Path, *, directory_ok: bool = False) -> None:
     """Refuse, naming ``path``, what cannot be read as a file: a missing path, a directory
     (unless ``directory_ok``), a FIFO, a device or a socket (which could block or never end),
     or a path this process may not read."""
+    mode = _mode_of_input(path, directory_ok=directory_ok)
+    if stat.S_ISDIR(mode):
+        if not directory_ok:
+            raise IsADirectoryError(f"{path} is a directory; expected a file")
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it")
+        return
+    kind = next((name for test, name in _NOT_REGULAR if test(mode)), None)
+    if kind is not None:
+        raise _os_error(errno.EINVAL, f"{path} is {kind}, not a regular file; expected a file")
+    if not os.access(path, os.R_OK):
+        raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it")
+
+
+def _mode_of_input(path: Path, *, directory_ok: bool) -> int:
+    """``path``'s ``st_mode``; a path that is missing or cannot be looked at is an OSError
+    naming it."""
     try:
-        mode = path.stat().st_mode
+        return path.stat().st_mode
     except FileNotFoundError:
         what = "file or directory" if directory_ok else "file"
         raise FileNotFoundError(f"no such {what}: {path}") from None
@@ -90,17 +107,6 @@ def check_input(path: Path, *, directory_ok: bool = False) -> None:
         raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it") from None
     except OSError as exc:
         raise _os_error(exc.errno, f"{path}: cannot read it ({exc.strerror})") from None
-    if stat.S_ISDIR(mode):
-        if directory_ok:
-            if not os.access(path, os.R_OK | os.X_OK):
-                raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it")
-            return
-        raise IsADirectoryError(f"{path} is a directory; expected a file")
-    kind = next((name for test, name in _NOT_REGULAR if test(mode)), None)
-    if kind is not None:
-        raise _os_error(errno.EINVAL, f"{path} is {kind}, not a regular file; expected a file")
-    if not os.access(path, os.R_OK):
-        raise _os_error(errno.EACCES, f"{path}: permission denied; cannot read it")
 
 
 def _check_file(path: Path) -> None:
@@ -582,26 +588,42 @@ def staged_path(path: Path) -> Iterator[Path]:
 def _place(source: Path, target: Path) -> None:
     """Move ``source`` to ``target``: a file replaces a file; a folder's files go into an
     existing folder one by one; an OSError names ``target``."""
-    is_folder = source.is_dir() and not source.is_symlink()
     there = target.exists() or target.is_symlink()
-    target_is_folder = target.is_dir() and not target.is_symlink()
-    if there and is_folder and target_is_folder:
-        for child in sorted(source.iterdir()):
-            _place(child, target / child.name)
-        return
-    if there and is_folder != target_is_folder:
-        made, found = ("a folder", "a file") if is_folder else ("a file", "a folder")
-        raise _os_error(
-            errno.EISDIR if target_is_folder else errno.ENOTDIR,
-            f"{target}: cannot write it: the writer made {made}, and {found} is in the way; "
-            "nothing was written there",
-        )
+    if there:
+        is_folder, target_is_folder = _is_folder(source), _is_folder(target)
+        if is_folder and target_is_folder:
+            for child in sorted(source.iterdir()):
+                _place(child, target / child.name)
+            return
+        if is_folder != target_is_folder:
+            _refuse_kind_in_the_way(target, made_folder=is_folder)
+    _move(source, target, replacing=there)
+
+
+def _move(source: Path, target: Path, *, replacing: bool) -> None:
+    """``os.replace`` ``source`` to ``target``, which takes the mode of the file it is
+    ``replacing``; an OSError names ``target``."""
     try:
-        if there and not is_folder:
+        if replacing:
             os.chmod(source, _mode_for(target))  # the mode of the file it replaces
         os.replace(source, target)
     except OSError as exc:
         raise _write_error(target, exc) from None
+
+
+def _is_folder(path: Path) -> bool:
+    """A folder itself, not a link to one (which is replaced as a file is)."""
+    return path.is_dir() and not path.is_symlink()
+
+
+def _refuse_kind_in_the_way(target: Path, *, made_folder: bool) -> NoReturn:
+    """Refuse to put a folder where a file is, or a file where a folder is."""
+    made, found = ("a folder", "a file") if made_folder else ("a file", "a folder")
+    raise _os_error(
+        errno.ENOTDIR if made_folder else errno.EISDIR,
+        f"{target}: cannot write it: the writer made {made}, and {found} is in the way; "
+        "nothing was written there",
+    )
 
 
 class _Target(io.RawIOBase):

@@ -21,6 +21,17 @@ from ._io import format_error, json_lines
 __all__ = ["read_answers", "read_references"]
 
 
+def _query_id(record: Any, source: Path, line_no: int, line: str) -> str:
+    """The ``id`` of a line's object, as a str; a line that is no object, or has no id that
+    is a str or an int, is refused."""
+    if not isinstance(record, dict):
+        raise format_error(source, line_no, "expected a JSON object", line)
+    query_id = record.get("id")
+    if not isinstance(query_id, (str, int)) or isinstance(query_id, bool):
+        raise format_error(source, line_no, "expected an 'id' (the query id)", line)
+    return str(query_id)
+
+
 def _records(
     path: str | os.PathLike[str], fields: Collection[str], queries: Collection[str] | None
 ) -> dict[str, tuple[int, Mapping[str, Any]]]:
@@ -29,12 +40,7 @@ def _records(
     source = Path(path)
     found: dict[str, tuple[int, Mapping[str, Any]]] = {}
     for line_no, line, record in json_lines(source):
-        if not isinstance(record, dict):
-            raise format_error(source, line_no, "expected a JSON object", line)
-        query_id = record.get("id")
-        if not isinstance(query_id, (str, int)) or isinstance(query_id, bool):
-            raise format_error(source, line_no, "expected an 'id' (the query id)", line)
-        query_id = str(query_id)
+        query_id = _query_id(record, source, line_no, line)
         unknown = sorted(set(record) - {"id", *fields})
         if unknown:
             raise format_error(

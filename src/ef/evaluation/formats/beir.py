@@ -146,20 +146,26 @@ def _is_header_score(field: str) -> bool:
     return False
 
 
+def _qrels_fields(path: Path, line_no: int, line: str) -> tuple[str, str, str]:
+    """A qrels line's query-id, corpus-id and score, split at tabs (else at whitespace)."""
+    fields = [f.strip() for f in (line.split("\t") if "\t" in line else split_fields(line))]
+    if len(fields) != 3:
+        raise format_error(
+            path,
+            line_no,
+            f"expected 3 columns (query-id, corpus-id, score), got {len(fields)}",
+            line,
+        )
+    query_id, doc_id, score = fields
+    return query_id, doc_id, score
+
+
 def _read_qrels_tsv(path: Path, *, allow_empty: bool = False) -> dict[str, dict[str, float]]:
     qrels: dict[str, dict[str, float]] = {}
     seen_rows = False  # the header, if any, is the first non-blank row
     first_seen: dict[tuple[str, str], int] = {}
     for line_no, line in numbered_lines(path):
-        fields = [f.strip() for f in (line.split("\t") if "\t" in line else split_fields(line))]
-        if len(fields) != 3:
-            raise format_error(
-                path,
-                line_no,
-                f"expected 3 columns (query-id, corpus-id, score), got {len(fields)}",
-                line,
-            )
-        query_id, doc_id, score = fields
+        query_id, doc_id, score = _qrels_fields(path, line_no, line)
         first_row = not seen_rows
         seen_rows = True
         if first_row and _is_header_score(score):

@@ -82,7 +82,16 @@ def guess_kind(path: Path) -> str:
             "be the same for both); name it with ",
             Keyword("kind"),
         )
-    first = (first_line(path) or "").strip()
+    found = _kind_of_first_line((first_line(path) or "").strip())
+    if found is None:
+        raise ArgumentError(
+            f"cannot tell what {path} holds ({', '.join(KINDS)}); name it with ", Keyword("kind")
+        )
+    return found
+
+
+def _kind_of_first_line(first: str) -> str | None:
+    """What a file whose first line is ``first`` holds, if that line tells."""
     columns = first.split()
     by_content = [
         (first.startswith("{") and '"title"' in first, "corpus"),
@@ -92,12 +101,7 @@ def guess_kind(path: Path) -> str:
         (len(columns) == 4, "qrels"),
         (len(columns) >= 6 and columns[1:2] == ["Q0"], "run"),
     ]
-    found = next((kind for matched, kind in by_content if matched), None)
-    if found is None:
-        raise ArgumentError(
-            f"cannot tell what {path} holds ({', '.join(KINDS)}); name it with ", Keyword("kind")
-        )
-    return found
+    return next((kind for matched, kind in by_content if matched), None)
 
 
 def _target_format(target: Path, to_format: str | None) -> str:
@@ -288,16 +292,20 @@ class _Losses:
 
     def run(self, run: Mapping[str, Mapping[str, float]], tags: list[str]) -> Any:
         if tags and (len(tags) > 1 or self.target not in _TAG_WRITERS.values()):
-            shown = ", ".join(repr(t) for t in tags[:3]) + (", ..." if len(tags) > 3 else "")
-            many = f"{len(tags)} run tags ({shown})" if len(tags) > 1 else f"the run tag {shown}"
-            if self._lost("tag", f"the run has {many}"):
-                self.dropped["tag"] = f"the run tag{'s' if len(tags) > 1 else ''} {shown}"
+            self._tags(tags)
         changed = [q for q, ranked in run.items() if not ranks_only(ranked)]
         if changed and self._lost("scores", f"query {changed[0]!r} has scores, not 1/rank"):
             self.counts["scores"] = len(changed)
             self.dropped["scores"] = "query"
         self.refuse()
         return run
+
+    def _tags(self, tags: list[str]) -> None:
+        """Drop or refuse the run's tags, which the target cannot hold."""
+        shown = ", ".join(repr(t) for t in tags[:3]) + (", ..." if len(tags) > 3 else "")
+        many = f"{len(tags)} run tags ({shown})" if len(tags) > 1 else f"the run tag {shown}"
+        if self._lost("tag", f"the run has {many}"):
+            self.dropped["tag"] = f"the run tag{'s' if len(tags) > 1 else ''} {shown}"
 
     def queries(self, queries: Mapping[str, str], *, refuse: bool = True) -> Mapping[str, str]:
         """``queries`` with what the target cannot hold dropped; with ``refuse=False`` a

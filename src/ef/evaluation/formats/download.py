@@ -141,10 +141,7 @@ def download_dataset(
     """
     check_progress(progress)
     expected = _expected_digest(name, url, checksum)
-    source = BEIR_URL.format(name=name) if url is None else url
-    scheme = urllib.parse.urlsplit(source).scheme.lower()
-    if scheme not in _SCHEMES:
-        raise ValueError(f"cannot download {source!r}: the URL must be {', '.join(_SCHEMES)}")
+    source = _source_url(name, url)
     parent = Path(DEFAULT_DIRECTORY if directory is None else directory)
     target = parent / name
     if not force and (target.exists() or target.is_symlink()):
@@ -158,13 +155,28 @@ def download_dataset(
     try:
         _fetch_and_install(source, name, parent, expected, progress)
     except BaseException:
-        for folder in created:  # the folders this call made, innermost first
-            try:
-                folder.rmdir()
-            except OSError:
-                break
+        _remove_made(created)
         raise
     return target
+
+
+def _source_url(name: str, url: str | None) -> str:
+    """Where to fetch ``name`` from: ``url``, else BEIR's server; a URL of another scheme
+    than those :mod:`urllib` fetches here is refused."""
+    source = BEIR_URL.format(name=name) if url is None else url
+    scheme = urllib.parse.urlsplit(source).scheme.lower()
+    if scheme not in _SCHEMES:
+        raise ValueError(f"cannot download {source!r}: the URL must be {', '.join(_SCHEMES)}")
+    return source
+
+
+def _remove_made(created: list[Path]) -> None:
+    """Remove the folders a failed download made, innermost first, as long as each is empty."""
+    for folder in created:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
 
 
 def dataset_present(path: str | os.PathLike[str]) -> bool:
@@ -372,25 +384,12 @@ def _checked_members(
     members = []
     tops = set()
     for info in archive.infolist():
-        parts = tuple(p for p in re.split(r"[\\/]", info.filename) if p not in ("", "."))
-        problem = _unsafe(info, parts)
-        if problem is not None:
-            raise DownloadError(f"{url}: unsafe archive: member {info.filename!r} {problem}")
-        if info.flag_bits & _ENCRYPTED:  # zipfile would stop mid-extraction with RuntimeError
-            raise DownloadError(
-                f"{url}: member {info.filename!r} of the archive is encrypted; a BEIR dataset "
-                "is never encrypted: is it the right archive?"
-            )
+        parts = _member_parts(info, url)
         if not parts or parts[0] == _IGNORED_TOP:
             continue
         tops.add(parts[0])
         members.append((info, parts))
-    if name not in tops:
-        found = ", ".join(sorted(tops)) or "nothing"
-        raise DownloadError(f"{url}: the archive holds no {name}/ folder (it holds {found})")
-    if len(tops) > 1:
-        others = ", ".join(sorted(tops - {name}))
-        raise DownloadError(f"{url}: the archive holds {others} beside {name}/, not {name}/ alone")
+    _check_top(tops, url, name)
     seen = set()
     for info, parts in members:
         if parts in seen:
@@ -398,6 +397,30 @@ def _checked_members(
         seen.add(parts)
     _check_folders(members, url, name)
     return members
+
+
+def _member_parts(info: zipfile.ZipInfo, url: str) -> tuple[str, ...]:
+    """The parts of a member's path; a member that is unsafe or encrypted is refused."""
+    parts = tuple(p for p in re.split(r"[\\/]", info.filename) if p not in ("", "."))
+    problem = _unsafe(info, parts)
+    if problem is not None:
+        raise DownloadError(f"{url}: unsafe archive: member {info.filename!r} {problem}")
+    if info.flag_bits & _ENCRYPTED:  # zipfile would stop mid-extraction with RuntimeError
+        raise DownloadError(
+            f"{url}: member {info.filename!r} of the archive is encrypted; a BEIR dataset "
+            "is never encrypted: is it the right archive?"
+        )
+    return parts
+
+
+def _check_top(tops: set[str], url: str, name: str) -> None:
+    """Refuse an archive whose top-level entries ``tops`` are not the one folder ``name``."""
+    if name not in tops:
+        found = ", ".join(sorted(tops)) or "nothing"
+        raise DownloadError(f"{url}: the archive holds no {name}/ folder (it holds {found})")
+    if len(tops) > 1:
+        others = ", ".join(sorted(tops - {name}))
+        raise DownloadError(f"{url}: the archive holds {others} beside {name}/, not {name}/ alone")
 
 
 def _check_folders(

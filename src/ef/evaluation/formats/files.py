@@ -64,20 +64,8 @@ def format_for(
 ) -> DatasetFormat:
     """The format named ``format``, or the one whose ``detect`` recognises ``path``."""
     able = {n: f for n, f in registry.formats.items() if getattr(f, capability) is not None}
-    what = capability.replace("_", " ")
     if format is not None:
-        if format not in registry.formats and is_path(format) and Path(format).exists():
-            raise UnknownNameError(
-                Keyword("format", format),
-                " is the path of a file, not a format; are the arguments swapped? The path "
-                f"comes first: {capability}(path, format)",
-            )
-        chosen = registry.format(format)
-        if getattr(chosen, capability) is None:
-            raise UnknownNameError(
-                f"format {format!r} cannot {what}; formats that can: {', '.join(able) or '(none)'}"
-            )
-        return chosen
+        return _named_format(format, capability, registry, able)
     if must_exist:
         check_input(path, directory_ok=True)  # a FIFO or /dev/zero is named, never guessed at
     for fmt in registry.formats_to_detect:
@@ -90,6 +78,26 @@ def format_for(
         raise DatasetFormatError(damaged)
     # An empty file or a CSV table: say so, not "cannot tell the format" (reads like a bug).
     raise undetected_error(path, capability, list(able))
+
+
+def _named_format(
+    format: str, capability: str, registry: Registry, able: Mapping[str, DatasetFormat]
+) -> DatasetFormat:
+    """The format called ``format``, refused if it cannot do ``capability`` (``able`` are
+    those that can) or if ``format`` is the path of a file, given in the path's place."""
+    if format not in registry.formats and is_path(format) and Path(format).exists():
+        raise UnknownNameError(
+            Keyword("format", format),
+            " is the path of a file, not a format; are the arguments swapped? The path "
+            f"comes first: {capability}(path, format)",
+        )
+    chosen = registry.format(format)
+    if getattr(chosen, capability) is None:
+        what = capability.replace("_", " ")
+        raise UnknownNameError(
+            f"format {format!r} cannot {what}; formats that can: {', '.join(able) or '(none)'}"
+        )
+    return chosen
 
 
 #: What each writer writes, as its signature names it.
@@ -118,26 +126,35 @@ def _check_data(capability: str, call: str, data: object) -> None:
     """Refuse, naming ``call`` and saying what to pass, data a writer would fail on with a
     bare AttributeError (or write wrong: a DataFrame's columns taken for queries)."""
     if capability == "write_samples":
-        if isinstance(data, Mapping):
-            raise TypeError(
-                f"{call}: samples is one sample (a dict); pass a list of them: "
-                "write_samples(path, [sample])"
-            )
-        if isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
-            raise TypeError(f"{call}: samples is {a_type(data)}; expected a list of samples")
+        _check_samples(call, data)
         return
     shape = _SHAPES.get(capability)
     if shape is None or isinstance(data, Mapping):
         return
     what = _WRITTEN[capability]
-    hint = ""
+    raise TypeError(f"{call}: {what} is {a_type(data)}; expected {shape}{_instead(data, what)}")
+
+
+def _check_samples(call: str, data: object) -> None:
+    if isinstance(data, Mapping):
+        raise TypeError(
+            f"{call}: samples is one sample (a dict); pass a list of them: "
+            "write_samples(path, [sample])"
+        )
+    if isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
+        raise TypeError(f"{call}: samples is {a_type(data)}; expected a list of samples")
+
+
+def _instead(data: object, what: str) -> str:
+    """What to do with ``data``, given to a writer of ``what`` in a mapping's place: a hint
+    for a path, a DataFrame or a RunTable, else ``""``."""
     if is_path(data):
-        hint = "; to write a file in another format, use convert(source, target)"
-    elif frame_library(data) is not None:
-        hint = "; a DataFrame can be saved as Parquet by its own library, which ef reads"
-    elif hasattr(data, "to_dict") and hasattr(data, "query_ids"):  # a RunTable (fuse's)
-        hint = f"; for a RunTable, as fuse returns, pass {what}.to_dict()"
-    raise TypeError(f"{call}: {what} is {a_type(data)}; expected {shape}{hint}")
+        return "; to write a file in another format, use convert(source, target)"
+    if frame_library(data) is not None:
+        return "; a DataFrame can be saved as Parquet by its own library, which ef reads"
+    if hasattr(data, "to_dict") and hasattr(data, "query_ids"):  # a RunTable (fuse's)
+        return f"; for a RunTable, as fuse returns, pass {what}.to_dict()"
+    return ""
 
 
 def _read(
@@ -226,12 +243,18 @@ refuses. Write a run with at least one (query, doc) pair
         _nothing(capability, target, f"the {what} {holds} no query", what)
     if what == "queries" or any(not hasattr(d, "__len__") or len(d) for d in data.values()):
         return
-    ids = list(data)
+    holds = "holds" if what == "run" else "hold"
+    _nothing(
+        capability, target, f"the {what} {holds} no doc ({_its_queries(list(data))} none)", what
+    )
+
+
+def _its_queries(ids: list[str]) -> str:
+    """``its 2 queries, 'q1' and 'q2', hold``: the subject of a sentence that names ``ids``
+    (three at most)."""
     names = [repr(i) for i in ids[:3]] + ([f"{len(ids) - 3} more"] if len(ids) > 3 else [])
     shown = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    its = f"its {len(ids)} queries, {shown}, hold" if len(ids) > 1 else f"its query {shown} holds"
-    holds = "holds" if what == "run" else "hold"
-    _nothing(capability, target, f"the {what} {holds} no doc ({its} none)", what)
+    return f"its {len(ids)} queries, {shown}, hold" if len(ids) > 1 else f"its query {shown} holds"
 
 
 def _nothing(capability: str, target: Path, problem: str, what: str) -> NoReturn:

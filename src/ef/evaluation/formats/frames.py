@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import DatasetFormatError, Keyword
@@ -133,19 +133,29 @@ def _pick_columns(
 ) -> tuple[str, str, str]:
     what = "score" if kind == "run" else "grade"
     if columns is not None:
-        if isinstance(columns, str) or len(columns) != 3:
-            raise ValueError(
-                f"{kind}_columns names 3 columns, (query, doc, {what}); got {columns!r}"
-            )
-        absent = [c for c in columns if c not in table.names]
-        if absent:
-            raise DatasetFormatError(
-                f"{table.where}: no column {absent[0]!r} (",
-                Keyword(f"{kind}_columns", tuple(columns)),
-                f"); its columns: {', '.join(table.names)}",
-            )
-        query, doc, value = columns
-        return str(query), str(doc), str(value)
+        return _named_columns(table, kind, columns, what)
+    return _known_columns(table, kind, what)
+
+
+def _named_columns(
+    table: _Columns, kind: Kind, columns: Sequence[str], what: str
+) -> tuple[str, str, str]:
+    """The three columns the caller named, each checked to be in the table."""
+    if isinstance(columns, str) or len(columns) != 3:
+        raise ValueError(f"{kind}_columns names 3 columns, (query, doc, {what}); got {columns!r}")
+    absent = [c for c in columns if c not in table.names]
+    if absent:
+        raise DatasetFormatError(
+            f"{table.where}: no column {absent[0]!r} (",
+            Keyword(f"{kind}_columns", tuple(columns)),
+            f"); its columns: {', '.join(table.names)}",
+        )
+    query, doc, value = columns
+    return str(query), str(doc), str(value)
+
+
+def _known_columns(table: _Columns, kind: Kind, what: str) -> tuple[str, str, str]:
+    """The three columns of the one known tool whose names the table holds."""
     sets = RUN_COLUMN_SETS if kind == "run" else QRELS_COLUMN_SETS
     found = {tool: cols for tool, cols in sets.items() if set(cols) <= set(table.names)}
     described = "; ".join(f"{_whose(tool)} {', '.join(cols)}" for tool, cols in sets.items())
@@ -179,27 +189,29 @@ def _ids(table: _Columns, column: str) -> list[str]:
     if all(type(v) is str for v in values):
         ids = values
     else:
-        ids = []
-        for row, value in enumerate(values):
-            if value is None:
-                raise _bad(table, column, row, "is null; every row needs an id")
-            if isinstance(value, str):
-                ids.append(value)
-            elif not isinstance(value, bool) and isinstance(value, numbers.Integral):
-                ids.append(str(int(value)))  # 1 is the id "1", as in a TREC file
-            else:
-                raise _bad(
-                    table,
-                    column,
-                    row,
-                    f"holds {value!r} (a {type(value).__name__}); an id is a str (or an int)",
-                )
+        ids = [_id(table, column, row, value) for row, value in enumerate(values)]
     for row, value in enumerate(ids):
         if not value:
             raise _bad(table, column, row, "is an empty id")
     if ids is not values:
         _refuse_mixed(table, column, values)
     return ids
+
+
+def _id(table: _Columns, column: str, row: int, value: Any) -> str:
+    """The id a cell holds: a str as it is, an int as its str; anything else is refused."""
+    if value is None:
+        raise _bad(table, column, row, "is null; every row needs an id")
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, bool) and isinstance(value, numbers.Integral):
+        return str(int(value))  # 1 is the id "1", as in a TREC file
+    raise _bad(
+        table,
+        column,
+        row,
+        f"holds {value!r} (a {type(value).__name__}); an id is a str (or an int)",
+    )
 
 
 def _refuse_mixed(table: _Columns, column: str, values: Sequence[Any]) -> None:
@@ -321,17 +333,20 @@ def value_type(table: Any, kind: Kind, columns: Sequence[str] | None = None) -> 
     column = table[name]
     dtype = getattr(column, "dtype", None)
     if dtype is None:  # a dict of lists: the values' own types
-        found = {type(v) for v in column}
-        return (
-            "int"
-            if found and all(issubclass(t, numbers.Integral) for t in found) and bool not in found
-            else "float"
-            if found and all(issubclass(t, float) for t in found)
-            else None
-        )
+        return _type_of_values(column)
     if frame_library(table) == "polars":
         return "int" if dtype.is_integer() else "float" if dtype.is_float() else None
     return {"i": "int", "u": "int", "f": "float"}.get(getattr(dtype, "kind", ""))
+
+
+def _type_of_values(values: Iterable[Any]) -> str | None:
+    """``"int"`` if every value is an int (not a bool), ``"float"`` if every one is a float."""
+    found = {type(v) for v in values}
+    if not found:
+        return None
+    if all(issubclass(t, numbers.Integral) for t in found) and bool not in found:
+        return "int"
+    return "float" if all(issubclass(t, float) for t in found) else None
 
 
 def _grade(value: Any) -> Any:

@@ -98,8 +98,9 @@ def _named(root: Path, pattern: re.Pattern[str]) -> dict[str, Path]:
     return found
 
 
-def read_msmarco_dataset(path: Path) -> Dataset:
-    """A directory of ``collection.tsv``, ``queries*.tsv`` and ``qrels.<split>.tsv`` files."""
+def _msmarco_files(path: Path) -> tuple[Path, dict[str, Path], dict[str, Path]]:
+    """The collection, queries files and qrels files (by split) of the directory ``path``;
+    a directory that lacks one of the three is refused."""
     if not path.is_dir():
         raise FileNotFoundError(f"no such dataset directory: {path}")
     collection = next((path / n for n in _COLLECTION_NAMES if (path / n).is_file()), None)
@@ -110,6 +111,12 @@ def read_msmarco_dataset(path: Path) -> Dataset:
             f"{path} is not an MS MARCO dataset directory: it needs collection.tsv, "
             "queries.<split>.tsv and qrels.<split>.tsv"
         )
+    return collection, query_files, qrels_files
+
+
+def read_msmarco_dataset(path: Path) -> Dataset:
+    """A directory of ``collection.tsv``, ``queries*.tsv`` and ``qrels.<split>.tsv`` files."""
+    collection, query_files, qrels_files = _msmarco_files(path)
     # A split's queries file may be empty: a split without judgements has no queries.
     queries = merge_texts(
         ((f, ((q, t) for _, q, t in iter_id_texts(f, "query"))) for f in query_files.values()),

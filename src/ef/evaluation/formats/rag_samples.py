@@ -16,7 +16,7 @@ import io
 import json
 import os
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,29 +101,37 @@ def check_sample_keys(
     """
     keys = dict.fromkeys(k for sample in samples for k in sample)
     if not any(sample.get(field) is not None for sample in samples for field in SAMPLE_FIELDS):
-        renames = _renames(keys)
-        hint = (
-            f"rename {renames} (Ragas' names since 0.2)"
-            if any(k in OLD_RAGAS_NAMES for k in keys)
-            else f"did you mean {renames}?"
-            if renames
-            else f"the keys are {', '.join(map(repr, keys)) or '(none)'}"
-        )
         raise InvalidSampleError(
             f"{source}: no sample has a RagSample field ({', '.join(SAMPLE_FIELDS[:8])}, ...), "
-            f"so every metric would score nothing; {hint}"
+            f"so every metric would score nothing; {_no_field_hint(keys)}"
         )
     suspects = [k for k in keys if k not in SAMPLE_FIELDS and _suggestion(k) is not None]
     if suspects:
-        first = next(i for i, sample in enumerate(samples) if suspects[0] in sample)
-        where = sample_where(samples[first], first)
-        warnings.warn(
-            f"{source}: keys that are not RagSample fields look like misspelt ones, and no "
-            f"metric reads them: {_renames(suspects)} (first in {where}). Rename them, or "
-            "prefix a key of your own with '_'.",
-            UserWarning,
-            stacklevel=stacklevel + 1,
-        )
+        _warn_misspelt_keys(samples, suspects, source, stacklevel=stacklevel + 1)
+
+
+def _no_field_hint(keys: dict[str, None]) -> str:
+    """What to do about samples none of whose ``keys`` is a RagSample field."""
+    renames = _renames(keys)
+    if any(k in OLD_RAGAS_NAMES for k in keys):
+        return f"rename {renames} (Ragas' names since 0.2)"
+    if renames:
+        return f"did you mean {renames}?"
+    return f"the keys are {', '.join(map(repr, keys)) or '(none)'}"
+
+
+def _warn_misspelt_keys(
+    samples: Sequence[Mapping[str, Any]], suspects: list[str], source: str, *, stacklevel: int
+) -> None:
+    first = next(i for i, sample in enumerate(samples) if suspects[0] in sample)
+    where = sample_where(samples[first], first)
+    warnings.warn(
+        f"{source}: keys that are not RagSample fields look like misspelt ones, and no "
+        f"metric reads them: {_renames(suspects)} (first in {where}). Rename them, or "
+        "prefix a key of your own with '_'.",
+        UserWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 def _suffixes(path: str | os.PathLike[str]) -> list[str]:
@@ -203,27 +211,9 @@ def read_csv_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """
     source = Path(path)
     reader = csv.reader(io.StringIO(read_text(source), newline=""))
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise format_error(
-            source, 1, "the file is empty; expected a header row of field names"
-        ) from None
-    except csv.Error as exc:
-        raise format_error(source, reader.line_num, f"unreadable CSV: {exc}") from None
-    if len(set(header)) != len(header) or not all(header):
-        raise format_error(source, 1, "the header has empty or repeated column names")
+    header = _csv_header(reader, source)
     samples: list[dict[str, Any]] = []
-    while True:
-        line_no = reader.line_num + 1  # where the next record starts
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise format_error(source, line_no, f"unreadable CSV: {exc}") from None
-        if not row:
-            continue  # a blank line
+    for line_no, row in _csv_rows(reader, source):
         if len(row) != len(header):
             raise format_error(source, line_no, f"expected {len(header)} columns, got {len(row)}")
         record = {
@@ -233,6 +223,35 @@ def read_csv_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         }
         samples.append(_checked(record, source, line_no, len(samples)))
     return samples
+
+
+def _csv_header(reader: Any, source: Path) -> list[str]:
+    """The header row: field names, none empty and none repeated."""
+    try:
+        header: list[str] = next(reader)
+    except StopIteration:
+        raise format_error(
+            source, 1, "the file is empty; expected a header row of field names"
+        ) from None
+    except csv.Error as exc:
+        raise format_error(source, reader.line_num, f"unreadable CSV: {exc}") from None
+    if len(set(header)) != len(header) or not all(header):
+        raise format_error(source, 1, "the header has empty or repeated column names")
+    return header
+
+
+def _csv_rows(reader: Any, source: Path) -> Iterator[tuple[int, list[str]]]:
+    """The rows after the header that are not blank lines, each with the line it starts on."""
+    while True:
+        line_no = reader.line_num + 1  # where the next record starts
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise format_error(source, line_no, f"unreadable CSV: {exc}") from None
+        if row:
+            yield line_no, row
 
 
 def _validated(samples: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -253,18 +272,23 @@ def write_csv_samples(path: str | os.PathLike[str], samples: Iterable[Mapping[st
     List and mapping fields are written as JSON; absent fields as empty cells. Atomic.
     """
     rows = _validated(samples)
-    seen: dict[str, None] = {}
-    for sample in rows:
-        seen.update(dict.fromkeys(k for k, v in sample.items() if v is not None))
-    header = [f for f in SAMPLE_FIELDS if f in seen] + [k for k in seen if k not in SAMPLE_FIELDS]
-    # Samples with no fields at all still need one column, or their rows would vanish.
-    header = header or ["user_input"]
+    header = _csv_columns(rows)
     with atomic_writer(Path(path)) as out:
         # RFC 4180 line ends: with "\r\n" as terminator, csv quotes any cell holding \r or \n.
         writer = csv.writer(out, lineterminator="\r\n")
         writer.writerow(header)
         for sample in rows:
             writer.writerow([_to_cell(sample.get(field)) for field in header])
+
+
+def _csv_columns(rows: list[Mapping[str, Any]]) -> list[str]:
+    """The fields some row holds: SingleTurnSample's first, then the others as first seen."""
+    seen: dict[str, None] = {}
+    for sample in rows:
+        seen.update(dict.fromkeys(k for k, v in sample.items() if v is not None))
+    header = [f for f in SAMPLE_FIELDS if f in seen] + [k for k in seen if k not in SAMPLE_FIELDS]
+    # Samples with no fields at all still need one column, or their rows would vanish.
+    return header or ["user_input"]
 
 
 def _to_cell(value: Any) -> str:

@@ -208,6 +208,26 @@ def _api_hint(path: Path, kind: str, table: CsvTable) -> str:
     return f"evaluate_run({pair}{named})"
 
 
+def _polars_read(
+    source: Path, table: CsvTable, kind: str, names: tuple[str, str, str]
+) -> str | None:
+    """The polars call that reads the CSV table at ``source`` with ranx's column ``names``,
+    or None if its columns cannot be told."""
+    query, doc, _ = names
+    strings = f"schema_overrides={{{query!r}: pl.String, {doc!r}: pl.String}}"
+    if not table.header and len(table.columns) == 3:
+        read = f"pl.read_csv({str(source)!r}, has_header=False, new_columns={list(names)!r}, "
+        return read + f"{strings})"
+    if not table.header or (columns := _columns(table, kind)[0]) is None:
+        return None
+    rename = {old: new for old, new in zip(columns, names, strict=True) if old != new}
+    overrides = f"schema_overrides={{{columns[0]!r}: pl.String, {columns[1]!r}: pl.String}}"
+    read = f"pl.read_csv({str(source)!r}, {overrides})"
+    if rename:
+        read += f".rename({rename!r})"
+    return read
+
+
 def cli_csv_hint(path: object, capability: str) -> str | None:
     """For ``ef-eval``: how to turn the CSV table at ``path`` into a Parquet file it reads
     (ranx's column names, so no other option is needed), or None if ``path`` is no CSV table."""
@@ -220,18 +240,8 @@ def cli_csv_hint(path: object, capability: str) -> str | None:
     kind = "run" if capability == "read_run" else "qrels"
     target = source.with_suffix(".parquet")
     names = _ranx(kind)
-    query, doc, _ = names
-    strings = f"schema_overrides={{{query!r}: pl.String, {doc!r}: pl.String}}"
-    if not table.header and len(table.columns) == 3:
-        read = f"pl.read_csv({str(source)!r}, has_header=False, new_columns={list(names)!r}, "
-        read += f"{strings})"
-    elif table.header and (columns := _columns(table, kind)[0]) is not None:
-        rename = {old: new for old, new in zip(columns, names, strict=True) if old != new}
-        overrides = f"schema_overrides={{{columns[0]!r}: pl.String, {columns[1]!r}: pl.String}}"
-        read = f"pl.read_csv({str(source)!r}, {overrides})"
-        if rename:
-            read += f".rename({rename!r})"
-    else:
+    read = _polars_read(source, table, kind, names)
+    if read is None:
         return (
             f"{source} looks like a CSV table ({_described(table)}), which ef-eval does not "
             f"read; save it as Parquet with ranx's columns {', '.join(names)} (query, doc, "

@@ -156,6 +156,18 @@ def load_plugin_manager(
         allow = env_list(PLUGINS_ENV)
 
     infos: dict[str, PluginInfo] = {}
+    _register_builtins(pm, infos, blocked)
+    if autoload:
+        _register_installed(pm, infos, blocked, allow)
+    register_in_process(pm, _named(plugins), infos, blocked)
+    check_pending(pm, infos)
+    return pm, infos
+
+
+def _register_builtins(
+    pm: pluggy.PluginManager, infos: dict[str, PluginInfo], blocked: set[str]
+) -> None:
+    """Register the built-in plugins not ``blocked`` in ``pm``, recorded in ``infos``."""
     for name, module_path in BUILTIN_PLUGINS:
         if name in blocked:
             continue
@@ -167,27 +179,33 @@ def load_plugin_manager(
             entry_point=module_path,
             builtin=True,
         )
-    if autoload:
-        entry_points = list(importlib_metadata.entry_points(group=hookspecs.NAME))
-        wanted = _allowed(entry_points, allow)
-        for ep in entry_points:
-            if ep.name in blocked or not wanted(ep):
-                continue
-            info = _entry_point_info(ep)
-            _check_plugin_name(info, infos)
-            plugin = _load_entry_point(ep, info)
-            try:
-                pm.register(plugin, name=ep.name)
-            # The same module registered under two names (ValueError), or plugin code run
-            # while pluggy reads its attributes.
-            except (Exception, SystemExit) as exc:
-                raise PluginError(
-                    f"plugin {info.describe()} could not be registered: {_what(exc)}"
-                ) from exc
-            infos[ep.name] = info
-    register_in_process(pm, _named(plugins), infos, blocked)
-    check_pending(pm, infos)
-    return pm, infos
+
+
+def _register_installed(
+    pm: pluggy.PluginManager,
+    infos: dict[str, PluginInfo],
+    blocked: set[str],
+    allow: Iterable[str] | None,
+) -> None:
+    """Load and register the installed plugins (entry points) not ``blocked`` that ``allow``
+    lets load, recorded in ``infos``."""
+    entry_points = list(importlib_metadata.entry_points(group=hookspecs.NAME))
+    wanted = _allowed(entry_points, allow)
+    for ep in entry_points:
+        if ep.name in blocked or not wanted(ep):
+            continue
+        info = _entry_point_info(ep)
+        _check_plugin_name(info, infos)
+        plugin = _load_entry_point(ep, info)
+        try:
+            pm.register(plugin, name=ep.name)
+        # The same module registered under two names (ValueError), or plugin code run
+        # while pluggy reads its attributes.
+        except (Exception, SystemExit) as exc:
+            raise PluginError(
+                f"plugin {info.describe()} could not be registered: {_what(exc)}"
+            ) from exc
+        infos[ep.name] = info
 
 
 def register_in_process(
@@ -258,16 +276,32 @@ def _allowed(
     names = {name.strip() for name in allow if name.strip()}
     by_dist = {_normalized(n) for n in names}
 
-    def dist_name(ep: importlib_metadata.EntryPoint) -> str | None:
-        name = ep.dist.metadata["Name"] if ep.dist is not None else None
-        return _normalized(name) if name else None  # metadata without a name: None
-
     def wanted(ep: importlib_metadata.EntryPoint) -> bool:
-        return ep.name in names or dist_name(ep) in by_dist
+        return ep.name in names or _dist_name(ep) in by_dist
 
-    known = {ep.name for ep in entry_points} | {
-        name for ep in entry_points if (name := dist_name(ep)) is not None
+    _refuse_not_installed(names, entry_points)
+    return wanted
+
+
+def _dist_name(ep: importlib_metadata.EntryPoint) -> str | None:
+    """The normalized name of the distribution that declares ``ep``; None for metadata
+    without a name."""
+    name = ep.dist.metadata["Name"] if ep.dist is not None else None
+    return _normalized(name) if name else None
+
+
+def _installed_names(entry_points: list[importlib_metadata.EntryPoint]) -> set[str]:
+    """The names an allow-list may give: each entry point's, and its distribution's."""
+    return {ep.name for ep in entry_points} | {
+        name for ep in entry_points if (name := _dist_name(ep)) is not None
     }
+
+
+def _refuse_not_installed(
+    names: set[str], entry_points: list[importlib_metadata.EntryPoint]
+) -> None:
+    """Refuse allow-list ``names`` that are neither an entry point's nor its distribution's."""
+    known = _installed_names(entry_points)
     unknown = sorted(n for n in names if n not in known and _normalized(n) not in known)
     if unknown:
         installed = ", ".join(sorted(f"{_entry_point_info(ep).describe()}" for ep in entry_points))
@@ -277,7 +311,6 @@ def _allowed(
             f"name of the group {hookspecs.NAME!r} nor a distribution that declares one). "
             f"Installed plugins: {installed or '(none)'}."
         )
-    return wanted
 
 
 def _named(plugins: InProcessPlugins) -> list[tuple[str, object]]:

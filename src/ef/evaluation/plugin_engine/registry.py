@@ -324,6 +324,15 @@ def _sorted_view(items: Mapping[str, Any], kind: type[Item]) -> Mapping[str, Ite
     )
 
 
+def _way_out(kind: str, local: list[str], hint: str) -> str:
+    """What to do about two plugins that provide one name: rename the ``kind`` of the last
+    in-process plugin of ``local``, else uninstall one; or block one as ``hint`` says."""
+    if local:
+        way_out = f"Rename the {kind} of the in-process plugin {local[-1]!r}"
+        return way_out + (f", or block {hint}." if hint else ".")
+    return "Uninstall one" + (f", or block it with {hint}." if hint else ".")
+
+
 class _Collector:
     """Calls each hook implementation on its own, so every item keeps its provenance."""
 
@@ -339,23 +348,18 @@ class _Collector:
         ordered = sorted(plugins, key=lambda p: not p.startswith("builtin."))
         # Only an installed plugin can be blocked by the variable (not a built-in, not one
         # registered in process).
-        blockable = [
-            p
-            for p in ordered
-            if not p.startswith("builtin.")
-            and not (p in self._infos and self._infos[p].distribution is None)
-        ]
+        blockable = [p for p in ordered if not p.startswith("builtin.") and not self._in_process(p)]
         hint = " or ".join(f"{DISABLE_PLUGINS_ENV}={p}" for p in blockable)
-        local = [p for p in ordered if p in self._infos and self._infos[p].distribution is None]
-        if local:
-            way_out = f"Rename the {kind} of the in-process plugin {local[-1]!r}"
-            way_out += f", or block {hint}." if hint else "."
-        else:
-            way_out = "Uninstall one" + (f", or block it with {hint}." if hint else ".")
+        local = [p for p in ordered if self._in_process(p)]
         return DuplicateNameError(
             f"{kind} {name!r} is provided by two plugins: "
-            f"{self._describe(ordered[0])} and {self._describe(ordered[1])}. {way_out}"
+            f"{self._describe(ordered[0])} and {self._describe(ordered[1])}. "
+            f"{_way_out(kind, local, hint)}"
         )
+
+    def _in_process(self, plugin: str) -> bool:
+        """Whether ``plugin`` was registered in process (no distribution installed it)."""
+        return plugin in self._infos and self._infos[plugin].distribution is None
 
     def collect(self, kind: str, hook: pluggy.HookCaller, types: tuple[type, ...]) -> _Collected:
         items: dict[str, Any] = {}

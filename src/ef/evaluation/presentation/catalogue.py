@@ -194,30 +194,37 @@ def _rag_section(entries: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+#: How a metric that is not averaged over queries is combined, by its ``aggregate``.
+_OVER_QUERIES = {
+    "sum": "summed, as trec_eval and ir_measures report it",
+    "geometric": ("the geometric mean, each value floored at 0.00001 first, as trec_eval's gm_map"),
+}
+
+
+def _spellings(syntax: str, spelled: list[str], instead: dict[str, str]) -> str:
+    """A metric's names in ``syntax``; a bare trec_eval name that means ours says what to
+    write instead."""
+    return ", ".join(
+        f"{_code(s)} (a bare {_code(s)} is ours: write {_code(instead[s])})"
+        if syntax == "trec_eval" and s in instead
+        else _code(s)
+        for s in spelled
+    )
+
+
 def _retrieval_section(entry: dict[str, Any]) -> list[str]:
     lines = [f"### {entry['name']}", "", entry["description"], ""]
     if entry["formula"]:
         lines.append(f"- **Definition:** {_code(entry['formula'])}")
     instead = entry["write_instead"]
     for syntax, spelled in entry["syntaxes"].items():
-        shown = ", ".join(
-            f"{_code(s)} (a bare {_code(s)} is ours: write {_code(instead[s])})"
-            if syntax == "trec_eval" and s in instead
-            else _code(s)
-            for s in spelled
-        )
-        lines.append(f"- **{_SYNTAX_TITLES[syntax]}:** {shown}")
+        lines.append(f"- **{_SYNTAX_TITLES[syntax]}:** {_spellings(syntax, spelled, instead)}")
     if not entry["cutoff"]:
         lines.append(
             "- **Cutoff:** none by default; `@k` cuts the ranking at k (trec_eval's `-M k`)"
         )
-    if entry["aggregate"] == "sum":
-        lines.append("- **Over queries:** summed, as trec_eval and ir_measures report it")
-    elif entry["aggregate"] == "geometric":
-        lines.append(
-            "- **Over queries:** the geometric mean, each value floored at 0.00001 first, as "
-            "trec_eval's gm_map"
-        )
+    if entry["aggregate"] in _OVER_QUERIES:
+        lines.append(f"- **Over queries:** {_OVER_QUERIES[entry['aggregate']]}")
     if entry["citation"]:
         lines.append(f"- **Source:** {entry['citation']}")
     lines.append(f"- **Plugin:** `{entry['plugin']}`")

@@ -12,7 +12,7 @@ from ..engine.trec_vocabulary import TREC_MEASURES
 from ..errors import UnknownNameError
 
 if TYPE_CHECKING:
-    from ..engine.trec_eval import TrecEvalResult
+    from ..engine.trec_eval import Column, TrecEvalResult
     from ..plugin_engine.registry import Registry
 
 __all__ = ["SUMMARY_ONLY", "c_float", "trec_eval_line", "trec_eval_lines", "trec_eval_name"]
@@ -174,24 +174,31 @@ def trec_eval_lines(result: TrecEvalResult) -> Iterator[str]:
     cols, z = result.columns, result.zscored
     shown = [(col, vals) for col, vals in zip(cols, result.values, strict=True) if col.per_query]
     if result.opts.per_query and shown:
-        labels = [_label(col.kind, col.name, z) for col, _ in shown]
-        ids = result.query_ids
-        step = max(1, _LINES_PER_PIECE // len(shown))
-        for start in range(0, len(ids), step):
-            stop = min(len(ids), start + step)
-            prefixes = [f"{query_id}\t" for query_id in ids[start:stop]]
-            texts = _column_texts([(col.kind, v[start:stop]) for col, v in shown], z)
-            lines = [
-                list(map(str.__add__, [label + prefix for prefix in prefixes], column))
-                for label, column in zip(labels, texts, strict=True)
-            ]
-            yield "".join(itertools.chain.from_iterable(zip(*lines, strict=True)))  # by query
+        yield from _per_query_pieces(result.query_ids, shown, z)
     if result.opts.summary:
         yield "".join(
             f"{_label(col.kind, col.name, z)}all\t{_shown(col.kind, value, z)}\n"
             for col, value in zip(cols, result.summary, strict=True)
             if value is not None
         )
+
+
+def _per_query_pieces(
+    ids: tuple[str, ...], shown: list[tuple[Column, Any]], z: bool
+) -> Iterator[str]:
+    """The per-query rows of the ``shown`` columns, every query's in query order, in pieces
+    of whole lines."""
+    labels = [_label(col.kind, col.name, z) for col, _ in shown]
+    step = max(1, _LINES_PER_PIECE // len(shown))
+    for start in range(0, len(ids), step):
+        stop = min(len(ids), start + step)
+        prefixes = [f"{query_id}\t" for query_id in ids[start:stop]]
+        texts = _column_texts([(col.kind, v[start:stop]) for col, v in shown], z)
+        lines = [
+            list(map(str.__add__, [label + prefix for prefix in prefixes], column))
+            for label, column in zip(labels, texts, strict=True)
+        ]
+        yield "".join(itertools.chain.from_iterable(zip(*lines, strict=True)))  # by query
 
 
 def _listed(values: Any) -> list[Any]:

@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import attrs
 
@@ -242,37 +242,19 @@ class QualityGates:
         """
         __tracebackhide__ = True
         report = _check_report(report, "baseline")
-        # An infinite tolerance would let any drop through: a gate switched off.
-        if (
-            isinstance(tolerance, bool)
-            or not isinstance(tolerance, (int, float))
-            or not 0 <= tolerance < math.inf
-        ):
-            raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
-        if isinstance(metrics, str):
-            raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},)")
+        _check_baseline_arguments(tolerance, metrics)
         if self.update:
             self._write_baseline(name, report, metrics)
             return
         path = self.baseline_path(name)
-        stored = self._stored(name, "baseline", "-" if metrics is None else ",".join(metrics))
-        if type(stored) is not type(report):
-            raise ValueError(
-                f"{path}: the baseline is a {type(stored).__name__}, the report a "
-                f"{type(report).__name__}"
-            )
+        stored = self._stored_like(report, name, metrics)
         keys = (
             list(stored.metrics) if metrics is None else [_key(stored, report, m) for m in metrics]
         )
         drops: list[str] = []
         unusable: list[str] = []  # metrics the baseline holds no number for
         if not keys:  # a baseline of no metric would check nothing, and pass
-            line = (
-                f"the baseline {path} holds no metric, so no gate would be checked: re-save "
-                f"it from a report that has metrics (pytest {UPDATE_OPTION})"
-            )
-            self._result("baseline", "-", None, f"baseline {name}: a metric", ok=False, detail=line)
-            raise GateFailure(f"baseline {name!r} cannot gate anything: {line}")
+            self._fail_no_metric(name, path)
         for key in keys:
             held = _held(stored, key)
             if held is not None:
@@ -288,6 +270,25 @@ class QualityGates:
                 drops.append(drop)
         _raise_baseline_failures(name, drops, unusable, every=metrics is None)
 
+    def _stored_like(self, report: Scored, name: str, metrics: Sequence[str] | None) -> Scored:
+        """The stored baseline ``name``, refused unless it is a report of ``report``'s type."""
+        stored = self._stored(name, "baseline", "-" if metrics is None else ",".join(metrics))
+        if type(stored) is not type(report):
+            raise ValueError(
+                f"{self.baseline_path(name)}: the baseline is a {type(stored).__name__}, the "
+                f"report a {type(report).__name__}"
+            )
+        return stored
+
+    def _fail_no_metric(self, name: str, path: Path) -> NoReturn:
+        __tracebackhide__ = True
+        line = (
+            f"the baseline {path} holds no metric, so no gate would be checked: re-save "
+            f"it from a report that has metrics (pytest {UPDATE_OPTION})"
+        )
+        self._result("baseline", "-", None, f"baseline {name}: a metric", ok=False, detail=line)
+        raise GateFailure(f"baseline {name!r} cannot gate anything: {line}")
+
     def _write_baseline(self, name: str, report: Scored, metrics: Sequence[str] | None) -> None:
         """``--ef-update-baselines``: store ``report`` as the baseline ``name``, unless a
         metric it would gate is no finite number there: such a baseline would fail every
@@ -301,16 +302,7 @@ class QualityGates:
             if value is None or not math.isfinite(value)
         ]
         if unusable:
-            detail = (
-                f"not written to {path}: the report holds no number for "
-                f"{', '.join(unusable)}, and a baseline of it would fail every later run; "
-                "gate the metrics the report scores (metrics=...), or find why it is not a number"
-            )
-            for key, value in values.items():
-                ok = value is not None and math.isfinite(value)
-                expected = f"baseline {name}: a number"
-                self._result("baseline", key, value, expected, ok=ok, detail="" if ok else detail)
-            raise GateFailure(f"baseline {name!r} {detail}")
+            self._fail_unwritable(name, path, values, unusable)
         save_report(report, path)
         for key, value in values.items():
             self.record(
@@ -324,6 +316,23 @@ class QualityGates:
                     detail=f"written to {path}",
                 )
             )
+
+    def _fail_unwritable(
+        self, name: str, path: Path, values: Mapping[str, float | None], unusable: list[str]
+    ) -> NoReturn:
+        """Fail the baseline gate that would be written from a report holding no number for
+        the ``unusable`` metrics, recording each metric's gate."""
+        __tracebackhide__ = True
+        detail = (
+            f"not written to {path}: the report holds no number for "
+            f"{', '.join(unusable)}, and a baseline of it would fail every later run; "
+            "gate the metrics the report scores (metrics=...), or find why it is not a number"
+        )
+        for key, value in values.items():
+            ok = value is not None and math.isfinite(value)
+            expected = f"baseline {name}: a number"
+            self._result("baseline", key, value, expected, ok=ok, detail="" if ok else detail)
+        raise GateFailure(f"baseline {name!r} {detail}")
 
     def _held_to(
         self, name: str, stored: Scored, report: Scored, key: str, tolerance: float
@@ -375,24 +384,10 @@ class QualityGates:
 
         report = _check_report(report, "not_worse")
         names = [metric] if isinstance(metric, str) else list(metric)
-        if isinstance(baseline, str):
-            label = f"baseline {baseline}"
-            where = f"the baseline {self.baseline_path(baseline)}"
-            baseline = self._stored(baseline, "not_worse", ",".join(names))
-        else:
-            label = where = "the baseline"
-            baseline = _check_report(baseline, "not_worse")
+        baseline, label, where = self._compared_baseline(baseline, names)
         how = f"{test}, {correction or 'no'} correction, alpha {alpha:g}"
         expected = f"not worse than {label} ({how})"
-        keys, unusable = [], []
-        for key in dict.fromkeys(resolve_metric(report, name) for name in names):
-            why = _not_comparable(baseline, report, key, where)
-            if why is None:
-                keys.append(key)
-                continue
-            value = report.metrics.get(key)
-            self._result("not_worse", key, value, expected, ok=False, detail=why)
-            unusable.append(why)
+        keys, unusable = self._comparable(baseline, report, names, where, expected)
         sections = []
         if unusable:
             lines = [*unusable, _rewrite_hint(every=False, option="metric")]
@@ -408,6 +403,44 @@ class QualityGates:
             alpha=alpha,
             seed=seed,
         )
+        failures = self._significantly_worse(comparison, keys, expected, label)
+        if failures:
+            sections.insert(0, _listing(f"significantly worse ({how})", failures))
+        if sections:
+            raise GateFailure("\n".join(sections))
+        return comparison
+
+    def _compared_baseline(
+        self, baseline: Scored | str, names: list[str]
+    ) -> tuple[Scored, str, str]:
+        """The baseline report ``not_worse`` compares with (stored, if ``baseline`` is a
+        name), the label its gates name it by, and how messages name where it is."""
+        if isinstance(baseline, str):
+            label = f"baseline {baseline}"
+            where = f"the baseline {self.baseline_path(baseline)}"
+            return self._stored(baseline, "not_worse", ",".join(names)), label, where
+        return _check_report(baseline, "not_worse"), "the baseline", "the baseline"
+
+    def _comparable(
+        self, baseline: Scored, report: Scored, names: list[str], where: str, expected: str
+    ) -> tuple[list[str], list[str]]:
+        """The keys of the metrics ``names`` that can be compared, and why each other one
+        cannot (its gate failed and recorded here)."""
+        keys, unusable = [], []
+        for key in dict.fromkeys(resolve_metric(report, name) for name in names):
+            why = _not_comparable(baseline, report, key, where)
+            if why is None:
+                keys.append(key)
+                continue
+            value = report.metrics.get(key)
+            self._result("not_worse", key, value, expected, ok=False, detail=why)
+            unusable.append(why)
+        return keys, unusable
+
+    def _significantly_worse(
+        self, comparison: ComparisonReport, keys: list[str], expected: str, label: str
+    ) -> list[str]:
+        """Record each metric's gate from ``comparison``; a line for each that failed."""
         failures = []
         for key in keys:
             pair = comparison.pair("baseline", "report", key)
@@ -420,11 +453,19 @@ class QualityGates:
             self._result("not_worse", key, pair.mean_b, expected, ok=not worse, detail=detail)
             if worse:
                 failures.append(f"{key}: significantly worse than {label}: {detail}")
-        if failures:
-            sections.insert(0, _listing(f"significantly worse ({how})", failures))
-        if sections:
-            raise GateFailure("\n".join(sections))
-        return comparison
+        return failures
+
+
+def _check_baseline_arguments(tolerance: object, metrics: object) -> None:
+    # An infinite tolerance would let any drop through: a gate switched off.
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, (int, float))
+        or not 0 <= tolerance < math.inf
+    ):
+        raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a sequence of names, e.g. ({metrics!r},)")
 
 
 def _key(stored: Scored, report: Scored, metric: str) -> str:

@@ -337,9 +337,7 @@ def _html_block(table: Table) -> str:
     marked = {column for (_, column), marks in table.marks.items() if marks}
 
     def kind(column: int) -> str:
-        if not table._right(column):
-            return "ef-text"
-        return "ef-num ef-marked" if column in marked else "ef-num"
+        return _html_class(table, column, marked)
 
     parts = ['<div class="ef-block">']
     if table.title:  # a heading above, not a <caption> that wraps to the table's width
@@ -353,14 +351,10 @@ def _html_block(table: Table) -> str:
     ]
     parts.append("</tr></thead><tbody>")
     for r, row in enumerate(table.rows):
-        cells = []
-        for c, cell in enumerate(row):
-            text = html.escape(cell)
-            if (r, c) in table.bold:
-                text = f"<strong>{text}</strong>"
-            if table.marks.get((r, c)):
-                text += f"<sup>{html.escape(table.marks[(r, c)])}</sup>"
-            cells.append(f'<td class="{kind(c)}">{text}</td>')
+        cells = [
+            f'<td class="{kind(c)}">{_html_cell(table, r, c, cell)}</td>'
+            for c, cell in enumerate(row)
+        ]
         parts.append("<tr>" + "".join(cells) + "</tr>")
     parts.append("</tbody></table>")
     if table.notes:
@@ -369,6 +363,25 @@ def _html_block(table: Table) -> str:
         parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
+
+
+def _html_class(table: Table, column: int, marked: set[int]) -> str:
+    """The class of a column's cells: text, number, or number with marks."""
+    if not table._right(column):
+        return "ef-text"
+    return "ef-num ef-marked" if column in marked else "ef-num"
+
+
+def _html_cell(table: Table, r: int, c: int, cell: str) -> str:
+    """The escaped text of cell ``(r, c)``, bold if it is best, with its marks after."""
+    import html
+
+    text = html.escape(cell)
+    if (r, c) in table.bold:
+        text = f"<strong>{text}</strong>"
+    if table.marks.get((r, c)):
+        text += f"<sup>{html.escape(table.marks[(r, c)])}</sup>"
+    return text
 
 
 def html_fragment(tables: Sequence[Table]) -> str:
@@ -431,6 +444,12 @@ def column_widths(table: Table, width: int) -> list[int] | None:
     ]
     if sum(least) > room:
         return None
+    return _shared_room(least, natural, room)
+
+
+def _shared_room(least: list[int], natural: list[int], room: int) -> list[int]:
+    """Each column at its ``least`` width plus a share of the room left, in proportion to
+    what it would take to reach its ``natural`` width."""
     widths = list(least)
     spare = room - sum(least)
     want = [n - m for n, m in zip(natural, least, strict=True)]

@@ -118,11 +118,7 @@ def plot_differences(
     'mrr@10: y - x'
     """
     metric = _metric(report, metric)
-    first = report.comparisons[0]
-    a = first.a if a is None else _system(report, a)
-    b = first.b if b is None else _system(report, b)
-    if a == b:
-        raise ValueError(f"plot_differences needs two different systems, got {a!r} twice")
+    a, b = _two_systems(report, a, b)
     values_a, values_b = _paired(report, metric, [a, b])
     differences = sorted(y - x for x, y in zip(values_a, values_b, strict=True))
     colours = [_UP if d > 0 else _DOWN if d < 0 else _EVEN for d in differences]
@@ -136,6 +132,26 @@ def plot_differences(
     axes.set_xlabel(f"{unit}, sorted by difference ({len(differences)})")
     axes.set_ylabel(f"{metric}: {b} - {a}")
     axes.set_xlim(-0.5, len(differences) - 0.5)
+    axes.set_title(_differences_title(report, a, b, metric, differences), fontsize="medium")
+    return _save(figure, path)
+
+
+def _two_systems(report: Compared, a: str | None, b: str | None) -> tuple[str, str]:
+    """The systems ``a`` and ``b`` (by default, those of the report's first comparison),
+    refused if they are one."""
+    first = report.comparisons[0]
+    a = first.a if a is None else _system(report, a)
+    b = first.b if b is None else _system(report, b)
+    if a == b:
+        raise ValueError(f"plot_differences needs two different systems, got {a!r} twice")
+    return a, b
+
+
+def _differences_title(
+    report: Compared, a: str, b: str, metric: str, differences: list[float]
+) -> str:
+    """The mean difference, the wins, ties and losses, and the p-value if the pair was tested."""
+    mean = sum(differences) / len(differences)
     counts = [sum(d > 0 for d in differences), sum(d == 0 for d in differences)]
     title = (
         f"{b} vs {a} on {metric}: mean {mean:+.4f}, {counts[0]} up / {counts[1]} tied / "
@@ -143,8 +159,7 @@ def plot_differences(
     )
     with contextlib.suppress(KeyError):  # a pair the report did not test: no p-value
         title += f", p = {report.pair(a, b, metric).p_value:.3g}"
-    axes.set_title(title, fontsize="medium")
-    return _save(figure, path)
+    return title
 
 
 def plot_distribution(

@@ -298,13 +298,29 @@ class ComparisonReport(Rendered):
 
     def _means_table(self) -> Table:
         labels = self._labels()
-        rows = []
-        for system in self.systems:
-            if self.baseline is None:
-                name = f"({labels[system]}) {system}"
-            else:
-                name = f"{system} (baseline)" if system == self.baseline else system
-            rows.append([name, *(number(self.means[system][m]) for m in self.metrics)])
+        rows = [
+            [self._row_name(system, labels), *(number(self.means[system][m]) for m in self.metrics)]
+            for system in self.systems
+        ]
+        unit = "samples" if self.kind == "rag" else "queries"
+        title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
+        return Table(
+            ["system", *self.metrics],
+            rows,
+            title=title,
+            bold=self._best_cells(),
+            marks=self._significance_marks(labels),
+            notes=self._means_notes(),
+        )
+
+    def _row_name(self, system: str, labels: Mapping[str, str]) -> str:
+        """A system's row: after its label (without a baseline), or marked as the baseline."""
+        if self.baseline is None:
+            return f"({labels[system]}) {system}"
+        return f"{system} (baseline)" if system == self.baseline else system
+
+    def _best_cells(self) -> set[tuple[int, int]]:
+        """The (row, column) cells of each metric's best mean, ties all."""
         bold = set()
         for column, metric in enumerate(self.metrics, start=1):
             best = max(self.means[s][metric] for s in self.systems)
@@ -313,6 +329,12 @@ class ComparisonReport(Rendered):
                 for row, system in enumerate(self.systems)
                 if self.means[system][metric] == best
             }
+        return bold
+
+    def _significance_marks(self, labels: Mapping[str, str]) -> dict[tuple[int, int], str]:
+        """The superscripts of the significant differences: against a baseline, ``*`` for
+        better and ``†`` for worse on the other system's cell; else, on the better system's
+        cell, the labels of the systems it beats."""
         marks: dict[tuple[int, int], str] = {}
         row_of = {system: row for row, system in enumerate(self.systems)}
         column_of = {metric: column for column, metric in enumerate(self.metrics, start=1)}
@@ -326,6 +348,9 @@ class ComparisonReport(Rendered):
             better, worse = (pair.b, pair.a) if pair.difference > 0 else (pair.a, pair.b)
             cell = (row_of[better], column_of[pair.metric])
             marks[cell] = "".join(sorted(marks.get(cell, "") + labels[worse]))
+        return marks
+
+    def _means_notes(self) -> list[str]:
         how = self._describe_test()
         if self.baseline is not None:
             notes = [
@@ -337,11 +362,7 @@ class ComparisonReport(Rendered):
         notes.append("Bold: the best mean of each metric.")
         notes += self._power_notes()
         notes += self._coverage_notes()
-        unit = "samples" if self.kind == "rag" else "queries"
-        title = f"Comparison of {len(self.systems)} systems on {len(self.query_ids)} {unit}"
-        return Table(
-            ["system", *self.metrics], rows, title=title, bold=bold, marks=marks, notes=notes
-        )
+        return notes
 
     def _coverage_notes(self) -> list[str]:
         unit = "samples" if self.kind == "rag" else "queries"

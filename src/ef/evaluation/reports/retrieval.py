@@ -317,14 +317,17 @@ not hold; it holds ndcg@10"
         return f"<RetrievalEvalReport: {size}, {means}; {'; '.join(policies)}>"
 
     def __str__(self) -> str:
-        # One row per metric, one column per cutoff, and "all" for the whole ranking.
-        columns, table = self.grid()
-        header = ("metric", *(f"@{k}" if k != "all" else "all" for k in columns))
-        rows = [header]
-        for name, values in table.items():
-            cells = [values.get(k) for k in columns]
-            rows.append((name, *("-" if v is None else f"{v:.4f}" for v in cells)))
-        names = table
+        lines = [self._title()]
+        grid = self._grid_table()
+        if grid is not None:
+            lines.append(plain_text(grid))
+        lines += self.coverage_notes()
+        ties = tie_note(self.ties)
+        if ties is not None:
+            lines.append(ties)  # the numbers depend on the tie policy: say so
+        return "\n".join(lines)
+
+    def _title(self) -> str:
         notes = [
             f"{len(values)} {label}"
             for values, label in (
@@ -335,12 +338,17 @@ not hold; it holds ndcg@10"
             if values
         ]
         extra = f" ({', '.join(notes)})" if notes else ""
-        title = f"Retrieval evaluation: {self.n_queries} queries scored{extra}"
-        lines = [title]
-        if names:
-            lines.append(plain_text(Table(rows[0], rows[1:])))
-        lines += self.coverage_notes()
-        ties = tie_note(self.ties)
-        if ties is not None:
-            lines.append(ties)  # the numbers depend on the tie policy: say so
-        return "\n".join(lines)
+        return f"Retrieval evaluation: {self.n_queries} queries scored{extra}"
+
+    def _grid_table(self) -> Table | None:
+        """One row per metric, one column per cutoff, and "all" for the whole ranking; None
+        without a metric."""
+        columns, table = self.grid()
+        if not table:
+            return None
+        header = ("metric", *(f"@{k}" if k != "all" else "all" for k in columns))
+        rows = [
+            (name, *("-" if v is None else f"{v:.4f}" for v in (values.get(k) for k in columns)))
+            for name, values in table.items()
+        ]
+        return Table(header, rows)

@@ -29,6 +29,7 @@ from ..interfaces import (
     _RESERVED_PARAMS,
     NAME_PATTERN,
     SYNTAXES,
+    MetricParam,
     RetrievalMetric,
     is_score,
 )
@@ -85,6 +86,14 @@ on ranking [] with judgements {} at k=None
     checker = _Checker(metric, keywords, value_range)
     for queries, k in _EDGE_CASES:
         checker.check(queries, k)
+    _check_examples(checker, ks, engine, examples, seed)
+
+
+def _check_examples(
+    checker: _Checker, ks: Sequence[int | None], engine: str | None, examples: int, seed: int
+) -> None:
+    """Check ``examples`` generated inputs with ``engine`` (hypothesis when installed, by
+    default)."""
     if engine is None:
         engine = "hypothesis" if importlib.util.find_spec("hypothesis") else "random"
     if engine == "random":
@@ -164,6 +173,20 @@ def _fail(metric: RetrievalMetric, what: str) -> AssertionError:
 
 def _check_declaration(metric: RetrievalMetric, given: Mapping[str, Any]) -> dict[str, Any]:
     """Names, aliases, synonyms and parameters; returns the keyword arguments to pass."""
+    _check_names(metric)
+    keywords: dict[str, Any] = {}
+    for param in metric.params:
+        _check_param(metric, param)
+        value = param.convert(given[param.name]) if param.name in given else param.default
+        keywords[param.name] = param.as_argument(value)
+    unknown = set(given) - {p.name for p in metric.params}
+    if unknown:
+        raise ValueError(f"{metric.name!r} has no parameter {', '.join(sorted(unknown))}")
+    return keywords
+
+
+def _check_names(metric: RetrievalMetric) -> None:
+    """The name and aliases: each a valid name, none repeated; each synonym's syntax known."""
     for name in (metric.name, *metric.aliases):
         if not isinstance(name, str) or not NAME_PATTERN.match(name):
             raise _fail(metric, f"the name {name!r} does not match {NAME_PATTERN.pattern}")
@@ -173,23 +196,20 @@ def _check_declaration(metric: RetrievalMetric, given: Mapping[str, Any]) -> dic
     for synonym in metric.synonyms:
         if synonym.syntax not in SYNTAXES:
             raise _fail(metric, f"synonym {synonym.name!r} has an unknown syntax")
-    keywords: dict[str, Any] = {}
-    for param in metric.params:
-        if not _PARAM_NAME.match(param.name) or param.name in _RESERVED_PARAMS:
-            raise _fail(metric, f"the parameter name {param.name!r} is not valid")
-        if param.default is not None:
-            try:
-                param.convert(param.default)
-            except ValueError as exc:
-                raise _fail(
-                    metric, f"parameter {param.name!r}'s default fails its own check: {exc}"
-                ) from exc
-        value = param.convert(given[param.name]) if param.name in given else param.default
-        keywords[param.name] = param.as_argument(value)
-    unknown = set(given) - {p.name for p in metric.params}
-    if unknown:
-        raise ValueError(f"{metric.name!r} has no parameter {', '.join(sorted(unknown))}")
-    return keywords
+
+
+def _check_param(metric: RetrievalMetric, param: MetricParam) -> None:
+    """A parameter's name is valid and not reserved, and its default passes its own check."""
+    if not _PARAM_NAME.match(param.name) or param.name in _RESERVED_PARAMS:
+        raise _fail(metric, f"the parameter name {param.name!r} is not valid")
+    if param.default is None:
+        return
+    try:
+        param.convert(param.default)
+    except ValueError as exc:
+        raise _fail(
+            metric, f"parameter {param.name!r}'s default fails its own check: {exc}"
+        ) from exc
 
 
 class _Checker:

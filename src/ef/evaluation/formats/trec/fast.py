@@ -244,9 +244,25 @@ def read_trec_columns(path: Path) -> RunColumns | None:
     data, status = mapped
     has_hash = data.find(b"#") != -1  # comment lines must be looked for
     if has_hash and hashed_data(data):
-        if isinstance(data, mmap.mmap):
-            data.close()
+        _unmap(data)
         return None
+    frame, spaces = _parse_checked(pl, path, data, status, has_hash)
+    if frame is None or spaces is None:
+        return None
+    return _columns(pl, frame, has_hash, spaces)
+
+
+def _unmap(data: bytes | mmap.mmap) -> None:
+    if isinstance(data, mmap.mmap):
+        data.close()
+
+
+def _parse_checked(
+    pl: Any, path: Path, data: bytes | mmap.mmap, status: os.stat_result | None, has_hash: bool
+) -> tuple[Any, int | None]:
+    """The frame :func:`_parse` makes of ``data`` (the file ``path``) and the count of its
+    spaces, from the byte checks run beside it; ``data`` closed after. The file's digest is
+    recorded on the way."""
     # Not hashed where the digest is known already (a remote file's copy, hashed as copied).
     hashed = status is not None and digests.recorded(path, status) is None
     import hashlib  # here: the numpy reader's runs need no digest
@@ -260,13 +276,10 @@ def read_trec_columns(path: Path) -> RunColumns | None:
         spaces = checks.result()
     finally:
         checks.join()  # the thread reads the map: it must end before the map closes
-        if isinstance(data, mmap.mmap):
-            data.close()
+        _unmap(data)
     if status is not None and checks.digest is not None:
         digests.record(path, status, checks.digest)  # the manifest's, with no second pass
-    if frame is None or spaces is None:
-        return None
-    return _columns(pl, frame, has_hash, spaces)
+    return frame, spaces
 
 
 def _parse(pl: Any, source: Path | bytes, has_hash: bool, *, categorical: bool = False) -> Any:

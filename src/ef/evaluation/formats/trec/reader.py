@@ -270,8 +270,9 @@ def _split_files(root: Path) -> dict[str, Path]:
     return found
 
 
-def read_trec_dataset(path: Path) -> Dataset:
-    """A directory of ``corpus.trec``, ``topics*`` files and ``qrels.<split>.txt`` files."""
+def _trec_files(path: Path) -> tuple[Path, list[Path], dict[str, Path]]:
+    """The corpus, topics files and qrels files (by split) of the directory ``path``; a
+    directory that lacks one of the three is refused."""
     if not path.is_dir():
         raise FileNotFoundError(f"no such dataset directory: {path}")
     corpus = _find_corpus(path)
@@ -286,6 +287,12 @@ def read_trec_dataset(path: Path) -> Dataset:
             f"{path} is not a TREC dataset directory: it needs {' or '.join(_CORPUS_NAMES)}, "
             "a topics file and a qrels.<split>.txt file"
         )
+    return corpus, topics, splits
+
+
+def read_trec_dataset(path: Path) -> Dataset:
+    """A directory of ``corpus.trec``, ``topics*`` files and ``qrels.<split>.txt`` files."""
+    corpus, topics, splits = _trec_files(path)
     documents = DocumentStream(lambda: iter_trec_documents(corpus))
     qrels = {split: read_qrels_lines(file, allow_empty=True) for split, file in splits.items()}
     read = [(p, read_trec_topics(p)) for p in topics]

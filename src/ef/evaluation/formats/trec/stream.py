@@ -204,13 +204,19 @@ def _batch(pl: Any, body: bytes, digest: hashlib._Hash | None, seen: _Seen) -> R
     columns = None if frame is None or spaces is None else _columns(pl, frame, has_hash, spaces)
     if columns is not None and not seen.any_of(columns.query_ids):
         return columns
-    if frame is not None:  # the lines of a query apart, in this block or across blocks?
-        queries = frame.get_column("q").drop_nulls()
-        starts = queries.gather(queries.ne_missing(queries.shift(1)).arg_true()).to_list()
-        before: set[str] = set()
-        for query in starts:
-            if seen.any_of([query]) or query in before:
-                message = f"the lines of query {query!r} are not together in the file"
-                raise NotStreamable(message, grouped=False)
-            before.add(query)
+    if frame is not None:
+        _refuse_scattered_query(frame, seen)
     raise NotStreamable("a block the fast reader leaves to the reference reader")
+
+
+def _refuse_scattered_query(frame: Any, seen: _Seen) -> None:
+    """NotStreamable if the lines of a query of ``frame`` are apart, in this block or across
+    blocks (a query of ``seen`` comes again)."""
+    queries = frame.get_column("q").drop_nulls()
+    starts = queries.gather(queries.ne_missing(queries.shift(1)).arg_true()).to_list()
+    before: set[str] = set()
+    for query in starts:
+        if seen.any_of([query]) or query in before:
+            message = f"the lines of query {query!r} are not together in the file"
+            raise NotStreamable(message, grouped=False)
+        before.add(query)
