@@ -254,8 +254,12 @@ def test_write_refuses_a_directory_whose_qrels_folder_would_win(tmp_path: Path) 
 
 
 ids = st.text(
-    st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=8
-)
+    st.characters(
+        blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="\ufeff"
+    ),
+    min_size=1,
+    max_size=8,
+)  # a byte-order mark in an id is refused on write (below), as the readers refuse it
 texts = st.text(max_size=30)
 grades = st.one_of(st.integers(-2, 5), st.floats(allow_nan=False, allow_infinity=False, width=64))
 
@@ -307,3 +311,14 @@ def test_scifact_survives_a_write_read_cycle(tmp_path: Path) -> None:
     write_beir(tmp_path, corpus, queries, qrels)
     assert read_beir(tmp_path) == (corpus, queries, qrels)
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".")]
+
+
+@pytest.mark.parametrize("where", ["corpus", "queries"])
+def test_an_id_the_readers_refuse_is_never_written(tmp_path: Path, where: str) -> None:
+    corpus, queries = {"d1": "x"}, {"q1": "y"}
+    (corpus if where == "corpus" else queries)["\ufeffid"] = "z"
+    with pytest.raises(
+        DatasetFormatError, match=r"id '\\ufeffid' cannot be written: it holds U\+FEFF"
+    ):
+        write_beir(tmp_path / "out", corpus, queries, {"q1": {"d1": 1}})
+    assert not (tmp_path / "out" / "corpus.jsonl").exists()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ef.evaluation import evaluate_run
+from ef.evaluation import evaluate_run, evaluate_shards
 
 from ..conftest import dask_client
 from .shards import METRICS, QRELS, entry, same, sharded_files
@@ -20,7 +20,7 @@ def test_a_dask_cluster_gives_the_same_numbers(tmp_path, processes) -> None:
     whole, paths = sharded_files(tmp_path)
     expected = evaluate_run(whole, QRELS, metrics=METRICS, averaging="run")
     with dask_client(processes=processes) as client:
-        got = evaluate_run(
+        got = evaluate_shards(
             paths, QRELS, metrics=METRICS, averaging="run", executor=client.get_executor()
         )
     same(got, expected)
@@ -43,7 +43,7 @@ def test_the_qrels_go_to_the_workers_once_not_with_every_shard(tmp_path, monkeyp
     monkeypatch.setattr(PackedQrels, "__reduce__", counted)
     expected = evaluate_run(whole, QRELS, metrics=METRICS, averaging="run")
     with dask_client(processes=True) as client:
-        got = evaluate_run(
+        got = evaluate_shards(
             paths, QRELS, metrics=METRICS, averaging="run", executor=client.get_executor()
         )
     same(got, expected)

@@ -410,6 +410,9 @@ def _check_texts(kind: str, items: Mapping[str, object]) -> None:
     for item_id, text in items.items():
         if not isinstance(item_id, str) or not item_id:
             raise DatasetFormatError(f"{kind} id {item_id!r} must be a non-empty string")
+        problem = id_problem(item_id)
+        if problem is not None:  # what the readers refuse, the writers never write
+            raise DatasetFormatError(f"{kind} id {item_id!r} cannot be written: it {problem}")
         if not isinstance(text, str):
             # {query: {doc: grade}} where texts belong: the qrels, given in the wrong place.
             hint = (
