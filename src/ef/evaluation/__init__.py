@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from .evaluate.fuse import fuse
     from .evaluate.optimize_fusion import optimize_fusion
     from .evaluate.pipeline import evaluate_pipeline
+    from .evaluate.pooling import merge_qrels, pool
     from .evaluate.rag import evaluate_rag, sample_id
     from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
     from .evaluate.retrieval import evaluate_retrieval
@@ -112,6 +113,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         FusionOptimization,
         PairComparison,
         PipelineEvalReport,
+        Pool,
         RagEvalReport,
         RetrievalEvalReport,
     )
@@ -154,6 +156,7 @@ _LAZY: dict[str, str] = {
     "fuse": "evaluate.fuse",
     "optimize_fusion": "evaluate.optimize_fusion",
     "evaluate_pipeline": "evaluate.pipeline",
+    **dict.fromkeys(("merge_qrels", "pool"), "evaluate.pooling"),
     "evaluate_rag": "evaluate.rag",
     **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "evaluate.ragas"),
     "evaluate_retrieval": "evaluate.retrieval",
@@ -217,6 +220,7 @@ _LAZY: dict[str, str] = {
             "FusionOptimization",
             "PairComparison",
             "PipelineEvalReport",
+            "Pool",
             "RagEvalReport",
             "RetrievalEvalReport",
         ),
@@ -299,6 +303,7 @@ __all__ = [
     "PluginError",
     "PluginInfo",
     "PluginLoadError",
+    "Pool",
     "Qrels",
     "Queries",
     "RagEvalReport",
@@ -345,6 +350,7 @@ __all__ = [
     "load_report",
     "load_retriever",
     "max_norm",
+    "merge_qrels",
     "min_max_norm",
     "mlqa_normalize",
     "ndcg_at_k",
@@ -353,6 +359,7 @@ __all__ = [
     "parse_measures",
     "plot_differences",
     "plot_distribution",
+    "pool",
     "precision_at_k",
     "rank_norm",
     "ranking_of",

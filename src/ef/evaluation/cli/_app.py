@@ -79,6 +79,7 @@ COMMANDS: Mapping[str, Listed] = {
         "_plugins:plugins_command",
         "List the loaded plugins: distribution, version and what each provides.",
     ),
+    "pool": Listed("_pool:pool_command", "Pool the top docs of RUN... into a file to judge."),
     "rag": Listed(
         "_rag:rag_command",
         "Score the RAG samples in SAMPLES (JSONL or CSV of RagSamples; demo: the demo's).",

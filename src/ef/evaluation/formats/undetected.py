@@ -57,6 +57,8 @@ def undetected_error(path: Path, capability: str, able: Sequence[str]) -> Except
     if empty is not None:
         return DatasetFormatError(f"{path}: {empty}; expected {expected} ({formats})")
     table = csv_columns(path) if capability in ("read_run", "read_qrels") else None
+    if table is not None and _is_pool(table):
+        return FormatNotDetectedError(_pool_hint(path), path=path, capability=capability)
     if table is not None:
         kind = "run" if capability == "read_run" else "qrels"
         return FormatNotDetectedError(
@@ -237,6 +239,8 @@ def cli_csv_hint(path: object, capability: str) -> str | None:
     table = csv_columns(source)
     if table is None:
         return None
+    if _is_pool(table):
+        return _pool_hint(source)
     kind = "run" if capability == "read_run" else "qrels"
     target = source.with_suffix(".parquet")
     names = _ranx(kind)
@@ -251,4 +255,19 @@ def cli_csv_hint(path: object, capability: str) -> str | None:
         f"{source} looks like a CSV table ({_described(table)}), which ef-eval does not "
         f'read; save it as Parquet and pass that: python -c "import polars as pl; '
         f'{read}.write_parquet({str(target)!r})", then give {target}'
+    )
+
+
+def _is_pool(table: CsvTable) -> bool:
+    """True for the CSV form of a pool to judge (``ef-eval pool -o pool.csv``)."""
+    from .pool import POOL_HEADER
+
+    return tuple(column.lower() for column in table.columns) == POOL_HEADER
+
+
+def _pool_hint(path: Path) -> str:
+    return (
+        f"{path} looks like a pool to judge (the CSV ef-eval pool writes), which is no qrels "
+        "until its grades are filled in; then merge it into the qrels there were: "
+        f"merge_qrels(qrels, {str(path)!r}) (ef.evaluation), and score with what it returns"
     )

@@ -10,6 +10,7 @@ from ..engine.ties import TieDiagnostic
 from .comparison import ComparisonReport, PairComparison
 from .fusion import FusionOptimization
 from .pipeline import PipelineEvalReport
+from .pool import Pool
 from .rag import RagEvalReport
 from .retrieval import RetrievalEvalReport
 
@@ -18,6 +19,7 @@ __all__ = [
     "FusionOptimization",
     "PairComparison",
     "PipelineEvalReport",
+    "Pool",
     "RagEvalReport",
     "RetrievalEvalReport",
     "TieDiagnostic",

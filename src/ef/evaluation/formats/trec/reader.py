@@ -364,10 +364,19 @@ def _columns_problem(fields: list[str], count: int, columns: str) -> str:
     >>> _columns_problem(["q1", "Q0", "d1", "1", "2.5", "bm25"], 4, QRELS_COLUMNS)
     'expected 4 columns (query-id iteration doc-id relevance), got 6: a TREC run line \
 (query-id Q0 doc-id rank score run-tag), not a judgement'
+    >>> _columns_problem(["q1", "0", "d1"], 4, QRELS_COLUMNS)  # doctest: +ELLIPSIS
+    "expected 4 columns (...), got 3: doc 'd1' of query 'q1' has no relevance grade, ..."
     """
     problem = f"expected {count} columns ({columns}), got {len(fields)}"
     if columns == QRELS_COLUMNS and is_trec_run_line(fields):
         return f"{problem}: a TREC run line ({RUN_COLUMNS}), not a judgement"
+    if columns == QRELS_COLUMNS and len(fields) == 3:
+        # ef-eval pool leaves the grade empty: read as a grade, any token would be a number.
+        return (
+            f"{problem}: doc {fields[2]!r} of query {fields[0]!r} has no relevance grade, as in "
+            "a pool not judged yet (ef-eval pool leaves the grade empty); fill in every grade "
+            "(an integer), or leave the line out"
+        )
     if columns == RUN_COLUMNS and len(fields) == 4 and fields[1] != "Q0":
         return f"{problem}: a qrels line ({QRELS_COLUMNS}), not a ranked doc"
     return problem
