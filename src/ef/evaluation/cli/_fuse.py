@@ -8,7 +8,7 @@ from typing import Any, get_args
 import click
 
 from ..types import FusionTiePolicy
-from ._options import echo_warnings, input_warnings
+from ._options import echo_warnings, file_option, input_warnings
 from ._render import emit_json, emit_rows, output_option
 
 __all__ = ["fuse_command", "fusions_command"]
@@ -50,12 +50,11 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
 
 @click.command("fuse")
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
+@file_option(
     "-o",
     "--output",
     "out",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False),
     help="Write the fused run here, as a TREC run (.gz compresses), atomically.",
 )
 @click.option(

@@ -7,6 +7,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,6 +21,7 @@ __all__ = [
     "cutoffs_option",
     "dataset_argument",
     "echo_warnings",
+    "file_option",
     "input_warnings",
     "measures_option",
     "per_query_option",
@@ -60,6 +62,21 @@ ties_option = click.option(
     "docno_asc, input_order (file order), or expected (each metric averaged over every order "
     "of the tied docs).",
 )
+
+
+def file_option(*decls: str, help: str, required: bool = False) -> Callable[[Any], Any]:
+    """A click option that names one file, as a Path (a directory is refused): the one
+    declaration of every command's file options (--run, --answers, -o ...).
+
+    >>> @click.command()
+    ... @file_option("--out", help="Where.")
+    ... def command(out): click.echo(repr(out))
+    >>> from click.testing import CliRunner
+    >>> print(CliRunner().invoke(command, ["--out", "a.trec"]).output, end="")
+    PosixPath('a.trec')
+    """
+    kind = click.Path(path_type=Path, dir_okay=False)
+    return click.option(*decls, required=required, type=kind, default=None, help=help)
 
 
 progress_option = click.option(

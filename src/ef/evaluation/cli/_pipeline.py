@@ -14,6 +14,7 @@ from ._options import (
     check_measures,
     cutoffs_option,
     dataset_argument,
+    file_option,
     measures_option,
     per_query_option,
     split_measures,
@@ -28,25 +29,21 @@ REFERENCES_FILE = "references.jsonl"
 
 @click.command("pipeline")
 @click.argument("dataset", type=click.Path())
-@click.option(
+@file_option(
     "--run",
     "run_path",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False),
     help="The retriever's run on DATASET's queries (TREC or MS MARCO; gzip is read).",
 )
-@click.option(
+@file_option(
     "--answers",
     "answers_path",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False),
     help='The generator\'s answers: JSONL lines {"id": query_id, "response": "..."}.',
 )
-@click.option(
+@file_option(
     "--references",
     "references_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
     help='The gold answers: JSONL lines {"id": query_id, "reference": "...", "references": '
     f"[...]}}. Default: DATASET/{REFERENCES_FILE} if there is one, else none (the metrics "
     "that need a reference score nothing).",

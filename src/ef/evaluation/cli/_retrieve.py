@@ -12,6 +12,7 @@ from ._options import (
     check_measures,
     cutoffs_option,
     dataset_argument,
+    file_option,
     measures_option,
     per_query_option,
     split_measures,
@@ -36,12 +37,7 @@ __all__ = ["retrieve_command"]
 @click.option(
     "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
 )
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Write the rankings as a TREC run here (.gz compresses), atomically.",
-)
+@file_option("--out", help="Write the rankings as a TREC run here (.gz compresses), atomically.")
 @measures_option
 @cutoffs_option
 @per_query_option

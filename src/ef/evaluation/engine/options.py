@@ -68,3 +68,27 @@ class Scoring:
     ignore_identical_ids: bool = attrs.field(default=False, validator=_a_bool)
     check_swapped: bool = attrs.field(default=True, validator=_a_bool)
     check_doc_ids: bool | Literal["warn"] = attrs.field(default=True, validator=_valid_check)
+
+    @classmethod
+    def given(
+        cls,
+        tie_policy: TiePolicy | None,
+        averaging: Averaging | None,
+        ignore_identical_ids: bool | None,
+        check_swapped: bool = True,
+        check_doc_ids: bool | Literal["warn"] = True,
+    ) -> Scoring:
+        """The rules of a call's keywords, ``None`` being each rule's default (the one place
+        evaluate_run and evaluate_shards fill them in).
+
+        >>> Scoring.given(None, "run", None)
+        Scoring(tie_policy='trec_eval', averaging='run', ignore_identical_ids=False, \
+check_swapped=True, check_doc_ids=True)
+        """
+        return cls(
+            tie_policy or "trec_eval",
+            averaging or "qrels",
+            bool(ignore_identical_ids),
+            check_swapped,
+            check_doc_ids,
+        )

@@ -32,6 +32,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+import attrs
+
 from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..errors import ArgumentError, InputWarning, Keyword
 from ..formats.files import format_for, read_qrels
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "QRELS_SHAPES",
     "RUN_SHAPES",
+    "InputFiles",
     "check_overlap",
     "check_qrels",
     "check_run_shape",
@@ -77,6 +80,22 @@ QRELS_SHAPES = (
 #: The shapes of a run (or qrels) given as a table, which ``run_columns=`` (``qrels_columns=``)
 #: applies to.
 Columns = Sequence[str] | None
+
+
+@attrs.frozen
+class InputFiles:
+    """How the run and the qrels are read: each one's format (of a path; ``None`` detects
+    it) and columns (of a DataFrame or Parquet file; ``None`` finds them). The four keywords
+    of evaluate_run and evaluate_shards, passed down as one value to every way a run is read.
+
+    >>> InputFiles(run_format="trec").qrels_format is None
+    True
+    """
+
+    run_format: str | None = None
+    run_columns: Columns = None
+    qrels_format: str | None = None
+    qrels_columns: Columns = None
 
 
 def _kind(value: object) -> str:
@@ -269,20 +288,19 @@ def load_inputs(
     run: RunInput | RunTable | RankedRun | DataFrameLike | str | os.PathLike[str],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     registry: Registry,
+    files: InputFiles = InputFiles(),  # frozen: one value serves every call
     *,
-    run_format: str | None = None,
-    qrels_format: str | None = None,
-    run_columns: Columns = None,
-    qrels_columns: Columns = None,
     check_swapped: bool = True,
     averaging: str = "qrels",
 ) -> tuple[RankedRun, Qrels]:
     """The run as a run value and the judgements, once every check above has passed
     (``averaging`` decides which queries count as shared, see :func:`check_overlap`).
 
-    ``run_columns`` and ``qrels_columns`` name the (query, doc, score or grade) columns of
+    ``files`` gives the formats of paths and the (query, doc, score or grade) columns of
     a DataFrame or Parquet file; ``None`` finds them (:mod:`ef.evaluation.formats.frames`).
     """
+    run_format, run_columns = files.run_format, files.run_columns
+    qrels_format, qrels_columns = files.qrels_format, files.qrels_columns
     check_run_shape(run)
     judged = load_qrels(qrels, registry, qrels_format, columns=qrels_columns)
     table = run_value(run, registry, run_format, columns=run_columns)

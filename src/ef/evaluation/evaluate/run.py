@@ -19,12 +19,12 @@ from ..progress import Progress, check_progress, phase, reading
 from ..reports import RetrievalEvalReport
 from ..runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
-from .inputs import check_overlap, load_inputs, load_qrels, load_run
+from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
 from .pools import check_start_method
 from .ranx_bpref import warn_ranx_bpref
 from .report import retrieval_report
 from .score_order import check_score_order
-from .sharded import sharded_evaluation, shards_of
+from .sharded import sharded_report, shards_of
 from .shards import check_executor
 from .streamed import streamed_evaluation
 
@@ -224,52 +224,31 @@ retrieves ('cacm-1938'), qrels judges ('CACM-1938'); likely cause: the ids diffe
 or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them as they are
     """
     check_progress(progress)
-    registry_given = registry is not None
-    registry = registry_or_default(registry)
-    measures = resolve_measures(metrics, k_values, registry)
+    plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
+    measures = resolve_measures(metrics, k_values, plugins)
     shards = _shards(run, executor)
     scoring = _scoring(
-        profile,
-        shards,
-        tie_policy=tie_policy,
-        averaging=averaging,
-        ignore_identical_ids=ignore_identical_ids,
-        check_swapped=check_swapped,
-        check_doc_ids=check_doc_ids,
+        profile, shards, tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids
     )
-    inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
+    files = InputFiles(run_format, run_columns, qrels_format, qrels_columns)
+    # The one place the kinds of run are told apart: shards, a path, a value held in memory.
     if shards is not None:  # each shard read and scored where it runs, as evaluate_shards does
         _warn_if_sharded(run, executor)
-        return retrieval_report(
-            sharded_evaluation(
-                shards,
-                qrels,
-                metrics,
-                k_values,
-                registry,
-                scoring=scoring,
-                run_format=run_format,
-                run_columns=run_columns,
-                qrels_format=qrels_format,
-                qrels_columns=qrels_columns,
-                executor=executor,
-                custom_registry=registry_given,
-                progress=progress,
-            )
+        return sharded_report(
+            shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
         )
+    inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     path = isinstance(run, (str, os.PathLike))
     if path and profile is None:  # a large file: a batch of queries at a time
         streamed = streamed_evaluation(
             run,  # type: ignore[arg-type]  # a path
             qrels,
             measures,
-            registry,
-            qrels_format=qrels_format,
-            run_format=run_format,
+            plugins,
+            files=files,
             scoring=scoring,
             inputs=inputs,
             progress=progress,
-            qrels_columns=qrels_columns,
         )
         if streamed is not None:
             return retrieval_report(streamed)
@@ -277,22 +256,19 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
         table, judged = load_inputs(
             run,  # type: ignore[arg-type]  # a list of paths is a sharded run, scored above
             qrels,
-            registry,
-            run_format=run_format,
-            qrels_format=qrels_format,
-            run_columns=run_columns,
-            qrels_columns=qrels_columns,
+            plugins,
+            files,
             check_swapped=scoring.check_swapped,
             averaging=scoring.averaging,  # under a profile: "qrels", every judged query counts
         )
-    _check_read(run, table, judged, scoring)
+    _check_read(f"the run {run}" if path else "the run", table, judged, scoring)
     if profile is not None:
         return _profile_report(
             profile,
             table,
             judged,
             measures,
-            registry=registry,
+            registry=plugins,
             inputs=inputs,
             ignore_identical_ids=ignore_identical_ids,
             progress=progress,
@@ -300,7 +276,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     if scoring.ignore_identical_ids:
         table = table.without_identical_ids()
     return scored_report(
-        table, judged, measures, registry, scoring=scoring, inputs=inputs, progress=progress
+        table, judged, measures, plugins, scoring=scoring, inputs=inputs, progress=progress
     )
 
 
@@ -315,10 +291,9 @@ def _shards(run: object, executor: cf.Executor | None) -> list[str] | None:
     return shards
 
 
-def _scoring(
+def _scoring(  # noqa: PLR0917 - private: evaluate_run's keywords, in its order
     profile: ProfileName | None,
     shards: Sequence[str] | None,
-    *,
     tie_policy: TiePolicy | None,
     averaging: Averaging | None,
     ignore_identical_ids: bool | None,
@@ -333,13 +308,7 @@ def _scoring(
             raise refusal
     # Under a profile, tie_policy and averaging are unset (refused above): the inputs are
     # read under trec_eval's and "qrels", and the profile scores by its own, rule by rule.
-    return Scoring(
-        tie_policy or "trec_eval",
-        averaging or "qrels",
-        bool(ignore_identical_ids),
-        check_swapped,
-        check_doc_ids,
-    )
+    return Scoring.given(tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids)
 
 
 def _warn_if_sharded(run: object, executor: cf.Executor | None) -> None:
@@ -358,13 +327,13 @@ def _warn_if_sharded(run: object, executor: cf.Executor | None) -> None:
     )
 
 
-def _check_read(run: object, table: RankedRun, judged: Qrels, scoring: Scoring) -> None:
-    """The checks of a run read whole, before it is scored: its doc ids against the qrels',
-    and whether it lists its docs by rising score. A warning points at evaluate_run's caller."""
+def _check_read(named: str, table: RankedRun, judged: Qrels, scoring: Scoring) -> None:
+    """The checks of the run read whole (``named`` in a warning), before it is scored: its doc
+    ids against the qrels', and whether it lists its docs by rising score. A warning points at
+    evaluate_run's caller."""
     if scoring.check_doc_ids:
         refuse = scoring.check_doc_ids is True
         check_docs_meet(table, judged, scoring.averaging, stacklevel=3, refuse=refuse)
-    named = f"the run {run}" if isinstance(run, (str, os.PathLike)) else "the run"
     check_score_order(score_order(table), stacklevel=3, name=named)  # a file's or table's order
 
 

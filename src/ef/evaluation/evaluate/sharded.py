@@ -37,7 +37,7 @@ from ..engine.batched import (
 )
 from ..engine.manifest import file_entry
 from ..engine.options import Scoring
-from ..engine.scoring import Evaluation, resolve_measures
+from ..engine.scoring import resolve_measures
 from ..formats.remote import (
     GLOB_CHARS,
     check_url,
@@ -51,19 +51,21 @@ from ..plugin_engine.registry import registry_or_default
 from ..progress import Progress, phase
 from ..runs.packed import packed_qrels
 from .inputs import load_qrels, load_run, tabular
+from .report import retrieval_report
 from .streamed import batched_evaluation
 
 if TYPE_CHECKING:
     import concurrent.futures as cf
 
     from ..plugin_engine.registry import Registry
+    from ..reports import RetrievalEvalReport
     from ..types import Averaging, DataFrameLike, Qrels, TiePolicy
-    from .inputs import Columns
+    from .inputs import Columns, InputFiles
 
 __all__ = [
     "ShardScores",  # re-exported: the engine's (ef.evaluation.engine.batched)
     "score_shard",
-    "sharded_evaluation",
+    "sharded_report",
     "shards_of",
 ]
 
@@ -224,34 +226,34 @@ def _results(futures: Sequence[cf.Future[ShardScores]], step: Any) -> Iterator[S
             future.cancel()
 
 
-def sharded_evaluation(
+def sharded_report(  # noqa: PLR0917 - the two public journeys' values, in one short call
     shards: Sequence[str],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     metrics: Sequence[str],
     k_values: Sequence[int],
-    registry: Registry,
-    *,
+    registry: Registry | None,
     scoring: Scoring,
-    run_format: str | None,
-    run_columns: Columns,
-    qrels_format: str | None,
-    qrels_columns: Columns,
+    files: InputFiles,
     executor: cf.Executor | None,
-    custom_registry: bool,
-    progress: Progress = False,
-) -> Evaluation:
-    """The evaluation of the run made of ``shards`` (in order) against ``qrels`` (read as
-    :func:`~ef.evaluation.evaluate.inputs.load_qrels` reads them), each shard scored by
-    ``scoring`` in :func:`score_shard`, inline (``executor`` None) or by
-    ``executor.submit``. Only a ``custom_registry`` is sent to the executor; else each
+    progress: Progress,
+) -> RetrievalEvalReport:
+    """The report of the run made of ``shards`` (in order) against ``qrels`` (read as
+    :func:`~ef.evaluation.evaluate.inputs.load_qrels` reads them, by ``files``), each shard
+    scored by ``scoring`` in :func:`score_shard`, inline (``executor`` None) or by
+    ``executor.submit``: evaluate_shards' journey, and evaluate_run's for a list or glob of
+    run files. Only a ``registry`` given (not None) is sent to the executor; else each
     worker uses its default one. Each shard's doc overlap travels back with its values: the
     doc ids of the whole run are checked before its report is made (unless
     ``scoring.check_doc_ids`` is False)."""
+    sent = registry  # to an executor: a registry given, else None (each worker's default)
+    registry = registry_or_default(registry)
     _listed_once(shards)
     measures = resolve_measures(metrics, k_values, registry)
     # Kept to the end and sent to every shard: packed. Loaded here, so that nothing holds
     # the dicts once packed (a caller's copy would last through every shard).
-    judged = packed_qrels(load_qrels(qrels, registry, qrels_format, columns=qrels_columns))
+    judged = packed_qrels(
+        load_qrels(qrels, registry, files.qrels_format, columns=files.qrels_columns)
+    )
     # A URL's digest is kept among the last few read (formats.digests): taken now, before the
     # shards at URLs, each recorded in turn, leave it out.
     qrels_entry = file_entry(qrels) if is_url(qrels) else qrels
@@ -259,8 +261,8 @@ def sharded_evaluation(
         "averaging": scoring.averaging,
         "tie_policy": scoring.tie_policy,
         "ignore_identical_ids": scoring.ignore_identical_ids,
-        "run_format": run_format,
-        "run_columns": run_columns,
+        "run_format": files.run_format,
+        "run_columns": files.run_columns,
         "check_swapped": scoring.check_swapped,
     }
     metrics, k_values = tuple(metrics), tuple(k_values)
@@ -275,7 +277,6 @@ def sharded_evaluation(
                 parts.append(part)
                 step.advance(1)
         else:
-            sent = registry if custom_registry else None
             shared = _sent_once(executor, judged)
             futures = [
                 executor.submit(
@@ -285,7 +286,7 @@ def sharded_evaluation(
             ]
             parts = list(_results(futures, step))
     check_distinct(shards, parts)
-    return batched_evaluation(
+    evaluation = batched_evaluation(
         [p.scores for p in parts],
         judged,
         measures,
@@ -293,3 +294,4 @@ def sharded_evaluation(
         scoring=scoring,
         inputs={"run": [p.entry for p in parts], "qrels": qrels_entry},
     )
+    return retrieval_report(evaluation)

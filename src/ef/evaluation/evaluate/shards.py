@@ -18,9 +18,9 @@ from ..engine.scoring import resolve_measures
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..progress import Progress, check_progress
 from ..reports import RetrievalEvalReport
+from .inputs import InputFiles
 from .pools import check_start_method
-from .report import retrieval_report
-from .sharded import sharded_evaluation, shards_of
+from .sharded import sharded_report, shards_of
 
 if TYPE_CHECKING:
     import concurrent.futures as cf
@@ -99,35 +99,17 @@ def evaluate_shards(
     ({'mrr@10': 0.75}, 2)
     """
     check_progress(progress)
-    registry_given = registry is not None
-    registry = registry_or_default(registry)
-    resolve_measures(metrics, k_values, registry)  # an unknown metric: before any shard is read
+    # An unknown metric: before any shard is read.
+    resolve_measures(metrics, k_values, registry_or_default(registry))
     check_start_method(executor)  # first: a forked worker can hang, whatever the run
     shards = shard_paths(paths_or_glob)
     check_executor(executor)
-    scoring = Scoring(
-        tie_policy or "trec_eval",
-        averaging or "qrels",
-        bool(ignore_identical_ids),
-        check_swapped,
-        check_doc_ids,
+    scoring = Scoring.given(
+        tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids
     )
-    return retrieval_report(
-        sharded_evaluation(
-            shards,
-            qrels,
-            metrics,
-            k_values,
-            registry,
-            scoring=scoring,
-            run_format=run_format,
-            run_columns=run_columns,
-            qrels_format=qrels_format,
-            qrels_columns=qrels_columns,
-            executor=executor,
-            custom_registry=registry_given,
-            progress=progress,
-        )
+    files = InputFiles(run_format, run_columns, qrels_format, qrels_columns)
+    return sharded_report(
+        shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
     )
 
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..engine.options import Scoring
     from ..plugin_engine.registry import Registry
     from ..types import DataFrameLike, Qrels
-    from .inputs import Columns
+    from .inputs import InputFiles
 
 __all__ = ["batched_evaluation", "streamed_evaluation"]
 
@@ -51,12 +51,10 @@ def streamed_evaluation(
     measures: Sequence[Measure],
     registry: Registry,
     *,
-    qrels_format: str | None,
-    run_format: str | None,
+    files: InputFiles,
     scoring: Scoring,
     inputs: Mapping[str, object],
     progress: Progress = False,
-    qrels_columns: Columns = None,
 ) -> Evaluation | None:
     """The evaluation of the run file ``path`` read in batches of
     :data:`~ef.evaluation.engine.batched.BLOCK_BYTES`, or None if it is smaller than
@@ -66,14 +64,16 @@ def streamed_evaluation(
     once every batch is scored, before the report (unless ``scoring.check_doc_ids`` is False).
     """
     source = Path(path)
-    if not streamable(source, run_format, registry):
+    if not streamable(source, files.run_format, registry):
         return None
     from ..formats.trec.stream import NotStreamable  # numpy: once the run is large enough
 
     # Kept while every batch is scored: packed, a few arrays instead of an object per grade.
     # Loaded here, so that nothing holds the dicts once packed: a caller that kept them to
     # spare a run read whole after all a second read made XL's peak 359 MB instead of 284.
-    judged = packed_qrels(load_qrels(qrels, registry, qrels_format, columns=qrels_columns))
+    judged = packed_qrels(
+        load_qrels(qrels, registry, files.qrels_format, columns=files.qrels_columns)
+    )
     try:
         # One phase, in bytes of the run: each batch is read and scored before the next.
         with phase(progress, "reading and scoring", source.stat().st_size, unit="bytes") as step:

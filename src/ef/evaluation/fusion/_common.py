@@ -5,7 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["candidates", "check_unit", "present_scores", "run_weights"]
+from ..interfaces import FusionParam
+
+__all__ = ["WEIGHTS", "candidates", "check_unit", "learned", "present_scores", "run_weights"]
+
+#: The ``weights`` of every weighted method (wsum, wmnz, mixed, w_bordafuse, w_condorcet),
+#: declared once: :func:`run_weights` reads them.
+WEIGHTS = FusionParam(
+    "weights",
+    float,
+    description="one weight per run, in the order of the runs; default 1/n each",
+    per_run=True,
+)
+
+
+def learned(name: str, description: str, *, vector: bool = True) -> FusionParam:
+    """A per-run float parameter the method's ``train`` learns (``vector``: a number per rank
+    or segment of each run, else one per run).
+
+    >>> learned("map_scores", "per run, its MAP", vector=False).learned
+    True
+    """
+    return FusionParam(
+        name, float, description=description, per_run=True, vector=vector, learned=True
+    )
 
 
 def present_scores(results: Sequence[Mapping[str, float]]) -> dict[str, list[float]]:

@@ -20,8 +20,8 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from ..interfaces import FusionMethod, FusionParam
-from ._common import candidates
+from ..interfaces import FusionMethod
+from ._common import candidates, learned
 
 __all__ = ["BANDS", "BAYESFUSE", "MISSING_LOG_ODDS", "bayesfuse", "bayesfuse_train"]
 
@@ -81,16 +81,7 @@ def bayesfuse_train(
 BAYESFUSE = FusionMethod(
     name="bayesfuse",
     func=bayesfuse,
-    params=[
-        FusionParam(
-            "log_odds",
-            float,
-            description="per run, the log-odds of relevance at each rank (learned)",
-            per_run=True,
-            vector=True,
-            learned=True,
-        )
-    ],
+    params=[learned("log_odds", "per run, the log-odds of relevance at each rank (learned)")],
     uses="ranks",
     train=bayesfuse_train,
     formula="BayesFuse(d) = sum_r O_r(rank_r(d)), O_r learned log-odds per band of ranks, "

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interfaces import FusionMethod, FusionParam
+from ..interfaces import FusionMethod
+from ._common import learned
 
 __all__ = ["MAPFUSE", "mapfuse", "mapfuse_train"]
 
@@ -62,13 +63,7 @@ MAPFUSE = FusionMethod(
     name="mapfuse",
     func=mapfuse,
     params=[
-        FusionParam(
-            "map_scores",
-            float,
-            description="per run, its MAP on the training queries (learned)",
-            per_run=True,
-            learned=True,
-        )
+        learned("map_scores", "per run, its MAP on the training queries (learned)", vector=False)
     ],
     uses="ranks",
     train=mapfuse_train,

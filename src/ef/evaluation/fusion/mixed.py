@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from ..interfaces import FusionMethod, FusionParam
-from ._common import run_weights
+from ..interfaces import FusionMethod
+from ._common import WEIGHTS, run_weights
 
 __all__ = ["MIXED", "mixed"]
 
@@ -38,14 +38,7 @@ def mixed(
 MIXED = FusionMethod(
     name="mixed",
     func=mixed,
-    params=[
-        FusionParam(
-            "weights",
-            float,
-            description="one weight per run, in the order of the runs; default 1/n each",
-            per_run=True,
-        )
-    ],
+    params=[WEIGHTS],
     formula="Mixed(d) = sqrt(n(d)) * sum_r w_r * s_r(d), over the runs that retrieved d",
     citation="Wu and Crestani, Data fusion with estimated weights, CIKM 2002",
 )

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interfaces import FusionMethod, FusionParam
+from ..interfaces import FusionMethod
+from ._common import learned
 
 __all__ = ["POSFUSE", "posfuse", "posfuse_train", "position_probs"]
 
@@ -65,16 +66,7 @@ def posfuse_train(
 POSFUSE = FusionMethod(
     name="posfuse",
     func=posfuse,
-    params=[
-        FusionParam(
-            "probs",
-            float,
-            description="per run, the probability of relevance at each rank (learned)",
-            per_run=True,
-            vector=True,
-            learned=True,
-        )
-    ],
+    params=[learned("probs", "per run, the probability of relevance at each rank (learned)")],
     uses="ranks",
     train=posfuse_train,
     formula="PosFuse(d) = sum_r P_r(rank_r(d)), P_r(p) learned: the share of relevant docs at "

@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod, FusionParam
+from ._common import learned
 
 __all__ = ["PROBFUSE", "probfuse", "probfuse_train"]
 
@@ -83,14 +84,7 @@ PROBFUSE = FusionMethod(
     name="probfuse",
     func=probfuse,
     params=[
-        FusionParam(
-            "probs",
-            float,
-            description="per run, the probability of relevance of each segment (learned)",
-            per_run=True,
-            vector=True,
-            learned=True,
-        ),
+        learned("probs", "per run, the probability of relevance of each segment (learned)"),
         FusionParam(
             "n_segments",
             int,

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..interfaces import FusionMethod, FusionParam
+from ..interfaces import FusionMethod
+from ._common import learned
 
 __all__ = ["SEGFUSE", "SEGMENT_BOUNDS", "segfuse", "segfuse_train"]
 
@@ -72,14 +73,8 @@ SEGFUSE = FusionMethod(
     name="segfuse",
     func=segfuse,
     params=[
-        FusionParam(
-            "probs",
-            float,
-            description="per run, the probability of relevance of each of the 10 segments "
-            "(learned)",
-            per_run=True,
-            vector=True,
-            learned=True,
+        learned(
+            "probs", "per run, the probability of relevance of each of the 10 segments (learned)"
         )
     ],
     train=segfuse_train,

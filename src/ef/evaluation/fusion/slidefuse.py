@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod, FusionParam
+from ._common import learned
 from .posfuse import position_probs
 
 __all__ = ["SLIDEFUSE", "slidefuse", "slidefuse_train"]
@@ -55,14 +56,7 @@ SLIDEFUSE = FusionMethod(
     name="slidefuse",
     func=slidefuse,
     params=[
-        FusionParam(
-            "probs",
-            float,
-            description="per run, the probability of relevance at each rank (learned)",
-            per_run=True,
-            vector=True,
-            learned=True,
-        ),
+        learned("probs", "per run, the probability of relevance at each rank (learned)"),
         FusionParam(
             "w",
             int,

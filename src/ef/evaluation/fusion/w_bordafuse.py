@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interfaces import FusionMethod, FusionParam
-from ._common import run_weights
+from ..interfaces import FusionMethod
+from ._common import WEIGHTS, run_weights
 from .bordafuse import borda_points
 
 __all__ = ["W_BORDAFUSE", "weighted_bordafuse"]
@@ -32,14 +32,7 @@ def weighted_bordafuse(
 W_BORDAFUSE = FusionMethod(
     name="w_bordafuse",
     func=weighted_bordafuse,
-    params=[
-        FusionParam(
-            "weights",
-            float,
-            description="one weight per run, in the order of the runs; default 1/n each",
-            per_run=True,
-        )
-    ],
+    params=[WEIGHTS],
     uses="ranks",
     formula="W_BordaFuse(d) = sum_r w_r * Borda_r(d), Borda_r as bordafuse's",
     citation="Aslam and Montague, Models for Metasearch, SIGIR 2001",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interfaces import FusionMethod, FusionParam
-from ._common import run_weights
+from ..interfaces import FusionMethod
+from ._common import WEIGHTS, run_weights
 from .condorcet import condorcet_points
 
 __all__ = ["W_CONDORCET", "weighted_condorcet"]
@@ -31,14 +31,7 @@ def weighted_condorcet(
 W_CONDORCET = FusionMethod(
     name="w_condorcet",
     func=weighted_condorcet,
-    params=[
-        FusionParam(
-            "weights",
-            float,
-            description="one weight per run, in the order of the runs; default 1/n each",
-            per_run=True,
-        )
-    ],
+    params=[WEIGHTS],
     uses="ranks",
     formula="W_Condorcet(d) = c - position of d in the candidates sorted by weighted pairwise "
     "majority",

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..interfaces import FusionMethod, FusionParam
-from ._common import run_weights
+from ..interfaces import FusionMethod
+from ._common import WEIGHTS, run_weights
 
 __all__ = ["WMNZ", "weighted_mnz"]
 
@@ -38,14 +38,7 @@ def weighted_mnz(
 WMNZ = FusionMethod(
     name="wmnz",
     func=weighted_mnz,
-    params=[
-        FusionParam(
-            "weights",
-            float,
-            description="one weight per run, in the order of the runs; default 1/n each",
-            per_run=True,
-        )
-    ],
+    params=[WEIGHTS],
     formula="WMNZ(d) = (sum_r w_r) * (sum_r s_r(d)), both over the runs that retrieved d",
     citation="Wu and Crestani, Data fusion with estimated weights, CIKM 2002",
 )

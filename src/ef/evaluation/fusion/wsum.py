@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..interfaces import FusionMethod, FusionParam
+from ..interfaces import FusionMethod
+from ._common import WEIGHTS
 
 __all__ = ["WSUM", "weighted_sum"]
 
@@ -42,14 +43,7 @@ def weighted_sum(
 WSUM = FusionMethod(
     name="wsum",
     func=weighted_sum,
-    params=[
-        FusionParam(
-            "weights",
-            float,
-            description="one weight per run, in the order of the runs; default 1/n each",
-            per_run=True,
-        )
-    ],
+    params=[WEIGHTS],
     formula="WSum(d) = sum_r w_r * s_r(d), 0 for a run that missed d",
     citation="Fox and Shaw, TREC-2, 1994; Vogt and Cottrell, Information Retrieval, 1999",
 )
