@@ -56,6 +56,8 @@ PUBLIC = [
     "catalogue_markdown", "max_norm", "min_max_norm", "mlqa_normalize", "parse_measure",
     "parse_measures", "plot_differences", "plot_distribution", "rank_norm", "ranking_of",
     "sample_id", "squad_normalize", "sum_norm", "unicode_normalize", "zmuv_norm",
+    # Issue 30: agreement between orderings of systems, and between runs.
+    "RankCorrelation", "RboReport", "rank_correlation", "rbo",
 ]  # fmt: skip
 
 
