@@ -36,6 +36,7 @@ def python_blocks(page: Path) -> list[tuple[str, str | None]]:
         "semantics.md",
         "formats.md",
         "rag.md",
+        "agreement.md",
         pytest.param("retrievers.md", marks=pytest.mark.retrievers),
     ],
 )

@@ -58,7 +58,7 @@ class RboReport:
 
     @property
     def mean(self) -> float:
-        """The mean of :attr:`per_query`."""
+        """The mean of ``per_query`` (NaN when it is empty)."""
         if not self.per_query:
             return math.nan
         return math.fsum(self.per_query.values()) / len(self.per_query)
