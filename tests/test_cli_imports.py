@@ -20,6 +20,7 @@ from ef.evaluation.cli import cli
 
 #: Every command of ef-eval, and the module under cli/ that is it.
 _MODULES = {
+    "agree": "_agree",
     "compare": "_compare",
     "convert": "_convert",
     "download": "_download",
@@ -155,6 +156,7 @@ def test_every_command_takes_debug_after_its_name(command: str) -> None:
 
 #: The kind of report each command prints (render.REPORT_OUTPUTS), if it prints one.
 _KINDS = {
+    "agree": "rows",
     "compare": "comparison",
     "evaluate": "retrieval",
     "fusions": "rows",

@@ -37,6 +37,7 @@ def python_blocks(page: Path) -> list[tuple[str, str | None]]:
         "formats.md",
         "rag.md",
         "pooling.md",
+        "agreement.md",
         pytest.param("retrievers.md", marks=pytest.mark.retrievers),
     ],
 )

@@ -58,6 +58,8 @@ PUBLIC = [
     "sample_id", "squad_normalize", "sum_norm", "unicode_normalize", "zmuv_norm",
     # Issue 30: pools to judge.
     "Pool", "merge_qrels", "pool",
+    # Issue 30: agreement between orderings of systems, and between runs.
+    "RankCorrelation", "RboReport", "rank_correlation", "rbo",
 ]  # fmt: skip
 
 

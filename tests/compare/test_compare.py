@@ -312,7 +312,7 @@ def test_the_dict_is_json_ready_and_nan_becomes_null() -> None:
     [
         (
             {"test": "t"},
-            r"test must be one of paired-t, wilcoxon, randomization, bootstrap, got 't'",
+            r"test must be one of paired-t, wilcoxon, randomization, bootstrap, tukey, got 't'",
         ),
         (
             {"correction": "fdr"},

@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         RetrieverError,
         UnknownNameError,
     )
+    from .evaluate.agreement import rank_correlation, rbo
     from .evaluate.compare import compare
     from .evaluate.fuse import fuse
     from .evaluate.optimize_fusion import optimize_fusion
@@ -117,6 +118,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         RagEvalReport,
         RetrievalEvalReport,
     )
+    from .reports.agreement import RankCorrelation, RboReport
     from .reports.rendered import Rendered
     from .retrievers import BM25Retriever, DenseRetriever, load_retriever
     from .runs.order import TIE_POLICIES, ranking_of
@@ -244,6 +246,9 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("plot_differences", "plot_distribution"), "render.plots"),
     "Tabular": "render",
     "Rendered": "reports.rendered",
+    # Issue 30: agreement between orderings of systems, and between runs.
+    **dict.fromkeys(("rank_correlation", "rbo"), "evaluate.agreement"),
+    **dict.fromkeys(("RankCorrelation", "RboReport"), "reports.agreement"),
 }
 
 
@@ -309,6 +314,8 @@ __all__ = [
     "RagEvalReport",
     "RagMetric",
     "RagSample",
+    "RankCorrelation",
+    "RboReport",
     "Registry",
     "Rendered",
     "Retrieval",
@@ -361,8 +368,10 @@ __all__ = [
     "plot_distribution",
     "pool",
     "precision_at_k",
+    "rank_correlation",
     "rank_norm",
     "ranking_of",
+    "rbo",
     "read_answers",
     "read_beir",
     "read_dataset",

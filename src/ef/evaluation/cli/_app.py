@@ -40,6 +40,7 @@ class Listed(NamedTuple):
 #: The commands of ``ef-eval``, by name. Each line is the one click makes from the command
 #: itself (tests/test_cli_imports.py checks it), so that listing them imports none.
 COMMANDS: Mapping[str, Listed] = {
+    "agree": Listed("_agree:agree_command", "How far runs agree: tau, tau_AP and RBO."),
     "compare": Listed(
         "_compare:compare_command",
         "Compare systems with paired significance tests: QRELS RUN1 RUN2 [RUN3 ...].",

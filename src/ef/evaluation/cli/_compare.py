@@ -204,7 +204,14 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
     type=click.IntRange(min=1),
     help="A cutoff for metrics named without one (repeatable). Default: 10.",
 )
-@click.option("-t", "--test", type=click.Choice(TESTS), default="paired-t", show_default=True)
+@click.option(
+    "-t",
+    "--test",
+    type=click.Choice(TESTS),
+    default="paired-t",
+    show_default=True,
+    help="The test; tukey: Tukey's HSD over every system, family-wise (no --correction).",
+)
 @click.option(
     "-c",
     "--correction",
@@ -254,7 +261,7 @@ def compare_command(  # click passes every option by keyword
     baseline: str | None,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
-    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap"],
+    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap", "tukey"],
     correction: str,
     alpha: float,
     n_resamples: int,

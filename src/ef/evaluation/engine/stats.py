@@ -1,7 +1,8 @@
 """The statistics behind :func:`~ef.evaluation.compare`: paired tests, intervals, corrections.
 
-Every test takes the per-query differences ``d = b - a`` of two systems (or the two columns)
-and calls scipy.stats where scipy has the test. The multiple-comparison corrections are a
+Every paired test takes the per-query differences ``d = b - a`` of two systems (or the two
+columns) and calls scipy.stats where scipy has the test; Tukey's HSD takes every system's
+values at once (:func:`tukey_test`). The multiple-comparison corrections are a
 few lines of numpy, checked against statsmodels' ``multipletests`` in the tests. numpy and
 scipy are imported inside the functions: importing this module loads neither.
 """
@@ -23,18 +24,24 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CORRECTIONS",
+    "PAIRED_TESTS",
     "TESTS",
     "WILCOXON_ZERO_METHOD",
     "PairedResult",
+    "TukeyResult",
     "adjust",
     "min_attainable_p",
     "paired_test",
     "planned_resamples",
     "scipy_stats",
+    "tukey_test",
 ]
 
 #: The paired tests :func:`paired_test` runs.
-TESTS = ("paired-t", "wilcoxon", "randomization", "bootstrap")
+PAIRED_TESTS = ("paired-t", "wilcoxon", "randomization", "bootstrap")
+#: Every test compare() runs: the paired ones, and Tukey's HSD (:func:`tukey_test`), which
+#: adjusts its own p-values over all pairs of systems and so takes no correction.
+TESTS = (*PAIRED_TESTS, "tukey")
 #: The multiple-comparison corrections :func:`adjust` applies (``None`` for none).
 CORRECTIONS = ("bonferroni", "holm", "bh")
 #: scipy.stats.wilcoxon's ``zero_method``: zero differences are dropped before ranking, as
@@ -221,12 +228,12 @@ def min_attainable_p(test: str, n: int, *, n_resamples: int) -> float:
     * ``randomization``: ``2 / 2**n`` when exact (``2**n <= n_resamples``), else
       scipy's ``2 / (1 + n_resamples)`` (the observed statistic counts among the resamples).
     * ``bootstrap``: ``1 / (1 + n_resamples)``.
-    * ``paired-t``: 0 (t grows without bound).
+    * ``paired-t`` and ``tukey``: 0 (their statistics grow without bound).
 
     >>> min_attainable_p("wilcoxon", 3, n_resamples=10_000)
     0.25
     """
-    if test == "paired-t":
+    if test in ("paired-t", "tukey"):
         return 0.0
     if test == "bootstrap":
         return 1 / (1 + n_resamples)
@@ -234,6 +241,56 @@ def min_attainable_p(test: str, n: int, *, n_resamples: int) -> float:
     if test == "randomization" and 2**n > n_resamples:
         return max(exact, 2 / (1 + n_resamples))
     return min(exact, 1.0)
+
+
+@attrs.frozen
+class TukeyResult:
+    """Tukey's HSD over ``k`` systems: ``k x k`` lists, entry ``[i][j]`` for ``i - j``.
+
+    ``p_values[i][j]`` is the family-wise adjusted p of systems ``i`` and ``j`` (1 on the
+    diagonal), ``ci_low[i][j]`` to ``ci_high[i][j]`` the simultaneous interval of
+    ``mean_i - mean_j``.
+    """
+
+    p_values: list[list[float]]
+    ci_low: list[list[float]]
+    ci_high: list[list[float]]
+
+
+def tukey_test(groups: Sequence[npt.NDArray[np.float64]], *, confidence: float) -> TukeyResult:
+    """Tukey's honestly significant difference test of every pair of ``groups`` (each
+    system's per-query values): ``scipy.stats.tukey_hsd(*groups)``, as ranx's
+    ``compare(..., stat_test="tukey")`` calls it, and its intervals at ``confidence``.
+
+    The test pools the variance within the groups, as a one-way ANOVA does: it does not pair
+    the values by query. Its p-values are adjusted for the ``k (k - 1) / 2`` pairs already.
+    If the groups have no spread at all (every value of each group the same), scipy would
+    divide by 0: pairs of equal means get p 1, others p 0 (the statistic's limit), and the
+    intervals are the differences of the means.
+
+    >>> import numpy as np
+    >>> result = tukey_test(
+    ...     [np.array([0.1, 0.2, 0.3]), np.array([0.2, 0.4, 0.3]), np.array([0.5, 0.6, 0.9])],
+    ...     confidence=0.95,
+    ... )
+    >>> round(result.p_values[0][2], 4), round(result.ci_low[2][0], 4)
+    (0.018, 0.1027)
+    """
+    import numpy as np
+
+    stats = scipy_stats()
+    if all(float(np.ptp(group)) == 0 for group in groups):  # no spread: 0 / 0 in scipy
+        means = np.array([float(np.mean(group)) for group in groups])
+        differences = means[:, None] - means[None, :]
+        p = np.where(differences == 0, 1.0, 0.0)
+        return TukeyResult(p.tolist(), differences.tolist(), differences.tolist())
+    result = stats.tukey_hsd(*groups)
+    interval = result.confidence_interval(confidence_level=confidence)
+    return TukeyResult(
+        np.asarray(result.pvalue, dtype=float).tolist(),
+        np.asarray(interval.low, dtype=float).tolist(),
+        np.asarray(interval.high, dtype=float).tolist(),
+    )
 
 
 def adjust(p_values: Sequence[float], correction: str | None) -> list[float]:

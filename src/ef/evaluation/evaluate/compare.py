@@ -24,7 +24,7 @@ from .._version import __version__
 from ..engine.manifest import file_entry
 from ..engine.measures import check_metric_names
 from ..engine.rag_measures import parse_rag_metric
-from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD
+from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD, PairedResult
 from ..progress import Progress, check_progress, phase
 from ..reports import (
     ComparisonReport,
@@ -108,6 +108,11 @@ def _check_options(
 
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if test == "tukey" and correction is not None:
+        raise ValueError(
+            f"test='tukey' adjusts its p-values over the pairs of systems itself: it takes no "
+            f"correction, got correction={correction!r} (give correction=None)"
+        )
     if correction is not None and correction not in CORRECTIONS:
         raise ValueError(
             f"correction must be None or one of {', '.join(CORRECTIONS)}, got {correction!r}"
@@ -411,7 +416,7 @@ def compare(
     metrics: Sequence[str] | None = None,
     k_values: Sequence[int] = (10,),
     baseline: str | None = None,
-    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap"] = "paired-t",
+    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap", "tukey"] = "paired-t",
     correction: Literal["bonferroni", "holm", "bh"] | None = None,
     alpha: float = 0.05,
     n_resamples: int = 10_000,
@@ -456,9 +461,17 @@ def compare(
     The last three take their confidence interval from the bootstrap (BCa, ``n_resamples``).
     ``correction`` (``"bonferroni"``, ``"holm"``, ``"bh"`` for Benjamini-Hochberg, or
     ``None``) adjusts the p-values of all comparisons, every pair on every metric, as one
-    family; ``reject`` is ``p_corrected <= alpha``. Resampling draws from
-    ``numpy.random.default_rng(seed)``, afresh for each comparison, so a seed reproduces every
-    number; ``seed=None`` draws one and records it in ``report.seed``.
+    family; ``reject`` is ``p_corrected <= alpha``.
+
+    ``"tukey"`` is Tukey's HSD, ``scipy.stats.tukey_hsd`` on every system's values of a
+    metric, as ranx's ``compare(..., stat_test="tukey")`` runs it: one family per metric, of
+    all the pairs of systems, whose p-values it adjusts itself (``p_value`` and
+    ``p_corrected`` are both its adjusted p, so it takes no ``correction``), with its
+    simultaneous intervals. It pools the variance within systems and does not pair queries.
+    With a ``baseline`` only the baseline's pairs are reported, adjusted as for every pair.
+
+    Resampling draws from ``numpy.random.default_rng(seed)``, afresh for each comparison, so a
+    seed reproduces every number; ``seed=None`` draws one and records it in ``report.seed``.
 
     Args:
         systems: two or more systems, as above.
@@ -469,8 +482,10 @@ def compare(
             for pipelines nDCG@10 and every RAG metric they share.
         k_values: the cutoffs of metric names given without one.
         baseline: the name of the system every other is compared with; None for all pairs.
-        test: ``"paired-t"``, ``"wilcoxon"``, ``"randomization"`` or ``"bootstrap"``.
-        correction: ``None``, ``"bonferroni"``, ``"holm"`` or ``"bh"``.
+        test: ``"paired-t"``, ``"wilcoxon"``, ``"randomization"``, ``"bootstrap"`` or
+            ``"tukey"``.
+        correction: ``None``, ``"bonferroni"``, ``"holm"`` or ``"bh"``; ``None`` with
+            ``"tukey"``.
         alpha: the significance level, and ``1 - alpha`` the confidence of the intervals.
         n_resamples: resamples of the randomization and bootstrap tests and intervals.
         seed: the seed of the resampling, or None for a fresh one.
@@ -587,17 +602,21 @@ def _test_all(
     scipy_stats()  # the ImportError that names the extra, before any work
 
     paired, means = _paired_values(columns, named, "samples" if kind == "rag" else "queries")
-    found = _tested_pairs(
-        paired,
-        means,
-        _pairs(named, baseline),
-        test=test,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
-        progress=progress,
-    )
-    corrected = adjust([entry["p_value"] for entry in found], correction)
+    if test == "tukey":  # family-wise over the systems already: no correction
+        found = _tukey_pairs(paired, means, named, _pairs(named, baseline), alpha=alpha)
+        corrected = [entry["p_value"] for entry in found]
+    else:
+        found = _tested_pairs(
+            paired,
+            means,
+            _pairs(named, baseline),
+            test=test,
+            alpha=alpha,
+            n_resamples=n_resamples,
+            seed=seed,
+            progress=progress,
+        )
+        corrected = adjust([entry["p_value"] for entry in found], correction)
     comparisons = [
         PairComparison(**entry, p_corrected=p, reject=p <= alpha)
         for entry, p in zip(found, corrected, strict=True)
@@ -606,9 +625,10 @@ def _test_all(
         "test": test,
         "scipy_function": _SCIPY_FUNCTIONS[test],
         "wilcoxon_zero_method": WILCOXON_ZERO_METHOD if test == "wilcoxon" else None,
-        "confidence_interval": "t" if test == "paired-t" else "bootstrap BCa",
+        "confidence_interval": _INTERVALS.get(test, "bootstrap BCa"),
         "correction": correction,
-        "family": len(comparisons),
+        # Tukey's family is each metric's pairs of systems; a correction's is every test.
+        "family": len(named) * (len(named) - 1) // 2 if test == "tukey" else len(comparisons),
         "alpha": alpha,
         "n_resamples": n_resamples,
         "seed": seed,
@@ -708,6 +728,30 @@ def _tested_pairs(
     return found
 
 
+def _tukey_pairs(
+    paired: Mapping[str, Mapping[str, Any]],
+    means: Mapping[str, Mapping[str, float]],
+    named: list[str],
+    pairs: list[tuple[str, str]],
+    *,
+    alpha: float,
+) -> list[dict[str, Any]]:
+    """The fields of a PairComparison for every metric and pair, from one Tukey HSD per
+    metric over every system (its intervals at ``1 - alpha``)."""
+    from ..engine.stats import tukey_test
+
+    index = {name: i for i, name in enumerate(named)}
+    found: list[dict[str, Any]] = []
+    for key, arrays in paired.items():
+        result = tukey_test([arrays[name] for name in named], confidence=1 - alpha)
+        for a, b in pairs:
+            i, j = index[b], index[a]  # [b][a]: the interval of mean_b - mean_a
+            tested = PairedResult(result.p_values[i][j], result.ci_low[i][j], result.ci_high[i][j])
+            differences = arrays[b] - arrays[a]
+            found.append(_pair_fields(key, a, b, differences, means=means, result=tested))
+    return found
+
+
 def _pair_fields(
     key: str,
     a: str,
@@ -764,4 +808,6 @@ _SCIPY_FUNCTIONS = {
     "wilcoxon": "scipy.stats.wilcoxon",
     "randomization": "scipy.stats.permutation_test",
     "bootstrap": "scipy.stats.bootstrap",
+    "tukey": "scipy.stats.tukey_hsd",
 }
+_INTERVALS = {"paired-t": "t", "tukey": "Tukey simultaneous"}

@@ -37,6 +37,7 @@ _TEST_NAMES = {
     "wilcoxon": "Wilcoxon signed-rank test",
     "randomization": "randomization test",
     "bootstrap": "bootstrap test",
+    "tukey": "Tukey's HSD test",
 }
 # The float fields of a PairComparison: JSON writes their NaN as null.
 _PAIR_FLOATS = (
@@ -62,10 +63,11 @@ class PairComparison:
     ``difference`` is ``mean_b - mean_a`` over the ``n`` paired queries, and ``ci_low`` to
     ``ci_high`` its confidence interval (level ``1 - alpha``). ``p_value`` is the test's
     two-sided p; ``p_corrected`` is adjusted for the whole family of comparisons in the report,
-    and ``reject`` is ``p_corrected <= alpha``. ``effect_size`` is the paired Cohen's d (mean
-    difference over the standard deviation of the differences; NaN if they have none and are
-    not all 0). ``wins``, ``ties`` and ``losses`` count the queries where ``b`` scores
-    higher than, the same as, or lower than ``a``.
+    and ``reject`` is ``p_corrected <= alpha``. Under Tukey's HSD both are its p, adjusted
+    over the pairs of systems, and the interval is its simultaneous one. ``effect_size`` is
+    the paired Cohen's d (mean difference over the standard deviation of the differences; NaN
+    if they have none and are not all 0). ``wins``, ``ties`` and ``losses`` count the queries
+    where ``b`` scores higher than, the same as, or lower than ``a``.
     """
 
     metric: str
@@ -271,6 +273,12 @@ class ComparisonReport(Rendered):
         }
 
     def _describe_test(self) -> str:
+        if self.test == "tukey":  # adjusted within each metric, over every pair of systems
+            systems = len(self.systems)
+            return (
+                f"{_TEST_NAMES[self.test]}, family-wise over the {systems} systems of each "
+                f"metric, alpha = {self.alpha:g}"
+            )
         family = len(self.comparisons)
         if self.correction is None and family == 1:  # one test: nothing to correct
             return f"{_TEST_NAMES[self.test]}, alpha = {self.alpha:g}"

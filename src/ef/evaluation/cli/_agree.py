@@ -1,0 +1,194 @@
+"""``ef-eval agree``: how two orderings of the runs agree (τ, τ_AP), and how the runs overlap
+(RBO)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ._options import (
+    check_measures,
+    dataset_argument,
+    echo_warnings,
+    input_warnings,
+    split_measures,
+    ties_option,
+)
+from ._render import emit_json, emit_table, output_option
+
+if TYPE_CHECKING:
+    from ..reports.agreement import RankCorrelation, RboReport
+    from ..types import TiePolicy
+
+__all__ = ["agree_command"]
+
+#: The metrics whose orderings are compared when -m is not given.
+DEFAULT_METRICS = ("ndcg@10", "map@100")
+
+
+@click.command("agree")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="A metric to order the runs by, as name@k (repeat or comma-separate). Without "
+    "--versus, the first metric's ordering is compared with each other's. Default: "
+    f"{', '.join(DEFAULT_METRICS)}.",
+)
+@click.option(
+    "--versus",
+    default=None,
+    help="Second judgements: compare each metric's ordering under QRELS with this one's.",
+)
+@click.option(
+    "-p",
+    "--persistence",
+    "p",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.9,
+    show_default=True,
+    help="RBO's p: the top 1/(1-p) ranks carry most of its weight.",
+)
+@click.option(
+    "--depth", type=click.IntRange(min=1), default=None, help="Cut each ranking here for RBO."
+)
+@ties_option
+@output_option("rows")
+def agree_command(  # click passes every option by keyword
+    *,
+    inputs: tuple[str, ...],
+    metrics: tuple[str, ...],
+    versus: str | None,
+    p: float,
+    depth: int | None,
+    tie_policy: TiePolicy | None,
+    output: str,
+) -> None:
+    """How far runs agree: tau, tau_AP and RBO. QRELS RUN1 RUN2 [RUN3 ...]
+
+    Kendall's tau and tau_AP between the orderings of the runs by two metrics (or by one
+    metric under QRELS and under --versus), and the rank-biased overlap (RBO_ext, the mean
+    over the queries both rank) of every pair of runs. Name a run with NAME=PATH; otherwise
+    its file name is its name.
+    """
+    from ..evaluate.compare import system_name
+
+    if len(inputs) < 3:
+        raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
+    chosen = split_measures(metrics) or DEFAULT_METRICS
+    if versus is None and len(chosen) < 2:
+        raise ValueError("give two metrics (-m) to compare their orderings, or --versus QRELS2")
+    check_measures(chosen, (10,))
+    named: dict[str, Path] = {}
+    for index, argument in enumerate(inputs[1:]):
+        name, equals, path = argument.partition("=")
+        if not (equals and name and not Path(argument).exists()):
+            name, path = system_name(argument, index), argument
+        if name in named:
+            raise ValueError(f"two runs are called {name!r}; name them with NAME=PATH")
+        named[name] = Path(path)
+    policy = tie_policy or "trec_eval"
+    with input_warnings() as caught:
+        correlations = _correlations(named, inputs[0], versus, chosen, policy)
+        overlaps = _overlaps(named, p, depth, policy)
+    _emit(correlations, overlaps, output, p)
+    echo_warnings(caught)
+
+
+def _means(
+    named: dict[str, Path], qrels: str, metrics: tuple[str, ...], tie_policy: TiePolicy
+) -> dict[str, dict[str, float]]:
+    """Each metric's mean per run: ``{metric: {run: mean}}``."""
+    from ..evaluate.run import evaluate_run
+
+    judged = dataset_argument(qrels)
+    means: dict[str, dict[str, float]] = {metric: {} for metric in metrics}
+    for name, path in named.items():
+        report = evaluate_run(path, judged, metrics=metrics, tie_policy=tie_policy)
+        for metric in metrics:
+            means[metric][name] = report.metrics[report.metric_key(metric)]
+    return means
+
+
+def _correlations(
+    named: dict[str, Path],
+    qrels: str,
+    versus: str | None,
+    metrics: tuple[str, ...],
+    tie_policy: TiePolicy,
+) -> list[tuple[str, str, RankCorrelation]]:
+    """``(first ordering, second ordering, their correlation)`` for each comparison."""
+    from ..evaluate.agreement import rank_correlation
+
+    means = _means(named, qrels, metrics, tie_policy)
+    if versus is None:
+        first = metrics[0]
+        return [
+            (first, other, rank_correlation(means[first], means[other])) for other in metrics[1:]
+        ]
+    others = _means(named, versus, metrics, tie_policy)
+    return [
+        (f"{m} ({qrels})", f"{m} ({versus})", rank_correlation(means[m], others[m]))
+        for m in metrics
+    ]
+
+
+def _overlaps(
+    named: dict[str, Path], p: float, depth: int | None, tie_policy: TiePolicy
+) -> list[tuple[str, str, RboReport]]:
+    from ..evaluate.agreement import rbo
+
+    return [
+        (a, b, rbo(named[a], named[b], p=p, depth=depth, tie_policy=tie_policy))
+        for a, b in itertools.combinations(named, 2)
+    ]
+
+
+def _emit(
+    correlations: list[tuple[str, str, RankCorrelation]],
+    overlaps: list[tuple[str, str, RboReport]],
+    output: str,
+    p: float,
+) -> None:
+    from ..render import Table, number
+
+    if output == "json":
+        data: dict[str, Any] = {
+            "rank_correlation": [
+                {"a": a, "b": b, **result.to_dict()} for a, b, result in correlations
+            ],
+            "rbo": [
+                {"a": a, "b": b, **{k: v for k, v in result.to_dict().items() if k != "per_query"}}
+                for a, b, result in overlaps
+            ],
+        }
+        emit_json(data)
+        return
+    systems = len(correlations[0][2].systems)
+    ranked = Table(
+        ["ordering A", "ordering B", "tau", "tau_ap"],
+        [[a, b, number(r.tau), number(r.tau_ap)] for a, b, r in correlations],
+        title=f"Rank correlation of the {systems} runs' orderings (tau_ap: B against A)",
+        text_columns=2,
+    )
+    overlap = Table(
+        ["run A", "run B", f"RBO_ext (p = {p:g})", "queries"],
+        [[a, b, number(r.mean), str(len(r.per_query))] for a, b, r in overlaps],
+        title="Rank-biased overlap, mean over the queries both runs rank",
+        text_columns=2,
+        notes=[
+            f"{a} and {b}: {len(r.only_a)} queries only in {a}, {len(r.only_b)} only in {b} "
+            "(left out)."
+            for a, b, r in overlaps
+            if r.only_a or r.only_b
+        ],
+    )
+    for i, table in enumerate((ranked, overlap)):
+        if i and output == "table":
+            click.echo()
+        emit_table(table, output)
