@@ -148,7 +148,7 @@ def test_what_the_dataset_lacks_is_named(irds: object, tmp_path: Path) -> None:
 
 def test_missing_ir_datasets_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ir_datasets", None)  # import fails, as when absent
-    with pytest.raises(MissingDependencyError, match=r'irds:x/y: .*ef-evaluation\[irds\]'):
+    with pytest.raises(MissingDependencyError, match=r"irds:x/y: .*ef-evaluation\[irds\]"):
         read_qrels("irds:x/y")
 
 
@@ -156,7 +156,11 @@ def test_missing_ir_datasets_names_the_extra(monkeypatch: pytest.MonkeyPatch) ->
     ("measures", "level", "said"),
     [
         (DL_PASSAGE, 2, "RR(rel=2), AP(rel=2) judge relevance from grade 2"),
-        (["AP@100", "nDCG@10", "P@10", "RR(rel=2)"], 1, "disagree on the relevance level (AP@100, P@10 from grade 1; "),
+        (
+            ["AP@100", "nDCG@10", "P@10", "RR(rel=2)"],
+            1,
+            "disagree on the relevance level (AP@100, P@10 from grade 1; ",
+        ),
         (["RR@10"], 1, "RR@10 judge relevance from grade 1"),
         (["nDCG@10"], 1, "name no relevance level"),
         ([], 1, "name no relevance level"),
