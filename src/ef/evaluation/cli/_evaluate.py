@@ -211,13 +211,14 @@ def _run_argument(
 ) -> Path | str | list[str | os.PathLike[str]]:
     """One RUN as before; several (or any under --workers) as shards; a quoted glob or a URL
     as such (evaluate_run finds the shards)."""
+    from ..formats.irds import is_irds
     from ..formats.remote import GLOB_CHARS, is_url
 
     if len(run) > 1:
         return [r if is_url(r) else Path(r) for r in run]
     (text,) = run
-    if is_url(text):
-        return text  # a URL, or a glob of them: a sharded run
+    if is_url(text) or is_irds(text):
+        return text  # a URL, or a glob of them (a sharded run), or an ir_datasets id
     one = Path(text)
     if not one.exists() and set(text) & GLOB_CHARS:
         return text  # a glob
@@ -266,8 +267,9 @@ def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
 
 
 def _qrels(value: str) -> Path | str:
-    """QRELS: the demo dataset, a path, or an fsspec URL (kept a string: a Path would fold
-    its ``//``)."""
+    """QRELS: the demo dataset, a path, an fsspec URL (kept a string: a Path would fold
+    its ``//``) or an ir_datasets id (``irds:<id>``)."""
+    from ..formats.irds import is_irds
     from ..formats.remote import is_url
 
-    return value if is_url(value) else dataset_argument(value)
+    return value if is_url(value) or is_irds(value) else dataset_argument(value)

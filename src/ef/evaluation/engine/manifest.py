@@ -28,6 +28,7 @@ from typing import Any
 
 from .._version import __version__
 from ..formats.digests import recorded, recorded_url
+from ..formats.irds import is_irds
 from ..formats.remote import is_url
 from ..plugin_engine.registry import Registry
 
@@ -52,6 +53,8 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
     if is_url(path):  # read through a local copy, hashed on the way (formats.remote)
         sha256, size = recorded_url(path) or (None, None)
         return {"path": path, "sha256": sha256, "bytes": size}
+    if is_irds(path):  # an ir_datasets id: its files are ir_datasets' (formats.irds)
+        return {"path": path, "sha256": None, "bytes": None}
     source = Path(path)
     if source.is_dir():
         from ..formats.beir import DEFAULT_QRELS_PATHS

@@ -36,13 +36,14 @@ import attrs
 
 from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..errors import ArgumentError, InputWarning, Keyword
-from ..formats.files import format_for, read_qrels
+from ..formats.files import format_for, read_qrels, read_run
 from ..formats.frames import (
     is_table,
     lazy_frame_hint,
     qrels_of_table,
     value_type,
 )
+from ..formats.irds import is_irds
 from ..formats.parquet import read_parquet_rows
 from ..formats.remote import is_url, local_copy, named_as
 from ..runs.ranked import RankedLists
@@ -358,6 +359,8 @@ def load_qrels(
     if is_url(qrels):  # local_copy refuses first a URL that fsspec cannot read
         with local_copy(qrels, "qrels") as copy, named_as(qrels, copy.path):
             return load_qrels(copy.path, registry, format, columns=columns)
+    if is_irds(qrels):  # an ir_datasets id (formats.irds)
+        return read_qrels(qrels, format, registry=registry)
     source = _table_of(qrels, "qrels", format, columns, registry)
     if is_table(source):
         where = "the qrels DataFrame" if source is qrels else str(qrels)
@@ -382,7 +385,9 @@ def run_value(
     if columns is not None and _is_parquet(run, format, registry):
         return RunTable.from_parquet(run, columns=columns)  # type: ignore[arg-type]  # a path
     _table_of(run, "run", format, columns, registry)  # columns= of any other run: refused
-    if isinstance(run, (str, os.PathLike)):
+    if is_irds(run):  # an ir_datasets id's scoreddocs (formats.irds), not a file
+        run = read_run(run, format, registry=registry)
+    elif isinstance(run, (str, os.PathLike)):
         return RunTable.read(Path(run), format, registry=registry)
     if isinstance(run, (RunTable, RankedLists)):
         return run

@@ -31,6 +31,7 @@ from ..types import Qrels, Queries, Run, RunInput
 from ._arguments import a_type, check_triple, is_path, path_argument
 from ._io import caller_stacklevel, check_input, damaged_gzip, staged_path
 from .frames import frame_library
+from .irds import is_irds, read_irds, read_irds_dataset
 from .undetected import undetected_error
 
 if TYPE_CHECKING:
@@ -160,6 +161,8 @@ def _instead(data: object, what: str) -> str:
 def _read(
     path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
 ) -> Any:
+    if is_irds(path):  # an ir_datasets id, not a file (formats.irds)
+        return read_irds(path, capability)
     source = path_argument(path, f"{capability}(path)", hint=_IN_MEMORY.get(capability, ""))
     registry = registry_or_default(registry)
     fmt = format_for(source, format, capability, registry, must_exist=True)
@@ -472,6 +475,8 @@ def read_dataset(
     ...     dict(corpus.items()), queries, qrels
     ({'d1': 'Paris is in France.'}, {'q1': 'Paris?'}, {'q1': {'d1': 1}})
     """
+    if is_irds(path):
+        return read_irds_dataset(path)
     source = path_argument(path, "read_dataset(path)", expected="a dataset folder")
     dataset: Dataset = _read(source, format, "read_dataset", registry)
     qrels = _pick_split(dataset, split, source)

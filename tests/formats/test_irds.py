@@ -1,0 +1,184 @@
+"""``irds:<dataset-id>`` sources: ir_datasets' own loading code, on a tiny dataset registered
+in its registry over files written here. Nothing downloads: the dataset's files are local and
+IR_DATASETS_HOME is a temporary folder."""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ef.evaluation import (
+    InputWarning,
+    MissingDependencyError,
+    evaluate_run,
+    read_dataset,
+    read_qrels,
+    read_queries,
+    read_run,
+)
+from ef.evaluation.cli import cli
+from ef.evaluation.formats.irds import relevance_level, relevance_note
+
+QRELS = "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d2 1\nq2 0 d3 2\n"
+RUN = "q1 Q0 d2 1 3.0 r\nq1 Q0 d1 2 2.0 r\nq1 Q0 d3 3 1.0 r\nq2 Q0 d3 1 2.5 r\nq2 Q0 d1 2 0.5 r\n"
+METRICS = ("ndcg@10", "map", "map(rel=2)", "P@2", "recall@3")
+#: The official measures of msmarco-passage/trec-dl-2019/judged, as ir_datasets 0.6.3 documents.
+DL_PASSAGE = ["nDCG@10", "RR(rel=2)", "AP(rel=2)"]
+
+
+class _Documented:
+    """A constituent that documents official measures, as ir_datasets' YAML provider does."""
+
+    def __init__(self, measures: list[str]) -> None:
+        self._measures = measures
+
+    def documentation(self) -> dict[str, object]:
+        return {"official_measures": self._measures}
+
+
+@pytest.fixture(scope="module")
+def irds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """ir_datasets imported with its home in a temporary folder (it makes folders there)."""
+    home = tmp_path_factory.mktemp("ir_datasets_home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("IR_DATASETS_HOME", str(home))
+        module = pytest.importorskip(
+            "ir_datasets", reason="ir_datasets is the optional extra ef-evaluation[irds]"
+        )
+        yield module
+
+
+def _register(irds: object, folder: Path, *, measures: list[str], run: bool = True) -> str:
+    """A dataset registered under a fresh id, over files written in ``folder``."""
+    from ir_datasets.datasets.base import Dataset
+    from ir_datasets.formats import TrecQrels, TrecScoredDocs, TsvDocs, TsvQueries
+    from ir_datasets.util import LocalDownload
+
+    files = {
+        "docs.tsv": "d1\tParis is in France.\nd2\tLondon is in England.\nd3\tRome.\n",
+        "queries.tsv": "q1\twhere is paris\nq2\trome\n",
+        "qrels.txt": QRELS,
+        "run.trec": RUN,
+    }
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    parts = [
+        TsvDocs(LocalDownload(folder / "docs.tsv")),
+        TsvQueries(LocalDownload(folder / "queries.tsv")),
+        TrecQrels(LocalDownload(folder / "qrels.txt"), {0: "no", 1: "some", 2: "high"}),
+        TrecScoredDocs(LocalDownload(folder / "run.trec")) if run else None,
+        _Documented(measures),
+    ]
+    dataset_id = f"ef-test/{uuid.uuid4().hex[:8]}"
+    irds.registry.register(dataset_id, Dataset(*parts))  # type: ignore[attr-defined]
+    return dataset_id
+
+
+@pytest.fixture
+def tiny(irds: object, tmp_path: Path) -> Iterator[str]:
+    dataset_id = _register(irds, tmp_path, measures=DL_PASSAGE)
+    yield dataset_id
+    irds.registry._registered.pop(dataset_id)  # type: ignore[attr-defined]
+
+
+def test_readers_give_the_files_values(tiny: str, tmp_path: Path) -> None:
+    source = f"irds:{tiny}"
+    with pytest.warns(InputWarning, match="grade 2"):
+        assert read_qrels(source) == read_qrels(tmp_path / "qrels.txt")
+    assert read_run(source) == read_run(tmp_path / "run.trec")
+    assert read_queries(source) == {"q1": "where is paris", "q2": "rome"}
+    with pytest.warns(InputWarning):
+        corpus, queries, qrels = read_dataset(source)
+    assert dict(corpus.items())["d2"] == "London is in England."
+    assert (queries, qrels) == (read_queries(source), read_qrels(tmp_path / "qrels.txt"))
+
+
+def test_evaluate_run_gives_the_numbers_of_the_files(tiny: str, tmp_path: Path) -> None:
+    files = evaluate_run(tmp_path / "run.trec", tmp_path / "qrels.txt", metrics=METRICS)
+    with pytest.warns(InputWarning) as caught:
+        given = evaluate_run(f"irds:{tiny}", f"irds:{tiny}", metrics=METRICS)
+    assert given.metrics == files.metrics
+    assert given.per_query == files.per_query
+    (note,) = [str(w.message) for w in caught if "relevance level" in str(w.message)]
+    assert note.startswith(f"irds:{tiny}: ir_datasets records no relevance level; the official")
+    assert "RR(rel=2), AP(rel=2) judge relevance from grade 2" in note
+    assert "map(rel=2)" in note
+    assert caught[0].filename == __file__  # at the caller's line
+    assert given.manifest["inputs"]["qrels"]["path"] == f"irds:{tiny}"
+
+
+def test_cli_evaluate_gives_the_numbers_of_the_files(tiny: str, tmp_path: Path) -> None:
+    def evaluate(qrels: str, run: str) -> tuple[dict[str, object], str]:
+        result = CliRunner().invoke(
+            cli, ["evaluate", qrels, run, "-m", ",".join(METRICS), "-o", "json"]
+        )
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)["metrics"], result.stderr
+
+    files, quiet = evaluate(str(tmp_path / "qrels.txt"), str(tmp_path / "run.trec"))
+    given, said = evaluate(f"irds:{tiny}", f"irds:{tiny}")
+    assert given == files
+    assert "relevance level" not in quiet
+    assert f"warning: irds:{tiny}: ir_datasets records no relevance level" in said
+    # A stored run of one's own against the dataset's qrels.
+    mixed, _ = evaluate(f"irds:{tiny}", str(tmp_path / "run.trec"))
+    assert mixed == files
+
+
+def test_what_the_dataset_lacks_is_named(irds: object, tmp_path: Path) -> None:
+    dataset_id = _register(irds, tmp_path, measures=[], run=False)
+    try:
+        with pytest.raises(ValueError, match=rf"irds:{dataset_id}: the dataset has no a run"):
+            read_run(f"irds:{dataset_id}")
+    finally:
+        irds.registry._registered.pop(dataset_id)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="ir_datasets knows no dataset 'ef-test/none'"):
+        read_qrels("irds:ef-test/none")
+    result = CliRunner().invoke(cli, ["evaluate", "irds:ef-test/none", "irds:ef-test/none"])
+    assert result.exit_code != 0
+    assert "ir_datasets knows no dataset 'ef-test/none'" in result.stderr
+
+
+def test_missing_ir_datasets_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ir_datasets", None)  # import fails, as when absent
+    with pytest.raises(MissingDependencyError, match=r"irds:x/y: .*ef-evaluation\[irds\]"):
+        read_qrels("irds:x/y")
+
+
+@pytest.mark.parametrize(
+    ("measures", "level", "said"),
+    [
+        (DL_PASSAGE, 2, "RR(rel=2), AP(rel=2) judge relevance from grade 2"),
+        (
+            ["AP@100", "nDCG@10", "P@10", "RR(rel=2)"],
+            1,
+            "disagree on the relevance level (AP@100, P@10 from grade 1; ",
+        ),
+        (["RR@10"], 1, "RR@10 judge relevance from grade 1"),
+        (["nDCG@10"], 1, "name no relevance level"),
+        ([], 1, "name no relevance level"),
+    ],
+)
+def test_relevance_level(measures: list[str], level: int, said: str) -> None:
+    assert relevance_level(measures)[0] == level
+    assert said in relevance_level(measures)[1]
+    note = relevance_note("irds:x", measures)
+    assert ("pass them with rel=2, e.g. map(rel=2)" in note) == (level == 2)
+
+
+def test_binary_qrels_need_no_note(irds: object, tmp_path: Path) -> None:
+    dataset_id = _register(irds, tmp_path, measures=DL_PASSAGE)
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq2 0 d3 0\n")  # read when iterated
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", InputWarning)
+            assert read_qrels(f"irds:{dataset_id}") == {"q1": {"d1": 1}, "q2": {"d3": 0}}
+    finally:
+        irds.registry._registered.pop(dataset_id)  # type: ignore[attr-defined]
