@@ -135,7 +135,10 @@ def test_cli_evaluate_gives_the_numbers_of_the_files(tiny: str, tmp_path: Path) 
 def test_what_the_dataset_lacks_is_named(irds: object, tmp_path: Path) -> None:
     dataset_id = _register(irds, tmp_path, measures=[], run=False)
     try:
-        with pytest.raises(ValueError, match=rf"irds:{dataset_id}: the dataset has no a run"):
+        with pytest.raises(
+            ValueError,
+            match=rf"irds:{dataset_id}: the dataset has no run \(scoreddocs\); it provides",
+        ):
             read_run(f"irds:{dataset_id}")
     finally:
         irds.registry._registered.pop(dataset_id)  # type: ignore[attr-defined]

@@ -41,9 +41,9 @@ _INSTALL = 'pip install "ef-evaluation[irds]"'
 #: What each reader asks of a dataset: ir_datasets' entity type, and its name in messages.
 _ENTITIES = {
     "read_qrels": ("qrels", "qrels"),
-    "read_run": ("scoreddocs", "a run (scoreddocs)"),
+    "read_run": ("scoreddocs", "run (scoreddocs)"),
     "read_queries": ("queries", "queries"),
-    "read_corpus": ("docs", "a corpus (docs)"),
+    "read_corpus": ("docs", "corpus (docs)"),
 }
 #: ir_measures' names of the measures that judge a doc relevant or not (``rel=``, 1 unless
 #: named); the graded ones (nDCG, ERR) use every grade and name no level.
