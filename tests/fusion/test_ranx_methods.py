@@ -22,11 +22,21 @@ from hypothesis import strategies as st
 from ef.evaluation import InputWarning, fuse, optimize_fusion
 
 from ..profiles_hypothesis import examples
-from .test_ranx_differential import DOCS, QUERIES, REGISTRY, assert_same_run, ranx_fused, runs_of
 
 pytestmark = pytest.mark.peers
 
+# Before the shared helpers: their module skips itself without ranx, and would leave the
+# import below half done (an ImportError where ranx is absent, as in the default test env).
 ranx = pytest.importorskip("ranx", reason="ranx is a test dependency")
+
+from .test_ranx_differential import (  # noqa: E402
+    DOCS,
+    QUERIES,
+    REGISTRY,
+    assert_same_run,
+    ranx_fused,
+    runs_of,
+)
 
 NORMS = ["min-max", "zmuv", "sum", "rank", None]
 WEIGHTED = ["w_bordafuse", "wmnz", "mixed"]
