@@ -20,6 +20,7 @@ from ._options import (
 from ._render import emit_json, emit_table, output_option
 
 if TYPE_CHECKING:
+    from ..render import Table
     from ..reports.agreement import RankCorrelation, RboReport
     from ..types import TiePolicy
 
@@ -76,28 +77,34 @@ def agree_command(  # click passes every option by keyword
     over the queries both rank) of every pair of runs. Name a run with NAME=PATH; otherwise
     its file name is its name.
     """
-    from ..evaluate.compare import system_name
-
     if len(inputs) < 3:
         raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
     chosen = split_measures(metrics) or DEFAULT_METRICS
     if versus is None and len(chosen) < 2:
         raise ValueError("give two metrics (-m) to compare their orderings, or --versus QRELS2")
     check_measures(chosen, (10,))
-    named: dict[str, Path] = {}
-    for index, argument in enumerate(inputs[1:]):
-        name, equals, path = argument.partition("=")
-        if not (equals and name and not Path(argument).exists()):
-            name, path = system_name(argument, index), argument
-        if name in named:
-            raise ValueError(f"two runs are called {name!r}; name them with NAME=PATH")
-        named[name] = Path(path)
+    named = _named_runs(inputs[1:])
     policy = tie_policy or "trec_eval"
     with input_warnings() as caught:
         correlations = _correlations(named, inputs[0], versus, chosen, policy)
         overlaps = _overlaps(named, p, depth, policy)
     _emit(correlations, overlaps, output, p)
     echo_warnings(caught)
+
+
+def _named_runs(arguments: tuple[str, ...]) -> dict[str, Path]:
+    """Each run's path by its name: ``NAME=PATH``'s name, or else its file's."""
+    from ..evaluate.compare import system_name
+
+    named: dict[str, Path] = {}
+    for index, argument in enumerate(arguments):
+        name, equals, path = argument.partition("=")
+        if not (equals and name and not Path(argument).exists()):
+            name, path = system_name(argument, index), argument
+        if name in named:
+            raise ValueError(f"two runs are called {name!r}; name them with NAME=PATH")
+        named[name] = Path(path)
+    return named
 
 
 def _means(
@@ -155,20 +162,37 @@ def _emit(
     output: str,
     p: float,
 ) -> None:
+    if output == "json":
+        emit_json(_json_data(correlations, overlaps))
+        return
+    for i, table in enumerate(_tables(correlations, overlaps, p)):
+        if i and output == "table":
+            click.echo()
+        emit_table(table, output)
+
+
+def _json_data(
+    correlations: list[tuple[str, str, RankCorrelation]],
+    overlaps: list[tuple[str, str, RboReport]],
+) -> dict[str, Any]:
+    """The JSON report: each correlation whole, each overlap without its per-query values."""
+    return {
+        "rank_correlation": [{"a": a, "b": b, **result.to_dict()} for a, b, result in correlations],
+        "rbo": [
+            {"a": a, "b": b, **{k: v for k, v in result.to_dict().items() if k != "per_query"}}
+            for a, b, result in overlaps
+        ],
+    }
+
+
+def _tables(
+    correlations: list[tuple[str, str, RankCorrelation]],
+    overlaps: list[tuple[str, str, RboReport]],
+    p: float,
+) -> tuple[Table, Table]:
+    """The rank-correlation table and the overlap table."""
     from ..render import Table, number
 
-    if output == "json":
-        data: dict[str, Any] = {
-            "rank_correlation": [
-                {"a": a, "b": b, **result.to_dict()} for a, b, result in correlations
-            ],
-            "rbo": [
-                {"a": a, "b": b, **{k: v for k, v in result.to_dict().items() if k != "per_query"}}
-                for a, b, result in overlaps
-            ],
-        }
-        emit_json(data)
-        return
     systems = len(correlations[0][2].systems)
     ranked = Table(
         ["ordering A", "ordering B", "tau", "tau_ap"],
@@ -188,7 +212,4 @@ def _emit(
             if r.only_a or r.only_b
         ],
     )
-    for i, table in enumerate((ranked, overlap)):
-        if i and output == "table":
-            click.echo()
-        emit_table(table, output)
+    return ranked, overlap

@@ -170,21 +170,7 @@ def split_measures(values: Sequence[str]) -> tuple[str, ...]:
     A comma inside brackets does not split (``nDCG(gains={1:3,2:9})@10``), nor one before a
     digit, which continues trec_eval's cutoffs and gains (``P.5,10``, ``ndcg.1=3,2=9``).
     """
-    parts: list[str] = []
-    for value in values:
-        depth = 0
-        current = ""
-        for char in value:
-            if char in "({[":
-                depth += 1
-            elif char in ")}]":
-                depth -= 1
-            if char == "," and depth == 0:
-                parts.append(current)
-                current = ""
-            else:
-                current += char
-        parts.append(current)
+    parts = [part for value in values for part in _outside_brackets(value)]
     joined: list[str] = []
     for part in (p.strip() for p in parts):
         if part[:1].isdigit() and joined and "." in joined[-1] and "(" not in joined[-1]:
@@ -192,6 +178,25 @@ def split_measures(values: Sequence[str]) -> tuple[str, ...]:
         elif part:
             joined.append(part)
     return tuple(joined)
+
+
+def _outside_brackets(value: str) -> list[str]:
+    """``value`` split at each comma outside brackets."""
+    parts: list[str] = []
+    depth = 0
+    current = ""
+    for char in value:
+        if char in "({[":
+            depth += 1
+        elif char in ")}]":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    return parts
 
 
 def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str = "-m") -> None:

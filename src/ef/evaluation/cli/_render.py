@@ -120,11 +120,7 @@ def emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name:
         for note in report.coverage_notes(unjudged=False):
             click.echo(f"note: {note}", err=True)
     if output == "json":
-        # Without -q, the per-query values are never copied into the JSON form.
-        data = (report if per_query else attrs.evolve(report, per_query={})).to_dict()
-        if not per_query:
-            del data["per_query"]
-        emit_json(data)
+        emit_json(_report_data(report, per_query))
         return
     if output == "trec":
         _emit_trec(report, per_query)
@@ -138,25 +134,38 @@ def emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name:
     # The ties note goes to stderr, in the shell's words (--ties): not twice, once as Python.
     in_python = tie_note(report.ties)
     table = attrs.evolve(table, notes=[note for note in table.notes if note != in_python])
-    if per_query:  # the means close the per-query table, as trec_eval's "all" lines do
-        cell = exact_number if output == "csv" else number
-        rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
-        table = attrs.evolve(table, rows=rows, notes=report.coverage_notes())
-        # too wide for the terminal: trec_eval's three columns, measure query value
-        long = Table(
-            ["measure", "query", "value"],
-            [
-                (key, row[0], cell)
-                for row in rows
-                for key, cell in zip(table.header[1:], row[1:], strict=True)
-            ],
-            title=title,
-            text_columns=2,
-            notes=table.notes,
-        )
-        emit_table(attrs.evolve(table, title=title), output, long=long)
+    if per_query:
+        _emit_per_query(report, table, output, title)
         return
     emit_table(attrs.evolve(table, title=title), output)
+
+
+def _report_data(report: RetrievalEvalReport, per_query: bool) -> dict[str, Any]:
+    """The report's JSON form; without -q, the per-query values are never copied into it."""
+    data = (report if per_query else attrs.evolve(report, per_query={})).to_dict()
+    if not per_query:
+        del data["per_query"]
+    return data
+
+
+def _emit_per_query(report: RetrievalEvalReport, table: Table, output: str, title: str) -> None:
+    """The per-query table closed by the means, as trec_eval's "all" lines close its output;
+    too wide for the terminal, it is shown in trec_eval's three columns, measure query value."""
+    cell = exact_number if output == "csv" else number
+    rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
+    table = attrs.evolve(table, rows=rows, notes=report.coverage_notes())
+    long = Table(
+        ["measure", "query", "value"],
+        [
+            (key, row[0], cell)
+            for row in rows
+            for key, cell in zip(table.header[1:], row[1:], strict=True)
+        ],
+        title=title,
+        text_columns=2,
+        notes=table.notes,
+    )
+    emit_table(attrs.evolve(table, title=title), output, long=long)
 
 
 def _trec_value(name: str, value: float) -> float | int:

@@ -225,7 +225,15 @@ response, not the top k contexts
             f"{spec!r}: the RAG metric {metric.name!r} takes no cutoff ('@'): it scores the "
             "response, not the top k contexts"
         )
-    params = match["params"]
+    chosen = _checked_params(spec, metric, match["params"])
+    return [RagMeasure(metric, chosen, k=k) for k in _cutoffs(metric, cutoff, k_values)]
+
+
+def _checked_params(
+    spec: str, metric: RagMetric, params: str | None
+) -> tuple[tuple[str, Any], ...]:
+    """The metric's parameters as ``spec`` gives them (in brackets, or none), canonical and
+    checked by the metric's own ``check``."""
     given = [] if params is None else literal_params(spec, params, bare_names=True)
     chosen = canonical_params(spec, metric, given)
     if metric.check is not None:
@@ -233,11 +241,17 @@ response, not the top k contexts
             metric.check(RagMeasure(metric, chosen).kwargs)
         except ValueError as exc:
             raise ValueError(f"{spec!r}: {exc}") from None
+    return chosen
+
+
+def _cutoffs(
+    metric: RagMetric, cutoff: int | str | None, k_values: Sequence[int]
+) -> list[int | None]:
+    """The cutoffs to score: the one given (``all``: none), else each of ``k_values`` for a
+    metric of the top k contexts, else none."""
     if cutoff is None:
-        ks: list[int | None] = list(check_k_values(k_values)) if metric.cutoff else [None]
-    else:
-        ks = [None if cutoff == "all" else int(cutoff)]
-    return [RagMeasure(metric, chosen, k=k) for k in ks]
+        return list(check_k_values(k_values)) if metric.cutoff else [None]
+    return [None if cutoff == "all" else int(cutoff)]
 
 
 def parse_rag_metrics(

@@ -291,6 +291,12 @@ def _check_queries(queries: object) -> None:
     )
 
 
+def _check_texts(query_ids: Sequence[str], query_texts: Sequence[object]) -> None:
+    for qid, text in zip(query_ids, query_texts, strict=True):
+        if not isinstance(text, str):
+            raise TypeError(f"query {qid!r}: the query text is {type(text).__name__}, not a str")
+
+
 def retrieve(
     retriever: Any,
     queries: Mapping[str, str],
@@ -366,27 +372,24 @@ def retrieve(
     _check_queries(queries)
     query_ids = list(queries)
     query_texts = [queries[qid] for qid in query_ids]
-    for qid, text in zip(query_ids, query_texts, strict=True):
-        if not isinstance(text, str):
-            raise TypeError(f"query {qid!r}: the query text is {type(text).__name__}, not a str")
+    _check_texts(query_ids, query_texts)
     searcher = searcher_for(retriever, registry_or_default(registry))
 
     batches = list(_batches(query_ids, query_texts, batch_size))
     # Retrieving is slow by nature: the bar shows at once (delay=0).
     with phase(progress, "retrieving", len(query_ids), delay=0) as retrieving:
         run = _Run(searcher, limit, on_error, retrieving, doc_id)
-        if executor is None:
-            outcomes = run.inline(batches)
-        elif isinstance(executor, int):
-            with cf.ThreadPoolExecutor(executor) as pool:
-                outcomes = run.on(pool, batches)
-        else:
-            outcomes = run.on(executor, batches)
+        outcomes = run.on_executor(executor, batches)
         # Inside the phase: a run stopped by a failure must not end as complete.
         _raise_for(
             query_ids,
             [o if on_error == "raise" or isinstance(o, _BadResult) else None for o in outcomes],
         )
+    return _retrieval(query_ids, outcomes)
+
+
+def _retrieval(query_ids: Sequence[str], outcomes: Sequence[_Outcome | None]) -> Retrieval:
+    """The rankings of the queries answered and the messages of those that failed."""
     rankings = {q: o for q, o in zip(query_ids, outcomes, strict=True) if isinstance(o, tuple)}
     failures = {
         q: o.message for q, o in zip(query_ids, outcomes, strict=True) if isinstance(o, _Failed)
@@ -439,6 +442,18 @@ class _Run:
                 break
         return self.outcomes
 
+    def on_executor(
+        self, executor: int | cf.Executor | None, batches: Sequence[_Batch]
+    ) -> list[_Outcome | None]:
+        """Every batch inline (``None``), on a thread pool of ``executor`` workers made here
+        (an int), or on the given executor."""
+        if executor is None:
+            return self.inline(batches)
+        if isinstance(executor, int):
+            with cf.ThreadPoolExecutor(executor) as pool:
+                return self.on(pool, batches)
+        return self.on(executor, batches)
+
     def on(self, pool: cf.Executor, batches: Sequence[_Batch]) -> list[_Outcome | None]:
         """Every batch as a task of ``pool``; on a failure, cancel what has not started."""
         self._start(batches)
@@ -453,13 +468,7 @@ class _Run:
                     _run_batch, self.searcher, ids, texts, self.limit, ship, doc_id=self.doc_id
                 )
                 futures[task] = start
-            pending: set[cf.Future[list[_Outcome]]] = set(futures)
-            stop = False
-            while pending and not stop:
-                finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                for future in finished:
-                    stop = self._store(futures[future], future.result()) or stop
-                self._progress()
+            pending = self._until_stop(futures)
             # After a stop: what has not started is cancelled, and what runs is let finish, so
             # that the error names the first failing query of all that ran.
             for future in pending:
@@ -471,3 +480,17 @@ class _Run:
             for future in futures:
                 future.cancel()  # a no-op for the finished ones
         return self.outcomes
+
+    def _until_stop(
+        self, futures: dict[cf.Future[list[_Outcome]], int]
+    ) -> set[cf.Future[list[_Outcome]]]:
+        """Keep the batches as they finish, until all have or one says stop; the futures
+        still pending."""
+        pending: set[cf.Future[list[_Outcome]]] = set(futures)
+        stop = False
+        while pending and not stop:
+            finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                stop = self._store(futures[future], future.result()) or stop
+            self._progress()
+        return pending

@@ -131,10 +131,7 @@ def rbo(
     >>> report.per_query["q1"], report.per_query["q2"], report.mean
     (0.4583333333333333, 1.0, 0.7291666666666666)
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
-        raise ValueError(f"p must be a number between 0 and 1, got {p!r}")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(f"depth must be None or a positive int, got {depth!r}")
+    _check_rbo_options(p, depth)
     check_tie_policy(tie_policy)
     registry = registry_or_default(registry)
     first = load_run(run_a, registry, run_format)
@@ -157,3 +154,10 @@ def rbo(
         only_a=[q for q in first.query_ids if q not in second],
         only_b=[q for q in second.query_ids if q not in first],
     )
+
+
+def _check_rbo_options(p: float, depth: int | None) -> None:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
+        raise ValueError(f"p must be a number between 0 and 1, got {p!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ValueError(f"depth must be None or a positive int, got {depth!r}")

@@ -194,17 +194,7 @@ def _check_queries(labels: Sequence[str], loaded: Sequence[RankedRun]) -> tuple[
     """Every query of any run, in the order they first appear; an error for a run that shares
     no query with the others, a warning for a run that lacks some."""
     sets = [set(run.query_ids) for run in loaded]
-    for label, queries in zip(labels, sets, strict=True):
-        if not queries:
-            raise ValueError(f"{label} has no query: there is nothing to fuse it with")
-    for i, (label, queries) in enumerate(zip(labels, sets, strict=True)):
-        others = set().union(*(s for j, s in enumerate(sets) if j != i))
-        if queries.isdisjoint(others):
-            raise ValueError(
-                f"{label} shares no query with the other runs: it has {len(queries)} "
-                f"queries {shown_ids(queries)}, they have {len(others)} {shown_ids(others)}. "
-                "Are they runs of the same collection, with the same query ids?"
-            )
+    _check_each_shares(labels, sets)
     union = tuple(dict.fromkeys(q for run in loaded for q in run.query_ids))
     for label, queries in zip(labels, sets, strict=True):
         missing = [q for q in union if q not in queries]
@@ -217,6 +207,21 @@ def _check_queries(labels: Sequence[str], loaded: Sequence[RankedRun]) -> tuple[
                 stacklevel=4,
             )
     return union
+
+
+def _check_each_shares(labels: Sequence[str], sets: Sequence[set[str]]) -> None:
+    """Refuse a run with no query, then a run that shares none with the others."""
+    for label, queries in zip(labels, sets, strict=True):
+        if not queries:
+            raise ValueError(f"{label} has no query: there is nothing to fuse it with")
+    for i, (label, queries) in enumerate(zip(labels, sets, strict=True)):
+        others = set().union(*(s for j, s in enumerate(sets) if j != i))
+        if queries.isdisjoint(others):
+            raise ValueError(
+                f"{label} shares no query with the other runs: it has {len(queries)} "
+                f"queries {shown_ids(queries)}, they have {len(others)} {shown_ids(others)}. "
+                "Are they runs of the same collection, with the same query ids?"
+            )
 
 
 def fusion_inputs(

@@ -209,22 +209,30 @@ def check_overlap(
     if not shared:
         raise ValueError(_no_overlap_message(list(run.query_ids), qrels, relevant))
     if 2 * len(present) < len(relevant):
-        missing = [q for q in relevant if q not in run]
-        fate = (
-            ("score 0",)
-            if averaging == "qrels"
-            else ("are not scored (", Keyword("averaging", averaging), ")")
-        )
-        warnings.warn(
-            InputWarning(
-                f"the run answers only {len(present)} of the {len(relevant)} judged queries "
-                f"(with a relevant doc); the {len(missing)} missing ones, e.g. "
-                f"{shown_ids(missing)}, ",
-                *fate,
-                ": is it the run of these qrels?",
-            ),
-            stacklevel=stacklevel,
-        )
+        _warn_few_answered(run, relevant, len(present), averaging, stacklevel=stacklevel)
+
+
+def _warn_few_answered(
+    run: RankedRun, relevant: Sequence[str], answered: int, averaging: str, *, stacklevel: int
+) -> None:
+    """Warn that the run answers only ``answered`` of the ``relevant`` queries, saying what
+    becomes of the missing ones under ``averaging``."""
+    missing = [q for q in relevant if q not in run]
+    fate = (
+        ("score 0",)
+        if averaging == "qrels"
+        else ("are not scored (", Keyword("averaging", averaging), ")")
+    )
+    warnings.warn(
+        InputWarning(
+            f"the run answers only {answered} of the {len(relevant)} judged queries "
+            f"(with a relevant doc); the {len(missing)} missing ones, e.g. "
+            f"{shown_ids(missing)}, ",
+            *fate,
+            ": is it the run of these qrels?",
+        ),
+        stacklevel=stacklevel + 1,
+    )
 
 
 def _no_overlap_message(run_ids: Sequence[object], qrels: Qrels, relevant: Sequence[str]) -> str:

@@ -252,11 +252,7 @@ def _searched(
 ) -> dict[str, list[Any]]:
     """The values to try of each searched parameter, in the method's order (a learned one
     is learned in each trial, not searched)."""
-    for name in grid:
-        if method.param(name).learned:  # an unknown name is an UnknownNameError
-            raise ValueError(f"parameter {name!r} is learned from the qrels, not searched")
-        if name in fixed:
-            raise ValueError(f"parameter {name!r} is both fixed (params=) and searched (grid=)")
+    _check_grid(method, grid, fixed)
     searched: dict[str, list[Any]] = {}
     for param in method.params:
         if param.name in fixed or param.learned:
@@ -273,6 +269,15 @@ def _searched(
             + f"; fuse the runs with fuse(runs, method={method.name!r}) directly"
         )
     return searched
+
+
+def _check_grid(method: FusionMethod, grid: Mapping[str, Iterable[Any]], fixed: set[str]) -> None:
+    """Refuse a grid over a learned parameter, or over one ``params=`` fixes."""
+    for name in grid:
+        if method.param(name).learned:  # an unknown name is an UnknownNameError
+            raise ValueError(f"parameter {name!r} is learned from the qrels, not searched")
+        if name in fixed:
+            raise ValueError(f"parameter {name!r} is both fixed (params=) and searched (grid=)")
 
 
 def _values(

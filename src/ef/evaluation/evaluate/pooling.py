@@ -81,14 +81,7 @@ def pool(
     >>> pooled.contributed["dense"], pooled.unique("bm25")
     ({'q1': ('d3', 'd4')}, {'q1': ('d2',)})
     """
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth must be a positive int (the top docs pooled), got {depth!r}")
-    if tie_policy not in SINGLE_ORDER_POLICIES:
-        valid = ", ".join(map(repr, SINGLE_ORDER_POLICIES))
-        raise ValueError(
-            f"tie_policy must be one of {valid} (a pool needs one order of each run; "
-            f"'expected' averages a metric over orders); got {tie_policy!r}"
-        )
+    _check_options(depth, tie_policy)
     registry = registry_or_default(registry)
     labelled = _labelled(runs)
     judged = {} if qrels is None else load_qrels(qrels, registry, qrels_format)
@@ -97,6 +90,27 @@ def pool(
         loaded = _loaded(label, run, registry, run_format)
         check_score_order(score_order(loaded), stacklevel=3, name=label)  # pool's caller
         tops[label] = {q: loaded.ranking(q, tie_policy)[:depth] for q in loaded.query_ids}
+    docs, left_out = _pooled_and_judged(tops, judged)
+    contributed = {label: _unjudged(top, judged) for label, top in tops.items()}
+    return Pool(depth, tuple(tops), docs, left_out, contributed)
+
+
+def _check_options(depth: int, tie_policy: str) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be a positive int (the top docs pooled), got {depth!r}")
+    if tie_policy not in SINGLE_ORDER_POLICIES:
+        valid = ", ".join(map(repr, SINGLE_ORDER_POLICIES))
+        raise ValueError(
+            f"tie_policy must be one of {valid} (a pool needs one order of each run; "
+            f"'expected' averages a metric over orders); got {tie_policy!r}"
+        )
+
+
+def _pooled_and_judged(
+    tops: Mapping[str, Mapping[str, list[str]]], judged: Qrels
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """By query, in first-seen order: the pooled docs still to judge, and those the qrels
+    judge already; each sorted."""
     query_ids = list(dict.fromkeys(q for top in tops.values() for q in top))
     docs, left_out = {}, {}
     for query_id in query_ids:
@@ -104,11 +118,12 @@ def pool(
         done = judged.get(query_id, {})
         docs[query_id] = sorted(doc for doc in pooled if doc not in done)
         left_out[query_id] = sorted(doc for doc in pooled if doc in done)
-    contributed = {
-        label: {q: [doc for doc in top.get(q, ()) if doc not in judged.get(q, {})] for q in top}
-        for label, top in tops.items()
-    }
-    return Pool(depth, tuple(tops), docs, left_out, contributed)
+    return docs, left_out
+
+
+def _unjudged(top: Mapping[str, list[str]], judged: Qrels) -> dict[str, list[str]]:
+    """One run's top docs by query, less those the qrels judge: what it contributes."""
+    return {q: [doc for doc in top.get(q, ()) if doc not in judged.get(q, {})] for q in top}
 
 
 def _labelled(runs: Sequence[RunLike] | Mapping[str, RunLike]) -> list[tuple[str, RunLike]]:
@@ -122,24 +137,28 @@ def _labelled(runs: Sequence[RunLike] | Mapping[str, RunLike]) -> list[tuple[str
     if isinstance(runs, Mapping):
         labelled = [(str(name), run) for name, run in runs.items()]
     else:
-        labelled = []
-        for index, run in enumerate(runs):
-            own = getattr(run, "name", None)
-            if isinstance(run, (str, os.PathLike)):
-                label = str(Path(run))
-            else:
-                label = own if isinstance(own, str) and own else f"runs[{index}]"
-            labelled.append((label, run))
+        labelled = [(_label(index, run), run) for index, run in enumerate(runs)]
     if not labelled:
         raise ValueError("pool needs one or more runs, got none")
-    labels = [label for label, _ in labelled]
+    _check_once([label for label, _ in labelled])
+    return labelled
+
+
+def _check_once(labels: list[str]) -> None:
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
         raise ValueError(
             f"run {twice[0]!r} is given twice: a pool counts what each run contributes, so "
             "give each run once (or a mapping {name: run} to name them apart)"
         )
-    return labelled
+
+
+def _label(index: int, run: RunLike) -> str:
+    """A listed run's name: its path, its own ``name``, or its place (``runs[1]``)."""
+    if isinstance(run, (str, os.PathLike)):
+        return str(Path(run))
+    own = getattr(run, "name", None)
+    return own if isinstance(own, str) and own else f"runs[{index}]"
 
 
 def _loaded(label: str, run: RunLike, registry: Registry, run_format: str | None) -> RankedRun:

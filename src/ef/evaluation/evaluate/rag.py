@@ -175,25 +175,40 @@ def evaluate_rag(
         source = str(samples)
         samples = read_samples(Path(samples), samples_format, registry=registry)
     checked = [validate_sample(sample, index) for index, sample in enumerate(samples)]
-    if not checked:
-        raise InvalidSampleError(
-            f"{source}: no sample in it; evaluate_rag needs at least one"
-            if inputs
-            else "samples is empty; evaluate_rag needs at least one sample"
-        )
+    _check_not_empty(checked, source, from_file=bool(inputs))
     check_sample_keys(checked, source, stacklevel=2)
 
     ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
-    over_ids = [m for m in chosen if isinstance(m, ContextIdMeasure)]
-    by_ids = context_id_values(checked, ids, over_ids, registry) if over_ids else {}
-    per_sample = {
-        m.key: by_ids[m.key] if isinstance(m, ContextIdMeasure) else _scores(m, checked, registry)
-        for m in chosen
-    }
+    per_sample = _per_sample(chosen, checked, ids, registry)
     unanswered = [ids[i] for i, sample in enumerate(checked) if is_unanswered(sample)]
     report = RagEvalReport.from_values(per_sample, ids, unanswered=unanswered)
     manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
     return attrs.evolve(report, manifest=manifest)
+
+
+def _check_not_empty(checked: Sequence[object], source: str, *, from_file: bool) -> None:
+    if not checked:
+        raise InvalidSampleError(
+            f"{source}: no sample in it; evaluate_rag needs at least one"
+            if from_file
+            else "samples is empty; evaluate_rag needs at least one sample"
+        )
+
+
+def _per_sample(
+    chosen: Sequence[RagMeasure | ContextIdMeasure],
+    checked: Sequence[RagSample],
+    ids: Sequence[str],
+    registry: Registry,
+) -> dict[str, list[float | None]]:
+    """Each metric's value per sample, by its key: the context-id measures scored together as
+    ranked lists, every other metric sample by sample."""
+    over_ids = [m for m in chosen if isinstance(m, ContextIdMeasure)]
+    by_ids = context_id_values(checked, ids, over_ids, registry) if over_ids else {}
+    return {
+        m.key: by_ids[m.key] if isinstance(m, ContextIdMeasure) else _scores(m, checked, registry)
+        for m in chosen
+    }
 
 
 def _check_samples_argument(samples: object) -> None:

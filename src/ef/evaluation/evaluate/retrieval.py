@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ..engine.id_forms import no_overlap_cause, shown_ids
-from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, check_k_values
+from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check_k_values
 from ..engine.options import Scoring
 from ..engine.results import DocIdFunction, result_doc_id
 from ..engine.retrieve import retrieve
@@ -184,23 +184,8 @@ def scored_retrieval(
     check_arguments("evaluate_retrieval(retriever, qrels, queries)", retriever, qrels, queries)
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
-    ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
-    if limit is None:  # measures of the whole ranking get max(k_values) results
-        limit = max(ks or check_k_values(k_values))
-    elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ValueError(f"limit must be a positive int or None, got {limit!r}")
-
-    runnable: dict[str, str] = {}
-    unavailable: dict[str, str] = {}
-    for query_id, judged in qrels.items():
-        if max(judged.values(), default=0) <= 0:
-            continue  # the engine skips it: no positive judgement (grades are finite numbers)
-        if query_id not in queries:
-            unavailable[query_id] = "no query text in queries"
-        else:
-            runnable[query_id] = queries[query_id]
-    if unavailable and not runnable:  # every judged query lacks a text: ids spelled otherwise?
-        raise ValueError(_no_text_message(list(unavailable), queries))
+    limit = _limit(limit, measures, k_values)
+    runnable, unavailable = _runnable(qrels, queries)
     run, failed = retrieved(
         retriever,
         runnable,
@@ -225,6 +210,35 @@ def scored_retrieval(
         unavailable=unavailable,
     )
     return run, report
+
+
+def _limit(limit: int | None, measures: Sequence[Measure], k_values: Sequence[int]) -> int:
+    """How many results to ask for: ``limit``, checked, or the largest cutoff."""
+    ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
+    if limit is None:  # measures of the whole ranking get max(k_values) results
+        return max(ks or check_k_values(k_values))
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit must be a positive int or None, got {limit!r}")
+    return limit
+
+
+def _runnable(
+    qrels: Mapping[str, Mapping[str, float]], queries: Mapping[str, str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The text of each judged query to retrieve for, and why each other judged query is
+    not scored."""
+    runnable: dict[str, str] = {}
+    unavailable: dict[str, str] = {}
+    for query_id, judged in qrels.items():
+        if max(judged.values(), default=0) <= 0:
+            continue  # the engine skips it: no positive judgement (grades are finite numbers)
+        if query_id not in queries:
+            unavailable[query_id] = "no query text in queries"
+        else:
+            runnable[query_id] = queries[query_id]
+    if unavailable and not runnable:  # every judged query lacks a text: ids spelled otherwise?
+        raise ValueError(_no_text_message(list(unavailable), queries))
+    return runnable, unavailable
 
 
 def retrieved(

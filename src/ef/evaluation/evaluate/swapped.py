@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 import attrs
 
@@ -292,9 +292,14 @@ def _decide(signals: Sequence[_Signal]) -> str | None:
         return "refuse" if pros >= 2 and not cons else "warn"
     if cons:
         return None
+    return _decide_by_count(pros, typed=signals[-1].direction > 0)
+
+
+def _decide_by_count(pros: int, *, typed: bool) -> str | None:
+    """When the values say nothing strongly and no signal says the order is right: refuse
+    on four signals of a swap, warn on three (or two, one of them the value types)."""
     # Ints where a run's scores belong and floats where grades do is rare in itself: with one
     # more signal beside it, say so (a small table of rounded scores is otherwise unsaid).
-    typed = signals[-1].direction > 0
     return "refuse" if pros >= 4 else "warn" if pros >= 3 or (typed and pros >= 2) else None
 
 
@@ -351,6 +356,16 @@ def _shapes(
     return _shape("run", run, ran), _shape("qrels", qrels, judged)
 
 
+def _has_scores(run: object) -> TypeGuard[Mapping[str, Mapping[str, object]] | RunTable]:
+    """True for a mapping of ``{doc: score}`` mappings or a RunTable: the runs whose shape
+    can be compared with the qrels' (ranked lists are no qrels)."""
+    from ..runs.table import RunTable
+
+    if isinstance(run, Mapping):
+        return all(isinstance(ranked, Mapping) for ranked in run.values())
+    return isinstance(run, RunTable)
+
+
 def swap_verdict(
     run: object, qrels: Qrels, *, types: tuple[str | None, str | None] | None = None
 ) -> Verdict | None:
@@ -362,12 +377,7 @@ def swap_verdict(
     A run of ranked lists (no scores), or of another shape than a mapping or a
     :class:`~ef.evaluation.RunTable`, is not looked at.
     """
-    from ..runs.table import RunTable
-
-    if isinstance(run, Mapping):
-        if not all(isinstance(ranked, Mapping) for ranked in run.values()):
-            return None  # ranked lists are no qrels
-    elif not isinstance(run, RunTable):
+    if not _has_scores(run):
         return None
     ran, judged = _shapes(run, qrels)
     values = _values_signal(ran, judged)
