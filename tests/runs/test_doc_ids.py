@@ -7,6 +7,7 @@ from __future__ import annotations
 import pickle
 import re
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +158,8 @@ def test_the_warning_of_a_streamed_run_names_the_share(tmp_path, small_blocks) -
 
 def _respelt_by_every_fold(docs: list[Any], judged: dict[Any, float]) -> tuple[Any, Any] | None:
     """The look for a respelt doc before its one-pass filter: every fold over every doc."""
-    for fold in [str, *(fold for _, fold in FOLDS)]:
+    folds: list[Callable[[str], str]] = [str, *(fold for _, fold in FOLDS)]
+    for fold in folds:
         wanted = {fold(str(j)): j for j in judged}
         for doc in docs:
             if fold(str(doc)) in wanted:
