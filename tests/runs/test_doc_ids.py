@@ -7,6 +7,7 @@ from __future__ import annotations
 import pickle
 import re
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 
 from ef.evaluation import InputWarning, RunTable, evaluate_run, evaluate_shards
 from ef.evaluation.engine.batched import merge_batches, score_batch
-from ef.evaluation.engine.doc_overlap import LOOKED, DocOverlap, doc_overlap
+from ef.evaluation.engine.doc_overlap import FOLDS, LOOKED, DocOverlap, _respelt, doc_overlap
 from ef.evaluation.engine.scoring import resolve_measures
 from ef.evaluation.formats.trec.stream import iter_trec_batches
 from ef.evaluation.plugin_engine.registry import registry_or_default
@@ -153,3 +154,38 @@ def test_the_warning_of_a_streamed_run_names_the_share(tmp_path, small_blocks) -
         "ranking; the 28 others, e.g. ('q12', 'q13', 'q14', ...), score 0: are the run's doc "
         "ids those of the qrels?"
     ]
+
+
+def _respelt_by_every_fold(docs: list[Any], judged: dict[Any, float]) -> tuple[Any, Any] | None:
+    """The look for a respelt doc before its one-pass filter: every fold over every doc."""
+    folds: list[Callable[[str], str]] = [str, *(fold for _, fold in FOLDS)]
+    for fold in folds:
+        wanted = {fold(str(j)): j for j in judged}
+        for doc in docs:
+            if fold(str(doc)) in wanted:
+                return doc, wanted[fold(str(doc))]
+    return None
+
+
+@pytest.mark.parametrize(
+    "spell",
+    [
+        str.lower,
+        str.upper,
+        lambda doc: f" {doc}",
+        lambda doc: f"{doc}\t",
+        lambda doc: f"00{doc}",
+        lambda doc: doc.lstrip("0") or "0",
+        lambda doc: int(doc) if doc.isdigit() else doc,
+        lambda doc: f"doc-{doc}",  # a prefix: no fold takes it off
+        lambda doc: f"{doc}.txt",  # nor a suffix
+        lambda doc: doc,
+    ],
+)
+def test_the_one_pass_filter_finds_what_every_fold_over_every_doc_does(spell: Any) -> None:
+    ids = ["0042", "42", "Cacm-1938", "cacm-0007", "7", "MS 001", "ab", "0", "000"]
+    for k, judged_id in enumerate(ids):
+        judged = {judged_id: 1.0, f"other-{k}": 0.0}
+        docs = [spell(doc) for doc in (*ids[:k], *ids[k + 1 :], judged_id)]
+        assert _respelt(docs, judged) == _respelt_by_every_fold(docs, judged)
+        assert _respelt(docs[:-1], {"x9": 1.0}) == _respelt_by_every_fold(docs[:-1], {"x9": 1.0})

@@ -1,4 +1,4 @@
-"""The fast reader hashes the run while it reads it, and the manifest uses that digest.
+"""The fast readers hash the run while they read it, and the manifest uses that digest.
 
 The byte checks and the sha256 run in a thread beside polars' parse; what they find (or
 raise) reaches the reader, and a file changed after it was read is hashed again.
@@ -9,6 +9,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ import pytest
 from ef.evaluation import evaluate_run
 from ef.evaluation.engine.manifest import file_entry
 from ef.evaluation.formats import digests
+from ef.evaluation.formats.trec import bytes_reader
 from ef.evaluation.formats.trec import fast as trec_fast
 
 RUN = b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq2 Q0 d3 1 0.5 t\n"
@@ -77,3 +80,50 @@ def test_a_doubtful_file_is_declined_though_polars_parses_it(tmp_path) -> None:
     run = tmp_path / "run.trec"
     run.write_bytes(RUN.replace(b"d3", b"d\x0b3"))  # a VT: one field to polars, two to trec_eval
     assert trec_fast.read_trec_columns(run) is None
+
+
+def test_the_numpy_reader_records_the_digest_of_the_bytes_it_read(files, monkeypatch) -> None:
+    run, qrels = files
+    assert bytes_reader.read_trec_bytes(run) is not None
+    assert digests.recorded(run) == (hashlib.sha256(RUN).hexdigest(), len(RUN))
+    opened = Path.open
+
+    def no_second_read(self: Path, *args: object, **kwargs: object) -> object:
+        assert self != run, "the run was read a second time for its hash"
+        return opened(self, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", no_second_read)
+    entry = evaluate_run(run, qrels, metrics=("ndcg@10",)).manifest["inputs"]["run"]
+    assert entry == {"path": str(run), "sha256": hashlib.sha256(RUN).hexdigest(), "bytes": len(RUN)}
+
+
+@pytest.mark.parametrize("size", [100, digests.HASHED_BESIDE_BYTES])
+def test_a_large_run_is_hashed_on_a_thread_a_small_one_when_asked(tmp_path, size) -> None:
+    line = b"q1 Q0 d%08d 1 2.5 t\n"
+    data = b"".join(line % i for i in range(-(-size // len(line % 0))))
+    run = tmp_path / "run.trec"
+    run.write_bytes(data)
+    assert bytes_reader.read_trec_bytes(run) is not None
+    assert digests.recorded(run) == (hashlib.sha256(data).hexdigest(), len(data))
+
+
+def test_the_numpy_reader_records_no_digest_of_a_gunzipped_run(tmp_path) -> None:
+    run = tmp_path / "run.trec.gz"
+    run.write_bytes(gzip.compress(RUN))
+    assert bytes_reader.read_trec_bytes(run) is not None
+    assert digests.recorded(run) is None  # the bytes read were gunzipped: not the file's
+    assert file_entry(run)["sha256"] == hashlib.sha256(run.read_bytes()).hexdigest()
+
+
+def test_a_small_run_read_with_no_manifest_loads_no_openssl(files) -> None:
+    run, _ = files
+    code = (
+        "import sys; from pathlib import Path; "
+        "from ef.evaluation.formats.trec.bytes_reader import read_trec_bytes; "
+        f"assert read_trec_bytes(Path({str(run)!r})) is not None; "
+        "print('_hashlib' in sys.modules)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert shown.strip() == "False"

@@ -80,9 +80,21 @@ class DocOverlap:
         )
 
 
+def _folded(text: str) -> str:
+    """``text`` under every one of :data:`FOLDS` at once, leading zeros of any id dropped:
+    two ids that one fold takes for one are one under this too (it is coarser than each)."""
+    return text.strip().casefold().lstrip("0")
+
+
 def _respelt(docs: Sequence[object], judged: Mapping[str, float]) -> tuple[object, object] | None:
     """The first retrieved doc that is a judged one once both are normalised, with it: as
     text first (an int against a str), then by each of :data:`FOLDS`."""
+    # One pass under all the folds at once first: where none matches (the common case, a
+    # query whose judged docs the run missed) no fold can, and a thousand docs are not
+    # folded four times over.
+    folded = {_folded(str(j)) for j in judged}
+    if folded.isdisjoint(_folded(str(doc)) for doc in docs):
+        return None
     folds: list[Callable[[str], str]] = [str, *(fold for _, fold in FOLDS)]
     for fold in folds:
         wanted = {fold(str(j)): j for j in judged}

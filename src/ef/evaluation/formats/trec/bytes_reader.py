@@ -30,10 +30,13 @@ True
 
 from __future__ import annotations
 
+import io
+import os
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import digests
 from .._io import open_binary
 from . import fast
 
@@ -69,10 +72,13 @@ def read_columns(path: Path) -> fast.RunColumns | None:
 
 def read_trec_bytes(path: Path) -> fast.RunColumns | None:
     """The columns of a plain 6-column TREC run read with numpy (see the module), or None
-    for a file the reference reader must read: a missing, damaged or empty file too."""
+    for a file the reference reader must read: a missing, damaged or empty file too. The
+    digest of a file read as it is stored (not gunzipped) is recorded for the manifest."""
     try:
         with open_binary(path) as handle:
             data = handle.read()
+            if isinstance(handle, io.BufferedReader):  # a gzip file's bytes are not the file's
+                digests.record_bytes(path, os.fstat(handle.fileno()), data)
     except (OSError, EOFError, ValueError, zlib.error):  # the reference reader says what
         return None
     if not data or b"#" in data:  # comments, and '#' lines of a run line's shape
