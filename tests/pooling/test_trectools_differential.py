@@ -23,7 +23,12 @@ from hypothesis import strategies as st
 
 from ef.evaluation import pool, write_run
 
-pytestmark = pytest.mark.peers
+pytestmark = [
+    pytest.mark.peers,
+    # trectools sorts with pandas' inplace=True, which pandas 3.1 deprecates (Pandas4Warning):
+    # the peer's own warning, not ours.
+    pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame"),
+]
 
 trectools = pytest.importorskip("trectools", reason="trectools is a test dependency (test-peers)")
 
