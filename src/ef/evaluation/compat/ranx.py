@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.id_forms import shown_ids
-from ..engine.measures import parse_ranx_measure
+from ..engine.syntax.ranx import parse_ranx_measure
 from ..errors import DatasetFormatError, InputWarning
 from ..evaluate.inputs import check_qrels
 from ..evaluate.run import empty_run_report, evaluate_run

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from ..engine.measures import resolve_key
+from ..engine.syntax import resolve_key
 from ..render import Table, exact_number, number, p_value, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (

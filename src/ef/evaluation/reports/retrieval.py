@@ -9,7 +9,8 @@ from typing import Any
 
 import attrs
 
-from ..engine.measures import resolve_key, split_key
+from ..engine.syntax import resolve_key
+from ..engine.syntax.ours import split_key
 from ..engine.ties import TieDiagnostic
 from ..render import Table, exact_number, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
