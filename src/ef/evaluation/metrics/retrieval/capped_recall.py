@@ -53,13 +53,7 @@ def capped_recall_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """Relevant docs in the top ``k`` over ``min(k, R)`` (BEIR's R_cap)."""
-    import numpy as np
-
-    from .kernels import depths, per_query, prepared, relevant_counts, relevant_in_top, safe_divide
-
-    hits = prepared(hits, judged_only)
-    found = per_query(hits, relevant_in_top(hits, k, rel), None)
-    return safe_divide(found, np.minimum(depths(hits, k), relevant_counts(hits, rel)))
+    return _capped_recall(hits, k, rel, judged_only, expected=False)
 
 
 def capped_recall_expected(
@@ -67,15 +61,19 @@ def capped_recall_expected(
 ) -> Floats:
     """Expected R_cap@k: the expected relevant docs in the top ``k`` over ``min(k, R)``
     (the denominator does not depend on the order). O(hits)."""
+    return _capped_recall(hits, k, rel, judged_only, expected=True)
+
+
+def _capped_recall(
+    hits: JudgedHits, k: int | None, rel: float | None, judged_only: bool, *, expected: bool
+) -> Floats:
     import numpy as np
 
-    from .kernels import depths, expected_found, prepared, relevant_counts, safe_divide, untied
+    from .kernels import depths, found, prepared, relevant_counts, safe_divide
 
     hits = prepared(hits, judged_only)
-    if untied(hits):
-        return capped_recall_batch(hits, k, rel=rel)
     depth = np.minimum(depths(hits, k), relevant_counts(hits, rel))
-    return safe_divide(expected_found(hits, k, rel), depth)
+    return safe_divide(found(hits, k, rel, expected=expected), depth)
 
 
 R_CAP = RetrievalMetric(

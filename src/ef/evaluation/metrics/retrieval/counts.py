@@ -136,10 +136,9 @@ def num_rel_ret_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """Relevant docs in each query's top ``k``."""
-    from .kernels import per_query, prepared, relevant_in_top
+    from .kernels import found, prepared
 
-    hits = prepared(hits, judged_only)
-    return per_query(hits, relevant_in_top(hits, k, rel), None)
+    return found(prepared(hits, judged_only), k, rel)
 
 
 def num_nonrel_judged_ret_batch(
@@ -181,12 +180,9 @@ def num_rel_ret_expected(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """Expected relevant docs in the top ``k``. O(hits)."""
-    from .kernels import expected_found, prepared, untied
+    from .kernels import found, prepared
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return num_rel_ret_batch(hits, k, rel=rel)
-    return expected_found(hits, k, rel)
+    return found(prepared(hits, judged_only), k, rel, expected=True)
 
 
 NUM_RET = RetrievalMetric(

@@ -85,16 +85,16 @@ def f1_batch(
 ) -> Floats:
     """F1@k of every query: the harmonic mean of precision@k and recall@k (weighted by
     ``beta2``)."""
-    from .kernels import depths, per_query, prepared, relevant_counts, relevant_in_top, safe_divide
+    from .kernels import depths, found, prepared, relevant_counts, safe_divide
 
     hits = prepared(hits, judged_only)
-    found = per_query(hits, relevant_in_top(hits, k, rel), None)
-    precision = safe_divide(found, depths(hits, k))
-    recall = safe_divide(found, relevant_counts(hits, rel))
+    n_found = found(hits, k, rel)
+    precision = safe_divide(n_found, depths(hits, k))
+    recall = safe_divide(n_found, relevant_counts(hits, rel))
     if beta2 == 1.0:
         return safe_divide(2.0 * precision * recall, precision + recall)
     total = beta2 * precision + recall
-    total[found == 0] = 0.0  # trec_eval's set_F is 0 with nothing found
+    total[n_found == 0] = 0.0  # trec_eval's set_F is 0 with nothing found
     return safe_divide((beta2 + 1.0) * precision * recall, total)
 
 
@@ -111,14 +111,14 @@ def f1_expected(
     (k + beta2 R)``. O(hits)."""
     import numpy as np
 
-    from .kernels import depths, expected_found, prepared, relevant_counts, safe_divide, untied
+    from .kernels import depths, found, prepared, relevant_counts, safe_divide, untied
 
     hits = prepared(hits, judged_only)
     if untied(hits):
         return f1_batch(hits, k, beta2=beta2, rel=rel)
     depth, n_relevant = depths(hits, k), relevant_counts(hits, rel)
     total = np.where((depth > 0) & (n_relevant > 0), depth + beta2 * n_relevant, 0)
-    return safe_divide((beta2 + 1.0) * expected_found(hits, k, rel), total)
+    return safe_divide((beta2 + 1.0) * found(hits, k, rel, expected=True), total)
 
 
 F1 = RetrievalMetric(

@@ -78,6 +78,7 @@ __all__ = [
     "expand",
     "expected_found",
     "first_groups",
+    "found",
     "in_top",
     "is_relevant",
     "log2_of",
@@ -266,6 +267,15 @@ def reach(hits: JudgedHits, k: int | Ints | None) -> Floats:
 def expected_found(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     """Per query, the expected number of relevant docs in the top ``k``."""
     return per_query(hits, is_relevant(hits.grade, rel), reach(hits, k))
+
+
+def found(hits: JudgedHits, k: int | None, rel: float | None, *, expected: bool = False) -> Floats:
+    """Per query, the relevant docs in the top ``k``; with ``expected``, their expected number
+    over the orders of tied docs (the count itself where nothing ties). The numerator of
+    precision, recall, R_cap, F and utility, and num_rel_ret itself."""
+    if expected and not untied(hits):
+        return expected_found(hits, k, rel)
+    return per_query(hits, relevant_in_top(hits, k, rel), None)
 
 
 def expand(count: Ints) -> tuple[Ints, Ints]:

@@ -62,10 +62,7 @@ def precision_batch(
 ) -> Floats:
     """P@k of every query: relevant docs in the top ``k``, over ``k`` (over the docs
     retrieved for ``k=None``)."""
-    from .kernels import depths, per_query, prepared, relevant_in_top, safe_divide
-
-    hits = prepared(hits, judged_only)
-    return safe_divide(per_query(hits, relevant_in_top(hits, k, rel), None), depths(hits, k))
+    return _precision(hits, k, rel, judged_only, expected=False)
 
 
 def precision_expected(
@@ -80,12 +77,16 @@ def precision_expected(
     >>> precision_expected(attrs.evolve(hits, above=[0], tied=[3]), 1).tolist()
     [0.3333333333333333]
     """
-    from .kernels import depths, expected_found, prepared, safe_divide, untied
+    return _precision(hits, k, rel, judged_only, expected=True)
+
+
+def _precision(
+    hits: JudgedHits, k: int | None, rel: float | None, judged_only: bool, *, expected: bool
+) -> Floats:
+    from .kernels import depths, found, prepared, safe_divide
 
     hits = prepared(hits, judged_only)
-    if untied(hits):
-        return precision_batch(hits, k, rel=rel)
-    return safe_divide(expected_found(hits, k, rel), depths(hits, k))
+    return safe_divide(found(hits, k, rel, expected=expected), depths(hits, k))
 
 
 PRECISION = RetrievalMetric(

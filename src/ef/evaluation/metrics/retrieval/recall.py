@@ -69,23 +69,23 @@ def recall_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """recall@k of every query: relevant docs in the top ``k``, over all relevant docs."""
-    from .kernels import per_query, prepared, relevant_counts, relevant_in_top, safe_divide
-
-    hits = prepared(hits, judged_only)
-    found = per_query(hits, relevant_in_top(hits, k, rel), None)
-    return safe_divide(found, relevant_counts(hits, rel))
+    return _recall(hits, k, rel, judged_only, expected=False)
 
 
 def recall_expected(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """Expected recall@k: the expected relevant docs in the top ``k`` over R. O(hits)."""
-    from .kernels import expected_found, prepared, relevant_counts, safe_divide, untied
+    return _recall(hits, k, rel, judged_only, expected=True)
+
+
+def _recall(
+    hits: JudgedHits, k: int | None, rel: float | None, judged_only: bool, *, expected: bool
+) -> Floats:
+    from .kernels import found, prepared, relevant_counts, safe_divide
 
     hits = prepared(hits, judged_only)
-    if untied(hits):
-        return recall_batch(hits, k, rel=rel)
-    return safe_divide(expected_found(hits, k, rel), relevant_counts(hits, rel))
+    return safe_divide(found(hits, k, rel, expected=expected), relevant_counts(hits, rel))
 
 
 RECALL = RetrievalMetric(

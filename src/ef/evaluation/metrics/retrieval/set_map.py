@@ -49,12 +49,11 @@ def set_map_batch(
 ) -> Floats:
     """set_map of every query's top ``k``."""
     from .counts import num_ret_batch
-    from .kernels import per_query, prepared, relevant_counts, relevant_in_top, safe_divide
+    from .kernels import found, prepared, relevant_counts, safe_divide
 
     hits = prepared(hits, judged_only)
-    found = per_query(hits, relevant_in_top(hits, k, rel), None)
-    retrieved = num_ret_batch(hits, k)
-    return safe_divide(found * found, retrieved * relevant_counts(hits, rel))
+    n_found = found(hits, k, rel)
+    return safe_divide(n_found * n_found, num_ret_batch(hits, k) * relevant_counts(hits, rel))
 
 
 SET_MAP = RetrievalMetric(

@@ -49,10 +49,9 @@ def success_batch(
     """1.0 for every query with a relevant doc in the top ``k``, else 0.0."""
     import numpy as np
 
-    from .kernels import per_query, prepared, relevant_in_top
+    from .kernels import found, prepared
 
-    hits = prepared(hits, judged_only)
-    return (per_query(hits, relevant_in_top(hits, k, rel), None) > 0).astype(np.float64)
+    return (found(prepared(hits, judged_only), k, rel) > 0).astype(np.float64)
 
 
 def success_expected(

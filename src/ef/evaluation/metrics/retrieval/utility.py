@@ -104,19 +104,25 @@ def _of_found(
     hits: JudgedHits,
     k: int | None,
     rel: float | None,
-    found: Floats,
+    judged_only: bool,
     *,
+    expected: bool,
     coefficients: tuple[float, float, float, float],
     collection: int,
 ) -> Floats:
-    """The utility of each query's top ``k``, given the relevant docs ``found`` in it."""
+    """The utility of each query's top ``k``, from the relevant docs found in it (their
+    expected number with ``expected``): it is linear in them."""
     import numpy as np
 
     from .counts import num_ret_batch
-    from .kernels import relevant_counts
+    from .kernels import found, prepared, relevant_counts
 
+    hits = prepared(hits, judged_only)
     n_relevant = relevant_counts(hits, rel).astype(np.float64)
-    value: Floats = _utility(found, num_ret_batch(hits, k), n_relevant, coefficients, collection)
+    retrieved = num_ret_batch(hits, k)
+    value: Floats = _utility(
+        found(hits, k, rel, expected=expected), retrieved, n_relevant, coefficients, collection
+    )
     return value
 
 
@@ -133,12 +139,10 @@ def utility_batch(
     judged_only: bool = False,
 ) -> Floats:
     """The utility of every query's top ``k``."""
-    from .kernels import per_query, prepared, relevant_in_top
-
-    hits = prepared(hits, judged_only)
-    found = per_query(hits, relevant_in_top(hits, k, rel), None)
     coefficients = (rel_ret, nonrel_ret, rel_unret, nonrel_unret)
-    return _of_found(hits, k, rel, found, coefficients=coefficients, collection=collection)
+    return _of_found(
+        hits, k, rel, judged_only, expected=False, coefficients=coefficients, collection=collection
+    )
 
 
 def utility_expected(
@@ -155,15 +159,10 @@ def utility_expected(
 ) -> Floats:
     """Expected utility of the top ``k``: linear in the relevant docs found, so the utility of
     their expected number. O(hits)."""
-    from .kernels import expected_found, per_query, prepared, relevant_in_top, untied
-
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        found = per_query(hits, relevant_in_top(hits, k, rel), None)
-    else:
-        found = expected_found(hits, k, rel)
     coefficients = (rel_ret, nonrel_ret, rel_unret, nonrel_unret)
-    return _of_found(hits, k, rel, found, coefficients=coefficients, collection=collection)
+    return _of_found(
+        hits, k, rel, judged_only, expected=True, coefficients=coefficients, collection=collection
+    )
 
 
 UTILITY = RetrievalMetric(
