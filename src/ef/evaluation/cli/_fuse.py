@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import click
 
-from ..types import FusionTiePolicy
-from ._options import echo_warnings, file_option, input_warnings
+from ._options import echo_warnings, file_option, input_warnings, single_order_ties_option
 from ._render import emit_json, emit_rows, output_option
 
 __all__ = ["fuse_command", "fusions_command"]
@@ -87,13 +86,8 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
     help="A parameter of the method (repeatable), e.g. -p k=60 for rrf.",
 )
 @click.option("--tag", default=None, help="The run tag (6th column). Default: the method's name.")
-@click.option(
-    "--ties",
-    "tie_policy",
-    type=click.Choice(get_args(FusionTiePolicy)),
-    default="trec_eval",
-    show_default=True,
-    help="How each RUN's tied docs are ranked (what rrf and isr see), and the fused run's.",
+@single_order_ties_option(
+    "How each RUN's tied docs are ranked (what rrf and isr see), and the fused run's."
 )
 @click.option("--run-format", default=None, help="The RUN files' format; default: detected.")
 def fuse_command(  # click passes every option by keyword

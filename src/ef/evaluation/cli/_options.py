@@ -7,12 +7,13 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import click
 
 from ..errors import InputWarning
 from ..runs.order import TIE_POLICIES
+from ..types import FusionTiePolicy
 from ._spelling import cli_message
 
 __all__ = [
@@ -62,6 +63,15 @@ ties_option = click.option(
     "docno_asc, input_order (file order), or expected (each metric averaged over every order "
     "of the tied docs).",
 )
+
+
+def single_order_ties_option(help: str) -> Callable[[Any], Any]:
+    """``--ties`` for a command that ranks each run once (``fuse``, ``pool``): every tie
+    policy but ``expected``, trec_eval's by default; ``help`` says what the order decides."""
+    choices = click.Choice(get_args(FusionTiePolicy))
+    return click.option(
+        "--ties", "tie_policy", type=choices, default="trec_eval", show_default=True, help=help
+    )
 
 
 def file_option(*decls: str, help: str, required: bool = False) -> Callable[[Any], Any]:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import get_args
 
 import click
 
-from ..types import FusionTiePolicy
-from ._options import echo_warnings, input_warnings, per_query_option
+from ._options import echo_warnings, input_warnings, per_query_option, single_order_ties_option
 from ._render import emit_json, emit_table
 
 __all__ = ["pool_command"]
@@ -40,13 +38,8 @@ __all__ = ["pool_command"]
     default=None,
     help="The judgements there are already: their docs are not pooled again.",
 )
-@click.option(
-    "--ties",
-    "tie_policy",
-    type=click.Choice(get_args(FusionTiePolicy)),
-    default="trec_eval",
-    show_default=True,
-    help="How each RUN's tied docs are ranked, which decides the ties at the depth.",
+@single_order_ties_option(
+    "How each RUN's tied docs are ranked, which decides the ties at the depth."
 )
 @click.option("--run-format", default=None, help="The RUN files' format; default: detected.")
 @click.option("--qrels-format", default=None, help="The QRELS file's format; default: detected.")

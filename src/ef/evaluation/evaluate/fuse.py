@@ -27,7 +27,7 @@ from ..plugin_engine.registry import Registry, registry_or_default
 from ..runs.order import order
 from ..runs.ranked import RankedLists
 from ..types import FusionTiePolicy
-from .inputs import load_run
+from .inputs import load_named_run
 from .score_order import check_score_order
 
 if TYPE_CHECKING:
@@ -180,16 +180,6 @@ def _labelled(runs: Sequence[RunLike] | Mapping[str, RunLike]) -> list[tuple[str
     return labelled
 
 
-def _loaded(label: str, run: RunLike, registry: Registry, run_format: str | None) -> RankedRun:
-    try:
-        return load_run(run, registry, run_format)
-    except (TypeError, ValueError) as exc:
-        # A path's reader names the file already; a mapping's message says "run", not which.
-        if isinstance(run, (str, os.PathLike)) or type(exc) not in (TypeError, ValueError):
-            raise
-        raise type(exc)(f"{label}: {exc}") from exc
-
-
 def _check_queries(labels: Sequence[str], loaded: Sequence[RankedRun]) -> tuple[str, ...]:
     """Every query of any run, in the order they first appear; an error for a run that shares
     no query with the others, a warning for a run that lacks some."""
@@ -246,7 +236,7 @@ def fusion_inputs(
     if len(labelled) < 2:
         raise ValueError(f"fuse needs two or more runs, got {len(labelled)}")
     labels = [label for label, _ in labelled]
-    loaded = [_loaded(label, run, registry, run_format) for label, run in labelled]
+    loaded = [load_named_run(label, run, registry, run_format) for label, run in labelled]
     for label, run in zip(labels, loaded, strict=True):  # a run ranked backwards fuses so
         _check_str_ids(label, run.query_ids, "a query id")
         check_score_order(score_order(run), stacklevel=3, name=label)  # fuse's caller

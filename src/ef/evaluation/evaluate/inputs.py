@@ -62,6 +62,7 @@ __all__ = [
     "check_qrels",
     "check_run_shape",
     "load_inputs",
+    "load_named_run",
     "load_qrels",
     "load_run",
     "no_overlap_cause",
@@ -351,6 +352,23 @@ def load_run(
     ``TypeError``."""
     check_run_shape(run)
     return run_value(run, registry, format, columns=columns)
+
+
+def load_named_run(
+    label: str,
+    run: RunInput | RunTable | RankedRun | DataFrameLike | str | os.PathLike[str],
+    registry: Registry,
+    format: str | None = None,
+) -> RankedRun:
+    """:func:`load_run` for one of several runs (``fuse``, ``pool``): an error about a run
+    held in memory starts with ``label``, the run's name there (a path's reader names its
+    file already, and a mapping's message says "run", not which)."""
+    try:
+        return load_run(run, registry, format)
+    except (TypeError, ValueError) as exc:
+        if isinstance(run, (str, os.PathLike)) or type(exc) not in (TypeError, ValueError):
+            raise
+        raise type(exc)(f"{label}: {exc}") from exc
 
 
 def load_qrels(

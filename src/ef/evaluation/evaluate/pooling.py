@@ -18,7 +18,7 @@ from ..engine.score_order import score_order
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports.pool import Pool
 from ..runs.order import SINGLE_ORDER_POLICIES
-from .inputs import load_qrels, load_run
+from .inputs import load_named_run, load_qrels
 from .score_order import check_score_order
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def pool(
     judged = {} if qrels is None else load_qrels(qrels, registry, qrels_format)
     tops: dict[str, dict[str, list[str]]] = {}
     for label, run in labelled:
-        loaded = _loaded(label, run, registry, run_format)
+        loaded = load_named_run(label, run, registry, run_format)
         check_score_order(score_order(loaded), stacklevel=3, name=label)  # pool's caller
         tops[label] = {q: loaded.ranking(q, tie_policy)[:depth] for q in loaded.query_ids}
     docs, left_out = _pooled_and_judged(tops, judged)
@@ -159,16 +159,6 @@ def _label(index: int, run: RunLike) -> str:
         return str(Path(run))
     own = getattr(run, "name", None)
     return own if isinstance(own, str) and own else f"runs[{index}]"
-
-
-def _loaded(label: str, run: RunLike, registry: Registry, run_format: str | None) -> RankedRun:
-    try:
-        return load_run(run, registry, run_format)
-    except (TypeError, ValueError) as exc:
-        # A path's reader names the file already; a mapping's message says "run", not which.
-        if isinstance(run, (str, os.PathLike)) or type(exc) not in (TypeError, ValueError):
-            raise
-        raise type(exc)(f"{label}: {exc}") from exc
 
 
 def merge_qrels(
