@@ -5,6 +5,7 @@ IR_DATASETS_HOME is a temporary folder."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import uuid
 import warnings
@@ -15,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from ef.evaluation import (
+    DatasetFormatError,
     InputWarning,
     MissingDependencyError,
     evaluate_run,
@@ -55,7 +57,9 @@ def irds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         yield module
 
 
-def _register(irds: object, folder: Path, *, measures: list[str], run: bool = True) -> str:
+def _register(
+    irds: object, folder: Path, *, measures: list[str], run: bool = True, qrels: str = QRELS
+) -> str:
     """A dataset registered under a fresh id, over files written in ``folder``."""
     from ir_datasets.datasets.base import Dataset
     from ir_datasets.formats import TrecQrels, TrecScoredDocs, TsvDocs, TsvQueries
@@ -64,10 +68,11 @@ def _register(irds: object, folder: Path, *, measures: list[str], run: bool = Tr
     files = {
         "docs.tsv": "d1\tParis is in France.\nd2\tLondon is in England.\nd3\tRome.\n",
         "queries.tsv": "q1\twhere is paris\nq2\trome\n",
-        "qrels.txt": QRELS,
+        "qrels.txt": qrels,
         "run.trec": RUN,
     }
     for name, text in files.items():
+        folder.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     parts = [
         TsvDocs(LocalDownload(folder / "docs.tsv")),
@@ -185,3 +190,21 @@ def test_binary_qrels_need_no_note(irds: object, tmp_path: Path) -> None:
             assert read_qrels(f"irds:{dataset_id}") == {"q1": {"d1": 1}, "q2": {"d3": 0}}
     finally:
         irds.registry._registered.pop(dataset_id)  # type: ignore[attr-defined]
+
+
+def test_a_doc_given_two_grades_is_refused_not_chosen(irds: object, tmp_path: Path) -> None:
+    conflicting = _register(irds, tmp_path / "a", measures=["nDCG@10"], qrels=QRELS + "q2 0 d3 0\n")
+    repeated = _register(irds, tmp_path / "b", measures=["nDCG@10"], qrels=QRELS + "q2 0 d3 2\n")
+    try:
+        said = f"irds:{conflicting}: doc 'd3' of query 'q2' has two grades, 2 and 0"
+        with pytest.raises(DatasetFormatError, match=re.escape(said)):
+            read_qrels(f"irds:{conflicting}")
+        # The same judgement twice, with the same grade, is no conflict.
+        with pytest.warns(InputWarning, match="ir_datasets records no relevance level"):
+            assert read_qrels(f"irds:{repeated}") == {
+                "q1": {"d1": 2, "d2": 1, "d3": 0},
+                "q2": {"d2": 1, "d3": 2},
+            }
+    finally:
+        for dataset_id in (conflicting, repeated):
+            irds.registry._registered.pop(dataset_id)  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TypeGuard
 
 from ..dataset import Document, DocumentStream, StreamingCorpus
-from ..errors import InputWarning, MissingDependencyError, UnknownNameError
+from ..errors import DatasetFormatError, InputWarning, MissingDependencyError, UnknownNameError
 from ._io import caller_stacklevel
 
 __all__ = [
@@ -98,9 +98,18 @@ def read_irds(source: str, capability: str) -> Any:
     if capability == "read_queries":
         return {q.query_id: q.default_text() for q in records}
     values: dict[str, dict[str, float]] = {}
+    what = "grade" if capability == "read_qrels" else "score"
     for record in records:
         value = record.relevance if capability == "read_qrels" else record.score
-        values.setdefault(record.query_id, {})[record.doc_id] = value
+        held = values.setdefault(record.query_id, {})
+        if record.doc_id in held and held[record.doc_id] != value:
+            # Keeping either would be a number nobody chose: the file readers refuse it too.
+            raise DatasetFormatError(
+                f"{source}: doc {record.doc_id!r} of query {record.query_id!r} has two "
+                f"{what}s, {held[record.doc_id]!r} and {value!r}; ef-evaluation does not "
+                "choose one: fix or filter the dataset's records"
+            )
+        held[record.doc_id] = value
     if capability == "read_qrels" and any(g > 1 for j in values.values() for g in j.values()):
         note = relevance_note(source, _official_measures(dataset))
         warnings.warn(InputWarning(note), stacklevel=caller_stacklevel())
