@@ -7,13 +7,12 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import click
 
 from ..errors import InputWarning
-from ..runs.order import TIE_POLICIES
-from ..types import FusionTiePolicy
+from ..runs.order import SINGLE_ORDER_POLICIES, TIE_POLICIES
 from ._spelling import cli_message
 
 __all__ = [
@@ -68,7 +67,7 @@ ties_option = click.option(
 def single_order_ties_option(help: str) -> Callable[[Any], Any]:
     """``--ties`` for a command that ranks each run once (``fuse``, ``pool``): every tie
     policy but ``expected``, trec_eval's by default; ``help`` says what the order decides."""
-    choices = click.Choice(get_args(FusionTiePolicy))
+    choices = click.Choice(SINGLE_ORDER_POLICIES)
     return click.option(
         "--ties", "tie_policy", type=choices, default="trec_eval", show_default=True, help=help
     )

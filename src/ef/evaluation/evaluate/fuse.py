@@ -13,7 +13,7 @@ import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -24,9 +24,8 @@ from ..fusion.normalize import check_norm, normalize
 from ..interfaces import is_score
 from ..plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_failure
 from ..plugin_engine.registry import Registry, registry_or_default
-from ..runs.order import order
+from ..runs.order import SINGLE_ORDER_POLICIES, order
 from ..runs.ranked import RankedLists
-from ..types import FusionTiePolicy
 from .inputs import load_named_run
 from .score_order import check_score_order
 
@@ -55,7 +54,7 @@ DEFAULT_METHOD = "wsum"
 DEFAULT_NORM = "min-max"
 
 #: The tie policies that give one order (``"expected"`` averages metrics over orders).
-FUSION_TIE_POLICIES = get_args(FusionTiePolicy)
+FUSION_TIE_POLICIES = SINGLE_ORDER_POLICIES
 
 
 def fuse(

@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 import reprlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
+
+from ..types import FusionTiePolicy
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,7 +45,7 @@ TIE_POLICIES: dict[TiePolicy, str] = {
 
 #: The policies that give each query one order (``"expected"`` averages a metric over the
 #: orders of its ties): what :func:`~ef.evaluation.fuse`, which needs one ranking, accepts.
-SINGLE_ORDER_POLICIES = tuple(p for p in TIE_POLICIES if p != "expected")
+SINGLE_ORDER_POLICIES: tuple[str, ...] = get_args(FusionTiePolicy)
 
 #: What a tie policy does among equal scores: doc id descending or ascending, or the run's
 #: own order (the docs' places in it).
