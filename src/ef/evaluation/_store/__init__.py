@@ -1,0 +1,1 @@
+"""The store of evaluations: recorded reports over time, across systems and datasets."""
