@@ -69,36 +69,36 @@ MEASURES = "ndcg@10,recall@100,mrr@10,map@1000,precision@10"
 #: file or in batches. A stage's functions are ``module:attribute`` in ef.evaluation, one per
 #: name it is called by (a module that imported it by name calls its own copy).
 STAGES: list[tuple[str, str, str | None]] = [
-    ("evaluate_run", "evaluate.run:evaluate_run", None),
-    ("detect the formats", "formats.files:format_for engine.batched:format_for", "evaluate_run"),
-    ("read the qrels", "evaluate.inputs:read_qrels", "evaluate_run"),
-    ("parse (polars)", "formats.trec.fast:_parse formats.trec.stream:_parse", "evaluate_run"),
-    ("ids, checks", "formats.trec.fast:_columns formats.trec.stream:_columns", "evaluate_run"),
-    ("doc twice?", "formats.trec.fast:_repeats_a_doc", "ids, checks"),
-    ("RunTable", "runs.table:RunTable.from_columns", "evaluate_run"),
-    ("score", "evaluate.run:score_rankings engine.batched:score_rankings", "evaluate_run"),
-    ("judged docs' ranks", "runs.table:RunTable.judged_hits", "score"),
-    ("metrics", "engine.scoring:score_all", "score"),
-    ("tie statistics", "runs.table:RunTable.tie_stats", "score"),
-    ("manifest (input hashes)", "engine.manifest:file_entry", "evaluate_run"),
-    ("report", "evaluate.run:retrieval_report", "evaluate_run"),
+    ("evaluate_run", "_evaluate.run:evaluate_run", None),
+    ("detect the formats", "_formats.files:format_for _engine.batched:format_for", "evaluate_run"),
+    ("read the qrels", "_evaluate.inputs:read_qrels", "evaluate_run"),
+    ("parse (polars)", "_formats.trec.fast:_parse _formats.trec.stream:_parse", "evaluate_run"),
+    ("ids, checks", "_formats.trec.fast:_columns _formats.trec.stream:_columns", "evaluate_run"),
+    ("doc twice?", "_formats.trec.fast:_repeats_a_doc", "ids, checks"),
+    ("RunTable", "_runs.table:RunTable.from_columns", "evaluate_run"),
+    ("score", "_evaluate.run:score_rankings _engine.batched:score_rankings", "evaluate_run"),
+    ("judged docs' ranks", "_runs.table:RunTable.judged_hits", "score"),
+    ("metrics", "_engine.scoring:score_all", "score"),
+    ("tie statistics", "_runs.table:RunTable.tie_stats", "score"),
+    ("manifest (input hashes)", "_engine.manifest:file_entry", "evaluate_run"),
+    ("report", "_evaluate.run:retrieval_report", "evaluate_run"),
     ("write the JSON", "cli._evaluate:emit_report", None),
 ]  # fmt: skip
 #: Beside the stages: work in another thread, overlapping them.
-BESIDE = [("byte checks + sha256 (thread)", "formats.trec.fast:_Beside.run")]
+BESIDE = [("byte checks + sha256 (thread)", "_formats.trec.fast:_Beside.run")]
 
 #: What ``ef-eval evaluate`` imports before it reads a line.
 IMPORTS = [
     "ef.evaluation.cli",
     "ef.evaluation.cli._evaluate",
-    "ef.evaluation.evaluate.run",
+    "ef.evaluation._evaluate.run",
     "numpy",
     "polars",
-    "ef.evaluation.runs.table",
-    "ef.evaluation.engine.scoring",
-    "ef.evaluation.formats.trec.fast",
-    "ef.evaluation.formats.trec.stream",
-    "ef.evaluation.engine.batched",
+    "ef.evaluation._runs.table",
+    "ef.evaluation._engine.scoring",
+    "ef.evaluation._formats.trec.fast",
+    "ef.evaluation._formats.trec.stream",
+    "ef.evaluation._engine.batched",
 ]
 
 
@@ -151,7 +151,7 @@ def child(run: str, qrels: str) -> dict[str, Any]:
     start = time.perf_counter()
     for module in IMPORTS:
         importlib.import_module(module)
-    from ef.evaluation.plugin_engine.registry import registry_or_default
+    from ef.evaluation._plugin_engine.registry import registry_or_default
 
     registry_or_default(None)  # the plugins load on the first evaluation: count it here
     times: dict[str, float] = defaultdict(float)
@@ -265,7 +265,7 @@ def breakdown(run: Path, qrels: Path, repeat: int = 3, python: str = sys.executa
     for label, seconds in rows(samples, start_up(python)):
         shown = label.replace("  ", "· ")
         print(f"| {shown} | {seconds:.3f} |")
-    from ef.evaluation.engine.batched import STREAM_FROM
+    from ef.evaluation._engine.batched import STREAM_FROM
 
     print(
         f"\nIn batches (a run of {STREAM_FROM >> 20} MB or more), the next batch is parsed and"
@@ -468,8 +468,8 @@ def scale_plan(
 ) -> list[Pair]:
     """The pairs measured at ``scale``; ``c_binary`` is the C trec_eval 9.0.8's path, or None
     and why there is none."""
-    from ef.evaluation.engine.measures import DEFAULT_K_VALUES
-    from ef.evaluation.engine.measures import DEFAULT_METRICS as EF_DEFAULTS
+    from ef.evaluation._engine.measures import DEFAULT_K_VALUES
+    from ef.evaluation._engine.measures import DEFAULT_METRICS as EF_DEFAULTS
 
     if (tuple(EF_DEFAULTS), tuple(DEFAULT_K_VALUES)) != (DEFAULT_METRICS, CUTOFFS):
         raise SystemExit(

@@ -39,7 +39,7 @@ from ef.evaluation import (
     read_dataset,
     retrieve,
 )
-from ef.evaluation.evaluate.run import evaluate_retrieved
+from ef.evaluation._evaluate.run import evaluate_retrieved
 
 HERE = Path(__file__).parent
 DEFAULT_DATASET = HERE.parent.parent / "shared" / "datasets" / "scifact"

@@ -43,21 +43,21 @@ KINDS = ("imports", "plugin discovery", "reading", "scoring", "output", "other")
 #: Module -> (attribute, kind): the functions timed as a kind. A name imported into another
 #: module is that module's own copy, so it is listed there too.
 TIMED: dict[str, tuple[tuple[str, str], ...]] = {
-    "ef.evaluation.plugin_engine.registry": (
+    "ef.evaluation._plugin_engine.registry": (
         ("load_plugin_manager", "plugin discovery"),
         ("Registry._kind", "plugin discovery"),
     ),
     # ef-eval evaluate imports evaluate_run when it runs (cli/_evaluate.py): the module's own.
     "ef.evaluation.cli._evaluate": (("emit_report", "output"),),
-    "ef.evaluation.evaluate.run": (
+    "ef.evaluation._evaluate.run": (
         ("evaluate_run", "reading"),
         ("score_rankings", "scoring"),
         ("retrieval_report", "scoring"),
     ),
-    "ef.evaluation.engine.batched": (("score_rankings", "scoring"),),
+    "ef.evaluation._engine.batched": (("score_rankings", "scoring"),),
     "ef.evaluation.cli._trec_eval": (("_evaluate", "reading"), ("_write", "output")),
-    "ef.evaluation.evaluate.trec_eval": (("trec_eval_result", "scoring"),),
-    "ef.evaluation.presentation.trec_names": (("trec_eval_lines", "output"),),
+    "ef.evaluation._evaluate.trec_eval": (("trec_eval_result", "scoring"),),
+    "ef.evaluation._presentation.trec_names": (("trec_eval_lines", "output"),),
 }
 
 _MAIN = _thread.get_ident()

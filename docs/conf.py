@@ -65,8 +65,8 @@ nitpick_ignore = [
             "pluggy.HookimplMarker",
         )
     ),
-    # Aliases private to the module whose signature names them: not public (yet), so with no
-    # page of their own. The module renames of issue 27 step 9 decide which become public.
+    # Aliases private to the module whose signature names them (a module of its own would be
+    # internal: an underscore path), so with no page of their own.
     *(
         ("py:class", name)
         for name in (
@@ -77,7 +77,7 @@ nitpick_ignore = [
             "Ints",
             "Keyword",
             "ef.evaluation.errors._Composed",
-            "ef.evaluation.plugin_engine.registry.T",
+            "ef.evaluation._plugin_engine.registry.T",
             "ef.evaluation.adapters._bm25s.BM25sSearch",
             "ef.evaluation.adapters._haystack.HaystackSearch",
             "ef.evaluation.adapters._langchain.LangChainSearch",

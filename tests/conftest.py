@@ -74,7 +74,7 @@ def small_blocks(monkeypatch) -> Callable[..., None]:
     given) is read in blocks of ``n`` bytes; with ``whole=False``, reading a whole RunTable
     fails the test."""
     from ef.evaluation import RunTable
-    from ef.evaluation.engine import batched
+    from ef.evaluation._engine import batched
 
     def tiny(block_bytes: int, *, stream_from: int | None = None, whole: bool = True) -> None:
         from_bytes = block_bytes if stream_from is None else stream_from

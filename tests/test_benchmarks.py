@@ -275,7 +275,7 @@ def test_the_c_row_is_skipped_with_its_reason_not_failed(
 def test_the_breakdown_times_every_stage_it_names(
     small, small_blocks, batches, monkeypatch
 ) -> None:
-    from ef.evaluation.formats.trec import fast as trec_fast
+    from ef.evaluation._formats.trec import fast as trec_fast
 
     if batches:  # the scale S run read as large runs are: in batches of whole queries
         small_blocks(1 << 16, stream_from=0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ef.evaluation import Registry
-from ef.evaluation.presentation.catalogue import catalogue_entries, catalogue_markdown, main
+from ef.evaluation._presentation.catalogue import catalogue_entries, catalogue_markdown, main
 
 PAGE = Path(__file__).parents[1] / "docs" / "metrics.md"
 
@@ -13,7 +13,7 @@ PAGE = Path(__file__).parents[1] / "docs" / "metrics.md"
 def test_the_committed_page_is_what_the_generator_makes() -> None:
     expected = catalogue_markdown(Registry.load(autoload=False))
     assert PAGE.read_text(encoding="utf-8") == expected, (
-        "docs/metrics.md is stale: run python -m ef.evaluation.presentation.catalogue docs/metrics.md"
+        "docs/metrics.md is stale: run python -m ef.evaluation._presentation.catalogue docs/metrics.md"
     )
 
 

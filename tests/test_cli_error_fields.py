@@ -15,6 +15,8 @@ import pytest
 
 import ef.evaluation.cli as cli_package
 from ef.evaluation import evaluate_run
+from ef.evaluation._formats.undetected import undetected_error
+from ef.evaluation._fusion.normalize import max_norm
 from ef.evaluation.cli._spelling import cli_message
 from ef.evaluation.errors import (
     ArgumentError,
@@ -24,8 +26,6 @@ from ef.evaluation.errors import (
     Keyword,
     ProfileRefused,
 )
-from ef.evaluation.formats.undetected import undetected_error
-from ef.evaluation.fusion.normalize import max_norm
 
 RUN = {"q1": {"d1": 1.0}}
 QRELS = {"q1": {"d1": 1}}

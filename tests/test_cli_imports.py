@@ -40,18 +40,18 @@ _MODULES = {
 _APP = {"_app", "_options", "_render", "_spelling"}
 #: What the other commands run: never imported by ef-eval evaluate.
 _OTHERS_WORK = (
-    "ef.evaluation.evaluate.compare",
-    "ef.evaluation.evaluate.fuse",
-    "ef.evaluation.evaluate.pipeline",
-    "ef.evaluation.evaluate.pooling",
-    "ef.evaluation.evaluate.rag",
-    "ef.evaluation.engine.retrieve",
-    "ef.evaluation.engine.stats",
-    "ef.evaluation.engine.trec_eval",
-    "ef.evaluation.formats.convert",
-    "ef.evaluation.formats.download",
-    "ef.evaluation.formats.answers",
-    "ef.evaluation.presentation.catalogue",
+    "ef.evaluation._evaluate.compare",
+    "ef.evaluation._evaluate.fuse",
+    "ef.evaluation._evaluate.pipeline",
+    "ef.evaluation._evaluate.pooling",
+    "ef.evaluation._evaluate.rag",
+    "ef.evaluation._engine.retrieve",
+    "ef.evaluation._engine.stats",
+    "ef.evaluation._engine.trec_eval",
+    "ef.evaluation._formats.convert",
+    "ef.evaluation._formats.download",
+    "ef.evaluation._formats.answers",
+    "ef.evaluation._presentation.catalogue",
 )
 
 _SCRIPT = """
@@ -95,7 +95,7 @@ def test_evaluate_imports_no_other_command(tmp_path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["metrics"] == {"map@10": 1.0}
-    assert "ef.evaluation.evaluate.run" in loaded  # the work was done in this process
+    assert "ef.evaluation._evaluate.run" in loaded  # the work was done in this process
     assert not loaded & {*_OTHERS_WORK, "rich"}  # -o json prints no table
     assert _cli_modules(loaded) == {f"ef.evaluation.cli.{m}" for m in _APP | {"_evaluate"}}
 
@@ -106,7 +106,7 @@ def test_the_help_lists_every_command_and_imports_none(tmp_path) -> None:
     listed = done.stdout.split("Commands:\n")[1].splitlines()
     assert [line.split()[0] for line in listed] == sorted(_MODULES)
     assert "  evaluate   Score the run file RUN against the judgements in QRELS, as..." in listed
-    assert not {name for name in loaded if name.startswith("ef.evaluation.evaluate")}
+    assert not {name for name in loaded if name.startswith("ef.evaluation._evaluate")}
     assert _cli_modules(loaded) == {"ef.evaluation.cli._app"}
 
 
@@ -119,8 +119,8 @@ def test_a_commands_help_imports_its_module_alone(tmp_path, command: str) -> Non
     assert own in loaded
     assert _cli_modules(loaded) <= {own, *(f"ef.evaluation.cli.{m}" for m in _APP)}
     # What the command runs is imported when it runs: its options need none of it.
-    assert not {name for name in loaded if name.startswith("ef.evaluation.evaluate")}
-    assert not loaded & {"numpy", "rich", "ef.evaluation.engine.scoring"}
+    assert not {name for name in loaded if name.startswith("ef.evaluation._evaluate")}
+    assert not loaded & {"numpy", "rich", "ef.evaluation._engine.scoring"}
 
 
 @pytest.mark.skipif(
@@ -170,7 +170,7 @@ _KINDS = {
 
 @pytest.mark.parametrize("command", sorted(_MODULES))
 def test_a_commands_outputs_are_those_render_declares(command: str) -> None:
-    from ef.evaluation.render import OUTPUTS, REPORT_OUTPUTS
+    from ef.evaluation._render import OUTPUTS, REPORT_OUTPUTS
 
     loaded = cli.get_command(click.Context(cli), command)
     assert loaded is not None

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import ef.evaluation._progress as progress_module
 import ef.evaluation.cli._options as options
-import ef.evaluation.progress as progress_module
 from ef.evaluation import demo_path, read_run, write_run
 from ef.evaluation.cli import cli
 

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from ef.evaluation._engine.trec_eval import measure_names
 from ef.evaluation.cli import cli
 from ef.evaluation.cli._trec_eval import trec_eval_command
-from ef.evaluation.engine.trec_eval import measure_names
 
 from .profiles_hypothesis import examples
 

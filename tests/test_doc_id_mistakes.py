@@ -29,10 +29,10 @@ from ef.evaluation import (
     read_qrels,
     read_run,
 )
+from ef.evaluation._engine.doc_overlap import doc_overlap
+from ef.evaluation._engine.scoring import query_sets
 from ef.evaluation.cli import cli
 from ef.evaluation.compat import beir, ir_measures, pytrec_eval, ranx
-from ef.evaluation.engine.doc_overlap import doc_overlap
-from ef.evaluation.engine.scoring import query_sets
 
 from .conftest import shared_path
 

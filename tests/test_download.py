@@ -29,8 +29,8 @@ from ef.evaluation import (
     read_dataset,
     write_beir,
 )
+from ef.evaluation._formats.download import BEIR_DATASETS, BEIR_URL, dataset_present
 from ef.evaluation.cli import cli
-from ef.evaluation.formats.download import BEIR_DATASETS, BEIR_URL, dataset_present
 
 CORPUS = b'{"_id": "d1", "title": "T", "text": "Paris is in France."}\n{"_id": "d2", "text": "x"}\n'
 QUERIES = b'{"_id": "q1", "text": "Where is Paris?"}\n'
@@ -378,7 +378,7 @@ def test_an_archive_larger_than_the_free_space_is_refused_before_unpacking(
     usage = namedtuple("usage", "total used free")
     real = shutil_module.disk_usage
     monkeypatch.setattr(
-        "ef.evaluation.formats.download.shutil.disk_usage", lambda path: usage(10**9, 10**9, 10**6)
+        "ef.evaluation._formats.download.shutil.disk_usage", lambda path: usage(10**9, 10**9, 10**6)
     )
     with pytest.raises(
         DownloadError,
@@ -387,7 +387,7 @@ def test_an_archive_larger_than_the_free_space_is_refused_before_unpacking(
     ):
         download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
     assert listing(tmp_path) == []
-    monkeypatch.setattr("ef.evaluation.formats.download.shutil.disk_usage", real)
+    monkeypatch.setattr("ef.evaluation._formats.download.shutil.disk_usage", real)
     target = download_dataset("scifact", tmp_path, url=url, checksum=md5(data))
     assert (target / "padding.bin").stat().st_size == 20_000_000
 

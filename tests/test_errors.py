@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import errors
-from ef.evaluation.engine.results import check_answer
+from ef.evaluation._engine.results import check_answer
 
 #: Each class of errors.py, built as ef raises it (the messages are real ones, shortened).
 RAISED_AS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {

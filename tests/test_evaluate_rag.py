@@ -109,7 +109,7 @@ class NanPlugin:
 
 
 def test_a_metric_returning_nan_is_an_error_not_a_poisoned_mean() -> None:
-    from ef.evaluation.plugin_engine.loading import load_plugin_manager
+    from ef.evaluation._plugin_engine.loading import load_plugin_manager
 
     pm, infos = load_plugin_manager(autoload=False)
     pm.register(NanPlugin(), name="nan")

@@ -21,7 +21,7 @@ from ef.evaluation import (
     ndcg_at_k,
     recall_at_k,
 )
-from ef.evaluation.plugin_engine.loading import load_plugin_manager
+from ef.evaluation._plugin_engine.loading import load_plugin_manager
 
 from .profiles_hypothesis import examples
 from .strategies import judgements, rankings

@@ -21,9 +21,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import InputWarning
-from ef.evaluation.engine.results import ranking, result_doc_id
-from ef.evaluation.engine.scoring import _plain_floats
-from ef.evaluation.hits import JudgedHits
+from ef.evaluation._engine.results import ranking, result_doc_id
+from ef.evaluation._engine.scoring import _plain_floats
+from ef.evaluation._hits import JudgedHits
 
 from .profiles_hypothesis import examples
 
@@ -203,7 +203,7 @@ def test_ef_eval_retrieve_scores_its_rankings_as_evaluate_run(answers_qrels, lim
     check again) gives evaluate_run()'s report, its error or its warnings, exactly."""
     answers, qrels = answers_qrels
     from ef.evaluation import evaluate_run, retrieve
-    from ef.evaluation.evaluate.run import evaluate_retrieved
+    from ef.evaluation._evaluate.run import evaluate_retrieved
 
     def search(query, *, limit):
         return answers[query][:limit]
@@ -219,7 +219,7 @@ def test_ef_eval_retrieve_scores_its_rankings_as_evaluate_run(answers_qrels, lim
 
 
 def test_evaluate_retrieved_checks_the_qrels_and_the_overlap() -> None:
-    from ef.evaluation.evaluate.run import evaluate_retrieved
+    from ef.evaluation._evaluate.run import evaluate_retrieved
 
     with pytest.raises(ValueError, match=r"qrels\['q1'\]\['d1'\] = nan"):
         evaluate_retrieved({"q1": ("d1",)}, {"q1": {"d1": float("nan")}})
@@ -250,7 +250,7 @@ CHANGES = [
 
 @given(st.lists(IDS, min_size=1, max_size=8, unique=True), st.integers(1, 10))
 def test_ranked_results_rank_as_the_plain_list(ids, limit) -> None:
-    from ef.evaluation.engine.results import ranked_ids
+    from ef.evaluation._engine.results import ranked_ids
     from ef.evaluation.types import RankedResults
 
     pairs = [(doc, float(-i)) for i, doc in enumerate(ids)]
@@ -288,7 +288,7 @@ def test_a_pickled_answer_keeps_its_ids_and_a_wrong_length_is_refused() -> None:
 def test_bm25_answers_carry_the_ids_of_their_pairs() -> None:
     pytest.importorskip("bm25s", reason="the BM25 baseline (the bm25 extra)")
     from ef.evaluation import BM25Retriever, read_dataset
-    from ef.evaluation.formats.demo import demo_path
+    from ef.evaluation._formats.demo import demo_path
     from ef.evaluation.types import RankedResults
 
     corpus, queries, _ = read_dataset(demo_path())

@@ -28,8 +28,8 @@ from ef.evaluation import (
     read_run,
     retrieve,
 )
+from ef.evaluation._engine.measures import parse_measure
 from ef.evaluation.compat import ir_measures, pytrec_eval
-from ef.evaluation.engine.measures import parse_measure
 
 from .conftest import shared_path
 

@@ -17,7 +17,7 @@ from ef.evaluation import (
     Synonym,
     evaluate_run,
 )
-from ef.evaluation.engine.measures import (
+from ef.evaluation._engine.measures import (
     Measure,
     format_value,
     parse_measure,
@@ -462,7 +462,7 @@ def test_retrieval_metric_checks_params_and_synonyms() -> None:
 
 @given(measure=measures())
 def test_every_name_trec_eval_prints_parses_back(measure: Measure) -> None:
-    from ef.evaluation.presentation.trec_names import trec_eval_name
+    from ef.evaluation._presentation.trec_names import trec_eval_name
 
     name = trec_eval_name(measure.key, BUILTINS)
     gains = dict(measure.params).get("gains", ())

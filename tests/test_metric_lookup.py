@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ef.evaluation import compare, evaluate_run
-from ef.evaluation.engine.measures import parse_ranx_measure, resolve_key
+from ef.evaluation._engine.measures import parse_ranx_measure, resolve_key
 
 RUN = {"q1": {"d1": 2.0, "d2": 1.0, "d3": 0.5}, "q2": {"d4": 1.0, "d5": 0.2}}
 QRELS = {"q1": {"d2": 1, "d3": 2}, "q2": {"d5": 1}}

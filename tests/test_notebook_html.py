@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import RagEvalReport, RetrievalEvalReport, compare
-from ef.evaluation.engine.ties import TieDiagnostic
-from ef.evaluation.render import Table, format_table, render
+from ef.evaluation._engine.ties import TieDiagnostic
+from ef.evaluation._render import Table, format_table, render
 
 RETRIEVAL = RetrievalEvalReport(
     {"ndcg@10": 0.625},

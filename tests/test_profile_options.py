@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from ef.evaluation import evaluate_run
+from ef.evaluation._engine.profiles import PROFILES
 from ef.evaluation.cli import cli
-from ef.evaluation.engine.profiles import PROFILES
 
 RUN = {"q1": {"d1": 1.0, "d2": 1.0, "q1": 2.0}, "q2": {"d4": 1.0}}
 QRELS = {"q1": {"d1": 1}, "q2": {"d5": 1}, "q3": {"d6": 1}}

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import pytest
 from rich.console import Console
 
-import ef.evaluation.progress as progress_module
+import ef.evaluation._progress as progress_module
 from ef.evaluation import (
     compare,
     convert,
@@ -28,8 +28,8 @@ from ef.evaluation import (
     write_beir,
     write_run,
 )
-from ef.evaluation.engine.stats import planned_resamples
-from ef.evaluation.progress import Phase, _Bar, check_progress, phase, reading
+from ef.evaluation._engine.stats import planned_resamples
+from ef.evaluation._progress import Phase, _Bar, check_progress, phase, reading
 
 Seen = list[tuple[int, Any]]
 

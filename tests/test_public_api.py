@@ -77,7 +77,7 @@ def test_ef_is_a_namespace_package() -> None:
 
 def test_import_loads_no_plugin_and_nothing_heavy() -> None:
     code = (
-        "import json, sys; import ef.evaluation as ev; from ef.evaluation.plugin_engine import registry as _registry;"
+        "import json, sys; import ef.evaluation as ev; from ef.evaluation._plugin_engine import registry as _registry;"
         "print(json.dumps({'modules': sorted(sys.modules), 'loaded': _registry._default_for.cache_info().currsize}))"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
@@ -89,7 +89,7 @@ def test_import_loads_no_plugin_and_nothing_heavy() -> None:
     }
     loaded = set(state["modules"])
     assert not heavy & loaded
-    assert not [m for m in loaded if m.startswith("ef.evaluation.default_plugins")]
+    assert not [m for m in loaded if m.startswith("ef.evaluation._default_plugins")]
 
 
 def test_hookimpl_is_the_pluggy_marker_of_our_project() -> None:
@@ -145,11 +145,11 @@ def test_the_import_loads_only_the_version() -> None:
 @pytest.mark.parametrize(
     ("name", "absent"),
     [
-        ("ndcg_at_k", ("numpy", "ef.evaluation.evaluate.fuse", "ef.evaluation.formats.beir")),
-        ("read_beir", ("numpy", "ef.evaluation.evaluate.run", "ef.evaluation.metrics")),
+        ("ndcg_at_k", ("numpy", "ef.evaluation._evaluate.fuse", "ef.evaluation._formats.beir")),
+        ("read_beir", ("numpy", "ef.evaluation._evaluate.run", "ef.evaluation.metrics")),
         (
             "evaluate_run",
-            ("numpy", "ef.evaluation.evaluate.compare", "ef.evaluation.evaluate.fuse"),
+            ("numpy", "ef.evaluation._evaluate.compare", "ef.evaluation._evaluate.fuse"),
         ),
         ("InputWarning", ("attrs", "pluggy", "ef.evaluation.types")),
     ],

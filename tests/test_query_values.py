@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.engine.query_values import QueryValues
-from ef.evaluation.reports import RetrievalEvalReport
+from ef.evaluation._engine.query_values import QueryValues
+from ef.evaluation._reports import RetrievalEvalReport
 from ef.evaluation.types import FrozenDict
 
 from .profiles_hypothesis import examples

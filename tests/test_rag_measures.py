@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ef.evaluation import MetricParam, RagMetric, Registry, UnknownNameError, evaluate_rag
-from ef.evaluation.engine.rag_measures import (
+from ef.evaluation._engine.rag_measures import (
     ContextIdMeasure,
     RagMeasure,
     parse_rag_metric,

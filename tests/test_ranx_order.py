@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation.runs.ranx_order import argsort, ranx_order
+from ef.evaluation._runs.ranx_order import argsort, ranx_order
 
 from .profiles_hypothesis import examples
 

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from ef.evaluation import RagEvalReport, RetrievalEvalReport, demo_path
+from ef.evaluation._render import plain_text
+from ef.evaluation._reports import ComparisonReport, PairComparison
 from ef.evaluation.cli import cli
-from ef.evaluation.render import plain_text
-from ef.evaluation.reports import ComparisonReport, PairComparison
 
 DEMO = demo_path()
 DEMO_RUN = Path(__file__).parents[1] / "examples" / "run.overlap.trec"
@@ -241,7 +241,7 @@ def test_a_sample_too_small_to_reach_alpha_gets_a_note(tmp_path: Path) -> None:
 
 
 def test_minimum_attainable_p() -> None:
-    from ef.evaluation.engine.stats import min_attainable_p
+    from ef.evaluation._engine.stats import min_attainable_p
 
     assert min_attainable_p("wilcoxon", 3, n_resamples=10_000) == 0.25
     assert min_attainable_p("randomization", 3, n_resamples=10_000) == 0.25
@@ -259,7 +259,7 @@ def _words(text: str) -> set[str]:
 @pytest.mark.parametrize("columns", [80, 100])
 def test_per_query_table_never_splits_a_number(columns: int, builtin_registry) -> None:
     from ef.evaluation import evaluate_run
-    from ef.evaluation.render import number
+    from ef.evaluation._render import number
 
     report = evaluate_run(DEMO_RUN, DEMO, registry=builtin_registry)
     code, out, err = run("evaluate", str(DEMO), str(DEMO_RUN), "-q", columns=columns)
@@ -317,7 +317,7 @@ def test_compare_keeps_each_interval_whole(columns: int, tmp_path: Path) -> None
 def test_column_widths_keep_numbers_whole_and_wrap_text_at_spaces() -> None:
     from rich.console import Console
 
-    from ef.evaluation.render import Table, column_widths, rich_renderable
+    from ef.evaluation._render import Table, column_widths, rich_renderable
 
     table = Table(
         ["name", "description", "value"],

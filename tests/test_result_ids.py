@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from ef.evaluation import RetrieverError, evaluate_retrieval, retrieve
-from ef.evaluation.engine.results import ranking, result_doc_id
-from ef.evaluation.plugin_engine.registry import Registry
+from ef.evaluation._engine.results import ranking, result_doc_id
+from ef.evaluation._plugin_engine.registry import Registry
 
 ROOT = Path(__file__).parents[1]
 

@@ -23,10 +23,10 @@ from ef.evaluation import (
     retrieve,
     write_run,
 )
+from ef.evaluation._engine.retrieve import searcher_for
+from ef.evaluation._plugin_engine.loading import load_plugin_manager
 from ef.evaluation.adapters import basic
 from ef.evaluation.adapters.precomputed import PrecomputedRun, adapt_precomputed_run
-from ef.evaluation.engine.retrieve import searcher_for
-from ef.evaluation.plugin_engine.loading import load_plugin_manager
 
 from .conftest import dask_client
 from .profiles_hypothesis import examples

@@ -3,7 +3,7 @@
 The check used to need fractional scores: a run scored by rank, by rounded BM25 or by an
 integer label passed as the qrels scored a plausible number. Now the values (their spread,
 sign and whole-ness), the docs per query, which side holds the other's docs and, for
-mappings, the values' types are weighed; see :mod:`ef.evaluation.evaluate.swapped`.
+mappings, the values' types are weighed; see :mod:`ef.evaluation._evaluate.swapped`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import InputWarning, RunTable, evaluate_run, read_qrels, read_run
-from ef.evaluation.evaluate.swapped import swap_verdict
+from ef.evaluation._evaluate.swapped import swap_verdict
 
 from .conftest import shared_path
 from .profiles_hypothesis import examples

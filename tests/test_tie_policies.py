@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from ef.evaluation import Registry, RetrievalMetric
 from ef.evaluation import evaluate_run as checked_evaluate_run
-from ef.evaluation.engine.ties import MAX_ORDERS, TIE_POLICIES
-from ef.evaluation.runs.table import RunTable
+from ef.evaluation._engine.ties import MAX_ORDERS, TIE_POLICIES
+from ef.evaluation._runs.table import RunTable
 from ef.evaluation.testing import registry_with
 
 from .profiles_hypothesis import examples

@@ -7,10 +7,10 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from ef.evaluation import RunTable
-from ef.evaluation.engine.trec_eval import Options, trec_eval_result
-from ef.evaluation.engine.trec_vocabulary import TREC_EVAL_CUTOFFS
-from ef.evaluation.presentation import trec_names
-from ef.evaluation.presentation.trec_names import c_float, trec_eval_lines
+from ef.evaluation._engine.trec_eval import Options, trec_eval_result
+from ef.evaluation._engine.trec_vocabulary import TREC_EVAL_CUTOFFS
+from ef.evaluation._presentation import trec_names
+from ef.evaluation._presentation.trec_names import c_float, trec_eval_lines
 
 
 def _one_by_one(values: list[float]) -> list[str]:
@@ -73,7 +73,7 @@ def test_output_comes_in_pieces_of_whole_lines(monkeypatch) -> None:
 
 
 def test_only_the_measures_asked_for_are_computed(monkeypatch) -> None:
-    from ef.evaluation.engine import trec_eval
+    from ef.evaluation._engine import trec_eval
 
     computed: list[str] = []
     values = trec_eval._values

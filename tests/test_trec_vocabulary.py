@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from ef.evaluation import Registry
-from ef.evaluation.engine.measures import (
+from ef.evaluation._engine.measures import (
     parse_measure,
     parse_trec_eval_measure,
     trec_eval_printed,
 )
-from ef.evaluation.engine.trec_eval import Column, Options, columns, measure_names
-from ef.evaluation.engine.trec_vocabulary import (
+from ef.evaluation._engine.trec_eval import Column, Options, columns, measure_names
+from ef.evaluation._engine.trec_vocabulary import (
     MEASURE_SETS,
     TREC_BY_NAME,
     TREC_EVAL_SETS,

@@ -7,9 +7,9 @@ import inspect
 from collections.abc import Callable
 
 from ef.evaluation import RetrievalMetric
-from ef.evaluation.engine.measures import Measure
-from ef.evaluation.engine.scoring import score_all
-from ef.evaluation.hits import JudgedHits
+from ef.evaluation._engine.measures import Measure
+from ef.evaluation._engine.scoring import score_all
+from ef.evaluation._hits import JudgedHits
 
 
 def through_engine(metric: RetrievalMetric) -> Callable[..., list[float]]:

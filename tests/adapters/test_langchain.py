@@ -10,7 +10,7 @@ import pytest
 
 from ef.evaluation import RetrieverError, evaluate_retrieval, retrieve
 from ef.evaluation import adapters as ef_adapters
-from ef.evaluation.engine.retrieve import searcher_for
+from ef.evaluation._engine.retrieve import searcher_for
 
 from .corpus import EXPECTED, QRELS, QUERIES, ROOT, TEXTS, keyword_ranking
 

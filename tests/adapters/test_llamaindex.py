@@ -8,7 +8,7 @@ import pytest
 
 from ef.evaluation import adapters as ef_adapters
 from ef.evaluation import retrieve
-from ef.evaluation.engine.retrieve import searcher_for
+from ef.evaluation._engine.retrieve import searcher_for
 
 from .corpus import EXPECTED, QUERIES, TEXTS
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import RankCorrelation, RetrievalEvalReport, rank_correlation
-from ef.evaluation.engine.agreement import kendall_tau_b, tau_ap
+from ef.evaluation._engine.agreement import kendall_tau_b, tau_ap
 
 from ..profiles_hypothesis import examples
 

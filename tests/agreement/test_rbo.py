@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import RboReport, rbo, write_run
-from ef.evaluation.engine.agreement import rbo_ext
+from ef.evaluation._engine.agreement import rbo_ext
 
 from ..profiles_hypothesis import examples
 

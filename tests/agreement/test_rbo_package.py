@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation.engine.agreement import rbo_ext
+from ef.evaluation._engine.agreement import rbo_ext
 
 from ..profiles_hypothesis import examples
 

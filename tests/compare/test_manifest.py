@@ -21,7 +21,7 @@ from ef.evaluation import (
     evaluate_run,
     read_samples,
 )
-from ef.evaluation.engine.manifest import file_entry
+from ef.evaluation._engine.manifest import file_entry
 
 DEMO = demo_path()
 DEMO_RUN = Path(__file__).parents[2] / "examples" / "run.overlap.trec"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import MissingDependencyError, RagEvalReport, compare
-from ef.evaluation.render.plots import plot_differences, plot_distribution
+from ef.evaluation._render.plots import plot_differences, plot_distribution
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -16,7 +16,7 @@ from ef.evaluation import (
     RetrievalEvalReport,
     compare,
 )
-from ef.evaluation.render import Table, format_table, render
+from ef.evaluation._render import Table, format_table, render
 
 RETRIEVAL = RetrievalEvalReport(
     {"ndcg@5": 0.5, "ndcg@10": 0.625, "recall@10": 0.75},

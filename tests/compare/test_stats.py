@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
 from ef.evaluation import MissingDependencyError
-from ef.evaluation.engine.stats import adjust, cohens_d, paired_test
+from ef.evaluation._engine.stats import adjust, cohens_d, paired_test
 
 RNG = np.random.default_rng(20261130)
 # Per-query values like a metric's: many zeros and ones, ties between the systems.

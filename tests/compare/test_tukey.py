@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import RagEvalReport, compare, demo_path, evaluate_run
+from ef.evaluation._engine.stats import tukey_test
 from ef.evaluation.cli import cli
-from ef.evaluation.engine.stats import tukey_test
 
 from ..profiles_hypothesis import examples
 from .test_compare import QRELS, RUNS

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import InputWarning, UnknownNameError
+from ef.evaluation._engine.measures import parse_measure, parse_ranx_measure
 from ef.evaluation.compat import ir_measures, ranx
 from ef.evaluation.compat import pytrec_eval as ours
-from ef.evaluation.engine.measures import parse_measure, parse_ranx_measure
 
 PAGE = (Path(__file__).parents[2] / "docs" / "migrating.md").read_text(encoding="utf-8")
 PROSE = re.sub(r"\s+", " ", PAGE)  # sentences whole, wherever their lines break

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 import pytest
 
 from ef.evaluation import InputWarning, evaluate_run
+from ef.evaluation._runs.ranx_order import ranx_dict_order, ranx_order
 from ef.evaluation.compat import ranx as ours
-from ef.evaluation.runs.ranx_order import ranx_dict_order, ranx_order
 
 QRELS = {"q1": {f"d{i}": int(i % 4 == 0) for i in range(60)}}
 RUN = {"q1": {f"d{i}": float(i // 15) for i in range(60)}}  # blocks of 15 tied docs

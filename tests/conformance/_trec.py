@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from ef.evaluation import evaluate_run, read_qrels, read_run
-from ef.evaluation.reports import RetrievalEvalReport
+from ef.evaluation._reports import RetrievalEvalReport
 
 from ..conftest import shared_path
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.engine.measures import parse_measure
+from ef.evaluation._engine.measures import parse_measure
 
 from ..profiles_hypothesis import examples
 from ..strategies import rankings

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.runs.order import ranking_of
+from ef.evaluation._runs.order import ranking_of
 
 METRICS = ("mrr@1000", "precision@1", "precision@3", "recall@1", "ndcg@3", "map@1000")
 

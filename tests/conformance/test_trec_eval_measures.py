@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import pytest
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.engine.measures import Measure, parse_measure
+from ef.evaluation._engine.measures import Measure, parse_measure
 
 from ..conftest import shared_path
 from ._trec import Golden, matches_printed

@@ -21,8 +21,8 @@ from ef.evaluation import (
     write_qrels,
     write_run,
 )
-from ef.evaluation.dataset import QueryTexts, extra_of
-from ef.evaluation.runs.order import scored_order
+from ef.evaluation._dataset import QueryTexts, extra_of
+from ef.evaluation._runs.order import scored_order
 
 from ..conftest import shared_path
 from .helpers import BUILTIN, listing, read_corpus, write_corpus

@@ -16,7 +16,7 @@ from ef.evaluation import (
     read_dataset,
     write_dataset,
 )
-from ef.evaluation.dataset import DocumentStream
+from ef.evaluation._dataset import DocumentStream
 
 from .helpers import BUILTIN, format_error_at, listing
 

@@ -25,8 +25,8 @@ from ef.evaluation import (
     read_queries,
     read_run,
 )
+from ef.evaluation._formats.irds import relevance_level, relevance_note
 from ef.evaluation.cli import cli
-from ef.evaluation.formats.irds import relevance_level, relevance_note
 
 QRELS = "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d2 1\nq2 0 d3 2\n"
 RUN = "q1 Q0 d2 1 3.0 r\nq1 Q0 d1 2 2.0 r\nq1 Q0 d3 3 1.0 r\nq2 Q0 d3 1 2.5 r\nq2 Q0 d1 2 0.5 r\n"

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from ef.evaluation import convert, read_qrels, write_qrels
-from ef.evaluation.formats import _io
-from ef.evaluation.formats._io import atomic_writer, open_binary
+from ef.evaluation._formats import _io
+from ef.evaluation._formats._io import atomic_writer, open_binary
 
 QRELS = {"q1": {"d1": 1}}
 

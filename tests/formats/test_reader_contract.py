@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import DatasetFormatError, RunTable, read_beir, read_qrels, read_samples
-from ef.evaluation.formats.trec.fast import read_trec_columns
+from ef.evaluation._formats.trec.fast import read_trec_columns
 
 from .helpers import format_error_at
 
@@ -211,7 +211,7 @@ LONG = "7" * 5_001  # one digit more than Python's int() reads (sys.get_int_max_
 def test_an_integer_longer_than_python_reads_names_file_and_line(
     tmp_path: Path, name: str, content: str, line_no: int
 ) -> None:
-    from ef.evaluation.formats.answers import read_answers
+    from ef.evaluation._formats.answers import read_answers
 
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")

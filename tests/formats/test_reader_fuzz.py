@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, InputWarning, RunTable
-from ef.evaluation.formats.trec.bytes_reader import read_trec_bytes
-from ef.evaluation.formats.trec.fast import RunColumns, read_trec_columns
-from ef.evaluation.formats.trec.reader import read_run_lines
+from ef.evaluation._formats.trec.bytes_reader import read_trec_bytes
+from ef.evaluation._formats.trec.fast import RunColumns, read_trec_columns
+from ef.evaluation._formats.trec.reader import read_run_lines
 
 from ..profiles_hypothesis import examples
 

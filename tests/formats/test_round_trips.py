@@ -20,7 +20,7 @@ from ef.evaluation import (
     write_queries,
     write_run,
 )
-from ef.evaluation.runs.order import scored_order
+from ef.evaluation._runs.order import scored_order
 
 from ..profiles_hypothesis import examples
 from .helpers import read_corpus, write_corpus

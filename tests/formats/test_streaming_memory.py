@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import convert, read_dataset, write_dataset
-from ef.evaluation.dataset import Document, DocumentStream
+from ef.evaluation._dataset import Document, DocumentStream
 
 N_DOCS = 5_000
 TEXT_CHARS = 4_000

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from ef.evaluation import evaluate_run, fuse, read_run, write_run
+from ef.evaluation._formats._records import run_tags
 from ef.evaluation.cli import cli
-from ef.evaluation.formats._records import run_tags
 
 BM25 = {"q1": {"d1": 12.0, "d2": 9.0, "d3": 4.0}, "q2": {"d4": 3.0, "d5": 1.0}}
 DENSE = {"q1": {"d3": 0.9, "d1": 0.8, "d6": 0.1}, "q2": {"d5": 0.7, "d4": 0.2}}

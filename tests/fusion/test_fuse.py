@@ -23,7 +23,7 @@ from ef.evaluation import (
     hookimpl,
     write_run,
 )
-from ef.evaluation.runs.ranked import RankedLists
+from ef.evaluation._runs.ranked import RankedLists
 
 BM25 = {"q1": {"d1": 12.0, "d2": 9.0, "d3": 4.0}, "q2": {"d4": 3.0, "d5": 1.0}}
 DENSE = {"q1": {"d3": 0.9, "d1": 0.8, "d6": 0.1}, "q2": {"d5": 0.7, "d4": 0.2}}

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from ef.evaluation import FusionMethod, FusionParam, UnknownNameError
-from ef.evaluation.fusion import (
+from ef.evaluation._fusion import (
     BUILTIN,
     comb_anz,
     comb_max,
@@ -18,7 +18,7 @@ from ef.evaluation.fusion import (
     reciprocal_rank_fusion,
     weighted_sum,
 )
-from ef.evaluation.fusion.normalize import (
+from ef.evaluation._fusion.normalize import (
     EPSILON,
     check_norm,
     max_norm,
@@ -79,7 +79,7 @@ def test_every_builtin_declares_formula_and_citation_and_lives_in_its_module() -
         assert method.citation, method.name
         assert method.description, method.name
         home = method.func.__module__
-        assert home.startswith("ef.evaluation.fusion."), home
+        assert home.startswith("ef.evaluation._fusion."), home
         module = __import__(home, fromlist=["_"])
         assert any(value is method for value in vars(module).values()), home
     uses = {method.name: method.uses for method in BUILTIN}

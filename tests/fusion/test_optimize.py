@@ -18,7 +18,7 @@ from ef.evaluation import (
     optimize_fusion,
     write_qrels,
 )
-from ef.evaluation.evaluate.optimize_fusion import simplex_weights
+from ef.evaluation._evaluate.optimize_fusion import simplex_weights
 
 REGISTRY = Registry.load(autoload=False)
 

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import Registry, RetrievalMetric, evaluate_run
+from ef.evaluation._hits import JudgedHits
 from ef.evaluation.errors import PluginError
-from ef.evaluation.hits import JudgedHits
 from ef.evaluation.metrics.retrieval.average_precision import (
     average_precision,
     average_precision_batch,

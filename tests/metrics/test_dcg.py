@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import Registry, evaluate_run
-from ef.evaluation.engine.measures import parse_measure
-from ef.evaluation.hits import JudgedHits
+from ef.evaluation._engine.measures import parse_measure
+from ef.evaluation._hits import JudgedHits
 from ef.evaluation.metrics.retrieval.dcg import dcg_at_k, dcg_batch, dcg_expected
 from ef.evaluation.metrics.retrieval.ndcg import ndcg_at_k
 

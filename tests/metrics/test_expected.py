@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import Registry
-from ef.evaluation.hits import JudgedHits
+from ef.evaluation._hits import JudgedHits
 from ef.evaluation.metrics.retrieval.average_precision import (
     average_precision,
     average_precision_batch,

@@ -31,7 +31,7 @@ def test_resolving_a_metric_imports_no_format_fusion_or_adapter() -> None:
 
 def test_a_format_imports_no_metric_fusion_or_adapter() -> None:
     loaded = _loaded_after("from ef.evaluation import get_registry; get_registry().format('trec')")
-    assert "ef.evaluation.formats.trec" in loaded
+    assert "ef.evaluation._formats.trec" in loaded
     assert _under(loaded, "metrics", "fusion", "adapters") == []
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from ef.evaluation import RetrievalEvalReport, evaluate_run
-from ef.evaluation.engine.measures import parse_measure
+from ef.evaluation._engine.measures import parse_measure
 
 from ..conftest import shared_path
 

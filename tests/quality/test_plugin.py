@@ -17,7 +17,7 @@ import scipy.stats  # noqa: F401
 
 # pytester's in-process runs drop the modules they imported; numpy and scipy cannot load twice
 # in one process, so they are imported here, outside the inner runs.
-import ef.evaluation.runs.table  # noqa: F401
+import ef.evaluation._runs.table  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
@@ -337,7 +337,7 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
     loaded = set(json.loads(out.stdout))
     heavy = {"numpy", "scipy", "pandas", "polars", "statsmodels", "rich", "click", "matplotlib"}
     assert not heavy & {name.split(".")[0] for name in loaded}
-    assert not [m for m in loaded if m.startswith("ef.evaluation.default_plugins")]
+    assert not [m for m in loaded if m.startswith("ef.evaluation._default_plugins")]
 
 
 def test_the_guides_example_runs_as_written(pytester: pytest.Pytester) -> None:

@@ -21,8 +21,8 @@ from ef.evaluation import (
     evaluate_retrieval,
     read_dataset,
 )
-from ef.evaluation.retrievers import dense as dense_module
-from ef.evaluation.retrievers.dense import resolve_model
+from ef.evaluation._retrievers import dense as dense_module
+from ef.evaluation._retrievers.dense import resolve_model
 
 pytestmark = pytest.mark.retrievers
 

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ef.evaluation import RetrievalEvalReport, evaluate_run, evaluate_shards
-from ef.evaluation.evaluate.sharded import shards_of
+from ef.evaluation._evaluate.sharded import shards_of
 
 METRICS = ("ndcg@3", "recall@5", "precision@2", "mrr@10", "map@all", "num_ret", "P(rel=2)@3")
 DOCS = [f"d{i}" for i in range(8)] + ["q1", "D1"]

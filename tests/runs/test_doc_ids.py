@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from ef.evaluation import InputWarning, RunTable, evaluate_run, evaluate_shards
-from ef.evaluation.engine.batched import merge_batches, score_batch
-from ef.evaluation.engine.doc_overlap import FOLDS, LOOKED, DocOverlap, _respelt, doc_overlap
-from ef.evaluation.engine.scoring import resolve_measures
-from ef.evaluation.formats.trec.stream import iter_trec_batches
-from ef.evaluation.plugin_engine.registry import registry_or_default
+from ef.evaluation._engine.batched import merge_batches, score_batch
+from ef.evaluation._engine.doc_overlap import FOLDS, LOOKED, DocOverlap, _respelt, doc_overlap
+from ef.evaluation._engine.scoring import resolve_measures
+from ef.evaluation._formats.trec.stream import iter_trec_batches
+from ef.evaluation._plugin_engine.registry import registry_or_default
 
 from .shards import write_run
 

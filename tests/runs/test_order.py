@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ef.evaluation.formats.trec.fast import RunColumns
-from ef.evaluation.runs.order import TIE_POLICIES, order, tie_break
-from ef.evaluation.runs.table import RunTable
+from ef.evaluation._formats.trec.fast import RunColumns
+from ef.evaluation._runs.order import TIE_POLICIES, order, tie_break
+from ef.evaluation._runs.table import RunTable
 
 from ..profiles_hypothesis import examples
 

@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run, evaluate_shards
-from ef.evaluation.engine.batched import BatchScores, combine_batches
-from ef.evaluation.engine.scoring import resolve_measures
-from ef.evaluation.runs import packed
-from ef.evaluation.runs.packed import PackedQrels, PackedStrings
+from ef.evaluation._engine.batched import BatchScores, combine_batches
+from ef.evaluation._engine.scoring import resolve_measures
+from ef.evaluation._runs import packed
+from ef.evaluation._runs.packed import PackedQrels, PackedStrings
 from ef.evaluation.types import FrozenDict
 
 ids = st.text(max_size=6)  # any text: empty, non-ASCII, a newline inside

@@ -21,7 +21,7 @@ import pytest
 
 import ef.evaluation
 from ef.evaluation import evaluate_run, evaluate_shards
-from ef.evaluation.evaluate.pools import SAFE_POOL, check_start_method, start_method
+from ef.evaluation._evaluate.pools import SAFE_POOL, check_start_method, start_method
 from ef.evaluation.testing.dists import make_dist
 
 from .shards import METRICS, QRELS, entry, same, sharded_files

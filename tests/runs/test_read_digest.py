@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from ef.evaluation import evaluate_run
-from ef.evaluation.engine.manifest import file_entry
-from ef.evaluation.formats import digests
-from ef.evaluation.formats.trec import bytes_reader
-from ef.evaluation.formats.trec import fast as trec_fast
+from ef.evaluation._engine.manifest import file_entry
+from ef.evaluation._formats import digests
+from ef.evaluation._formats.trec import bytes_reader
+from ef.evaluation._formats.trec import fast as trec_fast
 
 RUN = b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq2 Q0 d3 1 0.5 t\n"
 QRELS = b"q1 0 d2 1\nq2 0 d3 1\n"
@@ -112,7 +112,7 @@ def test_a_small_run_read_with_no_manifest_loads_no_openssl(files) -> None:
     run, _ = files
     code = (
         "import sys; from pathlib import Path; "
-        "from ef.evaluation.formats.trec.bytes_reader import read_trec_bytes; "
+        "from ef.evaluation._formats.trec.bytes_reader import read_trec_bytes; "
         f"assert read_trec_bytes(Path({str(run)!r})) is not None; "
         "print('_hashlib' in sys.modules)"
     )

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from ef.evaluation import DatasetFormatError, evaluate_run
-from ef.evaluation.runs.table import RunTable
+from ef.evaluation._runs.table import RunTable
 from ef.evaluation.types import TiePolicy
 
 RUN = {

@@ -24,9 +24,9 @@ from ef.evaluation import (
     hookimpl,
     read_run,
 )
-from ef.evaluation.formats.trec.bytes_reader import read_trec_bytes
-from ef.evaluation.formats.trec.fast import read_trec_columns
-from ef.evaluation.runs.table import RunTable
+from ef.evaluation._formats.trec.bytes_reader import read_trec_bytes
+from ef.evaluation._formats.trec.fast import read_trec_columns
+from ef.evaluation._runs.table import RunTable
 from ef.evaluation.testing import registry_with
 
 
@@ -223,7 +223,7 @@ def test_repeated_docs_are_found_per_query(lengths, docs, repeated) -> None:
     import numpy as np
     import polars as pl
 
-    from ef.evaluation.formats.trec.fast import _repeats_a_doc
+    from ef.evaluation._formats.trec.fast import _repeats_a_doc
 
     offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
     series = pl.Series(docs)
@@ -286,7 +286,7 @@ def test_the_trec_format_declares_its_fast_reader() -> None:
 
 
 def test_a_small_run_file_is_read_without_starting_polars(tmp_path, monkeypatch) -> None:
-    from ef.evaluation.formats.trec import fast as trec_fast
+    from ef.evaluation._formats.trec import fast as trec_fast
 
     run = tmp_path / "run.txt"
     run.write_text("q1 Q0 d1 1 2.5 bm25\nq1 Q0 d2 2 1.5 bm25\nq2 Q0 d3 1 0.5 bm25\n")
@@ -306,7 +306,7 @@ def test_a_small_run_file_is_read_without_starting_polars(tmp_path, monkeypatch)
 
 
 def test_the_size_that_starts_polars(tmp_path, monkeypatch) -> None:
-    from ef.evaluation.formats.trec import fast as trec_fast
+    from ef.evaluation._formats.trec import fast as trec_fast
 
     monkeypatch.setattr(trec_fast, "SMALL_RUN_BYTES", 100)
     plain, packed = tmp_path / "run.txt", tmp_path / "run.txt.gz"
@@ -360,7 +360,7 @@ def test_the_numpy_reader_declines_a_column_wider_than_the_file(tmp_path) -> Non
 
 
 def test_a_file_the_numpy_reader_declines_is_polars_from_2_mb(tmp_path, monkeypatch) -> None:
-    from ef.evaluation.formats.trec import bytes_reader as trec_bytes
+    from ef.evaluation._formats.trec import bytes_reader as trec_bytes
 
     path = tmp_path / "run.trec"
     path.write_text("# a header line\n" + GOOD)  # a comment: numpy's reader declines it

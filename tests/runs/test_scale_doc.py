@@ -68,7 +68,7 @@ def whole_queries(lines: list[str]) -> list[list[str]]:
 @pytest.fixture
 def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The files the page names, each layout holding the demo run's queries: two shards in
-    ``runs/`` (as ``part-*`` and as ``a``, ``b``), two Parquet partitions, the bucket's
+    ``_runs/`` (as ``part-*`` and as ``a``, ``b``), two Parquet partitions, the bucket's
     shards (plain and gzip) and its one-file run, and ``qrels.txt``; the whole run is
     ``whole.trec``. The test runs in this folder."""
     monkeypatch.chdir(tmp_path)

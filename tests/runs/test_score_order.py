@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import RunTable, evaluate_run, evaluate_shards
-from ef.evaluation.engine.batched import merge_batches, score_batch
-from ef.evaluation.engine.score_order import ScoreOrder, score_order
-from ef.evaluation.engine.scoring import resolve_measures
-from ef.evaluation.formats.trec.stream import iter_trec_batches
-from ef.evaluation.plugin_engine.registry import registry_or_default
+from ef.evaluation._engine.batched import merge_batches, score_batch
+from ef.evaluation._engine.score_order import ScoreOrder, score_order
+from ef.evaluation._engine.scoring import resolve_measures
+from ef.evaluation._formats.trec.stream import iter_trec_batches
+from ef.evaluation._plugin_engine.registry import registry_or_default
 
 from ..profiles_hypothesis import examples
 from .shards import write_run

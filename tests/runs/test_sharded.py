@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import InputWarning, evaluate_run, evaluate_shards
-from ef.evaluation.evaluate.sharded import score_shard
-from ef.evaluation.formats.trec.stream import iter_trec_batches
+from ef.evaluation._evaluate.sharded import score_shard
+from ef.evaluation._formats.trec.stream import iter_trec_batches
 
 from ..profiles_hypothesis import examples
 from .shards import (

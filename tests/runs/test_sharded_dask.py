@@ -30,7 +30,7 @@ def test_a_dask_cluster_gives_the_same_numbers(tmp_path, processes) -> None:
 def test_the_qrels_go_to_the_workers_once_not_with_every_shard(tmp_path, monkeypatch) -> None:
     """On a Dask cluster the judgements are scattered once to every worker; each task gets
     the worker's copy. (Sent with every task, they would be pickled once per shard.)"""
-    from ef.evaluation.runs.packed import PackedQrels
+    from ef.evaluation._runs.packed import PackedQrels
 
     whole, paths = sharded_files(tmp_path)
     pickled: list[int] = []

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, InputWarning, RunTable, evaluate_run
-from ef.evaluation.formats.trec import fast as trec_fast
-from ef.evaluation.formats.trec import stream as trec_stream
-from ef.evaluation.formats.trec.stream import NotStreamable, iter_trec_batches
+from ef.evaluation._formats.trec import fast as trec_fast
+from ef.evaluation._formats.trec import stream as trec_stream
+from ef.evaluation._formats.trec.stream import NotStreamable, iter_trec_batches
 
 from ..profiles_hypothesis import examples
 from .shards import METRICS, averagings, entry, qrels_maps, runs, same, tie_policies, write_run

@@ -24,7 +24,7 @@ def test_importing_the_kit_loads_neither_numpy_nor_pytest() -> None:
 
 def test_judged_hits_is_reexported_where_plugin_authors_look() -> None:
     from ef.evaluation import interfaces
-    from ef.evaluation.hits import JudgedHits
+    from ef.evaluation._hits import JudgedHits
 
     assert kit.JudgedHits is JudgedHits
     assert interfaces.JudgedHits is JudgedHits

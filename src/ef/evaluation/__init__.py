@@ -32,10 +32,60 @@ from typing import TYPE_CHECKING
 from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name loads on first use
-    from .dataset import Dataset, Document, StreamingCorpus
-    from .engine.measures import Measure, parse_measure, parse_measures
-    from .engine.retrieve import Retrieval, retrieve
-    from .engine.ties import TieDiagnostic
+    from ._dataset import Dataset, Document, StreamingCorpus
+    from ._engine.measures import Measure, parse_measure, parse_measures
+    from ._engine.retrieve import Retrieval, retrieve
+    from ._engine.ties import TieDiagnostic
+    from ._evaluate.agreement import rank_correlation, rbo
+    from ._evaluate.compare import compare
+    from ._evaluate.fuse import fuse
+    from ._evaluate.optimize_fusion import optimize_fusion
+    from ._evaluate.pipeline import evaluate_pipeline
+    from ._evaluate.pooling import merge_qrels, pool
+    from ._evaluate.rag import evaluate_rag, sample_id
+    from ._evaluate.ragas import as_ragas_dataset, from_ragas_dataset
+    from ._evaluate.retrieval import evaluate_retrieval
+    from ._evaluate.run import evaluate_run
+    from ._evaluate.shards import evaluate_shards
+    from ._formats.answers import read_answers, read_references
+    from ._formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
+    from ._formats.beir import read_beir, write_beir
+    from ._formats.convert import convert
+    from ._formats.demo import demo_path
+    from ._formats.download import download_dataset
+    from ._formats.files import (
+        read_dataset,
+        read_qrels,
+        read_queries,
+        read_run,
+        read_samples,
+        write_dataset,
+        write_qrels,
+        write_queries,
+        write_run,
+        write_samples,
+    )
+    from ._fusion.normalize import max_norm, min_max_norm, rank_norm, sum_norm, zmuv_norm
+    from ._plugin_engine.loading import PluginInfo
+    from ._plugin_engine.registry import Registry, get_registry, list_plugins
+    from ._plugin_engine.view import RetrievalMetricsView
+    from ._presentation.catalogue import catalogue_entries, catalogue_markdown
+    from ._render import Tabular
+    from ._render.plots import plot_differences, plot_distribution
+    from ._reports import (
+        ComparisonReport,
+        FusionOptimization,
+        PairComparison,
+        PipelineEvalReport,
+        Pool,
+        RagEvalReport,
+        RetrievalEvalReport,
+    )
+    from ._reports.agreement import RankCorrelation, RboReport
+    from ._reports.rendered import Rendered
+    from ._retrievers import BM25Retriever, DenseRetriever, load_retriever
+    from ._runs.order import TIE_POLICIES, ranking_of
+    from ._runs.table import RunTable
     from .errors import (
         DatasetFormatError,
         DownloadError,
@@ -50,36 +100,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         RetrieverError,
         UnknownNameError,
     )
-    from .evaluate.agreement import rank_correlation, rbo
-    from .evaluate.compare import compare
-    from .evaluate.fuse import fuse
-    from .evaluate.optimize_fusion import optimize_fusion
-    from .evaluate.pipeline import evaluate_pipeline
-    from .evaluate.pooling import merge_qrels, pool
-    from .evaluate.rag import evaluate_rag, sample_id
-    from .evaluate.ragas import as_ragas_dataset, from_ragas_dataset
-    from .evaluate.retrieval import evaluate_retrieval
-    from .evaluate.run import evaluate_run
-    from .evaluate.shards import evaluate_shards
-    from .formats.answers import read_answers, read_references
-    from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
-    from .formats.beir import read_beir, write_beir
-    from .formats.convert import convert
-    from .formats.demo import demo_path
-    from .formats.download import download_dataset
-    from .formats.files import (
-        read_dataset,
-        read_qrels,
-        read_queries,
-        read_run,
-        read_samples,
-        write_dataset,
-        write_qrels,
-        write_queries,
-        write_run,
-        write_samples,
-    )
-    from .fusion.normalize import max_norm, min_max_norm, rank_norm, sum_norm, zmuv_norm
     from .hookspecs import hookimpl
     from .interfaces import (
         DatasetFormat,
@@ -102,27 +122,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         reciprocal_rank,
     )
     from .metrics.retrieval.orders import MAX_ORDERS
-    from .plugin_engine.loading import PluginInfo
-    from .plugin_engine.registry import Registry, get_registry, list_plugins
-    from .plugin_engine.view import RetrievalMetricsView
-    from .presentation.catalogue import catalogue_entries, catalogue_markdown
     from .quality.saved import load_report, save_report
-    from .render import Tabular
-    from .render.plots import plot_differences, plot_distribution
-    from .reports import (
-        ComparisonReport,
-        FusionOptimization,
-        PairComparison,
-        PipelineEvalReport,
-        Pool,
-        RagEvalReport,
-        RetrievalEvalReport,
-    )
-    from .reports.agreement import RankCorrelation, RboReport
-    from .reports.rendered import Rendered
-    from .retrievers import BM25Retriever, DenseRetriever, load_retriever
-    from .runs.order import TIE_POLICIES, ranking_of
-    from .runs.table import RunTable
     from .types import Corpus, Qrels, Queries, RagSample, Run, RunInput
 
     #: The retrieval metrics evaluate_retrieval() can compute (see :data:`RETRIEVAL_METRICS`).
@@ -151,25 +151,25 @@ _LAZY: dict[str, str] = {
         "errors",
     ),
     **dict.fromkeys(("Corpus", "Qrels", "Queries", "RagSample", "Run", "RunInput"), "types"),
-    **dict.fromkeys(("Dataset", "Document", "StreamingCorpus"), "dataset"),
-    **dict.fromkeys(("Retrieval", "retrieve"), "engine.retrieve"),
-    "TieDiagnostic": "engine.ties",
-    "compare": "evaluate.compare",
-    "fuse": "evaluate.fuse",
-    "optimize_fusion": "evaluate.optimize_fusion",
-    "evaluate_pipeline": "evaluate.pipeline",
-    **dict.fromkeys(("merge_qrels", "pool"), "evaluate.pooling"),
-    "evaluate_rag": "evaluate.rag",
-    **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "evaluate.ragas"),
-    "evaluate_retrieval": "evaluate.retrieval",
-    "evaluate_run": "evaluate.run",
-    "evaluate_shards": "evaluate.shards",
-    **dict.fromkeys(("read_answers", "read_references"), "formats.answers"),
+    **dict.fromkeys(("Dataset", "Document", "StreamingCorpus"), "_dataset"),
+    **dict.fromkeys(("Retrieval", "retrieve"), "_engine.retrieve"),
+    "TieDiagnostic": "_engine.ties",
+    "compare": "_evaluate.compare",
+    "fuse": "_evaluate.fuse",
+    "optimize_fusion": "_evaluate.optimize_fusion",
+    "evaluate_pipeline": "_evaluate.pipeline",
+    **dict.fromkeys(("merge_qrels", "pool"), "_evaluate.pooling"),
+    "evaluate_rag": "_evaluate.rag",
+    **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "_evaluate.ragas"),
+    "evaluate_retrieval": "_evaluate.retrieval",
+    "evaluate_run": "_evaluate.run",
+    "evaluate_shards": "_evaluate.shards",
+    **dict.fromkeys(("read_answers", "read_references"), "_formats.answers"),
     # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
-    **dict.fromkeys(("_DEFAULT_QRELS_PATHS", "read_beir", "write_beir"), "formats.beir"),
-    "convert": "formats.convert",
-    "demo_path": "formats.demo",
-    "download_dataset": "formats.download",
+    **dict.fromkeys(("_DEFAULT_QRELS_PATHS", "read_beir", "write_beir"), "_formats.beir"),
+    "convert": "_formats.convert",
+    "demo_path": "_formats.demo",
+    "download_dataset": "_formats.download",
     **dict.fromkeys(
         (
             "read_dataset",
@@ -183,7 +183,7 @@ _LAZY: dict[str, str] = {
             "write_run",
             "write_samples",
         ),
-        "formats.files",
+        "_formats.files",
     ),
     "hookimpl": "hookspecs",
     **dict.fromkeys(
@@ -213,8 +213,8 @@ _LAZY: dict[str, str] = {
         ),
         "metrics.retrieval",
     ),
-    "PluginInfo": "plugin_engine.loading",
-    **dict.fromkeys(("Registry", "get_registry", "list_plugins"), "plugin_engine.registry"),
+    "PluginInfo": "_plugin_engine.loading",
+    **dict.fromkeys(("Registry", "get_registry", "list_plugins"), "_plugin_engine.registry"),
     **dict.fromkeys(("load_report", "save_report"), "quality.saved"),
     **dict.fromkeys(
         (
@@ -226,34 +226,34 @@ _LAZY: dict[str, str] = {
             "RagEvalReport",
             "RetrievalEvalReport",
         ),
-        "reports",
+        "_reports",
     ),
-    **dict.fromkeys(("BM25Retriever", "DenseRetriever", "load_retriever"), "retrievers"),
-    "RunTable": "runs.table",
+    **dict.fromkeys(("BM25Retriever", "DenseRetriever", "load_retriever"), "_retrievers"),
+    "RunTable": "_runs.table",
     # Issue 27: the names the docs teach and the Ragas bridge imports, from modules that
     # are not public themselves.
-    **dict.fromkeys(("Measure", "parse_measure", "parse_measures"), "engine.measures"),
-    **dict.fromkeys(("TIE_POLICIES", "ranking_of"), "runs.order"),
+    **dict.fromkeys(("Measure", "parse_measure", "parse_measures"), "_engine.measures"),
+    **dict.fromkeys(("TIE_POLICIES", "ranking_of"), "_runs.order"),
     "MAX_ORDERS": "metrics.retrieval.orders",
-    "sample_id": "evaluate.rag",
-    **dict.fromkeys(("catalogue_entries", "catalogue_markdown"), "presentation.catalogue"),
+    "sample_id": "_evaluate.rag",
+    **dict.fromkeys(("catalogue_entries", "catalogue_markdown"), "_presentation.catalogue"),
     **dict.fromkeys(
         ("mlqa_normalize", "squad_normalize", "unicode_normalize"), "metrics.normalize"
     ),
     **dict.fromkeys(
-        ("max_norm", "min_max_norm", "rank_norm", "sum_norm", "zmuv_norm"), "fusion.normalize"
+        ("max_norm", "min_max_norm", "rank_norm", "sum_norm", "zmuv_norm"), "_fusion.normalize"
     ),
-    **dict.fromkeys(("plot_differences", "plot_distribution"), "render.plots"),
-    "Tabular": "render",
-    "Rendered": "reports.rendered",
+    **dict.fromkeys(("plot_differences", "plot_distribution"), "_render.plots"),
+    "Tabular": "_render",
+    "Rendered": "_reports.rendered",
     # Issue 30: agreement between orderings of systems, and between runs.
-    **dict.fromkeys(("rank_correlation", "rbo"), "evaluate.agreement"),
-    **dict.fromkeys(("RankCorrelation", "RboReport"), "reports.agreement"),
+    **dict.fromkeys(("rank_correlation", "rbo"), "_evaluate.agreement"),
+    **dict.fromkeys(("RankCorrelation", "RboReport"), "_reports.agreement"),
 }
 
 
 def _retrieval_metrics() -> object:
-    from .plugin_engine.view import RetrievalMetricsView
+    from ._plugin_engine.view import RetrievalMetricsView
 
     # The retrieval metrics evaluate_retrieval() can compute, each keyed by the short name
     # used in the ``metrics=`` argument and in report keys: the built-ins (map, mrr, ndcg,

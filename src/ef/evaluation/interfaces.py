@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 if TYPE_CHECKING:
-    from .dataset import Dataset, Document
-    from .hits import JudgedHits
+    from ._dataset import Dataset, Document
+    from ._hits import JudgedHits
     from .types import Qrels, Queries, Run, RunInput
 
 __all__ = [
@@ -51,7 +51,7 @@ def __getattr__(name: str) -> object:
     # JudgedHits, the input of a metric's batch and expected forms, is part of the plugin
     # interface; it needs numpy, which importing this module must not load (PEP 562).
     if name == "JudgedHits":
-        from .hits import JudgedHits
+        from ._hits import JudgedHits
 
         return JudgedHits
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -399,12 +399,12 @@ class RetrievalMetric:
     ``{doc_id: grade}`` and the cut-off. Reports key it as ``"<name>@<k>"``.
 
     ``batch(hits, k) -> array``, optional, computes the metric for every query at once from a
-    :class:`~ef.evaluation.hits.JudgedHits` (where each query's judged docs landed)
+    :class:`~ef.evaluation._hits.JudgedHits` (where each query's judged docs landed)
     and returns one value per query, in query order. It must equal ``func``; evaluations use
     it when it is there and call ``func`` query by query when it is not.
 
     ``expected(hits, k) -> array``, optional, is the metric's exact mean over every order of
-    each group of tied docs (the ``expected`` tie policy; ``hits.above`` and ``hits.tied``
+    each group of tied docs (the ``expected`` tie policy; ``_hits.above`` and ``_hits.tied``
     give the groups). Without it, that policy averages ``batch`` or ``func`` over the
     distinct orders of the groups, which is exact too but grows with the size of mixed groups.
 

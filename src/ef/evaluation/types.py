@@ -6,8 +6,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, NoReturn, Protocol, TypeAlias, TypedDict, TypeVar
 
+from ._progress import Progress
 from .errors import InvalidSampleError
-from .progress import Progress
 
 __all__ = [
     "GRADES_KEY",

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from ..reports.retrieval import RetrievalEvalReport
+from .._reports.retrieval import RetrievalEvalReport
 
 
 def _aware(_instance: object, attribute: attrs.Attribute[Any], value: datetime) -> None:

@@ -64,10 +64,10 @@ def adapt_precomputed_run(obj: Any) -> PrecomputedRun:
     >>> run(["q1"], ["text"], 10)
     [['d3', 'd2', 'd1']]
     """
-    from ..runs.order import ranking_of
+    from .._runs.order import ranking_of
 
     if isinstance(obj, (str, os.PathLike)):
-        from ..formats.files import read_run
+        from .._formats.files import read_run
 
         obj = read_run(obj)
     return PrecomputedRun({str(qid): tuple(ranking_of(qid, ranked)) for qid, ranked in obj.items()})

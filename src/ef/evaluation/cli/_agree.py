@@ -20,8 +20,8 @@ from ._options import (
 from ._render import emit_json, emit_table, output_option
 
 if TYPE_CHECKING:
-    from ..render import Table
-    from ..reports.agreement import RankCorrelation, RboReport
+    from .._render import Table
+    from .._reports.agreement import RankCorrelation, RboReport
     from ..types import TiePolicy
 
 __all__ = ["agree_command"]
@@ -94,7 +94,7 @@ def agree_command(  # click passes every option by keyword
 
 def _named_runs(arguments: tuple[str, ...]) -> dict[str, Path]:
     """Each run's path by its name: ``NAME=PATH``'s name, or else its file's."""
-    from ..evaluate.compare import system_name
+    from .._evaluate.compare import system_name
 
     named: dict[str, Path] = {}
     for index, argument in enumerate(arguments):
@@ -111,7 +111,7 @@ def _means(
     named: dict[str, Path], qrels: str, metrics: tuple[str, ...], tie_policy: TiePolicy
 ) -> dict[str, dict[str, float]]:
     """Each metric's mean per run: ``{metric: {run: mean}}``."""
-    from ..evaluate.run import evaluate_run
+    from .._evaluate.run import evaluate_run
 
     judged = dataset_argument(qrels)
     means: dict[str, dict[str, float]] = {metric: {} for metric in metrics}
@@ -130,7 +130,7 @@ def _correlations(
     tie_policy: TiePolicy,
 ) -> list[tuple[str, str, RankCorrelation]]:
     """``(first ordering, second ordering, their correlation)`` for each comparison."""
-    from ..evaluate.agreement import rank_correlation
+    from .._evaluate.agreement import rank_correlation
 
     means = _means(named, qrels, metrics, tie_policy)
     if versus is None:
@@ -148,7 +148,7 @@ def _correlations(
 def _overlaps(
     named: dict[str, Path], p: float, depth: int | None, tie_policy: TiePolicy
 ) -> list[tuple[str, str, RboReport]]:
-    from ..evaluate.agreement import rbo
+    from .._evaluate.agreement import rbo
 
     return [
         (a, b, rbo(named[a], named[b], p=p, depth=depth, tie_policy=tie_policy))
@@ -191,7 +191,7 @@ def _tables(
     p: float,
 ) -> tuple[Table, Table]:
     """The rank-correlation table and the overlap table."""
-    from ..render import Table, number
+    from .._render import Table, number
 
     systems = len(correlations[0][2].systems)
     ranked = Table(

@@ -182,7 +182,7 @@ def _csv_hint(exc: BaseException) -> str | None:
     API's message shows a DataFrame instead)."""
     if not isinstance(exc, FormatNotDetectedError):
         return None
-    from ..formats.undetected import cli_csv_hint
+    from .._formats.undetected import cli_csv_hint
 
     return cli_csv_hint(exc.path, exc.capability)
 

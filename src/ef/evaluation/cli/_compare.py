@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, get_args
 
 import click
 
-from ..engine.stats import CORRECTIONS, TESTS
+from .._engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
 from ..types import CompareAveraging
 from ._options import (
@@ -26,8 +26,8 @@ from ._options import (
 from ._render import emit_table, output_option
 
 if TYPE_CHECKING:
-    from ..evaluate.compare import ComparisonReport
-    from ..reports import RagEvalReport
+    from .._evaluate.compare import ComparisonReport
+    from .._reports import RagEvalReport
     from ..types import TiePolicy
 
 __all__ = ["compare_command"]
@@ -35,7 +35,7 @@ __all__ = ["compare_command"]
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
     """``NAME=PATH`` or ``PATH`` (named by its file name) for each argument."""
-    from ..evaluate.compare import system_name
+    from .._evaluate.compare import system_name
 
     named: dict[str, Path] = {}
     for index, argument in enumerate(arguments):
@@ -55,9 +55,9 @@ def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
 def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...]) -> RagEvalReport:
     """A RAG report saved as JSON (``ef-eval rag -s -o json``), or a samples file to score
     (a bare ``has_answer`` at the cutoffs ``k_values``)."""
-    from ..evaluate.rag import evaluate_rag
-    from ..formats._io import load_json
-    from ..reports import RagEvalReport
+    from .._evaluate.rag import evaluate_rag
+    from .._formats._io import load_json
+    from .._reports import RagEvalReport
 
     if path.suffix.lower() != ".json":
         # By path, so that what is wrong in the file is reported with its name.
@@ -283,7 +283,7 @@ def compare_command(  # click passes every option by keyword
     with NAME=PATH; otherwise its file name is its name. With --rag, the arguments are RAG
     reports saved by ef-eval rag -s -o json, or sample files to score, paired by sample id.
     """
-    from ..evaluate.compare import compare
+    from .._evaluate.compare import compare
 
     chosen = split_measures(metrics)
     if rag:
@@ -352,7 +352,7 @@ def _with_files(
     """The files the CLI read itself, in the manifest: qrels and every system's file."""
     import attrs
 
-    from ..engine.manifest import file_entry
+    from .._engine.manifest import file_entry
 
     manifest = dict(report.manifest)
     inputs = {"qrels": file_entry(qrels)} if qrels is not None else {}
@@ -362,7 +362,7 @@ def _with_files(
 
 
 def _emit(report: ComparisonReport, output: str, per_query: bool) -> None:
-    from ..render import render, report_tables
+    from .._render import render, report_tables
 
     if output == "json":
         text = render(report, "json")

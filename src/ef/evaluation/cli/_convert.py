@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..formats.kinds import DROPPABLE, KINDS
+from .._formats.kinds import DROPPABLE, KINDS
 from ._options import progress_option, show_progress
 
 if TYPE_CHECKING:
-    from ..formats.kinds import Kind
+    from .._formats.kinds import Kind
 
 __all__ = ["convert_command"]
 
@@ -68,7 +68,7 @@ def convert_command(  # noqa: PLR0917 - click passes each option by position
     Datasets keep every split; corpora stream through one document at a time. Nothing is
     written unless all of it can be: a value the target cannot hold is an error naming it.
     """
-    from ..formats.convert import convert as convert_data
+    from .._formats.convert import convert as convert_data
 
     drops = tuple(part.strip() for part in drop.split(",") if part.strip())
     what = convert_data(

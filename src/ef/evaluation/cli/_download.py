@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
+from .._formats.download import DEFAULT_DIRECTORY, dataset_present, download_dataset
 from ._options import progress_option, show_progress
 
 __all__ = ["download_command"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import click
 
-from ..engine.measures import (
+from .._engine.measures import (
     AVERAGING,
     DEFAULT_K_VALUES,
     DEFAULT_METRICS,
@@ -152,10 +152,10 @@ def evaluate_command(  # click passes every option by keyword
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
     """
-    from ..evaluate.run import evaluate_run
-    from ..evaluate.sharded import shards_of
-    from ..evaluate.shards import evaluate_shards
-    from ..reports.retrieval import tie_note
+    from .._evaluate.run import evaluate_run
+    from .._evaluate.sharded import shards_of
+    from .._evaluate.shards import evaluate_shards
+    from .._reports.retrieval import tie_note
 
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
@@ -198,10 +198,10 @@ def evaluate_command(  # click passes every option by keyword
 
 def _pool(workers: int | None) -> contextlib.AbstractContextManager[cf.Executor | None]:
     """A pool of ``workers`` processes that cannot deadlock and dies with this process
-    (:func:`~ef.evaluation.evaluate.pools.process_pool`), or none."""
+    (:func:`~ef.evaluation._evaluate.pools.process_pool`), or none."""
     if not workers:
         return contextlib.nullcontext()
-    from ..evaluate.pools import process_pool
+    from .._evaluate.pools import process_pool
 
     return process_pool(workers)
 
@@ -211,8 +211,8 @@ def _run_argument(
 ) -> Path | str | list[str | os.PathLike[str]]:
     """One RUN as before; several (or any under --workers) as shards; a quoted glob or a URL
     as such (evaluate_run finds the shards)."""
-    from ..formats.irds import is_irds
-    from ..formats.remote import GLOB_CHARS, is_url
+    from .._formats.irds import is_irds
+    from .._formats.remote import GLOB_CHARS, is_url
 
     if len(run) > 1:
         return [r if is_url(r) else Path(r) for r in run]
@@ -251,8 +251,8 @@ def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
 def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
     """A qrels file that cannot be read because it is a TREC run (the reader's message says
     its line is a run line): say the order the command takes, and the command meant."""
-    from ..formats.remote import is_url
-    from ..formats.trec.reader import looks_like_trec_run
+    from .._formats.remote import is_url
+    from .._formats.trec.reader import looks_like_trec_run
 
     try:
         yield
@@ -269,7 +269,7 @@ def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
 def _qrels(value: str) -> Path | str:
     """QRELS: the demo dataset, a path, an fsspec URL (kept a string: a Path would fold
     its ``//``) or an ir_datasets id (``irds:<id>``)."""
-    from ..formats.irds import is_irds
-    from ..formats.remote import is_url
+    from .._formats.irds import is_irds
+    from .._formats.remote import is_url
 
     return value if is_url(value) or is_irds(value) else dataset_argument(value)

@@ -109,10 +109,10 @@ def fuse_command(  # click passes every option by keyword
     fusion: --method rrf (k = 60; -p k=10 sets it). The fused run ranks by its scores; the
     line on stdout says what was written.
     """
-    from ..evaluate.fuse import fuse
-    from ..formats._records import check_id
-    from ..formats.trec.writer import write_run_lines
-    from ..plugin_engine.registry import get_registry
+    from .._evaluate.fuse import fuse
+    from .._formats._records import check_id
+    from .._formats.trec.writer import write_run_lines
+    from .._plugin_engine.registry import get_registry
 
     if tag is not None:
         check_id("run tag", tag)  # before the runs are read and fused
@@ -147,7 +147,7 @@ def _param_cell(param: dict[str, Any]) -> str:
 def fusions_command(output: str) -> None:
     """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
     its parameters, its formula and the plugin that provides it."""
-    from ..plugin_engine.registry import get_registry
+    from .._plugin_engine.registry import get_registry
 
     registry = get_registry()
     entries: list[dict[str, Any]] = [

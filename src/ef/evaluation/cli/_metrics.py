@@ -14,8 +14,8 @@ __all__ = ["metrics_command"]
 def metrics_command(output: str) -> None:
     """List every metric the loaded plugins provide: its parameters, its names in our,
     ir_measures' and trec_eval's syntax, and the plugin that provides it."""
-    from ..plugin_engine.registry import get_registry
-    from ..presentation.catalogue import catalogue_entries
+    from .._plugin_engine.registry import get_registry
+    from .._presentation.catalogue import catalogue_entries
 
     entries = catalogue_entries(get_registry())
     if output == "json":

@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
+from .._runs.order import SINGLE_ORDER_POLICIES, TIE_POLICIES
 from ..errors import InputWarning
-from ..runs.order import SINGLE_ORDER_POLICIES, TIE_POLICIES
 from ._spelling import cli_message
 
 __all__ = [
@@ -116,7 +116,7 @@ def dataset_argument(value: str, inside: str = "") -> Path:
 
     Arguments that take it are plain strings: a Path would turn ``./demo`` into ``demo``.
     """
-    from ..formats.demo import DEMO_NAME, demo_path  # importlib.resources: not for ef-trec-eval
+    from .._formats.demo import DEMO_NAME, demo_path  # importlib.resources: not for ef-trec-eval
 
     if value != DEMO_NAME:
         return Path(value)
@@ -217,9 +217,9 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
         ...
     ValueError: -m rbp(p=1.5): rbp's parameter 'p' must lie strictly between 0 and 1, got 1.5
     """
-    from ..engine.measures import check_k_values
-    from ..engine.scoring import resolve_measures
-    from ..plugin_engine.registry import get_registry
+    from .._engine.measures import check_k_values
+    from .._engine.scoring import resolve_measures
+    from .._plugin_engine.registry import get_registry
 
     check_k_values(k_values)
     registry = get_registry()

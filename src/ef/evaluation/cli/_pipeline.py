@@ -8,8 +8,8 @@ from pathlib import Path
 import attrs
 import click
 
-from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
-from ..render import report_tables
+from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
+from .._render import report_tables
 from ._options import (
     check_measures,
     cutoffs_option,
@@ -94,10 +94,10 @@ def pipeline_command(  # click passes every option by keyword
     are the texts (title and text) of its first --contexts docs in RUN, from DATASET's
     corpus. A query of RUN without an answer is unanswered.
     """
-    from ..evaluate.pipeline import evaluate_pipeline
-    from ..evaluate.rag import DEFAULT_RAG_METRICS
-    from ..formats.answers import read_answers, read_references
-    from ..formats.files import read_dataset
+    from .._evaluate.pipeline import evaluate_pipeline
+    from .._evaluate.rag import DEFAULT_RAG_METRICS
+    from .._formats.answers import read_answers, read_references
+    from .._formats.files import read_dataset
 
     check_measures(split_measures(metrics), k_values or DEFAULT_K_VALUES)  # names -m
     source = dataset_argument(dataset)

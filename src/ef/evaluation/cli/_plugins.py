@@ -13,7 +13,7 @@ __all__ = ["plugins_command"]
 @output_option("rows")
 def plugins_command(output: str) -> None:
     """List the loaded plugins: distribution, version and what each provides."""
-    from ..plugin_engine.registry import get_registry
+    from .._plugin_engine.registry import get_registry
 
     infos = get_registry().plugins
     if output == "json":

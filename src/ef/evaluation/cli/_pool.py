@@ -70,7 +70,7 @@ def pool_command(  # click passes every option by keyword
     one in for each line, then merge it into the old qrels (merge_qrels) and score again.
     The table says how many docs each RUN contributed, and how many no other RUN did.
     """
-    from ..evaluate.pooling import pool
+    from .._evaluate.pooling import pool
 
     with input_warnings() as caught:
         pooled = pool(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import attrs
 import click
 
-from ..engine.measures import DEFAULT_K_VALUES
-from ..render import report_tables
+from .._engine.measures import DEFAULT_K_VALUES
+from .._render import report_tables
 from ._options import cutoffs_option, dataset_argument, split_measures
 from ._render import emit_json, emit_table, output_option
 
@@ -52,7 +52,7 @@ def rag_command(  # click passes every option by keyword
     ids.<measure> scores the retrieved_context_ids against the reference_context_ids; plugins
     add more (ef-eval metrics lists them).
     """
-    from ..evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
+    from .._evaluate.rag import DEFAULT_RAG_METRICS, evaluate_rag
 
     path = dataset_argument(samples, "rag_samples.jsonl")
     chosen = split_measures(metrics) or DEFAULT_RAG_METRICS

@@ -1,6 +1,6 @@
 """Printing rows of cells as a terminal table, Markdown, LaTeX, CSV or JSON.
 
-The formats themselves live in :mod:`ef.evaluation.render`, shared with the reports'
+The formats themselves live in :mod:`ef.evaluation._render`, shared with the reports'
 ``to_markdown()``, ``to_latex()``, ... methods; this module only prints.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 import click
 
-from ..render import (
+from .._render import (
     REPORT_OUTPUTS,
     Table,
     column_widths,
@@ -27,7 +27,7 @@ from ..render import (
 )
 
 if TYPE_CHECKING:
-    from ..reports import RetrievalEvalReport
+    from .._reports import RetrievalEvalReport
 
 __all__ = [
     "emit_json",
@@ -44,7 +44,7 @@ _Command = TypeVar("_Command", bound=Callable[..., Any])
 
 def output_option(kind: str) -> Callable[[_Command], _Command]:
     """``-o/--output``, whose choices are the outputs of ``kind`` of report
-    (:data:`~ef.evaluation.render.REPORT_OUTPUTS`), ``table`` by default."""
+    (:data:`~ef.evaluation._render.REPORT_OUTPUTS`), ``table`` by default."""
     choice = click.Choice(REPORT_OUTPUTS[kind])
     return click.option("-o", "--output", type=choice, default="table", show_default=True)
 
@@ -113,7 +113,7 @@ def emit_rows(
 
 def emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name: str) -> None:
     """A retrieval report as ``output``, titled by ``name`` (the run, or the dataset)."""
-    from ..reports.retrieval import tie_note
+    from .._reports.retrieval import tie_note
 
     title = str(report).splitlines()[0].replace("Retrieval evaluation", name)
     if output in ("csv", "trec"):  # plain data on stdout; what the tables' notes say, here
@@ -174,7 +174,7 @@ def _trec_value(name: str, value: float) -> float | int:
 
 
 def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
-    from ..presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
+    from .._presentation.trec_names import SUMMARY_ONLY, trec_eval_line, trec_eval_name
 
     names = {key: trec_eval_name(key) for key in report.metrics}
     lines = []

@@ -85,13 +85,13 @@ def retrieve_command(  # click passes every option by keyword
     The numbers are those of ef-eval evaluate on the run that --out writes: each query's
     ranking is scored in the retriever's order.
     """
-    from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
-    from ..engine.retrieve import retrieve as run_retriever
-    from ..engine.scoring import resolve_measures
-    from ..evaluate.run import evaluate_retrieved
-    from ..formats.files import read_dataset, write_run
-    from ..plugin_engine.registry import get_registry
-    from ..retrievers._load import retriever_factory
+    from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
+    from .._engine.retrieve import retrieve as run_retriever
+    from .._engine.scoring import resolve_measures
+    from .._evaluate.run import evaluate_retrieved
+    from .._formats.files import read_dataset, write_run
+    from .._plugin_engine.registry import get_registry
+    from .._retrievers._load import retriever_factory
 
     # Every name is checked before the corpus is read and indexed.
     chosen = split_measures(metrics) or DEFAULT_METRICS

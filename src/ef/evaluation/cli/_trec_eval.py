@@ -108,7 +108,7 @@ def _count(text: str | None, flag: str, notes: list[str], *, lowest: int) -> int
     it is ``LONG_MAX`` (``-M 99999999999999999999999`` is no limit), with a note on stderr.
     What atol would read as something else (``5x``, ``1_000``, ``abc``) is refused.
     """
-    from ..engine.trec_eval import c_long
+    from .._engine.trec_eval import c_long
 
     if text is None:
         return None
@@ -125,7 +125,7 @@ def _count(text: str | None, flag: str, notes: list[str], *, lowest: int) -> int
 
 def _help_text(measures: Sequence[str], compat: str) -> str:
     """The help, and each measure's description (its metric's formula) for ``-m``."""
-    from ..engine.trec_eval import Options, columns
+    from .._engine.trec_eval import Options, columns
 
     text = _HELP
     if not measures:
@@ -208,7 +208,7 @@ def trec_eval_command(
     compat: str,
 ) -> None:
     """Print trec_eval's output for QRELS and RUN."""
-    from ..engine.trec_eval import Options
+    from .._engine.trec_eval import Options
     from ..errors import EvaluationError
     from ._options import echo_warnings, input_warnings
 
@@ -246,7 +246,7 @@ def trec_eval_command(
             result = _evaluate(files[0], files[1], measures, opts, zscores)
     except (EvaluationError, ValueError, OSError) as exc:
         raise TrecEvalError(" ".join(str(exc).split())) from exc
-    from ..presentation.trec_names import trec_eval_lines
+    from .._presentation.trec_names import trec_eval_lines
 
     # What trec_eval reads otherwise is a note; input that is probably not what was meant
     # (an InputWarning: a run listed by rising score, a '#' line shaped as data) a warning
@@ -258,7 +258,7 @@ def trec_eval_command(
 
 
 def _evaluate(qrels: str, run: str, measures: Sequence[str], opts: Any, zscores: str | None) -> Any:
-    from ..evaluate.trec_eval import trec_eval_files
+    from .._evaluate.trec_eval import trec_eval_files
 
     return trec_eval_files(qrels, run, measures, opts, zscores=zscores)
 

@@ -2,7 +2,7 @@
 
 Each module takes the arguments of one tool, in its order (qrels first), with its measure
 names, and gives back its result shapes and its numbers, through the compatibility profiles
-(:mod:`ef.evaluation.engine.profiles`) where that tool's numbers differ from trec_eval's:
+(:mod:`ef.evaluation._engine.profiles`) where that tool's numbers differ from trec_eval's:
 
 * :mod:`ef.evaluation.compat.pytrec_eval`: ``RelevanceEvaluator(qrels, measures).evaluate(run)``;
 * :mod:`ef.evaluation.compat.beir`: ``EvaluateRetrieval.evaluate`` and ``evaluate_custom``;

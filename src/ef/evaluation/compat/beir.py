@@ -31,12 +31,12 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from .._evaluate.inputs import check_qrels
+from .._evaluate.run import evaluate_run
 from ..errors import InputWarning
-from ..evaluate.inputs import check_qrels
-from ..evaluate.run import evaluate_run
 
 if TYPE_CHECKING:
-    from ..plugin_engine.registry import Registry
+    from .._plugin_engine.registry import Registry
     from ..types import Qrels, Run
 
 __all__ = ["EvaluateRetrieval"]

@@ -31,15 +31,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
-from ..engine.measures import format_value, literal_params
-from ..engine.measures import parse_measure as parse_ef_measure
+from .._engine.measures import format_value, literal_params
+from .._engine.measures import parse_measure as parse_ef_measure
+from .._evaluate.run import empty_run_report, evaluate_run
+from .._formats.frames import is_table, qrels_of_table, run_of_table
 from ..errors import InputWarning
-from ..evaluate.run import empty_run_report, evaluate_run
-from ..formats.frames import is_table, qrels_of_table, run_of_table
 
 if TYPE_CHECKING:
-    from ..plugin_engine.registry import Registry
-    from ..reports import RetrievalEvalReport
+    from .._plugin_engine.registry import Registry
+    from .._reports import RetrievalEvalReport
 
 __all__ = [
     "AP",
@@ -189,7 +189,7 @@ _RUN_FIELDS = ("query_id", "doc_id", "score")
 
 def _records(items: Iterable[Any], fields: tuple[str, str, str], what: str) -> dict[str, list[Any]]:
     """The columns of an iterable of namedtuples (``Qrel``, ``ScoredDoc``, or any tuple with
-    those fields), for :mod:`ef.evaluation.formats.frames` to check."""
+    those fields), for :mod:`ef.evaluation._formats.frames` to check."""
     columns: dict[str, list[Any]] = {name: [] for name in fields}
     kind = "Qrel" if what == "qrels" else "ScoredDoc"
     for row, item in enumerate(items):

@@ -33,15 +33,15 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..engine.measures import TREC_EVAL_SETS, parse_trec_eval_measure, trec_eval_printed
+from .._engine.measures import TREC_EVAL_SETS, parse_trec_eval_measure, trec_eval_printed
+from .._evaluate.inputs import check_qrels
+from .._evaluate.run import evaluate_run
 from ..errors import InputWarning, UnknownNameError
-from ..evaluate.inputs import check_qrels
-from ..evaluate.run import evaluate_run
 from ..interfaces import MIN_GEO_MEAN
 
 if TYPE_CHECKING:
-    from ..engine.measures import Measure
-    from ..plugin_engine.registry import Registry
+    from .._engine.measures import Measure
+    from .._plugin_engine.registry import Registry
     from ..types import Qrels, Run
 
 __all__ = ["RelevanceEvaluator", "supported_measures", "supported_nicknames"]
@@ -56,7 +56,7 @@ supported_measures: frozenset[str]  # trec_eval's names ef-evaluation implements
 
 
 def _supported_measures(registry: Registry | None = None) -> frozenset[str]:
-    from ..plugin_engine.registry import registry_or_default
+    from .._plugin_engine.registry import registry_or_default
 
     metrics = registry_or_default(registry).retrieval_metrics.values()
     names = {s.name for m in metrics for s in m.synonyms if s.syntax == "trec_eval"}

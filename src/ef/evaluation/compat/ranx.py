@@ -7,7 +7,7 @@ query's values (a numpy array, queries in ranx's order: sorted by id). The numbe
 ranx's, through ``profile="ranx"``, tied docs included: ranx's quicksort leaves them in an
 order that depends on the call, and the call here gets the order ranx gives it (a plain dict
 is sorted one way, a ``Run`` another, and ``make_comparable=True`` sorts a ``Run`` once more:
-:mod:`ef.evaluation.runs.ranx_order`). As in ranx, qrels and a run whose query sets differ
+:mod:`ef.evaluation._runs.ranx_order`). As in ranx, qrels and a run whose query sets differ
 are refused unless ``make_comparable=True``.
 
 >>> from ef.evaluation.compat.ranx import Qrels, Run, evaluate
@@ -43,22 +43,22 @@ from collections.abc import KeysView, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine.id_forms import shown_ids
-from ..engine.syntax.ranx import parse_ranx_measure
+from .._engine.id_forms import shown_ids
+from .._engine.syntax.ranx import parse_ranx_measure
+from .._evaluate.inputs import check_qrels
+from .._evaluate.run import empty_run_report, evaluate_run
+from .._evaluate.swapped import check_not_swapped
+from .._formats._io import load_json
+from .._formats.files import read_qrels, read_run
+from .._formats.frames import qrels_of_table, run_of_table
+from .._formats.parquet import read_parquet_table
+from .._runs.ranx_order import ranx_dict_order, ranx_order
 from ..errors import DatasetFormatError, InputWarning
-from ..evaluate.inputs import check_qrels
-from ..evaluate.run import empty_run_report, evaluate_run
-from ..evaluate.swapped import check_not_swapped
-from ..formats._io import load_json
-from ..formats.files import read_qrels, read_run
-from ..formats.frames import qrels_of_table, run_of_table
-from ..formats.parquet import read_parquet_table
-from ..runs.ranx_order import ranx_dict_order, ranx_order
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from ..plugin_engine.registry import Registry
+    from .._plugin_engine.registry import Registry
 
 __all__ = ["Qrels", "Run", "evaluate"]
 
@@ -258,7 +258,7 @@ class Run(_Judged):
         if _kind(path, kind) == "json":
             return Run(_json(path), name)
         if name is None:
-            from ..formats._records import run_tags
+            from .._formats._records import run_tags
 
             tags = run_tags(Path(path))
             name = tags[0] if tags else None
@@ -321,9 +321,9 @@ def _ranked_as_ranx(
     make_comparable: bool,
 ) -> dict[str, list[str]]:
     """The run ranked as ranx ranks it in this call: tied docs move with how it was called
-    (:mod:`ef.evaluation.runs.ranx_order`). A ``Run`` is sorted once, and once more by
+    (:mod:`ef.evaluation._runs.ranx_order`). A ``Run`` is sorted once, and once more by
     ``make_comparable`` when the qrels are a ``Qrels`` too; a plain dict the other way."""
-    from ..runs.table import RunTable  # numpy, only once something is scored
+    from .._runs.table import RunTable  # numpy, only once something is scored
 
     table = RunTable.from_dict(answered)  # a NaN or a non-number score is refused here
     check_not_swapped(table, judged, stacklevel=4)  # at evaluate's caller

@@ -1,82 +1,10 @@
-"""The names of :mod:`ef.evaluation.engine.syntax`, where measure strings are read, one module
-per tool's vocabulary; kept so that ``from ef.evaluation.engine.measures import ...`` works.
+"""Deprecated: ``ef.evaluation.engine.measures`` is internal now; kept for one release.
 
-ranx's names load on first use, as they do from the package.
-
->>> [m.key for m in parse_measure("P.5,10")]
-['precision@5', 'precision@10']
+Import its public names from :mod:`ef.evaluation`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from .._deprecated import moved
 
-from .syntax import describe_syntaxes, parse_measure, parse_measures, resolve_key
-from .syntax.ours import (
-    AVERAGING,
-    DEFAULT_K_VALUES,
-    DEFAULT_METRICS,
-    MAX_CUTOFF,
-    SPEC,
-    Measure,
-    Parameterised,
-    canonical_params,
-    check_k_values,
-    check_metric_names,
-    format_value,
-    literal_params,
-    param_problem,
-    params_text,
-    parse_cutoff,
-    split_key,
-)
-from .syntax.trec_eval import (
-    TREC_EVAL_CUTOFFS,
-    TREC_EVAL_SETS,
-    parse_trec_eval_measure,
-    trec_eval_differences,
-    trec_eval_printed,
-    trec_eval_set,
-)
-
-if TYPE_CHECKING:
-    from .syntax.ranx import RANX_NAMES, parse_ranx_measure
-
-__all__ = [
-    "AVERAGING",
-    "DEFAULT_K_VALUES",
-    "DEFAULT_METRICS",
-    "MAX_CUTOFF",
-    "RANX_NAMES",
-    "SPEC",
-    "TREC_EVAL_CUTOFFS",
-    "TREC_EVAL_SETS",
-    "Measure",
-    "Parameterised",
-    "canonical_params",
-    "check_k_values",
-    "check_metric_names",
-    "describe_syntaxes",
-    "format_value",
-    "literal_params",
-    "param_problem",
-    "params_text",
-    "parse_cutoff",
-    "parse_measure",
-    "parse_measures",
-    "parse_ranx_measure",
-    "parse_trec_eval_measure",
-    "resolve_key",
-    "split_key",
-    "trec_eval_differences",
-    "trec_eval_printed",
-    "trec_eval_set",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("RANX_NAMES", "parse_ranx_measure"):
-        from .syntax import ranx
-
-        return getattr(ranx, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved(__name__, "ef.evaluation._engine.measures")

@@ -1,0 +1,10 @@
+"""Deprecated: ``ef.evaluation.presentation`` is internal now; kept for one release.
+
+Import its public names from :mod:`ef.evaluation`.
+"""
+
+from __future__ import annotations
+
+from .._deprecated import moved
+
+__getattr__ = moved(__name__, "ef.evaluation._presentation", warn_now=False)

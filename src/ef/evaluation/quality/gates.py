@@ -15,7 +15,7 @@ from typing import Any, Literal, NoReturn
 
 import attrs
 
-from ..reports import ComparisonReport, RagEvalReport, RetrievalEvalReport
+from .._reports import ComparisonReport, RagEvalReport, RetrievalEvalReport
 from .saved import load_report, save_report
 from .thresholds import parse_threshold
 
@@ -101,7 +101,7 @@ def resolve_metric(report: Scored, key: str) -> str:
     if key in report.metrics:
         return key
     if isinstance(report, RetrievalEvalReport):
-        from ..engine.measures import parse_measure
+        from .._engine.measures import parse_measure
 
         try:
             keys = [m.key for m in parse_measure(key, k_values=report.k_values)]
@@ -380,7 +380,7 @@ class QualityGates:
                 compared.
         """
         __tracebackhide__ = True
-        from ..evaluate.compare import compare
+        from .._evaluate.compare import compare
 
         report = _check_report(report, "not_worse")
         names = [metric] if isinstance(metric, str) else list(metric)

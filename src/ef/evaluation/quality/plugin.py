@@ -133,7 +133,7 @@ class _Recorder:
 
 
 def _write_atomically(path: Path, document: dict[str, Any]) -> None:
-    from ..formats._io import atomic_binary_writer  # as every writer: see save_report
+    from .._formats._io import atomic_binary_writer  # as every writer: see save_report
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_binary_writer(path) as out:

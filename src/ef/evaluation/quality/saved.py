@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .._formats._io import atomic_binary_writer, load_json
+from .._reports import ComparisonReport, PipelineEvalReport, RagEvalReport, RetrievalEvalReport
 from ..errors import DatasetFormatError
-from ..formats._io import atomic_binary_writer, load_json
-from ..reports import ComparisonReport, PipelineEvalReport, RagEvalReport, RetrievalEvalReport
 
 __all__ = ["FORMAT", "Report", "load_report", "save_report"]
 

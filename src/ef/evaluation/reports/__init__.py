@@ -1,26 +1,10 @@
-"""Reports: the frozen outcomes of an evaluation, with a dict form and their own tables.
+"""Deprecated: ``ef.evaluation.reports`` is internal now; kept for one release.
 
-Each report gives its tables (``report.tables()``), which :mod:`ef.evaluation.render` turns
-into text, Markdown, LaTeX, CSV, HTML or rich output; ``str()`` is the plain-text table.
+Import its public names from :mod:`ef.evaluation`.
 """
 
 from __future__ import annotations
 
-from ..engine.ties import TieDiagnostic
-from .comparison import ComparisonReport, PairComparison
-from .fusion import FusionOptimization
-from .pipeline import PipelineEvalReport
-from .pool import Pool
-from .rag import RagEvalReport
-from .retrieval import RetrievalEvalReport
+from .._deprecated import moved
 
-__all__ = [
-    "ComparisonReport",
-    "FusionOptimization",
-    "PairComparison",
-    "PipelineEvalReport",
-    "Pool",
-    "RagEvalReport",
-    "RetrievalEvalReport",
-    "TieDiagnostic",
-]
+__getattr__ = moved(__name__, "ef.evaluation._reports", warn_now=False)

@@ -1,52 +1,10 @@
-"""Rendered: the output methods every report shares, through its own tables."""
+"""Deprecated: ``ef.evaluation.reports.rendered`` is internal now; kept for one release.
+
+Import its public names from :mod:`ef.evaluation`.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from .._deprecated import moved
 
-from ..render import render, rich_renderable
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-    from ..render import Table
-
-__all__ = ["Rendered"]
-
-
-class Rendered:
-    """``to_markdown()``, ``to_latex()``, ``to_csv()``, ``to_json()``, notebook HTML and rich
-    output, for a report that gives ``tables()``, ``csv_table()`` and ``to_dict()``; each
-    formats those tables with ``ef.evaluation.render``."""
-
-    __slots__ = ()
-
-    def tables(self, *, details: bool = False) -> list[Table]:
-        raise NotImplementedError
-
-    def to_markdown(self, *, details: bool = False) -> str:
-        """The report as Markdown tables (GitHub flavour); see ``render()``."""
-        return render(self, "markdown", details=details)  # type: ignore[arg-type]
-
-    def to_latex(self) -> str:
-        """The report's main table as a LaTeX ``tabular`` with booktabs rules (needs
-        ``\\usepackage{booktabs}``); see ``render()``."""
-        return render(self, "latex")  # type: ignore[arg-type]
-
-    def to_csv(self, *, details: bool = False) -> str:
-        """The report as CSV; see ``render()``."""
-        return render(self, "csv", details=details)  # type: ignore[arg-type]
-
-    def to_json(self) -> str:
-        """``to_dict()`` as indented JSON; NaN becomes ``null``."""
-        return render(self, "json")  # type: ignore[arg-type]
-
-    def _repr_html_(self) -> str:
-        # Jupyter shows this; plain HTML, no pandas needed.
-        return render(self, "html")  # type: ignore[arg-type]
-
-    def __rich__(self) -> RenderableType:
-        # rich.print(report) and the console show the tables, best values bold.
-        from rich.console import Group
-
-        return Group(*(rich_renderable(table) for table in self.tables()))
+__getattr__ = moved(__name__, "ef.evaluation._reports.rendered")

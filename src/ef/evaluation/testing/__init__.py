@@ -23,7 +23,7 @@ from .dists import make_dist
 from .registries import registry_with
 
 if TYPE_CHECKING:
-    from ..hits import JudgedHits
+    from .._hits import JudgedHits
 
 __all__ = ["JudgedHits", "check_retrieval_metric", "make_dist", "registry_with"]
 
@@ -31,7 +31,7 @@ __all__ = ["JudgedHits", "check_retrieval_metric", "make_dist", "registry_with"]
 def __getattr__(name: str) -> object:
     # JudgedHits needs numpy; importing this package must not (PEP 562).
     if name == "JudgedHits":
-        from ..hits import JudgedHits
+        from .._hits import JudgedHits
 
         return JudgedHits
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

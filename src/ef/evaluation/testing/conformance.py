@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._runs.order import scored_order
 from ..interfaces import (
     _PARAM_NAME,
     _RESERVED_PARAMS,
@@ -33,10 +34,9 @@ from ..interfaces import (
     RetrievalMetric,
     is_score,
 )
-from ..runs.order import scored_order
 
 if TYPE_CHECKING:
-    from ..hits import JudgedHits
+    from .._hits import JudgedHits
 
 __all__ = ["check_retrieval_metric"]
 
@@ -252,7 +252,7 @@ class _Checker:
         truth = [self.func(r, q, k) for r, q in zip(rankings, judgements, strict=True)]
         if self.metric.batch is None and self.metric.expected is None:
             return
-        from ..hits import JudgedHits
+        from .._hits import JudgedHits
 
         if self.metric.batch is not None:
             hits = JudgedHits.from_rankings(rankings, judgements)
@@ -315,7 +315,7 @@ def _tied_hits(queries: list[Query]) -> JudgedHits:
     """The hits of each query's trec_eval ranking, with its tie groups (above, tied)."""
     import attrs
 
-    from ..hits import JudgedHits
+    from .._hits import JudgedHits
 
     rankings = [_ranked(scores) for scores, _ in queries]
     hits = JudgedHits.from_rankings(rankings, [qrels for _, qrels in queries])

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from .._plugin_engine.registry import Registry
 from ..interfaces import RagMetric, RetrievalMetric
-from ..plugin_engine.registry import Registry
 
 __all__ = ["registry_with"]
 

@@ -30,7 +30,7 @@ rest of trec_eval's ``all_trec``: ``iprec_at_recall``, ``iprec_avg`` (11pt_avg),
 ``rprec_mult``, ``utility``, ``binary_gain`` (binG), ``normalized_gain`` (G), ``ndcg_rel``,
 ``rndcg`` and ``set_map``.
 Each holds the metric's readable per-query reference function (``ndcg_at_k``), its numpy
-batch form over :class:`~ef.evaluation.hits.JudgedHits` (``ndcg_batch``), its exact
+batch form over :class:`~ef.evaluation._hits.JudgedHits` (``ndcg_batch``), its exact
 tie-averaged form where it has a closed one (``ndcg_expected``; for the others,
 ``tie_policy="expected"`` averages the batch form over the distinct orders of the ties,
 :mod:`~ef.evaluation.metrics.retrieval.orders`), its parameters and its

@@ -26,7 +26,7 @@ from .reference import (
 )
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "GM_MAP",
@@ -103,7 +103,7 @@ def average_precision_batch(
     """AP@k of every query: precision at each relevant hit in the top ``k``, over all relevant."""
     import numpy as np
 
-    from ...hits import position_in_query
+    from ..._hits import position_in_query
     from .kernels import prepared, relevant_counts, relevant_in_top, safe_divide
 
     hits = prepared(hits, judged_only)
@@ -125,7 +125,7 @@ def average_precision_expected(
     the groups holding a relevant doc).
 
     >>> import attrs
-    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation._hits import JudgedHits
     >>> hits = JudgedHits.from_rankings([["d1", "d2", "x"]], [{"d1": 1, "d2": 1}])
     >>> hits = attrs.evolve(hits, above=[0, 0], tied=[3, 3])
     >>> # d1 and d2 take ranks {1, 2}, {1, 3} or {2, 3}: AP 1, 5/6 or 7/12, so 29/36 on average

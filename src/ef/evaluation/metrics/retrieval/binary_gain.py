@@ -19,7 +19,7 @@ from .params import BINARY, CITE_TREC, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = ["BINARY_GAIN", "binary_gain", "binary_gain_batch"]
 
@@ -56,7 +56,7 @@ def binary_gain_batch(
     """binG@k of every query."""
     import numpy as np
 
-    from ...hits import position_in_query
+    from ..._hits import position_in_query
     from .kernels import log2_of, prepared, relevant_counts, relevant_in_top, safe_divide
 
     hits = prepared(hits, judged_only)

@@ -21,7 +21,7 @@ from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, Ints, JudgedHits
+    from ..._hits import Floats, Ints, JudgedHits
 
 __all__ = [
     "BPREF",

@@ -20,7 +20,7 @@ from .params import BINARY, CITE_TREC, IRM, JUDGED_ONLY, REL, TREC, check_argume
 from .reference import check_cutoff, check_query, relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "NUM_NONREL_JUDGED_RET",

@@ -39,7 +39,7 @@ from .params import JUDGED_ONLY, check_arguments, positive
 from .reference import check_query, first_docs, refuse_bad_grades
 
 if TYPE_CHECKING:
-    from ...hits import Floats, Ints, JudgedHits
+    from ..._hits import Floats, Ints, JudgedHits
 
 __all__ = [
     "DCG",
@@ -153,7 +153,7 @@ def dcg_batch(
     """DCG@k of every query: each gain in the top ``k`` over ``log2(rank + 1)``, summed
     (:func:`dcg_at_k`'s gains), with no ideal to divide by.
 
-    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation._hits import JudgedHits
     >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"], ["x"]], [{"d1": 2, "d2": 1}, {}])
     >>> dcg_batch(hits, 3).tolist(), dcg_batch(hits, 3, dcg="exp-log2").tolist()
     ([2.5, 0.0], [3.5, 0.0])
@@ -204,7 +204,7 @@ def dcg_expected(
     ranks of the groups holding a gain).
 
     >>> import attrs
-    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation._hits import JudgedHits
     >>> hits = JudgedHits.from_rankings([["x", "d1"]], [{"d1": 2}])
     >>> dcg_expected(attrs.evolve(hits, above=[0], tied=[2]), 2).tolist()  # 2 (1 + 1/log2 3) / 2
     [1.6309297535714575]

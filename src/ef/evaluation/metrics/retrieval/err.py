@@ -16,7 +16,7 @@ from .params import IRM, JUDGED_ONLY, check_arguments
 from .reference import top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, Ints, JudgedHits
+    from ..._hits import Floats, Ints, JudgedHits
 
 __all__ = [
     "ERR",
@@ -66,7 +66,7 @@ def err_batch(
     """
     import numpy as np
 
-    from ...hits import position_in_query
+    from ..._hits import position_in_query
     from .kernels import in_top, prepared
 
     hits = prepared(hits, judged_only)
@@ -145,7 +145,7 @@ def err_expected(
     doc."""
     import numpy as np
 
-    from ...hits import position_in_query
+    from ..._hits import position_in_query
     from .kernels import TieGroups, prepared, untied
 
     hits = prepared(hits, judged_only)

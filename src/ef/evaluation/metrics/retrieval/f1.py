@@ -17,7 +17,7 @@ from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "F1",

@@ -15,7 +15,7 @@ from .params import TREC
 from .reference import top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "HOLE",

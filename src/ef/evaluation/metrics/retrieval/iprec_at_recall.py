@@ -23,7 +23,7 @@ from .params import BINARY, REL, TREC, check_arguments
 from .reference import C_NAN, is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, Ints, JudgedHits
+    from ..._hits import Floats, Ints, JudgedHits
 
 __all__ = [
     "IPREC_AT_RECALL",
@@ -152,7 +152,7 @@ def iprec_at_recall_batch(
     ``c``-th one down, a suffix maximum per query."""
     import numpy as np
 
-    from ...hits import position_in_query
+    from ..._hits import position_in_query
     from .kernels import cut, per_query, prepared, relevant_counts, relevant_in_top
 
     hits = cut(prepared(hits, judged_only), k)

@@ -21,7 +21,7 @@ from .params import BINARY, REL, TREC, check_arguments
 from .reference import C_NAN, is_relevant_grade, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = ["IPREC_AVG", "iprec_avg", "iprec_avg_batch", "recall_levels"]
 

@@ -16,7 +16,7 @@ from .params import IRM
 from .reference import top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "JUDGED",

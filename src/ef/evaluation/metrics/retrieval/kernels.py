@@ -2,7 +2,7 @@
 
 Batch forms: every query at once, with numpy. The per-query reference functions are the
 readable reference; the batch forms compute the same numbers for a whole run (a property test
-holds them equal to 1e-12). They work on :class:`~ef.evaluation.hits.JudgedHits`: only the
+holds them equal to 1e-12). They work on :class:`~ef.evaluation._hits.JudgedHits`: only the
 judged docs of each ranking, with their rank and grade, plus each query's judgements and the
 number of docs it retrieved. Every built-in metric is a function of those alone, and a run of
 1,000 docs per query has only one or two judged docs per query, so scoring costs a few array
@@ -22,9 +22,9 @@ Information Retrieval Performance Measures Efficiently in the Presence of Tied S
 2008). The ``*_expected`` functions compute that mean exactly, without sampling or
 enumerating orders.
 
-Each takes the :class:`~ef.evaluation.hits.JudgedHits` of a run and the keyword parameters
+Each takes the :class:`~ef.evaluation._hits.JudgedHits` of a run and the keyword parameters
 of the matching ``*_batch`` function, and returns one value per query. Tie groups come from
-``hits.tie_above()`` and ``hits.tie_size()`` (``rank`` is ignored): a group that ``above``
+``_hits.tie_above()`` and ``_hits.tie_size()`` (``rank`` is ignored): a group that ``above``
 docs outscore and that holds ``tied`` docs spans the ranks ``above + 1`` to ``above +
 tied``, and in a uniformly random order each of its docs is equally likely at each of those
 ranks. Without ties every function returns the ``*_batch`` value itself.
@@ -33,7 +33,7 @@ A constant scorer over four docs, one of them relevant: the relevant doc is at r
 or 4 with chance 1/4 each.
 
 >>> import attrs
->>> from ef.evaluation.hits import JudgedHits
+>>> from ef.evaluation._hits import JudgedHits
 >>> from ef.evaluation.metrics.retrieval.precision import precision_expected
 >>> from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_expected
 >>> from ef.evaluation.metrics.retrieval.success import success_expected
@@ -65,7 +65,7 @@ from collections.abc import Iterator
 import numpy as np
 import numpy.typing as npt
 
-from ...hits import Bools, Floats, Ints, JudgedHits
+from ..._hits import Bools, Floats, Ints, JudgedHits
 
 __all__ = [
     "CELLS",

@@ -21,7 +21,7 @@ from .params import IRM, JUDGED_ONLY, TREC, check_arguments, positive
 from .reference import check_cutoff, check_query, refuse_bad_grades
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "NDCG",
@@ -95,7 +95,7 @@ def _ideal_dcgs(
 ) -> Floats:
     import numpy as np
 
-    from ...hits import position_in_query
+    from ..._hits import position_in_query
 
     if gains or rel is not None:
         gain = _grade_gains(hits.judged, gains, dcg, rel)
@@ -148,7 +148,7 @@ def ndcg_expected(
     ideal DCG (which no order changes). O(hits + the ranks of the groups holding a gain).
 
     >>> import attrs
-    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation._hits import JudgedHits
     >>> hits = JudgedHits.from_rankings([["x", "d1"]], [{"d1": 1}])
     >>> ndcg_expected(attrs.evolve(hits, above=[0], tied=[2]), 2).tolist()  # (1 + 1/log2 3) / 2
     [0.8154648767857288]

@@ -23,7 +23,7 @@ from .params import CITE_TREC, JUDGED_ONLY, TREC, check_arguments
 from .reference import check_query, ideal_gains, top_docs, trec_gain
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "NORMALIZED_GAIN",

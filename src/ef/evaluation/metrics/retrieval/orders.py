@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...hits import Floats, Ints, JudgedHits
+    from ..._hits import Floats, Ints, JudgedHits
 
 __all__ = ["MAX_ORDERS", "averaged_over_orders", "expand", "mean_by_owner"]
 
@@ -92,7 +92,7 @@ def expand(
     query with more than :data:`MAX_ORDERS` of them is refused, named by ``query_ids`` (its
     index without them).
 
-    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation._hits import JudgedHits
     >>> from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
     >>> hits = JudgedHits.from_rankings([["a", "b", "c"]], [{"c": 1}])
     >>> tied = hits.__class__.build(1, [0], [3], [1.0], [{"c": 1}], n_retrieved=[3],
@@ -103,7 +103,7 @@ def expand(
     """
     import numpy as np  # only once something is scored
 
-    from ...hits import JudgedHits
+    from ..._hits import JudgedHits
 
     def refuse(query: int, orders: int, where: str) -> ValueError:
         name = repr(query_ids[query]) if query_ids is not None else f"index {query}"
@@ -167,7 +167,7 @@ def averaged_over_orders(
     """``batch``'s value of each query averaged over every distinct order of its tie groups
     (:func:`expand`), exactly summed; ``batch(hits)`` itself when nothing ties.
 
-    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation._hits import JudgedHits
     >>> from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
     >>> tied = JudgedHits.build(1, [0], [2], [1.0], [{"c": 1}], n_retrieved=[2],
     ...                         above=[0], tied=[2])  # x and c tie

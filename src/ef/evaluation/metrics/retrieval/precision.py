@@ -15,7 +15,7 @@ from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
 from .reference import check_query, first_docs, refuse_bad_grades, relevant_hits
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "PRECISION",
@@ -72,7 +72,7 @@ def precision_expected(
     its group's ranks within the top ``k``, ``clip((k - above) / tied, 0, 1)``. O(hits).
 
     >>> import attrs
-    >>> from ef.evaluation.hits import JudgedHits
+    >>> from ef.evaluation._hits import JudgedHits
     >>> hits = JudgedHits.from_rankings([["d1", "x", "y"]], [{"d1": 1}])
     >>> precision_expected(attrs.evolve(hits, above=[0], tied=[3]), 1).tolist()
     [0.3333333333333333]

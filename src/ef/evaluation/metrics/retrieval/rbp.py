@@ -21,7 +21,7 @@ from .params import IRM, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import is_relevant_grade, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "RBP",

@@ -21,7 +21,7 @@ from .reference import (
 )
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "RECALL",

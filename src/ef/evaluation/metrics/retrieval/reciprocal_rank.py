@@ -15,7 +15,7 @@ from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import check_query, first_docs, is_relevant_grade, refuse_bad_grades
 
 if TYPE_CHECKING:
-    from ...hits import Floats, Ints, JudgedHits
+    from ..._hits import Floats, Ints, JudgedHits
 
 __all__ = [
     "MRR",

@@ -24,7 +24,7 @@ from .params import CITE_TREC, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import C_NAN, check_query, ideal_gains, relevant_total, top_docs, trec_gain
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = ["RNDCG", "rndcg", "rndcg_batch"]
 

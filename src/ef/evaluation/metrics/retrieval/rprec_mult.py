@@ -18,7 +18,7 @@ from .params import BINARY, CITE_TREC, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, Ints, JudgedHits
+    from ..._hits import Floats, Ints, JudgedHits
 
 __all__ = ["RPREC_MULT", "rprec_mult", "rprec_mult_batch", "rprec_mult_expected"]
 

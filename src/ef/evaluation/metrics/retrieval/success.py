@@ -15,7 +15,7 @@ from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, top_docs
 
 if TYPE_CHECKING:
-    from ...hits import Floats, JudgedHits
+    from ..._hits import Floats, JudgedHits
 
 __all__ = [
     "SUCCESS",

@@ -1,0 +1,131 @@
+"""How a run's retrieved docs meet the judged docs of the queries it is scored on.
+
+A run whose doc ids are spelled otherwise than the qrels' (``cacm-1938`` against
+``CACM-1938``, ``0042`` against ``42``, the int ``42`` against the str ``"42"``) retrieves no
+judged doc: every query scores 0, and nothing else says so. :func:`doc_overlap` counts the
+scored queries that have a judged doc (of any grade, 0 included) anywhere in their ranking,
+and looks closer at the first few that have none: does one of their docs match a judged doc
+once both are normalised (:data:`FOLDS`)? What it keeps is small whatever the run's size,
+and the overlaps of the parts of a run (batches, shards, in the run's order) add up to the
+whole run's: :func:`~ef.evaluation._evaluate.doc_ids.check_doc_overlap` judges that.
+
+>>> from ef.evaluation._runs.ranked import RankedLists
+>>> run = RankedLists({"q1": ["cacm-1", "cacm-2"], "q2": ["CACM-3"]})
+>>> overlap = doc_overlap(run, {"q1": {"CACM-2": 1}, "q2": {"CACM-3": 0}}, ["q1", "q2"])
+>>> overlap.scored, overlap.met, overlap.looked[0].respelt
+(2, 1, ('cacm-2', 'CACM-2'))
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+if TYPE_CHECKING:
+    from .._runs.ranked import RankedRun
+    from ..types import Qrels
+
+__all__ = ["FOLDS", "LOOKED", "DocOverlap", "Look", "doc_overlap"]
+
+#: Scored queries without a judged doc looked at closer, per run (the first ones, in the
+#: run's order); of each, the first docs of its ranking and of its judgements are kept.
+LOOKED = 20
+_KEPT = 20
+
+
+def _no_leading_zeros(text: str) -> str:
+    return (text.lstrip("0") or "0") if text.isdigit() else text
+
+
+#: The normalisations under which two ids that differ are taken for one, by the name a
+#: message gives the difference (ids compare as text: an int is its digits).
+FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("whitespace", str.strip),
+    ("case", str.casefold),
+    ("leading zeros", _no_leading_zeros),
+)
+
+
+@attrs.frozen
+class Look:
+    """A scored query whose ranking holds no judged doc, looked at closer: its first docs,
+    its first judged docs and, if one of its docs is a judged doc spelled otherwise, that
+    pair ``(retrieved, judged)``."""
+
+    query_id: str
+    docs: tuple[object, ...]
+    judged: tuple[object, ...]
+    respelt: tuple[object, object] | None
+
+
+@attrs.frozen
+class DocOverlap:
+    """Of the ``scored`` queries of a run (those that qrels judge and the averaging scores),
+    how many have a judged doc anywhere in their ranking (``met``), and the first
+    :data:`LOOKED` of the others, looked at closer. ``a + b`` is the overlap of ``a``'s
+    queries followed by ``b``'s (a batch, a shard)."""
+
+    scored: int = 0
+    met: int = 0
+    looked: tuple[Look, ...] = ()
+
+    def __add__(self, other: DocOverlap) -> DocOverlap:
+        return DocOverlap(
+            self.scored + other.scored,
+            self.met + other.met,
+            (self.looked + other.looked)[:LOOKED],
+        )
+
+
+def _folded(text: str) -> str:
+    """``text`` under every one of :data:`FOLDS` at once, leading zeros of any id dropped:
+    two ids that one fold takes for one are one under this too (it is coarser than each)."""
+    return text.strip().casefold().lstrip("0")
+
+
+def _respelt(docs: Sequence[object], judged: Mapping[str, float]) -> tuple[object, object] | None:
+    """The first retrieved doc that is a judged one once both are normalised, with it: as
+    text first (an int against a str), then by each of :data:`FOLDS`."""
+    # One pass under all the folds at once first: where none matches (the common case, a
+    # query whose judged docs the run missed) no fold can, and a thousand docs are not
+    # folded four times over.
+    folded = {_folded(str(j)) for j in judged}
+    if folded.isdisjoint(_folded(str(doc)) for doc in docs):
+        return None
+    folds: list[Callable[[str], str]] = [str, *(fold for _, fold in FOLDS)]
+    for fold in folds:
+        wanted = {fold(str(j)): j for j in judged}
+        for doc in docs:
+            key = fold(str(doc))
+            if key in wanted:
+                return doc, wanted[key]
+    return None
+
+
+def doc_overlap(run: RankedRun, qrels: Qrels, query_ids: Sequence[str]) -> DocOverlap:
+    """The :class:`DocOverlap` of the scored queries ``query_ids`` (those the run lacks are
+    passed over: they are missing queries, not misspelt docs), taken in the run's order."""
+    scored = set(query_ids)
+    present = [q for q in run.query_ids if q in scored]
+    if not present:
+        return DocOverlap()
+    judgements = [qrels[q] for q in present]
+    hits = run.judged_hits(present, judgements, "input_order")  # any grade: 0 included
+    met = set(hits.query.tolist())
+    unmatched = (i for i in range(len(present)) if i not in met)
+    looked = []
+    for i in itertools.islice(unmatched, LOOKED):
+        query_id, judged = present[i], judgements[i]
+        docs = run.ranking(query_id, "input_order")
+        looked.append(
+            Look(
+                query_id,
+                tuple(docs[:_KEPT]),
+                tuple(itertools.islice(judged, _KEPT)),
+                _respelt(docs, judged),
+            )
+        )
+    return DocOverlap(len(present), len(met), tuple(looked))

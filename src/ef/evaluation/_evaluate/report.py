@@ -1,0 +1,46 @@
+"""The one place each report of an evaluation is built: a RetrievalEvalReport from an engine
+Evaluation, and a PipelineEvalReport from its two parts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._engine.scoring import Evaluation
+from .._reports import PipelineEvalReport, RagEvalReport, RetrievalEvalReport
+
+__all__ = ["pipeline_report", "retrieval_report"]
+
+
+def retrieval_report(evaluation: Evaluation) -> RetrievalEvalReport:
+    """The report of ``evaluation``; a ValueError with the reasons if no query was scored."""
+    if not evaluation.per_query:
+        reasons = sorted(set(evaluation.skipped.values())) or ["qrels is empty"]
+        raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
+    return RetrievalEvalReport(
+        metrics=evaluation.metrics,
+        per_query=evaluation.per_query,
+        n_queries=len(evaluation.per_query),
+        k_values=evaluation.k_values,
+        skipped=evaluation.skipped,
+        missing=evaluation.missing,
+        extra=evaluation.extra,
+        manifest=evaluation.manifest,
+        ties=evaluation.ties,
+    )
+
+
+def pipeline_report(
+    retrieval: RetrievalEvalReport | None,
+    rag: RagEvalReport,
+    samples: Sequence[Mapping[str, Any]],
+    *,
+    skipped: Mapping[str, str],
+    manifest: Mapping[str, Any],
+) -> PipelineEvalReport:
+    """The report of a pipeline run: the retrieval report of the rankings (None without
+    qrels), the RAG report of ``samples`` (one per query, in the same order), the queries
+    left out and why."""
+    return PipelineEvalReport(
+        retrieval=retrieval, rag=rag, samples=samples, skipped=skipped, manifest=manifest
+    )

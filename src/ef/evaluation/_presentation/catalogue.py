@@ -1,0 +1,263 @@
+"""The metric catalogue: every metric of a registry, its syntaxes and parameters.
+
+``ef-eval metrics`` lists it, and ``docs/metrics.md`` is generated from it (for the
+built-ins) with ``python -m ef.evaluation._presentation.catalogue docs/metrics.md``; a test
+keeps the page equal to what this module makes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._engine.measures import Measure, describe_syntaxes, format_value, parse_measure
+
+if TYPE_CHECKING:
+    from .._plugin_engine.registry import Registry
+    from ..interfaces import MetricParam, RetrievalMetric, Synonym
+
+__all__ = ["catalogue_entries", "catalogue_markdown"]
+
+_SYNTAX_TITLES = {"ours": "ours", "ir_measures": "ir_measures", "trec_eval": "trec_eval"}
+
+
+def _type_name(param: MetricParam) -> str:
+    return param.type.__name__
+
+
+def _param_entry(param: MetricParam) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": param.name,
+        "type": _type_name(param),
+        "default": None if param.default is None else format_value(param.default),
+        "description": param.description,
+    }
+    if param.choices:
+        entry["choices"] = [format_value(choice) for choice in param.choices]
+    return entry
+
+
+def _shadowed(metric: RetrievalMetric, synonym: Synonym, registry: Registry) -> str | None:
+    """The measure string to write for ``synonym`` where our syntax reads its name otherwise
+    (trec_eval's ``map`` is the whole ranking; our bare ``map`` is every cutoff)."""
+    if synonym.cutoff:
+        return None
+    intended = Measure(metric, None, _ordered(metric, dict(synonym.params)))
+    ours = parse_measure(synonym.name, registry=registry)
+    if ours == [intended]:
+        return None
+    return intended.key
+
+
+def _ordered(metric: RetrievalMetric, params: dict[str, Any]) -> list[tuple[str, Any]]:
+    return [
+        (p.name, params[p.name])
+        for p in metric.params
+        if p.name in params and params[p.name] != p.default
+    ]
+
+
+def _shadows(metric: RetrievalMetric, registry: Registry) -> dict[str, str]:
+    """``{other tool's name: what to write}`` where our syntax reads that name otherwise."""
+    shadows = {}
+    for synonym in metric.synonyms:
+        write = _shadowed(metric, synonym, registry)
+        if write is not None:
+            shadows[synonym.name] = write
+    return shadows
+
+
+def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
+    """One plain dict per metric, retrieval metrics first, each sorted by name.
+
+    >>> from ef.evaluation import Registry
+    >>> entry = catalogue_entries(Registry.load(autoload=False))[0]
+    >>> entry["name"], entry["syntaxes"]["trec_eval"], [p["name"] for p in entry["parameters"]]
+    ('binary_gain', ['binG'], ['rel', 'judged_only'])
+    """
+    entries: list[dict[str, Any]] = []
+    for name, metric in registry.retrieval_metrics.items():
+        entries.append(
+            {
+                "name": name,
+                "kind": metric.kind,
+                "plugin": registry.provider(name).name,
+                "description": metric.description,
+                "parameters": [_param_entry(p) for p in metric.params],
+                "syntaxes": {k: list(v) for k, v in describe_syntaxes(metric).items()},
+                "write_instead": _shadows(metric, registry),
+                "cutoff": metric.cutoff,
+                "aggregate": metric.aggregate,
+                "formula": metric.formula,
+                "citation": metric.citation,
+            }
+        )
+    for name, rag in registry.rag_metrics.items():
+        entries.append(
+            {
+                "name": name,
+                "kind": rag.kind,
+                "plugin": registry.provider(name).name,
+                "description": rag.description,
+                "parameters": [_param_entry(p) for p in rag.params],
+                "syntaxes": {"ours": [f"{name}@k", f"{name}@all"] if rag.cutoff else [name]},
+                "cutoff": rag.cutoff,
+                "formula": rag.formula,
+                "citation": rag.citation,
+            }
+        )
+    return entries
+
+
+def _code(text: str) -> str:
+    return f"`{text}`" if text else ""
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+_INTRO = """\
+# Metric catalogue
+
+<!-- Generated from the registry by
+     `python -m ef.evaluation._presentation.catalogue docs/metrics.md`.
+     Do not edit by hand: tests/test_catalogue.py compares this page with the generator. -->
+
+Every built-in metric, with its names in the three measure syntaxes that `metrics=` and
+`ef-eval evaluate -m` accept, its parameters, its definition and where it comes from.
+`ef-eval metrics` lists the same for every installed plugin too. The rules of the syntaxes
+and the definitions in full are in [](semantics.md).
+
+- **Ours:** `name@k` (one cutoff), `name` (every cutoff of `k_values`, or the whole ranking
+  for a metric without cutoffs), `name@all` (the whole ranking), with parameters
+  `name(param=value,...)@k`.
+- **ir_measures':** `nDCG@10`, `P(rel=2)@5`, `AP(judged_only=True)`; a name without `@k` is
+  the whole ranking, as in ir_measures.
+- **trec_eval's:** `P.5,10`, `ndcg_cut.10`, `recip_rank`, `ndcg.1=3,2=9`; a family with
+  cutoffs named alone (`P`) is every cutoff of `k_values`.
+
+Report keys are canonical: our name, the parameters that differ from their defaults, then
+`@k`, `@all` or nothing. `P(rel=2)@5`, `precision(rel=2)@5` and `precision(rel=2.0)@5` are all
+reported as `precision(rel=2)@5`. Where a name means one thing in our syntax and another in
+trec_eval's (`map`, `ndcg`, `rbp`), ours wins; the tables say what to write instead.
+"""
+
+
+def _param_table(parameters: list[dict[str, Any]]) -> list[str]:
+    lines = ["| parameter | type | default | meaning |", "|---|---|---|---|"]
+    for param in parameters:
+        default = _code(param["default"]) if param["default"] is not None else "unset"
+        meaning = param["description"]
+        if param.get("choices"):
+            meaning += " (one of " + ", ".join(_code(c) for c in param["choices"]) + ")"
+        lines.append(f"| `{param['name']}` | {param['type']} | {default} | {_cell(meaning)} |")
+    return [*lines, ""]
+
+
+def _rag_section(entries: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "## RAG metrics",
+        "",
+        "A RAG metric string is the name, with parameters in brackets as above: "
+        "`token_f1(normalize=squad)`; a metric of the top k retrieved contexts takes `@k` or "
+        "`@all`, and its bare name is every cutoff of `k_values`. `ids.` before a retrieval "
+        "measure string above (`ids.ndcg@10`, `ids.P.5,10`) is that metric over the samples' "
+        "`retrieved_context_ids` against their `reference_context_ids`. [](rag.md) defines "
+        "each metric.",
+        "",
+        "| metric | definition | parameters | plugin |",
+        "|---|---|---|---|",
+    ]
+    shared: dict[str, list[str]] = {}  # the metrics taking each list of parameters
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        names = ", ".join(_code(p["name"]) for p in entry["parameters"])
+        spelled = ", ".join(map(_code, entry["syntaxes"]["ours"]))
+        lines.append(
+            f"| {spelled} | {_cell(entry['description'])} | {names} | `{entry['plugin']}` |"
+        )
+        if entry["parameters"]:
+            same = repr(entry["parameters"])
+            shared.setdefault(same, []).append(entry["name"])
+            tables[same] = entry["parameters"]
+    lines.append("")
+    for same, metrics in shared.items():
+        lines += [f"Parameters of {', '.join(map(_code, metrics))}:", ""]
+        lines += _param_table(tables[same])
+    for entry in entries:
+        if entry.get("formula"):
+            source = f" ({entry['citation']})" if entry.get("citation") else ""
+            lines += [f"Definition of `{entry['name']}`: {_code(entry['formula'])}{source}.", ""]
+    return lines
+
+
+#: How a metric that is not averaged over queries is combined, by its ``aggregate``.
+_OVER_QUERIES = {
+    "sum": "summed, as trec_eval and ir_measures report it",
+    "geometric": ("the geometric mean, each value floored at 0.00001 first, as trec_eval's gm_map"),
+}
+
+
+def _spellings(syntax: str, spelled: list[str], instead: dict[str, str]) -> str:
+    """A metric's names in ``syntax``; a bare trec_eval name that means ours says what to
+    write instead."""
+    return ", ".join(
+        f"{_code(s)} (a bare {_code(s)} is ours: write {_code(instead[s])})"
+        if syntax == "trec_eval" and s in instead
+        else _code(s)
+        for s in spelled
+    )
+
+
+def _retrieval_section(entry: dict[str, Any]) -> list[str]:
+    lines = [f"### {entry['name']}", "", entry["description"], ""]
+    if entry["formula"]:
+        lines.append(f"- **Definition:** {_code(entry['formula'])}")
+    instead = entry["write_instead"]
+    for syntax, spelled in entry["syntaxes"].items():
+        lines.append(f"- **{_SYNTAX_TITLES[syntax]}:** {_spellings(syntax, spelled, instead)}")
+    if not entry["cutoff"]:
+        lines.append(
+            "- **Cutoff:** none by default; `@k` cuts the ranking at k (trec_eval's `-M k`)"
+        )
+    if entry["aggregate"] in _OVER_QUERIES:
+        lines.append(f"- **Over queries:** {_OVER_QUERIES[entry['aggregate']]}")
+    if entry["citation"]:
+        lines.append(f"- **Source:** {entry['citation']}")
+    lines.append(f"- **Plugin:** `{entry['plugin']}`")
+    lines.append("")
+    if entry["parameters"]:
+        lines += _param_table(entry["parameters"])
+    return lines
+
+
+def catalogue_markdown(registry: Registry) -> str:
+    """The catalogue page (Markdown, for Sphinx with MyST) of ``registry``'s metrics."""
+    entries = catalogue_entries(registry)
+    lines = [_INTRO, "## Retrieval metrics", ""]
+    for entry in entries:
+        if entry["kind"] == "retrieval":
+            lines += _retrieval_section(entry)
+    lines += _rag_section([entry for entry in entries if entry["kind"] == "rag"])
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m ef.evaluation._presentation.catalogue [PATH]``: write the built-ins' page
+    (stdout if no PATH)."""
+    from .._plugin_engine.registry import Registry
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    text = catalogue_markdown(Registry.load(autoload=False))
+    if args:
+        Path(args[0]).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - run by hand to regenerate the page
+    raise SystemExit(main())
