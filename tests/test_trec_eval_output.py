@@ -78,10 +78,10 @@ def test_only_the_measures_asked_for_are_computed(monkeypatch) -> None:
     computed: list[str] = []
     values = trec_eval._values
 
-    def spy(col, *args):
+    def spy(col, *args, **kwargs):
         if col.measure is not None:
             computed.append(col.name)
-        return values(col, *args)
+        return values(col, *args, **kwargs)
 
     monkeypatch.setattr(trec_eval, "_values", spy)
     run = RunTable.from_dict({"q1": {"d1": 2.0, "d2": 1.0}})

@@ -139,7 +139,7 @@ def score_all(
                 m, query_ids, judgements, hits, ranked, registry=registry
             )
         elif m.metric.batch is not None:
-            raw, values = _batch_values(m, query_ids, hits, registry)
+            raw, values = batch_values(m, query_ids, hits, registry)
         else:
             values = _per_query(m, ranked(), judgements, query_ids.__getitem__, registry)
         if not _plain_floats(raw, values):
@@ -173,10 +173,13 @@ def _values_of(raw: Any) -> list[Any]:
     return raw.tolist() if hasattr(raw, "tolist") else list(raw)
 
 
-def _batch_values(
+def batch_values(
     m: Measure, query_ids: Sequence[str], hits: JudgedHits, registry: Registry | None
 ) -> tuple[object, list[Any]]:
-    """A metric's batch form on every query at once: what it returned, and its values."""
+    """A metric's batch form on every query at once: what it returned, and its values.
+
+    The one place a metric's batch form is called, for every route: the scoring pipeline and
+    trec_eval's command (``trec_eval.trec_eval_result``) alike."""
     assert m.metric.batch is not None  # the caller's choice of this path
     # Around the whole batch: the fast path pays one try per metric, not per query.
     with plugin_call(registry, "metric", m.metric.name, "its batch form"):

@@ -721,9 +721,13 @@ def _values(
     bogus: npt.NDArray[np.bool_],
     scored: Sequence[str],
     zscores: Mapping[str, Mapping[str, tuple[float, float]]] | None,
+    *,
+    registry: Registry,
 ) -> Any:
     """One column's value for every scored query (None for runid and num_q)."""
     import numpy as np
+
+    from .scoring import batch_values
 
     if col.kind == "string":
         strings = _relstrings(hits, col.length)
@@ -732,9 +736,8 @@ def _values(
         return [("" if b else s) for s, b in zip(strings, bogus.tolist(), strict=True)]
     if col.measure is None:
         return None
-    m = col.measure
-    assert m.metric.batch is not None  # every metric of the table has one
-    vals = np.asarray(m.metric.batch(hits, m.k, **m.kwargs), dtype=np.float64)
+    raw, _ = batch_values(col.measure, scored, hits, registry)  # the engine's one call
+    vals = np.asarray(raw, dtype=np.float64)
     if col.cleared and bogus.any():
         vals = np.where(bogus, 0.0, vals)
     if col.summary == "geometric":  # trec_eval keeps the log per query
@@ -803,7 +806,7 @@ def trec_eval_result(
             f"{some} no docs left to score (-J or -M), {empty[0]!r} first; trec_eval prints "
             "-nan for their interpolated precision, and so does ef"
         )
-    values = [_values(col, hits, bogus, queries.scored, zscores) for col in cols]
+    values = [_values(col, hits, bogus, queries.scored, zscores, registry=registry) for col in cols]
     summary = [
         _summary(col, vals, opts, queries, runid) for col, vals in zip(cols, values, strict=True)
     ]
