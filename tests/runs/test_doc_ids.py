@@ -16,6 +16,7 @@ import pytest
 from ef.evaluation import InputWarning, RunTable, evaluate_run, evaluate_shards
 from ef.evaluation._engine.batched import merge_batches, score_batch
 from ef.evaluation._engine.doc_overlap import FOLDS, LOOKED, DocOverlap, _respelt, doc_overlap
+from ef.evaluation._engine.options import Scoring
 from ef.evaluation._engine.scoring import resolve_measures
 from ef.evaluation._formats.trec.stream import iter_trec_batches
 from ef.evaluation._plugin_engine.registry import registry_or_default
@@ -136,9 +137,7 @@ def test_batch_scores_carry_their_overlap_and_pickle() -> None:
     registry = registry_or_default(None)
     measures = resolve_measures(["mrr@10"], (10,), registry)
     batches = [RunTable.from_dict(dict(list(CASES["few meet"].items())[i::2])) for i in (0, 1)]
-    parts = [
-        score_batch(b, QRELS, measures, averaging="qrels", tie_policy="trec_eval") for b in batches
-    ]
+    parts = [score_batch(b, QRELS, measures, Scoring()) for b in batches]
     merged = pickle.loads(pickle.dumps(merge_batches(parts)))
     assert (merged.docs.scored, merged.docs.met) == (40, 12)
     assert merged.docs == parts[0].docs + parts[1].docs

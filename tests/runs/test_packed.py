@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import evaluate_run, evaluate_shards
 from ef.evaluation._engine.batched import BatchScores, combine_batches
+from ef.evaluation._engine.options import Scoring
 from ef.evaluation._engine.scoring import resolve_measures
 from ef.evaluation._runs import packed
 from ef.evaluation._runs.packed import PackedQrels, PackedStrings
@@ -83,9 +84,7 @@ def test_a_part_that_scores_a_query_it_does_not_hold_is_refused(builtin_registry
     )
     part = BatchScores(("q1",), {"q2": {"recall@2": 1.0}}, ties)
     with pytest.raises(ValueError, match="a part scores query 'q2', not one of its queries"):
-        combine_batches(
-            [part], {"q2": {"a": 1}}, measures, averaging="qrels", tie_policy="trec_eval"
-        )
+        combine_batches([part], {"q2": {"a": 1}}, measures, Scoring())
 
 
 @pytest.mark.parametrize("sharded", [True, False], ids=["sharded", "streamed"])

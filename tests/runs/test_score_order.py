@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import RunTable, evaluate_run, evaluate_shards
 from ef.evaluation._engine.batched import merge_batches, score_batch
+from ef.evaluation._engine.options import Scoring
 from ef.evaluation._engine.score_order import ScoreOrder, score_order
 from ef.evaluation._engine.scoring import resolve_measures
 from ef.evaluation._formats.trec.stream import iter_trec_batches
@@ -94,9 +95,7 @@ def test_the_counts_of_parts_add_up_to_the_whole_run_s(tmp_path) -> None:
     assert (whole.varied, whole.rising, whole.first) == (40, 36, ("q01", "q02", "q03"))
     measures = resolve_measures(["mrr@10"], (10,), registry_or_default(None))
     batches = [RunTable.read(p) for p in shards(tmp_path, MOSTLY, k=5)]
-    parts = [
-        score_batch(b, QRELS, measures, averaging="qrels", tie_policy="trec_eval") for b in batches
-    ]
+    parts = [score_batch(b, QRELS, measures, Scoring()) for b in batches]
     merged = merge_batches(parts).order
     assert (merged.varied, merged.rising, merged.as_ranks, merged.first) == (
         whole.varied, whole.rising, whole.as_ranks, whole.first

@@ -10,16 +10,16 @@ the batches give the whole run's report: the queries, skipped ones and tie lists
 order, the missing ones scored (or skipped) by the same rules.
 
 >>> from ef.evaluation import Registry
+>>> from ef.evaluation._engine.options import Scoring
 >>> from ef.evaluation._engine.scoring import resolve_measures
 >>> from ef.evaluation._runs.ranked import RankedLists
 >>> registry = Registry.load(autoload=False)
 >>> measures = resolve_measures(["recall@2"], (10,), registry)
 >>> qrels = {"q1": {"a": 1}, "q2": {"c": 1}, "q3": {"e": 1}}
 >>> batches = [RankedLists({"q1": ["a", "b"]}), RankedLists({"q2": ["d", "c"], "q9": ["x"]})]
->>> parts = scored_parts(batches, qrels, measures, averaging="qrels",
-...                      tie_policy="input_order", registry=registry)
->>> scored, run_ids = combine_batches(parts, qrels, measures, averaging="qrels",
-...                                   tie_policy="input_order", registry=registry)
+>>> scoring = Scoring(tie_policy="input_order")
+>>> parts = scored_parts(batches, qrels, measures, scoring, registry=registry)
+>>> scored, run_ids = combine_batches(parts, qrels, measures, scoring, registry=registry)
 >>> scored.per_query, scored.missing, run_ids
 ({'q1': {'recall@2': 1.0}, 'q2': {'recall@2': 1.0}, 'q3': {'recall@2': 0.0}}, ['q3'], \
 ['q1', 'q2', 'q9'])
@@ -29,10 +29,8 @@ a picklable :class:`BatchScores` of its queries alone (:func:`scored_parts` give
 batch, as each arrives), and :func:`combine_batches` makes the whole run's values of those,
 in the run's order.
 
->>> parts = [score_batch(b, qrels, measures, averaging="qrels", tie_policy="input_order",
-...                      registry=registry) for b in batches]
->>> combine_batches(parts, qrels, measures, averaging="qrels", tie_policy="input_order",
-...                 registry=registry)[0] == scored
+>>> parts = [score_batch(b, qrels, measures, scoring, registry=registry) for b in batches]
+>>> combine_batches(parts, qrels, measures, scoring, registry=registry)[0] == scored
 True
 
 Consecutive batches of one part (a shard read in batches) make that part's
@@ -122,11 +120,9 @@ def score_batch(
     batch: RankedRun,
     qrels: Qrels,
     measures: Sequence[Measure],
+    scoring: Scoring,
     *,
-    averaging: str,
-    tie_policy: str,
     registry: Registry | None = None,
-    ignore_identical_ids: bool = False,
 ) -> BatchScores:
     """The values of ``batch``'s judged queries (whole queries of a larger run), scored
     against ``qrels``: a part for :func:`combine_batches`."""
@@ -137,15 +133,15 @@ def score_batch(
         no_ties: FrozenDict[str, frozenset[str]] = FrozenDict({n: frozenset() for n in _FLAGS})
         return BatchScores(query_ids, FrozenDict(), no_ties, order=order)
     # The docs as the run holds them, as a run read whole is checked (identical ids kept).
-    docs = doc_overlap(batch, judged, query_sets(batch, judged, averaging)[0])
-    run = batch.without_identical_ids() if ignore_identical_ids else batch
+    docs = doc_overlap(batch, judged, query_sets(batch, judged, scoring.averaging)[0])
+    run = batch.without_identical_ids() if scoring.ignore_identical_ids else batch
     # Every query of ``judged`` is in this batch: none is missing from it.
     part = score_rankings(
         run,
         judged,
         measures,
-        averaging=averaging,
-        tie_policy=tie_policy,
+        averaging=scoring.averaging,
+        tie_policy=scoring.tie_policy,
         cutoffs=_cutoffs(measures),
         registry=registry,
     )
@@ -183,9 +179,8 @@ def combine_batches(
     parts: Iterable[BatchScores],
     qrels: Qrels,
     measures: Sequence[Measure],
+    scoring: Scoring,
     *,
-    averaging: str,
-    tie_policy: str,
     registry: Registry | None = None,
 ) -> tuple[Scored, list[str]]:
     """The whole run's :class:`~ef.evaluation._engine.scoring.Scored` made of ``parts`` (in
@@ -195,7 +190,7 @@ def combine_batches(
     run_ids, ids, columns, marks = _gathered(parts, measures)
     # The whole run's query sets: its order, skipped queries and missing ones.
     whole = RankedLists(dict.fromkeys(run_ids, ()), checked=True)
-    query_ids, skipped, missing = query_sets(whole, qrels, averaging)
+    query_ids, skipped, missing = query_sets(whole, qrels, scoring.averaging)
     del whole
     position = _positions(ids)
     unscored = {q: qrels[q] for q in query_ids if q not in position}
@@ -204,8 +199,8 @@ def combine_batches(
             RankedLists({}, checked=True),
             unscored,
             measures,
-            averaging=averaging,
-            tie_policy=tie_policy,
+            averaging=scoring.averaging,
+            tie_policy=scoring.tie_policy,
             cutoffs=_cutoffs(measures),
             registry=registry,
         )
@@ -213,7 +208,7 @@ def combine_batches(
     in_order = ids == query_ids
     order = range(len(ids)) if in_order else [position[q] for q in query_ids]
     del position
-    ties = _tie_lists(query_ids, order, marks, tie_policy)
+    ties = _tie_lists(query_ids, order, marks, scoring.tie_policy)
     if not in_order:  # the report's order (the qrels', under averaging="qrels")
         columns = {k: array("d", map(column.__getitem__, order)) for k, column in columns.items()}
     return Scored(QueryValues(query_ids, columns), skipped, missing, ties), run_ids
@@ -321,11 +316,9 @@ def scored_parts(
     batches: Iterable[RankedRun],
     qrels: Qrels,
     measures: Sequence[Measure],
+    scoring: Scoring,
     *,
-    averaging: str,
-    tie_policy: str,
     registry: Registry | None = None,
-    ignore_identical_ids: bool = False,
 ) -> Iterator[BatchScores]:
     """:func:`score_batch` of each batch in turn, as it arrives (a batch is let go once
     scored): the parts for :func:`combine_batches` or :func:`merge_batches`."""
@@ -334,10 +327,8 @@ def scored_parts(
             batch,
             qrels,
             measures,
-            averaging=averaging,
-            tie_policy=tie_policy,
+            scoring,
             registry=registry,
-            ignore_identical_ids=ignore_identical_ids,
         )
 
 
@@ -405,10 +396,8 @@ def batched_scores(
                 run_batches(path),
                 qrels,
                 measures,
-                averaging=scoring.averaging,
-                tie_policy=scoring.tie_policy,
+                scoring,
                 registry=registry,
-                ignore_identical_ids=scoring.ignore_identical_ids,
             )
         )
     except NotStreamable as why:

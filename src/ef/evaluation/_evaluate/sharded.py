@@ -164,10 +164,8 @@ def score_shard(
             table,
             qrels,
             measures,
-            averaging=scoring.averaging,
-            tie_policy=scoring.tie_policy,
+            scoring,
             registry=registry,
-            ignore_identical_ids=scoring.ignore_identical_ids,
         )
 
     if is_url(shard):

@@ -81,10 +81,8 @@ def streamed_evaluation(
                 run_batches(source, step.advance),
                 judged,
                 measures,
-                averaging=scoring.averaging,
-                tie_policy=scoring.tie_policy,
+                scoring,
                 registry=registry,
-                ignore_identical_ids=scoring.ignore_identical_ids,
             )
             return batched_evaluation(
                 parts,
@@ -129,8 +127,7 @@ def batched_evaluation(
         tallied(parts),
         qrels,
         measures,
-        averaging=scoring.averaging,
-        tie_policy=scoring.tie_policy,
+        scoring,
         registry=registry,
     )
     run = RankedLists(dict.fromkeys(run_ids, ()), checked=True)  # the run's queries, in order
