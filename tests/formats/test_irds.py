@@ -20,6 +20,7 @@ from ef.evaluation import (
     InputWarning,
     MissingDependencyError,
     evaluate_run,
+    evaluate_shards,
     read_dataset,
     read_qrels,
     read_queries,
@@ -105,35 +106,62 @@ def test_readers_give_the_files_values(tiny: str, tmp_path: Path) -> None:
     assert (queries, qrels) == (read_queries(source), read_qrels(tmp_path / "qrels.txt"))
 
 
-def test_evaluate_run_gives_the_numbers_of_the_files(tiny: str, tmp_path: Path) -> None:
-    files = evaluate_run(tmp_path / "run.trec", tmp_path / "qrels.txt", metrics=METRICS)
+#: METRICS with the DL passage level applied: the binary measures given no level take rel=2,
+#: and "map" and "map(rel=2)" become one.
+LEVELLED = ("ndcg@10", "map(rel=2)", "P(rel=2)@2", "recall(rel=2)@3")
+
+
+def test_evaluate_run_applies_the_official_level(tiny: str, tmp_path: Path) -> None:
+    files = evaluate_run(tmp_path / "run.trec", tmp_path / "qrels.txt", metrics=LEVELLED)
     with pytest.warns(InputWarning) as caught:
         given = evaluate_run(f"irds:{tiny}", f"irds:{tiny}", metrics=METRICS)
     assert given.metrics == files.metrics
     assert given.per_query == files.per_query
+    # The level changes the numbers: grade 1 no longer counts for the binary measures.
+    assert (
+        given.metrics
+        != evaluate_run(tmp_path / "run.trec", tmp_path / "qrels.txt", metrics=METRICS).metrics
+    )
     (note,) = [str(w.message) for w in caught if "relevance level" in str(w.message)]
     assert note.startswith(f"irds:{tiny}: ir_datasets records no relevance level; the official")
     assert "RR(rel=2), AP(rel=2) judge relevance from grade 2" in note
-    assert "map(rel=2)" in note
+    applied = note.partition("count grades from 2: ")[2].partition(". Name the level")[0]
+    assert applied.split(", ") == [m for m in given.metrics if "rel=2" in m]
     assert caught[0].filename == __file__  # at the caller's line
     assert given.manifest["inputs"]["qrels"]["path"] == f"irds:{tiny}"
 
 
+def test_a_level_named_is_kept(tiny: str, tmp_path: Path) -> None:
+    named = ("map(rel=1)", "P(rel=1)@2", "ndcg@10")
+    files = evaluate_run(tmp_path / "run.trec", tmp_path / "qrels.txt", metrics=named)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InputWarning)  # nothing applied: nothing to say
+        given = evaluate_run(f"irds:{tiny}", f"irds:{tiny}", metrics=named)
+    assert given.metrics == files.metrics
+
+
+def test_evaluate_shards_applies_the_level_too(tiny: str, tmp_path: Path) -> None:
+    files = evaluate_run(tmp_path / "run.trec", tmp_path / "qrels.txt", metrics=LEVELLED)
+    with pytest.warns(InputWarning, match="count grades from 2"):
+        given = evaluate_shards([tmp_path / "run.trec"], f"irds:{tiny}", metrics=METRICS)
+    assert given.metrics == files.metrics
+
+
 def test_cli_evaluate_gives_the_numbers_of_the_files(tiny: str, tmp_path: Path) -> None:
-    def evaluate(qrels: str, run: str) -> tuple[dict[str, object], str]:
+    def evaluate(qrels: str, run: str, metrics: tuple[str, ...]) -> tuple[dict[str, object], str]:
         result = CliRunner().invoke(
-            cli, ["evaluate", qrels, run, "-m", ",".join(METRICS), "-o", "json"]
+            cli, ["evaluate", qrels, run, "-m", ",".join(metrics), "-o", "json"]
         )
         assert result.exit_code == 0, result.output
         return json.loads(result.stdout)["metrics"], result.stderr
 
-    files, quiet = evaluate(str(tmp_path / "qrels.txt"), str(tmp_path / "run.trec"))
-    given, said = evaluate(f"irds:{tiny}", f"irds:{tiny}")
+    files, quiet = evaluate(str(tmp_path / "qrels.txt"), str(tmp_path / "run.trec"), LEVELLED)
+    given, said = evaluate(f"irds:{tiny}", f"irds:{tiny}", METRICS)
     assert given == files
     assert "relevance level" not in quiet
     assert f"warning: irds:{tiny}: ir_datasets records no relevance level" in said
     # A stored run of one's own against the dataset's qrels.
-    mixed, _ = evaluate(f"irds:{tiny}", str(tmp_path / "run.trec"))
+    mixed, _ = evaluate(f"irds:{tiny}", str(tmp_path / "run.trec"), METRICS)
     assert mixed == files
 
 

@@ -12,6 +12,7 @@ from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
 from .._engine.score_order import score_order
 from .._engine.scoring import evaluation, resolve_measures, score_rankings
+from .._formats.irds import is_irds
 from .._formats.remote import is_url, url_glob
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress, check_progress, phase, reading
@@ -20,6 +21,7 @@ from .._runs.ranked import RankedLists
 from ..errors import ProfileRefused
 from .doc_ids import check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
+from .irds_level import irds_judgements
 from .pools import check_start_method
 from .ranx_bpref import warn_ranx_bpref
 from .report import retrieval_report
@@ -226,6 +228,10 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     check_progress(progress)
     plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
     measures = resolve_measures(metrics, k_values, plugins)
+    inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
+    if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
+        qrels, measures = irds_judgements(qrels, measures)
+        metrics = [m.key for m in measures]
     shards = _shards(run, executor)
     scoring = _scoring(
         profile, shards, tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids
@@ -237,7 +243,6 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
         return sharded_report(
             shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
         )
-    inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     path = isinstance(run, (str, os.PathLike))
     if path and profile is None:  # a large file: a batch of queries at a time
         streamed = streamed_evaluation(

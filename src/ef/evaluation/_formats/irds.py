@@ -5,7 +5,8 @@ ir_datasets is optional (``pip install "ef-evaluation[irds]"``) and imported onl
 ``irds:`` source is read; it downloads the dataset's files as it always does (into
 ``IR_DATASETS_HOME``). Its qrels record no relevance level (ir_datasets issue #254), so the
 level a dataset's documented official measures name (``AP(rel=2)`` for the TREC DL passage
-judgements) is told in an :class:`~ef.evaluation.InputWarning`: :func:`relevance_level`.
+judgements) is found by :func:`relevance_level`; an evaluation applies it to its binary
+measures (``_evaluate/irds_level``), a reader tells it in an :class:`~ef.evaluation.InputWarning`.
 
 >>> is_irds("irds:msmarco-passage/trec-dl-2019/judged"), is_irds("qrels.txt")
 (True, False)
@@ -29,7 +30,9 @@ from ._io import caller_stacklevel
 
 __all__ = [
     "PREFIX",
+    "graded",
     "is_irds",
+    "official_measures",
     "read_irds",
     "read_irds_dataset",
     "relevance_level",
@@ -90,10 +93,11 @@ def _iter(source: str, capability: str) -> tuple[Any, Iterator[Any]]:
     return dataset, getattr(dataset, f"{entity}_iter")()
 
 
-def read_irds(source: str, capability: str) -> Any:
+def read_irds(source: str, capability: str, *, note: bool = True) -> Any:
     """What the reader ``capability`` (``read_qrels``, ``read_run``, ``read_queries``) reads,
     from the dataset ``source`` (``irds:<id>``); qrels with a grade above 1 come with the
-    note of :func:`relevance_note`, as an InputWarning at the caller."""
+    note of :func:`relevance_note`, as an InputWarning at the caller, unless ``note`` is
+    False (an evaluation that applies the level says so itself)."""
     dataset, records = _iter(source, capability)
     if capability == "read_queries":
         return {q.query_id: q.default_text() for q in records}
@@ -110,9 +114,9 @@ def read_irds(source: str, capability: str) -> Any:
                 "choose one: fix or filter the dataset's records"
             )
         held[record.doc_id] = value
-    if capability == "read_qrels" and any(g > 1 for j in values.values() for g in j.values()):
-        note = relevance_note(source, _official_measures(dataset))
-        warnings.warn(InputWarning(note), stacklevel=caller_stacklevel())
+    if note and capability == "read_qrels" and graded(values):
+        said = relevance_note(source, _official_measures(dataset))
+        warnings.warn(InputWarning(said), stacklevel=caller_stacklevel())
     return values
 
 
@@ -132,6 +136,16 @@ def read_irds_dataset(
 
     corpus = StreamingCorpus(DocumentStream(documents))
     return corpus, read_irds(source, "read_queries"), read_irds(source, "read_qrels")
+
+
+def graded(qrels: dict[str, dict[str, float]]) -> bool:
+    """Whether ``qrels`` hold a grade above 1: only then does a relevance level matter."""
+    return any(g > 1 for judged in qrels.values() for g in judged.values())
+
+
+def official_measures(source: str) -> list[str]:
+    """The official measures the dataset ``source`` documents (ir_measures' names)."""
+    return _official_measures(_dataset(source))
 
 
 def _official_measures(dataset: Any) -> list[str]:

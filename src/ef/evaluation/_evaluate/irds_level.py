@@ -1,0 +1,56 @@
+"""The relevance level of an ir_datasets id's qrels, applied to an evaluation's binary measures.
+
+ir_datasets records no relevance level (its issue #254). Where the dataset's documented
+official measures agree on one above 1 (``AP(rel=2)``, ``RR(rel=2)`` for the TREC DL passage
+judgements), a binary measure given no ``rel=`` takes it, and its report key says so
+(``map(rel=2)``); an InputWarning tells which measures and why. A measure given ``rel=``
+keeps it; graded measures (nDCG, ERR) use every grade and are left alone.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+from .._engine.measures import Measure
+from .._formats._io import caller_stacklevel
+from .._formats.irds import graded, official_measures, read_irds, relevance_level, relevance_note
+from ..errors import InputWarning
+from ..metrics.retrieval.params import REL
+from ..types import Qrels
+
+__all__ = ["irds_judgements"]
+
+
+def _takes_a_level(measure: Measure) -> bool:
+    """A binary measure whose level nobody named: trec_eval's ``rel`` (``-l``) left at its
+    default. dcg's and ndcg's ``rel`` is ranx's cut of the gains, not a level: left alone."""
+    return REL in measure.metric.params and REL.name not in dict(measure.params)
+
+
+def irds_judgements(source: str, measures: Sequence[Measure]) -> tuple[Qrels, list[Measure]]:
+    """The qrels of ``source`` (``irds:<id>``), and ``measures`` with the dataset's relevance
+    level applied to the binary ones given none (one measure once, if two become the same)."""
+    qrels = read_irds(source, "read_qrels", note=False)
+    open_ = [m for m in measures if _takes_a_level(m)]
+    if not graded(qrels) or not open_:  # nothing a level would change
+        return qrels, list(measures)
+    official = official_measures(source)
+    level, why = relevance_level(official)
+    if level == 1:
+        warnings.warn(
+            InputWarning(relevance_note(source, official)), stacklevel=caller_stacklevel()
+        )
+        return qrels, list(measures)
+    levelled = {m: m.with_params(rel=level) for m in open_}
+    applied = [levelled.get(m, m) for m in measures]
+    keys = ", ".join(dict.fromkeys(m.key for m in levelled.values()))
+    warnings.warn(
+        InputWarning(
+            f"{source}: ir_datasets records no relevance level; {why}, so the binary "
+            f"measures given none count grades from {level}: {keys}. Name the level to "
+            "choose another, e.g. map(rel=1)"
+        ),
+        stacklevel=caller_stacklevel(),
+    )
+    return qrels, list({m.key: m for m in reversed(applied)}.values())[::-1]
