@@ -33,6 +33,7 @@ from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name loads on first use
     from .dataset import Dataset, Document, StreamingCorpus
+    from .engine._timing import Latency
     from .engine.measures import Measure, parse_measure, parse_measures
     from .engine.retrieve import Retrieval, retrieve
     from .engine.ties import TieDiagnostic
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         RetrieverError,
         UnknownNameError,
     )
+    from .evaluate._experiment import Experiment, System, SystemResult
     from .evaluate.agreement import rank_correlation, rbo
     from .evaluate.compare import compare
     from .evaluate.fuse import fuse
@@ -249,6 +251,9 @@ _LAZY: dict[str, str] = {
     # Issue 30: agreement between orderings of systems, and between runs.
     **dict.fromkeys(("rank_correlation", "rbo"), "evaluate.agreement"),
     **dict.fromkeys(("RankCorrelation", "RboReport"), "reports.agreement"),
+    # Issue 28: experiments, their systems and the latency they report.
+    **dict.fromkeys(("Experiment", "System", "SystemResult"), "evaluate._experiment"),
+    "Latency": "engine._timing",
 }
 
 
@@ -294,12 +299,14 @@ __all__ = [
     "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
+    "Experiment",
     "FusionMethod",
     "FusionOptimization",
     "FusionParam",
     "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
+    "Latency",
     "Measure",
     "MetricParam",
     "MissingDependencyError",
@@ -328,6 +335,8 @@ __all__ = [
     "RunTable",
     "StreamingCorpus",
     "Synonym",
+    "System",
+    "SystemResult",
     "Tabular",
     "TieDiagnostic",
     "UnknownNameError",

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..reports import RagEvalReport
     from ..types import TiePolicy
 
-__all__ = ["compare_command"]
+__all__ = ["compare_command", "emit_comparison"]
 
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
@@ -311,7 +311,7 @@ def compare_command(  # click passes every option by keyword
     if rag:  # the CLI read the saved reports itself: record their files
         report = _with_files(report, named, None)
     _write_plots(report, plot, plot_distribution)
-    _emit(report, output, per_query)
+    emit_comparison(report, output, per_query)
     echo_warnings(caught)  # a line each on stderr, after the report
 
 
@@ -361,7 +361,7 @@ def _with_files(
     return attrs.evolve(report, manifest=manifest)
 
 
-def _emit(report: ComparisonReport, output: str, per_query: bool) -> None:
+def emit_comparison(report: ComparisonReport, output: str, per_query: bool) -> None:
     from ..render import render, report_tables
 
     if output == "json":
