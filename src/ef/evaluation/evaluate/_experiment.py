@@ -414,7 +414,7 @@ class Experiment:
                     step.registry,
                     unavailable=step.unavailable,
                 )
-                source = f"from the cache (computed {hit.written})"
+                source = f"from the cache (computed {_when(hit.written)})"
                 return SystemResult(system.name, report, hit.latency, source, version)
         rankings, failures, latency = self._computed(system, step)
         if step.cache is None:
@@ -485,6 +485,11 @@ class _Step:
     queries_digest: str
     cache: RunCache | None
     progress: Progress
+
+
+def _when(written: str) -> str:
+    """``2026-12-02T11:19:21+00:00`` as ``2026-12-02 11:19 UTC``, to the minute."""
+    return f"{written[:16].replace('T', ' ')} UTC" if written.endswith("+00:00") else written
 
 
 def _executor_name(executor: int | cf.Executor | None) -> str | None:
