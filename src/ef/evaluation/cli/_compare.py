@@ -23,14 +23,14 @@ from ._options import (
     split_measures,
     ties_option,
 )
-from ._render import emit_table, output_option
+from ._render import emit_comparison, output_option
 
 if TYPE_CHECKING:
     from ..evaluate.compare import ComparisonReport
     from ..reports import RagEvalReport
     from ..types import TiePolicy
 
-__all__ = ["compare_command", "emit_comparison"]
+__all__ = ["compare_command"]
 
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
@@ -359,23 +359,3 @@ def _with_files(
     inputs.update({name: file_entry(path) for name, path in named.items()})
     manifest["inputs"] = inputs
     return attrs.evolve(report, manifest=manifest)
-
-
-def emit_comparison(report: ComparisonReport, output: str, per_query: bool) -> None:
-    from ..render import render, report_tables
-
-    if output == "json":
-        text = render(report, "json")
-        if not per_query:
-            data = json.loads(text)
-            del data["query_ids"], data["scores"]
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        click.echo(text, nl=False)
-        return
-    if output in ("csv", "latex"):
-        click.echo(render(report, output, details=per_query), nl=False)
-        return
-    for i, table in enumerate(report_tables(report, details=per_query)):
-        if i and output == "table":
-            click.echo()
-        emit_table(table, output)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from ..engine.stats import CORRECTIONS, TESTS
-from ._compare import emit_comparison
 from ._options import (
     check_measures,
     dataset_argument,
@@ -23,7 +22,7 @@ from ._options import (
     show_progress,
     split_measures,
 )
-from ._render import output_option
+from ._render import emit_comparison, output_option
 
 if TYPE_CHECKING:
     from ..evaluate._experiment import System

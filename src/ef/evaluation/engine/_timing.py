@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .retrieve import Searcher
+if TYPE_CHECKING:  # reports import Latency: the engine's retrieving is imported by timed() only
+    from .retrieve import Searcher
 
 __all__ = ["Calls", "Clock", "Latency", "percentile", "timed"]
 
@@ -186,6 +187,8 @@ def timed(searcher: Searcher, calls: Calls, clock: Clock) -> Searcher:
     >>> searcher.search(["q1"], ["text"], 10), calls.recorded()
     ([['d1']], [(1, 0.25)])
     """
+    from .retrieve import Searcher
+
     batch, single = searcher.batch, searcher.single
     if batch is not None:
 
