@@ -460,3 +460,126 @@ def test_a_string_metric_is_one_metric() -> None:
 def test_nan_free_latency_fields_are_validated() -> None:
     with pytest.raises(ValueError, match="mean must be a number of seconds"):
         Latency(mean=math.nan, p50=0.0, p95=0.0, queries=1, calls=1)
+
+
+# --- pipelines --------------------------------------------------------------------------
+
+CORPUS = {
+    **{f"d{i}": f"answer {i}. more" for i in range(N)},
+    **{f"e{i}": f"better answer {i}. more" for i in range(N)},
+    **{f"y{i}": f"noise {i}." for i in range(N)},
+    **{f"x{i}-{j}": f"noise {i} {j}." for i in range(N) for j in range(5)},
+}
+REFERENCES = {f"q{i}": f"answer {i}" for i in range(N)}
+
+
+def first_sentence(question: str, contexts: list[str]) -> str:
+    return contexts[0].split(".")[0] if contexts else ""
+
+
+def test_pipelines_are_compare_of_evaluate_pipeline(tmp_path: Path) -> None:
+    from ef.evaluation import evaluate_pipeline
+
+    registry = Registry.load(autoload=False)
+    generated: list[str] = []
+
+    def generate(question: str, contexts: list[str]) -> str:
+        generated.append(question)
+        return first_sentence(question, contexts)
+
+    a, b = Counting(0, "1"), Counting(2, "1")
+    systems = [System("a", a, generate=generate), System("b", b, generate=generate)]
+    options: dict[str, Any] = {
+        "metrics": ("ndcg@10",),
+        "references": REFERENCES,
+        "rag_metrics": ("token_f1",),
+        "seed": 3,
+        "registry": registry,
+        "cache": tmp_path,
+    }
+    report = Experiment(systems, (CORPUS, QUERIES, QRELS), **options).run()
+    expected = compare(
+        {
+            name: evaluate_pipeline(
+                ranking(shift),
+                QRELS,
+                QUERIES,
+                generate=first_sentence,
+                corpus=CORPUS,
+                references=REFERENCES,
+                metrics=("ndcg@10",),
+                rag_metrics=("token_f1",),
+                k_values=(10,),
+                registry=registry,
+            )
+            for name, shift in (("a", 0), ("b", 2))
+        },
+        metrics=("ndcg@10", "token_f1"),
+        seed=3,
+    )
+    assert report.kind == "pipeline"
+    assert report == expected
+    assert len(generated) == 2 * N
+    again = Experiment(systems, (CORPUS, QUERIES, QRELS), **options).run()
+    assert (a.calls, b.calls) == (N, N)  # the runs came from the cache
+    assert len(generated) == 4 * N  # the answers are generated afresh
+    assert again == report
+
+
+def test_a_stored_pipeline_is_a_run_and_its_answers(tmp_path: Path) -> None:
+    run = {q: [f"d{i}"] for i, q in enumerate(QUERIES)}
+    answers = {q: f"answer {i}" for i, q in enumerate(QUERIES)}
+    report = Experiment(
+        [
+            System("stored", run=run, generate=answers),
+            System("live", ranking(2), generate=first_sentence),
+        ],
+        (CORPUS, QUERIES, QRELS),
+        metrics=("ndcg@10",),
+        references=REFERENCES,
+        rag_metrics=("exact_match",),
+        seed=1,
+    ).run()
+    assert report.means["stored"]["exact_match"] == 1.0
+    assert report.runs["stored"].startswith("stored run (sha256 ")
+
+
+@pytest.mark.parametrize(
+    ("systems", "dataset", "options", "match"),
+    [
+        (
+            [System("a", ranking(0), generate=first_sentence), System("b", ranking(1))],
+            (CORPUS, QUERIES, QRELS),
+            {},
+            "compared with pipelines only: give b a generate=",
+        ),
+        (
+            [
+                System("a", ranking(0), generate=first_sentence),
+                System("b", ranking(1), generate=first_sentence),
+            ],
+            (QUERIES, QRELS),
+            {},
+            "pipelines need the corpus",
+        ),
+        (
+            [
+                System("a", ranking(0), generate=first_sentence),
+                System("b", ranking(1), generate=first_sentence),
+            ],
+            (CORPUS, QUERIES, QRELS),
+            {"on_error": "skip"},
+            "on_error='skip' is for retrievers only",
+        ),
+    ],
+)
+def test_pipelines_refuse_what_they_cannot_do(
+    systems: list[System], dataset: Any, options: dict[str, Any], match: str
+) -> None:
+    with pytest.raises(ValueError, match=match):
+        Experiment(systems, dataset, **options)
+
+
+def test_generate_must_answer() -> None:
+    with pytest.raises(TypeError, match="generate must be a function"):
+        System("a", ranking(0), generate="gpt")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from ..engine._timing import Calls, Clock, Latency, timed
-from ..reports import ComparisonReport, RetrievalEvalReport
+from ..reports import ComparisonReport, PipelineEvalReport, RetrievalEvalReport
 from ..reports.comparison import NO_VERSION
 from ..types import plain
 from ._run_cache import RunCache, digest_of
@@ -62,7 +62,8 @@ class System:
     stored run is read each time: its version is its sha256.
 
     ``build`` is called with no argument, and only when the run is not in the cache: a
-    retriever that takes long to index costs nothing on a re-run.
+    retriever that takes long to index costs nothing on a re-run. With ``generate`` the
+    system is a pipeline, scored as :func:`~ef.evaluation.evaluate_pipeline` scores it.
 
     >>> System("bm25", lambda query, *, limit: ["d1"], version="k1=0.9").declared_version
     'k1=0.9'
@@ -81,6 +82,10 @@ class System:
     )
     build: Callable[[], Any] | None = attrs.field(default=None, kw_only=True, repr=False)
     run: Any = attrs.field(default=None, kw_only=True, repr=False)
+    #: For a pipeline: ``generate(question, contexts) -> answer``, or the answers
+    #: ``{query_id: answer}`` (with a stored ``run``), as :func:`~ef.evaluation.evaluate_pipeline`
+    #: takes it.
+    generate: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def __attrs_post_init__(self) -> None:
         given = sum(x is not None for x in (self.retriever, self.build, self.run))
@@ -90,11 +95,23 @@ class System:
             )
         if self.build is not None and not callable(self.build):
             raise TypeError(f"system {self.name!r}: build must be a function of no argument")
+        if self.generate is not None and not (
+            callable(self.generate) or isinstance(self.generate, Mapping)
+        ):
+            raise TypeError(
+                f"system {self.name!r}: generate must be a function (question, contexts) "
+                "-> answer, or the answers {query_id: answer}"
+            )
 
     @property
     def kind(self) -> Literal["retriever", "run"]:
         """``"run"`` for a stored run, else ``"retriever"``."""
         return "run" if self.run is not None else "retriever"
+
+    @property
+    def pipeline(self) -> bool:
+        """Whether the system answers too (it has ``generate``)."""
+        return self.generate is not None
 
     @property
     def declared_version(self) -> str | None:
@@ -199,7 +216,8 @@ class SystemResult:
     version it was filed under."""
 
     name: str
-    report: RetrievalEvalReport
+    #: A :class:`~ef.evaluation.PipelineEvalReport` for a pipeline.
+    report: RetrievalEvalReport | PipelineEvalReport
     latency: Latency | None
     #: In words: computed here, read from the cache (and when it was computed), a stored
     #: run, or why it was not cached.
@@ -272,6 +290,13 @@ class Experiment:
         default="raise", kw_only=True, validator=attrs.validators.in_(("raise", "skip"))
     )
     cache: Path | None = attrs.field(default=None, kw_only=True, converter=_optional_path)
+    #: Pipelines only: the gold answers ``{query_id: answer or [answers]}``, the contexts
+    #: handed to each generator, and the answer metrics (evaluate_pipeline's defaults).
+    references: Mapping[str, Any] | None = attrs.field(default=None, kw_only=True, repr=False)
+    n_contexts: int = attrs.field(default=5, kw_only=True, validator=_positive)
+    rag_metrics: tuple[str, ...] | None = attrs.field(
+        default=None, kw_only=True, converter=attrs.converters.optional(_names)
+    )
     registry: Registry | None = attrs.field(default=None, kw_only=True, repr=False, eq=False)
     clock: Clock = attrs.field(default=time.perf_counter, kw_only=True, repr=False, eq=False)
 
@@ -280,6 +305,23 @@ class Experiment:
         if self.baseline is not None and self.baseline not in names:
             raise ValueError(
                 f"baseline {self.baseline!r} is not a system; the systems are {', '.join(names)}"
+            )
+        pipelines = [system.name for system in self.systems if system.pipeline]
+        if pipelines and len(pipelines) != len(self.systems):
+            others = [name for name in names if name not in pipelines]
+            raise ValueError(
+                f"pipelines ({', '.join(pipelines)}) are compared with pipelines only: give "
+                f"{', '.join(others)} a generate= too, or run them in another experiment"
+            )
+        if pipelines and self.on_error == "skip":
+            raise ValueError(
+                "on_error='skip' is for retrievers only: a pipeline's failed query would be "
+                "answered from no contexts"
+            )
+        if pipelines and isinstance(self.dataset, tuple) and len(self.dataset) == 2:
+            raise ValueError(
+                "pipelines need the corpus for their contexts: give (corpus, queries, qrels) "
+                "or a dataset folder"
             )
 
     def clear_cache(self) -> int:
@@ -292,8 +334,11 @@ class Experiment:
         ``runs``, where its run came from."""
         return self.compared(self.results(progress=progress), progress=progress)
 
-    def evaluate(self, *, progress: Progress = False) -> dict[str, RetrievalEvalReport]:
-        """Each system's :class:`~ef.evaluation.RetrievalEvalReport`, by name, without the
+    def evaluate(
+        self, *, progress: Progress = False
+    ) -> dict[str, RetrievalEvalReport | PipelineEvalReport]:
+        """Each system's :class:`~ef.evaluation.RetrievalEvalReport` (a
+        :class:`~ef.evaluation.PipelineEvalReport` for a pipeline), by name, without the
         comparison."""
         return {result.name: result.report for result in self.results(progress=progress)}
 
@@ -307,7 +352,7 @@ class Experiment:
 
         check_metric_names(self.metrics)
         registry = registry_or_default(self.registry)
-        queries, qrels = self._queries_and_qrels()
+        corpus, queries, qrels = self._read()
         measures = resolve_measures(self.metrics, self.k_values, registry)
         check_qrels(qrels)
         limit = retrieval_limit(self.limit, measures, self.k_values)
@@ -322,6 +367,8 @@ class Experiment:
             queries_digest=digest_of(runnable),
             cache=None if self.cache is None else RunCache(self.cache),
             progress=progress,
+            corpus=corpus,
+            queries=queries,
         )
         return tuple(
             self._stored(system, step) if system.kind == "run" else self._retrieved(system, step)
@@ -337,7 +384,7 @@ class Experiment:
 
         report = compare(
             {result.name: result.report for result in results},
-            metrics=self.metrics,
+            metrics=self._compared_metrics(results),
             k_values=self.k_values,
             baseline=self.baseline,
             test=self.test,
@@ -365,27 +412,67 @@ class Experiment:
             manifest=manifest,
         )
 
+    def _compared_metrics(self, results: Sequence[SystemResult]) -> tuple[str, ...]:
+        """The metrics to compare: ``metrics``; for pipelines, their report keys and every
+        answer metric."""
+        first = results[0].report if results else None
+        if not isinstance(first, PipelineEvalReport):
+            return self.metrics
+        from .compare import _metric_keys
+
+        keys = _metric_keys(self.metrics, self.k_values, self.registry)
+        return (*keys, *(key for key in first.rag.metrics if key not in keys))
+
     # --- each system ----------------------------------------------------------------------
 
-    def _queries_and_qrels(self) -> tuple[Mapping[str, str], Mapping[str, Mapping[str, float]]]:
+    def _read(
+        self,
+    ) -> tuple[Mapping[str, str] | None, Mapping[str, str], Mapping[str, Mapping[str, float]]]:
+        """The corpus (None if not given), the queries and the qrels."""
         if isinstance(self.dataset, tuple):
-            return self.dataset[-2], self.dataset[-1]
+            corpus = self.dataset[0] if len(self.dataset) == 3 else None
+            return corpus, self.dataset[-2], self.dataset[-1]
         from ..formats.files import read_dataset
 
-        _, queries, qrels = read_dataset(self.dataset, split=self.split, registry=self.registry)
-        return queries, qrels
+        return read_dataset(self.dataset, split=self.split, registry=self.registry)
+
+    def _answered(self, system: System, run: Any, step: _Step) -> PipelineEvalReport:
+        """A pipeline's report: its run (a stored run, or the retriever's rankings) handed
+        to :func:`~ef.evaluation.evaluate_pipeline` with its generator."""
+        from .pipeline import evaluate_pipeline
+        from .rag import DEFAULT_RAG_METRICS
+
+        assert step.corpus is not None  # __attrs_post_init__ refuses pipelines without one
+        return evaluate_pipeline(
+            run,
+            step.qrels,
+            step.queries,
+            generate=system.generate,
+            corpus=step.corpus,
+            references=self.references,
+            n_contexts=self.n_contexts,
+            k_values=self.k_values,
+            metrics=self.metrics,
+            rag_metrics=DEFAULT_RAG_METRICS if self.rag_metrics is None else self.rag_metrics,
+            limit=step.limit,
+            registry=step.registry,
+        )
 
     def _stored(self, system: System, step: _Step) -> SystemResult:
         from ..engine.manifest import file_entry
         from .run import evaluate_run
 
-        report = evaluate_run(
-            system.run,
-            step.qrels,
-            metrics=self.metrics,
-            k_values=self.k_values,
-            registry=step.registry,
-        )
+        report: RetrievalEvalReport | PipelineEvalReport
+        if system.pipeline:
+            report = self._answered(system, system.run, step)
+        else:
+            report = evaluate_run(
+                system.run,
+                step.qrels,
+                metrics=self.metrics,
+                k_values=self.k_values,
+                registry=step.registry,
+            )
         if isinstance(system.run, (str, os.PathLike)):
             version = file_entry(system.run)["sha256"]
         elif isinstance(system.run, Mapping):
@@ -396,9 +483,6 @@ class Experiment:
         return SystemResult(system.name, report, None, f"stored run{shown}", version)
 
     def _retrieved(self, system: System, step: _Step) -> SystemResult:
-        from ..runs.ranked import RankedLists
-        from .retrieval import scored_rankings
-
         version = system.declared_version
         key = None
         if step.cache is not None and version is not None:
@@ -407,13 +491,7 @@ class Experiment:
             )
             hit = step.cache.get(key)
             if hit is not None:
-                report = scored_rankings(
-                    RankedLists(hit.rankings, checked=True),
-                    step.qrels,
-                    step.measures,
-                    step.registry,
-                    unavailable=step.unavailable,
-                )
+                report = self._scored(system, hit.rankings, step.unavailable, step)
                 source = f"from the cache (computed {_when(hit.written)})"
                 return SystemResult(system.name, report, hit.latency, source, version)
         rankings, failures, latency = self._computed(system, step)
@@ -430,14 +508,30 @@ class Experiment:
             source += f"; not timed: it ran on {type(self.executor).__name__}"
         unavailable = dict(step.unavailable)
         unavailable.update({q: f"retriever raised: {m}" for q, m in failures.items()})
-        report = scored_rankings(
+        report = self._scored(system, rankings, unavailable, step)
+        return SystemResult(system.name, report, latency, source, version)
+
+    def _scored(
+        self,
+        system: System,
+        rankings: Mapping[str, Sequence[str]],
+        unavailable: Mapping[str, str],
+        step: _Step,
+    ) -> RetrievalEvalReport | PipelineEvalReport:
+        """A retriever's rankings scored as evaluate_retrieval scores them, or for a
+        pipeline handed on with its generator."""
+        from ..runs.ranked import RankedLists
+        from .retrieval import scored_rankings
+
+        if system.pipeline:
+            return self._answered(system, {q: list(docs) for q, docs in rankings.items()}, step)
+        return scored_rankings(
             RankedLists(rankings, checked=True),
             step.qrels,
             step.measures,
             step.registry,
             unavailable=unavailable,
         )
-        return SystemResult(system.name, report, latency, source, version)
 
     def _computed(
         self, system: System, step: _Step
@@ -485,6 +579,8 @@ class _Step:
     queries_digest: str
     cache: RunCache | None
     progress: Progress
+    corpus: Mapping[str, str] | None
+    queries: Mapping[str, str]
 
 
 def _when(written: str) -> str:
