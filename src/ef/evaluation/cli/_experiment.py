@@ -162,7 +162,14 @@ class _Once:
     type=click.IntRange(min=1),
     help="A cutoff for metrics named without one (repeatable). Default: 10.",
 )
-@click.option("-t", "--test", type=click.Choice(TESTS), default="paired-t", show_default=True)
+@click.option(
+    "-t",
+    "--test",
+    type=click.Choice(TESTS),
+    default="paired-t",
+    show_default=True,
+    help="The test; tukey: Tukey's HSD over every system, family-wise (no --correction).",
+)
 @click.option(
     "-c",
     "--correction",

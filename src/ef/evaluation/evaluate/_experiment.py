@@ -238,7 +238,9 @@ class Experiment:
     ``(corpus, queries, qrels)``. Every judged query is run through each retriever to
     ``limit`` results (default: the largest cutoff) and scored as
     :func:`~ef.evaluation.evaluate_retrieval` scores it; a stored run is scored as
-    :func:`~ef.evaluation.evaluate_run` scores it. ``metrics``, ``k_values``, ``baseline``,
+    :func:`~ef.evaluation.evaluate_run` scores it; a pipeline (a system with ``generate``)
+    as :func:`~ef.evaluation.evaluate_pipeline` scores it, against ``references``, with
+    ``n_contexts`` and ``rag_metrics``. ``metrics``, ``k_values``, ``baseline``,
     ``test``, ``correction``, ``alpha``, ``n_resamples`` and ``seed`` are
     :func:`~ef.evaluation.compare`'s.
 
