@@ -25,6 +25,7 @@ _MODULES = {
     "convert": "_convert",
     "download": "_download",
     "evaluate": "_evaluate",
+    "experiment": "_experiment",
     "fuse": "_fuse",
     "fusions": "_fuse",
     "metrics": "_metrics",
@@ -105,7 +106,7 @@ def test_the_help_lists_every_command_and_imports_none(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     listed = done.stdout.split("Commands:\n")[1].splitlines()
     assert [line.split()[0] for line in listed] == sorted(_MODULES)
-    assert "  evaluate   Score the run file RUN against the judgements in QRELS, as..." in listed
+    assert "  evaluate    Score the run file RUN against the judgements in QRELS, as..." in listed
     assert not {name for name in loaded if name.startswith("ef.evaluation._evaluate")}
     assert _cli_modules(loaded) == {"ef.evaluation.cli._app"}
 
@@ -159,6 +160,7 @@ _KINDS = {
     "agree": "rows",
     "compare": "comparison",
     "evaluate": "retrieval",
+    "experiment": "comparison",
     "fusions": "rows",
     "metrics": "rows",
     "pipeline": "pipeline",

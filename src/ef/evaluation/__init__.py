@@ -33,9 +33,11 @@ from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name loads on first use
     from ._dataset import Dataset, Document, StreamingCorpus
+    from ._engine._timing import Latency
     from ._engine.measures import Measure, parse_measure, parse_measures
     from ._engine.retrieve import Retrieval, retrieve
     from ._engine.ties import TieDiagnostic
+    from ._evaluate._experiment import Experiment, System, SystemResult
     from ._evaluate.agreement import rank_correlation, rbo
     from ._evaluate.compare import compare
     from ._evaluate.fuse import fuse
@@ -249,6 +251,9 @@ _LAZY: dict[str, str] = {
     # Issue 30: agreement between orderings of systems, and between runs.
     **dict.fromkeys(("rank_correlation", "rbo"), "_evaluate.agreement"),
     **dict.fromkeys(("RankCorrelation", "RboReport"), "_reports.agreement"),
+    # Issue 28: experiments, their systems and the latency they report.
+    **dict.fromkeys(("Experiment", "System", "SystemResult"), "_evaluate._experiment"),
+    "Latency": "_engine._timing",
 }
 
 
@@ -294,12 +299,14 @@ __all__ = [
     "DownloadError",
     "DuplicateNameError",
     "EvaluationError",
+    "Experiment",
     "FusionMethod",
     "FusionOptimization",
     "FusionParam",
     "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
+    "Latency",
     "Measure",
     "MetricParam",
     "MissingDependencyError",
@@ -328,6 +335,8 @@ __all__ = [
     "RunTable",
     "StreamingCorpus",
     "Synonym",
+    "System",
+    "SystemResult",
     "Tabular",
     "TieDiagnostic",
     "UnknownNameError",

@@ -25,7 +25,7 @@ from ..interfaces import BatchSearchFunction, SearchFunction
 from ..types import FrozenDict
 from .results import DocIdFunction, ranked_ids
 
-__all__ = ["ON_ERROR", "Retrieval", "Searcher", "retrieve", "searcher_for"]
+__all__ = ["ON_ERROR", "Retrieval", "Searcher", "retrieve", "searched", "searcher_for"]
 
 #: What ``on_error`` may be: stop on the first failing query, or record it and go on.
 ON_ERROR = ("raise", "skip")
@@ -374,7 +374,33 @@ def retrieve(
     query_texts = [queries[qid] for qid in query_ids]
     _check_texts(query_ids, query_texts)
     searcher = searcher_for(retriever, registry_or_default(registry))
+    return searched(
+        searcher,
+        query_ids,
+        query_texts,
+        limit=limit,
+        executor=executor,
+        batch_size=batch_size,
+        progress=progress,
+        on_error=on_error,
+        doc_id=doc_id,
+    )
 
+
+def searched(
+    searcher: Searcher,
+    query_ids: Sequence[str],
+    query_texts: Sequence[str],
+    *,
+    limit: int,
+    executor: int | cf.Executor | None,
+    batch_size: int,
+    progress: Progress,
+    on_error: str,
+    doc_id: DocIdFunction | None,
+) -> Retrieval:
+    """What :func:`retrieve` does once the retriever is adapted and its options checked: the
+    queries run through ``searcher`` (an experiment's timed one, ``_engine/_timing``)."""
     batches = list(_batches(query_ids, query_texts, batch_size))
     # Retrieving is slow by nature: the bar shows at once (delay=0).
     with phase(progress, "retrieving", len(query_ids), delay=0) as retrieving:

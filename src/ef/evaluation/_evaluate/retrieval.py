@@ -25,7 +25,10 @@ __all__ = [
     "check_arguments",
     "evaluate_retrieval",
     "result_doc_id",
+    "retrieval_limit",
     "retrieved",
+    "runnable_queries",
+    "scored_rankings",
     "scored_retrieval",
 ]
 
@@ -184,8 +187,8 @@ def scored_retrieval(
     check_arguments("evaluate_retrieval(retriever, qrels, queries)", retriever, qrels, queries)
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
-    limit = _limit(limit, measures, k_values)
-    runnable, unavailable = _runnable(qrels, queries)
+    limit = retrieval_limit(limit, measures, k_values)
+    runnable, unavailable = runnable_queries(qrels, queries)
     run, failed = retrieved(
         retriever,
         runnable,
@@ -199,9 +202,34 @@ def scored_retrieval(
         doc_id=doc_id,
     )
     unavailable.update(failed)
+    report = scored_rankings(
+        run,
+        qrels,
+        measures,
+        registry,
+        unavailable=unavailable,
+        check_doc_ids=check_doc_ids,
+        stacklevel=stacklevel + 1,
+    )
+    return run, report
+
+
+def scored_rankings(
+    run: RankedLists,
+    qrels: Mapping[str, Mapping[str, float]],
+    measures: Sequence[Measure],
+    registry: Registry,
+    *,
+    unavailable: Mapping[str, str],
+    check_doc_ids: bool = True,
+    stacklevel: int = 1,
+) -> RetrievalEvalReport:
+    """A retriever's rankings scored as :func:`evaluate_retrieval` scores them, in the
+    retriever's order (the judged queries of ``unavailable`` skipped with its reasons); a
+    warning points ``stacklevel`` frames above this function (1: its caller)."""
     if check_doc_ids:
         check_docs_meet(run, qrels, "qrels", stacklevel=stacklevel + 1, unavailable=unavailable)
-    report = scored_report(
+    return scored_report(
         run,
         qrels,
         measures,
@@ -209,10 +237,9 @@ def scored_retrieval(
         scoring=Scoring(tie_policy="input_order"),
         unavailable=unavailable,
     )
-    return run, report
 
 
-def _limit(limit: int | None, measures: Sequence[Measure], k_values: Sequence[int]) -> int:
+def retrieval_limit(limit: int | None, measures: Sequence[Measure], k_values: Sequence[int]) -> int:
     """How many results to ask for: ``limit``, checked, or the largest cutoff."""
     ks = tuple(dict.fromkeys(m.k for m in measures if m.k is not None))
     if limit is None:  # measures of the whole ranking get max(k_values) results
@@ -222,7 +249,7 @@ def _limit(limit: int | None, measures: Sequence[Measure], k_values: Sequence[in
     return limit
 
 
-def _runnable(
+def runnable_queries(
     qrels: Mapping[str, Mapping[str, float]], queries: Mapping[str, str]
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The text of each judged query to retrieve for, and why each other judged query is

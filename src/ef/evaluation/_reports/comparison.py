@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from .._engine._timing import Latency
 from .._engine.syntax import resolve_key
 from .._render import Table, exact_number, number, p_value, pandas_module, plain_text, some
-from ..types import frozen_deep, plain
+from ..types import FrozenDict, frozen_deep, plain
 from .fields import (
     BRIEF_METRICS,
     field_of,
@@ -49,6 +50,28 @@ _CORRECTION_NAMES = {
     "holm": "Holm correction",
     "bh": "Benjamini-Hochberg correction",
 }
+
+
+#: How an experiment's report says a system was not cached for want of a version; the
+#: latency table's notes then say why that matters.
+NO_VERSION = "not cached: no version"
+
+
+def _latencies(value: Mapping[str, Latency | Mapping[str, Any]]) -> Mapping[str, Latency]:
+    return FrozenDict(
+        {
+            system: latency if isinstance(latency, Latency) else Latency.from_dict(latency)
+            for system, latency in value.items()
+        }
+    )
+
+
+def _notes(value: Mapping[str, str]) -> Mapping[str, str]:
+    return FrozenDict({str(system): str(note) for system, note in value.items()})
+
+
+def _milliseconds(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.3f}"
 
 
 def _exact(value: object) -> str:
@@ -170,6 +193,14 @@ class ComparisonReport(Rendered):
     #: Versions, test settings, and each system's own manifest (see :doc:`/compare`); not
     #: compared by ``==``.
     manifest: Mapping[str, Any] = attrs.field(factory=dict, converter=frozen_deep, eq=False)
+    #: The retriever's latency per query of each system that ran here (an
+    #: :class:`~ef.evaluation.Experiment`); a system read from the cache keeps the latency
+    #: measured when its run was computed. Not compared by ``==``: timings differ by run.
+    latency: Mapping[str, Latency] = attrs.field(factory=dict, converter=_latencies, eq=False)
+    #: Where each system's run came from, in words (an :class:`~ef.evaluation.Experiment`):
+    #: computed here, read from the cache and when it was computed, a stored run, or why
+    #: it was not cached.
+    runs: Mapping[str, str] = attrs.field(factory=dict, converter=_notes, eq=False)
 
     def pair(self, a: str, b: str, metric: str | None = None) -> PairComparison:
         """The comparison of ``b`` with ``a`` on ``metric`` (the first metric by default, or
@@ -216,6 +247,8 @@ class ComparisonReport(Rendered):
             "query_ids": list(self.query_ids),
             "scores": plain(self.scores),
             "manifest": plain(self.manifest),
+            "latency": {system: value.to_dict() for system, value in self.latency.items()},
+            "runs": dict(self.runs),
         }
 
     @classmethod
@@ -261,6 +294,8 @@ class ComparisonReport(Rendered):
             missing=data.get("missing", {}),
             dropped=data.get("dropped", ()),
             manifest=data.get("manifest", {}),
+            latency=mapping_of(data.get("latency", {}), "latency"),
+            runs=mapping_of(data.get("runs", {}), "runs"),
         )
 
     # --- Tables -------------------------------------------------------------------------
@@ -388,6 +423,50 @@ class ComparisonReport(Rendered):
             notes.append(f"Left out: {some(self.dropped)}.")
         return notes
 
+    def _latency_table(self) -> Table | None:
+        """Each system's time per query (and per call, when calls held batches or ran on
+        an executor), and where its run came from; None when there is neither."""
+        if not self.latency and not self.runs:
+            return None
+        batched = any(latency.batched for latency in self.latency.values())
+        header = ["system", "run", "mean ms", "p50 ms", "p95 ms"]
+        if batched:
+            header += ["call mean ms", "call p50 ms", "call p95 ms", "calls"]
+        header.append("queries")
+        rows = []
+        for system in self.systems:
+            latency = self.latency.get(system)
+            row = [system, self.runs.get(system, "")]
+            if latency is None:
+                row += ["-"] * (len(header) - 2)
+            else:
+                row += [_milliseconds(v) for v in (latency.mean, latency.p50, latency.p95)]
+                if batched:
+                    row += [
+                        _milliseconds(v)
+                        for v in (latency.batch_mean, latency.batch_p50, latency.batch_p95)
+                    ]
+                    row.append(str(latency.calls) if latency.batched else "-")
+                row.append(str(latency.queries))
+            rows.append(row)
+        modes = sorted({latency.describe() for latency in self.latency.values()})
+        notes = [
+            "Latency: timed around the retriever's call only, per query "
+            f"({'; '.join(modes) or 'no system ran here'})."
+        ]
+        if any(NO_VERSION in note for note in self.runs.values()):
+            notes.append(
+                "A system without a declared version (System(..., version=...), or a version "
+                "attribute on the retriever) is never cached: a retriever edited between two "
+                "runs would otherwise get its stale run."
+            )
+        if batched:
+            notes.append(
+                "A call that answers a batch gives each of its queries an equal share of "
+                "its time; the call columns are the time per call."
+            )
+        return Table(header, rows, title="Latency per query", text_columns=2, notes=notes)
+
     def _pairs_table(self, *, exact: bool = False) -> Table:
         if exact:
             fields = [field.name for field in attrs.fields(PairComparison)]
@@ -436,6 +515,9 @@ class ComparisonReport(Rendered):
         significance), the pairwise tests, and with ``details`` every system's value per
         query."""
         tables = [self._means_table(), self._pairs_table()]
+        latency = self._latency_table()
+        if latency is not None:
+            tables.append(latency)
         return [*tables, self._per_query_table()] if details else tables
 
     def csv_table(self, *, details: bool = False) -> Table:
@@ -479,7 +561,7 @@ class ComparisonReport(Rendered):
         )
 
     def __str__(self) -> str:
-        return "\n\n".join(plain_text(t) for t in (self._means_table(), self._pairs_table()))
+        return "\n\n".join(plain_text(t) for t in self.tables())
 
     # --- Plots --------------------------------------------------------------------------
 

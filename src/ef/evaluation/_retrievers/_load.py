@@ -10,7 +10,7 @@ from typing import Any
 
 from ._corpus import CorpusInput
 
-__all__ = ["BUILTIN_RETRIEVERS", "load_retriever", "retriever_factory"]
+__all__ = ["BUILTIN_RETRIEVERS", "load_retriever", "retriever_factory", "retriever_version"]
 
 #: The retriever names load_retriever() knows without an import path.
 BUILTIN_RETRIEVERS = ("bm25", "dense")
@@ -91,6 +91,42 @@ def retriever_factory(spec: str) -> Callable[..., Any]:
             return partial(_build, spec, from_corpus, f"{found.__name__}.from_corpus")
         return partial(_build, spec, found, found.__name__)
     return partial(_ready, spec, found)
+
+
+#: The distribution that does the work of each built-in retriever: its version is part of
+#: the retriever's.
+_LIBRARIES = {"bm25": "bm25s", "dense": "sentence-transformers"}
+
+
+def retriever_version(spec: str) -> tuple[str | None, bool]:
+    """What the retriever ``spec`` names declares itself to be, without building it, and
+    whether it is built from the corpus (then its version holds only if the corpus is the
+    same: the caller adds the corpus's digest).
+
+    A built-in's version is ef-evaluation's and its library's; an imported object's is its
+    ``version`` attribute (a str or an int: a class attribute, for a class), or None.
+
+    >>> retriever_version("bm25")[0].startswith("ef-evaluation ")
+    True
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .._version import __version__
+
+    if spec in BUILTIN_RETRIEVERS:
+        library = _LIBRARIES[spec]
+        try:
+            found = version(library)
+        except PackageNotFoundError:
+            found = "not installed"
+        return f"ef-evaluation {__version__}; {library} {found}", True
+    retriever_factory(spec)  # the errors of a bad name, as for building it
+    found = _import_object(spec)
+    own = getattr(found, "version", None)
+    built = isinstance(found, type)
+    if isinstance(own, int) and not isinstance(own, bool):
+        return str(own), built
+    return (own if isinstance(own, str) and own.strip() else None), built
 
 
 def _build(spec: str, factory: Callable[..., Any], name: str, corpus: Any, **options: Any) -> Any:

@@ -58,6 +58,10 @@ COMMANDS: Mapping[str, Listed] = {
         "_evaluate:evaluate_command",
         "Score the run file RUN against the judgements in QRELS, as trec_eval does.",
     ),
+    "experiment": Listed(
+        "_experiment:experiment_command",
+        "Run SYSTEMS on DATASET's judged queries, score and compare them, with latency.",
+    ),
     "fuse": Listed(
         "_fuse:fuse_command",
         "Fuse two or more run files RUN... into one TREC run, as ranx's fuse does.",

@@ -23,7 +23,7 @@ from ._options import (
     split_measures,
     ties_option,
 )
-from ._render import emit_table, output_option
+from ._render import emit_comparison, output_option
 
 if TYPE_CHECKING:
     from .._evaluate.compare import ComparisonReport
@@ -311,7 +311,7 @@ def compare_command(  # click passes every option by keyword
     if rag:  # the CLI read the saved reports itself: record their files
         report = _with_files(report, named, None)
     _write_plots(report, plot, plot_distribution)
-    _emit(report, output, per_query)
+    emit_comparison(report, output, per_query)
     echo_warnings(caught)  # a line each on stderr, after the report
 
 
@@ -359,23 +359,3 @@ def _with_files(
     inputs.update({name: file_entry(path) for name, path in named.items()})
     manifest["inputs"] = inputs
     return attrs.evolve(report, manifest=manifest)
-
-
-def _emit(report: ComparisonReport, output: str, per_query: bool) -> None:
-    from .._render import render, report_tables
-
-    if output == "json":
-        text = render(report, "json")
-        if not per_query:
-            data = json.loads(text)
-            del data["query_ids"], data["scores"]
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        click.echo(text, nl=False)
-        return
-    if output in ("csv", "latex"):
-        click.echo(render(report, output, details=per_query), nl=False)
-        return
-    for i, table in enumerate(report_tables(report, details=per_query)):
-        if i and output == "table":
-            click.echo()
-        emit_table(table, output)

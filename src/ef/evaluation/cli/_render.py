@@ -27,9 +27,10 @@ from .._render import (
 )
 
 if TYPE_CHECKING:
-    from .._reports import RetrievalEvalReport
+    from .._reports import ComparisonReport, RetrievalEvalReport
 
 __all__ = [
+    "emit_comparison",
     "emit_json",
     "emit_report",
     "emit_rows",
@@ -190,3 +191,25 @@ def _emit_trec(report: RetrievalEvalReport, per_query: bool) -> None:
         trec_eval_line(names[k], "all", _trec_value(names[k], v)) for k, v in report.metrics.items()
     ]
     click.echo("\n".join(lines))
+
+
+def emit_comparison(report: ComparisonReport, output: str, per_query: bool) -> None:
+    """Print a comparison as ``output``: JSON without the per-query values unless
+    ``per_query``, CSV and LaTeX whole, the other outputs table by table."""
+    from .._render import render
+
+    if output == "json":
+        text = render(report, "json")
+        if not per_query:
+            data = json.loads(text)
+            del data["query_ids"], data["scores"]
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        click.echo(text, nl=False)
+        return
+    if output in ("csv", "latex"):
+        click.echo(render(report, output, details=per_query), nl=False)
+        return
+    for i, table in enumerate(report_tables(report, details=per_query)):
+        if i and output == "table":
+            click.echo()
+        emit_table(table, output)

@@ -1,0 +1,289 @@
+"""``ef-eval experiment``: several systems run on one dataset, compared, timed and cached."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import click
+
+from .._engine.stats import CORRECTIONS, TESTS
+from ._options import (
+    check_measures,
+    dataset_argument,
+    echo_warnings,
+    input_warnings,
+    progress_option,
+    show_progress,
+    split_measures,
+)
+from ._render import emit_comparison, output_option
+
+if TYPE_CHECKING:
+    from .._evaluate._experiment import System
+
+__all__ = ["experiment_command", "parse_system"]
+
+_NAME = re.compile(r"^[\w.\-]+$")
+_CALL = re.compile(r"^(?P<spec>[^()]+)\((?P<options>.*)\)$", re.DOTALL)
+
+
+def parse_system(argument: str, index: int) -> tuple[str, str, dict[str, Any]]:
+    """``[NAME=]SPEC`` as ``(name, spec, options)``: SPEC is a run file, or a retriever
+    (``bm25``, ``dense``, ``module:object``) with options in brackets,
+    ``bm25(k1=1.2, b=0.75)``. A system is named by NAME, else by its run file's name or
+    its SPEC as typed.
+
+    >>> parse_system("lucene=bm25(k1=1.2, b=0.75)", 0)
+    ('lucene', 'bm25', {'k1': 1.2, 'b': 0.75})
+    >>> parse_system("bm25(method='atire')", 1)
+    ("bm25(method='atire')", 'bm25', {'method': 'atire'})
+    """
+    from .._evaluate.compare import system_name
+
+    name, equals, rest = argument.partition("=")
+    if equals and _NAME.match(name) and not Path(argument).exists():
+        spec = rest
+    else:
+        name, spec = "", argument
+    if Path(spec).is_file():
+        return name or system_name(spec, index), spec, {}
+    call = _CALL.match(spec.strip())
+    if call is None:
+        return name or spec, spec, {}
+    return name or spec, call["spec"].strip(), _options(argument, call["options"])
+
+
+def _options(argument: str, text: str) -> dict[str, Any]:
+    """``k1=1.2, b=0.75`` as keyword arguments: Python literals, or else plain words."""
+    try:
+        tree = ast.parse(f"f({text})", mode="eval")
+    except SyntaxError:
+        tree = None
+    if not isinstance(tree, ast.Expression) or not isinstance(tree.body, ast.Call):
+        raise ValueError(f"system {argument!r}: expected options as key=value, ...")
+    if tree.body.args:
+        raise ValueError(f"system {argument!r}: options are key=value, not positional")
+    options: dict[str, Any] = {}
+    for keyword in tree.body.keywords:
+        if keyword.arg is None:
+            raise ValueError(f"system {argument!r}: options are key=value, not **")
+        try:
+            options[keyword.arg] = ast.literal_eval(keyword.value)
+        except ValueError:
+            options[keyword.arg] = ast.unparse(keyword.value)  # a bare word: a str
+    return options
+
+
+def _corpus_digest(corpus: Any) -> str:
+    """The sha256 of a corpus's ids and texts, in order: part of the version of a retriever
+    built from it."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256()
+    for doc_id, text in corpus.items():
+        digest.update(json.dumps([doc_id, text], ensure_ascii=False).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def _systems(arguments: Sequence[str], corpus: Any) -> list[System]:
+    """Each SYSTEM argument as a System: a stored run, or a retriever built over ``corpus``
+    only when its run is not in the cache."""
+    from functools import partial
+
+    from .._evaluate._experiment import System
+    from .._retrievers._load import retriever_factory, retriever_version
+
+    systems: list[System] = []
+    digest: Callable[[], str] = _Once(partial(_corpus_digest, corpus))
+    for index, argument in enumerate(arguments):
+        name, spec, options = parse_system(argument, index)
+        if Path(spec).is_file():
+            systems.append(System(name, run=Path(spec)))
+            continue
+        if ":" in spec and os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())  # module:object from here, as python -m
+        factory = retriever_factory(spec)  # a bad name fails before anything is read
+        declared, built = retriever_version(spec)
+        version = None
+        if declared is not None:
+            version = f"{spec}({_shown(options)}); {declared}"
+            if built:
+                version += f"; corpus sha256 {digest()}"
+        systems.append(System(name, build=partial(factory, corpus, **options), version=version))
+    return systems
+
+
+def _shown(options: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={value!r}" for key, value in sorted(options.items()))
+
+
+class _Once:
+    """A function's value, computed on the first call only."""
+
+    def __init__(self, function: Callable[[], str]) -> None:
+        self._function = function
+        self._value: str | None = None
+
+    def __call__(self) -> str:
+        if self._value is None:
+            self._value = self._function()
+        return self._value
+
+
+@click.command("experiment")
+@click.argument("dataset")
+@click.argument("systems", nargs=-1, required=True)
+@click.option(
+    "-b",
+    "--baseline",
+    default=None,
+    help="Compare every system with this one (its name). Default: every pair.",
+)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="A metric, as name@k or a name at every --k (repeat or comma-separate). Default: ndcg@10.",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 10.",
+)
+@click.option(
+    "-t",
+    "--test",
+    type=click.Choice(TESTS),
+    default="paired-t",
+    show_default=True,
+    help="The test; tukey: Tukey's HSD over every system, family-wise (no --correction).",
+)
+@click.option(
+    "-c",
+    "--correction",
+    type=click.Choice(("none", *CORRECTIONS)),
+    default="none",
+    show_default=True,
+    help="Multiple-comparison correction over every pair and metric (bh: Benjamini-Hochberg).",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+)
+@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
+@click.option("--split", default=None, help="The qrels split to run. Default: test, dev, train.")
+@click.option(
+    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Queries per retriever call; 1 times each query alone.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run the batches on this many threads. Default: one after another.",
+)
+@click.option(
+    "--cache",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Keep each retriever's run in this folder, and read it back while the system, its "
+    "version, the depth and the queries are unchanged.",
+)
+@click.option("--clear-cache", is_flag=True, help="Empty the --cache folder of its runs first.")
+@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@progress_option
+@output_option("comparison")
+def experiment_command(  # click passes every option by keyword
+    *,
+    dataset: str,
+    systems: tuple[str, ...],
+    baseline: str | None,
+    metrics: tuple[str, ...],
+    k_values: tuple[int, ...],
+    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap", "tukey"],
+    correction: str,
+    alpha: float,
+    n_resamples: int,
+    seed: int | None,
+    split: str | None,
+    dataset_format: str | None,
+    limit: int | None,
+    batch_size: int,
+    workers: int | None,
+    cache: Path | None,
+    clear_cache: bool,
+    per_query: bool,
+    no_progress: bool,
+    output: str,
+) -> None:
+    """Run SYSTEMS on DATASET's judged queries, score and compare them, with latency.
+
+    DATASET is demo (the demo dataset shipped with ef-evaluation) or a dataset directory
+    (BEIR, TREC or MS MARCO). Each SYSTEM is [NAME=]SPEC: a run file, or a retriever built
+    over the corpus, bm25, dense or module:object, with options in brackets:
+    "bm25(k1=1.2, b=0.75)". Each retriever is timed around its call only. With --cache, a
+    retriever whose version is known (the built-ins; an imported object's version
+    attribute) is run once and read back after.
+    """
+    from .._evaluate._experiment import Experiment
+    from .._formats.files import read_dataset
+
+    if clear_cache and cache is None:
+        raise click.UsageError("--clear-cache needs --cache DIR")
+    chosen = split_measures(metrics) or ("ndcg@10",)
+    cutoffs = k_values or (10,)
+    check_measures(chosen, cutoffs)  # an error names -m and the measure
+    source = dataset_argument(dataset)
+    corpus, queries, qrels = read_dataset(source, dataset_format, split=split)
+    experiment = Experiment(
+        _systems(systems, corpus),
+        (queries, qrels),
+        metrics=chosen,
+        k_values=cutoffs,
+        baseline=baseline,
+        test=test,
+        correction=None if correction == "none" else correction,  # type: ignore[arg-type]
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        limit=limit,
+        batch_size=batch_size,
+        executor=workers,
+        cache=cache,
+    )
+    if clear_cache:
+        removed = experiment.clear_cache()
+        click.echo(
+            f"cleared {removed} cached run{'s' if removed != 1 else ''} from {cache}", err=True
+        )
+    with input_warnings() as caught:
+        report = experiment.run(progress=show_progress(no_progress))
+    emit_comparison(report, output, per_query)
+    echo_warnings(caught)  # a line each on stderr, after the report
