@@ -35,6 +35,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from .dataset import Dataset, Document, StreamingCorpus
     from .engine.measures import Measure, parse_measure, parse_measures
     from .engine.retrieve import Retrieval, retrieve
+    from ._site import build_site
+    from ._store.record import Record
     from .engine.ties import TieDiagnostic
     from .errors import (
         DatasetFormatError,
@@ -154,6 +156,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Dataset", "Document", "StreamingCorpus"), "dataset"),
     **dict.fromkeys(("Retrieval", "retrieve"), "engine.retrieve"),
     "TieDiagnostic": "engine.ties",
+    "Record": "_store.record",
+    "build_site": "_site",
     "compare": "evaluate.compare",
     "fuse": "evaluate.fuse",
     "optimize_fusion": "evaluate.optimize_fusion",
@@ -316,6 +320,7 @@ __all__ = [
     "RagSample",
     "RankCorrelation",
     "RboReport",
+    "Record",
     "Registry",
     "Rendered",
     "Retrieval",
@@ -334,6 +339,7 @@ __all__ = [
     "__version__",
     "as_ragas_dataset",
     "average_precision",
+    "build_site",
     "catalogue_entries",
     "catalogue_markdown",
     "compare",
