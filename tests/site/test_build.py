@@ -162,7 +162,7 @@ def _slug_of(page: str, key: str) -> str:
     found = re.search(rf'<caption class="ef-title">{re.escape(key)} per query</caption>', page)
     assert found
     ident = re.findall(r'<table class="ef-table ef-sortable" id="per-query-([^"]+)">', page)
-    return next(i for i in ident if i.startswith(re.sub(r"[^a-z0-9]+", "-", key)))
+    return str(next(i for i in ident if i.startswith(re.sub(r"[^a-z0-9]+", "-", key))))
 
 
 def test_every_pair_has_a_drill_down_linked_from_its_leaderboard(site: Path) -> None:
@@ -190,7 +190,7 @@ def test_each_entry_shows_its_manifest_ties_note_and_skipped_queries(site: Path)
         assert f">{qid}<" in page
         assert _escaped(reason) in page
     assert '<pre class="ef-manifest">' in page
-    assert f'&quot;ef_evaluation&quot;: &quot;{skipping.report.manifest["ef_evaluation"]}' in page
+    assert f"&quot;ef_evaluation&quot;: &quot;{skipping.report.manifest['ef_evaluation']}" in page
     assert "Ties:</strong> ties (trec_eval)" in page
     assert "Skipped queries:</strong> none." in page  # scifact's record skips none
 
@@ -249,7 +249,7 @@ def test_no_records_is_an_error(tmp_path: Path) -> None:
 def test_a_baseline_without_a_record_falls_back_to_the_first_recorded(tmp_path: Path) -> None:
     build_site(scenario(), tmp_path / "site", baseline="nobody")
     page = _page(tmp_path / "site", "dataset", "scifact")
-    assert "bm25 <span class=\"ef-muted\">(baseline)</span>" in page
+    assert 'bm25 <span class="ef-muted">(baseline)</span>' in page
 
 
 def test_without_scipy_the_error_names_the_extra(

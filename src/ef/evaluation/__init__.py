@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING
 from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name loads on first use
+    from ._site import build_site
+    from ._store.record import Record
     from .dataset import Dataset, Document, StreamingCorpus
     from .engine.measures import Measure, parse_measure, parse_measures
     from .engine.retrieve import Retrieval, retrieve
-    from ._site import build_site
-    from ._store.record import Record
     from .engine.ties import TieDiagnostic
     from .errors import (
         DatasetFormatError,

@@ -62,9 +62,7 @@ def text_cell(text: str, *, html_text: str | None = None) -> Cell:
     return Cell(esc(text) if html_text is None else html_text, text.casefold())
 
 
-def num_cell(
-    value: float | None, *, mark: str | None = None, shown: str | None = None
-) -> Cell:
+def num_cell(value: float | None, *, mark: str | None = None, shown: str | None = None) -> Cell:
     """A number cell, four decimals unless ``shown``; ``mark`` (HTML, maybe empty) after it
     makes its column one of marks. A missing value sorts last either way."""
     key = math.nan if value is None else float(value)
@@ -145,8 +143,9 @@ _SITE_STYLE = "".join(
         ".ef-report h2{font-size:1.2em;margin:1.6em 0 0.5em}",
         ".ef-report h3{font-size:1.05em;margin:1.2em 0 0.4em}",
         ".ef-report a{color:var(--ef-mark)}",
-        ".ef-report a:focus-visible,.ef-report button:focus-visible,.ef-report select:focus-visible,"
-        ".ef-report summary:focus-visible{outline:2px solid var(--ef-mark);outline-offset:2px}",
+        ".ef-report a:focus-visible,.ef-report button:focus-visible,"
+        ".ef-report select:focus-visible,.ef-report summary:focus-visible{"
+        "outline:2px solid var(--ef-mark);outline-offset:2px}",
         ".ef-report nav.ef-crumbs{font-size:0.9em;color:var(--ef-muted);margin-bottom:0.6em}",
         ".ef-report nav.ef-crumbs ol{list-style:none;margin:0;padding:0;display:flex;"
         "flex-wrap:wrap;gap:0.4em}",
@@ -177,8 +176,7 @@ _SITE_STYLE = "".join(
         ".ef-report summary{cursor:pointer}",
         ".ef-report .ef-form{display:flex;flex-wrap:wrap;gap:0.8em;align-items:end;"
         "margin:0.5em 0 1em}",
-        ".ef-report .ef-form label{display:flex;flex-direction:column;gap:0.2em;"
-        "font-size:0.9em}",
+        ".ef-report .ef-form label{display:flex;flex-direction:column;gap:0.2em;font-size:0.9em}",
         ".ef-report select,.ef-report .ef-form button{font:inherit;padding:0.25em 0.5em;"
         "color:var(--ef-fg);background:var(--ef-bg);border:1px solid var(--ef-rule);"
         "border-radius:4px}",

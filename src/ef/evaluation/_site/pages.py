@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import timezone
 from collections.abc import Mapping, Sequence
+from datetime import timezone
 from typing import TYPE_CHECKING
 
 import attrs
@@ -149,7 +149,9 @@ def dataset_page(board: Board, positions: Mapping[int, int], options: Options) -
     for row in board.rows:
         record = row.record
         name = record.system
-        label = esc(name) + (' <span class="ef-muted">(baseline)</span>' if name == board.baseline else "")
+        label = esc(name)
+        if name == board.baseline:
+            label += ' <span class="ef-muted">(baseline)</span>'
         link = f'<a href="{esc(Files.system(name))}">{label}</a>'
         entry = Files.entry(record, positions[id(record)])
         when = (
@@ -268,9 +270,7 @@ def system_page(
         f"finds significant against the record before ({_statistics_note(options)}).</p>"
     ]
     for own in histories:
-        parts.append(
-            f'<h2><a href="{esc(Files.dataset(own.dataset))}">{esc(own.dataset)}</a></h2>'
-        )
+        parts.append(f'<h2><a href="{esc(Files.dataset(own.dataset))}">{esc(own.dataset)}</a></h2>')
         charts = "".join(_chart(own, key) for key in own.metrics)
         parts.append(f'<div class="ef-charts">{charts}</div>')
         parts.append(_history_table(own, positions))
@@ -306,7 +306,9 @@ def _history_table(own: History, positions: Mapping[int, int]) -> str:
                 )
             cells.append(num_cell(record.report.metrics.get(key), mark=mark))
         rows.append(cells)
-    notes = [f"Not tested against the previous record: {esc(s.reason)}" for s in own.steps if s.reason]
+    notes = [
+        f"Not tested against the previous record: {esc(s.reason)}" for s in own.steps if s.reason
+    ]
     return sortable_table(
         ["recorded", "commit", "tags", *own.metrics],
         rows,
@@ -338,11 +340,14 @@ def _chart(own: History, key: str) -> str:
             return height / 2
         return height - pad - (value - low) / span * (height - 2 * pad)
 
-    xs = [left + i * step_x if len(points) > 1 else (left + width - pad) / 2 for i in range(len(points))]
-    line = " ".join(f"{x:.1f},{y(v):.1f}" for x, v in zip(xs, values))
+    if len(points) == 1:
+        xs = [(left + width - pad) / 2]
+    else:
+        xs = [left + i * step_x for i in range(len(points))]
+    line = " ".join(f"{x:.1f},{y(v):.1f}" for x, v in zip(xs, values, strict=True))
     dots = []
     drops = 0
-    for x, (step, value) in zip(xs, points):
+    for x, (step, value) in zip(xs, points, strict=True):
         dropped = step.drop(key) is not None
         drops += dropped
         kind = "ef-regression" if dropped else "ef-point"
@@ -462,7 +467,8 @@ def _per_query(pair: Pair, key: str, texts: Mapping[str, str], *, is_open: bool)
     scores = pair.comparison.scores
     with_text = bool(texts)
     rows = []
-    for qid, va, vb in zip(pair.comparison.query_ids, scores[a][key], scores[b][key]):
+    paired = zip(pair.comparison.query_ids, scores[a][key], scores[b][key], strict=True)
+    for qid, va, vb in paired:
         if va is None or vb is None:
             continue
         difference = vb - va

@@ -22,6 +22,7 @@ to a ``compare`` called directly.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -204,7 +205,7 @@ def history(records: Sequence[Record], system: str, dataset: str, *, options: Op
     have."""
     own = [r for r in records if r.system == system and r.dataset == dataset]
     steps = [Step(record=own[0])] if own else []
-    for previous, current in zip(own, own[1:]):
+    for previous, current in itertools.pairwise(own):
         keys = shared_metrics([previous, current])
         comparison, reason = _compared(
             {"previous": previous.report, "current": current.report}, keys, "previous", options
