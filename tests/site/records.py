@@ -73,6 +73,10 @@ class _Tables(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.tables: dict[str, list[list[tuple[str, set[str]]]]] = {}
+        #: Each table's sorted column, its direction, and its cells' sort keys, row by row.
+        self.sorted: dict[str, tuple[int, str]] = {}
+        self.keys: dict[str, list[list[str]]] = {}
+        self._column = 0
         self._table: str | None = None
         self._row: list[tuple[str, set[str]]] | None = None
         self._cell: list[str] | None = None
@@ -85,13 +89,22 @@ class _Tables(HTMLParser):
         if tag == "table":
             self._table = found.get("id") or f"table-{len(self.tables)}"
             self.tables[self._table] = []
+            self.keys[self._table] = []
+        elif tag == "tr":
+            self._column = 0
+        elif tag == "th" and not self._in_body and self._table and "aria-sort" in found:
+            self.sorted[self._table] = (self._column, str(found["aria-sort"]))
         elif tag == "tbody":
             self._in_body = True
-        elif tag == "tr" and self._in_body:
+        if tag == "th" and not self._in_body:
+            self._column += 1
+        if tag == "tr" and self._in_body and self._table:
             self._row = []
-        elif tag in ("td", "th") and self._row is not None:
+            self.keys[self._table].append([])
+        if tag in ("td", "th") and self._row is not None and self._table:
             self._cell, self._marks = [], set()
-        elif tag == "sup" and self._cell is not None:
+            self.keys[self._table][-1].append(str(found.get("data-key", "")))
+        if tag == "sup" and self._cell is not None:
             self._marks |= set((found.get("class") or "").split())
             self._in_mark = True
 
@@ -113,6 +126,10 @@ class _Tables(HTMLParser):
 
 
 def tables(page: str) -> dict[str, list[list[tuple[str, set[str]]]]]:
+    return parsed(page).tables
+
+
+def parsed(page: str) -> _Tables:
     parser = _Tables()
     parser.feed(page)
-    return parser.tables
+    return parser

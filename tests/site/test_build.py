@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import MissingDependencyError, Record, build_site, compare
 
-from .records import METRICS, QUERIES, SCRIPT_NAME, record, scenario, tables
+from .records import METRICS, QUERIES, SCRIPT_NAME, parsed, record, scenario, tables
 
 pytestmark = pytest.mark.filterwarnings("ignore::ef.evaluation.InputWarning")
 
@@ -78,6 +78,24 @@ def test_the_leaderboard_is_sorted_by_the_metric_first_and_says_so(site: Path) -
     assert values == sorted(values, reverse=True)
     assert re.search(r'<th [^>]*aria-sort="descending"><button [^>]*>ndcg@10<', page)
     assert len(re.findall(r"<th [^>]*aria-sort=", page)) == 1
+
+
+def test_every_table_is_in_the_order_its_aria_sort_says(site: Path) -> None:
+    checked = 0
+    for path in sorted(site.glob("*.html")):
+        found = parsed(path.read_text(encoding="utf-8"))
+        for table, (column, direction) in found.sorted.items():
+            keys = [row[column] for row in found.keys[table]]
+            present = [k for k in keys if k != ""]
+            assert keys == present + [""] * (len(keys) - len(present)), (path.name, table)
+            numeric = all(re.fullmatch(r"-?[\d.e+-]+", k) for k in present)
+            values: list[float] | list[str] = [float(k) for k in present] if numeric else present
+            assert values == sorted(values, reverse=direction == "descending"), (
+                path.name,
+                table,
+            )
+            checked += 1
+    assert checked >= 5
 
 
 def test_a_regression_is_a_significant_drop_against_the_previous_record(site: Path) -> None:

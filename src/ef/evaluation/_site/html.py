@@ -96,6 +96,8 @@ def sortable_table(
         else "ef-text"
         for i in range(len(header))
     ]
+    if sorted_by is not None:  # the rows in the order aria-sort says, as the script sorts
+        rows = _sorted_rows(rows, sorted_by, descending=descending)
     ident = f' id="{esc(table_id)}"' if table_id else ""
     parts = [f'<div class="ef-block"><table class="ef-table ef-sortable"{ident}>']
     parts.append(f'<caption class="ef-title">{esc(caption)}</caption><thead><tr>')
@@ -127,6 +129,22 @@ def sortable_table(
         parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
+
+
+def _sorted_rows(
+    rows: Sequence[Sequence[Cell]], column: int, *, descending: bool
+) -> list[Sequence[Cell]]:
+    """``rows`` by ``column``'s keys as the script sorts them: stable, a missing number last
+    in either direction.
+
+    >>> rows = [[num_cell(0.5)], [num_cell(None)], [num_cell(0.7)]]
+    >>> [row[0].key for row in _sorted_rows(rows, 0, descending=True)]
+    [0.7, 0.5, nan]
+    """
+    present = [row for row in rows if _sort_key(row[column].key) != ""]
+    missing = [row for row in rows if _sort_key(row[column].key) == ""]
+    present.sort(key=lambda row: row[column].key, reverse=descending)  # stable both ways
+    return present + missing
 
 
 #: The site's rules beside the notebook HTML's own (render's ``_HTML_STYLE``): the page, the

@@ -114,7 +114,8 @@ def index_page(
     for system, own in histories.items():
         link = f'<a href="{esc(Files.system(system))}">{esc(system)}</a>'
         count = sum(len(h.steps) for h in own)
-        regressions = sum(1 for h in own for s in h.steps for k in h.metrics if s.drop(k))
+        # Records that dropped significantly on some metric against the one before.
+        regressions = sum(1 for h in own for s in h.steps if any(s.drop(k) for k in h.metrics))
         system_rows.append(
             [
                 text_cell(system, html_text=link),
@@ -191,7 +192,6 @@ def dataset_page(board: Board, positions: Mapping[int, int], options: Options) -
     ]
     if board.reason:
         notes.append(f"No significance was computed: {esc(board.reason)}")
-    rows.sort(key=lambda cells: _descending(cells[sorted_by].key if sorted_by else 0.0))
     table = sortable_table(
         header,
         rows,
@@ -201,13 +201,6 @@ def dataset_page(board: Board, positions: Mapping[int, int], options: Options) -
         table_id="leaderboard",
     )
     return page(board.dataset, table + _pick_form(board), home=INDEX)
-
-
-def _descending(key: float | str) -> float:
-    # The first sort, as the script's: highest first, a missing value last.
-    if isinstance(key, str) or math.isnan(key):
-        return math.inf
-    return -key
 
 
 def ordered_pairs(board: Board) -> list[tuple[str, str]]:
@@ -272,7 +265,8 @@ def system_page(
     for own in histories:
         parts.append(f'<h2><a href="{esc(Files.dataset(own.dataset))}">{esc(own.dataset)}</a></h2>')
         charts = "".join(_chart(own, key) for key in own.metrics)
-        parts.append(f'<div class="ef-charts">{charts}</div>')
+        if charts:
+            parts.append(f'<div class="ef-charts">{charts}</div>')
         parts.append(_history_table(own, positions))
         parts.append(f"<h3>Entries on {esc(own.dataset)}</h3>")
         parts += [
@@ -327,7 +321,7 @@ def _chart(own: History, key: str) -> str:
         for step in own.steps
         if key in step.record.report.metrics
     ]
-    if not points:
+    if len(points) < 2:  # one record is no line: the table says it
         return ""
     width, height, left, pad = 420, 90, 46, 10
     values = [value for _, value in points]
@@ -336,7 +330,7 @@ def _chart(own: History, key: str) -> str:
     step_x = (width - left - pad) / max(len(points) - 1, 1)
 
     def y(value: float) -> float:
-        if high == low:  # one value, or one level: a flat line through the middle
+        if high == low:  # one level: a flat line through the middle
             return height / 2
         return height - pad - (value - low) / span * (height - 2 * pad)
 
