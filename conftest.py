@@ -3,12 +3,15 @@
 The suite is split by what it needs, so the README's test command stays light:
 
 - ``peers``: ranx (its numba JIT takes minutes), ir_measures, the C trec_eval oracles;
-- ``retrievers``: bm25s, the dense model (torch), LangChain, LlamaIndex, Haystack, Dask.
+- ``retrievers``: bm25s, the dense model (torch), LangChain, LlamaIndex, Haystack, Dask;
+- ``browser``: a real headless Chromium (the distribution's ``chromium`` and
+  ``chromium-driver``) driven by Selenium, for the leaderboard site.
 
 Tests carry the mark themselves (``pytestmark = pytest.mark.retrievers``). The docstring
 examples of the retriever modules cannot, so they get it here, and are skipped where their
 library is absent: the dense ones would otherwise reach for the Hugging Face Hub. tox's ``py``
-env deselects both marks; ``tox -e peers`` and ``tox -e retrievers`` run them.
+env deselects these marks; ``tox -e peers``, ``tox -e retrievers`` and ``tox -e browser`` run
+them.
 
 Two checks keep the split honest: a test skipped for a heavy library must carry the mark (or
 it would run nowhere), and in the env that installs a mark's libraries (``EF_TEST_GROUP``), a
@@ -51,10 +54,10 @@ HEAVY_DOCTESTS = {
 #: A skip reason that names one of these is a skip for a heavy library.
 HEAVY_REASON = re.compile(
     r"\b(bm25s?|dense|sentence.transformers|torch|langchain\w*|llama.?index\w*|haystack|"
-    r"dask|distributed|ranx|numba|ir.measures|cwl)\b",
+    r"dask|distributed|ranx|numba|ir.measures|cwl|selenium|chromium|chromedriver)\b",
     re.IGNORECASE,
 )
-GROUPS = ("peers", "retrievers")
+GROUPS = ("peers", "retrievers", "browser")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -63,6 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "retrievers: needs bm25s, the dense model, LangChain, LlamaIndex, Haystack or Dask",
     )
+    config.addinivalue_line("markers", "browser: needs Chromium, chromedriver and Selenium")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

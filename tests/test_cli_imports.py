@@ -34,6 +34,7 @@ _MODULES = {
     "pool": "_pool",
     "rag": "_rag",
     "retrieve": "_retrieve",
+    "site": "_site",
     "trec_eval": "_trec_eval",
 }
 #: What every command's module imports: the group, the shared options and printing, and the

@@ -62,6 +62,8 @@ PUBLIC = [
     "RankCorrelation", "RboReport", "rank_correlation", "rbo",
     # Issue 28: experiments, their systems and the latency they report.
     "Experiment", "Latency", "System", "SystemResult",
+    # Issue 28: the leaderboard site of recorded evaluations.
+    "Record", "build_site",
 ]  # fmt: skip
 
 

@@ -88,6 +88,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from ._retrievers import BM25Retriever, DenseRetriever, load_retriever
     from ._runs.order import TIE_POLICIES, ranking_of
     from ._runs.table import RunTable
+    from ._site import build_site
+    from ._store.record import Record
     from .errors import (
         DatasetFormatError,
         DownloadError,
@@ -156,6 +158,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Dataset", "Document", "StreamingCorpus"), "_dataset"),
     **dict.fromkeys(("Retrieval", "retrieve"), "_engine.retrieve"),
     "TieDiagnostic": "_engine.ties",
+    "Record": "_store.record",
+    "build_site": "_site",
     "compare": "_evaluate.compare",
     "fuse": "_evaluate.fuse",
     "optimize_fusion": "_evaluate.optimize_fusion",
@@ -323,6 +327,7 @@ __all__ = [
     "RagSample",
     "RankCorrelation",
     "RboReport",
+    "Record",
     "Registry",
     "Rendered",
     "Retrieval",
@@ -343,6 +348,7 @@ __all__ = [
     "__version__",
     "as_ragas_dataset",
     "average_precision",
+    "build_site",
     "catalogue_entries",
     "catalogue_markdown",
     "compare",

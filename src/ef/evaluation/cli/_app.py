@@ -93,6 +93,11 @@ COMMANDS: Mapping[str, Listed] = {
         "_retrieve:retrieve_command",
         "Index DATASET's corpus, run its judged queries through a retriever, and score them.",
     ),
+    "site": Listed(
+        "_site:site_command",
+        "Write the leaderboard site of the evaluations in STORE into a directory: static "
+        "pages that open from disk, with no server and no network.",
+    ),
     "trec_eval": Listed(
         "_trec_eval:trec_eval_command",
         "trec_eval's command line and output (also ef-trec-eval).",

@@ -1,0 +1,137 @@
+"""``ef-eval site``: the leaderboard site of the evaluations a store holds, as static files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .._engine.stats import CORRECTIONS, TESTS
+
+if TYPE_CHECKING:
+    from .._store.record import Record
+
+__all__ = ["site_command"]
+
+
+def _load_records(store: str | None) -> list[Record]:
+    """Every record of the store at ``store`` (a path or URL; None: the default store),
+    oldest first. The one place the command reads the store."""
+    import importlib
+
+    # By name: the store's reads (open_store) land beside this command, in _store.
+    stores = importlib.import_module("ef.evaluation._store")
+    if not hasattr(stores, "open_store"):
+        raise click.ClickException("this build of ef-evaluation has no store to read")
+    records: list[Record] = stores.open_store(store).records()
+    return records
+
+
+def _queries(given: Sequence[str]) -> dict[str, dict[str, str]]:
+    """``DATASET=FILE`` arguments: each file's query texts, by dataset."""
+    from .._formats.files import read_queries
+
+    texts: dict[str, dict[str, str]] = {}
+    for argument in given:
+        dataset, equals, path = argument.partition("=")
+        if not equals or not dataset or not path:
+            raise click.BadParameter(
+                f"{argument!r}: expected DATASET=FILE, e.g. scifact=queries.jsonl",
+                param_hint="--queries",
+            )
+        texts[dataset] = dict(read_queries(Path(path)))
+    return texts
+
+
+@click.command("site")
+@click.argument("store", required=False)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("site"),
+    show_default=True,
+    help="The site's directory; a site built before is replaced, any other directory with "
+    "files is refused.",
+)
+@click.option(
+    "-b",
+    "--baseline",
+    default=None,
+    help="The system every other is tested against. Default: on each dataset, the system "
+    "recorded first.",
+)
+@click.option(
+    "-m",
+    "--metric",
+    default=None,
+    help="The metric leaderboards are sorted by first. Default: ndcg@10 where recorded.",
+)
+@click.option(
+    "--queries",
+    "queries",
+    multiple=True,
+    metavar="DATASET=FILE",
+    help="The query texts of DATASET, shown in its drill-downs (repeatable).",
+)
+@click.option(
+    "-t",
+    "--test",
+    type=click.Choice(TESTS),
+    default="paired-t",
+    show_default=True,
+    help="The significance test, as ef-eval compare's.",
+)
+@click.option(
+    "-c",
+    "--correction",
+    type=click.Choice(("none", *CORRECTIONS)),
+    default="none",
+    show_default=True,
+    help="Multiple-comparison correction over each family: a leaderboard's systems and "
+    "metrics, a record and the one before it, two systems of a drill-down.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+)
+@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
+def site_command(  # click passes every option by keyword
+    *,
+    store: str | None,
+    out: Path,
+    baseline: str | None,
+    metric: str | None,
+    queries: tuple[str, ...],
+    test: str,
+    correction: str,
+    alpha: float,
+    n_resamples: int,
+) -> None:
+    """Write the leaderboard site of the evaluations in STORE into a directory: static pages
+    that open from disk, with no server and no network.
+
+    A leaderboard per dataset (significance against a baseline), each system's history
+    (regressions marked), drill-downs of two systems query by query, and each record's
+    manifest. STORE is the store's path or URL; default: the default store.
+    """
+    from .._site import build_site
+
+    texts = _queries(queries)
+    records = _load_records(store)
+    index = build_site(
+        records,
+        out,
+        baseline=baseline,
+        metric=metric,
+        queries=texts,
+        test=test,
+        correction=None if correction == "none" else correction,
+        alpha=alpha,
+        n_resamples=n_resamples,
+    )
+    click.echo(f"wrote {len(records)} records into {index}")
