@@ -60,6 +60,8 @@ PUBLIC = [
     "Pool", "merge_qrels", "pool",
     # Issue 30: agreement between orderings of systems, and between runs.
     "RankCorrelation", "RboReport", "rank_correlation", "rbo",
+    # Issue 30: diversity measures over subtopic qrels.
+    "SubtopicQrels", "evaluate_diversity",
 ]  # fmt: skip
 
 

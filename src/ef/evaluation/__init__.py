@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         RetrieverError,
         UnknownNameError,
     )
+    from .evaluate._diversity import evaluate_diversity
     from .evaluate.agreement import rank_correlation, rbo
     from .evaluate.compare import compare
     from .evaluate.fuse import fuse
@@ -79,6 +80,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         write_run,
         write_samples,
     )
+    from .formats.trec._subtopics import SubtopicQrels
     from .fusion.normalize import max_norm, min_max_norm, rank_norm, sum_norm, zmuv_norm
     from .hookspecs import hookimpl
     from .interfaces import (
@@ -163,6 +165,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "evaluate.ragas"),
     "evaluate_retrieval": "evaluate.retrieval",
     "evaluate_run": "evaluate.run",
+    "evaluate_diversity": "evaluate._diversity",
+    "SubtopicQrels": "formats.trec._subtopics",
     "evaluate_shards": "evaluate.shards",
     **dict.fromkeys(("read_answers", "read_references"), "formats.answers"),
     # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
@@ -327,6 +331,7 @@ __all__ = [
     "RunInput",
     "RunTable",
     "StreamingCorpus",
+    "SubtopicQrels",
     "Synonym",
     "Tabular",
     "TieDiagnostic",
@@ -343,6 +348,7 @@ __all__ = [
     "dcg_at_k",
     "demo_path",
     "download_dataset",
+    "evaluate_diversity",
     "evaluate_pipeline",
     "evaluate_rag",
     "evaluate_retrieval",

@@ -27,6 +27,7 @@ from ..metrics.retrieval.diversity import (
     ALPHA,
     BETA,
     DIVERSITY_MEASURES,
+    DIVERSITY_NAMES,
     DiversityMeasure,
     IntentJudgements,
     check_nrbp,
@@ -50,17 +51,6 @@ DEFAULT_DIVERSITY_K_VALUES = (5, 10, 20)
 DEFAULT_DIVERSITY_METRICS = ("err_ia", "alpha_ndcg", "nrbp", "ap_ia", "p_ia", "subtopic_recall")
 
 _DEFAULTS: Mapping[str, Any] = {"alpha": ALPHA, "beta": BETA, "rel": None}
-
-
-def _spellings() -> dict[str, str]:
-    names = {}
-    for measure in DIVERSITY_MEASURES.values():
-        for spelling in (measure.name, *measure.ir_measures, measure.ndeval):
-            names[spelling] = measure.name
-    return names
-
-
-_NAMES = _spellings()
 
 
 @attrs.frozen
@@ -116,7 +106,7 @@ def parse_diversity_measure(spec: str, k_values: Sequence[int]) -> list[Diversit
     match = SPEC.match(spec.strip()) if isinstance(spec, str) else None
     if match is None:
         raise ValueError(f"{spec!r} is not a measure string (name(params)@k)")
-    name = _NAMES.get(match["name"])
+    name = DIVERSITY_NAMES.get(match["name"])
     if name is None:
         raise UnknownNameError(
             f"unknown diversity measure {match['name']!r}; valid: "

@@ -40,6 +40,7 @@ __all__ = [
     "ALPHA",
     "BETA",
     "DIVERSITY_MEASURES",
+    "DIVERSITY_NAMES",
     "DiversityMeasure",
     "IntentJudgements",
     "Intents",
@@ -519,4 +520,11 @@ DIVERSITY_MEASURES: Mapping[str, DiversityMeasure] = {
             "subtopics covered by the top k / A",
         ),
     )
+}
+
+#: Every spelling of a diversity measure (ours, ir_measures', ndeval's) -> our name.
+DIVERSITY_NAMES: Mapping[str, str] = {
+    spelling: m.name
+    for m in DIVERSITY_MEASURES.values()
+    for spelling in (m.name, *m.ir_measures, m.ndeval)
 }
