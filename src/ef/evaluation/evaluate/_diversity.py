@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_diversity"]
 
-DiversityAveraging = Literal["qrels", "intersection"]
-
 
 def _subtopic_qrels(
     qrels: SubtopicQrels | Mapping[str, Mapping[str, Mapping[str, float]]] | str | os.PathLike[str],
@@ -45,7 +43,7 @@ def evaluate_diversity(
     *,
     metrics: Sequence[str] = DEFAULT_DIVERSITY_METRICS,
     k_values: Sequence[int] = DEFAULT_DIVERSITY_K_VALUES,
-    averaging: DiversityAveraging = "qrels",
+    averaging: Literal["qrels", "intersection"] = "qrels",
     run_format: str | None = None,
     registry: Registry | None = None,
 ) -> RetrievalEvalReport:

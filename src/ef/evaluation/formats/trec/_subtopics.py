@@ -111,7 +111,11 @@ class SubtopicQrels:
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> SubtopicQrels:
-        """Read a subtopic qrels file (:func:`read_subtopic_qrels`)."""
+        """Read a subtopic qrels file: ``qid subtopic docno grade`` lines, ``#`` lines
+        comments. A line of another shape, a grade that is not an integer, a doc judged twice
+        for one subtopic or an empty file is a ``DatasetFormatError`` naming the file and line;
+        a file where every query has a single subtopic (ordinary qrels?) is read with an
+        :class:`~ef.evaluation.InputWarning`."""
         return cls(read_subtopic_qrels(Path(path)))
 
 
