@@ -33,12 +33,15 @@ from ..metrics.retrieval.diversity import (
     check_nrbp,
     intent_judgements,
 )
+from .scoring import Evaluation
 from .syntax.ours import SPEC, literal_params, params_text, parse_cutoff
+from .ties import TieDiagnostic
 
 __all__ = [
     "DEFAULT_DIVERSITY_K_VALUES",
     "DEFAULT_DIVERSITY_METRICS",
     "DiversitySpec",
+    "diversity_evaluation",
     "parse_diversity_measure",
     "parse_diversity_measures",
     "score_diversity",
@@ -167,3 +170,40 @@ def score_diversity(
             values[spec.key] = spec.score(ranked, read[spec.rel])
         per_query[query_id] = values
     return per_query
+
+
+def diversity_evaluation(
+    rankings: Mapping[str, Sequence[str]],
+    judgements: Mapping[str, Mapping[str, Mapping[str, float]]],
+    specs: Sequence[DiversitySpec],
+    *,
+    averaging: str,
+    extra: Sequence[str],
+) -> Evaluation:
+    """The evaluation of the judged queries' ``rankings``: with ``averaging="qrels"`` a
+    judged query they lack scores 0.0 (``ndeval -c``); with ``"intersection"`` it is left
+    out (ndeval's default). A query with no relevant judgement is scored (0.0), as ndeval."""
+    per_query = score_diversity(rankings, judgements, specs)
+    missing = [q for q in judgements if q not in rankings]
+    if averaging == "qrels":
+        for query_id in missing:
+            per_query[query_id] = {spec.key: 0.0 for spec in specs}
+    means = {
+        spec.key: sum(values[spec.key] for values in per_query.values()) / len(per_query)
+        for spec in specs
+    }
+    return Evaluation(
+        metrics=means,
+        per_query=per_query,
+        k_values=tuple(dict.fromkeys(s.k for s in specs if s.k is not None)),
+        skipped={},
+        missing=missing,
+        extra=extra,
+        manifest={
+            "kind": "diversity",
+            "averaging": averaging,
+            "metrics": [spec.key for spec in specs],
+            "tie_policy": "trec_eval",
+        },
+        ties=TieDiagnostic(),
+    )

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, get_args
 
 from ..engine._diversity import (
     DEFAULT_DIVERSITY_K_VALUES,
     DEFAULT_DIVERSITY_METRICS,
+    diversity_evaluation,
     parse_diversity_measures,
-    score_diversity,
 )
 from ..formats.trec._subtopics import SubtopicQrels
 from ..plugin_engine.registry import Registry, registry_or_default
 from ..reports import RetrievalEvalReport
+from ..types import CompareAveraging
 from .inputs import load_run
+from .report import retrieval_report
 
 if TYPE_CHECKING:
     from ..runs.table import RunTable
@@ -43,7 +45,7 @@ def evaluate_diversity(
     *,
     metrics: Sequence[str] = DEFAULT_DIVERSITY_METRICS,
     k_values: Sequence[int] = DEFAULT_DIVERSITY_K_VALUES,
-    averaging: Literal["qrels", "intersection"] = "qrels",
+    averaging: CompareAveraging = "qrels",
     run_format: str | None = None,
     registry: Registry | None = None,
 ) -> RetrievalEvalReport:
@@ -80,7 +82,7 @@ def evaluate_diversity(
     >>> report.metrics
     {'alpha_ndcg@2': 0.7043638493171503, 'nrbp': 0.5625}
     """
-    if averaging not in ("qrels", "intersection"):
+    if averaging not in get_args(CompareAveraging):
         raise ValueError(f"averaging must be 'qrels' or 'intersection', got {averaging!r}")
     specs = parse_diversity_measures(metrics, k_values)
     judged = _subtopic_qrels(subtopic_qrels)
@@ -92,26 +94,8 @@ def evaluate_diversity(
             f"{list(ranked.query_ids)[:3]!r}..., qrels: {list(judged.query_ids)[:3]!r}...)"
         )
     rankings = {q: ranked.ranking(q) for q in answered}
-    per_query = score_diversity(rankings, judged.judgements, specs)
-    missing = [q for q in judged.query_ids if q not in ranked]
-    if averaging == "qrels":
-        for query_id in missing:
-            per_query[query_id] = {spec.key: 0.0 for spec in specs}
-    means = {
-        spec.key: sum(values[spec.key] for values in per_query.values()) / len(per_query)
-        for spec in specs
-    }
-    return RetrievalEvalReport(
-        metrics=means,
-        per_query=per_query,
-        n_queries=len(per_query),
-        k_values=tuple(sorted({s.k for s in specs if s.k is not None})),
-        missing=missing,
-        extra=[q for q in ranked.query_ids if q not in judged],
-        manifest={
-            "kind": "diversity",
-            "averaging": averaging,
-            "metrics": [spec.key for spec in specs],
-            "tie_policy": "trec_eval",
-        },
+    extra = [q for q in ranked.query_ids if q not in judged]
+    evaluation = diversity_evaluation(
+        rankings, judged.judgements, specs, averaging=averaging, extra=extra
     )
+    return retrieval_report(evaluation)
