@@ -238,15 +238,15 @@ def _retrieval_section(entry: dict[str, Any]) -> list[str]:
 _DIVERSITY_INTRO = """\
 ## Diversity metrics
 
-The intent-aware measures of the TREC Web track, over subtopic qrels (one
-`qid subtopic docno grade` line per judgement, read by `SubtopicQrels.read`): scored by
-`evaluate_diversity(run, subtopic_qrels, metrics=...)` or `ef-eval diversity QRELS RUN -m ...`,
-not by `evaluate_run`, whose qrels have no subtopics. They equal TREC's ndeval 4.5 (and
-ir_measures' `pyndeval` provider) to 1e-9; tests/metrics/test_diversity_pyndeval.py holds them equal. A query has `A` subtopics
-with a relevant doc; the doc at rank `i` (0-based) gains `g_i = sum((1 - alpha) ** c_j)` over
-the subtopics `j` it is relevant to, `c_j` the docs above it relevant to `j`. The ideal
-ranking is ndeval's greedy one: the judged doc of largest gain next, ties to the larger doc
-id. A bare name with a cutoff is every cutoff of `k_values` (ndeval's 5, 10, 20). A query
+The intent-aware measures of the TREC Web track, over subtopic qrels (one `qid subtopic docno
+grade` line per judgement, read by `SubtopicQrels.read`): scored by `evaluate_diversity(run,
+subtopic_qrels, metrics=...)` or `ef-eval diversity QRELS RUN -m ...`, not by `evaluate_run`,
+whose qrels have no subtopics. They equal TREC's ndeval 4.5 (and ir_measures' `pyndeval`
+provider) to 1e-9; tests/metrics/test_diversity_pyndeval.py holds them equal. A query has `A`
+subtopics with a relevant doc; the doc at rank `i` (0-based) gains `g_i = sum((1 - alpha) **
+c_j)` over the subtopics `j` it is relevant to, `c_j` the docs above it relevant to `j`. The
+ideal ranking is ndeval's greedy one: the judged doc of largest gain next, ties to the larger
+doc id. A bare name with a cutoff is every cutoff of `k_values` (ndeval's 5, 10, 20). A query
 with no relevant judgement scores 0.0 and counts in the mean, as in ndeval.
 
 Where ndeval differs: its ERR-IA@1 and alpha-DCG@1 are not normalised (its loop starts at
