@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ef.evaluation.engine._diversity import parse_diversity_measures, score_diversity
@@ -133,7 +133,21 @@ def _compare(
             assert mine == pytest.approx(their, abs=1e-9), (query_id, name)
 
 
+#: Where the greedy ideal's tie break decides alpha-nDCG@2: a, b and e each cover two
+#: subtopics; ndeval takes e (the larger id) first, and then b gains 2, not 1.5.
+TIED_IDEAL = [
+    ("q1", "1", "b", 1),
+    ("q1", "2", "a", 1),
+    ("q1", "2", "e", 1),
+    ("q1", "3", "e", 1),
+    ("q1", "4", "a", 1),
+    ("q1", "4", "b", 1),
+]
+
+
 @settings(max_examples=examples(400), deadline=None)
+@example(TIED_IDEAL, {"q1": {"a": 2.0, "b": 1.0}}, 0.5, 0.5, 1)
+@example(TIED_IDEAL, {"q1": {"e": 2.0, "b": 1.0, "x": 0.5}}, 0.5, 0.8, 1)
 @given(
     records,
     runs,
