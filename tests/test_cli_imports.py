@@ -23,6 +23,7 @@ _MODULES = {
     "agree": "_agree",
     "compare": "_compare",
     "convert": "_convert",
+    "diversity": "_diversity",
     "download": "_download",
     "evaluate": "_evaluate",
     "experiment": "_experiment",
@@ -160,6 +161,7 @@ def test_every_command_takes_debug_after_its_name(command: str) -> None:
 _KINDS = {
     "agree": "rows",
     "compare": "comparison",
+    "diversity": "retrieval",
     "evaluate": "retrieval",
     "experiment": "comparison",
     "fusions": "rows",

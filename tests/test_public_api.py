@@ -64,6 +64,8 @@ PUBLIC = [
     "Experiment", "Latency", "System", "SystemResult",
     # Issue 28: the leaderboard site of recorded evaluations.
     "Record", "build_site",
+    # Issue 30: diversity measures over subtopic qrels.
+    "SubtopicQrels", "evaluate_diversity",
 ]  # fmt: skip
 
 

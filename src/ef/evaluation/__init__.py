@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from ._engine.measures import Measure, parse_measure, parse_measures
     from ._engine.retrieve import Retrieval, retrieve
     from ._engine.ties import TieDiagnostic
+    from ._evaluate._diversity import evaluate_diversity
     from ._evaluate._experiment import Experiment, System, SystemResult
     from ._evaluate.agreement import rank_correlation, rbo
     from ._evaluate.compare import compare
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         write_run,
         write_samples,
     )
+    from ._formats.trec._subtopics import SubtopicQrels
     from ._fusion.normalize import max_norm, min_max_norm, rank_norm, sum_norm, zmuv_norm
     from ._plugin_engine.loading import PluginInfo
     from ._plugin_engine.registry import Registry, get_registry, list_plugins
@@ -169,6 +171,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "_evaluate.ragas"),
     "evaluate_retrieval": "_evaluate.retrieval",
     "evaluate_run": "_evaluate.run",
+    "evaluate_diversity": "_evaluate._diversity",
+    "SubtopicQrels": "_formats.trec._subtopics",
     "evaluate_shards": "_evaluate.shards",
     **dict.fromkeys(("read_answers", "read_references"), "_formats.answers"),
     # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
@@ -339,6 +343,7 @@ __all__ = [
     "RunInput",
     "RunTable",
     "StreamingCorpus",
+    "SubtopicQrels",
     "Synonym",
     "System",
     "SystemResult",
@@ -358,6 +363,7 @@ __all__ = [
     "dcg_at_k",
     "demo_path",
     "download_dataset",
+    "evaluate_diversity",
     "evaluate_pipeline",
     "evaluate_rag",
     "evaluate_retrieval",

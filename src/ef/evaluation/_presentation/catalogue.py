@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._engine.measures import Measure, describe_syntaxes, format_value, parse_measure
+from ..metrics.retrieval.diversity import DIVERSITY_MEASURES
 
 if TYPE_CHECKING:
     from .._plugin_engine.registry import Registry
@@ -234,6 +235,85 @@ def _retrieval_section(entry: dict[str, Any]) -> list[str]:
     return lines
 
 
+_DIVERSITY_INTRO = """\
+## Diversity metrics
+
+The intent-aware measures of the TREC Web track, over subtopic qrels (one `qid subtopic docno
+grade` line per judgement, read by `SubtopicQrels.read`): scored by `evaluate_diversity(run,
+subtopic_qrels, metrics=...)` or `ef-eval diversity QRELS RUN -m ...`, not by `evaluate_run`,
+whose qrels have no subtopics. They equal TREC's ndeval 4.5 (and ir_measures' `pyndeval`
+provider) to 1e-9; tests/metrics/test_diversity_pyndeval.py holds them equal. A query has `A`
+subtopics with a relevant doc; the doc at rank `i` (0-based) gains `g_i = sum((1 - alpha) **
+c_j)` over the subtopics `j` it is relevant to, `c_j` the docs above it relevant to `j`. The
+ideal ranking is ndeval's greedy one: the judged doc of largest gain next, ties to the larger
+doc id. A bare name with a cutoff is every cutoff of `k_values` (ndeval's 5, 10, 20). A query
+with no relevant judgement scores 0.0 and counts in the mean, as in ndeval.
+
+Where ndeval differs: its ERR-IA@1 and alpha-DCG@1 are not normalised (its loop starts at
+rank 2; here every cutoff is, so ndeval's is ours times `A`), and its nNRBP of a query with
+no relevant judgement is 0/0 = NaN (here 0.0). pyndeval breaks ties in scores by doc id
+ascending; here, as in `ndeval -traditional` and trec_eval, by doc id descending.
+
+```pycon
+>>> from ef.evaluation import evaluate_diversity
+>>> qrels = {"q1": {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}}
+>>> run = {"q1": {"c": 3.0, "a": 2.0, "b": 1.0}}
+>>> report = evaluate_diversity(run, qrels, metrics=["alpha_nDCG@2", "ERR-IA@2", "StRecall@2"])
+>>> report.metrics
+{'alpha_ndcg@2': 0.7043638493171503, 'err_ia@2': 0.6, 'subtopic_recall@2': 1.0}
+
+```
+
+| metric | ours | ir_measures | ndeval | parameters | definition |
+|---|---|---|---|---|---|
+"""
+
+#: The parameters of the diversity measures (each takes ``rel`` and those it names).
+_DIVERSITY_PARAMS: list[dict[str, Any]] = [
+    {
+        "name": "alpha",
+        "type": "float",
+        "default": "0.5",
+        "description": "redundancy intolerance in [0, 1]: each further doc relevant to a "
+        "subtopic gains 1 - alpha times what the one before it did (ndeval's -alpha)",
+    },
+    {
+        "name": "beta",
+        "type": "float",
+        "default": "0.5",
+        "description": "NRBP's patience in [0, 1] (ndeval's -beta); not 1 with alpha 0",
+    },
+    {
+        "name": "rel",
+        "type": "float",
+        "default": None,
+        "description": "the lowest grade that counts as relevant to a subtopic; "
+        "unset: any grade > 0",
+    },
+]
+
+_DIVERSITY_SOURCE = (
+    "- **Source:** Clarke et al., SIGIR 2008 (alpha-nDCG); Clarke, Kolla and Vechtomova, "
+    "ICTIR 2009 (NRBP); Agrawal et al., WSDM 2009 (intent-aware measures); Chapelle et al., "
+    "CIKM 2009 (ERR); as ndeval 4.5 (TREC Web track) computes them\n"
+    "- **Module:** `ef.evaluation.metrics.retrieval.diversity` (one function per measure)\n"
+)
+
+
+def _diversity_section() -> list[str]:
+    lines = [_DIVERSITY_INTRO.rstrip("\n")]
+    for measure in DIVERSITY_MEASURES.values():
+        at = "@k" if measure.cutoff else ""
+        ours = _code(measure.name + at)
+        theirs = ", ".join(_code(n + at) for n in measure.ir_measures)
+        params = ", ".join(map(_code, (*measure.params, "rel")))
+        lines.append(
+            f"| {measure.name} | {ours} | {theirs} | {_code(measure.ndeval + at)} | {params} "
+            f"| {_code(_cell(measure.formula))} |"
+        )
+    return [*lines, "", *_param_table(_DIVERSITY_PARAMS), _DIVERSITY_SOURCE]
+
+
 def catalogue_markdown(registry: Registry) -> str:
     """The catalogue page (Markdown, for Sphinx with MyST) of ``registry``'s metrics."""
     entries = catalogue_entries(registry)
@@ -241,6 +321,7 @@ def catalogue_markdown(registry: Registry) -> str:
     for entry in entries:
         if entry["kind"] == "retrieval":
             lines += _retrieval_section(entry)
+    lines += _diversity_section()
     lines += _rag_section([entry for entry in entries if entry["kind"] == "rag"])
     return "\n".join(lines).rstrip() + "\n"
 

@@ -50,6 +50,10 @@ COMMANDS: Mapping[str, Listed] = {
         "Convert SOURCE into TARGET in another format: a dataset directory, qrels, a run, "
         "queries or a corpus.",
     ),
+    "diversity": Listed(
+        "_diversity:diversity_command",
+        "Score RUN with the diversity measures against the subtopic judgements in QRELS.",
+    ),
     "download": Listed(
         "_download:download_command",
         "Download the BEIR dataset NAME (scifact, nfcorpus, fiqa, ...) into DIR/NAME.",

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import UnknownNameError
 from ...interfaces import RetrievalMetric, Synonym
+from ...metrics.retrieval.diversity import DIVERSITY_NAMES
 from .index import NameIndex, name_index
 from .ir_measures import ir_measures_measure, is_ir_measures_name
 from .ours import DEFAULT_K_VALUES, SPEC, Measure, check_metric_names, format_value, our_measures
@@ -140,6 +141,11 @@ def parse_measures(
 def _unknown(spec: str, name: str, registry: Registry, index: NameIndex) -> UnknownNameError:
     if name in registry.rag_metrics:
         return UnknownNameError(f"{name!r} is a rag metric, not a retrieval metric.")
+    if name in DIVERSITY_NAMES:
+        return UnknownNameError(
+            f"{spec!r} is a diversity measure: it needs subtopic qrels; score it with "
+            f"evaluate_diversity(run, subtopic_qrels, metrics=[{spec!r}])."
+        )
     family = re.sub(r"_[\d.,=_]+$", "", name)
     if name in NOT_IMPLEMENTED or family in NOT_IMPLEMENTED:
         return UnknownNameError(

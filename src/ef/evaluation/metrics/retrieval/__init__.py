@@ -29,6 +29,9 @@ geometric mean), ``r_precision``, ``bpref`` (and GM_BPREF), ``infap``, ``success
 rest of trec_eval's ``all_trec``: ``iprec_at_recall``, ``iprec_avg`` (11pt_avg),
 ``rprec_mult``, ``utility``, ``binary_gain`` (binG), ``normalized_gain`` (G), ``ndcg_rel``,
 ``rndcg`` and ``set_map``.
+:mod:`~ef.evaluation.metrics.retrieval.diversity` holds the intent-aware measures over
+subtopic qrels (alpha-nDCG, ERR-IA, NRBP, ...): they are not in :data:`BUILTIN`, as their
+judgements have another shape; :func:`~ef.evaluation.evaluate_diversity` scores them.
 Each holds the metric's readable per-query reference function (``ndcg_at_k``), its numpy
 batch form over :class:`~ef.evaluation._hits.JudgedHits` (``ndcg_batch``), its exact
 tie-averaged form where it has a closed one (``ndcg_expected``; for the others,

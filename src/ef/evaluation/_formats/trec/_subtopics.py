@@ -1,0 +1,165 @@
+"""Subtopic (intent) qrels, the diversity judgements of the TREC Web track that ndeval reads.
+
+One line per judgement, ``qid subtopic docno grade`` (whitespace-separated, integer grade):
+the ordinary qrels' four columns, with the second naming the subtopic instead of being
+ignored. A doc judged for several subtopics has one line for each.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import attrs
+
+from ...errors import InputWarning
+from ...types import FrozenDict
+from .._io import caller_stacklevel, format_error
+from .._records import data_lines, empty_file, is_qrels_shape, parse_grade, read_id, split_fields
+
+__all__ = ["SUBTOPIC_QRELS_COLUMNS", "SubtopicQrels", "read_subtopic_qrels"]
+
+SUBTOPIC_QRELS_COLUMNS = "query_id subtopic doc_id grade"
+
+Judgements = Mapping[str, Mapping[str, Mapping[str, float]]]
+
+
+def _grade(where: str, grade: object) -> float:
+    if isinstance(grade, bool) or not isinstance(grade, (int, float)):
+        raise ValueError(f"{where} = {grade!r}: a grade is a number")
+    if not math.isfinite(grade):
+        raise ValueError(f"{where} = {grade!r}: a grade must be finite")
+    return grade
+
+
+def _frozen(judgements: Judgements) -> Mapping[str, Mapping[str, Mapping[str, float]]]:
+    if not isinstance(judgements, Mapping):
+        raise TypeError(
+            "SubtopicQrels: expected {query_id: {subtopic: {doc_id: grade}}}, got "
+            f"{type(judgements).__name__}"
+        )
+    out = {}
+    for query_id, intents in judgements.items():
+        if not isinstance(intents, Mapping):
+            raise TypeError(
+                f"SubtopicQrels[{query_id!r}]: expected {{subtopic: {{doc_id: grade}}}}, got "
+                f"{type(intents).__name__}"
+            )
+        frozen = {}
+        for subtopic, docs in intents.items():
+            if not isinstance(docs, Mapping):
+                raise TypeError(
+                    f"SubtopicQrels[{query_id!r}][{subtopic!r}]: expected {{doc_id: grade}}, "
+                    f"got {type(docs).__name__}"
+                )
+            where = f"SubtopicQrels[{query_id!r}][{subtopic!r}]"
+            frozen[str(subtopic)] = FrozenDict(
+                {str(d): _grade(f"{where}[{d!r}]", g) for d, g in docs.items()}
+            )
+        out[str(query_id)] = FrozenDict(frozen)
+    return FrozenDict(out)
+
+
+@attrs.frozen
+class SubtopicQrels:
+    """Diversity judgements: ``{query_id: {subtopic: {doc_id: grade}}}``, read-only.
+
+    A grade > 0 is relevant to that subtopic; 0 and negative grades are judged non-relevant
+    (ndeval reads natural numbers and treats every grade >= 1 as 1).
+
+    >>> qrels = SubtopicQrels.from_records([("q1", "1", "d1", 1), ("q1", "2", "d1", 0)])
+    >>> qrels.judgements
+    {'q1': {'1': {'d1': 1}, '2': {'d1': 0}}}
+    >>> qrels.query_ids
+    ('q1',)
+    """
+
+    judgements: Mapping[str, Mapping[str, Mapping[str, float]]] = attrs.field(converter=_frozen)
+
+    @property
+    def query_ids(self) -> tuple[str, ...]:
+        """The judged queries, in the order given."""
+        return tuple(self.judgements)
+
+    def __contains__(self, query_id: object) -> bool:
+        return query_id in self.judgements
+
+    @classmethod
+    def from_records(cls, records: Iterable[tuple[str, str, str, float]]) -> SubtopicQrels:
+        """From ``(query_id, subtopic, doc_id, grade)`` records (pyndeval's ``SubtopicQrel``
+        tuples, say). A doc judged twice for one subtopic of one query is refused: ndeval
+        would count it twice.
+
+        >>> SubtopicQrels.from_records([("q1", "1", "d1", 1), ("q1", "1", "d1", 1)])
+        Traceback (most recent call last):
+            ...
+        ValueError: doc 'd1' is judged twice for subtopic '1' of query 'q1'
+        """
+        judgements: dict[str, dict[str, dict[str, float]]] = {}
+        for query_id, subtopic, doc_id, grade in records:
+            docs = judgements.setdefault(str(query_id), {}).setdefault(str(subtopic), {})
+            if str(doc_id) in docs:
+                raise ValueError(
+                    f"doc {doc_id!r} is judged twice for subtopic {subtopic!r} of query "
+                    f"{query_id!r}"
+                )
+            docs[str(doc_id)] = grade
+        return cls(judgements)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> SubtopicQrels:
+        """Read a subtopic qrels file: ``qid subtopic docno grade`` lines, ``#`` lines
+        comments. A line of another shape, a grade that is not an integer, a doc judged twice
+        for one subtopic or an empty file is a ``DatasetFormatError`` naming the file and line;
+        a file where every query has a single subtopic (ordinary qrels?) is read with an
+        :class:`~ef.evaluation.InputWarning`."""
+        return cls(read_subtopic_qrels(Path(path)))
+
+
+def read_subtopic_qrels(path: Path) -> dict[str, dict[str, dict[str, int]]]:
+    """``{query_id: {subtopic: {doc_id: grade}}}`` from ``qid subtopic docno grade`` lines.
+
+    ``#`` lines are comments (as in the TREC qrels reader). A line of another shape, a grade
+    that is not an integer, a doc judged twice for one subtopic or an empty file is a
+    ``DatasetFormatError`` naming the file and line. A file where every query has a single
+    subtopic is read with an :class:`~ef.evaluation.InputWarning`: it is probably ordinary
+    qrels (their second column is ignored), and diversity over one intent is plain relevance.
+    """
+    judgements: dict[str, dict[str, dict[str, int]]] = {}
+    for line_no, line in data_lines(path, is_qrels_shape):
+        fields = split_fields(line)
+        if len(fields) != 4:
+            raise format_error(
+                path,
+                line_no,
+                f"expected 4 columns ({SUBTOPIC_QRELS_COLUMNS}), got {len(fields)}",
+                line,
+            )
+        query_id, subtopic, doc_id, field = fields
+        read_id("query id", query_id, path, line_no, line)
+        read_id("subtopic", subtopic, path, line_no, line)
+        read_id("doc id", doc_id, path, line_no, line)
+        grade = parse_grade(field, path, line_no, line)
+        docs = judgements.setdefault(query_id, {}).setdefault(subtopic, {})
+        if doc_id in docs:
+            raise format_error(
+                path,
+                line_no,
+                f"doc {doc_id!r} is judged twice for subtopic {subtopic!r} of query {query_id!r}",
+                line,
+            )
+        docs[doc_id] = grade
+    if not judgements:
+        raise empty_file(path, f"subtopic qrels lines ({SUBTOPIC_QRELS_COLUMNS})")
+    if all(len(intents) == 1 for intents in judgements.values()):
+        warnings.warn(
+            InputWarning(
+                f"{path}: every query has a single subtopic: is this ordinary qrels? "
+                "Diversity measures need one line per (query, subtopic, doc)"
+            ),
+            stacklevel=caller_stacklevel(),
+        )
+    return judgements
