@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         RetrieverError,
         UnknownNameError,
     )
+    from .evaluate._labels import assign_nuggets, evaluate_claims, label_claims, with_nuggets
     from .evaluate.agreement import rank_correlation, rbo
     from .evaluate.compare import compare
     from .evaluate.fuse import fuse
@@ -61,6 +62,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from .evaluate.retrieval import evaluate_retrieval
     from .evaluate.run import evaluate_run
     from .evaluate.shards import evaluate_shards
+    from .formats._nuggets import read_nuggets
     from .formats.answers import read_answers, read_references
     from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
     from .formats.beir import read_beir, write_beir
@@ -82,10 +84,12 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from .fusion.normalize import max_norm, min_max_norm, rank_norm, sum_norm, zmuv_norm
     from .hookspecs import hookimpl
     from .interfaces import (
+        ClaimLabeler,
         DatasetFormat,
         FusionMethod,
         FusionParam,
         MetricParam,
+        NuggetAssigner,
         RagMetric,
         RetrievalMetric,
         RetrieverAdapter,
@@ -188,10 +192,12 @@ _LAZY: dict[str, str] = {
     "hookimpl": "hookspecs",
     **dict.fromkeys(
         (
+            "ClaimLabeler",
             "DatasetFormat",
             "FusionMethod",
             "FusionParam",
             "MetricParam",
+            "NuggetAssigner",
             "RagMetric",
             "RetrievalMetric",
             "RetrieverAdapter",
@@ -249,6 +255,11 @@ _LAZY: dict[str, str] = {
     # Issue 30: agreement between orderings of systems, and between runs.
     **dict.fromkeys(("rank_correlation", "rbo"), "evaluate.agreement"),
     **dict.fromkeys(("RankCorrelation", "RboReport"), "reports.agreement"),
+    # Issue 29: nugget evaluation and RAGChecker's claim metrics, from labels.
+    **dict.fromkeys(
+        ("assign_nuggets", "evaluate_claims", "label_claims", "with_nuggets"), "evaluate._labels"
+    ),
+    "read_nuggets": "formats._nuggets",
 }
 
 
@@ -280,10 +291,8 @@ def __dir__() -> list[str]:
 # Written out, not made from _LAZY: type checkers read a literal list for `import *`;
 # tests/test_public_api.py checks that the two agree.
 __all__ = [
-    "MAX_ORDERS",
-    "RETRIEVAL_METRICS",
-    "TIE_POLICIES",
     "BM25Retriever",
+    "ClaimLabeler",
     "ComparisonReport",
     "Corpus",
     "Dataset",
@@ -300,9 +309,11 @@ __all__ = [
     "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
+    "MAX_ORDERS",
     "Measure",
     "MetricParam",
     "MissingDependencyError",
+    "NuggetAssigner",
     "PairComparison",
     "PipelineEvalReport",
     "PluginError",
@@ -311,6 +322,7 @@ __all__ = [
     "Pool",
     "Qrels",
     "Queries",
+    "RETRIEVAL_METRICS",
     "RagEvalReport",
     "RagMetric",
     "RagSample",
@@ -328,11 +340,13 @@ __all__ = [
     "RunTable",
     "StreamingCorpus",
     "Synonym",
+    "TIE_POLICIES",
     "Tabular",
     "TieDiagnostic",
     "UnknownNameError",
     "__version__",
     "as_ragas_dataset",
+    "assign_nuggets",
     "average_precision",
     "catalogue_entries",
     "catalogue_markdown",
@@ -343,6 +357,7 @@ __all__ = [
     "dcg_at_k",
     "demo_path",
     "download_dataset",
+    "evaluate_claims",
     "evaluate_pipeline",
     "evaluate_rag",
     "evaluate_retrieval",
@@ -353,6 +368,7 @@ __all__ = [
     "fuse",
     "get_registry",
     "hookimpl",
+    "label_claims",
     "list_plugins",
     "load_report",
     "load_retriever",
@@ -375,6 +391,7 @@ __all__ = [
     "read_answers",
     "read_beir",
     "read_dataset",
+    "read_nuggets",
     "read_qrels",
     "read_queries",
     "read_references",
@@ -389,6 +406,7 @@ __all__ = [
     "sum_norm",
     "token_f1",
     "unicode_normalize",
+    "with_nuggets",
     "write_beir",
     "write_dataset",
     "write_qrels",
