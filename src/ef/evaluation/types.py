@@ -11,6 +11,7 @@ from .progress import Progress
 
 __all__ = [
     "ASSIGNMENTS",
+    "CLAIMS_KEY",
     "GRADES_KEY",
     "IMPORTANCES",
     "NUGGETS_KEY",
@@ -445,6 +446,8 @@ def _short(value: Any) -> str:
 
 #: The extra sample key that holds a query's nuggets (and the answer's assignments).
 NUGGETS_KEY = "nuggets"
+#: The extra sample key that holds the claims and entailment labels of RAGChecker's metrics.
+CLAIMS_KEY = "claims"
 #: A nugget's importance, as the TREC RAG track labels it.
 IMPORTANCES = ("vital", "okay")
 #: A nugget's assignment to an answer, as the TREC RAG track labels it.

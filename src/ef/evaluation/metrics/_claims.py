@@ -44,7 +44,7 @@ from typing import Any
 
 from ..errors import InvalidSampleError
 from ..interfaces import RagMetric
-from ..types import RagSample
+from ..types import CLAIMS_KEY, RagSample
 
 __all__ = [
     "CLAIMS_KEY",
@@ -56,8 +56,6 @@ __all__ = [
     "claim_scores",
 ]
 
-#: The extra sample key that holds the claims and their entailment labels.
-CLAIMS_KEY = "claims"
 #: The label lists of ``claims``: the two lists, then the two matrices.
 LABEL_KEYS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
 _LABELS = ("Entailment", "Neutral", "Contradiction")
