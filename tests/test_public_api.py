@@ -60,6 +60,9 @@ PUBLIC = [
     "Pool", "merge_qrels", "pool",
     # Issue 30: agreement between orderings of systems, and between runs.
     "RankCorrelation", "RboReport", "rank_correlation", "rbo",
+    # Issue 29: nugget evaluation and RAGChecker's claim metrics, from labels.
+    "ClaimLabeler", "NuggetAssigner", "assign_nuggets", "evaluate_claims", "label_claims",
+    "read_nuggets", "with_nuggets",
 ]  # fmt: skip
 
 

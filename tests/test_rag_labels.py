@@ -118,9 +118,7 @@ def test_read_nuggets_keeps_one_run_of_an_assignment_file(tmp_path: Path) -> Non
         ('{"qid": "q1", "nuggets": []}', r":2: query 'q1' is on an earlier line too"),
     ],
 )
-def test_read_nuggets_names_the_line_of_a_bad_record(
-    tmp_path: Path, line: str, match: str
-) -> None:
+def test_read_nuggets_names_the_line_of_a_bad_record(tmp_path: Path, line: str, match: str) -> None:
     path = tmp_path / "nuggets.jsonl"
     path.write_text(json.dumps({"qid": "q1", "nuggets": []}) + "\n" + line + "\n", "utf-8")
     with pytest.raises(DatasetFormatError, match=match):
@@ -153,7 +151,8 @@ def test_evaluate_rag_never_calls_a_plugin_assigner_or_labeler(calls) -> None:
     samples = with_nuggets([{"id": "q1", "response": "Paris is the capital of France."}], NUGGETS)
     metrics = ["nugget_all", "nugget_all(assigner=lexical)", "claims.precision"]
     report = evaluate_rag(samples, metrics=metrics, registry=registry)
-    assert plugin.assigned == [] and plugin.labelled == []
+    assert plugin.assigned == []
+    assert plugin.labelled == []
     # unassigned nuggets are not scored; the lexical baseline assigns them when named
     assert report.per_sample["nugget_all"] == (None,)
     assert report.per_sample["nugget_all(assigner='lexical')"] == (0.5,)
@@ -163,7 +162,8 @@ def test_assign_nuggets_runs_the_named_assigner_once_and_writes_copies(calls) ->
     plugin, registry = calls
     samples = with_nuggets([{"id": "q1", "response": "..."}, {"id": "q3"}], NUGGETS)
     assigned = assign_nuggets(samples, "mine.llm", registry=registry, answer="partial_support")
-    assert len(plugin.assigned) == 1 and [s["id"] for s in plugin.assigned[0]] == ["q1"]
+    assert len(plugin.assigned) == 1
+    assert [s["id"] for s in plugin.assigned[0]] == ["q1"]
     assert [n["assignment"] for n in assigned[0]["nuggets"]] == ["partial_support"] * 2
     assert "assignment" not in samples[0]["nuggets"][0]  # the input is not changed
     assert assigned[1] == samples[1]
@@ -196,7 +196,9 @@ def test_assign_nuggets_lexical_equals_the_metrics_own_lexical_assigner(builtin_
 def test_an_assigner_is_found_by_name_only(calls) -> None:
     _, registry = calls
     assert sorted(registry.nugget_assigners) == ["lexical", "mine.llm"]
-    with pytest.raises(UnknownNameError, match="unknown nugget assigner 'mine.lml'; did you mean"):
+    with pytest.raises(
+        UnknownNameError, match=r"unknown nugget assigner 'mine\.lml'; did you mean"
+    ):
         assign_nuggets([{"response": "x"}], "mine.lml", registry=registry)
 
 
@@ -226,8 +228,15 @@ def test_an_assigner_that_raises_is_a_plugin_error(builtin_registry) -> None:
         raise RuntimeError("the LLM is down")
 
     registry = builtin_registry.with_plugins(
-        type("P", (), {"ef_evaluation_nugget_assigners": hookimpl(
-            lambda self: NuggetAssigner(name="boom", assign=boom))})(),
+        type(
+            "P",
+            (),
+            {
+                "ef_evaluation_nugget_assigners": hookimpl(
+                    lambda self: NuggetAssigner(name="boom", assign=boom)
+                )
+            },
+        )(),
         name="boomplugin",
     )
     samples = with_nuggets([{"id": "q1", "response": "..."}], NUGGETS)
@@ -239,7 +248,8 @@ def test_label_claims_writes_the_labels_and_evaluate_claims_scores_them(calls) -
     plugin, registry = calls
     samples = [{"id": "s1", "response": "Paris.", "retrieved_contexts": ["c1", "c2"]}]
     labelled = label_claims(samples, "mine.llm", registry=registry)
-    assert len(plugin.labelled) == 1 and "claims" not in samples[0]
+    assert len(plugin.labelled) == 1
+    assert "claims" not in samples[0]
     report = evaluate_claims(labelled, registry=registry)
     assert report.metrics["claims.precision"] == 1.0
     assert report.metrics["claims.faithfulness"] == 0.0
@@ -255,8 +265,18 @@ def test_labels_that_do_not_fit_the_contexts_are_the_labelers_error(calls) -> No
     labelled = label_claims(samples, "mine.llm", registry=registry)
     assert labelled[0]["claims"]["retrieved2response"] == [[]]
     registry_bad = registry.with_plugins(
-        type("Q", (), {"ef_evaluation_claim_labelers": hookimpl(lambda self: ClaimLabeler(
-            name="wide", label=lambda s: [{"retrieved2response": [[True, True]]}] * len(s)))})(),
+        type(
+            "Q",
+            (),
+            {
+                "ef_evaluation_claim_labelers": hookimpl(
+                    lambda self: ClaimLabeler(
+                        name="wide",
+                        label=lambda s: [{"retrieved2response": [[True, True]]}] * len(s),
+                    )
+                )
+            },
+        )(),
         name="wideplugin",
     )
     with pytest.raises(PluginError, match=r"'wide'.*bad labels for sample 0.*cover 2 contexts"):
@@ -325,7 +345,8 @@ def test_evaluate_pipeline_shows_nugget_scores_beside_ndcg(builtin_registry) -> 
     assert q2["nugget_vital(assigner='lexical')"] == 0.5
     assert report.samples[0]["nuggets"] == tuple(NUGGETS["q1"])
     table = report.tables(details=True)[-1]
-    assert "nugget_all(assigner='lexical')" in table.header and "ndcg@10" in table.header
+    assert "nugget_all(assigner='lexical')" in table.header
+    assert "ndcg@10" in table.header
 
 
 def test_evaluate_pipeline_refuses_nuggets_of_unknown_queries(builtin_registry) -> None:

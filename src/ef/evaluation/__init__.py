@@ -291,6 +291,9 @@ def __dir__() -> list[str]:
 # Written out, not made from _LAZY: type checkers read a literal list for `import *`;
 # tests/test_public_api.py checks that the two agree.
 __all__ = [
+    "MAX_ORDERS",
+    "RETRIEVAL_METRICS",
+    "TIE_POLICIES",
     "BM25Retriever",
     "ClaimLabeler",
     "ComparisonReport",
@@ -309,7 +312,6 @@ __all__ = [
     "GeneratorError",
     "InputWarning",
     "InvalidSampleError",
-    "MAX_ORDERS",
     "Measure",
     "MetricParam",
     "MissingDependencyError",
@@ -322,7 +324,6 @@ __all__ = [
     "Pool",
     "Qrels",
     "Queries",
-    "RETRIEVAL_METRICS",
     "RagEvalReport",
     "RagMetric",
     "RagSample",
@@ -340,7 +341,6 @@ __all__ = [
     "RunTable",
     "StreamingCorpus",
     "Synonym",
-    "TIE_POLICIES",
     "Tabular",
     "TieDiagnostic",
     "UnknownNameError",

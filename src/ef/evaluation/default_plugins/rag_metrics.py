@@ -48,7 +48,7 @@ def _lexical_assign(samples: Sequence[RagSample]) -> list[list[str]]:
     return [
         lexical_assignments(
             sample.get("response"),
-            checked_nuggets(sample.get(NUGGETS_KEY), assigned=False),  # type: ignore[misc]
+            checked_nuggets(sample.get(NUGGETS_KEY), assigned=False),
         )
         for sample in samples
     ]

@@ -94,7 +94,7 @@ def assign_nuggets(
     checked = _checked(samples, "assign_nuggets")
     positions, nuggets = [], []
     for index, sample in enumerate(checked):
-        value = sample.get(NUGGETS_KEY)  # type: ignore[misc]  # an extra key
+        value = sample.get(NUGGETS_KEY)  # an extra key
         if value is None:
             continue
         try:
@@ -109,8 +109,11 @@ def assign_nuggets(
     out = [dict(sample) for sample in checked]
     _check_count(labels, len(positions), registry, "nugget_assigner", method.name)
     for index, mine, theirs in zip(positions, nuggets, labels, strict=True):
-        theirs = list(theirs)
-        if len(theirs) != len(mine) or any(label not in ASSIGNMENTS for label in theirs):
+        if (
+            not isinstance(theirs, (list, tuple))
+            or len(theirs) != len(mine)
+            or any(label not in ASSIGNMENTS for label in theirs)
+        ):
             owner = owner_of(registry, "nugget_assigner", method.name)
             raise PluginError(
                 f"nugget assigner {method.name!r} ({owner}) returned {theirs!r:.120} for "
@@ -188,7 +191,7 @@ def evaluate_claims(
     ``claim_recall`` and ``context_precision``; the generator's ``context_utilization``,
     ``noise_sensitivity_in_relevant`` and ``_in_irrelevant``, ``hallucination``,
     ``self_knowledge`` and ``faithfulness``. Each is a mean over the samples that carry the
-    labels it needs, as a fraction (RAGChecker prints it ×100, to one decimal). No model is
+    labels it needs, as a fraction (RAGChecker prints it times 100, to one decimal). No model is
     called: :func:`label_claims` makes the labels.
 
     >>> sample = {"response": "Paris. It has 3 million people.", "claims": {

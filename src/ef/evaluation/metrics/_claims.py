@@ -149,8 +149,10 @@ retrieved2response 2; one label per claim
             f"sample retrieved {n_contexts}"
         )
     if len(widths) > 1:
-        raise InvalidSampleError(f"{CLAIMS_KEY}: retrieved2response and retrieved2answer "
-                                 "label different numbers of contexts")
+        raise InvalidSampleError(
+            f"{CLAIMS_KEY}: retrieved2response and retrieved2answer "
+            "label different numbers of contexts"
+        )
     return labels
 
 
@@ -240,7 +242,7 @@ def _noise(
 
 
 def claim_scores(labels: Mapping[str, Any], n_contexts: int | None = None) -> dict[str, float]:
-    """Every claim metric the labels allow, by RAGChecker's name (not ×100).
+    """Every claim metric the labels allow, by RAGChecker's name (not times 100).
 
     >>> scores = claim_scores({
     ...     "answer2response": ["Entailment", "Neutral"],          # r1 correct, r2 not
@@ -259,7 +261,7 @@ def _sample_claim_metric(name: str) -> Callable[[RagSample], float | None]:
     needs = REQUIREMENTS[name]
 
     def func(sample: RagSample) -> float | None:
-        value = sample.get(CLAIMS_KEY)  # type: ignore[misc]  # an extra key
+        value: Any = sample.get(CLAIMS_KEY)  # an extra key
         if value is None:
             return None
         if not isinstance(value, Mapping) or any(value.get(k) is None for k in needs):

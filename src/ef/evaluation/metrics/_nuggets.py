@@ -156,7 +156,7 @@ def _assigned(sample: RagSample, assigner: str) -> list[Mapping[str, Any]] | Non
     """The sample's nuggets, each with its assignment: the sample's own, or the lexical
     baseline's; ``None`` for a sample without nuggets or (``assigner="sample"``) without
     assignments."""
-    value = sample.get(NUGGETS_KEY)  # type: ignore[misc]  # an extra key
+    value: Any = sample.get(NUGGETS_KEY)  # an extra key
     if value is None:
         return None
     if assigner == "lexical":
@@ -207,9 +207,7 @@ ASSIGNER = MetricParam(
 
 
 def _declared(name: str, description: str, formula: str) -> RagMetric:
-    def func(
-        sample: RagSample, *, strict: bool = False, assigner: str = "sample"
-    ) -> float | None:
+    def func(sample: RagSample, *, strict: bool = False, assigner: str = "sample") -> float | None:
         return sample_nugget_score(sample, score=name, strict=strict, assigner=assigner)
 
     func.__name__ = func.__qualname__ = f"sample_{name}"
@@ -238,8 +236,7 @@ NUGGET_METRICS = (
     ),
     _declared(
         "nugget_weighted",
-        "Nugget recall weighted 1 per vital and 0.5 per okay nugget (AutoNuggetizer's "
-        "Weighted).",
+        "Nugget recall weighted 1 per vital and 0.5 per okay nugget (AutoNuggetizer's Weighted).",
         "sum of weight x credit / sum of weights; weight 1 vital, 0.5 okay",
     ),
 )
