@@ -945,7 +945,6 @@ class NuggetAssigner:
 
     An assigner runs only when :func:`~ef.evaluation.assign_nuggets` names it: never inside
     :func:`~ef.evaluation.evaluate_rag`, and never chosen by the order of the plugins.
-    ``deterministic`` says that it calls no model (the built-in ``lexical`` baseline).
 
     >>> assigner = NuggetAssigner(
     ...     name="all_support", assign=lambda samples: [["support"] * len(s["nuggets"])
@@ -959,8 +958,6 @@ class NuggetAssigner:
     description: str = attrs.field(
         default=attrs.Factory(lambda self: _first_docstring_line(self.assign), takes_self=True)
     )
-    deterministic: bool = attrs.field(default=False, kw_only=True)
-
     kind: ClassVar[str] = "nugget_assigner"
 
 

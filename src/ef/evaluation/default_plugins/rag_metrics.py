@@ -56,4 +56,4 @@ def _lexical_assign(samples: Sequence[RagSample]) -> list[list[str]]:
 
 @hookimpl
 def ef_evaluation_nugget_assigners() -> list[NuggetAssigner]:
-    return [NuggetAssigner(name="lexical", assign=_lexical_assign, deterministic=True)]
+    return [NuggetAssigner(name="lexical", assign=_lexical_assign)]
