@@ -283,14 +283,15 @@ def test_labels_that_do_not_fit_the_contexts_are_the_labelers_error(calls) -> No
         label_claims(bad, "wide", registry=registry_bad)
 
 
-def test_the_extra_keys_survive_a_samples_file(tmp_path: Path, builtin_registry) -> None:
+@pytest.mark.parametrize("name", ["samples.jsonl", "samples.csv"])
+def test_the_extra_keys_survive_a_samples_file(tmp_path: Path, builtin_registry, name) -> None:
     samples = assign_nuggets(
         with_nuggets([{"id": "q1", "response": "Paris is the capital of France."}], NUGGETS),
         "lexical",
         registry=builtin_registry,
     )
     samples[0]["claims"] = {"answer2response": ["Entailment", "Neutral"]}
-    path = tmp_path / "samples.jsonl"
+    path = tmp_path / name
     write_samples(path, samples)
     again = read_samples(path)
     assert again == samples

@@ -50,6 +50,8 @@ _STRUCTURED = frozenset(
         "rubrics",
         "references",  # not a Ragas field: further gold answers (EXTRA_KEYS)
         "reference_context_grades",  # nor this: {id: grade} (EXTRA_KEYS)
+        NUGGETS_KEY,  # the nuggets and their assignments (EXTRA_KEYS)
+        CLAIMS_KEY,  # the claims and their entailment labels (EXTRA_KEYS)
     }
 )
 
