@@ -137,3 +137,22 @@ def test_lexical_assignments_by_share_of_words_found() -> None:
     assert lexical_assignments("Nile north", nuggets)[1] == "partial_support"
     assert lexical_assignments("", nuggets) == ["not_support"] * 3
     assert lexical_assignments(None, nuggets) == ["not_support"] * 3
+
+
+_WORDS = st.lists(st.sampled_from(["paris", "is", "the", "capital", "seine", "river", "rome"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_WORDS, _WORDS, _WORDS)
+def test_lexical_assignments_only_grow_as_the_response_grows(
+    nugget: list[str], response: list[str], more: list[str]
+) -> None:
+    nuggets = [{"text": " ".join(nugget), "importance": "vital"}]
+    order = ["not_support", "partial_support", "support"]
+    before = lexical_assignments(" ".join(response), nuggets)[0]
+    after = lexical_assignments(" ".join(response + more), nuggets)[0]
+    assert order.index(after) >= order.index(before)
+    # a response that says the nugget word for word supports it (if it has a word: 'the' is
+    # an article, and a nugget of articles alone is supported by nothing)
+    whole = lexical_assignments(" ".join(response + nugget), nuggets)[0]
+    assert whole == ("support" if set(nugget) - {"the"} else "not_support")
