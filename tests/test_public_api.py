@@ -66,6 +66,9 @@ PUBLIC = [
     "Record", "build_site",
     # Issue 30: diversity measures over subtopic qrels.
     "SubtopicQrels", "evaluate_diversity",
+    # Issue 29: nugget evaluation and RAGChecker's claim metrics, from labels.
+    "ClaimLabeler", "NuggetAssigner", "assign_nuggets", "evaluate_claims", "label_claims",
+    "read_nuggets", "with_nuggets",
 ]  # fmt: skip
 
 

@@ -12,11 +12,13 @@ ROOT = Path(__file__).parents[2]
 HOOKS = sorted(name for name in vars(hookspecs) if name.startswith("ef_evaluation_"))
 
 
-def test_there_are_the_four_documented_hooks() -> None:
+def test_there_are_the_six_documented_hooks() -> None:
     assert HOOKS == [
+        "ef_evaluation_claim_labelers",
         "ef_evaluation_formats",
         "ef_evaluation_fusion_methods",
         "ef_evaluation_metrics",
+        "ef_evaluation_nugget_assigners",
         "ef_evaluation_retriever_adapters",
     ]
 

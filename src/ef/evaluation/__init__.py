@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from ._engine.ties import TieDiagnostic
     from ._evaluate._diversity import evaluate_diversity
     from ._evaluate._experiment import Experiment, System, SystemResult
+    from ._evaluate._labels import assign_nuggets, evaluate_claims, label_claims, with_nuggets
     from ._evaluate.agreement import rank_correlation, rbo
     from ._evaluate.compare import compare
     from ._evaluate.fuse import fuse
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from ._evaluate.retrieval import evaluate_retrieval
     from ._evaluate.run import evaluate_run
     from ._evaluate.shards import evaluate_shards
+    from ._formats._nuggets import read_nuggets
     from ._formats.answers import read_answers, read_references
     from ._formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
     from ._formats.beir import read_beir, write_beir
@@ -108,10 +110,12 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     )
     from .hookspecs import hookimpl
     from .interfaces import (
+        ClaimLabeler,
         DatasetFormat,
         FusionMethod,
         FusionParam,
         MetricParam,
+        NuggetAssigner,
         RagMetric,
         RetrievalMetric,
         RetrieverAdapter,
@@ -198,10 +202,12 @@ _LAZY: dict[str, str] = {
     "hookimpl": "hookspecs",
     **dict.fromkeys(
         (
+            "ClaimLabeler",
             "DatasetFormat",
             "FusionMethod",
             "FusionParam",
             "MetricParam",
+            "NuggetAssigner",
             "RagMetric",
             "RetrievalMetric",
             "RetrieverAdapter",
@@ -262,6 +268,11 @@ _LAZY: dict[str, str] = {
     # Issue 28: experiments, their systems and the latency they report.
     **dict.fromkeys(("Experiment", "System", "SystemResult"), "_evaluate._experiment"),
     "Latency": "_engine._timing",
+    # Issue 29: nugget evaluation and RAGChecker's claim metrics, from labels.
+    **dict.fromkeys(
+        ("assign_nuggets", "evaluate_claims", "label_claims", "with_nuggets"), "_evaluate._labels"
+    ),
+    "read_nuggets": "_formats._nuggets",
 }
 
 
@@ -297,6 +308,7 @@ __all__ = [
     "RETRIEVAL_METRICS",
     "TIE_POLICIES",
     "BM25Retriever",
+    "ClaimLabeler",
     "ComparisonReport",
     "Corpus",
     "Dataset",
@@ -318,6 +330,7 @@ __all__ = [
     "Measure",
     "MetricParam",
     "MissingDependencyError",
+    "NuggetAssigner",
     "PairComparison",
     "PipelineEvalReport",
     "PluginError",
@@ -352,6 +365,7 @@ __all__ = [
     "UnknownNameError",
     "__version__",
     "as_ragas_dataset",
+    "assign_nuggets",
     "average_precision",
     "build_site",
     "catalogue_entries",
@@ -363,6 +377,7 @@ __all__ = [
     "dcg_at_k",
     "demo_path",
     "download_dataset",
+    "evaluate_claims",
     "evaluate_diversity",
     "evaluate_pipeline",
     "evaluate_rag",
@@ -374,6 +389,7 @@ __all__ = [
     "fuse",
     "get_registry",
     "hookimpl",
+    "label_claims",
     "list_plugins",
     "load_report",
     "load_retriever",
@@ -396,6 +412,7 @@ __all__ = [
     "read_answers",
     "read_beir",
     "read_dataset",
+    "read_nuggets",
     "read_qrels",
     "read_queries",
     "read_references",
@@ -410,6 +427,7 @@ __all__ = [
     "sum_norm",
     "token_f1",
     "unicode_normalize",
+    "with_nuggets",
     "write_beir",
     "write_dataset",
     "write_qrels",

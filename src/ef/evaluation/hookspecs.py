@@ -27,8 +27,10 @@ import pluggy
 
 if TYPE_CHECKING:
     from .interfaces import (
+        ClaimLabeler,
         DatasetFormat,
         FusionMethod,
+        NuggetAssigner,
         RagMetric,
         RetrievalMetric,
         RetrieverAdapter,
@@ -36,9 +38,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAME",
+    "ef_evaluation_claim_labelers",
     "ef_evaluation_formats",
     "ef_evaluation_fusion_methods",
     "ef_evaluation_metrics",
+    "ef_evaluation_nugget_assigners",
     "ef_evaluation_retriever_adapters",
     "hookimpl",
     "hookspec",
@@ -150,5 +154,47 @@ def ef_evaluation_fusion_methods() -> Iterable[FusionMethod]:
             return [FusionMethod(name="first", func=comb_first)]
 
     .. versionadded:: 0.1
+    """
+    raise NotImplementedError  # pragma: no cover - a specification, never called
+
+
+@hookspec
+def ef_evaluation_nugget_assigners() -> Iterable[NuggetAssigner]:
+    """Return the nugget assigners this plugin provides.
+
+    A :class:`~ef.evaluation.NuggetAssigner` labels whether each sample's response holds each
+    nugget of its query (``support``, ``partial_support``, ``not_support``), with an LLM or
+    otherwise. It runs only when :func:`~ef.evaluation.assign_nuggets` names it (never inside
+    ``evaluate_rag``, never chosen by hook order); the core then scores the labels with
+    ``nugget_all``, ``nugget_vital`` and ``nugget_weighted``. The built-in ``lexical``
+    baseline is registered through this hook. Names follow the metric rules.
+
+    Example::
+
+        @hookimpl
+        def ef_evaluation_nugget_assigners():
+            return [NuggetAssigner(name="mine.llm", assign=assign_with_my_llm)]
+
+    .. versionadded:: 0.2
+    """
+    raise NotImplementedError  # pragma: no cover - a specification, never called
+
+
+@hookspec
+def ef_evaluation_claim_labelers() -> Iterable[ClaimLabeler]:
+    """Return the claim labelers this plugin provides.
+
+    A :class:`~ef.evaluation.ClaimLabeler` extracts the claims of each sample's response and
+    gold answer and labels their entailment by the other text and by each retrieved context,
+    as RAGChecker does. It runs only when :func:`~ef.evaluation.label_claims` names it; the
+    core then scores the labels with the ``claims.*`` metrics. Names follow the metric rules.
+
+    Example::
+
+        @hookimpl
+        def ef_evaluation_claim_labelers():
+            return [ClaimLabeler(name="mine.llm", label=label_with_my_llm)]
+
+    .. versionadded:: 0.2
     """
     raise NotImplementedError  # pragma: no cover - a specification, never called

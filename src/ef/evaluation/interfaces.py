@@ -33,11 +33,13 @@ __all__ = [
     "AGGREGATES",
     "MIN_GEO_MEAN",
     "BatchSearchFunction",
+    "ClaimLabeler",
     "DatasetFormat",
     "FusionMethod",
     "FusionParam",
     "JudgedHits",
     "MetricParam",
+    "NuggetAssigner",
     "RagMetric",
     "RetrievalMetric",
     "RetrieverAdapter",
@@ -927,3 +929,62 @@ class FusionMethod:
         message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
         listed = ", ".join(valid) if valid else "none"
         raise UnknownNameError(f"{message} Its parameters: {listed}.")
+
+
+@attrs.frozen
+class NuggetAssigner:
+    """Labels, for each sample, whether its response holds each nugget of its query.
+
+    ``assign(samples, **options) -> [[label, ...], ...]`` gets validated samples that carry
+    ``nuggets`` (``{"text": ..., "importance": "vital" | "okay"}``) and returns, for each
+    sample in order, one label per nugget in order: ``"support"``, ``"partial_support"`` or
+    ``"not_support"``. ``options`` are what the caller passed to
+    :func:`~ef.evaluation.assign_nuggets` (the user's LLM, say). ef writes the labels into
+    copies of the samples, and the metrics ``nugget_all``, ``nugget_vital`` and
+    ``nugget_weighted`` score them with exact arithmetic.
+
+    An assigner runs only when :func:`~ef.evaluation.assign_nuggets` names it: never inside
+    :func:`~ef.evaluation.evaluate_rag`, and never chosen by the order of the plugins.
+
+    >>> assigner = NuggetAssigner(
+    ...     name="all_support", assign=lambda samples: [["support"] * len(s["nuggets"])
+    ...                                                 for s in samples])
+    >>> assigner.assign([{"nuggets": [{"text": "Paris", "importance": "vital"}]}])
+    [['support']]
+    """
+
+    name: str = attrs.field(validator=_name)
+    assign: Callable[..., Sequence[Sequence[str]]] = attrs.field(validator=_callable)
+    description: str = attrs.field(
+        default=attrs.Factory(lambda self: _first_docstring_line(self.assign), takes_self=True)
+    )
+    kind: ClassVar[str] = "nugget_assigner"
+
+
+@attrs.frozen
+class ClaimLabeler:
+    """Extracts claims and labels their entailment, for RAGChecker's claim metrics.
+
+    ``label(samples, **options) -> [claims, ...]`` gets validated samples and returns, for
+    each in order, a mapping of RAGChecker's fields: ``response_claims`` and
+    ``reference_claims`` (the claims, as text, optional) and the labels ``answer2response``,
+    ``response2answer``, ``retrieved2response`` and ``retrieved2answer`` (``"Entailment"``,
+    ``"Neutral"``, ``"Contradiction"``, or bools; see :doc:`/rag`). ef writes each mapping
+    into a copy of its sample under the key ``claims``; the ``claims.*`` metrics score it.
+
+    A labeler runs only when :func:`~ef.evaluation.label_claims` names it: never inside
+    :func:`~ef.evaluation.evaluate_rag`.
+
+    >>> labeler = ClaimLabeler(
+    ...     name="none", label=lambda samples: [{"answer2response": []} for _ in samples])
+    >>> labeler.label([{"response": "Paris"}])
+    [{'answer2response': []}]
+    """
+
+    name: str = attrs.field(validator=_name)
+    label: Callable[..., Sequence[Mapping[str, Any]]] = attrs.field(validator=_callable)
+    description: str = attrs.field(
+        default=attrs.Factory(lambda self: _first_docstring_line(self.label), takes_self=True)
+    )
+
+    kind: ClassVar[str] = "claim_labeler"

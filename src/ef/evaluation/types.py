@@ -10,7 +10,11 @@ from ._progress import Progress
 from .errors import InvalidSampleError
 
 __all__ = [
+    "ASSIGNMENTS",
+    "CLAIMS_KEY",
     "GRADES_KEY",
+    "IMPORTANCES",
+    "NUGGETS_KEY",
     "SAMPLE_FIELDS",
     "Averaging",
     "CompareAveraging",
@@ -27,6 +31,7 @@ __all__ = [
     "Run",
     "RunInput",
     "TiePolicy",
+    "checked_nuggets",
     "frozen_deep",
     "plain",
     "reference_grades",
@@ -437,3 +442,48 @@ def _check_list(
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+#: The extra sample key that holds a query's nuggets (and the answer's assignments).
+NUGGETS_KEY = "nuggets"
+#: The extra sample key that holds the claims and entailment labels of RAGChecker's metrics.
+CLAIMS_KEY = "claims"
+#: A nugget's importance, as the TREC RAG track labels it.
+IMPORTANCES = ("vital", "okay")
+#: A nugget's assignment to an answer, as the TREC RAG track labels it.
+ASSIGNMENTS = ("support", "partial_support", "not_support")
+
+
+def checked_nuggets(value: object, *, assigned: bool) -> list[Mapping[str, Any]]:
+    """``value`` as a list of nuggets, each a mapping with a ``text`` and an importance of
+    :data:`IMPORTANCES` (and, if ``assigned``, an assignment of :data:`ASSIGNMENTS`);
+    ``InvalidSampleError`` says which nugget and what is wrong (evaluate_rag adds the sample).
+
+    >>> checked_nuggets([{"text": "Paris", "importance": "key"}], assigned=False)
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.InvalidSampleError: nuggets[0]: 'importance' must be one of 'vital', \
+'okay', got 'key'
+    """
+    if not isinstance(value, (list, tuple)):
+        raise InvalidSampleError(
+            f"{NUGGETS_KEY!r} must be a list of nuggets "
+            f"({{'text': ..., 'importance': 'vital' or 'okay'}}), got {type(value).__name__}"
+        )
+    for i, nugget in enumerate(value):
+        at = f"nuggets[{i}]"
+        if not isinstance(nugget, Mapping):
+            raise InvalidSampleError(f"{at} must be a mapping, got {type(nugget).__name__}")
+        if not isinstance(nugget.get("text"), str):
+            raise InvalidSampleError(f"{at}: 'text' must be a string, got {nugget.get('text')!r}")
+        _one_of(nugget, "importance", IMPORTANCES, at)
+        if assigned:
+            _one_of(nugget, "assignment", ASSIGNMENTS, at)
+    return list(value)
+
+
+def _one_of(nugget: Mapping[str, Any], key: str, valid: Sequence[str], at: str) -> None:
+    if nugget.get(key) not in valid:
+        raise InvalidSampleError(
+            f"{at}: {key!r} must be one of {', '.join(map(repr, valid))}, got {nugget.get(key)!r}"
+        )

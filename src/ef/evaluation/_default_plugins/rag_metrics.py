@@ -1,13 +1,15 @@
-"""Registers the RAG metrics of evaluate_rag(): the lexical ones, DPR's has_answer@k, and the
+"""Registers the RAG metrics of evaluate_rag(): the lexical ones, DPR's has_answer@k, the
 overlap ones of the ``text`` extra (their libraries are imported when a sample is scored, never
-here)."""
+here), the nugget scores and RAGChecker's claim metrics; and the ``lexical`` nugget assigner,
+the baseline that needs no model."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..hookspecs import hookimpl
-from ..interfaces import RagMetric
+from ..interfaces import NuggetAssigner, RagMetric
+from ..types import RagSample
 
 
 def _text_metric(name: str, func: Callable[..., float | None]) -> RagMetric:
@@ -20,6 +22,8 @@ def _text_metric(name: str, func: Callable[..., float | None]) -> RagMetric:
 @hookimpl
 def ef_evaluation_metrics() -> list[RagMetric]:
     from ..metrics import overlap, rag  # when the registry first resolves a metric
+    from ..metrics._claims import CLAIM_METRICS
+    from ..metrics._nuggets import NUGGET_METRICS
     from ..metrics.has_answer import HAS_ANSWER
 
     return [
@@ -32,4 +36,24 @@ def ef_evaluation_metrics() -> list[RagMetric]:
         RagMetric(name="bleu", func=overlap.sample_bleu),
         RagMetric(name="chrf", func=overlap.sample_chrf),
         RagMetric(name="rouge_l", func=overlap.sample_rouge_l),
+        *NUGGET_METRICS,
+        *CLAIM_METRICS,
     ]
+
+
+def _lexical_assign(samples: Sequence[RagSample]) -> list[list[str]]:
+    """Word overlap of each nugget with the response: a deterministic baseline, no judge."""
+    from ..metrics._nuggets import NUGGETS_KEY, checked_nuggets, lexical_assignments
+
+    return [
+        lexical_assignments(
+            sample.get("response"),
+            checked_nuggets(sample.get(NUGGETS_KEY), assigned=False),
+        )
+        for sample in samples
+    ]
+
+
+@hookimpl
+def ef_evaluation_nugget_assigners() -> list[NuggetAssigner]:
+    return [NuggetAssigner(name="lexical", assign=_lexical_assign)]

@@ -15,6 +15,7 @@ from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import PipelineEvalReport
 from ..errors import GeneratorError
+from ._labels import with_nuggets
 from .rag import DEFAULT_RAG_METRICS, evaluate_rag
 from .report import pipeline_report
 from .retrieval import check_arguments, retrieved, scored_retrieval
@@ -33,6 +34,7 @@ def evaluate_pipeline(
     generate: Generate | Mapping[str, str],
     corpus: Mapping[str, str],
     references: Mapping[str, str | Sequence[str]] | None = None,
+    nuggets: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     n_contexts: int = 5,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     metrics: Sequence[str] = DEFAULT_METRICS,
@@ -60,7 +62,7 @@ def evaluate_pipeline(
     ``user_input`` (the query text), ``retrieved_contexts`` and ``retrieved_context_ids``,
     ``reference_context_ids`` (the docs qrels grades above 0, in qrels' order), ``response``
     and, from ``references``, ``reference`` (the first gold answer) and the extra key
-    ``references`` (the others).
+    ``references`` (the others); from ``nuggets``, the extra key ``nuggets``.
 
     Args:
         retriever: what answers a query, as for :func:`~ef.evaluation.evaluate_retrieval`
@@ -76,6 +78,12 @@ def evaluate_pipeline(
         references: the gold answers, ``{query_id: answer}`` or ``{query_id: [answer,
             ...]}``. A query without one has no ``reference``, and the metrics that need one
             skip it (``coverage`` counts the others).
+        nuggets: the nuggets of each query, ``{query_id: [{"text", "importance"}, ...]}``
+            (:func:`~ef.evaluation.read_nuggets`), for the metrics ``nugget_all``,
+            ``nugget_vital`` and ``nugget_weighted``: with ``assigner=lexical`` they are
+            assigned by the word-overlap baseline; else they score the ``assignment`` each
+            nugget carries. No model is called: :func:`~ef.evaluation.assign_nuggets` runs
+            an LLM assigner on ``report.samples``, and ``evaluate_rag`` scores its output.
         n_contexts: how many of each ranking's first documents are the contexts.
         k_values: as for :func:`~ef.evaluation.evaluate_retrieval`, as are ``metrics``,
             ``limit``, ``executor``, ``batch_size``, ``progress``, ``on_error``,
@@ -114,6 +122,8 @@ def evaluate_pipeline(
     check_arguments("evaluate_pipeline(retriever, qrels, queries, ...)", retriever, qrels, queries)
     _check_generation(n_contexts, generate)
     gold = _gold_answers(references, queries)
+    if nuggets is not None:
+        _check_ids("nuggets", nuggets, queries)
     if isinstance(generate, Mapping):
         _check_ids("the answers", generate, queries)
     if qrels is None:
@@ -150,7 +160,7 @@ def evaluate_pipeline(
         )
         skipped = dict(retrieval_report.skipped)
     query_ids = list(run.query_ids)
-    _check_shared_ids(query_ids, references=gold, answers=generate)
+    _check_shared_ids(query_ids, references=gold, answers=generate, nuggets=nuggets)
     top = {q: run.ranking(q)[:n_contexts] for q in query_ids}
     contexts = {q: _contexts(q, top[q], corpus) for q in query_ids}
     responses = _responses(generate, query_ids, queries, contexts, executor)
@@ -166,6 +176,8 @@ def evaluate_pipeline(
         )
         for q in query_ids
     ]
+    if nuggets is not None:
+        samples = with_nuggets(samples, nuggets)
     rag = evaluate_rag(samples, metrics=rag_metrics, registry=registry, k_values=k_values)
     manifest: dict[str, Any] = {
         "n_contexts": n_contexts,
@@ -188,9 +200,11 @@ def _check_generation(n_contexts: object, generate: object) -> None:
         )
 
 
-def _check_shared_ids(query_ids: list[str], *, references: object, answers: object) -> None:
-    """References or answers given as a mapping share an id with the queries run."""
-    for name, keyed in (("references", references), ("the answers", answers)):
+def _check_shared_ids(
+    query_ids: list[str], *, references: object, answers: object, nuggets: object = None
+) -> None:
+    """References, answers or nuggets given as a mapping share an id with the queries run."""
+    for name, keyed in (("references", references), ("the answers", answers), ("nuggets", nuggets)):
         if isinstance(keyed, Mapping) and keyed and not set(keyed) & set(query_ids):
             raise ValueError(
                 f"{name} share no id with the {len(query_ids)} queries run "

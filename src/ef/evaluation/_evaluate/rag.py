@@ -109,6 +109,17 @@ def evaluate_rag(
       (``{id: grade}``; 1 for an id it does not grade), scored as :func:`evaluate_run` scores
       ranked lists. A sample without both id fields, or with no positive grade, is skipped.
 
+    Two more score labels the samples carry, made beforehand by a judge (a person, or an LLM
+    in a separate call that names it: :func:`~ef.evaluation.assign_nuggets`,
+    :func:`~ef.evaluation.label_claims`); evaluate_rag never calls a model:
+
+    * ``nugget_all``, ``nugget_vital`` and ``nugget_weighted`` (``strict=``): the TREC RAG
+      track's nugget scores of the assignments in the extra key ``nuggets``; with
+      ``assigner=lexical`` the deterministic word-overlap baseline assigns them instead.
+    * ``claims.<name>``: RAGChecker's claim metrics (``claims.precision``,
+      ``claims.hallucination``, ...) of the entailment labels in the extra key ``claims``
+      (:func:`~ef.evaluation.evaluate_claims` computes all eleven).
+
     For the LLM-judged metrics (faithfulness, answer relevancy, ...) pass the same samples to
     :func:`as_ragas_dataset` and run Ragas with your own LLM.
 

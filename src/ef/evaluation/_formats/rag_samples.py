@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InvalidSampleError
 from ..interfaces import DatasetFormat
-from ..types import SAMPLE_FIELDS, sample_where, validate_sample
+from ..types import CLAIMS_KEY, NUGGETS_KEY, SAMPLE_FIELDS, sample_where, validate_sample
 from ._io import atomic_writer, format_error, json_lines, load_json, parse_json, read_text
 
 __all__ = [
@@ -50,6 +50,8 @@ _STRUCTURED = frozenset(
         "rubrics",
         "references",  # not a Ragas field: further gold answers (EXTRA_KEYS)
         "reference_context_grades",  # nor this: {id: grade} (EXTRA_KEYS)
+        NUGGETS_KEY,  # the nuggets and their assignments (EXTRA_KEYS)
+        CLAIMS_KEY,  # the claims and their entailment labels (EXTRA_KEYS)
     }
 )
 
@@ -66,7 +68,9 @@ OLD_RAGAS_NAMES = {
 #: Keys beside the RagSample fields that ef gives a meaning to (DESIGN §4). Any other key is
 #: kept too (the Ragas round trip keeps extra keys), and one starting with ``_`` is never
 #: taken for a misspelt field.
-EXTRA_KEYS = frozenset({"id", "references", "reference_context_grades"})
+EXTRA_KEYS = frozenset({"id", "references", "reference_context_grades", NUGGETS_KEY, CLAIMS_KEY})
+#: The extra keys a metric scores on their own: a sample with only these has something to score.
+_SCORED_EXTRA_KEYS = (NUGGETS_KEY, CLAIMS_KEY)
 
 
 def _suggestion(key: str) -> str | None:
@@ -100,7 +104,8 @@ def check_sample_keys(
     ef.evaluation.InvalidSampleError: old.jsonl: no sample has a RagSample field ...
     """
     keys = dict.fromkeys(k for sample in samples for k in sample)
-    if not any(sample.get(field) is not None for sample in samples for field in SAMPLE_FIELDS):
+    scored = (*SAMPLE_FIELDS, *_SCORED_EXTRA_KEYS)
+    if not any(sample.get(field) is not None for sample in samples for field in scored):
         raise InvalidSampleError(
             f"{source}: no sample has a RagSample field ({', '.join(SAMPLE_FIELDS[:8])}, ...), "
             f"so every metric would score nothing; {_no_field_hint(keys)}"

@@ -17,8 +17,10 @@ import pluggy
 from ..errors import DuplicateNameError, PluginError, UnknownNameError
 from ..hookspecs import hookimpl
 from ..interfaces import (
+    ClaimLabeler,
     DatasetFormat,
     FusionMethod,
+    NuggetAssigner,
     RagMetric,
     RetrievalMetric,
     RetrieverAdapter,
@@ -38,7 +40,16 @@ from .loading import (
 
 __all__ = ["Registry", "get_registry", "list_plugins"]
 
-Item = TypeVar("Item", RetrievalMetric, RagMetric, DatasetFormat, RetrieverAdapter, FusionMethod)
+Item = TypeVar(
+    "Item",
+    RetrievalMetric,
+    RagMetric,
+    DatasetFormat,
+    RetrieverAdapter,
+    FusionMethod,
+    NuggetAssigner,
+    ClaimLabeler,
+)
 T = TypeVar("T")
 
 
@@ -49,6 +60,8 @@ _KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "format": ("ef_evaluation_formats", (DatasetFormat,)),
     "adapter": ("ef_evaluation_retriever_adapters", (RetrieverAdapter,)),
     "fusion": ("ef_evaluation_fusion_methods", (FusionMethod,)),
+    "nugget_assigner": ("ef_evaluation_nugget_assigners", (NuggetAssigner,)),
+    "claim_labeler": ("ef_evaluation_claim_labelers", (ClaimLabeler,)),
 }
 _BUILTIN = "builtin."
 
@@ -268,6 +281,28 @@ class Registry:
         ['anz', 'bayesfuse', 'bordafuse', 'condorcet', 'gmnz', 'isr', 'log_isr', 'logn_isr']
         """
         return _sorted_view(self._kind("fusion").items, FusionMethod)
+
+    @property
+    def nugget_assigners(self) -> Mapping[str, NuggetAssigner]:
+        """Name to :class:`NuggetAssigner`, sorted by name.
+
+        >>> list(Registry.load(autoload=False).nugget_assigners)
+        ['lexical']
+        """
+        return _sorted_view(self._kind("nugget_assigner").items, NuggetAssigner)
+
+    @property
+    def claim_labelers(self) -> Mapping[str, ClaimLabeler]:
+        """Name to :class:`ClaimLabeler`, sorted by name (the built-ins provide none)."""
+        return _sorted_view(self._kind("claim_labeler").items, ClaimLabeler)
+
+    def nugget_assigner(self, name: str) -> NuggetAssigner:
+        """The nugget assigner called ``name``; ``UnknownNameError`` lists the valid ones."""
+        return self._lookup("nugget assigner", name, self.nugget_assigners)
+
+    def claim_labeler(self, name: str) -> ClaimLabeler:
+        """The claim labeler called ``name``; ``UnknownNameError`` lists the valid ones."""
+        return self._lookup("claim labeler", name, self.claim_labelers)
 
     def retrieval_metric(self, name: str) -> RetrievalMetric:
         """The retrieval metric called ``name``; ``UnknownNameError`` lists the valid ones."""
