@@ -32,3 +32,12 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+
+
+@pytest.fixture(autouse=True)
+def _verdict_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Each test its own verdict cache file: none shares answers, none writes to the home."""
+    path = tmp_path_factory.mktemp("verdicts") / "verdicts.sqlite3"
+    monkeypatch.setenv("EF_EVALUATION_RAGAS_CACHE", str(path))

@@ -8,6 +8,10 @@ It answers Ragas' Pydantic prompts by rule, reading the prompt's final input:
   context, 0 otherwise.
 
 ``fail_with`` makes every call raise; ``garbage`` makes every answer unparseable.
+
+It counts what it is asked: ``calls`` (one per request answered), and the tokens of the
+prompts and answers, counted as whitespace-separated words, which it reports the way
+LangChain's OpenAI models do (``llm_output["token_usage"]``), unless ``report_usage`` is off.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.outputs import Generation, LLMResult
-from ragas.llms.base import BaseRagasLLM
+from ragas.llms.base import BaseRagasLLM, InstructorBaseRagasLLM
 
 _INPUT = "Now perform the same with the following input"
 
@@ -28,6 +32,11 @@ class FakeJudge(BaseRagasLLM):
     fail_with: Exception | None = None
     garbage: bool = False
     prompts: list[str] = field(default_factory=list)
+    model_name: str = "fake-judge"
+    report_usage: bool = True
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
     def _answer(self, prompt: str) -> str:
         self.prompts.append(prompt)
@@ -56,7 +65,17 @@ class FakeJudge(BaseRagasLLM):
 
     def _result(self, prompt: Any, n: int) -> LLMResult:
         text = self._answer(prompt.to_string())
-        return LLMResult(generations=[[Generation(text=text) for _ in range(n)]])
+        self.calls += 1
+        usage = {
+            "prompt_tokens": len(prompt.to_string().split()),
+            "completion_tokens": n * len(text.split()),
+        }
+        self.prompt_tokens += usage["prompt_tokens"]
+        self.completion_tokens += usage["completion_tokens"]
+        return LLMResult(
+            generations=[[Generation(text=text) for _ in range(n)]],
+            llm_output={"token_usage": usage} if self.report_usage else None,
+        )
 
     def generate_text(
         self,
@@ -80,3 +99,19 @@ class FakeJudge(BaseRagasLLM):
 
     def is_finished(self, response: LLMResult) -> bool:
         return True
+
+
+@dataclass
+class FakeInstructorJudge(InstructorBaseRagasLLM):
+    """The same rules behind Ragas' other judge interface, that of ``llm_factory``: a
+    prompt and a response model in, a parsed answer out (no token usage reported)."""
+
+    rules: FakeJudge = field(default_factory=FakeJudge)
+    model: str = "fake-instructor"
+    is_async: bool = True
+
+    def generate(self, prompt: str, response_model: Any) -> Any:
+        return response_model.model_validate_json(self.rules._answer(prompt))
+
+    async def agenerate(self, prompt: str, response_model: Any) -> Any:
+        return self.generate(prompt, response_model)

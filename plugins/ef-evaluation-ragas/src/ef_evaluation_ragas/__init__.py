@@ -10,7 +10,10 @@ Registered as the plugin ``ragas`` (entry-point group ``ef_evaluation``), it pro
 * :func:`as_ragas_dataset` / :func:`from_ragas_dataset`, the lossless conversion between
   RagSamples and a ``ragas.EvaluationDataset`` (``ef.evaluation.as_ragas_dataset`` calls it);
 * :func:`evaluate_with_ragas`, which runs LLM-judged Ragas metrics with *your* LLM, never a
-  default OpenAI one, and reports failures as coverage gaps instead of NaN in a mean.
+  default OpenAI one, and reports failures as coverage gaps instead of NaN in a mean. Every
+  LLM answer is cached in a local SQLite file (:class:`VerdictCache`), so the same run again
+  makes no call; ``dry_run=True`` prints the calls and their estimated tokens before any is
+  made (an :class:`LLMPlan`); the report's manifest counts calls, tokens and cache hits.
 
 Importing this module does not import Ragas (about 2 s and 200 MB): that happens on first use.
 Before it does, ``RAGAS_DO_NOT_TRACK`` is set to ``true`` unless you set it yourself.
@@ -21,11 +24,19 @@ from __future__ import annotations
 from ef.evaluation import RagMetric, hookimpl
 
 # None of these modules imports Ragas at import time; each does on first use.
+from .cache import VerdictCache, default_cache_path
 from .dataset import as_ragas_dataset, from_ragas_dataset
-from .judged import evaluate_with_ragas
+from .judged import LLMPlan, evaluate_with_ragas
 from .metrics import ragas_metrics
 
-__all__ = ["as_ragas_dataset", "evaluate_with_ragas", "from_ragas_dataset"]
+__all__ = [
+    "LLMPlan",
+    "VerdictCache",
+    "as_ragas_dataset",
+    "default_cache_path",
+    "evaluate_with_ragas",
+    "from_ragas_dataset",
+]
 
 __version__ = "0.1.0.dev0"
 

@@ -14,8 +14,8 @@ __all__ = ["REQUIREMENTS", "missing_dependency", "quiet", "ragas_module", "telem
 
 #: What the bridge needs at run time, by top-level module (its pyproject's dependencies).
 REQUIREMENTS = {
-    "ragas": "ragas>=0.4.3,<0.5",
-    "langchain_community": "langchain-community>=0.4,<0.4.2",
+    "ragas": "ragas==0.4.3",
+    "langchain_community": "langchain-community>=0.4.1,<0.4.2",
     "rapidfuzz": "rapidfuzz>=3.0",
     "rouge_score": "rouge-score>=0.1.2",
     "sacrebleu": "sacrebleu>=2.0",

@@ -12,8 +12,9 @@ from ..types import RagSample
 
 __all__ = ["RAGAS_INSTALL_COMMAND", "as_ragas_dataset", "from_ragas_dataset"]
 
-#: The exact command that installs the bridge (and Ragas with it).
-RAGAS_INSTALL_COMMAND = 'pip install "ef-evaluation[ragas]"'
+#: The exact command that installs the bridge (and Ragas with it), from the root of a clone of
+#: the repository: the bridge is not on PyPI yet.
+RAGAS_INSTALL_COMMAND = "pip install ./plugins/ef-evaluation-ragas"
 _BRIDGE_MODULE = "ef_evaluation_ragas"
 
 
@@ -30,9 +31,9 @@ def _bridge(caller: str) -> Any:
         if exc.name != _BRIDGE_MODULE:
             raise  # the bridge is there but something it needs is not: show that
         raise MissingDependencyError(
-            f"{caller}() needs the Ragas bridge and Ragas; install them with: "
-            f"{RAGAS_INSTALL_COMMAND} (from a source checkout: "
-            "pip install ./plugins/ef-evaluation-ragas)"
+            f"{caller}() needs the Ragas bridge and Ragas; it is not on PyPI yet, so install "
+            f"it from the root of a clone of the ef-evaluation repository with: "
+            f"{RAGAS_INSTALL_COMMAND}"
         ) from None
 
 
