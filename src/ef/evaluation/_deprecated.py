@@ -3,7 +3,8 @@
 Each alias module names its new home; reading a name from it warns with a
 ``DeprecationWarning`` and returns the name from the internal module it moved to.
 
->>> import warnings
+>>> import sys, warnings
+>>> _ = sys.modules.pop("ef.evaluation.engine.ties", None)  # imported afresh, as a user's first
 >>> with warnings.catch_warnings(record=True) as caught:
 ...     warnings.simplefilter("always")
 ...     from ef.evaluation.engine.ties import MAX_ORDERS
