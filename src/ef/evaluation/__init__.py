@@ -61,6 +61,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from .evaluate.retrieval import evaluate_retrieval
     from .evaluate.run import evaluate_run
     from .evaluate.shards import evaluate_shards
+    from .evaluate.squad_v2 import evaluate_squad_v2
     from .formats.answers import read_answers, read_references
     from .formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
     from .formats.beir import read_beir, write_beir
@@ -164,6 +165,7 @@ _LAZY: dict[str, str] = {
     "evaluate_retrieval": "evaluate.retrieval",
     "evaluate_run": "evaluate.run",
     "evaluate_shards": "evaluate.shards",
+    "evaluate_squad_v2": "evaluate.squad_v2",
     **dict.fromkeys(("read_answers", "read_references"), "formats.answers"),
     # _DEFAULT_QRELS_PATHS: the spec names it as read_beir()'s qrels search order.
     **dict.fromkeys(("_DEFAULT_QRELS_PATHS", "read_beir", "write_beir"), "formats.beir"),
@@ -348,6 +350,7 @@ __all__ = [
     "evaluate_retrieval",
     "evaluate_run",
     "evaluate_shards",
+    "evaluate_squad_v2",
     "exact_match",
     "from_ragas_dataset",
     "fuse",

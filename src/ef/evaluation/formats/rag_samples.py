@@ -66,7 +66,7 @@ OLD_RAGAS_NAMES = {
 #: Keys beside the RagSample fields that ef gives a meaning to (DESIGN §4). Any other key is
 #: kept too (the Ragas round trip keeps extra keys), and one starting with ``_`` is never
 #: taken for a misspelt field.
-EXTRA_KEYS = frozenset({"id", "references", "reference_context_grades"})
+EXTRA_KEYS = frozenset({"id", "references", "reference_context_grades", "na_prob"})
 
 
 def _suggestion(key: str) -> str | None:
