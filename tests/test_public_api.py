@@ -60,6 +60,8 @@ PUBLIC = [
     "Pool", "merge_qrels", "pool",
     # Issue 30: agreement between orderings of systems, and between runs.
     "RankCorrelation", "RboReport", "rank_correlation", "rbo",
+    # Issue 29: the official SQuAD v2.0 evaluation, all 13 outputs.
+    "evaluate_squad_v2",
 ]  # fmt: skip
 
 

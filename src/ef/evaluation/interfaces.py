@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AGGREGATES",
     "MIN_GEO_MEAN",
+    "RAG_LEVELS",
     "BatchSearchFunction",
     "DatasetFormat",
     "FusionMethod",
@@ -506,6 +507,29 @@ def _check_rag_params(
         )
 
 
+#: The values of a RAG metric's ``level`` parameter: ``func`` per sample, or ``corpus`` once.
+RAG_LEVELS = ("sentence", "corpus")
+
+
+def _check_corpus(
+    instance: RagMetric, attribute: attrs.Attribute[Any], value: Callable[..., Any] | None
+) -> None:
+    if value is None:
+        return
+    level = [p for p in instance.params if p.name == "level"]
+    if not level or "corpus" not in level[0].choices:
+        raise ValueError(
+            f"RAG metric {instance.name!r} has a corpus form, which the metric string asks "
+            "for with level=corpus: declare MetricParam('level', str, 'sentence', "
+            "choices=RAG_LEVELS) among its params"
+        )
+    if instance.cutoff:
+        raise ValueError(
+            f"RAG metric {instance.name!r}: a metric of the top k contexts (cutoff=True) has "
+            "no corpus form"
+        )
+
+
 @attrs.frozen
 class RagMetric:
     """A per-sample RAG metric.
@@ -527,6 +551,13 @@ class RagMetric:
     * ``cutoff``: ``True`` for a metric of the top ``k`` retrieved contexts
       (``has_answer@5``): ``func`` then receives ``k`` too (``None`` for ``@all``, every
       context), and the bare name means every cutoff of ``k_values``.
+    * ``corpus(samples, **params) -> (value, count)``: the metric over all the samples at
+      once (a corpus score, such as corpus BLEU), and how many samples it scored; ``value``
+      is ``None`` when it scored none. The metric string asks for it with ``level=corpus``,
+      so a metric with ``corpus`` declares the parameter ``level`` (choices
+      :data:`RAG_LEVELS`, ``sentence`` the default: ``func`` on each sample and the mean).
+      A corpus score has no value per sample: the report shows it without one, and
+      :func:`~ef.evaluation.compare` does not test it.
     * ``formula`` and ``citation``: one line each, for the metric catalogue.
 
     >>> metric = RagMetric(name="answer_length", func=lambda s: float(len(s.get("response", ""))))
@@ -549,6 +580,9 @@ class RagMetric:
         default=None, validator=_optional_callable, kw_only=True
     )
     cutoff: bool = attrs.field(default=False, kw_only=True)
+    corpus: Callable[..., tuple[float | None, int]] | None = attrs.field(
+        default=None, validator=[_optional_callable, _check_corpus], kw_only=True
+    )
     formula: str = attrs.field(default="", kw_only=True)
     citation: str = attrs.field(default="", kw_only=True)
 

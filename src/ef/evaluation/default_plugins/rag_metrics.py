@@ -29,7 +29,17 @@ def ef_evaluation_metrics() -> list[RagMetric]:
         _text_metric("context_precision", rag.sample_context_precision),
         RagMetric(name="non_empty_rate", func=rag.sample_non_empty),
         HAS_ANSWER,
-        RagMetric(name="bleu", func=overlap.sample_bleu),
-        RagMetric(name="chrf", func=overlap.sample_chrf),
+        RagMetric(
+            name="bleu",
+            func=overlap.sample_bleu,
+            params=(overlap.LEVEL,),
+            corpus=overlap.samples_corpus_bleu,
+        ),
+        RagMetric(
+            name="chrf",
+            func=overlap.sample_chrf,
+            params=(overlap.LEVEL,),
+            corpus=overlap.samples_corpus_chrf,
+        ),
         RagMetric(name="rouge_l", func=overlap.sample_rouge_l),
     ]
