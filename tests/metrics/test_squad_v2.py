@@ -240,3 +240,46 @@ def test_abstain_is_the_empty_answer_in_every_mode(normalize: str) -> None:
 def test_the_kernel_checks_its_lists() -> None:
     with pytest.raises(ValueError, match="one item per question; got 2, 1 and none"):
         squad_v2_scores([["a"], []], ["a"])
+
+
+@given(questions())
+def test_abstain_in_a_metric_string_is_the_same_mapping(
+    drawn: list[tuple[list[str], str, float]],
+) -> None:
+    samples = as_samples(drawn, with_probs=False)
+    abstain = ["unanswerable", "I don't know"]
+    spec = "exact_match(normalize=squad_v2, abstain=['unanswerable', \"I don't know\"])"
+    report = evaluate_rag(samples, metrics=[spec, f"token_f1{spec[len('exact_match') :]}"])
+    [exact_key, f1_key] = report.metrics
+    ours = evaluate_squad_v2(samples, abstain=abstain)
+    assert report.metrics[exact_key] == pytest.approx(ours["exact"])
+    assert report.metrics[f1_key] == pytest.approx(ours["f1"])
+
+
+def test_abstain_in_a_metric_string_reads_back_from_its_key() -> None:
+    from ef.evaluation.engine.rag_measures import RagMeasure, parse_rag_metric
+
+    [measure] = parse_rag_metric("token_f1(abstain=['unanswerable', \"I don't know\"])")
+    assert isinstance(measure, RagMeasure)
+    assert measure.key == "token_f1(abstain=['unanswerable',\"I don't know\"])"
+    assert measure.kwargs["abstain"] == ["unanswerable", "I don't know"]
+    assert [m.key for m in parse_rag_metric(measure.key)] == [measure.key]
+    assert parse_rag_metric("token_f1(abstain=[])")[0].key == "token_f1"  # none is the default
+    with pytest.raises(ValueError, match="parameter 'abstain' must be a list of strings"):
+        parse_rag_metric("token_f1(abstain='unanswerable')")
+    with pytest.raises(ValueError, match="the abstain phrase 'an' normalises to nothing"):
+        parse_rag_metric("exact_match(normalize=squad, abstain=['an'])")
+
+
+def test_an_abstention_is_the_empty_answer_of_each_mode_in_evaluate_rag() -> None:
+    samples = [
+        {"id": "a", "response": "Unanswerable.", "reference": ""},
+        {"id": "b", "response": "Unanswerable.", "reference": "Paris"},
+    ]
+    for mode in ("unicode", "squad", "squad_v2"):
+        spec = f"exact_match(normalize={mode}, abstain=['unanswerable'])"
+        values = evaluate_rag(samples, metrics=[spec]).per_sample
+        blank = evaluate_rag(
+            [{**s, "response": ""} for s in samples], metrics=[f"exact_match(normalize={mode})"]
+        ).per_sample
+        assert list(values.values()) == list(blank.values()), mode

@@ -147,7 +147,7 @@ def _first_docstring_line(func: object) -> str:
 
 #: What a metric parameter may hold: ``bool``, ``int``, ``float``, ``str``, or ``dict`` (a
 #: mapping of numbers to numbers, such as nDCG's ``gains``).
-PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict)
+PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict, list)
 
 #: Names a parameter cannot take: the positional arguments of a metric function.
 _RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits"})
@@ -195,6 +195,14 @@ def _to_str(name: str, value: object) -> str:
     return value
 
 
+def _to_strings(name: str, value: object) -> tuple[str, ...] | None:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ValueError(
+            f"parameter {name!r} must be a list of strings, e.g. ['unanswerable'], got {value!r}"
+        )
+    return tuple(value) or None  # an empty list sets nothing: the parameter is unset
+
+
 def _to_pairs(name: str, value: object) -> tuple[tuple[float, float], ...]:
     return _frozen_gains(name, _thawed(value))
 
@@ -222,8 +230,9 @@ class MetricParam:
     ``type`` is one of ``PARAM_TYPES``; ``default`` is the value when the measure string
     does not set it (``None`` only where the metric gives it a meaning). A ``dict`` value is
     held as sorted ``(key, value)`` pairs, so that a measure can be hashed, and handed to the
-    metric function as a ``dict``. ``choices`` limits the values; ``check(value)`` may raise
-    ``ValueError`` for any other rule (``p`` must lie in (0, 1)).
+    metric function as a ``dict``; a ``list`` (of strings) is held as a tuple and handed over
+    as a ``list``, and an empty one is ``None``. ``choices`` limits the values;
+    ``check(value)`` may raise ``ValueError`` for any other rule (``p`` must lie in (0, 1)).
 
     >>> rel = MetricParam("rel", float, None, "the lowest grade that counts as relevant")
     >>> rel.convert(2), rel.convert(None)
@@ -277,7 +286,11 @@ class MetricParam:
 
     def as_argument(self, value: Any) -> Any:
         """The value as the metric function receives it (a ``dict`` for a dict parameter)."""
-        return dict(value) if self.type is dict and value is not None else value
+        if value is None:
+            return None
+        if self.type is dict:
+            return dict(value)
+        return list(value) if self.type is list else value
 
 
 def _thawed(value: object) -> object:
@@ -308,6 +321,7 @@ _CONVERTERS: dict[type, Callable[[str, object], Any]] = {
     float: _to_float,
     str: _to_str,
     dict: _to_pairs,
+    list: _to_strings,
 }
 
 

@@ -10,11 +10,15 @@ from ..hookspecs import hookimpl
 from ..interfaces import RagMetric
 
 
-def _text_metric(name: str, func: Callable[..., float | None]) -> RagMetric:
+def _text_metric(
+    name: str, func: Callable[..., float | None], *, answer: bool = False
+) -> RagMetric:
     from ..metrics import rag
 
-    # The metrics that compare text take normalize= and lang=: token_f1(normalize=squad).
-    return RagMetric(name=name, func=func, params=rag.TEXT_PARAMS, check=rag.check_text_params)
+    # The metrics that compare text take normalize= and lang=: token_f1(normalize=squad);
+    # those that score the response also abstain=.
+    params = rag.ANSWER_PARAMS if answer else rag.TEXT_PARAMS
+    return RagMetric(name=name, func=func, params=params, check=rag.check_text_params)
 
 
 @hookimpl
@@ -23,8 +27,8 @@ def ef_evaluation_metrics() -> list[RagMetric]:
     from ..metrics.has_answer import HAS_ANSWER
 
     return [
-        _text_metric("exact_match", rag.sample_exact_match),
-        _text_metric("token_f1", rag.sample_token_f1),
+        _text_metric("exact_match", rag.sample_exact_match, answer=True),
+        _text_metric("token_f1", rag.sample_token_f1, answer=True),
         _text_metric("context_recall", rag.sample_context_recall),
         _text_metric("context_precision", rag.sample_context_precision),
         RagMetric(name="non_empty_rate", func=rag.sample_non_empty),

@@ -21,6 +21,7 @@ from .normalize import Normalization
 
 __all__ = [
     "abstained",
+    "check_abstain",
     "context_precision",
     "context_recall",
     "exact_match",
@@ -141,6 +142,12 @@ def _abstentions(abstain: Sequence[str], mode: Normalization, call: str) -> set[
             )
         forms.add(form)
     return forms
+
+
+def check_abstain(abstain: Sequence[str], normalize: str, lang: str | None = None) -> None:
+    """Refuse ``abstain`` phrases that are no list of strings, or that normalise to nothing
+    in the mode ``normalize``."""
+    _abstentions(abstain, Normalization(normalize, lang), "abstain")
 
 
 def abstained(
