@@ -569,7 +569,7 @@ class RagMetric:
       once (a corpus score, such as corpus BLEU), and how many samples it scored; ``value``
       is ``None`` when it scored none. The metric string asks for it with ``level=corpus``,
       so a metric with ``corpus`` declares the parameter ``level`` (choices
-      :data:`RAG_LEVELS`, ``sentence`` the default: ``func`` on each sample and the mean).
+      ``RAG_LEVELS``, ``sentence`` the default: ``func`` on each sample and the mean).
       A corpus score has no value per sample: the report shows it without one, and
       :func:`~ef.evaluation.compare` does not test it.
     * ``formula`` and ``citation``: one line each, for the metric catalogue.

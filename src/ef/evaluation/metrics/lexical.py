@@ -203,7 +203,7 @@ def exact_match(
     ``reference`` may be several gold answers: the best match counts. ``normalize`` names the
     normalisation (``unicode``, ``squad``, ``squad_v2``, ``mlqa`` with ``lang``). A response
     that is one of the ``abstain`` phrases (after normalisation) is scored as the empty
-    answer, in every mode (:func:`abstained`).
+    answer, in every mode (``abstained``).
 
     >>> exact_match('The Eiffel Tower', 'eiffel tower')
     1.0
