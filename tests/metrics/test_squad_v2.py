@@ -177,6 +177,20 @@ def test_without_na_prob_there_are_no_best_keys() -> None:
     assert list(got) == ["exact", "f1", "total", "HasAns_exact", "HasAns_f1", "HasAns_total"]
 
 
+def test_na_prob_is_a_number_in_a_csv_file(tmp_path: Path) -> None:
+    samples = [
+        {"id": "a", "response": "Paris", "reference": "Paris", "na_prob": 0.25},
+        {"id": "b", "response": "Lyon", "reference": "Rome", "na_prob": 0.75},
+    ]
+    path = tmp_path / "samples.csv"
+    write_samples(path, samples)
+    assert [s["na_prob"] for s in read_samples(path)] == [0.25, 0.75]
+    assert evaluate_squad_v2(path) == evaluate_squad_v2(samples)
+    path.write_text("id,response,reference,na_prob\na,Paris,Paris,high\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"samples\.csv:2: 'na_prob' must be a number, got 'high'"):
+        read_samples(path)
+
+
 def test_na_prob_survives_a_samples_file(tmp_path: Path) -> None:
     samples = [
         {"id": "a", "response": "Paris", "reference": "Paris", "na_prob": 0.25},

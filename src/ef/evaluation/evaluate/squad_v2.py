@@ -13,13 +13,10 @@ from ..formats.files import read_samples
 from ..metrics.lexical import abstained
 from ..metrics.rag import gold_answers, validate_sample
 from ..metrics.squad_v2 import squad_v2_scores
-from ..types import RagSample, sample_where
+from ..types import NA_PROB_KEY, RagSample, sample_where
 from .rag import sample_id
 
-__all__ = ["NA_PROB_KEY", "evaluate_squad_v2"]
-
-#: The extra key of a sample that holds its no-answer probability.
-NA_PROB_KEY = "na_prob"
+__all__ = ["evaluate_squad_v2"]
 
 
 def evaluate_squad_v2(
@@ -92,13 +89,15 @@ def _question(sample: RagSample, index: int) -> tuple[list[str], str]:
     if sample.get("reference") is None and sample.get("references") is None:
         raise InvalidSampleError(
             f"{sample_where(sample, index)}: no gold answer key; evaluate_squad_v2 reads "
-            "'reference' (\"\" for an unanswerable question) and 'references'"
+            "'reference' (\"\" for an unanswerable question) and 'references' (a CSV "
+            "file cannot hold \"\": its empty cell is no value; use JSONL)"
         )
     response = sample.get("response")
     if response is None:
         raise InvalidSampleError(
             f"{sample_where(sample, index)}: no 'response'; the SQuAD v2.0 script needs a "
-            'prediction for every question ("" for no answer)'
+            'prediction for every question ("" for no answer; a CSV file cannot hold "": '
+            "use JSONL)"
         )
     return [gold for gold in gold_answers(sample) if gold.strip()], response
 
