@@ -90,7 +90,7 @@ def _question(sample: RagSample, index: int) -> tuple[list[str], str]:
         raise InvalidSampleError(
             f"{sample_where(sample, index)}: no gold answer key; evaluate_squad_v2 reads "
             "'reference' (\"\" for an unanswerable question) and 'references' (a CSV "
-            "file cannot hold \"\": its empty cell is no value; use JSONL)"
+            'file cannot hold "": its empty cell is no value; use JSONL)'
         )
     response = sample.get("response")
     if response is None:
