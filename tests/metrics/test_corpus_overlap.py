@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import (
+    InputWarning,
     MissingDependencyError,
     RagEvalReport,
     RagMetric,
@@ -138,7 +139,9 @@ def test_compare_refuses_to_test_a_corpus_score_and_skips_it_by_default() -> Non
     one, two = evaluate_rag(samples, metrics=metrics), evaluate_rag(other, metrics=metrics)
     with pytest.raises(ValueError, match="is a corpus-level score: one number for the whole set"):
         compare({"one": one, "two": two}, metrics=["bleu(level=corpus)"])
-    assert compare({"one": one, "two": two}).metrics == ("bleu",)
+    with pytest.warns(InputWarning, match=r"compare leaves out \"bleu\(level='corpus'\)\"") as seen:
+        assert compare({"one": one, "two": two}).metrics == ("bleu",)
+    assert seen[0].filename == __file__  # the caller's line, not compare's
 
 
 def test_a_pipeline_keeps_a_corpus_score_out_of_its_per_query_values() -> None:
@@ -156,7 +159,8 @@ def test_a_pipeline_keeps_a_corpus_score_out_of_its_per_query_values() -> None:
     assert "bleu(level='corpus')" in report.metrics
     assert all(set(values) == {"bleu"} for values in report.per_query.values())
     assert "Corpus level: bleu(level='corpus')" in str(report)
-    assert compare({"a": report, "b": report}).metrics == ("bleu",)
+    with pytest.warns(InputWarning, match="a corpus-level score is one number"):
+        assert compare({"a": report, "b": report}).metrics == ("bleu",)
     with pytest.raises(ValueError, match="corpus-level score"):
         compare({"a": report, "b": report}, metrics=["bleu(level='corpus')"])
 
@@ -187,3 +191,34 @@ def test_a_missing_sacrebleu_names_the_text_extra(monkeypatch, builtin_registry,
             )
     finally:
         module._corpus_scorer.cache_clear()
+
+
+def test_ef_eval_compares_saved_reports_with_a_corpus_score(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from ef.evaluation.cli import cli
+
+    samples = tmp_path / "s.jsonl"
+    lines = [
+        {"id": "a", "response": "the cat sat on the mat", "reference": "the cat sat on a mat"},
+        {"id": "b", "response": "a dog", "reference": "a dog"},
+        {"id": "c", "response": "a cat", "reference": "a cat sat"},
+    ]
+    samples.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    runner = CliRunner()
+    saved = tmp_path / "a.json"
+    result = runner.invoke(
+        cli, ["rag", str(samples), "-m", "bleu,bleu(level=corpus)", "-s", "-o", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    saved.write_text(result.stdout, encoding="utf-8")
+    assert json.loads(result.stdout)["corpus_level"] == ["bleu(level='corpus')"]
+    result = runner.invoke(cli, ["compare", "--rag", f"a={saved}", f"b={saved}", "-o", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["metrics"] == ["bleu"]
+    assert "warning: compare leaves out \"bleu(level='corpus')\"" in result.stderr
+    result = runner.invoke(
+        cli, ["compare", "--rag", f"a={saved}", f"b={saved}", "-m", "bleu(level=corpus)"]
+    )
+    assert result.exit_code != 0
+    assert "is a corpus-level score" in result.stderr

@@ -14,6 +14,7 @@ import math
 import os
 import platform
 import secrets
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
@@ -25,6 +26,7 @@ from ..engine.manifest import file_entry
 from ..engine.measures import check_metric_names
 from ..engine.rag_measures import parse_rag_metric
 from ..engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD, PairedResult
+from ..errors import InputWarning
 from ..progress import Progress, check_progress, phase
 from ..reports import (
     ComparisonReport,
@@ -321,6 +323,7 @@ def _rag_metric_keys(
         keys = tuple(
             m for m in first.per_sample if all(m in r.per_sample for r in reports.values())
         )
+        _warn_corpus_left_out(first.corpus_level)
         if not keys:
             raise ValueError("the RAG reports share no metric")
         return keys
@@ -331,6 +334,20 @@ def _rag_metric_keys(
         _refuse_corpus_level(name, keys, report.corpus_level)
         _require(name, keys, report.per_sample)
     return keys
+
+
+def _warn_corpus_left_out(corpus_level: Sequence[str]) -> None:
+    """Say that the default metrics leave the corpus-level scores out (a user who computed
+    one may expect it compared)."""
+    if corpus_level:
+        warnings.warn(
+            InputWarning(
+                f"compare leaves out {', '.join(map(repr, corpus_level))}: a corpus-level "
+                "score is one number for the whole set, with no value per sample to pair or "
+                "test"
+            ),
+            stacklevel=5,  # compare()'s caller: compare -> _*_columns -> _*_metric_keys
+        )
 
 
 def _refuse_corpus_level(name: str, keys: Sequence[str], corpus_level: Sequence[str]) -> None:
@@ -390,6 +407,7 @@ def _pipeline_metric_keys(
     if metrics is None:
         first = next(iter(reports.values()))
         wanted = ["ndcg@10", *first.rag.per_sample]  # a corpus-level score has none to pair
+        _warn_corpus_left_out(first.rag.corpus_level)
         keys = tuple(k for k in wanted if all(k in r.metrics for r in reports.values()))
         if not keys:
             raise ValueError("the pipeline reports share no metric")
