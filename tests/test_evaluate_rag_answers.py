@@ -43,7 +43,7 @@ def test_a_mode_is_a_parameter_of_the_metric_string_and_shows_in_the_key(builtin
     entry = report.manifest["metrics"][1]
     assert (entry["name"], dict(entry["params"])) == (
         "exact_match",
-        {"normalize": "squad", "lang": None},
+        {"normalize": "squad", "lang": None, "abstain": None},
     )
 
 
@@ -98,7 +98,7 @@ def test_a_key_reads_back_as_the_same_metric(builtin_registry) -> None:
             "token_f1(normalise=squad)",
             UnknownNameError,
             r"RAG metric 'token_f1' has no parameter 'normalise'; did you mean 'normalize'\? "
-            r"Its parameters: normalize, lang\.",
+            r"Its parameters: normalize, lang, abstain\.",
         ),
         (
             "exact_match(normalize=mlqa)",

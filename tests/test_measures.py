@@ -426,7 +426,7 @@ def test_two_plugins_cannot_claim_one_synonym() -> None:
     [
         ({"name": "Rel"}, ValueError, "name must match"),
         ({"name": "k"}, ValueError, "'k' cannot name a metric parameter"),
-        ({"type": list}, TypeError, "type must be one of bool, int, float, str, dict"),
+        ({"type": set}, TypeError, "type must be one of bool, int, float, str, dict, list"),
         ({"default": "x"}, ValueError, "parameter 'rel' must be a number"),
     ],
 )

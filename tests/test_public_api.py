@@ -69,6 +69,8 @@ PUBLIC = [
     # Issue 29: nugget evaluation and RAGChecker's claim metrics, from labels.
     "ClaimLabeler", "NuggetAssigner", "assign_nuggets", "evaluate_claims", "label_claims",
     "read_nuggets", "with_nuggets",
+    # Issue 29: the official SQuAD v2.0 evaluation, all 13 outputs.
+    "evaluate_squad_v2",
 ]  # fmt: skip
 
 

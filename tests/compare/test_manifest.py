@@ -106,7 +106,7 @@ def test_evaluate_rag_records_its_metrics_and_plugins(builtin_registry) -> None:
             "key": "exact_match",
             "name": "exact_match",
             "k": None,
-            "params": {"normalize": "unicode", "lang": None},  # every one, defaults too
+            "params": {"normalize": "unicode", "lang": None, "abstain": None},  # defaults too
             "plugin": "builtin.rag_metrics",
         }
     ]

@@ -102,6 +102,82 @@ def v2_raw_scores(golds: Sequence[str], prediction: str) -> tuple[int, float]:
     return exact, f1
 
 
+def v2_evaluate(
+    dataset: Sequence[tuple[str, Sequence[str]]],
+    preds: dict[str, str],
+    na_probs: dict[str, float] | None = None,
+    na_prob_thresh: float = 1.0,
+) -> dict[str, float | int]:
+    """main() of the v2.0 script on ``dataset`` (qid, raw answer texts) in its order: the
+    no-answer threshold, make_eval_dict for all, HasAns and NoAns, and find_all_best_thresh
+    when na_probs are given (the --na-prob-file); scores are percentages, as the script's."""
+    qid_to_has_ans = {qid: bool(answers) for qid, answers in dataset}
+    has_ans_qids = [k for k, v in qid_to_has_ans.items() if v]
+    no_ans_qids = [k for k, v in qid_to_has_ans.items() if not v]
+    exact_raw: dict[str, float] = {}
+    f1_raw: dict[str, float] = {}
+    for qid, answers in dataset:
+        exact_raw[qid], f1_raw[qid] = v2_raw_scores(answers, preds[qid])
+    probs = na_probs if na_probs is not None else dict.fromkeys(preds, 0.0)
+
+    def apply_no_ans_threshold(scores: dict[str, float]) -> dict[str, float]:
+        new_scores = {}
+        for qid, s in scores.items():
+            pred_na = probs[qid] > na_prob_thresh
+            new_scores[qid] = float(not qid_to_has_ans[qid]) if pred_na else s
+        return new_scores
+
+    exact_thresh = apply_no_ans_threshold(exact_raw)
+    f1_thresh = apply_no_ans_threshold(f1_raw)
+
+    def make_eval_dict(qid_list: list[str] | None = None) -> dict[str, float | int]:
+        if not qid_list:
+            total = len(exact_thresh)
+            return {
+                "exact": 100.0 * sum(exact_thresh.values()) / total,
+                "f1": 100.0 * sum(f1_thresh.values()) / total,
+                "total": total,
+            }
+        total = len(qid_list)
+        return {
+            "exact": 100.0 * sum(exact_thresh[k] for k in qid_list) / total,
+            "f1": 100.0 * sum(f1_thresh[k] for k in qid_list) / total,
+            "total": total,
+        }
+
+    out_eval = make_eval_dict()
+    if has_ans_qids:
+        out_eval.update({f"HasAns_{k}": v for k, v in make_eval_dict(has_ans_qids).items()})
+    if no_ans_qids:
+        out_eval.update({f"NoAns_{k}": v for k, v in make_eval_dict(no_ans_qids).items()})
+
+    def find_best_thresh(scores: dict[str, float]) -> tuple[float, float]:
+        num_no_ans = sum(1 for k in qid_to_has_ans if not qid_to_has_ans[k])
+        cur_score: float = num_no_ans
+        best_score = cur_score
+        best_thresh = 0.0
+        qid_list = sorted(probs, key=lambda k: probs[k])
+        for qid in qid_list:
+            if qid not in scores:
+                continue
+            if qid_to_has_ans[qid]:
+                diff = scores[qid]
+            elif preds[qid]:
+                diff = -1
+            else:
+                diff = 0
+            cur_score += diff
+            if cur_score > best_score:
+                best_score = cur_score
+                best_thresh = probs[qid]
+        return 100.0 * best_score / len(scores), best_thresh
+
+    if na_probs is not None:
+        out_eval["best_exact"], out_eval["best_exact_thresh"] = find_best_thresh(exact_raw)
+        out_eval["best_f1"], out_eval["best_f1_thresh"] = find_best_thresh(f1_raw)
+    return out_eval
+
+
 # -- MLQA -----------------------------------------------------------------------------------
 
 PUNCT = {

@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from ._evaluate.retrieval import evaluate_retrieval
     from ._evaluate.run import evaluate_run
     from ._evaluate.shards import evaluate_shards
+    from ._evaluate.squad_v2 import evaluate_squad_v2
     from ._formats._nuggets import read_nuggets
     from ._formats.answers import read_answers, read_references
     from ._formats.beir import _DEFAULT_QRELS_PATHS as _DEFAULT_QRELS_PATHS
@@ -175,6 +176,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("as_ragas_dataset", "from_ragas_dataset"), "_evaluate.ragas"),
     "evaluate_retrieval": "_evaluate.retrieval",
     "evaluate_run": "_evaluate.run",
+    "evaluate_squad_v2": "_evaluate.squad_v2",
     "evaluate_diversity": "_evaluate._diversity",
     "SubtopicQrels": "_formats.trec._subtopics",
     "evaluate_shards": "_evaluate.shards",
@@ -384,6 +386,7 @@ __all__ = [
     "evaluate_retrieval",
     "evaluate_run",
     "evaluate_shards",
+    "evaluate_squad_v2",
     "exact_match",
     "from_ragas_dataset",
     "fuse",

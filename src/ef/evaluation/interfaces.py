@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AGGREGATES",
     "MIN_GEO_MEAN",
+    "RAG_LEVELS",
     "BatchSearchFunction",
     "ClaimLabeler",
     "DatasetFormat",
@@ -148,7 +149,7 @@ def _first_docstring_line(func: object) -> str:
 
 #: What a metric parameter may hold: ``bool``, ``int``, ``float``, ``str``, or ``dict`` (a
 #: mapping of numbers to numbers, such as nDCG's ``gains``).
-PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict)
+PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict, list)
 
 #: Names a parameter cannot take: the positional arguments of a metric function.
 _RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits"})
@@ -196,6 +197,14 @@ def _to_str(name: str, value: object) -> str:
     return value
 
 
+def _to_strings(name: str, value: object) -> tuple[str, ...] | None:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ValueError(
+            f"parameter {name!r} must be a list of strings, e.g. ['unanswerable'], got {value!r}"
+        )
+    return tuple(value) or None  # an empty list sets nothing: the parameter is unset
+
+
 def _to_pairs(name: str, value: object) -> tuple[tuple[float, float], ...]:
     return _frozen_gains(name, _thawed(value))
 
@@ -223,8 +232,9 @@ class MetricParam:
     ``type`` is one of ``PARAM_TYPES``; ``default`` is the value when the measure string
     does not set it (``None`` only where the metric gives it a meaning). A ``dict`` value is
     held as sorted ``(key, value)`` pairs, so that a measure can be hashed, and handed to the
-    metric function as a ``dict``. ``choices`` limits the values; ``check(value)`` may raise
-    ``ValueError`` for any other rule (``p`` must lie in (0, 1)).
+    metric function as a ``dict``; a ``list`` (of strings) is held as a tuple and handed over
+    as a ``list``, and an empty one is ``None``. ``choices`` limits the values;
+    ``check(value)`` may raise ``ValueError`` for any other rule (``p`` must lie in (0, 1)).
 
     >>> rel = MetricParam("rel", float, None, "the lowest grade that counts as relevant")
     >>> rel.convert(2), rel.convert(None)
@@ -278,7 +288,11 @@ class MetricParam:
 
     def as_argument(self, value: Any) -> Any:
         """The value as the metric function receives it (a ``dict`` for a dict parameter)."""
-        return dict(value) if self.type is dict and value is not None else value
+        if value is None:
+            return None
+        if self.type is dict:
+            return dict(value)
+        return list(value) if self.type is list else value
 
 
 def _thawed(value: object) -> object:
@@ -309,6 +323,7 @@ _CONVERTERS: dict[type, Callable[[str, object], Any]] = {
     float: _to_float,
     str: _to_str,
     dict: _to_pairs,
+    list: _to_strings,
 }
 
 
@@ -508,6 +523,29 @@ def _check_rag_params(
         )
 
 
+#: The values of a RAG metric's ``level`` parameter: ``func`` per sample, or ``corpus`` once.
+RAG_LEVELS = ("sentence", "corpus")
+
+
+def _check_corpus(
+    instance: RagMetric, attribute: attrs.Attribute[Any], value: Callable[..., Any] | None
+) -> None:
+    if value is None:
+        return
+    level = [p for p in instance.params if p.name == "level"]
+    if not level or "corpus" not in level[0].choices:
+        raise ValueError(
+            f"RAG metric {instance.name!r} has a corpus form, which the metric string asks "
+            "for with level=corpus: declare MetricParam('level', str, 'sentence', "
+            "choices=RAG_LEVELS) among its params"
+        )
+    if instance.cutoff:
+        raise ValueError(
+            f"RAG metric {instance.name!r}: a metric of the top k contexts (cutoff=True) has "
+            "no corpus form"
+        )
+
+
 @attrs.frozen
 class RagMetric:
     """A per-sample RAG metric.
@@ -529,6 +567,13 @@ class RagMetric:
     * ``cutoff``: ``True`` for a metric of the top ``k`` retrieved contexts
       (``has_answer@5``): ``func`` then receives ``k`` too (``None`` for ``@all``, every
       context), and the bare name means every cutoff of ``k_values``.
+    * ``corpus(samples, **params) -> (value, count)``: the metric over all the samples at
+      once (a corpus score, such as corpus BLEU), and how many samples it scored; ``value``
+      is ``None`` when it scored none. The metric string asks for it with ``level=corpus``,
+      so a metric with ``corpus`` declares the parameter ``level`` (choices
+      ``RAG_LEVELS``, ``sentence`` the default: ``func`` on each sample and the mean).
+      A corpus score has no value per sample: the report shows it without one, and
+      :func:`~ef.evaluation.compare` does not test it.
     * ``formula`` and ``citation``: one line each, for the metric catalogue.
 
     >>> metric = RagMetric(name="answer_length", func=lambda s: float(len(s.get("response", ""))))
@@ -551,6 +596,9 @@ class RagMetric:
         default=None, validator=_optional_callable, kw_only=True
     )
     cutoff: bool = attrs.field(default=False, kw_only=True)
+    corpus: Callable[..., tuple[float | None, int]] | None = attrs.field(
+        default=None, validator=[_optional_callable, _check_corpus], kw_only=True
+    )
     formula: str = attrs.field(default="", kw_only=True)
     citation: str = attrs.field(default="", kw_only=True)
 

@@ -331,6 +331,9 @@ def _check_rubrics(rubrics: object, where: str) -> None:
 #: The extra key that grades a sample's reference context ids: ``{id: grade}``.
 GRADES_KEY = "reference_context_grades"
 
+#: The extra key of a sample's no-answer probability (SQuAD v2.0's na_prob).
+NA_PROB_KEY = "na_prob"
+
 
 def reference_grades(sample: Mapping[str, Any], index: int) -> dict[str, float]:
     """``{reference context id: grade}`` of a sample (the ``index``-th): each of its

@@ -12,11 +12,15 @@ from ..interfaces import NuggetAssigner, RagMetric
 from ..types import RagSample
 
 
-def _text_metric(name: str, func: Callable[..., float | None]) -> RagMetric:
+def _text_metric(
+    name: str, func: Callable[..., float | None], *, answer: bool = False
+) -> RagMetric:
     from ..metrics import rag
 
-    # The metrics that compare text take normalize= and lang=: token_f1(normalize=squad).
-    return RagMetric(name=name, func=func, params=rag.TEXT_PARAMS, check=rag.check_text_params)
+    # The metrics that compare text take normalize= and lang=: token_f1(normalize=squad);
+    # those that score the response also abstain=.
+    params = rag.ANSWER_PARAMS if answer else rag.TEXT_PARAMS
+    return RagMetric(name=name, func=func, params=params, check=rag.check_text_params)
 
 
 @hookimpl
@@ -27,14 +31,24 @@ def ef_evaluation_metrics() -> list[RagMetric]:
     from ..metrics.has_answer import HAS_ANSWER
 
     return [
-        _text_metric("exact_match", rag.sample_exact_match),
-        _text_metric("token_f1", rag.sample_token_f1),
+        _text_metric("exact_match", rag.sample_exact_match, answer=True),
+        _text_metric("token_f1", rag.sample_token_f1, answer=True),
         _text_metric("context_recall", rag.sample_context_recall),
         _text_metric("context_precision", rag.sample_context_precision),
         RagMetric(name="non_empty_rate", func=rag.sample_non_empty),
         HAS_ANSWER,
-        RagMetric(name="bleu", func=overlap.sample_bleu),
-        RagMetric(name="chrf", func=overlap.sample_chrf),
+        RagMetric(
+            name="bleu",
+            func=overlap.sample_bleu,
+            params=(overlap.LEVEL,),
+            corpus=overlap.samples_corpus_bleu,
+        ),
+        RagMetric(
+            name="chrf",
+            func=overlap.sample_chrf,
+            params=(overlap.LEVEL,),
+            corpus=overlap.samples_corpus_chrf,
+        ),
         RagMetric(name="rouge_l", func=overlap.sample_rouge_l),
         *NUGGET_METRICS,
         *CLAIM_METRICS,

@@ -122,6 +122,18 @@ class RagMeasure:
         params = {name: v for name, v in self.kwargs.items() if name != "k"}
         return self.key, self.metric.name, self.k, params
 
+    @property
+    def corpus(self) -> bool:
+        """True for a corpus score (``bleu(level=corpus)``): the metric's ``corpus`` form over
+        all samples at once, one value and no value per sample.
+
+        >>> from ef.evaluation import get_registry
+        >>> bleu = get_registry().rag_metric("bleu")
+        >>> RagMeasure(bleu, (("level", "corpus"),)).corpus, RagMeasure(bleu).corpus
+        (True, False)
+        """
+        return self.metric.corpus is not None and self.kwargs.get("level") == "corpus"
+
 
 @attrs.frozen
 class ContextIdMeasure:

@@ -14,6 +14,7 @@ import math
 import os
 import platform
 import secrets
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
@@ -33,6 +34,7 @@ from .._reports import (
     RetrievalEvalReport,
 )
 from .._version import __version__
+from ..errors import InputWarning
 from ..types import CompareAveraging, plain
 
 if TYPE_CHECKING:
@@ -321,17 +323,44 @@ def _rag_metric_keys(
         keys = tuple(
             m for m in first.per_sample if all(m in r.per_sample for r in reports.values())
         )
+        _warn_corpus_left_out(first.corpus_level)
         if not keys:
             raise ValueError("the RAG reports share no metric")
         return keys
-    keys = tuple(
-        dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.per_sample, k_values))
-    )
+    keys = tuple(dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.metrics, k_values)))
     if not keys:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
     for name, report in reports.items():
+        _refuse_corpus_level(name, keys, report.corpus_level)
         _require(name, keys, report.per_sample)
     return keys
+
+
+def _warn_corpus_left_out(corpus_level: Sequence[str]) -> None:
+    """Say that the default metrics leave the corpus-level scores out (a user who computed
+    one may expect it compared)."""
+    if corpus_level:
+        warnings.warn(
+            InputWarning(
+                f"compare leaves out {', '.join(map(repr, corpus_level))}: a corpus-level "
+                "score is one number for the whole set, with no value per sample to pair or "
+                "test"
+            ),
+            stacklevel=5,  # compare()'s caller: compare -> _*_columns -> _*_metric_keys
+        )
+
+
+def _refuse_corpus_level(name: str, keys: Sequence[str], corpus_level: Sequence[str]) -> None:
+    """A corpus score (``bleu(level='corpus')``) has no per-sample values to pair: say so,
+    rather than test nothing."""
+    named = [key for key in keys if key in corpus_level]
+    if named:
+        raise ValueError(
+            f"{named[0]!r} of system {name!r} is a corpus-level score: one number for the "
+            "whole set, with no value per sample, so there is nothing to pair and no "
+            "significance test; compare the sentence-level metric (the same metric without "
+            "level='corpus'), whose per-sample values can be tested"
+        )
 
 
 def _rag_keys(spec: str, keys: Mapping[str, object], k_values: Sequence[int]) -> list[str]:
@@ -377,7 +406,8 @@ def _pipeline_metric_keys(
     reports share."""
     if metrics is None:
         first = next(iter(reports.values()))
-        wanted = ["ndcg@10", *first.rag.metrics]
+        wanted = ["ndcg@10", *first.rag.per_sample]  # a corpus-level score has none to pair
+        _warn_corpus_left_out(first.rag.corpus_level)
         keys = tuple(k for k in wanted if all(k in r.metrics for r in reports.values()))
         if not keys:
             raise ValueError("the pipeline reports share no metric")
@@ -386,6 +416,7 @@ def _pipeline_metric_keys(
     if not keys:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
     for name, report in reports.items():
+        _refuse_corpus_level(name, keys, report.rag.corpus_level)
         _require(name, keys, report.metrics)
     return keys
 

@@ -190,11 +190,47 @@ def evaluate_rag(
     check_sample_keys(checked, source, stacklevel=2)
 
     ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
-    per_sample = _per_sample(chosen, checked, ids, registry)
+    corpus_measures = [m for m in chosen if isinstance(m, RagMeasure) and m.corpus]
+    per_sample = _per_sample(
+        [m for m in chosen if m not in corpus_measures], checked, ids, registry
+    )
+    corpus = {m.key: _corpus_score(m, checked, registry) for m in corpus_measures}
     unanswered = [ids[i] for i, sample in enumerate(checked) if is_unanswered(sample)]
-    report = RagEvalReport.from_values(per_sample, ids, unanswered=unanswered)
+    report = RagEvalReport.from_values(
+        per_sample, ids, unanswered=unanswered, corpus=corpus, order=[m.key for m in chosen]
+    )
     manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
     return attrs.evolve(report, manifest=manifest)
+
+
+def _corpus_score(
+    measure: RagMeasure, samples: Sequence[RagSample], registry: Registry
+) -> tuple[float | None, int]:
+    """``measure``'s corpus form over all the samples: its value and how many it scored."""
+    corpus, name = measure.metric.corpus, measure.metric.name
+    if corpus is None:  # RagMeasure.corpus is True only for a metric with a corpus form
+        raise TypeError(f"RAG metric {name!r} has no corpus form")
+    try:
+        result = corpus(samples, **measure.kwargs)
+    except PLUGIN_FAILURES as exc:
+        error = plugin_failure(exc, registry, "metric", name, "its corpus form")
+        if error is None:
+            raise
+        raise error from exc
+    value, count = result if isinstance(result, tuple) and len(result) == 2 else (result, None)
+    if not (
+        isinstance(count, int)
+        and not isinstance(count, bool)
+        and 0 <= count <= len(samples)
+        and (value is None if count == 0 else is_score(value))
+    ):
+        raise PluginError(
+            f"RAG metric {measure.key!r} returned {result!r} from its corpus form (the metric "
+            f"of {owner_of(registry, 'metric', name)}); it must return (value, count): a "
+            "finite number and how many samples it scored (0 to the number of samples), or "
+            "(None, 0) when it scored none"
+        )
+    return (None if value is None else float(value)), count
 
 
 def _check_not_empty(checked: Sequence[object], source: str, *, from_file: bool) -> None:

@@ -22,7 +22,14 @@ from typing import Any
 
 from ..errors import InvalidSampleError
 from ..interfaces import DatasetFormat
-from ..types import CLAIMS_KEY, NUGGETS_KEY, SAMPLE_FIELDS, sample_where, validate_sample
+from ..types import (
+    CLAIMS_KEY,
+    NA_PROB_KEY,
+    NUGGETS_KEY,
+    SAMPLE_FIELDS,
+    sample_where,
+    validate_sample,
+)
 from ._io import atomic_writer, format_error, json_lines, load_json, parse_json, read_text
 
 __all__ = [
@@ -68,7 +75,9 @@ OLD_RAGAS_NAMES = {
 #: Keys beside the RagSample fields that ef gives a meaning to (DESIGN §4). Any other key is
 #: kept too (the Ragas round trip keeps extra keys), and one starting with ``_`` is never
 #: taken for a misspelt field.
-EXTRA_KEYS = frozenset({"id", "references", "reference_context_grades", NUGGETS_KEY, CLAIMS_KEY})
+EXTRA_KEYS = frozenset(
+    {"id", "references", "reference_context_grades", NUGGETS_KEY, CLAIMS_KEY, NA_PROB_KEY}
+)
 #: The extra keys a metric scores on their own: a sample with only these has something to score.
 _SCORED_EXTRA_KEYS = (NUGGETS_KEY, CLAIMS_KEY)
 
@@ -182,6 +191,8 @@ def read_jsonl_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 
 def _cell(field: str, text: str, path: Path, line_no: int) -> Any:
+    if field == NA_PROB_KEY:
+        return _number_cell(field, text, path, line_no)
     if field not in _STRUCTURED:
         return text
     try:
@@ -199,6 +210,14 @@ def _cell(field: str, text: str, path: Path, line_no: int) -> Any:
         raise format_error(
             path, line_no, f"{field!r} must be a JSON array or object, got {text[:60]!r}"
         ) from None
+
+
+def _number_cell(field: str, text: str, path: Path, line_no: int) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        problem = f"{field!r} must be a number, got {text[:60]!r}"
+        raise format_error(path, line_no, problem) from None
 
 
 def read_csv_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

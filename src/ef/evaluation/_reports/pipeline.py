@@ -119,7 +119,7 @@ class PipelineEvalReport(Rendered):
 
     def _keys(self) -> list[str]:
         retrieval = [] if self.retrieval is None else self.retrieval.ordered_keys()
-        return [*retrieval, *self.rag.metrics]
+        return [*retrieval, *(k for k in self.rag.metrics if k in self.rag.per_sample)]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dicts and lists, ready for ``json.dumps``: both reports' own dicts, the
@@ -172,9 +172,15 @@ class PipelineEvalReport(Rendered):
         return f"Pipeline evaluation: {self.n_queries} queries{skipped}, {what}"
 
     def _notes(self) -> list[str]:
+        corpus = self.rag.notes()[:1] if self.rag.corpus_level else []
         if self.retrieval is None:
-            return [f"Skipped: {qid} ({why})." for qid, why in list(self.skipped.items())[:5]]
-        return [*self.retrieval.coverage_notes(), *filter(None, [tie_note(self.retrieval.ties)])]
+            skipped = [f"Skipped: {qid} ({why})." for qid, why in list(self.skipped.items())[:5]]
+            return [*skipped, *corpus]
+        return [
+            *self.retrieval.coverage_notes(),
+            *filter(None, [tie_note(self.retrieval.ties)]),
+            *corpus,
+        ]
 
     def _tables(self, details: bool, cell: Callable[[float | None], str]) -> list[Table]:
         rows: list[Sequence[str]] = []

@@ -36,6 +36,12 @@ class RagEvalReport(Rendered):
     the samples that have a gold answer but no response, or a blank one: exact match and F1
     score them 0 (see :doc:`/rag`), and every output of the report lists them.
 
+    ``corpus_level`` names the metrics of ``metrics`` that are corpus scores
+    (``bleu(level='corpus')``): one number over all the samples it scored (``coverage``
+    counts them), not a mean. They have no value per sample, so they are not in
+    ``per_sample``, the tables of values per sample leave them out, and
+    :func:`~ef.evaluation.compare` refuses to test them.
+
     >>> report = RagEvalReport(
     ...     metrics={'exact_match': 0.5}, coverage={'exact_match': 4}, n_samples=4)
     >>> report.metrics['exact_match']
@@ -52,12 +58,21 @@ class RagEvalReport(Rendered):
     )
     sample_ids: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
     unanswered: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
+    corpus_level: tuple[str, ...] = attrs.field(default=(), converter=str_tuple, kw_only=True)
     #: How the report was made, to make it again: versions, metric parameters, policies and
     #: the sha256 of the input files (see :doc:`/compare`). Empty for a report built by hand;
     #: not compared by ``==`` (two reports with the same numbers are equal).
     manifest: Mapping[str, Any] = attrs.field(
         factory=dict, converter=frozen_deep, kw_only=True, eq=False
     )
+
+    def __attrs_post_init__(self) -> None:
+        for key in self.corpus_level:
+            if key not in self.metrics or key in self.per_sample:
+                raise ValueError(
+                    f"corpus_level names {key!r}, which must be a key of metrics and not of "
+                    "per_sample: a corpus score has one value and none per sample"
+                )
 
     @classmethod
     def from_values(
@@ -66,15 +81,26 @@ class RagEvalReport(Rendered):
         sample_ids: Sequence[str],
         *,
         unanswered: Sequence[str] = (),
+        corpus: Mapping[str, tuple[float | None, int]] | None = None,
+        order: Sequence[str] = (),
     ) -> RagEvalReport:
         """The report of per-sample values: ``None`` marks a sample a metric did not score.
 
-        Each mean is over the scored samples only, and ``coverage`` counts them.
+        Each mean is over the scored samples only, and ``coverage`` counts them. ``corpus``
+        adds corpus scores, ``{key: (value, samples scored)}``; ``order`` lists the keys in
+        the order the report shows them (by default the per-sample metrics, then the corpus
+        scores).
 
         >>> report = RagEvalReport.from_values({"token_f1": [1.0, None, 0.5]}, ["a", "b", "c"])
         >>> report.metrics["token_f1"], report.coverage["token_f1"], report.n_samples
         (0.75, 2, 3)
+        >>> corpus = {"bleu(level='corpus')": (0.4, 2)}
+        >>> report = RagEvalReport.from_values({"bleu": [0.5, None, 0.25]}, ["a", "b", "c"],
+        ...                                    corpus=corpus)
+        >>> report.metrics, report.corpus_level
+        ({'bleu': 0.375, "bleu(level='corpus')": 0.4}, ("bleu(level='corpus')",))
         """
+        corpus = corpus or {}
         coverage = {name: sum(v is not None for v in values) for name, values in per_sample.items()}
         means = {
             name: math.fsum(v for v in values if v is not None) / coverage[name]
@@ -82,13 +108,17 @@ class RagEvalReport(Rendered):
             else None
             for name, values in per_sample.items()
         }
+        for key, (value, count) in corpus.items():
+            means[key], coverage[key] = value, count
+        keys = [*dict.fromkeys([*(k for k in order if k in means), *means])]
         return cls(
-            metrics=means,
-            coverage=coverage,
+            metrics={key: means[key] for key in keys},
+            coverage={key: coverage[key] for key in keys},
             n_samples=len(sample_ids),
             per_sample=per_sample,
             sample_ids=sample_ids,
             unanswered=unanswered,
+            corpus_level=list(corpus),
         )
 
     def notes(self) -> list[str]:
@@ -97,13 +127,21 @@ class RagEvalReport(Rendered):
         >>> RagEvalReport({}, {}, 3, unanswered=["s2"]).notes()
         ['Unanswered (a gold answer but no response, or a blank one): 1 sample: s2.']
         """
-        if not self.unanswered:
-            return []
-        count = len(self.unanswered)
-        return [
-            "Unanswered (a gold answer but no response, or a blank one): "
-            f"{count} sample{'s' if count != 1 else ''}: {some(self.unanswered)}."
-        ]
+        notes = []
+        if self.corpus_level:
+            names = ", ".join(self.corpus_level)
+            notes.append(
+                f"Corpus level: {names}: one score over all the samples it scored (its "
+                "coverage), not a mean; no value per sample, so no per-sample detail and no "
+                "significance test."
+            )
+        if self.unanswered:
+            count = len(self.unanswered)
+            notes.append(
+                "Unanswered (a gold answer but no response, or a blank one): "
+                f"{count} sample{'s' if count != 1 else ''}: {some(self.unanswered)}."
+            )
+        return notes
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dicts and lists, ready for ``json.dumps``.
@@ -118,6 +156,7 @@ class RagEvalReport(Rendered):
             "per_sample": plain(self.per_sample),
             "sample_ids": list(self.sample_ids),
             "unanswered": list(self.unanswered),
+            **({"corpus_level": list(self.corpus_level)} if self.corpus_level else {}),
             "manifest": plain(self.manifest),
         }
 
@@ -143,6 +182,7 @@ class RagEvalReport(Rendered):
             },
             sample_ids=data.get("sample_ids", ()),
             unanswered=data.get("unanswered", ()),
+            corpus_level=data.get("corpus_level", ()),
             manifest=data.get("manifest", {}),
         )
 
@@ -169,10 +209,11 @@ class RagEvalReport(Rendered):
         )
         if not details:
             return [summary]
+        shown = [n for n in names if n in self.per_sample]  # a corpus score has no column
         per_sample = Table(
-            ["sample", *names],
+            ["sample", *shown],
             [
-                [sample_id, *(cell(self.per_sample[n][i]) for n in names if n in self.per_sample)]
+                [sample_id, *(cell(self.per_sample[n][i]) for n in shown)]
                 for i, sample_id in enumerate(self.sample_ids)
             ],
             title="per sample",

@@ -79,7 +79,8 @@ def _rag_report(path: Path, metrics: tuple[str, ...], k_values: tuple[int, ...])
         )
     _check_saved_report(path, data)
     fields = (
-        "metrics", "coverage", "n_samples", "per_sample", "sample_ids", "unanswered", "manifest",
+        "metrics", "coverage", "n_samples", "per_sample", "sample_ids", "unanswered",
+        "corpus_level", "manifest",
     )  # fmt: skip
     return RagEvalReport(**{key: data[key] for key in fields if key in data})
 
@@ -116,11 +117,15 @@ def _check_saved_samples(data: dict[str, Any], bad: Callable[[str], Exception]) 
 
 
 def _check_saved_metric_names(data: dict[str, Any], bad: Callable[[str], Exception]) -> None:
-    """metrics, coverage and per_sample name the same metrics."""
+    """metrics, coverage and per_sample name the same metrics, but for the corpus-level
+    scores, which per_sample lacks."""
     means, coverage, per_sample = data["metrics"], data["coverage"], data["per_sample"]
     if not isinstance(means, dict) or not isinstance(coverage, dict):
         raise bad("metrics and coverage must map each metric to a value")
-    if set(means) != set(per_sample) or set(coverage) != set(per_sample):
+    corpus = data.get("corpus_level", [])
+    if not isinstance(corpus, list) or not all(isinstance(k, str) for k in corpus):
+        raise bad("corpus_level must be a list of metric keys")
+    if set(means) != set(per_sample) | set(corpus) or set(coverage) != set(means):
         raise bad(
             f"metrics ({', '.join(means)}), coverage ({', '.join(coverage)}) and per_sample "
             f"({', '.join(per_sample)}) name different metrics"

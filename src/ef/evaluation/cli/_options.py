@@ -146,11 +146,14 @@ def input_warnings() -> Iterator[list[warnings.WarningMessage]]:
 def warnings_shown(command: Callable[[], click.Command | None]) -> Iterator[None]:
     """:func:`input_warnings` around a command, shown by :func:`echo_warnings` when it ends,
     by an error too, in the words of ``command()`` (known once it has started)."""
-    with input_warnings() as caught:
-        try:
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with input_warnings() as caught:
             yield
-        finally:
-            echo_warnings(caught, command())
+    finally:
+        # Shown once the recording has stopped: a warning that is not ours is issued again,
+        # which inside it would be appended to the list being read, without end.
+        echo_warnings(caught, command())
 
 
 def echo_warnings(

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from .normalize import Normalization
 
 __all__ = [
+    "abstained",
+    "check_abstain",
     "context_precision",
     "context_recall",
     "exact_match",
@@ -120,6 +122,57 @@ def _scored_golds(golds: list[str], mode: Normalization) -> list[str]:
     return [gold for gold in golds if mode(gold)] or [""]
 
 
+def _abstentions(abstain: Sequence[str], mode: Normalization, call: str) -> set[str]:
+    """The normalised forms of the ``abstain`` phrases, each checked."""
+    if isinstance(abstain, str) or not isinstance(abstain, Iterable):
+        raise TypeError(
+            f"{call}: abstain is {_a(abstain)}; expected a list of phrases that mean no answer, "
+            'e.g. ["unanswerable", "I don\'t know"]'
+        )
+    forms = set()
+    for phrase in abstain:
+        if not isinstance(phrase, str):
+            raise TypeError(f"{call}: an abstain phrase is a str, got {_a(phrase)}, {phrase!r}")
+        form = mode(phrase)
+        if not form:
+            # It would match every answer that normalises to nothing: surely not meant.
+            raise ValueError(
+                f"{call}: the abstain phrase {phrase!r} normalises to nothing "
+                f"(normalize={mode.mode!r}); give the words that mean no answer"
+            )
+        forms.add(form)
+    return forms
+
+
+def check_abstain(abstain: Sequence[str], normalize: str, lang: str | None = None) -> None:
+    """Refuse ``abstain`` phrases that are no list of strings, or that normalise to nothing
+    in the mode ``normalize``."""
+    _abstentions(abstain, Normalization(normalize, lang), "abstain")
+
+
+def abstained(
+    response: str,
+    abstain: Sequence[str],
+    *,
+    normalize: str = "unicode",
+    lang: str | None = None,
+) -> str:
+    """``""`` (the empty answer) if ``response`` is one of the ``abstain`` phrases after
+    normalisation in the mode ``normalize``, else ``response`` unchanged.
+
+    A model told to abstain says "unanswerable" or "I don't know" rather than nothing; these
+    phrases are its "no answer", which SQuAD v2.0 scores as the empty prediction.
+
+    >>> abstained("I don't know.", ["I don't know", "unanswerable"])
+    ''
+    >>> abstained("Paris", ["unanswerable"])
+    'Paris'
+    """
+    mode = Normalization(normalize, lang)
+    forms = _abstentions(abstain, mode, "abstained(response, abstain)")
+    return "" if forms and mode(response) in forms else response
+
+
 def _f1(predicted: list[str], gold: list[str], both_empty: float) -> float:
     if not predicted or not gold:
         return both_empty if predicted == gold else 0.0
@@ -131,17 +184,26 @@ def _f1(predicted: list[str], gold: list[str], both_empty: float) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def _answer(response: str, abstain: Sequence[str], mode: Normalization, call: str) -> str:
+    """The normalised response, ``""`` for an abstention."""
+    predicted = mode(response)
+    return "" if predicted in _abstentions(abstain, mode, call) else predicted
+
+
 def exact_match(
     response: str,
     reference: str | Sequence[str],
     *,
     normalize: str = "unicode",
     lang: str | None = None,
+    abstain: Sequence[str] = (),
 ) -> float:
     """1.0 if ``response`` equals ``reference`` after normalization, else 0.0.
 
     ``reference`` may be several gold answers: the best match counts. ``normalize`` names the
-    normalisation (``unicode``, ``squad``, ``squad_v2``, ``mlqa`` with ``lang``).
+    normalisation (``unicode``, ``squad``, ``squad_v2``, ``mlqa`` with ``lang``). A response
+    that is one of the ``abstain`` phrases (after normalisation) is scored as the empty
+    answer, in every mode (``abstained``).
 
     >>> exact_match('The Eiffel Tower', 'eiffel tower')
     1.0
@@ -151,11 +213,13 @@ def exact_match(
     0.0
     >>> exact_match('Paris', ['London', 'paris'])
     1.0
+    >>> exact_match('Unanswerable.', '', normalize='squad_v2', abstain=['unanswerable'])
+    1.0
     """
     call = "exact_match(response, reference)"
     _check_response(call, response, reference)
     mode = Normalization(normalize, lang)
-    predicted = mode(response)
+    predicted = _answer(response, abstain, mode, call)
     golds = _scored_golds(_golds(reference, call), mode)
     return max(float(predicted == mode(gold)) for gold in golds)
 
@@ -166,6 +230,7 @@ def token_f1(
     *,
     normalize: str = "unicode",
     lang: str | None = None,
+    abstain: Sequence[str] = (),
 ) -> float:
     """Token-overlap F1 of ``response`` against ``reference`` (the SQuAD F1).
 
@@ -173,6 +238,8 @@ def token_f1(
     credit where :func:`exact_match` is all-or-nothing; the best over several gold answers.
     When either side has no tokens the score is 0.0, and when both have none it is 1.0 under
     ``unicode`` and ``squad_v2``, 0.0 under ``squad`` and ``mlqa`` (their scripts' rules).
+    A response that is one of the ``abstain`` phrases is the empty answer, as in
+    :func:`exact_match`.
 
     >>> token_f1('the quick brown fox', 'a quick brown fox')
     1.0
@@ -186,7 +253,7 @@ def token_f1(
     call = "token_f1(response, reference)"
     _check_response(call, response, reference)
     mode = Normalization(normalize, lang)
-    predicted = mode.tokens(response)
+    predicted = _answer(response, abstain, mode, call).split()
     both_empty = _BOTH_EMPTY_F1[mode.mode]
     return max(
         _f1(predicted, mode.tokens(gold), both_empty)

@@ -15,7 +15,7 @@ blank response, its script's "no answer" prediction, by the v2.0 rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InvalidSampleError
@@ -25,6 +25,8 @@ from . import lexical
 from .normalize import MLQA_LANGS, NORMALIZE_MODES, Normalization
 
 __all__ = [
+    "ABSTAIN",
+    "ANSWER_PARAMS",
     "LANG",
     "NORMALIZE",
     "SAMPLE_FIELDS",
@@ -57,20 +59,40 @@ LANG = MetricParam(
     choices=MLQA_LANGS,
 )
 
+ABSTAIN = MetricParam(
+    "abstain",
+    list,
+    None,
+    "phrases that mean no answer (['unanswerable', \"I don't know\"]): a response that is one "
+    "of them after normalisation is scored as the empty answer",
+)
+
 #: The parameters of the text metrics: ``token_f1(normalize=mlqa, lang=zh)``.
 TEXT_PARAMS = (NORMALIZE, LANG)
 
+#: The parameters of the answer metrics (exact_match, token_f1): the text ones and abstain.
+ANSWER_PARAMS = (NORMALIZE, LANG, ABSTAIN)
+
 
 def check_text_params(params: Mapping[str, Any]) -> None:
-    """Refuse a ``normalize`` and ``lang`` that do not go together (``lang`` is MLQA's).
+    """Refuse a ``normalize`` and ``lang`` that do not go together (``lang`` is MLQA's), and
+    an ``abstain`` phrase that normalises to nothing.
 
     >>> check_text_params({"normalize": "squad", "lang": "zh"})
     Traceback (most recent call last):
         ...
     ValueError: lang= applies to normalize='mlqa' only, not to 'squad'; drop lang='zh' or \
 write normalize='mlqa'
+    >>> check_text_params({"normalize": "squad", "lang": None, "abstain": ["the"]})
+    Traceback (most recent call last):
+        ...
+    ValueError: abstain: the abstain phrase 'the' normalises to nothing (normalize='squad'); \
+give the words that mean no answer
     """
     Normalization(params["normalize"], params["lang"])
+    abstain = params.get("abstain")
+    if abstain:
+        lexical.check_abstain(abstain, params["normalize"], params["lang"])
 
 
 def gold_answers(sample: RagSample | Mapping[str, Any]) -> list[str]:
@@ -109,37 +131,51 @@ def is_unanswered(sample: RagSample) -> bool:
 
 
 def _answer_score(
-    sample: RagSample, score: Callable[..., float], normalize: str, lang: str | None
+    sample: RagSample,
+    score: Callable[..., float],
+    normalize: str,
+    lang: str | None,
+    abstain: Sequence[str] | None,
 ) -> float | None:
     golds = gold_answers(sample)
     if not golds:
         return None
     response = sample.get("response")
+    if response is not None and abstain:
+        response = lexical.abstained(response, abstain, normalize=normalize, lang=lang)
     if response is None or (not response.strip() and normalize != "squad_v2"):
-        return 0.0  # unanswered
+        return 0.0  # unanswered, or an abstention: the empty answer
     return score(response, golds, normalize=normalize, lang=lang)
 
 
 def sample_exact_match(
-    sample: RagSample, *, normalize: str = "unicode", lang: str | None = None
+    sample: RagSample,
+    *,
+    normalize: str = "unicode",
+    lang: str | None = None,
+    abstain: Sequence[str] | None = None,
 ) -> float | None:
     """1.0 if the response equals a gold answer after normalisation, else 0.0.
 
     >>> sample_exact_match({"response": "The Eiffel Tower", "references": ["eiffel tower"]})
     1.0
     """
-    return _answer_score(sample, lexical.exact_match, normalize, lang)
+    return _answer_score(sample, lexical.exact_match, normalize, lang, abstain)
 
 
 def sample_token_f1(
-    sample: RagSample, *, normalize: str = "unicode", lang: str | None = None
+    sample: RagSample,
+    *,
+    normalize: str = "unicode",
+    lang: str | None = None,
+    abstain: Sequence[str] | None = None,
 ) -> float | None:
     """Token-overlap F1 of the response against its best gold answer (the SQuAD F1).
 
     >>> sample_token_f1({"reference": "Paris"}), sample_token_f1({"response": "Paris"})
     (0.0, None)
     """
-    return _answer_score(sample, lexical.token_f1, normalize, lang)
+    return _answer_score(sample, lexical.token_f1, normalize, lang, abstain)
 
 
 def sample_context_recall(

@@ -69,10 +69,14 @@ def format_value(value: Any) -> str:
     """A parameter value as a measure string writes it.
 
     Whole numbers lose their ``.0``; other floats use Python's shortest repr; strings are
-    quoted; a dict (held as pairs) is written ``{1:3,2:9}``.
+    quoted; a dict (held as pairs) is written ``{1:3,2:9}``, a list of strings (held as a
+    tuple) ``['a','b']``.
 
     >>> format_value(2.0), format_value(0.8), format_value(True), format_value("exp-log2")
     ('2', '0.8', 'True', "'exp-log2'")
+    >>> print(format_value(("unanswerable", "I don't know")))
+    ['unanswerable',"I don't know"]
+
     >>> format_value(((1.0, 3.0), (2.0, 9.5)))
     '{1:3,2:9.5}'
     """
@@ -82,6 +86,8 @@ def format_value(value: Any) -> str:
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+        return "[" + ",".join(map(repr, value)) + "]"  # a list of strings, held as a tuple
     if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
         return "{" + ",".join(f"{format_value(a)}:{format_value(b)}" for a, b in value) + "}"
     return repr(value)  # any other tuple too: the parameter's check then names it
@@ -238,7 +244,7 @@ def literal_params(spec: str, text: str, *, bare_names: bool = False) -> list[tu
         except ValueError:
             raise ValueError(
                 f"{spec!r}: the value of {keyword.arg!r} must be a literal (a number, True, "
-                f"False, a quoted string or a dict), got {ast.unparse(keyword.value)!r}"
+                f"False, a quoted string, a dict or a list), got {ast.unparse(keyword.value)!r}"
             ) from None
         params.append((str(keyword.arg), value))
     return params

@@ -9,6 +9,12 @@ length. sacrebleu's sentence-level defaults apply: its ``13a`` tokenizer, case-s
 ``exp`` smoothing and the effective order (a short response is not 0 for lacking 4-grams).
 The value is sacrebleu's score divided by 100, as Ragas' ``BleuScore`` reports it.
 
+``bleu(level=corpus)`` is corpus BLEU, sacrebleu's ``corpus_bleu(responses, references)``
+over the samples with a gold answer: the same formula with every count summed over the
+samples before the division (``p_n`` is the sum of the clipped matches over the sum of the
+response n-grams, ``c`` and ``r`` the summed lengths), with ``corpus_bleu``'s defaults (no
+effective order). It is one number for the whole set, not a mean: no sample has a value.
+
 Papineni et al., "BLEU: a method for automatic evaluation of machine translation", ACL 2002;
 Post, "A call for clarity in reporting BLEU scores", WMT 2018 (sacrebleu).
 """
@@ -21,9 +27,9 @@ from typing import Any
 
 from ...types import RagSample
 from ..rag import gold_answers
-from ._library import library
+from ._library import corpus_streams, library
 
-__all__ = ["bleu", "sample_bleu"]
+__all__ = ["bleu", "corpus_bleu", "sample_bleu", "samples_corpus_bleu"]
 
 
 @functools.cache
@@ -44,9 +50,42 @@ def bleu(response: str, references: Sequence[str]) -> float:
     return float(_scorer().sentence_score(response, list(references)).score) / 100
 
 
-def sample_bleu(sample: RagSample) -> float | None:
+def sample_bleu(sample: RagSample, *, level: str = "sentence") -> float | None:
     """BLEU against the gold answers: sacrebleu's sentence_bleu / 100 (the text extra)."""
+    del level  # "corpus" goes to samples_corpus_bleu, over every sample at once
     gold = gold_answers(sample)
     if not gold:
         return None
     return bleu(sample.get("response") or "", gold)
+
+
+@functools.cache
+def _corpus_scorer() -> Any:
+    # The object corpus_bleu() builds, with its defaults.
+    metrics = library("sacrebleu.metrics", "sacrebleu")
+    return metrics.BLEU()
+
+
+def corpus_bleu(responses: Sequence[str], references: Sequence[Sequence[str | None]]) -> float:
+    """sacrebleu's ``corpus_bleu(responses, references).score / 100``.
+
+    ``references`` are sacrebleu's reference streams: ``references[j][i]`` is the ``j``-th
+    gold answer of response ``i``, or ``None`` where it has fewer.
+
+    >>> responses = ["the cat sat on the mat", "a dog"]
+    >>> round(corpus_bleu(responses, [["the cat sat on a mat", "the cat"], [None, "a dog"]]), 4)
+    0.5584
+    """
+    streams = [list(stream) for stream in references]
+    return float(_corpus_scorer().corpus_score(list(responses), streams).score) / 100
+
+
+def samples_corpus_bleu(
+    samples: Sequence[RagSample], *, level: str = "corpus"
+) -> tuple[float | None, int]:
+    """Corpus BLEU over the samples with a gold answer, and how many they are: the
+    ``corpus`` form of the RAG metric ``bleu(level=corpus)``."""
+    responses, streams = corpus_streams(samples)
+    if not responses:
+        return None, 0
+    return corpus_bleu(responses, streams), len(responses)
