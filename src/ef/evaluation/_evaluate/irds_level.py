@@ -11,15 +11,27 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .._engine.measures import Measure
+from .._engine.scoring import resolve_measures
 from .._formats._io import caller_stacklevel
-from .._formats.irds import graded, official_measures, read_irds, relevance_level, relevance_note
+from .._formats.irds import (
+    graded,
+    is_irds,
+    official_measures,
+    read_irds,
+    relevance_level,
+    relevance_note,
+)
 from ..errors import InputWarning
 from ..metrics.retrieval.params import REL
 from ..types import Qrels
 
-__all__ = ["irds_judgements"]
+if TYPE_CHECKING:
+    from .._plugin_engine.registry import Registry
+
+__all__ = ["irds_judgements", "irds_metrics", "irds_texts"]
 
 
 def _takes_a_level(measure: Measure) -> bool:
@@ -54,3 +66,22 @@ def irds_judgements(source: str, measures: Sequence[Measure]) -> tuple[Qrels, li
         stacklevel=caller_stacklevel(),
     )
     return qrels, list({m.key: m for m in reversed(applied)}.values())[::-1]
+
+
+def irds_metrics(
+    source: str, metrics: Sequence[str], k_values: Sequence[int], registry: Registry
+) -> tuple[Qrels, tuple[str, ...]]:
+    """:func:`irds_judgements` for a caller that passes measure strings on to
+    ``evaluate_run`` (``compare``, ``optimize_fusion``): the qrels, and ``metrics`` as they
+    were, or as the keys of the measures once the level changed one (``map(rel=2)@10``)."""
+    measures = resolve_measures(metrics, k_values, registry)
+    qrels, applied = irds_judgements(source, measures)
+    if applied == measures:
+        return qrels, tuple(metrics)
+    return qrels, tuple(m.key for m in applied)
+
+
+def irds_texts(queries: object) -> object:
+    """``queries`` read from the dataset if they are an ``irds:<id>``, else as they are (the
+    caller checks them): the query texts of ``evaluate_retrieval`` and ``evaluate_pipeline``."""
+    return read_irds(queries, "read_queries") if is_irds(queries) else queries

@@ -11,11 +11,13 @@ from .._engine.id_forms import shown_ids
 from .._engine.manifest import file_entry
 from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.results import DocIdFunction
+from .._formats.irds import is_irds, read_irds_dataset
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import PipelineEvalReport
 from ..errors import GeneratorError
 from ._labels import with_nuggets
+from .irds_level import irds_metrics, irds_texts
 from .rag import DEFAULT_RAG_METRICS, evaluate_rag
 from .report import pipeline_report
 from .retrieval import check_arguments, retrieved, scored_retrieval
@@ -28,11 +30,11 @@ Generate = Callable[[str, list[str]], str]
 
 def evaluate_pipeline(
     retriever: Any,
-    qrels: Mapping[str, Mapping[str, float]] | None,
-    queries: Mapping[str, str],
+    qrels: Mapping[str, Mapping[str, float]] | str | None,
+    queries: Mapping[str, str] | str,
     *,
     generate: Generate | Mapping[str, str],
-    corpus: Mapping[str, str],
+    corpus: Mapping[str, str] | str,
     references: Mapping[str, str | Sequence[str]] | None = None,
     nuggets: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     n_contexts: int = 5,
@@ -67,14 +69,16 @@ def evaluate_pipeline(
     Args:
         retriever: what answers a query, as for :func:`~ef.evaluation.evaluate_retrieval`
             (a stored run too: a path, or ``{query_id: {doc_id: score}}``).
-        qrels: the relevance judgements, or None to score the answers only.
-        queries: ``{query_id: query_text}``.
+        qrels: the relevance judgements, or None to score the answers only; an
+            ``irds:<dataset-id>`` reads the dataset's (its relevance level applies to the
+            binary measures, as in :func:`~ef.evaluation.evaluate_run`).
+        queries: ``{query_id: query_text}``, or an ``irds:<dataset-id>``.
         generate: ``generate(question, contexts) -> str``, called once per query in query
             order (on ``executor`` when it is given); or the answers made beforehand,
             ``{query_id: response}`` (:func:`~ef.evaluation.read_answers`
             reads them from JSONL): a query without one is unanswered.
         corpus: ``{doc_id: text}`` (``read_beir``'s or ``read_dataset``'s corpus), where the
-            contexts' texts come from.
+            contexts' texts come from; an ``irds:<dataset-id>`` reads the dataset's docs.
         references: the gold answers, ``{query_id: answer}`` or ``{query_id: [answer,
             ...]}``. A query without one has no ``reference``, and the metrics that need one
             skip it (``coverage`` counts the others).
@@ -119,6 +123,11 @@ def evaluate_pipeline(
     ('Paris is the capital of France', 0.3333)
     """
     registry = registry_or_default(registry)
+    queries = irds_texts(queries)  # type: ignore[assignment]  # checked below
+    if is_irds(corpus):  # streamed from ir_datasets; a text looked up loads them all
+        corpus = read_irds_dataset(corpus)[0]
+    if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
+        qrels, metrics = irds_metrics(qrels, metrics, k_values, registry)
     check_arguments("evaluate_pipeline(retriever, qrels, queries, ...)", retriever, qrels, queries)
     _check_generation(n_contexts, generate)
     gold = _gold_answers(references, queries)

@@ -13,12 +13,14 @@ from .._engine.options import Scoring
 from .._engine.results import DocIdFunction, result_doc_id
 from .._engine.retrieve import retrieve
 from .._engine.scoring import resolve_measures
+from .._formats.irds import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
 from .inputs import check_qrels
+from .irds_level import irds_metrics, irds_texts
 from .run import scored_report
 
 __all__ = [
@@ -35,8 +37,8 @@ __all__ = [
 
 def evaluate_retrieval(
     retriever: Any,
-    qrels: Mapping[str, Mapping[str, float]],
-    queries: Mapping[str, str],
+    qrels: Mapping[str, Mapping[str, float]] | str,
+    queries: Mapping[str, str] | str,
     *,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     metrics: Sequence[str] = DEFAULT_METRICS,
@@ -66,10 +68,12 @@ def evaluate_retrieval(
             ``metadata['source_id']``; its segment's ``doc_id`` / ``source_id``
             (``result.segment``); its own ``id`` / ``_id``. Two different ids at one level
             are an error.
-        qrels: the relevance judgements, ``{query_id: {doc_id: relevance}}``. Queries with no
-            positive judgement are skipped.
-        queries: the query texts, ``{query_id: query_text}``. A judged query absent here
-            cannot be run and is skipped.
+        qrels: the relevance judgements, ``{query_id: {doc_id: relevance}}``, or an
+            ``irds:<dataset-id>`` (its relevance level applies to the binary measures, as
+            in :func:`~ef.evaluation.evaluate_run`). Queries with no positive judgement are
+            skipped.
+        queries: the query texts, ``{query_id: query_text}``, or an ``irds:<dataset-id>``.
+            A judged query absent here cannot be run and is skipped.
         k_values: the rank cutoffs to evaluate at.
         metrics: which metrics to compute: ``ndcg``, ``recall``, ``precision``, ``mrr``,
             ``map``, or any other retrieval metric (built-in or a plugin's), each at every
@@ -165,8 +169,8 @@ def check_arguments(call: str, retriever: object, qrels: object, queries: object
 
 def scored_retrieval(
     retriever: Any,
-    qrels: Mapping[str, Mapping[str, float]],
-    queries: Mapping[str, str],
+    qrels: Mapping[str, Mapping[str, float]] | str,
+    queries: Mapping[str, str] | str,
     *,
     k_values: Sequence[int],
     metrics: Sequence[str],
@@ -184,6 +188,9 @@ def scored_retrieval(
     """What :func:`evaluate_retrieval` does, with the rankings it scored beside its report
     (:func:`~ef.evaluation.evaluate_pipeline` hands their top docs to the generator); a
     warning points ``stacklevel`` frames above this function (1: its caller)."""
+    queries = irds_texts(queries)  # type: ignore[assignment]  # checked below
+    if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
+        qrels, metrics = irds_metrics(qrels, metrics, k_values, registry)
     check_arguments("evaluate_retrieval(retriever, qrels, queries)", retriever, qrels, queries)
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
