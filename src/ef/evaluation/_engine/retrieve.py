@@ -371,11 +371,11 @@ def retrieve(
     check_progress(progress)
     if doc_id is not None and not callable(doc_id):
         raise ValueError(f"doc_id must be a function of one result, or None, got {doc_id!r}")
-    if is_irds(queries):  # an ir_datasets id: its queries (formats.irds)
-        queries = read_irds(queries, "read_queries")
-    _check_queries(queries)
-    query_ids = list(queries)
-    query_texts = [queries[qid] for qid in query_ids]
+    # An ir_datasets id reads its queries (formats.irds); anything else is checked as given.
+    texts = read_irds(queries, "read_queries") if is_irds(queries) else queries
+    _check_queries(texts)
+    query_ids = list(texts)
+    query_texts = [texts[qid] for qid in query_ids]
     _check_texts(query_ids, query_texts)
     searcher = searcher_for(retriever, registry_or_default(registry))
     return searched(

@@ -10,8 +10,8 @@ keeps it; graded measures (nDCG, ERR) use every grade and are left alone.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from .._engine.measures import Measure
 from .._engine.scoring import resolve_measures
@@ -31,7 +31,9 @@ from ..types import Qrels
 if TYPE_CHECKING:
     from .._plugin_engine.registry import Registry
 
-__all__ = ["irds_judgements", "irds_metrics", "irds_texts"]
+Q = TypeVar("Q")
+
+__all__ = ["irds_inputs", "irds_judgements", "irds_metrics"]
 
 
 def _takes_a_level(measure: Measure) -> bool:
@@ -81,7 +83,19 @@ def irds_metrics(
     return qrels, tuple(m.key for m in applied)
 
 
-def irds_texts(queries: object) -> object:
-    """``queries`` read from the dataset if they are an ``irds:<id>``, else as they are (the
-    caller checks them): the query texts of ``evaluate_retrieval`` and ``evaluate_pipeline``."""
-    return read_irds(queries, "read_queries") if is_irds(queries) else queries
+def irds_inputs(
+    qrels: Q,
+    queries: Mapping[str, str] | str,
+    metrics: Sequence[str],
+    k_values: Sequence[int],
+    registry: Registry,
+) -> tuple[Q | Qrels, Mapping[str, str], Sequence[str]]:
+    """The qrels and the queries of ``evaluate_retrieval`` and ``evaluate_pipeline``, each
+    read from the dataset if it is an ``irds:<id>`` (the qrels' level applied to
+    ``metrics``), else as it is: the caller's checks refuse what is neither (a path)."""
+    if is_irds(queries):
+        queries = read_irds(queries, "read_queries")
+    if is_irds(qrels):
+        judged, metrics = irds_metrics(qrels, metrics, k_values, registry)
+        return judged, cast("Mapping[str, str]", queries), metrics
+    return qrels, cast("Mapping[str, str]", queries), metrics

@@ -5,7 +5,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .._engine.id_forms import shown_ids
 from .._engine.manifest import file_entry
@@ -17,7 +17,7 @@ from .._progress import Progress
 from .._reports import PipelineEvalReport
 from ..errors import GeneratorError
 from ._labels import with_nuggets
-from .irds_level import irds_metrics, irds_texts
+from .irds_level import irds_inputs
 from .rag import DEFAULT_RAG_METRICS, evaluate_rag
 from .report import pipeline_report
 from .retrieval import check_arguments, retrieved, scored_retrieval
@@ -123,11 +123,11 @@ def evaluate_pipeline(
     ('Paris is the capital of France', 0.3333)
     """
     registry = registry_or_default(registry)
-    queries = irds_texts(queries)  # type: ignore[assignment]  # checked below
-    if is_irds(corpus):  # streamed from ir_datasets; a text looked up loads them all
-        corpus = read_irds_dataset(corpus)[0]
-    if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
-        qrels, metrics = irds_metrics(qrels, metrics, k_values, registry)
+    # ir_datasets ids read here: the dataset's relevance level applies to the measures
+    judged, queries, metrics = irds_inputs(qrels, queries, metrics, k_values, registry)
+    qrels = cast("Mapping[str, Mapping[str, float]] | None", judged)  # a str: refused below
+    # A dataset's docs stream from ir_datasets; a text looked up loads them all.
+    texts = read_irds_dataset(corpus)[0] if is_irds(corpus) else cast("Mapping[str, str]", corpus)
     check_arguments("evaluate_pipeline(retriever, qrels, queries, ...)", retriever, qrels, queries)
     _check_generation(n_contexts, generate)
     gold = _gold_answers(references, queries)
@@ -171,7 +171,7 @@ def evaluate_pipeline(
     query_ids = list(run.query_ids)
     _check_shared_ids(query_ids, references=gold, answers=generate, nuggets=nuggets)
     top = {q: run.ranking(q)[:n_contexts] for q in query_ids}
-    contexts = {q: _contexts(q, top[q], corpus) for q in query_ids}
+    contexts = {q: _contexts(q, top[q], texts) for q in query_ids}
     responses = _responses(generate, query_ids, queries, contexts, executor)
     samples = [
         _sample(

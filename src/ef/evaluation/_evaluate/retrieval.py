@@ -13,14 +13,13 @@ from .._engine.options import Scoring
 from .._engine.results import DocIdFunction, result_doc_id
 from .._engine.retrieve import retrieve
 from .._engine.scoring import resolve_measures
-from .._formats.irds import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
 from .inputs import check_qrels
-from .irds_level import irds_metrics, irds_texts
+from .irds_level import irds_inputs
 from .run import scored_report
 
 __all__ = [
@@ -123,14 +122,17 @@ def evaluate_retrieval(
     >>> report.metrics['recall@2'], report.n_queries
     (1.0, 2)
     """
+    registry = registry_or_default(registry)
+    # ir_datasets ids read here: the dataset's relevance level applies to the measures
+    qrels, queries, metrics = irds_inputs(qrels, queries, metrics, k_values, registry)
     return scored_retrieval(
         retriever,
-        qrels,
+        qrels,  # type: ignore[arg-type]  # a str left is refused by check_arguments
         queries,
         k_values=k_values,
         metrics=metrics,
         limit=limit,
-        registry=registry_or_default(registry),
+        registry=registry,
         executor=executor,
         batch_size=batch_size,
         progress=progress,
@@ -169,8 +171,8 @@ def check_arguments(call: str, retriever: object, qrels: object, queries: object
 
 def scored_retrieval(
     retriever: Any,
-    qrels: Mapping[str, Mapping[str, float]] | str,
-    queries: Mapping[str, str] | str,
+    qrels: Mapping[str, Mapping[str, float]],
+    queries: Mapping[str, str],
     *,
     k_values: Sequence[int],
     metrics: Sequence[str],
@@ -188,9 +190,6 @@ def scored_retrieval(
     """What :func:`evaluate_retrieval` does, with the rankings it scored beside its report
     (:func:`~ef.evaluation.evaluate_pipeline` hands their top docs to the generator); a
     warning points ``stacklevel`` frames above this function (1: its caller)."""
-    queries = irds_texts(queries)  # type: ignore[assignment]  # checked below
-    if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
-        qrels, metrics = irds_metrics(qrels, metrics, k_values, registry)
     check_arguments("evaluate_retrieval(retriever, qrels, queries)", retriever, qrels, queries)
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
