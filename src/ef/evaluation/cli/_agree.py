@@ -11,9 +11,9 @@ import click
 
 from ._options import (
     check_measures,
-    dataset_argument,
     echo_warnings,
     input_warnings,
+    source_argument,
     split_measures,
     ties_option,
 )
@@ -92,28 +92,28 @@ def agree_command(  # click passes every option by keyword
     echo_warnings(caught)
 
 
-def _named_runs(arguments: tuple[str, ...]) -> dict[str, Path]:
+def _named_runs(arguments: tuple[str, ...]) -> dict[str, Path | str]:
     """Each run's path by its name: ``NAME=PATH``'s name, or else its file's."""
     from .._evaluate.compare import system_name
 
-    named: dict[str, Path] = {}
+    named: dict[str, Path | str] = {}
     for index, argument in enumerate(arguments):
         name, equals, path = argument.partition("=")
         if not (equals and name and not Path(argument).exists()):
             name, path = system_name(argument, index), argument
         if name in named:
             raise ValueError(f"two runs are called {name!r}; name them with NAME=PATH")
-        named[name] = Path(path)
+        named[name] = source_argument(path)  # an irds: id (its scoreddocs) stays a str
     return named
 
 
 def _means(
-    named: dict[str, Path], qrels: str, metrics: tuple[str, ...], tie_policy: TiePolicy
+    named: dict[str, Path | str], qrels: str, metrics: tuple[str, ...], tie_policy: TiePolicy
 ) -> dict[str, dict[str, float]]:
     """Each metric's mean per run: ``{metric: {run: mean}}``."""
     from .._evaluate.run import evaluate_run
 
-    judged = dataset_argument(qrels)
+    judged = source_argument(qrels)
     means: dict[str, dict[str, float]] = {metric: {} for metric in metrics}
     for name, path in named.items():
         report = evaluate_run(path, judged, metrics=metrics, tie_policy=tie_policy)
@@ -123,7 +123,7 @@ def _means(
 
 
 def _correlations(
-    named: dict[str, Path],
+    named: dict[str, Path | str],
     qrels: str,
     versus: str | None,
     metrics: tuple[str, ...],
@@ -146,7 +146,7 @@ def _correlations(
 
 
 def _overlaps(
-    named: dict[str, Path], p: float, depth: int | None, tie_policy: TiePolicy
+    named: dict[str, Path | str], p: float, depth: int | None, tie_policy: TiePolicy
 ) -> list[tuple[str, str, RboReport]]:
     from .._evaluate.agreement import rbo
 

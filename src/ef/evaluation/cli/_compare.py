@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, get_args
 
@@ -15,11 +15,11 @@ from ..errors import DatasetFormatError
 from ..types import CompareAveraging
 from ._options import (
     check_measures,
-    dataset_argument,
     echo_warnings,
     input_warnings,
     progress_option,
     show_progress,
+    source_argument,
     split_measures,
     ties_option,
 )
@@ -35,16 +35,23 @@ __all__ = ["compare_command"]
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
     """``NAME=PATH`` or ``PATH`` (named by its file name) for each argument."""
+    named = _named_sources(arguments)
+    return {name: Path(source) for name, source in named.items()}
+
+
+def _named_sources(arguments: Sequence[str]) -> dict[str, Path | str]:
+    """:func:`_named_paths` of runs, where an ``irds:<id>`` (the dataset's scoreddocs) or a
+    URL stays a str, read by the API."""
     from .._evaluate.compare import system_name
 
-    named: dict[str, Path] = {}
+    named: dict[str, Path | str] = {}
     for index, argument in enumerate(arguments):
         name, equals, path = argument.partition("=")
         if equals and name and not Path(argument).exists():
-            chosen, source = name, Path(path)
+            chosen, source = name, source_argument(path)
         else:
-            chosen, source = system_name(argument, index), Path(argument)
-        if not source.exists():
+            chosen, source = system_name(argument, index), source_argument(argument)
+        if isinstance(source, Path) and not source.exists():  # an irds: id or a URL is read
             raise FileNotFoundError(f"{source}: no such file")
         if chosen in named:
             raise ValueError(f"two systems are called {chosen!r}; name them with NAME=PATH")
@@ -171,12 +178,12 @@ def _is_close(saved: float, mean: float) -> bool:
     return math.isclose(saved, mean, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _system_name_of(choice: str, named: dict[str, Path]) -> str:
+def _system_name_of(choice: str, named: Mapping[str, Path | str]) -> str:
     if choice in named:
         return choice
     for name, path in named.items():
-        if Path(choice) == path:
-            return name
+        if choice == path or Path(choice) == path:
+            return str(name)
     raise ValueError(f"--baseline {choice!r} is none of the systems: {', '.join(named)}")
 
 
@@ -322,22 +329,22 @@ def compare_command(  # click passes every option by keyword
 
 def _rag_systems(
     inputs: tuple[str, ...], chosen: tuple[str, ...], cutoffs: tuple[int, ...]
-) -> tuple[dict[str, Path], dict[str, Any], Path | None]:
+) -> tuple[dict[str, Path | str], dict[str, Any], Path | str | None]:
     """The named paths of RAG reports or sample files, their reports, and no qrels."""
     named = _named_paths(inputs)
     systems = {name: _rag_report(path, chosen, cutoffs) for name, path in named.items()}
-    return named, systems, None
+    return dict(named), systems, None
 
 
 def _run_systems(
     inputs: tuple[str, ...], chosen: tuple[str, ...], cutoffs: tuple[int, ...]
-) -> tuple[dict[str, Path], dict[str, Any], Path | None]:
+) -> tuple[dict[str, Path | str], dict[str, Any], Path | str | None]:
     """The named run paths after QRELS, the runs to score (their paths), and the qrels."""
     if len(inputs) < 3:
         raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
     check_measures(chosen, cutoffs)  # an error names -m and the measure
-    named = _named_paths(inputs[1:])
-    qrels = dataset_argument(inputs[0])
+    named = _named_sources(inputs[1:])
+    qrels = source_argument(inputs[0])
     return named, dict(named), qrels
 
 
@@ -352,7 +359,7 @@ def _write_plots(
 
 
 def _with_files(
-    report: ComparisonReport, named: dict[str, Path], qrels: Path | None
+    report: ComparisonReport, named: Mapping[str, Path | str], qrels: Path | str | None
 ) -> ComparisonReport:
     """The files the CLI read itself, in the manifest: qrels and every system's file."""
     import attrs

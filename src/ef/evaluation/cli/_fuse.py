@@ -7,7 +7,13 @@ from typing import Any
 
 import click
 
-from ._options import echo_warnings, file_option, input_warnings, single_order_ties_option
+from ._options import (
+    echo_warnings,
+    file_option,
+    input_warnings,
+    single_order_ties_option,
+    source_callback,
+)
 from ._render import emit_json, emit_rows, output_option
 
 __all__ = ["fuse_command", "fusions_command"]
@@ -48,7 +54,7 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
 
 
 @click.command("fuse")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("runs", nargs=-1, required=True, type=click.Path(), callback=source_callback)
 @file_option(
     "-o",
     "--output",
@@ -92,7 +98,7 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
 @click.option("--run-format", default=None, help="The RUN files' format; default: detected.")
 def fuse_command(  # click passes every option by keyword
     *,
-    runs: tuple[Path, ...],
+    runs: tuple[Path | str, ...],
     out: Path,
     method: str,
     norm: str,

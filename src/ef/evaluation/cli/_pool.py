@@ -6,14 +6,20 @@ from pathlib import Path
 
 import click
 
-from ._options import echo_warnings, input_warnings, per_query_option, single_order_ties_option
+from ._options import (
+    echo_warnings,
+    input_warnings,
+    per_query_option,
+    single_order_ties_option,
+    source_callback,
+)
 from ._render import emit_json, emit_table
 
 __all__ = ["pool_command"]
 
 
 @click.command("pool")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("runs", nargs=-1, required=True, type=click.Path(), callback=source_callback)
 @click.option(
     "-o",
     "--output",
@@ -34,7 +40,8 @@ __all__ = ["pool_command"]
 )
 @click.option(
     "--qrels",
-    type=click.Path(path_type=Path),
+    type=click.Path(),
+    callback=source_callback,
     default=None,
     help="The judgements there are already: their docs are not pooled again.",
 )
@@ -53,10 +60,10 @@ __all__ = ["pool_command"]
 )
 def pool_command(  # click passes every option by keyword
     *,
-    runs: tuple[Path, ...],
+    runs: tuple[Path | str, ...],
     out: Path,
     depth: int,
-    qrels: Path | None,
+    qrels: Path | str | None,
     tie_policy: str,
     run_format: str | None,
     qrels_format: str | None,
