@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 Q = TypeVar("Q")
 
-__all__ = ["irds_inputs", "irds_judgements", "irds_metrics"]
+__all__ = ["irds_inputs", "irds_judgements", "irds_metrics", "levelled", "official_level"]
 
 
 def _takes_a_level(measure: Measure) -> bool:
@@ -46,19 +46,23 @@ def irds_judgements(source: str, measures: Sequence[Measure]) -> tuple[Qrels, li
     """The qrels of ``source`` (``irds:<id>``), and ``measures`` with the dataset's relevance
     level applied to the binary ones given none (one measure once, if two become the same)."""
     qrels = read_irds(source, "read_qrels", note=False)
+    return qrels, levelled(measures, official_level(source, qrels, measures))
+
+
+def official_level(source: str, qrels: Qrels, measures: Sequence[Measure]) -> int:
+    """The relevance level to apply to ``measures`` scored against ``qrels``, the graded
+    qrels of ``source`` (1: none), with the InputWarning that says which and why."""
     open_ = [m for m in measures if _takes_a_level(m)]
     if not graded(qrels) or not open_:  # nothing a level would change
-        return qrels, list(measures)
+        return 1
     official = official_measures(source)
     level, why = relevance_level(official)
     if level == 1:
         warnings.warn(
             InputWarning(relevance_note(source, official)), stacklevel=caller_stacklevel()
         )
-        return qrels, list(measures)
-    levelled = {m: m.with_params(rel=level) for m in open_}
-    applied = [levelled.get(m, m) for m in measures]
-    keys = ", ".join(dict.fromkeys(m.key for m in levelled.values()))
+        return 1
+    keys = ", ".join(dict.fromkeys(m.with_params(rel=level).key for m in open_))
     warnings.warn(
         InputWarning(
             f"{source}: ir_datasets records no relevance level; {why}, so the binary "
@@ -67,7 +71,16 @@ def irds_judgements(source: str, measures: Sequence[Measure]) -> tuple[Qrels, li
         ),
         stacklevel=caller_stacklevel(),
     )
-    return qrels, list({m.key: m for m in reversed(applied)}.values())[::-1]
+    return level
+
+
+def levelled(measures: Sequence[Measure], level: int) -> list[Measure]:
+    """``measures`` with ``level`` applied to the binary ones given none (one measure once,
+    if two become the same); as they are for level 1."""
+    if level == 1:
+        return list(measures)
+    applied = [m.with_params(rel=level) if _takes_a_level(m) else m for m in measures]
+    return list({m.key: m for m in reversed(applied)}.values())[::-1]
 
 
 def irds_metrics(

@@ -127,7 +127,11 @@ def evaluate_pipeline(
     judged, queries, metrics = irds_inputs(qrels, queries, metrics, k_values, registry)
     qrels = cast("Mapping[str, Mapping[str, float]] | None", judged)  # a str: refused below
     # A dataset's docs stream from ir_datasets; a text looked up loads them all.
-    texts = read_irds_dataset(corpus)[0] if is_irds(corpus) else cast("Mapping[str, str]", corpus)
+    texts = (
+        read_irds_dataset(corpus, note=False)[0]
+        if is_irds(corpus)
+        else cast("Mapping[str, str]", corpus)
+    )
     check_arguments("evaluate_pipeline(retriever, qrels, queries, ...)", retriever, qrels, queries)
     _check_generation(n_contexts, generate)
     gold = _gold_answers(references, queries)

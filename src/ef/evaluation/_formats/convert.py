@@ -251,7 +251,7 @@ def _convert_irds(
         kept = losses.queries(queries, refuse=False)
         data = Dataset(losses.documents(corpus.documents), kept, {"test": qrels})
     elif what == "corpus":
-        data = losses.documents(read_irds_dataset(source)[0].documents)
+        data = losses.documents(read_irds_dataset(source, note=False)[0].documents)
     else:
         data = read_irds(source, f"read_{what}")
         if what == "run":  # scoreddocs have no run tag

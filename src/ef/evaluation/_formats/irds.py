@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from .._dataset import Document, DocumentStream, StreamingCorpus
@@ -138,7 +138,7 @@ def read_irds_dataset(
     return corpus, read_irds(source, "read_queries"), read_irds(source, "read_qrels", note=note)
 
 
-def graded(qrels: dict[str, dict[str, float]]) -> bool:
+def graded(qrels: Mapping[str, Mapping[str, float]]) -> bool:
     """Whether ``qrels`` hold a grade above 1: only then does a relevance level matter."""
     return any(g > 1 for judged in qrels.values() for g in judged.values())
 

@@ -22,7 +22,7 @@ from ._render import emit_json, emit_table, output_option
 if TYPE_CHECKING:
     from .._render import Table
     from .._reports.agreement import RankCorrelation, RboReport
-    from ..types import TiePolicy
+    from ..types import Qrels, TiePolicy
 
 __all__ = ["agree_command"]
 
@@ -112,14 +112,34 @@ def _means(
 ) -> dict[str, dict[str, float]]:
     """Each metric's mean per run: ``{metric: {run: mean}}``."""
     from .._evaluate.run import evaluate_run
+    from .._formats.irds import is_irds
 
-    judged = source_argument(qrels)
+    judged: Path | str | Qrels = source_argument(qrels)
+    scored = {metric: metric for metric in metrics}
+    if is_irds(judged):  # read once, its level applied to the binary metrics
+        judged, scored = _levelled(judged, metrics)
     means: dict[str, dict[str, float]] = {metric: {} for metric in metrics}
     for name, path in named.items():
-        report = evaluate_run(path, judged, metrics=metrics, tie_policy=tie_policy)
+        report = evaluate_run(path, judged, metrics=tuple(scored.values()), tie_policy=tie_policy)
         for metric in metrics:
-            means[metric][name] = report.metrics[report.metric_key(metric)]
+            means[metric][name] = report.metrics[report.metric_key(scored[metric])]
     return means
+
+
+def _levelled(source: str, metrics: tuple[str, ...]) -> tuple[Qrels, dict[str, str]]:
+    """The qrels of the ir_datasets id ``source``, read once, and each metric as it is
+    scored: with the dataset's relevance level if it is binary (``map@10`` as
+    ``map(rel=2)@10``), said once in an InputWarning."""
+    from .._engine.measures import DEFAULT_K_VALUES
+    from .._engine.scoring import resolve_measures
+    from .._evaluate.irds_level import levelled, official_level
+    from .._formats.irds import read_irds
+    from .._plugin_engine.registry import get_registry
+
+    qrels = read_irds(source, "read_qrels", note=False)
+    each = {m: resolve_measures([m], DEFAULT_K_VALUES, get_registry()) for m in metrics}
+    level = official_level(source, qrels, [x for found in each.values() for x in found])
+    return qrels, {m: levelled(found, level)[0].key for m, found in each.items()}
 
 
 def _correlations(
