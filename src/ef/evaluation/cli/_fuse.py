@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,6 +15,9 @@ from ._options import (
     source_callback,
 )
 from ._render import emit_json, emit_rows, output_option
+
+if TYPE_CHECKING:
+    from ..interfaces import FusionParam
 
 __all__ = ["fuse_command", "fusions_command"]
 
@@ -143,16 +146,43 @@ def fuse_command(  # click passes every option by keyword
 
 
 def _param_cell(param: dict[str, Any]) -> str:
-    if param["per_run"] and param["default"] is None:
-        return f"{param['name']} (one per run)"
+    """A parameter in the table: ``k=60``; ``weights (one per run)``; ``gamma (required)``;
+    ``probs (one vector per run, learned)``."""
+    flags = [flag for flag in ("required", "learned") if param[flag]]
+    if param["per_run"]:
+        flags.insert(0, "one vector per run" if param["vector"] else "one per run")
+    if param["required"] or param["learned"] or (param["per_run"] and param["default"] is None):
+        return f"{param['name']} ({', '.join(flags)})"
     return f"{param['name']}={param['default']}"
+
+
+def _param_entry(param: FusionParam) -> dict[str, Any]:
+    """What ``ef-eval fusions -o json`` says of a parameter: its type and default, whether
+    it is one per run (a vector per run), required, or learned by the method's ``train``
+    (:func:`~ef.evaluation.optimize_fusion` learns it; :func:`~ef.evaluation.fuse` needs
+    it), and the grid optimize_fusion searches (empty: none)."""
+    return {
+        "name": param.name,
+        "type": param.type.__name__,
+        "per_run": param.per_run,
+        "default": param.default,
+        "description": param.description,
+        "required": param.required,
+        "learned": param.learned,
+        "vector": param.vector,
+        "grid": list(param.grid),
+    }
 
 
 @click.command("fusions")
 @output_option("rows")
 def fusions_command(output: str) -> None:
     """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
-    its parameters, its formula and the plugin that provides it."""
+    its parameters, its formula and the plugin that provides it.
+
+    A supervised method (-o json: "supervised") learns its learned parameters from training
+    runs and their qrels (optimize_fusion); a required parameter has no default.
+    """
     from .._plugin_engine.registry import get_registry
 
     registry = get_registry()
@@ -160,16 +190,8 @@ def fusions_command(output: str) -> None:
         {
             "name": name,
             "uses": method.uses,
-            "parameters": [
-                {
-                    "name": p.name,
-                    "type": p.type.__name__,
-                    "per_run": p.per_run,
-                    "default": p.default,
-                    "description": p.description,
-                }
-                for p in method.params
-            ],
+            "parameters": [_param_entry(p) for p in method.params],
+            "supervised": method.train is not None,
             "description": method.description,
             "formula": method.formula,
             "citation": method.citation,
