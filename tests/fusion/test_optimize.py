@@ -119,6 +119,7 @@ PARTIAL = {
 SEARCHED = {
     "gmnz": [BM25, DENSE, PARTIAL],
     "logn_isr": [BM25, DENSE, PARTIAL],
+    "rbc": [BM25, DENSE, PARTIAL],
     "mixed": [BM25, DENSE],
     "wmnz": [BM25, DENSE],
     "w_bordafuse": [BM25, DENSE],
