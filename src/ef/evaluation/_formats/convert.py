@@ -134,6 +134,8 @@ def convert(
     corpus (``kind``, else told from the file name or first line). ``from_format`` is detected
     when ``None``; ``to_format`` is required unless the target name says it (``.jsonl`` is
     BEIR, ``.trec`` and ``.run`` TREC). Corpora stream through, one document at a time.
+    ``source`` may be an ``irds:<dataset-id>``: ``kind`` picks what of the dataset is
+    written (the whole of it, as a directory whose qrels are the ``test`` split, by default).
 
     Nothing is lost silently. What the target cannot hold is a
     :class:`~ef.evaluation.DatasetFormatError` naming it, and nothing is written, unless

@@ -75,7 +75,8 @@ def agree_command(  # click passes every option by keyword
     Kendall's tau and tau_AP between the orderings of the runs by two metrics (or by one
     metric under QRELS and under --versus), and the rank-biased overlap (RBO_ext, the mean
     over the queries both rank) of every pair of runs. Name a run with NAME=PATH; otherwise
-    its file name is its name.
+    its file name is its name. QRELS, --versus or a RUN may be an ir_datasets id
+    (irds:<dataset-id>): its qrels, with its official relevance level, or its run.
     """
     if len(inputs) < 3:
         raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")

@@ -292,8 +292,10 @@ def compare_command(  # click passes every option by keyword
 
     Each run is scored against QRELS as ef-eval evaluate does, queries are paired by id, and
     every pair of runs (or each run and --baseline) is tested on every metric. Name a run
-    with NAME=PATH; otherwise its file name is its name. With --rag, the arguments are RAG
-    reports saved by ef-eval rag -s -o json, or sample files to score, paired by sample id.
+    with NAME=PATH; otherwise its file name is its name. QRELS or a RUN may be an
+    ir_datasets id (irds:<dataset-id>): its qrels, with its official relevance level, or its
+    run. With --rag, the arguments are RAG reports saved by ef-eval rag -s -o json, or
+    sample files to score, paired by sample id.
     """
     from .._evaluate.compare import compare
 

@@ -67,6 +67,8 @@ def convert_command(  # noqa: PLR0917 - click passes each option by position
 
     Datasets keep every split; corpora stream through one document at a time. Nothing is
     written unless all of it can be: a value the target cannot hold is an error naming it.
+    SOURCE may be an ir_datasets id (irds:<dataset-id>): --kind picks its qrels, run,
+    queries or corpus; by default the whole dataset is written as a directory.
     """
     from .._formats.convert import convert as convert_data
 

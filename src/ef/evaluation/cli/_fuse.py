@@ -113,7 +113,8 @@ def fuse_command(  # click passes every option by keyword
 ) -> None:
     """Fuse two or more run files RUN... into one TREC run, as ranx's fuse does.
 
-    Each RUN is a TREC or MS MARCO run, read as ef-eval evaluate reads it. The default is
+    Each RUN is a TREC or MS MARCO run, read as ef-eval evaluate reads it (an ir_datasets
+    id, irds:<dataset-id>, is the dataset's run). The default is
     ranx's: a weighted sum (equal weights) of min-max normalised scores. Reciprocal rank
     fusion: --method rrf (k = 60; -p k=10 sets it). The fused run ranks by its scores; the
     line on stdout says what was written.

@@ -75,7 +75,8 @@ def pool_command(  # click passes every option by keyword
     Each query's pool is the union of every RUN's top --depth docs, less the docs --qrels
     judges already (depth-k pooling, as TREC pools its runs). The file has no grade: fill
     one in for each line, then merge it into the old qrels (merge_qrels) and score again.
-    The table says how many docs each RUN contributed, and how many no other RUN did.
+    The table says how many docs each RUN contributed, and how many no other RUN did. A RUN
+    or --qrels may be an ir_datasets id (irds:<dataset-id>): its run, or its qrels.
     """
     from .._evaluate.pooling import pool
 
