@@ -47,6 +47,7 @@ QRELS = {"q1": {"d1": 1}}
 @click.option("--ties", "tie_policy")
 @click.option("--averaging")
 @click.option("--workers", type=int)
+@click.option("-p", "--param", "params", multiple=True)
 def evaluate(**_: object) -> None:
     """A command with the options the library's keywords stand for."""
 
@@ -118,9 +119,10 @@ def test_a_profile_refusal_carries_the_profile_and_the_reason() -> None:
         (Keyword("run_columns", ("q", "d", "s"), code="(q, d, s)"), "--run-columns q,d,s"),
         (Keyword("check_swapped", False), "--no-check-swapped"),  # a flag
         (Keyword("tie_policy", said="tie_policy"), "--ties"),  # named, not given a value
+        (Keyword("params", {"k": ...}, code="{'k': ...}"), "--param k=..."),  # NAME=VALUE
         (Keyword("k", 60), "k=60"),  # no option for it: as Python says it
     ],
-    ids=["alone", "value", "none", "tuple", "flag", "named", "no-option"],
+    ids=["alone", "value", "none", "tuple", "flag", "named", "pairs", "no-option"],
 )
 def test_the_cli_names_the_option_of_a_keyword_field(keyword: Keyword, shell: str) -> None:
     assert cli_message(ArgumentError("use ", keyword), evaluate) == f"use {shell}"
