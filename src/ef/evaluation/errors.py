@@ -95,6 +95,20 @@ def _joined(parts: tuple[str | Keyword, ...], spelling: Spelling) -> str:
     return "".join(part if isinstance(part, str) else spelling(part) or str(part) for part in parts)
 
 
+def message_parts(error: BaseException) -> tuple[str | Keyword, ...]:
+    """``error``'s message as parts, its :class:`Keyword` fields kept: for a message that
+    quotes it (``f"{where}: {error}"`` would make the keywords text).
+
+    >>> message_parts(ArgumentError("use ", Keyword("norm", "max")))
+    ('use ', Keyword(parameter='norm', value='max', code='', said=''))
+    >>> message_parts(ValueError("no such file"))
+    ('no such file',)
+    """
+    if isinstance(error, _Composed) and _joined(error.parts, _python) == str(error):
+        return error.parts
+    return (str(error),)  # not composed, or its text was changed since (args): as it reads
+
+
 class EvaluationError(_Composed, Exception):
     """Base class of every error raised by ef.evaluation.
 

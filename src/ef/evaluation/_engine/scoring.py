@@ -20,7 +20,7 @@ import attrs
 
 from .._plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_call, plugin_failure
 from .._plugin_engine.registry import Registry
-from ..errors import PluginError
+from ..errors import ArgumentError, Keyword, PluginError
 from ..interfaces import RetrievalMetric, aggregate_values, is_score
 from .manifest import retrieval_manifest
 from .measures import Measure, check_k_values, check_metric_names, parse_measures
@@ -56,7 +56,9 @@ def resolve_measures(
     check_k_values(k_values)
     measures = parse_measures(list(metrics), k_values=k_values, registry=registry)
     if not measures:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("ndcg",))
+        )
     return measures
 
 

@@ -34,7 +34,7 @@ from .._reports import (
     RetrievalEvalReport,
 )
 from .._version import __version__
-from ..errors import InputWarning
+from ..errors import ArgumentError, InputWarning, Keyword
 from ..types import CompareAveraging, plain
 
 if TYPE_CHECKING:
@@ -111,9 +111,13 @@ def _check_options(
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
     if test == "tukey" and correction is not None:
-        raise ValueError(
-            f"test='tukey' adjusts its p-values over the pairs of systems itself: it takes no "
-            f"correction, got correction={correction!r} (give correction=None)"
+        raise ArgumentError(
+            Keyword("test", "tukey"),
+            " adjusts its p-values over the pairs of systems itself: it takes no correction, got ",
+            Keyword("correction", correction),
+            " (give ",
+            Keyword("correction", None),
+            ")",
         )
     if correction is not None and correction not in CORRECTIONS:
         raise ValueError(
@@ -329,7 +333,9 @@ def _rag_metric_keys(
         return keys
     keys = tuple(dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.metrics, k_values)))
     if not keys:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("token_f1",))
+        )
     for name, report in reports.items():
         _refuse_corpus_level(name, keys, report.corpus_level)
         _require(name, keys, report.per_sample)
@@ -414,7 +420,9 @@ def _pipeline_metric_keys(
         return keys
     keys = tuple(dict.fromkeys(metrics))
     if not keys:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("ndcg@10",))
+        )
     for name, report in reports.items():
         _refuse_corpus_level(name, keys, report.rag.corpus_level)
         _require(name, keys, report.metrics)

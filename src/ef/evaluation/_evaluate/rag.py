@@ -17,7 +17,7 @@ from .._formats.rag_samples import check_sample_keys
 from .._plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._reports import RagEvalReport
-from ..errors import InvalidSampleError, PluginError
+from ..errors import ArgumentError, InvalidSampleError, Keyword, PluginError
 from ..interfaces import is_score
 from ..metrics.rag import is_unanswered, validate_sample
 from ..types import SAMPLE_FIELDS, RagSample, sample_where
@@ -177,7 +177,9 @@ def evaluate_rag(
     registry = registry_or_default(registry)
     chosen = parse_rag_metrics(metrics, k_values=k_values, registry=registry)
     if not chosen:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("token_f1",))
+        )
     inputs: dict[str, str | os.PathLike[str]] = {}
     source = "samples"
     _check_samples_argument(samples)
