@@ -3,12 +3,15 @@
 The suite is split by what it needs, so the README's test command stays light:
 
 - ``peers``: ranx (its numba JIT takes minutes), ir_measures, the C trec_eval oracles;
-- ``retrievers``: bm25s, the dense model (torch), LangChain, LlamaIndex, Haystack, Dask.
+- ``retrievers``: bm25s, the dense model (torch), LangChain, LlamaIndex, Haystack, Dask;
+- ``postgresql``: the store of evaluations on a real PostgreSQL server (psycopg, and the
+  server's ``initdb``, which tests/store/conftest.py runs on a temporary cluster).
 
 Tests carry the mark themselves (``pytestmark = pytest.mark.retrievers``). The docstring
 examples of the retriever modules cannot, so they get it here, and are skipped where their
 library is absent: the dense ones would otherwise reach for the Hugging Face Hub. tox's ``py``
-env deselects both marks; ``tox -e peers`` and ``tox -e retrievers`` run them.
+env deselects the three marks; ``tox -e peers``, ``tox -e retrievers`` and ``tox -e
+postgresql`` run them.
 
 Two checks keep the split honest: a test skipped for a heavy library must carry the mark (or
 it would run nowhere), and in the env that installs a mark's libraries (``EF_TEST_GROUP``), a
@@ -43,10 +46,10 @@ HEAVY_DOCTESTS = {
 #: A skip reason that names one of these is a skip for a heavy library.
 HEAVY_REASON = re.compile(
     r"\b(bm25s?|dense|sentence.transformers|torch|langchain\w*|llama.?index\w*|haystack|"
-    r"dask|distributed|ranx|numba|ir.measures|cwl)\b",
+    r"dask|distributed|ranx|numba|ir.measures|cwl|postgresql|psycopg|initdb)\b",
     re.IGNORECASE,
 )
-GROUPS = ("peers", "retrievers")
+GROUPS = ("peers", "retrievers", "postgresql")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,6 +57,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "retrievers: needs bm25s, the dense model, LangChain, LlamaIndex, Haystack or Dask",
+    )
+    config.addinivalue_line(
+        "markers", "postgresql: needs psycopg and a PostgreSQL server (initdb, pg_ctl)"
     )
 
 

@@ -27,6 +27,8 @@ _MODULES = {
     "evaluate": "_evaluate",
     "fuse": "_fuse",
     "fusions": "_fuse",
+    "history": "_store",
+    "leaderboard": "_store",
     "metrics": "_metrics",
     "pipeline": "_pipeline",
     "plugins": "_plugins",
@@ -105,7 +107,7 @@ def test_the_help_lists_every_command_and_imports_none(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     listed = done.stdout.split("Commands:\n")[1].splitlines()
     assert [line.split()[0] for line in listed] == sorted(_MODULES)
-    assert "  evaluate   Score the run file RUN against the judgements in QRELS, as..." in listed
+    assert "  evaluate     Score the run file RUN against the judgements in QRELS, as..." in listed
     assert not {name for name in loaded if name.startswith("ef.evaluation.evaluate")}
     assert _cli_modules(loaded) == {"ef.evaluation.cli._app"}
 
@@ -160,6 +162,8 @@ _KINDS = {
     "compare": "comparison",
     "evaluate": "retrieval",
     "fusions": "rows",
+    "history": "rows",
+    "leaderboard": "rows",
     "metrics": "rows",
     "pipeline": "pipeline",
     "plugins": "rows",

@@ -60,6 +60,8 @@ PUBLIC = [
     "Pool", "merge_qrels", "pool",
     # Issue 30: agreement between orderings of systems, and between runs.
     "RankCorrelation", "RboReport", "rank_correlation", "rbo",
+    # Issue 28: the store of evaluations.
+    "Record", "Store", "StoreError", "StoreSchemaError", "open_store",
 ]  # fmt: skip
 
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name loads on first use
+    from ._store import Record, Store, open_store
     from .dataset import Dataset, Document, StreamingCorpus
     from .engine.measures import Measure, parse_measure, parse_measures
     from .engine.retrieve import Retrieval, retrieve
@@ -48,6 +49,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         PluginError,
         PluginLoadError,
         RetrieverError,
+        StoreError,
+        StoreSchemaError,
         UnknownNameError,
     )
     from .evaluate.agreement import rank_correlation, rbo
@@ -249,6 +252,9 @@ _LAZY: dict[str, str] = {
     # Issue 30: agreement between orderings of systems, and between runs.
     **dict.fromkeys(("rank_correlation", "rbo"), "evaluate.agreement"),
     **dict.fromkeys(("RankCorrelation", "RboReport"), "reports.agreement"),
+    # Issue 28: the store of evaluations.
+    **dict.fromkeys(("Record", "Store", "open_store"), "_store"),
+    **dict.fromkeys(("StoreError", "StoreSchemaError"), "errors"),
 }
 
 
@@ -316,6 +322,7 @@ __all__ = [
     "RagSample",
     "RankCorrelation",
     "RboReport",
+    "Record",
     "Registry",
     "Rendered",
     "Retrieval",
@@ -326,6 +333,9 @@ __all__ = [
     "Run",
     "RunInput",
     "RunTable",
+    "Store",
+    "StoreError",
+    "StoreSchemaError",
     "StreamingCorpus",
     "Synonym",
     "Tabular",
@@ -361,6 +371,7 @@ __all__ = [
     "min_max_norm",
     "mlqa_normalize",
     "ndcg_at_k",
+    "open_store",
     "optimize_fusion",
     "parse_measure",
     "parse_measures",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from .._store.recording import record_evaluation, recorded_names
 from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check_k_values
 from ..engine.options import Scoring
@@ -20,6 +21,9 @@ from ..runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
 from .inputs import check_qrels
 from .run import scored_report
+
+if TYPE_CHECKING:
+    from .._store import Store
 
 __all__ = [
     "check_arguments",
@@ -46,6 +50,11 @@ def evaluate_retrieval(
     ignore_identical_ids: bool = False,
     doc_id: DocIdFunction | None = None,
     check_doc_ids: bool = True,
+    record: bool = False,
+    system: str | None = None,
+    dataset: str | None = None,
+    tags: Sequence[str] = (),
+    store: Store | str | os.PathLike[str] | None = None,
 ) -> RetrievalEvalReport:
     """Score a retriever against a BEIR-shaped evaluation set.
 
@@ -95,6 +104,15 @@ def evaluate_retrieval(
             that returns ``cacm-1938`` for ``CACM-1938``), and warn if fewer than half of
             the queries retrieved one, as :func:`~ef.evaluation.evaluate_run` does;
             ``False`` scores them as they are.
+        record: write the report to the store of evaluations (``store``) as a record of
+            ``system`` on ``dataset`` with ``tags`` (see :doc:`/experiments`); both names
+            must be given, since a retriever and qrels in memory have none. Nothing is
+            recorded otherwise.
+        system: the retriever's name in the store.
+        dataset: the dataset's name in the store.
+        tags: free labels kept with the record.
+        store: a store's URL, an open store, or None for ``EF_EVALUATION_STORE``, else the
+            default SQLite file.
 
     Returns:
         a :class:`RetrievalEvalReport`; its ``skipped`` maps each judged query that was not
@@ -107,6 +125,8 @@ def evaluate_retrieval(
             answer is not a list of results or a result has no single doc id.
         RetrieverError: if the retriever raises (and ``on_error="raise"``); the message names
             the query id.
+        ArgumentError: (a ``ValueError``) with ``record=True`` and no ``system=`` or
+            ``dataset=``; checked before any query is run.
 
     >>> qrels = {'q1': {'d1': 1.0}, 'q2': {'d2': 1.0}}
     >>> queries = {'q1': 'alpha', 'q2': 'beta'}
@@ -116,7 +136,9 @@ def evaluate_retrieval(
     >>> report.metrics['recall@2'], report.n_queries
     (1.0, 2)
     """
-    return scored_retrieval(
+    if record:  # a missing name stops the call before the retriever runs
+        names = recorded_names(system, dataset)
+    report = scored_retrieval(
         retriever,
         qrels,
         queries,
@@ -133,6 +155,9 @@ def evaluate_retrieval(
         check_doc_ids=check_doc_ids,
         stacklevel=2,  # a warning points at evaluate_retrieval's caller
     )[1]
+    if record:
+        record_evaluation(report, system=names[0], dataset=names[1], tags=tags, store=store)
+    return report
 
 
 def _first_value(value: object) -> object:

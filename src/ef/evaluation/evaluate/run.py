@@ -6,8 +6,9 @@ import contextlib
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from .._store.recording import record_evaluation, recorded_names
 from ..engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from ..engine.options import Scoring
 from ..engine.score_order import score_order
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     import concurrent.futures as cf
     from pathlib import Path
 
+    from .._store import Store
     from ..engine.scoring import Measure
     from ..runs.ranked import RankedRun
     from ..runs.table import RunTable
@@ -75,6 +77,11 @@ def evaluate_run(
     check_doc_ids: bool | Literal["warn"] = True,
     progress: Progress = False,
     executor: cf.Executor | None = None,
+    record: bool = False,
+    system: str | None = None,
+    dataset: str | None = None,
+    tags: Sequence[str] = (),
+    store: Store | str | os.PathLike[str] | None = None,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -169,10 +176,23 @@ def evaluate_run(
         executor: deprecated: an executor is :func:`~ef.evaluation.evaluate_shards`'s
             (accepted here for one release for a list or glob of run files, with a
             ``DeprecationWarning``; a fork-started process pool is refused).
+        record: write the report to the store of evaluations (``store``), as a record of
+            ``system`` on ``dataset`` with ``tags``; nothing is recorded otherwise.
+        system: the system's name in the store; by default the run file's stem
+            (``runs/bm25.trec`` is ``bm25``). A run held in memory must be named.
+        dataset: the dataset's name in the store; by default the ir_datasets id, the BEIR
+            directory or the qrels file's name (see :doc:`/experiments`). Qrels held in
+            memory must be named.
+        tags: free labels kept with the record.
+        store: where to record: a store's URL (``sqlite:///path``, a file path,
+            ``postgresql://...``), an open store, or None for ``EF_EVALUATION_STORE``, else
+            the default SQLite file.
 
     Raises:
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
             LazyFrame); the message lists the accepted ones.
+        ArgumentError: (a ``ValueError``) with ``record=True``, for a run or qrels held in
+            memory and not named with ``system=`` or ``dataset=``; checked before scoring.
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
             finite number (naming the query and doc), a ranked list that names a doc
             twice (naming the query and doc), an unknown ``averaging`` or
@@ -223,6 +243,53 @@ retrieves ('cacm-1938'), qrels judges ('CACM-1938'); likely cause: the ids diffe
 ('cacm-1938' and 'CACM-1938'). Nothing was scored: spell the run's doc ids as the qrels' do, \
 or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them as they are
     """
+    if record:  # a missing name stops the call before the scoring, not after
+        names = recorded_names(system, dataset, run, qrels)
+    report = _evaluated(
+        run,
+        qrels,
+        k_values=k_values,
+        metrics=metrics,
+        averaging=averaging,
+        registry=registry,
+        ignore_identical_ids=ignore_identical_ids,
+        tie_policy=tie_policy,
+        profile=profile,
+        run_format=run_format,
+        qrels_format=qrels_format,
+        run_columns=run_columns,
+        qrels_columns=qrels_columns,
+        check_swapped=check_swapped,
+        check_doc_ids=check_doc_ids,
+        progress=progress,
+        executor=executor,
+    )
+    if record:
+        record_evaluation(report, system=names[0], dataset=names[1], tags=tags, store=store)
+    return report
+
+
+def _evaluated(
+    run: Any,
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    *,
+    k_values: Sequence[int],
+    metrics: Sequence[str],
+    averaging: Averaging | None,
+    registry: Registry | None,
+    ignore_identical_ids: bool | None,
+    tie_policy: TiePolicy | None,
+    profile: ProfileName | None,
+    run_format: str | None,
+    qrels_format: str | None,
+    run_columns: Sequence[str] | None,
+    qrels_columns: Sequence[str] | None,
+    check_swapped: bool,
+    check_doc_ids: bool | Literal["warn"],
+    progress: Progress,
+    executor: cf.Executor | None,
+) -> RetrievalEvalReport:
+    """evaluate_run's scoring: the report, not recorded."""
     check_progress(progress)
     plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
     measures = resolve_measures(metrics, k_values, plugins)
