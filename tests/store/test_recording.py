@@ -50,10 +50,10 @@ def test_evaluate_run_records_only_when_asked(
 
 def test_evaluate_run_needs_names_for_inputs_in_memory(tmp_path: Path) -> None:
     store = tmp_path / "store.sqlite"
-    with pytest.raises(ArgumentError, match="name it with system=$") as caught:
+    with pytest.raises(ArgumentError, match=r"name it with system=$") as caught:
         evaluate_run(RUN, QRELS, record=True, store=store)
     assert caught.value.parameter == "system"
-    with pytest.raises(ArgumentError, match="name it with dataset=$"):
+    with pytest.raises(ArgumentError, match=r"name it with dataset=$"):
         evaluate_run(RUN, QRELS, record=True, system="bm25", store=store)
     assert not store.exists()  # refused before anything was scored or opened
     evaluate_run(RUN, QRELS, record=True, system="bm25", dataset="toy", store=store)
@@ -136,7 +136,7 @@ def test_store_urls() -> None:
     assert where("sqlite:////abs/s.sqlite") == ("sqlite", "/abs/s.sqlite")
     assert where("/abs/s.sqlite") == ("sqlite", "/abs/s.sqlite")
     assert where("postgres://h/db") == ("postgresql", "postgres://h/db")
-    with pytest.raises(ValueError, match="sqlite:///path/to/store.sqlite"):
+    with pytest.raises(ValueError, match=r"sqlite:///path/to/store\.sqlite"):
         where("sqlite://host/s.sqlite")
 
 
