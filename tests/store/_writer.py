@@ -50,7 +50,7 @@ def main(url: str, mode: str, *args: str) -> None:
         print("done", flush=True)
     elif mode == "hang-record":
         with open_store(url) as opened:
-            store.metric_rows = _stop_here  # type: ignore[assignment]
+            store.metric_rows = _stop_here  # type: ignore[attr-defined,assignment]
             opened.record(record("killed", 0.5))
     elif mode == "hang-migrate":
         first = schema.STEPS[0]
@@ -59,7 +59,7 @@ def main(url: str, mode: str, *args: str) -> None:
             first(*step_args)
             _stop_here()
 
-        schema.STEPS[0] = step  # type: ignore[index]
+        schema.STEPS[0] = step
         open_store(url)
     else:
         raise SystemExit(f"unknown mode {mode!r}")

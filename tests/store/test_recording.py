@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,13 @@ def test_the_cli_refuses_to_record_a_nameless_system(tmp_path: Path, files) -> N
     assert code == 2
     assert "name it with --system" in err
     assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_psycopg_is_imported_for_a_postgresql_url_only(tmp_path: Path) -> None:
+    probe = (
+        "import sys; from ef.evaluation import open_store, evaluate_run; "
+        f"open_store({str(tmp_path / 's.sqlite')!r}).close(); "
+        "print(any(m.split('.')[0] in ('psycopg', 'psycopg_binary') for m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -41,10 +41,9 @@ def _record(system: str, dataset: str, value: float, minutes: int = 0, **fields)
     )
 
 
-def _raw(store: Store, sql: str, *parameters: object) -> list[tuple[object, ...]]:
+def _raw(store: Store, sql: str, *parameters: object) -> None:
     with store._transaction(write=True) as cursor:
         cursor.execute(store._sql(sql), parameters)
-        return list(cursor.fetchall()) if cursor.description else []
 
 
 def test_a_real_report_comes_back_equal(store_url: str, tmp_path: Path) -> None:

@@ -27,9 +27,14 @@ from typing import Any
 import attrs
 
 from ..render import Table, exact_number, number, pandas_module
+from ..reports.fields import str_tuple
 from ..reports.rendered import Rendered
 
 __all__ = ["History", "Leaderboard", "Row", "resolve_key"]
+
+
+def _rows(rows: Iterable[Row]) -> tuple[Row, ...]:
+    return tuple(rows)
 
 
 def _nan(value: float | None) -> float:
@@ -47,7 +52,7 @@ class Row:
     recorded_at: datetime
     value: float = attrs.field(converter=_nan)
     commit: str | None = None
-    tags: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    tags: tuple[str, ...] = attrs.field(default=(), converter=str_tuple)
 
     @classmethod
     def of(cls, row: Sequence[Any]) -> Row:
@@ -132,7 +137,7 @@ class History(Rendered):
     metric: str
     system: str | None = None
     dataset: str | None = None
-    rows: tuple[Row, ...] = attrs.field(converter=tuple)
+    rows: tuple[Row, ...] = attrs.field(converter=_rows)
 
     @property
     def title(self) -> str:
@@ -200,7 +205,7 @@ class Leaderboard(Rendered):
 
     dataset: str
     metric: str
-    rows: tuple[Row, ...] = attrs.field(converter=tuple)
+    rows: tuple[Row, ...] = attrs.field(converter=_rows)
 
     @classmethod
     def ranked(cls, *, dataset: str, metric: str, rows: Iterable[Row]) -> Leaderboard:

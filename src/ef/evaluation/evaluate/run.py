@@ -6,7 +6,7 @@ import contextlib
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from .._store.recording import record_evaluation, recorded_names
 from ..engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
@@ -270,7 +270,14 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
 
 
 def _evaluated(
-    run: Any,
+    run: RunInput
+    | RunTable
+    | DataFrameLike
+    | str
+    | os.PathLike[str]
+    | list[str]
+    | list[Path]
+    | list[str | os.PathLike[str]],
     qrels: Qrels | DataFrameLike | str | os.PathLike[str],
     *,
     k_values: Sequence[int],
