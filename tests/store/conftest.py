@@ -74,8 +74,10 @@ def postgresql_server() -> Iterator[Server]:
     initdb, pg_ctl = _program("initdb"), _program("pg_ctl")
     if initdb is None or pg_ctl is None:
         pytest.skip("no PostgreSQL server: initdb and pg_ctl are not installed")
-    # Under root, the cluster is the postgres user's: initdb refuses root.
-    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    # Under root, the cluster is the postgres user's: initdb refuses root. runuser lives in
+    # sbin, which a user's PATH may leave out.
+    runuser = shutil.which("runuser", path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin")
+    as_user = [runuser or "runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     folder = Path(tempfile.mkdtemp(prefix="ef-postgresql-"))
     if as_user:
         shutil.chown(folder, "postgres", "postgres")

@@ -42,7 +42,7 @@ __all__ = [
 def open_store(url: str | os.PathLike[str] | None = None) -> Store:
     """The store at ``url``: ``sqlite:///path/to/store.sqlite`` or a file path (SQLite),
     or ``postgresql://user@host/database``. ``None`` is ``EF_EVALUATION_STORE`` if set, else
-    the default file (:func:`default_path`). A new store is made; an older one is migrated.
+    the default file (see :doc:`/experiments`). A new store is made; an older one is migrated.
 
     Raises:
         StoreSchemaError: for a store written by a newer ef-evaluation.

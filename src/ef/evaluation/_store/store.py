@@ -117,8 +117,7 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        """The store's schema version (:data:`~ef.evaluation._store.schema.SCHEMA_VERSION`
-        once opened)."""
+        """The store's schema version: the newest this ef-evaluation knows, once opened."""
         with self._transaction() as cursor:
             cursor.execute("SELECT value FROM ef_meta WHERE key = 'schema_version'")
             return int(cursor.fetchone()[0])

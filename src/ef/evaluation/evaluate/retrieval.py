@@ -5,8 +5,9 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from .._store import Store
 from .._store.recording import record_evaluation, recorded_names
 from ..engine.id_forms import no_overlap_cause, shown_ids
 from ..engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check_k_values
@@ -21,9 +22,6 @@ from ..runs.ranked import RankedLists
 from .doc_ids import check_docs_meet
 from .inputs import check_qrels
 from .run import scored_report
-
-if TYPE_CHECKING:
-    from .._store import Store
 
 __all__ = [
     "check_arguments",
@@ -125,7 +123,7 @@ def evaluate_retrieval(
             answer is not a list of results or a result has no single doc id.
         RetrieverError: if the retriever raises (and ``on_error="raise"``); the message names
             the query id.
-        ArgumentError: (a ``ValueError``) with ``record=True`` and no ``system=`` or
+        ValueError: (an ``ArgumentError``) with ``record=True`` and no ``system=`` or
             ``dataset=``; checked before any query is run.
 
     >>> qrels = {'q1': {'d1': 1.0}, 'q2': {'d2': 1.0}}

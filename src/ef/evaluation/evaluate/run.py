@@ -191,7 +191,7 @@ def evaluate_run(
     Raises:
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
             LazyFrame); the message lists the accepted ones.
-        ArgumentError: (a ``ValueError``) with ``record=True``, for a run or qrels held in
+        ValueError: (an ``ArgumentError``) with ``record=True``, for a run or qrels held in
             memory and not named with ``system=`` or ``dataset=``; checked before scoring.
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
             finite number (naming the query and doc), a ranked list that names a doc

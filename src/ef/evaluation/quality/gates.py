@@ -376,7 +376,7 @@ class QualityGates:
         ``evaluate_run(..., record=True)`` names them.
 
         Raises:
-            ArgumentError: (a ``ValueError``) under ``--ef-record``, when a name is neither
+            ValueError: (an ``ArgumentError``) under ``--ef-record``, when a name is neither
                 given nor found in the manifest.
         """
         if not isinstance(report, RetrievalEvalReport):
