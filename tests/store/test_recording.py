@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ef.evaluation import evaluate_retrieval, evaluate_run, open_store
+from ef.evaluation import InputWarning, evaluate_retrieval, evaluate_run, open_store
 from ef.evaluation._store.location import ENVIRONMENT, default_path, where
 from ef.evaluation._store.recording import dataset_name, git_commit, system_name
 from ef.evaluation.cli import cli
@@ -209,3 +209,17 @@ def test_psycopg_is_imported_for_a_postgresql_url_only(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_a_recorded_evaluation_warns_from_the_caller_s_line(tmp_path: Path) -> None:
+    # Recording adds no frame between the caller and the checks that warn.
+    with pytest.warns(InputWarning, match="answers only 1 of the 3") as caught:
+        evaluate_run(
+            {"q1": {"d1": 1.0}},
+            {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
+            record=True,
+            system="a",
+            dataset="b",
+            store=tmp_path / "s.sqlite",
+        )
+    assert {warning.filename for warning in caught} == {__file__}

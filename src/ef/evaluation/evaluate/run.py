@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .._store.recording import record_evaluation, recorded_names
@@ -243,60 +243,10 @@ retrieves ('cacm-1938'), qrels judges ('CACM-1938'); likely cause: the ids diffe
 ('cacm-1938' and 'CACM-1938'). Nothing was scored: spell the run's doc ids as the qrels' do, \
 or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them as they are
     """
-    if record:  # a missing name stops the call before the scoring, not after
-        names = recorded_names(system, dataset, run, qrels)
-    report = _evaluated(
-        run,
-        qrels,
-        k_values=k_values,
-        metrics=metrics,
-        averaging=averaging,
-        registry=registry,
-        ignore_identical_ids=ignore_identical_ids,
-        tie_policy=tie_policy,
-        profile=profile,
-        run_format=run_format,
-        qrels_format=qrels_format,
-        run_columns=run_columns,
-        qrels_columns=qrels_columns,
-        check_swapped=check_swapped,
-        check_doc_ids=check_doc_ids,
-        progress=progress,
-        executor=executor,
+    # Each step is called from this frame: the warnings' stacklevels count on it.
+    recording = _recording(
+        run, qrels, record=record, system=system, dataset=dataset, tags=tags, store=store
     )
-    if record:
-        record_evaluation(report, system=names[0], dataset=names[1], tags=tags, store=store)
-    return report
-
-
-def _evaluated(
-    run: RunInput
-    | RunTable
-    | DataFrameLike
-    | str
-    | os.PathLike[str]
-    | list[str]
-    | list[Path]
-    | list[str | os.PathLike[str]],
-    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
-    *,
-    k_values: Sequence[int],
-    metrics: Sequence[str],
-    averaging: Averaging | None,
-    registry: Registry | None,
-    ignore_identical_ids: bool | None,
-    tie_policy: TiePolicy | None,
-    profile: ProfileName | None,
-    run_format: str | None,
-    qrels_format: str | None,
-    run_columns: Sequence[str] | None,
-    qrels_columns: Sequence[str] | None,
-    check_swapped: bool,
-    check_doc_ids: bool | Literal["warn"],
-    progress: Progress,
-    executor: cf.Executor | None,
-) -> RetrievalEvalReport:
-    """evaluate_run's scoring: the report, not recorded."""
     check_progress(progress)
     plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
     measures = resolve_measures(metrics, k_values, plugins)
@@ -308,8 +258,10 @@ def _evaluated(
     # The one place the kinds of run are told apart: shards, a path, a value held in memory.
     if shards is not None:  # each shard read and scored where it runs, as evaluate_shards does
         _warn_if_sharded(run, executor)
-        return sharded_report(
-            shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
+        return recording(
+            sharded_report(
+                shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
+            )
         )
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     path = isinstance(run, (str, os.PathLike))
@@ -325,7 +277,7 @@ def _evaluated(
             progress=progress,
         )
         if streamed is not None:
-            return retrieval_report(streamed)
+            return recording(retrieval_report(streamed))
     with reading(run, progress) if path else contextlib.nullcontext():  # type: ignore[arg-type]
         table, judged = load_inputs(
             run,  # type: ignore[arg-type]  # a list of paths is a sharded run, scored above
@@ -337,21 +289,52 @@ def _evaluated(
         )
     _check_read(f"the run {run}" if path else "the run", table, judged, scoring)
     if profile is not None:
-        return _profile_report(
-            profile,
-            table,
-            judged,
-            measures,
-            registry=plugins,
-            inputs=inputs,
-            ignore_identical_ids=ignore_identical_ids,
-            progress=progress,
+        return recording(
+            _profile_report(
+                profile,
+                table,
+                judged,
+                measures,
+                registry=plugins,
+                inputs=inputs,
+                ignore_identical_ids=ignore_identical_ids,
+                progress=progress,
+            )
         )
     if scoring.ignore_identical_ids:
         table = table.without_identical_ids()
-    return scored_report(
-        table, judged, measures, plugins, scoring=scoring, inputs=inputs, progress=progress
+    return recording(
+        scored_report(
+            table, judged, measures, plugins, scoring=scoring, inputs=inputs, progress=progress
+        )
     )
+
+
+def _recording(
+    run: object,
+    qrels: object,
+    *,
+    record: bool,
+    system: str | None,
+    dataset: str | None,
+    tags: Sequence[str],
+    store: Store | str | os.PathLike[str] | None,
+) -> Callable[[RetrievalEvalReport], RetrievalEvalReport]:
+    """What ``evaluate_run`` does with its report: records it if asked (the names are
+    checked here, before any scoring), and returns it."""
+    if not record:
+        return _kept
+    names = recorded_names(system, dataset, run, qrels)
+
+    def recorded(report: RetrievalEvalReport) -> RetrievalEvalReport:
+        record_evaluation(report, system=names[0], dataset=names[1], tags=tags, store=store)
+        return report
+
+    return recorded
+
+
+def _kept(report: RetrievalEvalReport) -> RetrievalEvalReport:
+    return report
 
 
 def _shards(run: object, executor: cf.Executor | None) -> list[str] | None:
