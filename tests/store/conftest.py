@@ -79,17 +79,21 @@ def postgresql_server() -> Iterator[Server]:
     runuser = shutil.which("runuser", path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin")
     as_user = [runuser or "runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     folder = Path(tempfile.mkdtemp(prefix="ef-postgresql-"))
-    if as_user:
-        shutil.chown(folder, "postgres", "postgres")
     data = folder / "data"
     server = Server(folder, _free_port(), as_user)
-    server.run(initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
-    options = f"-c listen_addresses=127.0.0.1 -p {server.port} -k {folder} -c fsync=off"
-    server.run(pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-o", options, "-w", "start")
+    started = False
     try:
+        if as_user:
+            shutil.chown(folder, "postgres", "postgres")
+        server.run(initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        options = f"-c listen_addresses=127.0.0.1 -p {server.port} -k {folder} -c fsync=off"
+        log = str(folder / "log")
+        server.run(pg_ctl, "-D", str(data), "-l", log, "-o", options, "-w", "start")
+        started = True
         yield server
     finally:
-        server.run(pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop")
+        if started:
+            server.run(pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
 
 
