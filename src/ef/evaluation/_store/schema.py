@@ -64,7 +64,11 @@ INSERT_RECORD = (
 INSERT_METRIC = "INSERT INTO ef_metrics (record_id, metric, value) VALUES (?, ?, ?)"
 
 
-def _step_1(dialect: Dialect, execute: Execute) -> None:
+Execute = Callable[[str, Sequence[Any]], None]
+Rows = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
+
+
+def _step_1(dialect: Dialect, execute: Execute, _rows: Rows) -> None:
     execute(
         f"CREATE TABLE ef_records (id {dialect.key} PRIMARY KEY, system TEXT NOT NULL, "
         "dataset TEXT NOT NULL, recorded_at TEXT NOT NULL, commit_sha TEXT, "
@@ -94,16 +98,8 @@ def _step_2(dialect: Dialect, execute: Execute, rows: Rows) -> None:
             execute(INSERT_METRIC, row)
 
 
-Execute = Callable[[str, Sequence[Any]], None]
-Rows = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
-
-
-def _run_step_1(dialect: Dialect, execute: Execute, _rows: Rows) -> None:
-    _step_1(dialect, execute)
-
-
 #: ``STEPS[v]`` takes a store of version ``v`` to ``v + 1``.
-STEPS: dict[int, Callable[[Dialect, Execute, Rows], None]] = {0: _run_step_1, 1: _step_2}
+STEPS: dict[int, Callable[[Dialect, Execute, Rows], None]] = {0: _step_1, 1: _step_2}
 
 
 def _plain(value: Any) -> Any:
