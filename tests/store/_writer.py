@@ -3,6 +3,9 @@
 ``_writer.py URL write NAME COUNT``: print ``ready``, wait for a line on stdin, then open
 the store and record COUNT records of the system NAME (tagged 0, 1, ...), and print ``done``.
 
+``_writer.py FOLDER rounds NAME ROUNDS``: for each round r, print ``ready``, wait for a line,
+open the new store ``FOLDER/r.sqlite``, record one record of NAME, and print ``done``.
+
 ``_writer.py URL hang-record`` and ``_writer.py URL hang-migrate``: open the store (for
 ``hang-migrate``, a new one) and stop inside the transaction (of a record, after its row is
 written and before its metrics are; of the migration, after its first step), print
@@ -48,6 +51,13 @@ def main(url: str, mode: str, *args: str) -> None:
             for i in range(count):
                 opened.record(record(name, i / count, str(i)))
         print("done", flush=True)
+    elif mode == "rounds":
+        for round_ in range(int(args[1])):
+            print("ready", flush=True)
+            sys.stdin.readline()
+            with open_store(f"{url}/{round_}.sqlite") as opened:
+                opened.record(record(args[0], 0.5))
+            print("done", flush=True)
     elif mode == "hang-record":
         with open_store(url) as opened:
             store.metric_rows = _stop_here  # type: ignore[attr-defined,assignment]

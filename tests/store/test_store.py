@@ -24,6 +24,8 @@ from ef.evaluation import (
 from ef.evaluation._store import SCHEMA_VERSION, Store, schema
 from ef.evaluation._store import store as store_module
 
+from ..profiles_hypothesis import examples
+
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
@@ -114,9 +116,7 @@ def _check_reads(store: Store, entries: list[tuple[str, str, float, int]]) -> No
             ]
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entries=entries)
 def test_the_reads_agree_with_an_oracle_over_the_records(tmp_path: Path, entries) -> None:
     with open_store(tmp_path / f"{len(list(tmp_path.iterdir()))}.sqlite") as store:

@@ -46,10 +46,12 @@ def _kill(process: subprocess.Popen[str]) -> None:
         stream.close()
 
 
-@pytest.mark.parametrize("count", [40])
-def test_two_writers_at_once_lose_nothing(store_url: str, count: int) -> None:
-    # Both open the new store (building its schema) and write on the same signal.
-    writers = [_start(store_url, "write", name, str(count)) for name in ("a", "b")]
+@pytest.mark.parametrize(("names", "count"), [("ab", 40), ("abcdefgh", 5)])
+def test_writers_at_once_lose_nothing(store_url: str, names: str, count: int) -> None:
+    # All open the new store (building its schema, switching SQLite to WAL) and write on the
+    # same signal. Eight at once met SQLite's "database is locked" on the switch to WAL,
+    # which waits for no busy timeout.
+    writers = [_start(store_url, "write", name, str(count)) for name in names]
     for writer in writers:
         _expect(writer, "ready")
     for writer in writers:
@@ -64,16 +66,38 @@ def test_two_writers_at_once_lose_nothing(store_url: str, count: int) -> None:
         records = store.records()
         assert store.schema_version == SCHEMA_VERSION
         history = store.history("ndcg@10", dataset="d")
-    assert len({r.id for r in records}) == len(records) == 2 * count
+    assert len({r.id for r in records}) == len(records) == len(names) * count
     kept = Counter((r.system, r.tags) for r in records)
-    assert kept == Counter((name, (str(i),)) for name in "ab" for i in range(count))
+    assert kept == Counter((name, (str(i),)) for name in names for i in range(count))
     # Each writer's own records keep its order, and every metric row was written.
-    for name in "ab":
+    for name in names:
         mine = [r for r in records if r.system == name]
         assert [r.tags for r in mine] == [(str(i),) for i in range(count)]
         assert [row.value for row in history.rows if row.system == name] == [
             i / count for i in range(count)
         ]
+
+
+def test_processes_opening_one_new_sqlite_file_at_once_all_open_it(tmp_path: Path) -> None:
+    # Eight processes open a new file at once, round after round: the switch to WAL mode
+    # answers "database is locked" at once to all but one (it waits for no busy timeout).
+    names, rounds = "abcdefgh", 40
+    writers = [_start(str(tmp_path), "rounds", name, str(rounds)) for name in names]
+    for _ in range(rounds):
+        for writer in writers:
+            _expect(writer, "ready")
+        for writer in writers:
+            assert writer.stdin is not None
+            writer.stdin.write("go\n")
+            writer.stdin.flush()
+        for writer in writers:
+            _expect(writer, "done")
+    for writer in writers:
+        writer.communicate()
+        assert writer.returncode == 0
+    for round_ in range(rounds):
+        with open_store(tmp_path / f"{round_}.sqlite") as store:
+            assert sorted(r.system for r in store.records()) == list(names)
 
 
 def _integrity(store_url: str) -> None:

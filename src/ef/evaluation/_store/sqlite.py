@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,11 +39,26 @@ class SQLiteStore(Store):
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"cannot open the store {self.url}: {error}", url=self.url) from error
         try:
-            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._wal()
         except sqlite3.Error as error:
             self._connection.close()
             raise StoreError(f"cannot open the store {self.url}: {error}", url=self.url) from error
         self._migrated()
+
+    def _wal(self) -> None:
+        """Put the file in WAL mode (once for good: the mode is kept in the file)."""
+        # Switching a new file to WAL takes an exclusive lock, and SQLite answers "database
+        # is locked" at once, without waiting as the busy timeout does for a transaction,
+        # when another process opening the same new file holds it. Ask again until then.
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            try:
+                self._connection.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.01)
 
     @contextlib.contextmanager
     def _transaction(self, *, write: bool = False, exclusive: bool = False) -> Iterator[Cursor]:
