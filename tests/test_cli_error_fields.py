@@ -271,6 +271,8 @@ _AS_TEXT = {
     ("_reports/comparison.py", "version"): (1, "Python code: System(..., version=...)"),
     ("interfaces.py", "level"): (1, "a plugin author's declaration: MetricParam('level', ...)"),
     ("metrics/retrieval/diversity.py", "alpha"): (1, "a metric's parameter: NRBP's alpha and beta"),
+    ("quality/gates.py", "dataset"): (2, "a pytest gate's message: not_worse(..., dataset=)"),
+    ("quality/gates.py", "record"): (1, "Python code: evaluate_run(..., record=True)"),
 }
 
 #: ``keyword=`` as the library writes a keyword argument in prose.

@@ -7,13 +7,16 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .._runs.order import SINGLE_ORDER_POLICIES, TIE_POLICIES
 from ..errors import InputWarning
 from ._spelling import cli_message
+
+if TYPE_CHECKING:
+    from .._store import Record
 
 __all__ = [
     "MEASURES_HELP",
@@ -26,8 +29,11 @@ __all__ = [
     "measures_option",
     "per_query_option",
     "progress_option",
+    "record_options",
+    "recorded_note",
     "show_progress",
     "split_measures",
+    "store_option",
     "warnings_shown",
 ]
 
@@ -232,3 +238,57 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
         except ValueError as exc:  # UnknownNameError too: the message says which
             problem = " ".join(str(exc).split()).removeprefix(f"{spec!r}: ")
             raise ValueError(f"{option} {spec}: {problem}") from exc
+
+
+STORE_HELP = (
+    "The store of evaluations: a SQLite file or sqlite:///path, or postgresql://user@host/db. "
+    "Default: $EF_EVALUATION_STORE, else the default SQLite file (see docs/experiments.md)."
+)
+
+store_option = click.option("--store", default=None, metavar="URL", help=STORE_HELP)
+
+
+def record_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--record``, ``--system``, ``--dataset``, ``--tag`` and ``--store``."""
+    for option in reversed(
+        (
+            click.option(
+                "--record",
+                is_flag=True,
+                help="Record the report in the store of evaluations (--store), as --system "
+                "on --dataset.",
+            ),
+            click.option(
+                "--system",
+                default=None,
+                help="The system's name in the store. Default: the RUN file's name "
+                "(runs/bm25.trec is bm25).",
+            ),
+            click.option(
+                "--dataset",
+                default=None,
+                help="The dataset's name in the store. Default: the QRELS's (a BEIR "
+                "folder's name, an irds: id, or the qrels file's name).",
+            ),
+            click.option(
+                "--tag",
+                "tags",
+                multiple=True,
+                help="A free label kept with the record (repeatable).",
+            ),
+            store_option,
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def recorded_note(record: Record, store: str | None) -> None:
+    """The stderr line that says what was recorded, and where."""
+    from .._store.location import shown, store_url
+
+    click.echo(
+        f"note: recorded {record.system} on {record.dataset} (record {record.id}) in "
+        f"{shown(store_url(store))}",
+        err=True,
+    )
