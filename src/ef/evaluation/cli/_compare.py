@@ -18,8 +18,10 @@ from ._options import (
     dataset_argument,
     echo_warnings,
     input_warnings,
+    per_query_option,
     progress_option,
     show_progress,
+    significance_options,
     split_measures,
     ties_option,
 )
@@ -209,30 +211,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
     type=click.IntRange(min=1),
     help="A cutoff for metrics named without one (repeatable). Default: 10.",
 )
-@click.option(
-    "-t",
-    "--test",
-    type=click.Choice(TESTS),
-    default="paired-t",
-    show_default=True,
-    help="The test; tukey: Tukey's HSD over every system, family-wise (no --correction).",
-)
-@click.option(
-    "-c",
-    "--correction",
-    type=click.Choice(("none", *CORRECTIONS)),
-    default="none",
-    show_default=True,
-    help="Multiple-comparison correction over every pair and metric (bh: Benjamini-Hochberg).",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-)
-@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
+@significance_options(TESTS, CORRECTIONS)
 @click.option(
     "--averaging",
     type=click.Choice(get_args(CompareAveraging)),
@@ -244,7 +223,7 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
 @ties_option
 @click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
-@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@per_query_option
 @progress_option
 @output_option("comparison")
 @click.option(
