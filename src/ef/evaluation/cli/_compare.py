@@ -6,7 +6,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 import click
 
@@ -14,12 +14,16 @@ from .._engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
 from ..types import CompareAveraging
 from ._options import (
+    averaging_option,
     check_measures,
+    compared_cutoffs_option,
     dataset_argument,
     echo_warnings,
     input_warnings,
     per_query_option,
     progress_option,
+    qrels_format_option,
+    run_format_option,
     show_progress,
     significance_options,
     split_measures,
@@ -203,26 +207,15 @@ def _system_name_of(choice: str, named: dict[str, Path]) -> str:
     help="A metric, as name@k or a name at every --k (repeat or comma-separate). "
     "Default: ndcg@10; with --rag, every metric the reports share.",
 )
-@click.option(
-    "-k",
-    "--k",
-    "k_values",
-    multiple=True,
-    type=click.IntRange(min=1),
-    help="A cutoff for metrics named without one (repeatable). Default: 10.",
-)
+@compared_cutoffs_option
 @significance_options(TESTS, CORRECTIONS)
-@click.option(
-    "--averaging",
-    type=click.Choice(get_args(CompareAveraging)),
-    default="qrels",
-    show_default=True,
-    help="qrels: a judged query missing from a run scores 0; intersection: only queries "
-    "every run answers.",
+@averaging_option(
+    "qrels: a judged query missing from a run scores 0; intersection: only queries "
+    "every run answers."
 )
 @ties_option
-@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
-@click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@qrels_format_option
+@run_format_option
 @per_query_option
 @progress_option
 @output_option("comparison")

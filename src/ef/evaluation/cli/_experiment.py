@@ -16,6 +16,7 @@ from .._engine.stats import CORRECTIONS, TESTS
 from ._options import (
     batch_size_option,
     check_measures,
+    compared_cutoffs_option,
     dataset_argument,
     dataset_format_option,
     echo_warnings,
@@ -161,14 +162,7 @@ class _Once:
     multiple=True,
     help="A metric, as name@k or a name at every --k (repeat or comma-separate). Default: ndcg@10.",
 )
-@click.option(
-    "-k",
-    "--k",
-    "k_values",
-    multiple=True,
-    type=click.IntRange(min=1),
-    help="A cutoff for metrics named without one (repeatable). Default: 10.",
-)
+@compared_cutoffs_option
 @significance_options(TESTS, CORRECTIONS)
 @split_option()
 @dataset_format_option

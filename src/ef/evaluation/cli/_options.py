@@ -7,18 +7,21 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import click
 
 from .._runs.order import SINGLE_ORDER_POLICIES, TIE_POLICIES
 from ..errors import InputWarning
+from ..types import CompareAveraging
 from ._spelling import cli_message
 
 __all__ = [
     "MEASURES_HELP",
+    "averaging_option",
     "batch_size_option",
     "check_measures",
+    "compared_cutoffs_option",
     "cutoffs_option",
     "dataset_argument",
     "dataset_format_option",
@@ -29,6 +32,8 @@ __all__ = [
     "measures_option",
     "per_query_option",
     "progress_option",
+    "qrels_format_option",
+    "run_format_option",
     "show_progress",
     "significance_options",
     "split_measures",
@@ -54,6 +59,24 @@ cutoffs_option = click.option(
     multiple=True,
     type=click.IntRange(min=1, max=2**63 - 1),  # a ranking's depth is an int64
     help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
+)
+
+#: ``-k`` of the commands that compare systems, by default at 10 alone (``compare``,
+#: ``experiment``).
+compared_cutoffs_option = click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 10.",
+)
+
+qrels_format_option = click.option(
+    "--qrels-format", default=None, help="The QRELS format; default: detected."
+)
+run_format_option = click.option(
+    "--run-format", default=None, help="The RUN format; default: detected."
 )
 
 per_query_option = click.option(
@@ -114,7 +137,16 @@ def stacked(*options: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return apply
 
 
-def split_option(help: str = "The qrels split to run. Default: test, dev, train.") -> Any:
+def averaging_option(help: str) -> Callable[[Any], Any]:
+    """``--averaging`` of the commands that pair queries (``compare``, ``diversity``): a
+    judged query a run lacks scores 0 (``qrels``), or only the queries answered count."""
+    choices = click.Choice(get_args(CompareAveraging))
+    return click.option("--averaging", type=choices, default="qrels", show_default=True, help=help)
+
+
+def split_option(
+    help: str = "The qrels split to run. Default: test, dev, train.",
+) -> Callable[[Any], Any]:
     """``--split``: which of a dataset's qrels splits a command reads."""
     return click.option("--split", default=None, help=help)
 
