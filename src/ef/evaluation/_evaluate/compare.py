@@ -299,21 +299,39 @@ def _rag_columns(
 
 def _rag_reports(named: Mapping[str, System]) -> dict[str, RagEvalReport]:
     """The systems, checked to be RAG reports with per-sample values under unique ids."""
-    reports: dict[str, RagEvalReport] = {}
-    for name, item in named.items():
-        if not isinstance(item, RagEvalReport):
-            raise TypeError(
-                f"system {name!r} is a {type(item).__name__}: a RAG report cannot be "
-                "compared with runs or retrieval reports"
-            )
-        if not item.sample_ids or not item.per_sample:
-            raise ValueError(f"system {name!r} has no per-sample values (per_sample is empty)")
+    reports = _reports_of(
+        named,
+        RagEvalReport,
+        refusal="a RAG report cannot be compared with runs or retrieval reports",
+        has_values=lambda r: bool(r.sample_ids and r.per_sample),
+        values="per-sample values (per_sample is empty)",
+    )
+    for name, item in reports.items():
         repeated = [s for s, count in _counts(item.sample_ids).items() if count > 1]
         if repeated:
             raise ValueError(
                 f"system {name!r}: sample id {repeated[0]!r} appears more than once; "
                 "samples are paired by id"
             )
+    return reports
+
+
+def _reports_of(
+    named: Mapping[str, System],
+    kind: type[_Report],
+    *,
+    refusal: str,
+    has_values: Callable[[_Report], bool],
+    values: str,
+) -> dict[str, _Report]:
+    """The systems, checked to be reports of ``kind`` (else ``refusal`` says why not) that
+    hold the ``values`` to pair."""
+    reports: dict[str, _Report] = {}
+    for name, item in named.items():
+        if not isinstance(item, kind):
+            raise TypeError(f"system {name!r} is a {type(item).__name__}: {refusal}")
+        if not has_values(item):
+            raise ValueError(f"system {name!r} has no {values}")
         reports[name] = item
     return reports
 
@@ -392,17 +410,14 @@ def _pipeline_columns(named: Mapping[str, System], metrics: Sequence[str] | None
 
 def _pipeline_reports(named: Mapping[str, System]) -> dict[str, PipelineEvalReport]:
     """The systems, checked to be pipeline reports with per-query values."""
-    reports: dict[str, PipelineEvalReport] = {}
-    for name, item in named.items():
-        if not isinstance(item, PipelineEvalReport):
-            raise TypeError(
-                f"system {name!r} is a {type(item).__name__}: a pipeline report is compared "
-                "with pipeline reports (compare its .retrieval or .rag with other reports)"
-            )
-        if not item.per_query:
-            raise ValueError(f"system {name!r} has no per-query values (per_query is empty)")
-        reports[name] = item
-    return reports
+    return _reports_of(
+        named,
+        PipelineEvalReport,
+        refusal="a pipeline report is compared with pipeline reports (compare its "
+        ".retrieval or .rag with other reports)",
+        has_values=lambda r: bool(r.per_query),
+        values="per-query values (per_query is empty)",
+    )
 
 
 def _pipeline_metric_keys(

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from .._engine.id_forms import no_overlap_cause, shown_ids
+from .._engine.id_forms import no_overlap_cause, shown_ids, with_cause
 from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check_k_values
 from .._engine.options import Scoring
 from .._engine.results import DocIdFunction, result_doc_id
@@ -312,6 +312,4 @@ def _no_text_message(judged: list[str], queries: Mapping[str, str]) -> str:
         f"{shown_ids(judged)}, queries has {len(queries)} {shown_ids(queries)}"
     )
     cause = no_overlap_cause(list(queries), judged, ("queries", "qrels"))
-    if cause is not None:
-        message += f"; likely cause: {cause}"
-    return message + ". Nothing was retrieved: are they of the same collection?"
+    return with_cause(message, cause) + ". Nothing was retrieved: are they of the same collection?"

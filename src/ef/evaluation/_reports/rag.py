@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from .._render import Table, exact_number, number, pandas_module, plain_text, some
+from .._render import Table, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
     brief_metrics,
@@ -19,13 +19,13 @@ from .fields import (
     optional_number_of,
     str_tuple,
 )
-from .rendered import Rendered
+from .rendered import Summarized
 
 __all__ = ["RagEvalReport"]
 
 
 @attrs.frozen(repr=False)  # attrs' repr would print every sample's values
-class RagEvalReport(Rendered):
+class RagEvalReport(Summarized):
     """The outcome of :func:`~ef.evaluation.evaluate_rag`: lexical RAG metrics over samples.
 
     ``metrics`` maps each metric to its mean over the samples it applied to; ``coverage``
@@ -219,11 +219,6 @@ class RagEvalReport(Rendered):
             title="per sample",
         )
         return [summary, per_sample]
-
-    def csv_table(self, *, details: bool = False) -> Table:
-        """The one table CSV holds: the means, or with ``details`` the values per sample, at
-        full precision (``repr(float)``); an empty cell where there is no value."""
-        return self._tables(details, exact_number)[-1]
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """Each metric's mean and coverage as a :class:`pandas.DataFrame` (a row per metric),

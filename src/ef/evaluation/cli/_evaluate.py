@@ -33,8 +33,10 @@ from ._options import (
     measures_option,
     per_query_option,
     progress_option,
+    qrels_format_option,
     record_options,
     recorded_note,
+    run_format_option,
     show_progress,
     split_measures,
     ties_option,
@@ -80,8 +82,8 @@ __all__ = ["evaluate_command"]
     "by metric (trec_eval, beir, mteb, ir_measures, ranx). Not with --ties or --averaging.",
 )
 @ties_option
-@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
-@click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@qrels_format_option
+@run_format_option
 @progress_option
 @click.option(
     "--run-columns",

@@ -14,13 +14,21 @@ import click
 
 from .._engine.stats import CORRECTIONS, TESTS
 from ._options import (
+    batch_size_option,
     check_measures,
+    compared_cutoffs_option,
     dataset_argument,
+    dataset_format_option,
     echo_warnings,
     input_warnings,
+    limit_option,
+    per_query_option,
     progress_option,
     show_progress,
+    significance_options,
     split_measures,
+    split_option,
+    workers_option,
 )
 from ._render import emit_comparison, output_option
 
@@ -154,61 +162,13 @@ class _Once:
     multiple=True,
     help="A metric, as name@k or a name at every --k (repeat or comma-separate). Default: ndcg@10.",
 )
-@click.option(
-    "-k",
-    "--k",
-    "k_values",
-    multiple=True,
-    type=click.IntRange(min=1),
-    help="A cutoff for metrics named without one (repeatable). Default: 10.",
-)
-@click.option(
-    "-t",
-    "--test",
-    type=click.Choice(TESTS),
-    default="paired-t",
-    show_default=True,
-    help="The test; tukey: Tukey's HSD over every system, family-wise (no --correction).",
-)
-@click.option(
-    "-c",
-    "--correction",
-    type=click.Choice(("none", *CORRECTIONS)),
-    default="none",
-    show_default=True,
-    help="Multiple-comparison correction over every pair and metric (bh: Benjamini-Hochberg).",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-)
-@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
-@click.option("--split", default=None, help="The qrels split to run. Default: test, dev, train.")
-@click.option(
-    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
-)
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
-)
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Queries per retriever call; 1 times each query alone.",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Run the batches on this many threads. Default: one after another.",
-)
+@compared_cutoffs_option
+@significance_options(TESTS, CORRECTIONS)
+@split_option()
+@dataset_format_option
+@limit_option
+@batch_size_option(1, "Queries per retriever call; 1 times each query alone.")
+@workers_option
 @click.option(
     "--cache",
     type=click.Path(path_type=Path, file_okay=False),
@@ -217,7 +177,7 @@ class _Once:
     "version, the depth and the queries are unchanged.",
 )
 @click.option("--clear-cache", is_flag=True, help="Empty the --cache folder of its runs first.")
-@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@per_query_option
 @progress_option
 @output_option("comparison")
 def experiment_command(  # click passes every option by keyword

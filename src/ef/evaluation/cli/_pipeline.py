@@ -14,10 +14,12 @@ from ._options import (
     check_measures,
     cutoffs_option,
     dataset_argument,
+    dataset_format_option,
     file_option,
     measures_option,
     per_query_option,
     split_measures,
+    split_option,
 )
 from ._render import emit_json, emit_table, output_option
 
@@ -64,10 +66,8 @@ REFERENCES_FILE = "references.jsonl"
     show_default=True,
     help="How many of each query's first docs in RUN were the contexts of its answer.",
 )
-@click.option("--split", default=None, help="The qrels split. Default: test, dev, train.")
-@click.option(
-    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
-)
+@split_option("The qrels split. Default: test, dev, train.")
+@dataset_format_option
 @per_query_option
 @output_option("pipeline")
 def pipeline_command(  # click passes every option by keyword
