@@ -780,6 +780,18 @@ def _fusion_params_tuple(value: Iterable[FusionParam]) -> tuple[FusionParam, ...
     return tuple(value)
 
 
+def _check_fusion_param_name(name: object) -> None:
+    if not isinstance(name, str) or not _PARAM_NAME.match(name):
+        raise ValueError(
+            f"a fusion parameter's name must match {_PARAM_NAME.pattern}, got {name!r}"
+        )
+    if name in _RESERVED_FUSION_PARAMS:
+        raise ValueError(
+            f"{name!r} cannot name a fusion parameter: the fusion function already "
+            f"takes it ({', '.join(sorted(_RESERVED_FUSION_PARAMS))} are reserved)"
+        )
+
+
 @attrs.frozen
 class FusionParam:
     """A parameter of a fusion method: RRF's ``k``, the ``weights`` of a weighted sum.
@@ -833,17 +845,16 @@ class FusionParam:
     )
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _PARAM_NAME.match(self.name):
-            raise ValueError(
-                f"a fusion parameter's name must match {_PARAM_NAME.pattern}, got {self.name!r}"
-            )
-        if self.name in _RESERVED_FUSION_PARAMS:
-            raise ValueError(
-                f"{self.name!r} cannot name a fusion parameter: the fusion function already "
-                f"takes it ({', '.join(sorted(_RESERVED_FUSION_PARAMS))} are reserved)"
-            )
+        _check_fusion_param_name(self.name)
         if self.type not in FUSION_PARAM_TYPES:
             raise TypeError(f"fusion parameter {self.name!r}: type must be int or float")
+        self._check_per_run()
+        object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
+        if self.default is not None and not self.per_run:
+            object.__setattr__(self, "default", self._scalar(self.default))
+
+    def _check_per_run(self) -> None:
+        """A per-run parameter has no grid; a vector or learned one is per run."""
         if self.per_run and self.grid:
             raise ValueError(
                 f"fusion parameter {self.name!r}: a per-run parameter has no grid "
@@ -854,9 +865,6 @@ class FusionParam:
                 f"fusion parameter {self.name!r}: a vector or learned parameter is per run "
                 "(per_run=True)"
             )
-        object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
-        if self.default is not None and not self.per_run:
-            object.__setattr__(self, "default", self._scalar(self.default))
 
     def _scalar(self, value: object) -> Any:
         converted = _CONVERTERS[self.type](self.name, value)
