@@ -252,8 +252,9 @@ def _corpus_score(
 
 
 def _corpus_result(result: Any, n_samples: int) -> tuple[float | None, int] | None:
-    """A corpus form's ``(value, count)`` with its value a float, if it is a count of the
-    samples it scored and a finite number, or ``None`` when the count is 0; else ``None``."""
+    """A corpus form's result as ``(value, count)``, the value a float; ``None`` unless it
+    is a pair of a finite number and how many samples it scored (0 to ``n_samples``), the
+    value ``None`` when that is 0."""
     value, count = result if isinstance(result, tuple) and len(result) == 2 else (result, None)
     if not (
         isinstance(count, int)

@@ -108,7 +108,7 @@ class RagEvalReport(Rendered):
         """
         corpus = corpus or {}
         summed = {name: _scored_mean(values) for name, values in per_sample.items()}
-        summed.update(corpus)
+        summed.update({key: (value, count) for key, (value, count) in corpus.items()})
         keys = [*dict.fromkeys([*(k for k in order if k in summed), *summed])]
         return cls(
             metrics={key: summed[key][0] for key in keys},
