@@ -843,6 +843,13 @@ class FusionParam:
         _check_param_name(self.name, "fusion", _RESERVED_FUSION_PARAMS)
         if self.type not in FUSION_PARAM_TYPES:
             raise TypeError(f"fusion parameter {self.name!r}: type must be int or float")
+        self._check_per_run()
+        object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
+        if self.default is not None and not self.per_run:
+            object.__setattr__(self, "default", self._scalar(self.default))
+
+    def _check_per_run(self) -> None:
+        """A per-run parameter has no grid; a vector or learned one is per run."""
         if self.per_run and self.grid:
             raise ValueError(
                 f"fusion parameter {self.name!r}: a per-run parameter has no grid "
@@ -853,9 +860,6 @@ class FusionParam:
                 f"fusion parameter {self.name!r}: a vector or learned parameter is per run "
                 "(per_run=True)"
             )
-        object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
-        if self.default is not None and not self.per_run:
-            object.__setattr__(self, "default", self._scalar(self.default))
 
     def _scalar(self, value: object) -> Any:
         converted = _CONVERTERS[self.type](self.name, value)

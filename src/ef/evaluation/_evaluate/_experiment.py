@@ -129,18 +129,8 @@ class System:
 def _systems(value: Mapping[str, Any] | Sequence[System]) -> tuple[System, ...]:
     if isinstance(value, Mapping):
         systems = tuple(_system(str(name), item) for name, item in value.items())
-    elif isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
-        raise TypeError(
-            "systems must be {name: retriever, run or System} or a sequence of System values"
-        )
     else:
-        for item in value:
-            if not isinstance(item, System):
-                raise TypeError(
-                    f"a sequence of systems holds System values; got a {type(item).__name__}: "
-                    "name it, System(name, retriever), or give {name: retriever}"
-                )
-        systems = tuple(value)
+        systems = _system_sequence(value)
     names = [system.name for system in systems]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
@@ -148,6 +138,21 @@ def _systems(value: Mapping[str, Any] | Sequence[System]) -> tuple[System, ...]:
     if len(systems) < 2:
         raise ValueError(f"an experiment compares two or more systems, got {len(systems)}")
     return systems
+
+
+def _system_sequence(value: object) -> tuple[System, ...]:
+    """``value`` as systems, if it is a sequence (not a str or a path) of System values."""
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
+        raise TypeError(
+            "systems must be {name: retriever, run or System} or a sequence of System values"
+        )
+    for item in value:
+        if not isinstance(item, System):
+            raise TypeError(
+                f"a sequence of systems holds System values; got a {type(item).__name__}: "
+                "name it, System(name, retriever), or give {name: retriever}"
+            )
+    return tuple(value)
 
 
 def _system(name: str, item: Any) -> System:
@@ -309,18 +314,24 @@ class Experiment:
                 f"baseline {self.baseline!r} is not a system; the systems are {', '.join(names)}"
             )
         pipelines = [system.name for system in self.systems if system.pipeline]
-        if pipelines and len(pipelines) != len(self.systems):
+        if pipelines:
+            self._check_pipelines(pipelines, names)
+
+    def _check_pipelines(self, pipelines: Sequence[str], names: Sequence[str]) -> None:
+        """An experiment of pipelines: every system is one, a failed query raises, and the
+        dataset has the corpus the contexts come from."""
+        if len(pipelines) != len(self.systems):
             others = [name for name in names if name not in pipelines]
             raise ValueError(
                 f"pipelines ({', '.join(pipelines)}) are compared with pipelines only: give "
                 f"{', '.join(others)} a generate= too, or run them in another experiment"
             )
-        if pipelines and self.on_error == "skip":
+        if self.on_error == "skip":
             raise ValueError(
                 "on_error='skip' is for retrievers only: a pipeline's failed query would be "
                 "answered from no contexts"
             )
-        if pipelines and isinstance(self.dataset, tuple) and len(self.dataset) == 2:
+        if isinstance(self.dataset, tuple) and len(self.dataset) == 2:
             raise ValueError(
                 "pipelines need the corpus for their contexts: give (corpus, queries, qrels) "
                 "or a dataset folder"

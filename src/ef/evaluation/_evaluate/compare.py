@@ -96,6 +96,22 @@ def _named(systems: Mapping[str, System] | Sequence[System]) -> dict[str, System
     return named
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: The numeric options of compare(): each one's test and what it must be.
+_NUMERIC_OPTIONS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    (
+        "alpha",
+        lambda v: not isinstance(v, bool) and isinstance(v, (int, float)) and 0 < v < 1,
+        "a number between 0 and 1",
+    ),
+    ("n_resamples", lambda v: _is_int(v) and v >= 1, "a positive int"),
+    ("seed", lambda v: v is None or (_is_int(v) and v >= 0), "None or a non-negative int"),
+)
+
+
 def _check_options(
     *,
     test: str,
@@ -105,9 +121,19 @@ def _check_options(
     seed: int | None,
     averaging: str,
 ) -> None:
+    _check_test(test, correction)
+    given = {"alpha": alpha, "n_resamples": n_resamples, "seed": seed}
+    for name, valid, what in _NUMERIC_OPTIONS:
+        if not valid(given[name]):
+            raise ValueError(f"{name} must be {what}, got {given[name]!r}")
     # Pairing needs one query set for every system: each run's own queries ("run") won't do.
     AVERAGING = get_args(CompareAveraging)
+    if averaging not in AVERAGING:
+        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
 
+
+def _check_test(test: str, correction: str | None) -> None:
+    """A known test, and a known correction unless the test (Tukey's) adjusts its own."""
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
     if test == "tukey" and correction is not None:
@@ -123,14 +149,6 @@ def _check_options(
         raise ValueError(
             f"correction must be None or one of {', '.join(CORRECTIONS)}, got {correction!r}"
         )
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive int, got {n_resamples!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ValueError(f"seed must be None or a non-negative int, got {seed!r}")
-    if averaging not in AVERAGING:
-        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
 
 
 @attrs.frozen
