@@ -20,14 +20,10 @@ __all__ = ["site_command"]
 def _load_records(store: str | None) -> list[Record]:
     """Every record of the store at ``store`` (a path or URL; None: the default store),
     oldest first. The one place the command reads the store."""
-    import importlib
+    from .._store import open_store
 
-    # By name: the store's reads (open_store) land beside this command, in _store.
-    stores = importlib.import_module("ef.evaluation._store")
-    if not hasattr(stores, "open_store"):
-        raise click.ClickException("this build of ef-evaluation has no store to read")
-    records: list[Record] = stores.open_store(store).records()
-    return records
+    with open_store(store) as opened:
+        return opened.records()
 
 
 def _queries(given: Sequence[str]) -> dict[str, dict[str, str]]:
