@@ -22,6 +22,7 @@ import attrs
 from .._engine._timing import Calls, Clock, Latency, timed
 from .._reports import ComparisonReport, PipelineEvalReport, RetrievalEvalReport
 from .._reports.comparison import NO_VERSION
+from .._reports.fields import str_tuple
 from ..types import plain
 from ._run_cache import RunCache, digest_of
 
@@ -306,6 +307,24 @@ class Experiment:
     )
     registry: Registry | None = attrs.field(default=None, kw_only=True, repr=False, eq=False)
     clock: Clock = attrs.field(default=time.perf_counter, kw_only=True, repr=False, eq=False)
+    #: Record each retrieval system's report in the store (``store``: a Store, a URL, or the
+    #: default), as ``evaluate_run(record=True)`` does, under its name on ``dataset_name``
+    #: (default: the dataset folder's name or the ``irds:`` id), with ``tags``.
+    record: bool = attrs.field(
+        default=False, kw_only=True, validator=attrs.validators.instance_of(bool)
+    )
+    store: Any = attrs.field(default=None, kw_only=True, repr=False, eq=False)
+    dataset_name: str | None = attrs.field(
+        default=None,
+        kw_only=True,
+        validator=attrs.validators.optional(attrs.validators.instance_of(str)),
+    )
+    tags: tuple[str, ...] = attrs.field(
+        default=(),
+        kw_only=True,
+        converter=str_tuple,
+        validator=attrs.validators.deep_iterable(attrs.validators.instance_of(str)),
+    )
 
     def __attrs_post_init__(self) -> None:
         names = [system.name for system in self.systems]
@@ -316,6 +335,10 @@ class Experiment:
         pipelines = [system.name for system in self.systems if system.pipeline]
         if pipelines:
             self._check_pipelines(pipelines, names)
+        if self.record:
+            if pipelines:
+                raise ValueError("record=True records retrieval systems; pipelines are not")
+            self._recorded_dataset()  # a dataset without a name: refused before any run
 
     def _check_pipelines(self, pipelines: Sequence[str], names: Sequence[str]) -> None:
         """An experiment of pipelines: every system is one, a failed query raises, and the
@@ -383,10 +406,36 @@ class Experiment:
             corpus=corpus,
             queries=queries,
         )
-        return tuple(
+        results = tuple(
             self._stored(system, step) if system.kind == "run" else self._retrieved(system, step)
             for system in self.systems
         )
+        if self.record:
+            self._record(results)
+        return results
+
+    def _recorded_dataset(self) -> str:
+        """The dataset's name in the store: given, or its folder's or ``irds:`` id's; refused
+        (before anything runs) for a dataset held in memory."""
+        from .._store.recording import recorded_names
+
+        source = None if isinstance(self.dataset, tuple) else self.dataset
+        return recorded_names("experiment", self.dataset_name, None, source)[1]
+
+    def _record(self, results: Sequence[SystemResult]) -> None:
+        """Each retrieval system's report, recorded; a pipeline's is not a retrieval report."""
+        from .._store.recording import record_evaluation
+
+        dataset = self._recorded_dataset()
+        for result in results:
+            if isinstance(result.report, RetrievalEvalReport):
+                record_evaluation(
+                    result.report,
+                    system=result.name,
+                    dataset=dataset,
+                    tags=self.tags,
+                    store=self.store,
+                )
 
     def compared(
         self, results: Sequence[SystemResult], *, progress: Progress = False

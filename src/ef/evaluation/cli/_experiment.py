@@ -28,6 +28,7 @@ from ._options import (
     significance_options,
     split_measures,
     split_option,
+    store_option,
     workers_option,
 )
 from ._render import emit_comparison, output_option
@@ -177,6 +178,14 @@ class _Once:
     "version, the depth and the queries are unchanged.",
 )
 @click.option("--clear-cache", is_flag=True, help="Empty the --cache folder of its runs first.")
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Record each retriever's report in the store of evaluations (--store), under its "
+    "NAME on the dataset (DATASET's folder name).",
+)
+@click.option("--tag", "tags", multiple=True, help="A free tag on each record (repeat for more).")
+@store_option
 @per_query_option
 @progress_option
 @output_option("comparison")
@@ -199,6 +208,9 @@ def experiment_command(  # click passes every option by keyword
     workers: int | None,
     cache: Path | None,
     clear_cache: bool,
+    record: bool,
+    tags: tuple[str, ...],
+    store: str | None,
     per_query: bool,
     no_progress: bool,
     output: str,
@@ -237,6 +249,10 @@ def experiment_command(  # click passes every option by keyword
         batch_size=batch_size,
         executor=workers,
         cache=cache,
+        record=record,
+        store=store,
+        dataset_name=_dataset_name(source, split) if record else None,
+        tags=tags,
     )
     if clear_cache:
         removed = experiment.clear_cache()
@@ -247,3 +263,20 @@ def experiment_command(  # click passes every option by keyword
         report = experiment.run(progress=show_progress(no_progress))
     emit_comparison(report, output, per_query)
     echo_warnings(caught)  # a line each on stderr, after the report
+    if record:
+        from .._store.location import shown, store_url
+
+        click.echo(
+            f"note: recorded {len(report.systems)} systems on {experiment.dataset_name} in "
+            f"{shown(store_url(store))}",
+            err=True,
+        )
+
+
+def _dataset_name(source: object, split: str | None) -> str:
+    """The dataset's name in the store: its folder's name (or irds: id), with the split when
+    one is named."""
+    from .._store.recording import dataset_name
+
+    name = dataset_name(source) or "dataset"
+    return f"{name}/{split}" if split else name
