@@ -14,8 +14,8 @@ It answers Ragas' Pydantic prompts by rule, reading the prompt's final input:
   reference (its final ``.`` dropped), ``Contradiction`` for one that starts with ``Not``,
   else ``Neutral``.
 
-``fail_with`` makes every call raise; ``garbage`` makes every answer unparseable; ``script``
-answers the next calls with its texts, in order, before any rule.
+``fail_with`` makes every call raise; ``garbage`` makes every answer unparseable;
+``override(prompt)``, when it returns a text, answers instead of the rules.
 
 It counts what it is asked: ``calls`` (one per request answered), and the tokens of the
 prompts and answers, counted as whitespace-separated words, which it reports the way
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,14 +91,15 @@ class FakeJudge(BaseRagasLLM):
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    script: list[str] = field(default_factory=list)
+    override: Callable[[str], str | None] | None = None
 
     def _answer(self, prompt: str) -> str:
         self.prompts.append(prompt)
         if self.fail_with is not None:
             raise self.fail_with
-        if self.script:
-            return self.script.pop(0)
+        overridden = self.override(prompt) if self.override is not None else None
+        if overridden is not None:
+            return overridden
         if self.garbage:
             return "I am not JSON"
         bridge = _bridge_answer(prompt)
@@ -170,7 +172,11 @@ class FakeInstructorJudge(InstructorBaseRagasLLM):
     is_async: bool = True
 
     def generate(self, prompt: str, response_model: Any) -> Any:
-        return response_model.model_validate_json(self.rules._answer(prompt))
+        value = json.loads(self.rules._answer(prompt))
+        if isinstance(value, list):  # the bridge's labellers: a model of one list field
+            (name,) = response_model.model_fields
+            value = {name: value}
+        return response_model.model_validate(value)
 
     async def agenerate(self, prompt: str, response_model: Any) -> Any:
         return self.generate(prompt, response_model)

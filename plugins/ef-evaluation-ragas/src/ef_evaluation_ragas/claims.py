@@ -116,7 +116,9 @@ class _Labelling:
         self.question = str(sample.get("user_input") or "")
         self.name = sample_id(sample, index)
 
-    def _refused(self, item: str, what: str) -> Callable[[str, AnswerNotRead], MalformedAnswerError]:
+    def _refused(
+        self, item: str, what: str
+    ) -> Callable[[str, AnswerNotRead], MalformedAnswerError]:
         def refused(answer: str, exc: AnswerNotRead) -> MalformedAnswerError:
             return MalformedAnswerError(
                 f"{CLAIM_LABELER}: the judge's answer for {_where(self.sample, self.index)}, "

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
 from ef.evaluation import sample_id
@@ -117,7 +117,8 @@ async def _assign(
         )
         return labels or []
 
-    jobs, shape = [], []
+    jobs: list[Coroutine[Any, Any, list[str]]] = []
+    shape: list[list[str] | None] = []
     for index, sample in enumerate(samples):
         count = len(sample.get("nuggets") or ())
         if not sample.get("response"):
@@ -155,7 +156,9 @@ def _run(
     usage: LLMUsage | None,
 ) -> list[list[str]] | LLMPlan:
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"{NUGGET_ASSIGNER}: batch_size must be a positive int, got {batch_size!r}")
+        raise ValueError(
+            f"{NUGGET_ASSIGNER}: batch_size must be a positive int, got {batch_size!r}"
+        )
     chosen = list(samples)
     for index, sample in enumerate(chosen):
         nuggets = sample.get("nuggets")
