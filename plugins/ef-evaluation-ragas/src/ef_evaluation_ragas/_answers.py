@@ -21,7 +21,12 @@ _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.):]|\[\d+\])\s*")
 
 
 class AnswerNotRead(ValueError):
-    """The answer is not a list of strings (or holds a label that is not allowed)."""
+    """The answer is not a list of strings (or holds a label that is not allowed);
+    ``index`` is the position of the first bad label, when one is to blame."""
+
+    def __init__(self, problem: str, index: int | None = None) -> None:
+        super().__init__(problem)
+        self.index = index
 
 
 def _literal(text: str) -> object:
@@ -84,8 +89,7 @@ def label_list(answer: str, allowed: Mapping[str, str], count: int) -> list[str]
     spellings, lower case with ``_`` for spaces, to the label).
 
     The answer is a list (:func:`string_list`) or, as RefChecker's prompts ask, one label a
-    line. A wrong count or an unknown label is :class:`AnswerNotRead`, whose ``args[1]`` is
-    the index of the first bad label when there is one.
+    line. A wrong count or an unknown label is :class:`AnswerNotRead`.
 
     >>> allowed = {"support": "support", "not_support": "not_support"}
     >>> label_list('["Support", "not support"]', allowed, 2)
@@ -95,7 +99,7 @@ def label_list(answer: str, allowed: Mapping[str, str], count: int) -> list[str]
     >>> label_list('["support", "maybe"]', allowed, 2)
     Traceback (most recent call last):
         ...
-    ef_evaluation_ragas._answers.AnswerNotRead: ('label 2 is \\'maybe\\'', 1)
+    ef_evaluation_ragas._answers.AnswerNotRead: label 2 is 'maybe'
     """
     try:
         items = string_list(answer)

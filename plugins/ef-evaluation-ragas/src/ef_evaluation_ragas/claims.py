@@ -122,7 +122,7 @@ class _Labelling:
         def refused(answer: str, exc: AnswerNotRead) -> MalformedAnswerError:
             return MalformedAnswerError(
                 f"{CLAIM_LABELER}: the judge's answer for {_where(self.sample, self.index)}, "
-                f"{item}, is not {what}: {exc.args[0]}; it answered {answer!r:.300}",
+                f"{item}, is not {what}: {exc}; it answered {answer!r:.300}",
                 labeller=CLAIM_LABELER,
                 sample_id=self.name,
                 item=item,
@@ -152,7 +152,7 @@ class _Labelling:
             chunk = list(claims[start : start + self.batch])
 
             def refused(answer: str, exc: AnswerNotRead) -> MalformedAnswerError:
-                bad = exc.args[1] if len(exc.args) > 1 else None
+                bad = exc.index
                 item = (
                     f"{kind}, claim {start + bad + 1} ({chunk[bad]!r})"
                     if bad is not None

@@ -67,10 +67,10 @@ Return a JSON list of exactly {count} labels, one per nugget, in the order of th
 def nugget_prompt(query: str, response: str, nuggets: Sequence[str]) -> str:
     """The prompt that asks for the labels of one window of nuggets.
 
-    >>> print(nugget_prompt("capital of France?", "Paris.", ["Paris is the capital"])[-80:])
-    ... # doctest: +NORMALIZE_WHITESPACE
-    nugget, in the order of the nuggets (for example ["support", "not_support"]). Return only
-    the list, no explanation.
+    >>> prompt = nugget_prompt("capital of France?", "Paris.", ["Paris", "on the Seine"])
+    >>> print(prompt.split("Nuggets:\\n")[1].split("\\n\\n")[0])
+    1. Paris
+    2. on the Seine
     """
     listed = "\n".join(f"{i}. {text}" for i, text in enumerate(nuggets, 1))
     return _PROMPT.format(count=len(nuggets), query=query, response=response, nuggets=listed)
@@ -90,7 +90,7 @@ async def _assign(
         query, response = sample.get("user_input") or "", sample["response"]
 
         def refused(answer: str, exc: AnswerNotRead) -> MalformedAnswerError:
-            bad = exc.args[1] if len(exc.args) > 1 else None
+            bad = exc.index
             item = (
                 f"nugget {start + bad + 1} ({texts[bad]!r})"
                 if bad is not None
@@ -99,7 +99,7 @@ async def _assign(
             return MalformedAnswerError(
                 f"{NUGGET_ASSIGNER}: the judge's answer for {_where(sample, index)}, {item}, "
                 f"is not a list of {len(texts)} labels (support, partial_support, "
-                f"not_support): {exc.args[0]}; it answered {answer!r:.300}",
+                f"not_support): {exc}; it answered {answer!r:.300}",
                 labeller=NUGGET_ASSIGNER,
                 sample_id=sample_id(sample, index),
                 item=item,
