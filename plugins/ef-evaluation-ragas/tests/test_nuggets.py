@@ -167,3 +167,28 @@ def test_windows_keep_every_label_in_its_nuggets_order(
     )
     assert labels(assigned) == [[rule(t, answer) for t in texts]]
     assert judge.calls == math.ceil(len(texts) / batch_size)
+
+
+def test_a_langchain_chat_model_is_asked_through_ragas_wrapper() -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    chat = FakeListChatModel(responses=['```json\n["Support", "not supported"]\n```'])
+    sample = {
+        "id": "lc",
+        "response": "Paris.",
+        "nuggets": [
+            {"text": "Paris", "importance": "vital"},
+            {"text": "Rome", "importance": "okay"},
+        ],
+    }
+    with pytest.raises(EvaluationError, match="pass model_id="):
+        assign_nuggets([sample], "ragas.nuggets", llm=chat)
+    usage = LLMUsage()
+    for _ in range(2):
+        (assigned,) = assign_nuggets(
+            [sample], "ragas.nuggets", llm=chat, model_id="chat", usage=usage
+        )
+        assert [n["assignment"] for n in assigned["nuggets"]] == ["support", "not_support"]
+    # The chat model reports no usage: the tokens of its one call are estimates.
+    assert (usage.calls, usage.cache_hits, usage.tokens_estimated_calls) == (1, 1, 1)
+    assert usage.models == ["chat"]

@@ -32,7 +32,7 @@ from ._judge import (
     estimate_tokens,
     judge_for,
 )
-from ._ragas import ragas_module
+from ._ragas import quiet, ragas_module
 from .cache import VerdictCache
 from .judged import LLMPlan, _cache_of, _model_of
 
@@ -221,7 +221,8 @@ def asking(
             count_tokens=count_tokens or estimate_tokens,
             dry_run=dry_run,
         )
-        judge = judge_for(llm, gate)
+        with quiet():  # Ragas 0.4 deprecates its LangChain wrapper, still what wraps a chat model
+            judge = judge_for(llm, gate)
         if run_config is not None and hasattr(judge, "set_run_config"):
             judge.set_run_config(run_config)
         asker = Asker(
