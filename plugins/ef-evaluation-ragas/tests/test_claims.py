@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from ef_evaluation_ragas import LLMUsage, MalformedAnswerError, dry_run_claims
 
-from ef.evaluation import evaluate_claims, label_claims
+from ef.evaluation import EvaluationError, evaluate_claims, label_claims
 
 from .fake_llm import FakeJudge
 
@@ -145,3 +145,10 @@ def test_a_malformed_answer_is_refused_naming_sample_check_and_claim() -> None:
         label_claims(SAMPLES[:1], "ragas.claims", llm=FakeJudge(override=odd), cache=False)
     with pytest.raises(MalformedAnswerError, match=r"sample 'c2', the claims of its response"):
         label_claims(SAMPLES[1:2], "ragas.claims", llm=FakeJudge(garbage=True), cache=False)
+
+
+def test_dry_run_as_an_option_points_to_the_planner() -> None:
+    judge = FakeJudge()
+    with pytest.raises(EvaluationError, match=r"no dry run; ef_evaluation_ragas.dry_run_claims"):
+        label_claims(SAMPLES, "ragas.claims", llm=judge, dry_run=True)
+    assert judge.calls == 0

@@ -192,3 +192,10 @@ def test_a_langchain_chat_model_is_asked_through_ragas_wrapper() -> None:
     # The chat model reports no usage: the tokens of its one call are estimates.
     assert (usage.calls, usage.cache_hits, usage.tokens_estimated_calls) == (1, 1, 1)
     assert usage.models == ["chat"]
+
+
+def test_dry_run_as_an_option_points_to_the_planner() -> None:
+    judge = FakeJudge()
+    with pytest.raises(EvaluationError, match=r"no dry run; ef_evaluation_ragas.dry_run_nuggets"):
+        assign_nuggets(SAMPLES, "ragas.nuggets", llm=judge, dry_run=True)
+    assert judge.calls == 0

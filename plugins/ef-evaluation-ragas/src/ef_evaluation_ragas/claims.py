@@ -273,6 +273,7 @@ def label_with_llm(
     batch_size: int = 5,
     temperature: float = 0.0,
     usage: LLMUsage | None = None,
+    dry_run: bool = False,
 ) -> list[dict[str, Any]]:
     """Extract and check the claims of each sample with your LLM: the labeler ``ragas.claims``.
 
@@ -287,6 +288,7 @@ def label_with_llm(
         model_id, cache, count_tokens, run_config, temperature, usage: as for
             :func:`~ef_evaluation_ragas.nuggets.assign_with_llm`.
         batch_size: claims checked per prompt (RAGChecker's ``joint_check_num``, 5).
+        dry_run: refused with a pointer to :func:`dry_run_claims`, which has the plan.
 
     Returns:
         per sample, a mapping of ``response_claims``, ``reference_claims`` and RAGChecker's
@@ -297,6 +299,11 @@ def label_with_llm(
             is not one label per claim; the message names the sample, the check and claim.
         ValueError: no ``llm``, or a judge of unknown model with the cache on.
     """
+    if dry_run:
+        raise ValueError(
+            f"{CLAIM_LABELER}: the call returns labelled samples, so it has no dry run; "
+            "ef_evaluation_ragas.dry_run_claims(samples, llm=...) gives the plan, calling nothing"
+        )
     result = _run(
         samples,
         False,

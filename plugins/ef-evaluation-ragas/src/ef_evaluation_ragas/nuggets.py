@@ -196,6 +196,7 @@ def assign_with_llm(
     batch_size: int = 10,
     temperature: float = 0.0,
     usage: LLMUsage | None = None,
+    dry_run: bool = False,
 ) -> list[list[str]]:
     """Label each nugget of each sample with your LLM: the assigner ``ragas.nuggets``.
 
@@ -218,6 +219,7 @@ def assign_with_llm(
         batch_size: nuggets per prompt (nuggetizer's window, 10).
         temperature: the sampling temperature of each call (0.0, as nuggetizer's first try).
         usage: an :class:`LLMUsage` to which the calls, tokens and cache hits are added.
+        dry_run: refused with a pointer to :func:`dry_run_nuggets`, which has the plan.
 
     Returns:
         per sample, one label per nugget, in order.
@@ -227,6 +229,11 @@ def assign_with_llm(
             message names the sample and the nugget.
         ValueError: no ``llm``, or a judge of unknown model with the cache on.
     """
+    if dry_run:
+        raise ValueError(
+            f"{NUGGET_ASSIGNER}: the call returns labelled samples, so it has no dry run; "
+            "ef_evaluation_ragas.dry_run_nuggets(samples, llm=...) gives the plan, calling nothing"
+        )
     result = _run(
         samples,
         False,
