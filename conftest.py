@@ -6,12 +6,14 @@ The suite is split by what it needs, so the README's test command stays light:
 - ``retrievers``: bm25s, the dense model (torch), LangChain, LlamaIndex, Haystack, Dask;
 - ``browser``: a real headless Chromium (the distribution's ``chromium`` and
   ``chromium-driver``) driven by Selenium, for the leaderboard site.
+- ``postgresql``: the store of evaluations on a real PostgreSQL server (psycopg, and the
+  server's ``initdb``, which tests/store/conftest.py runs on a temporary cluster).
 
 Tests carry the mark themselves (``pytestmark = pytest.mark.retrievers``). The docstring
 examples of the retriever modules cannot, so they get it here, and are skipped where their
 library is absent: the dense ones would otherwise reach for the Hugging Face Hub. tox's ``py``
-env deselects these marks; ``tox -e peers``, ``tox -e retrievers`` and ``tox -e browser`` run
-them.
+env deselects these marks; ``tox -e peers``, ``tox -e retrievers``, ``tox -e browser`` and
+``tox -e postgresql`` run them.
 
 Two checks keep the split honest: a test skipped for a heavy library must carry the mark (or
 it would run nowhere), and in the env that installs a mark's libraries (``EF_TEST_GROUP``), a
@@ -54,10 +56,11 @@ HEAVY_DOCTESTS = {
 #: A skip reason that names one of these is a skip for a heavy library.
 HEAVY_REASON = re.compile(
     r"\b(bm25s?|dense|sentence.transformers|torch|langchain\w*|llama.?index\w*|haystack|"
-    r"dask|distributed|ranx|numba|ir.measures|cwl|selenium|chromium|chromedriver)\b",
+    r"dask|distributed|ranx|numba|ir.measures|cwl|selenium|chromium|chromedriver|"
+    r"postgresql|psycopg|initdb)\b",
     re.IGNORECASE,
 )
-GROUPS = ("peers", "retrievers", "browser")
+GROUPS = ("peers", "retrievers", "browser", "postgresql")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -67,6 +70,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "retrievers: needs bm25s, the dense model, LangChain, LlamaIndex, Haystack or Dask",
     )
     config.addinivalue_line("markers", "browser: needs Chromium, chromedriver and Selenium")
+    config.addinivalue_line(
+        "markers", "postgresql: needs psycopg and a PostgreSQL server (initdb, pg_ctl)"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

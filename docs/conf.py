@@ -82,6 +82,10 @@ nitpick_ignore = [
             "ef.evaluation.adapters._haystack.HaystackSearch",
             "ef.evaluation.adapters._langchain.LangChainSearch",
             "ef.evaluation.adapters._llamaindex.LlamaIndexSearch",
+            # The reports of the store's reads: Store.history and Store.leaderboard say
+            # what they hold.
+            "ef.evaluation._store.reads.History",
+            "ef.evaluation._store.reads.Leaderboard",
         )
     ),
 ]

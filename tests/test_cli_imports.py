@@ -29,6 +29,8 @@ _MODULES = {
     "experiment": "_experiment",
     "fuse": "_fuse",
     "fusions": "_fuse",
+    "history": "_store",
+    "leaderboard": "_store",
     "metrics": "_metrics",
     "pipeline": "_pipeline",
     "plugins": "_plugins",
@@ -108,7 +110,7 @@ def test_the_help_lists_every_command_and_imports_none(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     listed = done.stdout.split("Commands:\n")[1].splitlines()
     assert [line.split()[0] for line in listed] == sorted(_MODULES)
-    assert "  evaluate    Score the run file RUN against the judgements in QRELS, as..." in listed
+    assert "  evaluate     Score the run file RUN against the judgements in QRELS, as..." in listed
     assert not {name for name in loaded if name.startswith("ef.evaluation._evaluate")}
     assert _cli_modules(loaded) == {"ef.evaluation.cli._app"}
 
@@ -165,6 +167,8 @@ _KINDS = {
     "evaluate": "retrieval",
     "experiment": "comparison",
     "fusions": "rows",
+    "history": "rows",
+    "leaderboard": "rows",
     "metrics": "rows",
     "pipeline": "pipeline",
     "plugins": "rows",

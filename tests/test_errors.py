@@ -40,12 +40,17 @@ RAISED_AS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
     "GeneratorError": (("generate returned None for query 'q1', not a str",), {}),
     "MissingDependencyError": (('pip install "ef-evaluation[stats]"',), {}),
     "InputWarning": (("only 40% of the judged queries are in the run",), {}),
+    "StoreError": (("cannot open the store: disk I/O error",), {"url": "/data/store.sqlite"}),
+    "StoreSchemaError": ((), {"url": "/data/store.sqlite", "found": 3, "supported": 2}),
 }
 
 #: The message of each class built from fields alone, not from the parts of its message.
 COMPOSED = {
     "ProfileRefused": "profile='beir' needs a local run file, not the URL 's3://b/run.trec': "
     "copy it locally first and give its path, or give tie_policy and averaging instead",
+    "StoreSchemaError": "the store /data/store.sqlite has schema version 3, written by a newer "
+    "ef-evaluation; this one reads versions up to 2: upgrade ef-evaluation (pip install -U "
+    "ef-evaluation) to use it",
 }
 
 #: What an exception keeps beyond its message: the attributes of its built-in bases too.

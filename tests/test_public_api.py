@@ -71,6 +71,8 @@ PUBLIC = [
     "read_nuggets", "with_nuggets",
     # Issue 29: the official SQuAD v2.0 evaluation, all 13 outputs.
     "evaluate_squad_v2",
+    # Issue 28: the store of evaluations.
+    "Store", "StoreError", "StoreSchemaError", "open_store",
 ]  # fmt: skip
 
 

@@ -183,3 +183,24 @@ def test_the_readme_command_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert sum(r == "computed; cached" for r in first["runs"].values()) == 2
     assert sum(r.startswith("from the cache") for r in second["runs"].values()) == 2
     assert second["means"] == first["means"]
+
+
+def test_record_puts_every_retriever_in_the_store(tmp_path: Path) -> None:
+    from ef.evaluation import open_store
+
+    store = str(tmp_path / "store.sqlite")
+    result = CliRunner().invoke(
+        cli,
+        ["experiment", "demo", "bm25", "unstemmed=bm25(stemmer=None)", "--record", "--store",
+         store, "--tag", "nightly", "-o", "json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"recorded 2 systems on demo in {store}" in result.stderr
+    with open_store(store) as opened:
+        records = opened.records()
+    assert [(r.system, r.dataset, r.tags) for r in records] == [
+        ("bm25", "demo", ("nightly",)),
+        ("unstemmed", "demo", ("nightly",)),
+    ]
+    means = json.loads(result.stdout)["means"]
+    assert records[0].report.metrics["ndcg@10"] == means["bm25"]["ndcg@10"]

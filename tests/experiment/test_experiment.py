@@ -583,3 +583,31 @@ def test_pipelines_refuse_what_they_cannot_do(
 def test_generate_must_answer() -> None:
     with pytest.raises(TypeError, match="generate must be a function"):
         System("a", ranking(0), generate="gpt")
+
+
+# --- recorded in the store ------------------------------------------------------------
+
+
+def test_record_writes_each_systems_report_to_the_store(tmp_path: Path) -> None:
+    from ef.evaluation import open_store
+
+    store = str(tmp_path / "store.sqlite")
+    systems = {"near": ranking(0), "far": ranking(3)}
+    done = experiment(systems, record=True, store=store, dataset_name="toy", tags=("a",))
+    reports = done.evaluate()
+    with open_store(store) as opened:
+        records = opened.records(dataset="toy")
+    assert [r.system for r in records] == ["near", "far"]
+    assert [r.report.metrics for r in records] == [reports["near"].metrics, reports["far"].metrics]
+    assert {r.tags for r in records} == {("a",)}
+
+
+def test_record_without_a_dataset_name_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    counting = Counting(1, version="1")
+    systems = {"c": counting, "near": ranking(0)}
+    with pytest.raises(ValueError, match="name it with dataset="):
+        experiment(systems, record=True, store=str(tmp_path / "s.sqlite"))
+    assert counting.calls == 0
+    # Not recording: nothing is written anywhere.
+    experiment(systems).evaluate()
+    assert not (tmp_path / "s.sqlite").exists()

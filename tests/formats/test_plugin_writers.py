@@ -36,6 +36,7 @@ PLUGIN = """
 import os, sys
 from pathlib import Path
 from ef.evaluation import DatasetFormat, DatasetFormatError, hookimpl
+from ef.evaluation.errors import Keyword
 
 SEEN = []
 
@@ -54,6 +55,8 @@ def fail_at(mode, path):
         raise ValueError(f"cannot write {path}")
     if mode == "oserror":
         raise FileNotFoundError(2, "No such file", str(path))
+    if mode == "keyword":
+        raise DatasetFormatError(f"{path} cannot hold the tag; ", Keyword("drop", ("tag",)))
 
 def write(path, data):
     mode = os.environ.get("HALFWAY_MODE", "ok")
@@ -239,6 +242,20 @@ def test_the_next_write_removes_a_killed_writers_folder(registry, folder) -> Non
     (stale / "run.x").write_text("half")
     write_run(folder / "run.x", RUN, format="halfway", registry=registry)
     assert entries(folder) == {"run.x"}
+
+
+def test_a_writers_error_keeps_its_keyword_fields_for_ef_eval(registry, folder, monkeypatch):
+    # The target and what was being written go into the message's parts too, not its text
+    # alone: ef-eval names its option from the field, in the message Python reads.
+    monkeypatch.setenv("HALFWAY_MODE", "keyword")
+    source, target = folder / "run.trec", folder / "out.x"
+    source.write_text("q1 Q0 d1 1 2.0 bm25\n")
+    writing = f"({WHO} in write_run(), on the file {target}; nothing was written)"
+    with pytest.raises(DatasetFormatError) as info:
+        write_run(target, RUN, format="halfway", registry=registry)
+    assert str(info.value) == f"{target} cannot hold the tag; drop=('tag',) {writing}"
+    result = CliRunner().invoke(cli, ["convert", str(source), str(target), "--to", "halfway"])
+    assert result.stderr == f"Error: {target} cannot hold the tag; --drop tag {writing}\n"
 
 
 def test_convert_to_a_failing_plugin_format_leaves_the_target(

@@ -373,3 +373,81 @@ def test_the_guides_example_runs_as_written(pytester: pytest.Pytester) -> None:
             "PASS    test_quality.py::test_retrieval_quality check recall@100 = 1.0000 >= 0.9",
         ]
     )
+
+
+RECORDED = """
+def test_record(ef_quality, current):
+    assert (ef_quality.record_evaluation(current, system="bm25", dataset="toy") is None) == (
+        not ef_quality.recording
+    )
+
+def test_quality(ef_quality, current):
+    ef_quality.not_worse(current, recorded="bm25", dataset="toy", metric=["ndcg@10", "mrr@10"])
+"""
+
+
+def test_not_worse_against_the_last_recorded_evaluation(
+    gates: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ef.evaluation import open_store
+
+    store = gates.path / "evals.sqlite"
+    gates.makepyfile(test_q=RECORDED)
+    # Without --ef-record nothing is recorded, and there is nothing to gate on.
+    result = run(gates, "--ef-store", str(store), "-k", "record")
+    result.assert_outcomes(passed=1, deselected=1)
+    result = run(gates, "--ef-store", str(store), "-k", "quality")
+    result.assert_outcomes(failed=1, deselected=1)
+    result.stdout.fnmatch_lines(
+        ["*GateFailure: no recorded evaluation of 'bm25' on 'toy' in the store *evals.sqlite*"]
+    )
+    # A bad system recorded first, then the base: the gate reads the last one.
+    monkeypatch.setenv("EF_SYSTEM", "bad")
+    run(gates, "--ef-record", "--ef-store", str(store), "-k", "record").assert_outcomes(
+        passed=1, deselected=1
+    )
+    monkeypatch.setenv("EF_SYSTEM", "base")
+    run(gates, "--ef-record", "--ef-store", str(store), "-k", "record").assert_outcomes(
+        passed=1, deselected=1
+    )
+    with open_store(store) as opened:
+        assert [r.report.metrics["ndcg@10"] for r in opened.records()] == pytest.approx(
+            [0.3930, 0.7208], abs=1e-4
+        )
+        last = opened.last("bm25", "toy")
+    assert last is not None
+    monkeypatch.setenv("EF_SYSTEM", "bad")
+    result = run(gates, "--ef-store", str(store), "-k", "quality")
+    result.assert_outcomes(failed=1, deselected=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*  ndcg@10: significantly worse than recorded bm25 on toy (record {last.id}, "
+            f"{last.recorded_at:%Y-%m-%d}): difference -0.3278 *",
+            "*  mrr@10: significantly worse *",
+        ]
+    )
+    # The same through the ini option, on a noisy system: it passes.
+    gates.makeini(f"[pytest]\nef_store = {store}\n")
+    monkeypatch.setenv("EF_SYSTEM", "noisy")
+    result = run(gates, "-k", "quality", "-W", "ignore::RuntimeWarning")
+    result.assert_outcomes(passed=1, deselected=1)
+
+
+def test_not_worse_takes_one_baseline(gates: pytest.Pytester) -> None:
+    gates.makepyfile(
+        test_q="""
+        import pytest
+        from conftest import report
+
+        def test_both(ef_quality, current):
+            with pytest.raises(TypeError, match="not both nor neither"):
+                ef_quality.not_worse(current, report("base"), recorded="bm25")
+            with pytest.raises(TypeError, match="not both nor neither"):
+                ef_quality.not_worse(current)
+
+        def test_in_memory(ef_quality, current):
+            with pytest.raises(ValueError, match="name it with dataset="):
+                ef_quality.not_worse(current, recorded="bm25")
+        """
+    )
+    run(gates).assert_outcomes(passed=2)

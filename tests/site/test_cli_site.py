@@ -1,5 +1,6 @@
 """ef-eval site: the store's records built into a site, its options passed on, one-line
-errors. The store is read through ``_load_records``, replaced here by the records."""
+errors. The store is read through ``_load_records``, replaced here by the records, except
+in the last test, which records into a real store."""
 
 from __future__ import annotations
 
@@ -89,17 +90,27 @@ def test_a_directory_that_is_not_a_site_is_refused_in_one_line(
     assert "is not a site built by ef-eval site" in stderr
 
 
-def test_the_store_is_opened_by_its_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The seam: ``open_store(url).records()``, the store's interface."""
-    import ef.evaluation._store as stores
-    from ef.evaluation.cli._site import _load_records
+def test_the_site_of_a_real_store_holds_what_was_recorded(tmp_path: Path) -> None:
+    """No seam: records written to a SQLite store by evaluate_run, read back by the command."""
+    from ef.evaluation import demo_path, evaluate_run, open_store
 
-    class Store:
-        def __init__(self, url: str | None) -> None:
-            self.url = url
-
-        def records(self) -> list[Record]:
-            return scenario()[:1] if self.url == "a.db" else []
-
-    monkeypatch.setattr(stores, "open_store", Store, raising=False)
-    assert _load_records("a.db") == scenario()[:1]
+    store = str(tmp_path / "store.sqlite")
+    examples = Path(__file__).parents[2] / "examples"
+    for system in ("bm25", "overlap"):
+        evaluate_run(
+            examples / f"run.{system}.trec",
+            demo_path(),
+            metrics=("ndcg@10",),
+            record=True,
+            system=system,
+            dataset="demo",
+            store=store,
+        )
+    with open_store(store) as opened:
+        assert [r.system for r in opened.records()] == ["bm25", "overlap"]
+    code, stdout, stderr = run("site", store, "-o", str(tmp_path / "site"))
+    assert code == 0, stderr
+    assert "wrote 2 records" in stdout
+    board = next((tmp_path / "site").glob("dataset-demo-*.html")).read_text(encoding="utf-8")
+    assert ">bm25<" in board
+    assert ">overlap<" in board

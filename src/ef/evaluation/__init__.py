@@ -94,7 +94,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
     from ._runs.order import TIE_POLICIES, ranking_of
     from ._runs.table import RunTable
     from ._site import build_site
-    from ._store.record import Record
+    from ._store import Record, Store, open_store
     from .errors import (
         DatasetFormatError,
         DownloadError,
@@ -107,6 +107,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name load
         PluginError,
         PluginLoadError,
         RetrieverError,
+        StoreError,
+        StoreSchemaError,
         UnknownNameError,
     )
     from .hookspecs import hookimpl
@@ -165,7 +167,6 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Dataset", "Document", "StreamingCorpus"), "_dataset"),
     **dict.fromkeys(("Retrieval", "retrieve"), "_engine.retrieve"),
     "TieDiagnostic": "_engine.ties",
-    "Record": "_store.record",
     "build_site": "_site",
     "compare": "_evaluate.compare",
     "fuse": "_evaluate.fuse",
@@ -265,6 +266,9 @@ _LAZY: dict[str, str] = {
     "Tabular": "_render",
     "Rendered": "_reports.rendered",
     # Issue 30: agreement between orderings of systems, and between runs.
+    # Issue 28: the store of evaluations.
+    **dict.fromkeys(("Record", "Store", "open_store"), "_store"),
+    **dict.fromkeys(("StoreError", "StoreSchemaError"), "errors"),
     **dict.fromkeys(("rank_correlation", "rbo"), "_evaluate.agreement"),
     **dict.fromkeys(("RankCorrelation", "RboReport"), "_reports.agreement"),
     # Issue 28: experiments, their systems and the latency they report.
@@ -357,6 +361,9 @@ __all__ = [
     "Run",
     "RunInput",
     "RunTable",
+    "Store",
+    "StoreError",
+    "StoreSchemaError",
     "StreamingCorpus",
     "SubtopicQrels",
     "Synonym",
@@ -401,6 +408,7 @@ __all__ = [
     "min_max_norm",
     "mlqa_normalize",
     "ndcg_at_k",
+    "open_store",
     "optimize_fusion",
     "parse_measure",
     "parse_measures",

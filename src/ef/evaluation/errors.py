@@ -95,6 +95,20 @@ def _joined(parts: tuple[str | Keyword, ...], spelling: Spelling) -> str:
     return "".join(part if isinstance(part, str) else spelling(part) or str(part) for part in parts)
 
 
+def message_parts(error: BaseException) -> tuple[str | Keyword, ...]:
+    """``error``'s message as parts, its :class:`Keyword` fields kept: for a message that
+    quotes it (``f"{where}: {error}"`` would make the keywords text).
+
+    >>> message_parts(ArgumentError("use ", Keyword("norm", "max")))
+    ('use ', Keyword(parameter='norm', value='max', code='', said=''))
+    >>> message_parts(ValueError("no such file"))
+    ('no such file',)
+    """
+    if isinstance(error, _Composed) and _joined(error.parts, _python) == str(error):
+        return error.parts
+    return (str(error),)  # not composed, or its text was changed since (args): as it reads
+
+
 class EvaluationError(_Composed, Exception):
     """Base class of every error raised by ef.evaluation.
 
@@ -292,5 +306,58 @@ itself (not in a list, not a pattern), or give tie_policy and averaging instead
         )  # fmt: skip
 
 
+class StoreError(EvaluationError, RuntimeError):
+    """The store of evaluations could not be opened, read or written; ``url`` names it (its
+    password, if any, left out).
+
+    >>> error = StoreError("cannot open the store: no such host", url="postgresql://db/ef")
+    >>> error.url, isinstance(error, RuntimeError)
+    ('postgresql://db/ef', True)
+    """
+
+    def __init__(self, *parts: str | Keyword, url: str) -> None:
+        super().__init__(*parts)
+        self.url = url
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _store_error, (type(self), self.parts, self.__dict__)
+
+
+class StoreSchemaError(StoreError):
+    """The store was written by a newer ef-evaluation: its schema version ``found`` is above
+    ``supported``, the newest this one reads. Nothing is read or written.
+
+    >>> error = StoreSchemaError(url="store.sqlite", found=9, supported=2)
+    >>> print(error)
+    the store store.sqlite has schema version 9, written by a newer ef-evaluation; this one \
+reads versions up to 2: upgrade ef-evaluation (pip install -U ef-evaluation) to use it
+    """
+
+    def __init__(self, *, url: str, found: int, supported: int) -> None:
+        super().__init__(
+            f"the store {url} has schema version {found}, written by a newer ef-evaluation; "
+            f"this one reads versions up to {supported}: upgrade ef-evaluation "
+            "(pip install -U ef-evaluation) to use it",
+            url=url,
+        )
+        self.found, self.supported = found, supported
+
+
+def _store_error(
+    cls: type[StoreError], parts: tuple[str | Keyword, ...], fields: dict[str, Any]
+) -> StoreError:
+    error = StoreError.__new__(cls)
+    EvaluationError.__init__(error, *parts)
+    error.__dict__.update(fields)
+    return error
+
+
 # Added after the loop above, so its path stays this module's until the facade exports it.
-__all__ += ["ArgumentError", "Keyword", "ProfileRefused", "RetrieverResultError"]
+__all__ += [
+    "ArgumentError",
+    "Keyword",
+    "ProfileRefused",
+    "RetrieverResultError",
+    "StoreError",
+    "StoreSchemaError",
+]

@@ -155,6 +155,21 @@ PARAM_TYPES: tuple[type, ...] = (bool, int, float, str, dict, list)
 _RESERVED_PARAMS = frozenset({"ranked", "relevant", "k", "hits"})
 _PARAM_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
+
+def _check_param_name(name: object, kind: str, reserved: frozenset[str]) -> None:
+    """A ``kind`` (``metric``, ``fusion``) parameter's name: an identifier in lower case, not
+    one of the arguments its function takes already (``reserved``)."""
+    if not isinstance(name, str) or not _PARAM_NAME.match(name):
+        raise ValueError(
+            f"a {kind} parameter's name must match {_PARAM_NAME.pattern}, got {name!r}"
+        )
+    if name in reserved:
+        raise ValueError(
+            f"{name!r} cannot name a {kind} parameter: the {kind} function already takes it "
+            f"({', '.join(sorted(reserved))} are reserved)"
+        )
+
+
 #: The other tools whose measure names a :class:`Synonym` can give.
 SYNTAXES = ("ir_measures", "trec_eval")
 
@@ -255,15 +270,7 @@ class MetricParam:
     )
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _PARAM_NAME.match(self.name):
-            raise ValueError(
-                f"a metric parameter's name must match {_PARAM_NAME.pattern}, got {self.name!r}"
-            )
-        if self.name in _RESERVED_PARAMS:
-            raise ValueError(
-                f"{self.name!r} cannot name a metric parameter: the metric function "
-                f"already takes it ({', '.join(sorted(_RESERVED_PARAMS))} are reserved)"
-            )
+        _check_param_name(self.name, "metric", _RESERVED_PARAMS)
         if self.type not in PARAM_TYPES:
             kinds = ", ".join(t.__name__ for t in PARAM_TYPES)
             raise TypeError(f"parameter {self.name!r}: type must be one of {kinds}")
@@ -833,17 +840,16 @@ class FusionParam:
     )
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _PARAM_NAME.match(self.name):
-            raise ValueError(
-                f"a fusion parameter's name must match {_PARAM_NAME.pattern}, got {self.name!r}"
-            )
-        if self.name in _RESERVED_FUSION_PARAMS:
-            raise ValueError(
-                f"{self.name!r} cannot name a fusion parameter: the fusion function already "
-                f"takes it ({', '.join(sorted(_RESERVED_FUSION_PARAMS))} are reserved)"
-            )
+        _check_param_name(self.name, "fusion", _RESERVED_FUSION_PARAMS)
         if self.type not in FUSION_PARAM_TYPES:
             raise TypeError(f"fusion parameter {self.name!r}: type must be int or float")
+        self._check_per_run()
+        object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
+        if self.default is not None and not self.per_run:
+            object.__setattr__(self, "default", self._scalar(self.default))
+
+    def _check_per_run(self) -> None:
+        """A per-run parameter has no grid; a vector or learned one is per run."""
         if self.per_run and self.grid:
             raise ValueError(
                 f"fusion parameter {self.name!r}: a per-run parameter has no grid "
@@ -854,9 +860,6 @@ class FusionParam:
                 f"fusion parameter {self.name!r}: a vector or learned parameter is per run "
                 "(per_run=True)"
             )
-        object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
-        if self.default is not None and not self.per_run:
-            object.__setattr__(self, "default", self._scalar(self.default))
 
     def _scalar(self, value: object) -> Any:
         converted = _CONVERTERS[self.type](self.name, value)

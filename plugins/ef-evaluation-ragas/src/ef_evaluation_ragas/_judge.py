@@ -25,6 +25,7 @@ from ._ragas import ragas_module
 from .cache import CachedAnswer, VerdictCache, verdict_key
 
 __all__ = [
+    "ANSWER_CHECK",
     "Gate",
     "Ledger",
     "PlannedCall",
@@ -61,6 +62,13 @@ class Scoring:
 
 #: The (sample, metric) being scored in the current asyncio task; None outside one.
 SCORING: ContextVar[Scoring | None] = ContextVar("ef_evaluation_ragas_scoring", default=None)
+
+#: A check each new answer must pass before it is stored (it raises if not), set by the
+#: bridge's labellers: an answer they cannot read is counted, never cached, so the next run
+#: asks again instead of reading the same bad answer from the file forever.
+ANSWER_CHECK: ContextVar[Callable[[str], object] | None] = ContextVar(
+    "ef_evaluation_ragas_answer_check", default=None
+)
 
 
 @attrs.frozen
@@ -167,7 +175,7 @@ class Gate:
         return None
 
     def made(self, key: str, prompt: str, texts: list[list[str]], usage: Any) -> None:
-        """Count a call the LLM answered, and store its answer."""
+        """Count a call the LLM answered, and store its answer if it passes ANSWER_CHECK."""
         reported = usage if isinstance(usage, tuple) else _reported_usage(usage)
         if reported is None:
             self.ledger.estimated_calls += 1
@@ -178,6 +186,11 @@ class Gate:
         self.ledger.calls += 1
         self.ledger.prompt_tokens += reported[0]
         self.ledger.completion_tokens += reported[1]
+        check = ANSWER_CHECK.get()
+        if check is not None:
+            for row in texts:
+                for text in row:
+                    check(text)
         if self.cache is not None:
             self.cache.put(key, self.model_id, CachedAnswer(texts, *reported))
 

@@ -75,6 +75,11 @@ class LLMPlan:
     calls: tuple[PlannedCall, ...] = attrs.field(converter=_calls)
     cache_hits: int
     token_estimate: str
+    #: What ``calls`` holds, for ``str(plan)``: each planner says how complete its list is.
+    note: str = (
+        "the first uncached request of each sample and metric; a metric that asks in steps "
+        "makes more, built from the answers"
+    )
 
     @property
     def prompt_tokens(self) -> int:
@@ -85,14 +90,14 @@ class LLMPlan:
         lines = [
             f"Dry run: no LLM was called. Judge model: {self.model}",
             f"Verdict cache: {self.cache or 'off'} ({self.cache_hits} answers found there)",
-            f"Calls to make: {len(self.calls)} (the first uncached request of each sample and"
-            " metric; a metric that asks in steps makes more, built from the answers)",
+            f"Calls to make: {len(self.calls)} ({self.note})",
         ]
         if self.calls:
             width = max(len("sample"), *(len(call.sample_id) for call in self.calls))
-            lines.append(f"  {'sample':<{width}}  {'metric':<24} est. prompt tokens")
+            step = max(24, *(len(call.metric) for call in self.calls))
+            lines.append(f"  {'sample':<{width}}  {'metric':<{step}} est. prompt tokens")
             lines.extend(
-                f"  {call.sample_id:<{width}}  {call.metric:<24} {call.prompt_tokens}"
+                f"  {call.sample_id:<{width}}  {call.metric:<{step}} {call.prompt_tokens}"
                 for call in self.calls
             )
         lines.append(

@@ -112,8 +112,25 @@ class BatchScores:
     order: ScoreOrder = attrs.field(factory=ScoreOrder)
 
 
-def _cutoffs(measures: Sequence[Measure]) -> list[int]:
-    return sorted({m.k for m in measures if m.k is not None})
+def _scored(
+    run: RankedRun,
+    judged: Qrels,
+    measures: Sequence[Measure],
+    scoring: Scoring,
+    registry: Registry | None,
+) -> Scored:
+    """``run`` scored against ``judged`` (every query of which it holds, or none): a batch
+    of queries, or the judged queries no batch held."""
+    cutoffs = sorted({m.k for m in measures if m.k is not None})
+    return score_rankings(
+        run,
+        judged,
+        measures,
+        averaging=scoring.averaging,
+        tie_policy=scoring.tie_policy,
+        cutoffs=cutoffs,
+        registry=registry,
+    )
 
 
 def score_batch(
@@ -136,15 +153,7 @@ def score_batch(
     docs = doc_overlap(batch, judged, query_sets(batch, judged, scoring.averaging)[0])
     run = batch.without_identical_ids() if scoring.ignore_identical_ids else batch
     # Every query of ``judged`` is in this batch: none is missing from it.
-    part = score_rankings(
-        run,
-        judged,
-        measures,
-        averaging=scoring.averaging,
-        tie_policy=scoring.tie_policy,
-        cutoffs=_cutoffs(measures),
-        registry=registry,
-    )
+    part = _scored(run, judged, measures, scoring, registry)
     ties = FrozenDict({n: frozenset(getattr(part.ties, n)) for n in _FLAGS})
     return BatchScores(query_ids, part.per_query, ties, docs, order)  # columns, as reported
 
@@ -195,15 +204,7 @@ def combine_batches(
     position = _positions(ids)
     unscored = {q: qrels[q] for q in query_ids if q not in position}
     if unscored:  # judged queries the run lacks, scored 0 under averaging="qrels"
-        absent = score_rankings(
-            RankedLists({}, checked=True),
-            unscored,
-            measures,
-            averaging=scoring.averaging,
-            tie_policy=scoring.tie_policy,
-            cutoffs=_cutoffs(measures),
-            registry=registry,
-        )
+        absent = _scored(RankedLists({}, checked=True), unscored, measures, scoring, registry)
         _append(absent.per_query, ids, columns, marks, position)
     in_order = ids == query_ids
     order = range(len(ids)) if in_order else [position[q] for q in query_ids]

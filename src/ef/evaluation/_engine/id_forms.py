@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 from .doc_overlap import FOLDS
 
-__all__ = ["no_overlap_cause", "shown_ids"]
+__all__ = ["no_overlap_cause", "shown_ids", "with_cause"]
 
 _SHOWN = 3  # ids shown of each side
 
@@ -27,6 +27,17 @@ def shown_ids(ids: Iterable[object]) -> str:
     ordered = sorted(ids, key=str)
     text = ", ".join(repr(i) for i in ordered[:_SHOWN])
     return f"({text}, ...)" if len(ordered) > _SHOWN else f"({text})"
+
+
+def with_cause(message: str, cause: str | None) -> str:
+    """``message``, and the likely cause where :func:`no_overlap_cause` found one.
+
+    >>> with_cause("no query in common", "the ids differ in case ('Q1' and 'q1')")
+    "no query in common; likely cause: the ids differ in case ('Q1' and 'q1')"
+    >>> with_cause("no query in common", None)
+    'no query in common'
+    """
+    return message if cause is None else f"{message}; likely cause: {cause}"
 
 
 def _common_prefix(texts: Sequence[str]) -> str:

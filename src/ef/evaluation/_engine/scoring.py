@@ -20,7 +20,7 @@ import attrs
 
 from .._plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_call, plugin_failure
 from .._plugin_engine.registry import Registry
-from ..errors import PluginError
+from ..errors import ArgumentError, Keyword, PluginError
 from ..interfaces import RetrievalMetric, aggregate_values, is_score
 from .manifest import retrieval_manifest
 from .measures import Measure, check_k_values, check_metric_names, parse_measures
@@ -56,7 +56,9 @@ def resolve_measures(
     check_k_values(k_values)
     measures = parse_measures(list(metrics), k_values=k_values, registry=registry)
     if not measures:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("ndcg",))
+        )
     return measures
 
 
@@ -185,12 +187,17 @@ def batch_values(
     with plugin_call(registry, "metric", m.metric.name, "its batch form"):
         raw = m.metric.batch(hits, m.k, **m.kwargs)
         values = _values_of(raw)
+    _check_count(m, "its batch form", values, query_ids)
+    return raw, values
+
+
+def _check_count(m: Measure, form: str, values: Sequence[Any], query_ids: Sequence[str]) -> None:
+    """A metric's ``form`` gave one value per query, or the plugin is at fault."""
     if len(values) != len(query_ids):
         raise PluginError(
-            f"retrieval metric {m.metric.name!r}: its batch form returned "
+            f"retrieval metric {m.metric.name!r}: {form} returned "
             f"{len(values)} values for {len(query_ids)} queries"
         )
-    return raw, values
 
 
 def _expected_values(
@@ -212,11 +219,7 @@ def _expected_values(
     else:
         rankings = ranked() if m.metric.batch is None else None
         values = _tie_averaged(m, query_ids, hits, judgements, rankings, registry=registry)
-    if len(values) != len(query_ids):
-        raise PluginError(
-            f"retrieval metric {m.metric.name!r}: its expected form returned "
-            f"{len(values)} values for {len(query_ids)} queries"
-        )
+    _check_count(m, "its expected form", values, query_ids)
     return raw, values
 
 

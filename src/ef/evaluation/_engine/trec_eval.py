@@ -33,7 +33,7 @@ import attrs
 
 from ..errors import UnknownNameError
 from ..interfaces import MIN_GEO_MEAN
-from .id_forms import no_overlap_cause, shown_ids
+from .id_forms import no_overlap_cause, shown_ids, with_cause
 from .measures import Measure, param_problem
 from .trec_vocabulary import MEASURE_SETS, TREC_BY_NAME, TREC_MEASURES, VERSIONS, TrecMeasure
 
@@ -654,10 +654,7 @@ def _no_query_in_common(run: RunTable, judged: Sequence[str]) -> str:
         f"no query has both results and judgements: the run has {_queries_of(run_ids)} "
         f"{shown_ids(run_ids)}, the qrels {_queries_of(judged)} {shown_ids(judged)}"
     )
-    cause = no_overlap_cause(run_ids, judged, ("run", "qrels"))
-    if cause is not None:
-        message += f"; likely cause: {cause}"
-    return message
+    return with_cause(message, no_overlap_cause(run_ids, judged, ("run", "qrels")))
 
 
 def _check_missing(

@@ -23,6 +23,7 @@ from .._engine._timing import Calls, Clock, Latency, timed
 from .._formats.irds import is_irds, read_irds_dataset
 from .._reports import ComparisonReport, PipelineEvalReport, RetrievalEvalReport
 from .._reports.comparison import NO_VERSION
+from .._reports.fields import str_tuple
 from ..types import plain
 from ._run_cache import RunCache, digest_of
 from .irds_level import irds_metrics
@@ -131,18 +132,8 @@ class System:
 def _systems(value: Mapping[str, Any] | Sequence[System]) -> tuple[System, ...]:
     if isinstance(value, Mapping):
         systems = tuple(_system(str(name), item) for name, item in value.items())
-    elif isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
-        raise TypeError(
-            "systems must be {name: retriever, run or System} or a sequence of System values"
-        )
     else:
-        for item in value:
-            if not isinstance(item, System):
-                raise TypeError(
-                    f"a sequence of systems holds System values; got a {type(item).__name__}: "
-                    "name it, System(name, retriever), or give {name: retriever}"
-                )
-        systems = tuple(value)
+        systems = _system_sequence(value)
     names = [system.name for system in systems]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
@@ -150,6 +141,21 @@ def _systems(value: Mapping[str, Any] | Sequence[System]) -> tuple[System, ...]:
     if len(systems) < 2:
         raise ValueError(f"an experiment compares two or more systems, got {len(systems)}")
     return systems
+
+
+def _system_sequence(value: object) -> tuple[System, ...]:
+    """``value`` as systems, if it is a sequence (not a str or a path) of System values."""
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
+        raise TypeError(
+            "systems must be {name: retriever, run or System} or a sequence of System values"
+        )
+    for item in value:
+        if not isinstance(item, System):
+            raise TypeError(
+                f"a sequence of systems holds System values; got a {type(item).__name__}: "
+                "name it, System(name, retriever), or give {name: retriever}"
+            )
+    return tuple(value)
 
 
 def _system(name: str, item: Any) -> System:
@@ -303,6 +309,24 @@ class Experiment:
     )
     registry: Registry | None = attrs.field(default=None, kw_only=True, repr=False, eq=False)
     clock: Clock = attrs.field(default=time.perf_counter, kw_only=True, repr=False, eq=False)
+    #: Record each retrieval system's report in the store (``store``: a Store, a URL, or the
+    #: default), as ``evaluate_run(record=True)`` does, under its name on ``dataset_name``
+    #: (default: the dataset folder's name or the ``irds:`` id), with ``tags``.
+    record: bool = attrs.field(
+        default=False, kw_only=True, validator=attrs.validators.instance_of(bool)
+    )
+    store: Any = attrs.field(default=None, kw_only=True, repr=False, eq=False)
+    dataset_name: str | None = attrs.field(
+        default=None,
+        kw_only=True,
+        validator=attrs.validators.optional(attrs.validators.instance_of(str)),
+    )
+    tags: tuple[str, ...] = attrs.field(
+        default=(),
+        kw_only=True,
+        converter=str_tuple,
+        validator=attrs.validators.deep_iterable(attrs.validators.instance_of(str)),
+    )
 
     def __attrs_post_init__(self) -> None:
         names = [system.name for system in self.systems]
@@ -311,18 +335,28 @@ class Experiment:
                 f"baseline {self.baseline!r} is not a system; the systems are {', '.join(names)}"
             )
         pipelines = [system.name for system in self.systems if system.pipeline]
-        if pipelines and len(pipelines) != len(self.systems):
+        if pipelines:
+            self._check_pipelines(pipelines, names)
+        if self.record:
+            if pipelines:
+                raise ValueError("record=True records retrieval systems; pipelines are not")
+            self._recorded_dataset()  # a dataset without a name: refused before any run
+
+    def _check_pipelines(self, pipelines: Sequence[str], names: Sequence[str]) -> None:
+        """An experiment of pipelines: every system is one, a failed query raises, and the
+        dataset has the corpus the contexts come from."""
+        if len(pipelines) != len(self.systems):
             others = [name for name in names if name not in pipelines]
             raise ValueError(
                 f"pipelines ({', '.join(pipelines)}) are compared with pipelines only: give "
                 f"{', '.join(others)} a generate= too, or run them in another experiment"
             )
-        if pipelines and self.on_error == "skip":
+        if self.on_error == "skip":
             raise ValueError(
                 "on_error='skip' is for retrievers only: a pipeline's failed query would be "
                 "answered from no contexts"
             )
-        if pipelines and isinstance(self.dataset, tuple) and len(self.dataset) == 2:
+        if isinstance(self.dataset, tuple) and len(self.dataset) == 2:
             raise ValueError(
                 "pipelines need the corpus for their contexts: give (corpus, queries, qrels) "
                 "or a dataset folder"
@@ -378,10 +412,36 @@ class Experiment:
             corpus=corpus,
             queries=queries,
         )
-        return tuple(
+        results = tuple(
             self._stored(system, step) if system.kind == "run" else self._retrieved(system, step)
             for system in self.systems
         )
+        if self.record:
+            self._record(results)
+        return results
+
+    def _recorded_dataset(self) -> str:
+        """The dataset's name in the store: given, or its folder's or ``irds:`` id's; refused
+        (before anything runs) for a dataset held in memory."""
+        from .._store.recording import recorded_names
+
+        source = None if isinstance(self.dataset, tuple) else self.dataset
+        return recorded_names("experiment", self.dataset_name, None, source)[1]
+
+    def _record(self, results: Sequence[SystemResult]) -> None:
+        """Each retrieval system's report, recorded; a pipeline's is not a retrieval report."""
+        from .._store.recording import record_evaluation
+
+        dataset = self._recorded_dataset()
+        for result in results:
+            if isinstance(result.report, RetrievalEvalReport):
+                record_evaluation(
+                    result.report,
+                    system=result.name,
+                    dataset=dataset,
+                    tags=self.tags,
+                    store=self.store,
+                )
 
     def compared(
         self, results: Sequence[SystemResult], *, progress: Progress = False

@@ -92,16 +92,7 @@ def assign_nuggets(
     registry = registry_or_default(registry)
     method = registry.nugget_assigner(assigner)
     checked = _checked(samples, "assign_nuggets")
-    positions, nuggets = [], []
-    for index, sample in enumerate(checked):
-        value = sample.get(NUGGETS_KEY)  # an extra key
-        if value is None:
-            continue
-        try:
-            nuggets.append(checked_nuggets(value, assigned=False))
-        except InvalidSampleError as exc:
-            raise InvalidSampleError(f"{sample_where(sample, index)}: {exc}") from None
-        positions.append(index)
+    positions, nuggets = _nuggets_to_assign(checked)
     if not positions:
         return [dict(sample) for sample in checked]
     with plugin_call(registry, "nugget_assigner", method.name, "its assign"):
@@ -109,11 +100,7 @@ def assign_nuggets(
     out = [dict(sample) for sample in checked]
     _check_count(labels, len(positions), registry, "nugget_assigner", method.name)
     for index, mine, theirs in zip(positions, nuggets, labels, strict=True):
-        if (
-            not isinstance(theirs, (list, tuple))
-            or len(theirs) != len(mine)
-            or any(label not in ASSIGNMENTS for label in theirs)
-        ):
+        if not _is_assignment(theirs, len(mine)):
             owner = owner_of(registry, "nugget_assigner", method.name)
             raise PluginError(
                 f"nugget assigner {method.name!r} ({owner}) returned {theirs!r:.120} for "
@@ -124,6 +111,32 @@ def assign_nuggets(
             {**nugget, "assignment": label} for nugget, label in zip(mine, theirs, strict=True)
         ]
     return out
+
+
+def _nuggets_to_assign(
+    samples: Sequence[RagSample],
+) -> tuple[list[int], list[list[Mapping[str, Any]]]]:
+    """The positions of the samples that carry nuggets, and their nuggets, checked."""
+    positions, nuggets = [], []
+    for index, sample in enumerate(samples):
+        value = sample.get(NUGGETS_KEY)  # an extra key
+        if value is None:
+            continue
+        try:
+            nuggets.append(checked_nuggets(value, assigned=False))
+        except InvalidSampleError as exc:
+            raise InvalidSampleError(f"{sample_where(sample, index)}: {exc}") from None
+        positions.append(index)
+    return positions, nuggets
+
+
+def _is_assignment(labels: object, n_nuggets: int) -> bool:
+    """Whether an assigner's answer for a sample is a list of one label per nugget."""
+    return (
+        isinstance(labels, (list, tuple))
+        and len(labels) == n_nuggets
+        and all(label in ASSIGNMENTS for label in labels)
+    )
 
 
 def _check_count(

@@ -61,12 +61,9 @@ class CachedRun:
 def _read_run(data: Mapping[str, Any]) -> CachedRun:
     rankings = data["rankings"]
     failures = data["failures"]
-    if not isinstance(rankings, dict) or not all(
-        isinstance(docs, list) and all(isinstance(d, str) for d in docs)
-        for docs in rankings.values()
-    ):
+    if not _is_rankings(rankings):
         raise ValueError("rankings is not {query: [doc, ...]}")
-    if not isinstance(failures, dict) or not all(isinstance(m, str) for m in failures.values()):
+    if not _is_failures(failures):
         raise ValueError("failures is not {query: message}")
     latency = None if data["latency"] is None else Latency.from_dict(data["latency"])
     written = data["written"]
@@ -75,6 +72,18 @@ def _read_run(data: Mapping[str, Any]) -> CachedRun:
     return CachedRun(
         {q: tuple(docs) for q, docs in rankings.items()}, dict(failures), latency, written
     )
+
+
+def _is_rankings(value: object) -> bool:
+    """Whether a file's ``rankings`` are ``{query: [doc, ...]}``, as JSON reads them."""
+    return isinstance(value, dict) and all(
+        isinstance(docs, list) and all(isinstance(d, str) for d in docs) for docs in value.values()
+    )
+
+
+def _is_failures(value: object) -> bool:
+    """Whether a file's ``failures`` are ``{query: message}``."""
+    return isinstance(value, dict) and all(isinstance(m, str) for m in value.values())
 
 
 @attrs.frozen

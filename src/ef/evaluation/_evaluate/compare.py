@@ -34,7 +34,7 @@ from .._reports import (
     RetrievalEvalReport,
 )
 from .._version import __version__
-from ..errors import InputWarning
+from ..errors import ArgumentError, InputWarning, Keyword
 from ..types import CompareAveraging, plain
 
 if TYPE_CHECKING:
@@ -96,6 +96,22 @@ def _named(systems: Mapping[str, System] | Sequence[System]) -> dict[str, System
     return named
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: The numeric options of compare(): each one's test and what it must be.
+_NUMERIC_OPTIONS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    (
+        "alpha",
+        lambda v: not isinstance(v, bool) and isinstance(v, (int, float)) and 0 < v < 1,
+        "a number between 0 and 1",
+    ),
+    ("n_resamples", lambda v: _is_int(v) and v >= 1, "a positive int"),
+    ("seed", lambda v: v is None or (_is_int(v) and v >= 0), "None or a non-negative int"),
+)
+
+
 def _check_options(
     *,
     test: str,
@@ -105,28 +121,34 @@ def _check_options(
     seed: int | None,
     averaging: str,
 ) -> None:
+    _check_test(test, correction)
+    given = {"alpha": alpha, "n_resamples": n_resamples, "seed": seed}
+    for name, valid, what in _NUMERIC_OPTIONS:
+        if not valid(given[name]):
+            raise ValueError(f"{name} must be {what}, got {given[name]!r}")
     # Pairing needs one query set for every system: each run's own queries ("run") won't do.
     AVERAGING = get_args(CompareAveraging)
+    if averaging not in AVERAGING:
+        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
 
+
+def _check_test(test: str, correction: str | None) -> None:
+    """A known test, and a known correction unless the test (Tukey's) adjusts its own."""
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
     if test == "tukey" and correction is not None:
-        raise ValueError(
-            f"test='tukey' adjusts its p-values over the pairs of systems itself: it takes no "
-            f"correction, got correction={correction!r} (give correction=None)"
+        raise ArgumentError(
+            Keyword("test", "tukey"),
+            " adjusts its p-values over the pairs of systems itself: it takes no correction, got ",
+            Keyword("correction", correction),
+            " (give ",
+            Keyword("correction", None),
+            ")",
         )
     if correction is not None and correction not in CORRECTIONS:
         raise ValueError(
             f"correction must be None or one of {', '.join(CORRECTIONS)}, got {correction!r}"
         )
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive int, got {n_resamples!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ValueError(f"seed must be None or a non-negative int, got {seed!r}")
-    if averaging not in AVERAGING:
-        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
 
 
 @attrs.frozen
@@ -299,21 +321,39 @@ def _rag_columns(
 
 def _rag_reports(named: Mapping[str, System]) -> dict[str, RagEvalReport]:
     """The systems, checked to be RAG reports with per-sample values under unique ids."""
-    reports: dict[str, RagEvalReport] = {}
-    for name, item in named.items():
-        if not isinstance(item, RagEvalReport):
-            raise TypeError(
-                f"system {name!r} is a {type(item).__name__}: a RAG report cannot be "
-                "compared with runs or retrieval reports"
-            )
-        if not item.sample_ids or not item.per_sample:
-            raise ValueError(f"system {name!r} has no per-sample values (per_sample is empty)")
+    reports = _reports_of(
+        named,
+        RagEvalReport,
+        refusal="a RAG report cannot be compared with runs or retrieval reports",
+        has_values=lambda r: bool(r.sample_ids and r.per_sample),
+        values="per-sample values (per_sample is empty)",
+    )
+    for name, item in reports.items():
         repeated = [s for s, count in _counts(item.sample_ids).items() if count > 1]
         if repeated:
             raise ValueError(
                 f"system {name!r}: sample id {repeated[0]!r} appears more than once; "
                 "samples are paired by id"
             )
+    return reports
+
+
+def _reports_of(
+    named: Mapping[str, System],
+    kind: type[_Report],
+    *,
+    refusal: str,
+    has_values: Callable[[_Report], bool],
+    values: str,
+) -> dict[str, _Report]:
+    """The systems, checked to be reports of ``kind`` (else ``refusal`` says why not) that
+    hold the ``values`` to pair."""
+    reports: dict[str, _Report] = {}
+    for name, item in named.items():
+        if not isinstance(item, kind):
+            raise TypeError(f"system {name!r} is a {type(item).__name__}: {refusal}")
+        if not has_values(item):
+            raise ValueError(f"system {name!r} has no {values}")
         reports[name] = item
     return reports
 
@@ -333,7 +373,9 @@ def _rag_metric_keys(
         return keys
     keys = tuple(dict.fromkeys(k for m in metrics for k in _rag_keys(m, first.metrics, k_values)))
     if not keys:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("token_f1",))
+        )
     for name, report in reports.items():
         _refuse_corpus_level(name, keys, report.corpus_level)
         _require(name, keys, report.per_sample)
@@ -390,17 +432,14 @@ def _pipeline_columns(named: Mapping[str, System], metrics: Sequence[str] | None
 
 def _pipeline_reports(named: Mapping[str, System]) -> dict[str, PipelineEvalReport]:
     """The systems, checked to be pipeline reports with per-query values."""
-    reports: dict[str, PipelineEvalReport] = {}
-    for name, item in named.items():
-        if not isinstance(item, PipelineEvalReport):
-            raise TypeError(
-                f"system {name!r} is a {type(item).__name__}: a pipeline report is compared "
-                "with pipeline reports (compare its .retrieval or .rag with other reports)"
-            )
-        if not item.per_query:
-            raise ValueError(f"system {name!r} has no per-query values (per_query is empty)")
-        reports[name] = item
-    return reports
+    return _reports_of(
+        named,
+        PipelineEvalReport,
+        refusal="a pipeline report is compared with pipeline reports (compare its "
+        ".retrieval or .rag with other reports)",
+        has_values=lambda r: bool(r.per_query),
+        values="per-query values (per_query is empty)",
+    )
 
 
 def _pipeline_metric_keys(
@@ -418,7 +457,9 @@ def _pipeline_metric_keys(
         return keys
     keys = tuple(dict.fromkeys(metrics))
     if not keys:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg@10',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("ndcg@10",))
+        )
     for name, report in reports.items():
         _refuse_corpus_level(name, keys, report.rag.corpus_level)
         _require(name, keys, report.metrics)

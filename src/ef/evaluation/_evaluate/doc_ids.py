@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .._engine.doc_overlap import DocOverlap, Look, doc_overlap
-from .._engine.id_forms import no_overlap_cause, shown_ids
+from .._engine.id_forms import no_overlap_cause, shown_ids, with_cause
 from .._engine.scoring import query_sets
 from .._runs.ranked import RankedLists
 from ..errors import InputWarning
@@ -146,10 +146,7 @@ def _none_met(overlap: DocOverlap, respelt: Sequence[Look]) -> str:
         f"{shown_ids(first.docs) if first.docs else 'no doc'}, qrels judges "
         f"{shown_ids(first.judged)}"
     )
-    cause = _cause(overlap.looked, respelt)
-    if cause is not None:
-        message += f"; likely cause: {cause}"
-    return message
+    return with_cause(message, _cause(overlap.looked, respelt))
 
 
 def _respelt_message(overlap: DocOverlap, respelt: Sequence[Look]) -> str:

@@ -24,7 +24,7 @@ from .._plugin_engine.failures import PLUGIN_FAILURES, describe_item, plugin_fai
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._runs.order import SINGLE_ORDER_POLICIES, order
 from .._runs.ranked import RankedLists
-from ..errors import ArgumentError, InputWarning, Keyword, PluginError
+from ..errors import ArgumentError, InputWarning, Keyword, PluginError, message_parts
 from ..interfaces import is_score
 from .inputs import load_named_run
 from .score_order import check_score_order
@@ -297,7 +297,7 @@ def _entries(
         try:
             normalized = normalize(raw, norm)
         except ValueError as exc:
-            raise ValueError(f"{label}, query {query_id!r}: {exc}") from None
+            raise ArgumentError(f"{label}, query {query_id!r}: ", *message_parts(exc)) from None
         entries.append(dict(zip(ranking, normalized, strict=True)))
     return entries
 
@@ -365,10 +365,10 @@ def _check_given(method: FusionMethod, given: Mapping[str, Any]) -> None:
                 "params=best.params)"
             )
         if param.required:
-            raise ValueError(
-                f"fusion method {method.name!r} needs parameter {param.name!r} "
-                f"(params={{{param.name!r}: ...}}; it has no default, as in ranx): "
-                f"{param.description}"
+            raise ArgumentError(
+                f"fusion method {method.name!r} needs parameter {param.name!r} (",
+                Keyword("params", {param.name: ...}, code=f"{{{param.name!r}: ...}}"),
+                f"; it has no default, as in ranx): {param.description}",
             )
 
 

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, cast
 
 import attrs
 
-from .._engine.id_forms import no_overlap_cause, shown_ids
+from .._engine.id_forms import no_overlap_cause, shown_ids, with_cause
 from .._formats.files import format_for, read_qrels, read_run
 from .._formats.frames import (
     is_table,
@@ -249,9 +249,7 @@ def _no_overlap_message(run_ids: Sequence[object], qrels: Qrels, relevant: Seque
         f"{shown_ids(run_ids)}, {judged}"
     )
     cause = no_overlap_cause(run_ids, relevant, ("run", "qrels"))
-    if cause is not None:
-        message += f"; likely cause: {cause}"
-    return message + ". Nothing was scored: is it a run of another collection?"
+    return with_cause(message, cause) + ". Nothing was scored: is it a run of another collection?"
 
 
 def _is_parquet(value: object, format: str | None, registry: Registry) -> bool:

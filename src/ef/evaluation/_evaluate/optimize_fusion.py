@@ -22,7 +22,7 @@ from .._engine.scoring import resolve_measures
 from .._formats.irds import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._reports import FusionOptimization
-from ..errors import InputWarning
+from ..errors import ArgumentError, InputWarning, Keyword
 from .fuse import (
     DEFAULT_METHOD,
     DEFAULT_NORM,
@@ -269,10 +269,12 @@ def _searched(
     if not searched and learns:
         return searched  # one trial: learn, fuse, score
     if not searched:
-        raise ValueError(
-            f"fusion method {method.name!r} has no parameter to search"
-            + (" left (params= fixes them all)" if method.params else "")
-            + f"; fuse the runs with fuse(runs, method={method.name!r}) directly"
+        left = (" left (", Keyword("params"), " fixes them all)") if method.params else ()
+        raise ArgumentError(
+            f"fusion method {method.name!r} has no parameter to search",
+            *left,
+            # Python code to write: as it is for every caller.
+            f"; fuse the runs with fuse(runs, method={method.name!r}) directly",
         )
     return searched
 
@@ -283,7 +285,13 @@ def _check_grid(method: FusionMethod, grid: Mapping[str, Iterable[Any]], fixed: 
         if method.param(name).learned:  # an unknown name is an UnknownNameError
             raise ValueError(f"parameter {name!r} is learned from the qrels, not searched")
         if name in fixed:
-            raise ValueError(f"parameter {name!r} is both fixed (params=) and searched (grid=)")
+            raise ArgumentError(
+                f"parameter {name!r} is both fixed (",
+                Keyword("params"),
+                ") and searched (",
+                Keyword("grid"),
+                ")",
+            )
 
 
 def _values(

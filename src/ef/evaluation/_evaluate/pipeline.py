@@ -302,27 +302,38 @@ def _responses(
     executor: int | cf.Executor | None,
 ) -> dict[str, str]:
     if isinstance(generate, Mapping):
-        for query_id in query_ids:
-            answer = generate.get(query_id)
-            if answer is not None and not isinstance(answer, str):
-                raise GeneratorError(
-                    f"the answer of query {query_id!r} is {type(answer).__name__}, not a str"
-                )
-        return {q: generate[q] for q in query_ids if generate.get(q) is not None}
+        return _given_answers(generate, query_ids)
     calls = (
         [generate] * len(query_ids),
         query_ids,
         [queries[q] for q in query_ids],
         [contexts[q] for q in query_ids],
     )
+    return dict(zip(query_ids, _mapped(_answer, calls, executor), strict=True))
+
+
+def _given_answers(answers: Mapping[str, str], query_ids: Sequence[str]) -> dict[str, str]:
+    """The answers given for ``query_ids``, checked: a str each, or none (``None``)."""
+    for query_id in query_ids:
+        answer = answers.get(query_id)
+        if answer is not None and not isinstance(answer, str):
+            raise GeneratorError(
+                f"the answer of query {query_id!r} is {type(answer).__name__}, not a str"
+            )
+    return {q: answers[q] for q in query_ids if answers.get(q) is not None}
+
+
+def _mapped(
+    func: Callable[..., str], calls: tuple[Sequence[Any], ...], executor: int | cf.Executor | None
+) -> list[str]:
+    """``func`` over the arguments ``calls``, in order: here, in ``executor`` threads of a
+    new pool, or in the executor given."""
     if executor is None:
-        answers = list(map(_answer, *calls))
-    elif isinstance(executor, int):
+        return list(map(func, *calls))
+    if isinstance(executor, int):
         with cf.ThreadPoolExecutor(executor) as pool:
-            answers = list(pool.map(_answer, *calls))
-    else:  # map() keeps the order, and raises the first failure in query order
-        answers = list(executor.map(_answer, *calls))
-    return dict(zip(query_ids, answers, strict=True))
+            return list(pool.map(func, *calls))
+    return list(executor.map(func, *calls))  # keeps the order, raises the first failure
 
 
 def _sample(

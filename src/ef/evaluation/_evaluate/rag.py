@@ -17,7 +17,7 @@ from .._formats.rag_samples import check_sample_keys
 from .._plugin_engine.failures import PLUGIN_FAILURES, owner_of, plugin_failure
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._reports import RagEvalReport
-from ..errors import InvalidSampleError, PluginError
+from ..errors import ArgumentError, InvalidSampleError, Keyword, PluginError
 from ..interfaces import is_score
 from ..metrics.rag import is_unanswered, validate_sample
 from ..types import SAMPLE_FIELDS, RagSample, sample_where
@@ -177,7 +177,27 @@ def evaluate_rag(
     registry = registry_or_default(registry)
     chosen = parse_rag_metrics(metrics, k_values=k_values, registry=registry)
     if not chosen:
-        raise ValueError("metrics is empty; name at least one, e.g. metrics=('token_f1',)")
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("token_f1",))
+        )
+    checked, inputs = _checked_samples(samples, samples_format, registry)
+    ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
+    per_sample, corpus = _all_scores(chosen, checked, ids, registry)
+    unanswered = [ids[i] for i, sample in enumerate(checked) if is_unanswered(sample)]
+    report = RagEvalReport.from_values(
+        per_sample, ids, unanswered=unanswered, corpus=corpus, order=[m.key for m in chosen]
+    )
+    manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
+    return attrs.evolve(report, manifest=manifest)
+
+
+def _checked_samples(
+    samples: Iterable[RagSample | Mapping[str, Any]] | str | os.PathLike[str],
+    samples_format: str | None,
+    registry: Registry,
+) -> tuple[list[RagSample], dict[str, str | os.PathLike[str]]]:
+    """The samples, read from their file when ``samples`` names one, and checked; and the
+    inputs the manifest records (the file)."""
     inputs: dict[str, str | os.PathLike[str]] = {}
     source = "samples"
     _check_samples_argument(samples)
@@ -187,20 +207,23 @@ def evaluate_rag(
         samples = read_samples(Path(samples), samples_format, registry=registry)
     checked = [validate_sample(sample, index) for index, sample in enumerate(samples)]
     _check_not_empty(checked, source, from_file=bool(inputs))
-    check_sample_keys(checked, source, stacklevel=2)
+    check_sample_keys(checked, source, stacklevel=3)  # its warning names evaluate_rag's caller
+    return checked, inputs
 
-    ids = [sample_id(sample, i) for i, sample in enumerate(checked)]
+
+def _all_scores(
+    chosen: Sequence[RagMeasure | ContextIdMeasure],
+    checked: Sequence[RagSample],
+    ids: Sequence[str],
+    registry: Registry,
+) -> tuple[dict[str, list[float | None]], dict[str, tuple[float | None, int]]]:
+    """Each metric's values per sample, and each corpus metric's value and count, by key."""
     corpus_measures = [m for m in chosen if isinstance(m, RagMeasure) and m.corpus]
     per_sample = _per_sample(
         [m for m in chosen if m not in corpus_measures], checked, ids, registry
     )
     corpus = {m.key: _corpus_score(m, checked, registry) for m in corpus_measures}
-    unanswered = [ids[i] for i, sample in enumerate(checked) if is_unanswered(sample)]
-    report = RagEvalReport.from_values(
-        per_sample, ids, unanswered=unanswered, corpus=corpus, order=[m.key for m in chosen]
-    )
-    manifest = rag_manifest(registry, [m.entry for m in chosen], inputs=inputs)
-    return attrs.evolve(report, manifest=manifest)
+    return per_sample, corpus
 
 
 def _corpus_score(
@@ -217,19 +240,29 @@ def _corpus_score(
         if error is None:
             raise
         raise error from exc
-    value, count = result if isinstance(result, tuple) and len(result) == 2 else (result, None)
-    if not (
-        isinstance(count, int)
-        and not isinstance(count, bool)
-        and 0 <= count <= len(samples)
-        and (value is None if count == 0 else is_score(value))
-    ):
+    scored = _corpus_result(result, len(samples))
+    if scored is None:
         raise PluginError(
             f"RAG metric {measure.key!r} returned {result!r} from its corpus form (the metric "
             f"of {owner_of(registry, 'metric', name)}); it must return (value, count): a "
             "finite number and how many samples it scored (0 to the number of samples), or "
             "(None, 0) when it scored none"
         )
+    return scored
+
+
+def _corpus_result(result: Any, n_samples: int) -> tuple[float | None, int] | None:
+    """A corpus form's result as ``(value, count)``, the value a float; ``None`` unless it
+    is a pair of a finite number and how many samples it scored (0 to ``n_samples``), the
+    value ``None`` when that is 0."""
+    value, count = result if isinstance(result, tuple) and len(result) == 2 else (result, None)
+    if not (
+        isinstance(count, int)
+        and not isinstance(count, bool)
+        and 0 <= count <= n_samples
+        and (value is None if count == 0 else is_score(value))
+    ):
+        return None
     return (None if value is None else float(value)), count
 
 

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from .._engine.id_forms import no_overlap_cause, shown_ids
+from .._engine.id_forms import no_overlap_cause, shown_ids, with_cause
 from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check_k_values
 from .._engine.options import Scoring
 from .._engine.results import DocIdFunction, result_doc_id
@@ -17,6 +17,8 @@ from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
+from .._store import Store
+from .._store.recording import record_evaluation, recorded_names
 from .doc_ids import check_docs_meet
 from .inputs import check_qrels
 from .irds_level import irds_inputs
@@ -50,6 +52,11 @@ def evaluate_retrieval(
     ignore_identical_ids: bool = False,
     doc_id: DocIdFunction | None = None,
     check_doc_ids: bool = True,
+    record: bool = False,
+    system: str | None = None,
+    dataset: str | None = None,
+    tags: Sequence[str] = (),
+    store: Store | str | os.PathLike[str] | None = None,
 ) -> RetrievalEvalReport:
     """Score a retriever against a BEIR-shaped evaluation set.
 
@@ -101,6 +108,15 @@ def evaluate_retrieval(
             that returns ``cacm-1938`` for ``CACM-1938``), and warn if fewer than half of
             the queries retrieved one, as :func:`~ef.evaluation.evaluate_run` does;
             ``False`` scores them as they are.
+        record: write the report to the store of evaluations (``store``) as a record of
+            ``system`` on ``dataset`` with ``tags`` (see :doc:`/experiments`); both names
+            must be given, since a retriever and qrels in memory have none. Nothing is
+            recorded otherwise.
+        system: the retriever's name in the store.
+        dataset: the dataset's name in the store.
+        tags: free labels kept with the record.
+        store: a store's URL, an open store, or None for ``EF_EVALUATION_STORE``, else the
+            default SQLite file.
 
     Returns:
         a :class:`RetrievalEvalReport`; its ``skipped`` maps each judged query that was not
@@ -113,6 +129,8 @@ def evaluate_retrieval(
             answer is not a list of results or a result has no single doc id.
         RetrieverError: if the retriever raises (and ``on_error="raise"``); the message names
             the query id.
+        ValueError: (an ``ArgumentError``) with ``record=True`` and no ``system=`` or
+            ``dataset=``; checked before any query is run.
 
     >>> qrels = {'q1': {'d1': 1.0}, 'q2': {'d2': 1.0}}
     >>> queries = {'q1': 'alpha', 'q2': 'beta'}
@@ -122,10 +140,12 @@ def evaluate_retrieval(
     >>> report.metrics['recall@2'], report.n_queries
     (1.0, 2)
     """
+    if record:  # a missing name stops the call before the retriever runs
+        names = recorded_names(system, dataset)
     registry = registry_or_default(registry)
     # ir_datasets ids read here: the dataset's relevance level applies to the measures
     qrels, queries, metrics = irds_inputs(qrels, queries, metrics, k_values, registry)
-    return scored_retrieval(
+    report = scored_retrieval(
         retriever,
         qrels,  # type: ignore[arg-type]  # a str left is refused by check_arguments
         queries,
@@ -142,6 +162,9 @@ def evaluate_retrieval(
         check_doc_ids=check_doc_ids,
         stacklevel=2,  # a warning points at evaluate_retrieval's caller
     )[1]
+    if record:
+        record_evaluation(report, system=names[0], dataset=names[1], tags=tags, store=store)
+    return report
 
 
 def _first_value(value: object) -> object:
@@ -295,6 +318,4 @@ def _no_text_message(judged: list[str], queries: Mapping[str, str]) -> str:
         f"{shown_ids(judged)}, queries has {len(queries)} {shown_ids(queries)}"
     )
     cause = no_overlap_cause(list(queries), judged, ("queries", "qrels"))
-    if cause is not None:
-        message += f"; likely cause: {cause}"
-    return message + ". Nothing was retrieved: are they of the same collection?"
+    return with_cause(message, cause) + ". Nothing was retrieved: are they of the same collection?"

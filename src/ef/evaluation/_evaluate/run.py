@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
@@ -18,6 +18,7 @@ from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress, check_progress, phase, reading
 from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
+from .._store.recording import record_evaluation, recorded_names
 from ..errors import ProfileRefused
 from .doc_ids import check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from .._engine.scoring import Measure
     from .._runs.ranked import RankedRun
     from .._runs.table import RunTable
+    from .._store import Store
     from ..types import Averaging, DataFrameLike, ProfileName, Qrels, RunInput, TiePolicy
 
 __all__ = [
@@ -77,6 +79,11 @@ def evaluate_run(
     check_doc_ids: bool | Literal["warn"] = True,
     progress: Progress = False,
     executor: cf.Executor | None = None,
+    record: bool = False,
+    system: str | None = None,
+    dataset: str | None = None,
+    tags: Sequence[str] = (),
+    store: Store | str | os.PathLike[str] | None = None,
 ) -> RetrievalEvalReport:
     """Score a stored run against qrels, with the numbers trec_eval gives.
 
@@ -171,10 +178,23 @@ def evaluate_run(
         executor: deprecated: an executor is :func:`~ef.evaluation.evaluate_shards`'s
             (accepted here for one release for a list or glob of run files, with a
             ``DeprecationWarning``; a fork-started process pool is refused).
+        record: write the report to the store of evaluations (``store``), as a record of
+            ``system`` on ``dataset`` with ``tags``; nothing is recorded otherwise.
+        system: the system's name in the store; by default the run file's stem
+            (``_runs/bm25.trec`` is ``bm25``). A run held in memory must be named.
+        dataset: the dataset's name in the store; by default the ir_datasets id, the BEIR
+            directory or the qrels file's name (see :doc:`/experiments`). Qrels held in
+            memory must be named.
+        tags: free labels kept with the record.
+        store: where to record: a store's URL (``sqlite:///path``, a file path,
+            ``postgresql://...``), an open store, or None for ``EF_EVALUATION_STORE``, else
+            the default SQLite file.
 
     Raises:
         TypeError: for a run or qrels of another shape (a list of tuples, a polars
             LazyFrame); the message lists the accepted ones.
+        ValueError: (an ``ArgumentError``) with ``record=True``, for a run or qrels held in
+            memory and not named with ``system=`` or ``dataset=``; checked before scoring.
         ValueError: for an unknown metric, a bad cutoff, a NaN score, a grade that is no
             finite number (naming the query and doc), a ranked list that names a doc
             twice (naming the query and doc), an unknown ``averaging`` or
@@ -225,13 +245,15 @@ retrieves ('cacm-1938'), qrels judges ('CACM-1938'); likely cause: the ids diffe
 ('cacm-1938' and 'CACM-1938'). Nothing was scored: spell the run's doc ids as the qrels' do, \
 or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them as they are
     """
+    # Each step is called from this frame: the warnings' stacklevels count on it.
+    recording = _recording(
+        run, qrels, record=record, system=system, dataset=dataset, tags=tags, store=store
+    )
     check_progress(progress)
     plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
     measures = resolve_measures(metrics, k_values, plugins)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
-    if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
-        qrels, measures = irds_judgements(qrels, measures)
-        metrics = [m.key for m in measures]
+    qrels, measures, metrics = _levelled(qrels, measures, metrics)  # an irds id's level
     shards = _shards(run, executor)
     scoring = _scoring(
         profile, shards, tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids
@@ -240,8 +262,10 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     # The one place the kinds of run are told apart: shards, a path, a value held in memory.
     if shards is not None:  # each shard read and scored where it runs, as evaluate_shards does
         _warn_if_sharded(run, executor)
-        return sharded_report(
-            shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
+        return recording(
+            sharded_report(
+                shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
+            )
         )
     path = isinstance(run, (str, os.PathLike))
     if path and profile is None:  # a large file: a batch of queries at a time
@@ -256,7 +280,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             progress=progress,
         )
         if streamed is not None:
-            return retrieval_report(streamed)
+            return recording(retrieval_report(streamed))
     with reading(run, progress) if path else contextlib.nullcontext():  # type: ignore[arg-type]
         table, judged = load_inputs(
             run,  # type: ignore[arg-type]  # a list of paths is a sharded run, scored above
@@ -267,22 +291,56 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             averaging=scoring.averaging,  # under a profile: "qrels", every judged query counts
         )
     _check_read(f"the run {run}" if path else "the run", table, judged, scoring)
-    if profile is not None:
-        return _profile_report(
-            profile,
-            table,
-            judged,
-            measures,
-            registry=plugins,
-            inputs=inputs,
-            ignore_identical_ids=ignore_identical_ids,
-            progress=progress,
+    if profile is not None:  # the profile's tool's rules, on the run read whole
+        report = _profile_report(
+            profile, table, judged, measures, plugins, inputs, ignore_identical_ids, progress
         )
+        return recording(report)
     if scoring.ignore_identical_ids:
         table = table.without_identical_ids()
-    return scored_report(
-        table, judged, measures, plugins, scoring=scoring, inputs=inputs, progress=progress
+    return recording(
+        scored_report(
+            table, judged, measures, plugins, scoring=scoring, inputs=inputs, progress=progress
+        )
     )
+
+
+def _recording(
+    run: object,
+    qrels: object,
+    *,
+    record: bool,
+    system: str | None,
+    dataset: str | None,
+    tags: Sequence[str],
+    store: Store | str | os.PathLike[str] | None,
+) -> Callable[[RetrievalEvalReport], RetrievalEvalReport]:
+    """What ``evaluate_run`` does with its report: records it if asked (the names are
+    checked here, before any scoring), and returns it."""
+    if not record:
+        return _kept
+    names = recorded_names(system, dataset, run, qrels)
+
+    def recorded(report: RetrievalEvalReport) -> RetrievalEvalReport:
+        record_evaluation(report, system=names[0], dataset=names[1], tags=tags, store=store)
+        return report
+
+    return recorded
+
+
+def _kept(report: RetrievalEvalReport) -> RetrievalEvalReport:
+    return report
+
+
+def _levelled(
+    qrels: object, measures: list[Measure], metrics: Sequence[str]
+) -> tuple[Any, list[Measure], Sequence[str]]:
+    """An ``irds:`` id's qrels read, with the dataset's relevance level applied to the binary
+    measures (and the metric strings that say so, for the shards); other qrels as given."""
+    if not is_irds(qrels):
+        return qrels, measures, metrics
+    judged, levelled = irds_judgements(qrels, measures)
+    return judged, levelled, [m.key for m in levelled]
 
 
 def _shards(run: object, executor: cf.Executor | None) -> list[str] | None:
@@ -342,12 +400,11 @@ def _check_read(named: str, table: RankedRun, judged: Qrels, scoring: Scoring) -
     check_score_order(score_order(table), stacklevel=3, name=named)  # a file's or table's order
 
 
-def _profile_report(
+def _profile_report(  # noqa: PLR0917 - private: evaluate_run's values, in its order
     profile: ProfileName,
     table: RankedRun,
     judged: Qrels,
     measures: Sequence[Measure],
-    *,
     registry: Registry,
     inputs: Mapping[str, object],
     ignore_identical_ids: bool | None,

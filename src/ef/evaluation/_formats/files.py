@@ -25,6 +25,7 @@ from ..errors import (
     Keyword,
     PluginError,
     UnknownNameError,
+    message_parts,
 )
 from ..interfaces import DatasetFormat
 from ..types import Qrels, Queries, Run, RunInput
@@ -287,12 +288,17 @@ def _plugin_writing(
     except EvaluationError as exc:
         if not isinstance(exc, PluginError) and exc.args and isinstance(exc.args[0], str):
             writing = f"{describe_item(registry, 'format', name)} in {action}, on {where}"
-            exc.args = (f"{exc.args[0]} ({writing}; nothing was written)", *exc.args[1:])
+            said = f" ({writing}; nothing was written)"
+            exc.parts = (*message_parts(exc), said)  # its Keyword fields kept for ef-eval
+            exc.args = (f"{exc.args[0]}{said}", *exc.args[1:])
         raise
 
 
 def _retarget(exc: BaseException, staged: str, target: str) -> None:
     """Put ``target`` where ``exc``'s text names ``staged``, the path only the writer saw."""
+    if isinstance(exc, (EvaluationError, InputWarning)):
+        parts = message_parts(exc)  # before args change: its Keyword fields kept for ef-eval
+        exc.parts = tuple(p.replace(staged, target) if isinstance(p, str) else p for p in parts)
     exc.args = tuple(a.replace(staged, target) if isinstance(a, str) else a for a in exc.args)
     if isinstance(exc, OSError):
         for field in ("filename", "filename2"):

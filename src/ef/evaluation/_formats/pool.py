@@ -82,33 +82,18 @@ def read_judged_pool(path: Path) -> dict[str, dict[str, int]]:
     """
     if not is_csv(path):
         return read_qrels_lines(path)
+    return _read_csv_pool(path)
+
+
+def _read_csv_pool(path: Path) -> dict[str, dict[str, int]]:
     rows = csv.reader(io.StringIO(read_text(path)))
-    header = next(rows, None)
-    if header is None:
-        raise empty_file(path, f"a CSV pool ({','.join(POOL_HEADER)})")
-    if tuple(cell.strip().lower() for cell in header) != POOL_HEADER:
-        raise format_error(
-            path, 1, f"expected the header {','.join(POOL_HEADER)}, got {','.join(header)}"
-        )
+    _check_pool_header(path, next(rows, None))
     judged: dict[str, dict[str, int]] = {}
     for row in rows:
-        line_no, line = rows.line_num, ",".join(row)
         if not row:
             continue
-        if len(row) != len(POOL_HEADER):
-            problem = f"expected 3 cells ({','.join(POOL_HEADER)}), got {len(row)}"
-            raise format_error(path, line_no, problem, line)
-        query_id, doc_id, grade = (cell.strip() for cell in row)
-        for kind, value in (("query id", query_id), ("doc id", doc_id)):
-            if not value:
-                raise format_error(path, line_no, f"the {kind} is empty", line)
-            read_id(kind, value, path, line_no, line)
-        if not grade:
-            problem = (
-                f"doc {doc_id!r} of query {query_id!r} has no relevance grade yet: fill in "
-                "every grade (an integer), or leave the row out"
-            )
-            raise format_error(path, line_no, problem, line)
+        line_no, line = rows.line_num, ",".join(row)
+        query_id, doc_id, grade = _pool_row(row, path, line_no, line)
         judgements = judged.setdefault(query_id, {})
         if doc_id in judgements:
             problem = f"doc {doc_id!r} is judged twice for query {query_id!r}"
@@ -117,3 +102,32 @@ def read_judged_pool(path: Path) -> dict[str, dict[str, int]]:
     if not judged:
         raise format_error(path, 1, "a header and no row: there is no judgement to read")
     return judged
+
+
+def _check_pool_header(path: Path, header: list[str] | None) -> None:
+    if header is None:
+        raise empty_file(path, f"a CSV pool ({','.join(POOL_HEADER)})")
+    if tuple(cell.strip().lower() for cell in header) != POOL_HEADER:
+        raise format_error(
+            path, 1, f"expected the header {','.join(POOL_HEADER)}, got {','.join(header)}"
+        )
+
+
+def _pool_row(row: list[str], path: Path, line_no: int, line: str) -> tuple[str, str, str]:
+    """A CSV row's query id, doc id and grade, as text: three cells, the ids valid and the
+    grade filled in."""
+    if len(row) != len(POOL_HEADER):
+        problem = f"expected 3 cells ({','.join(POOL_HEADER)}), got {len(row)}"
+        raise format_error(path, line_no, problem, line)
+    query_id, doc_id, grade = (cell.strip() for cell in row)
+    for kind, value in (("query id", query_id), ("doc id", doc_id)):
+        if not value:
+            raise format_error(path, line_no, f"the {kind} is empty", line)
+        read_id(kind, value, path, line_no, line)
+    if not grade:
+        problem = (
+            f"doc {doc_id!r} of query {query_id!r} has no relevance grade yet: fill in "
+            "every grade (an integer), or leave the row out"
+        )
+        raise format_error(path, line_no, problem, line)
+    return query_id, doc_id, grade

@@ -17,7 +17,7 @@ from ..metrics.retrieval.diversity import DIVERSITY_MEASURES
 
 if TYPE_CHECKING:
     from .._plugin_engine.registry import Registry
-    from ..interfaces import MetricParam, RetrievalMetric, Synonym
+    from ..interfaces import MetricParam, RagMetric, RetrievalMetric, Synonym
 
 __all__ = ["catalogue_entries", "catalogue_markdown"]
 
@@ -82,11 +82,7 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
     for name, metric in registry.retrieval_metrics.items():
         entries.append(
             {
-                "name": name,
-                "kind": metric.kind,
-                "plugin": registry.provider(name).name,
-                "description": metric.description,
-                "parameters": [_param_entry(p) for p in metric.params],
+                **_head(name, metric, registry),
                 "syntaxes": {k: list(v) for k, v in describe_syntaxes(metric).items()},
                 "write_instead": _shadows(metric, registry),
                 "cutoff": metric.cutoff,
@@ -98,11 +94,7 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
     for name, rag in registry.rag_metrics.items():
         entries.append(
             {
-                "name": name,
-                "kind": rag.kind,
-                "plugin": registry.provider(name).name,
-                "description": rag.description,
-                "parameters": [_param_entry(p) for p in rag.params],
+                **_head(name, rag, registry),
                 "syntaxes": {"ours": [f"{name}@k", f"{name}@all"] if rag.cutoff else [name]},
                 "cutoff": rag.cutoff,
                 "formula": rag.formula,
@@ -110,6 +102,17 @@ def catalogue_entries(registry: Registry) -> list[dict[str, Any]]:
             }
         )
     return entries
+
+
+def _head(name: str, metric: RetrievalMetric | RagMetric, registry: Registry) -> dict[str, Any]:
+    """The first keys of a metric's entry, retrieval or RAG alike."""
+    return {
+        "name": name,
+        "kind": metric.kind,
+        "plugin": registry.provider(name).name,
+        "description": metric.description,
+        "parameters": [_param_entry(p) for p in metric.params],
+    }
 
 
 def _code(text: str) -> str:

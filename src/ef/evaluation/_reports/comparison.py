@@ -70,6 +70,21 @@ def _notes(value: Mapping[str, str]) -> Mapping[str, str]:
     return FrozenDict({str(system): str(note) for system, note in value.items()})
 
 
+def _latency_cells(latency: Latency | None, *, batched: bool, width: int) -> list[str]:
+    """A system's latency columns: per query, per call when the table has ``batched``
+    columns, and the number of queries; ``width`` dashes for a system that did not run."""
+    if latency is None:
+        return ["-"] * width
+    cells = [_milliseconds(v) for v in (latency.mean, latency.p50, latency.p95)]
+    if batched:
+        cells += [
+            _milliseconds(v) for v in (latency.batch_mean, latency.batch_p50, latency.batch_p95)
+        ]
+        cells.append(str(latency.calls) if latency.batched else "-")
+    cells.append(str(latency.queries))
+    return cells
+
+
 def _milliseconds(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds * 1000:.3f}"
 
@@ -433,22 +448,26 @@ class ComparisonReport(Rendered):
         if batched:
             header += ["call mean ms", "call p50 ms", "call p95 ms", "calls"]
         header.append("queries")
-        rows = []
-        for system in self.systems:
-            latency = self.latency.get(system)
-            row = [system, self.runs.get(system, "")]
-            if latency is None:
-                row += ["-"] * (len(header) - 2)
-            else:
-                row += [_milliseconds(v) for v in (latency.mean, latency.p50, latency.p95)]
-                if batched:
-                    row += [
-                        _milliseconds(v)
-                        for v in (latency.batch_mean, latency.batch_p50, latency.batch_p95)
-                    ]
-                    row.append(str(latency.calls) if latency.batched else "-")
-                row.append(str(latency.queries))
-            rows.append(row)
+        width = len(header) - 2  # the columns after the system and its run
+        rows = [
+            [
+                system,
+                self.runs.get(system, ""),
+                *_latency_cells(self.latency.get(system), batched=batched, width=width),
+            ]
+            for system in self.systems
+        ]
+        return Table(
+            header,
+            rows,
+            title="Latency per query",
+            text_columns=2,
+            notes=self._latency_notes(batched=batched),
+        )
+
+    def _latency_notes(self, *, batched: bool) -> list[str]:
+        """How the systems were timed; why one without a version ran again; what the call
+        columns are, when there are."""
         modes = sorted({latency.describe() for latency in self.latency.values()})
         notes = [
             "Latency: timed around the retriever's call only, per query "
@@ -465,7 +484,7 @@ class ComparisonReport(Rendered):
                 "A call that answers a batch gives each of its queries an equal share of "
                 "its time; the call columns are the time per call."
             )
-        return Table(header, rows, title="Latency per query", text_columns=2, notes=notes)
+        return notes
 
     def _pairs_table(self, *, exact: bool = False) -> Table:
         if exact:

@@ -7,11 +7,11 @@ from typing import Any
 
 import attrs
 
-from .._render import Table, exact_number, number, pandas_module, plain_text
+from .._render import Table, number, pandas_module, plain_text
 from ..types import FrozenDict, frozen_deep, plain
 from .fields import brief_metrics, field_of, frozen_mapping, mapping_of
 from .rag import RagEvalReport
-from .rendered import Rendered
+from .rendered import Summarized
 from .retrieval import RetrievalEvalReport, per_query_table, tie_note
 
 __all__ = ["PipelineEvalReport"]
@@ -34,7 +34,7 @@ def _rag_of(value: RagEvalReport | Mapping[str, Any]) -> RagEvalReport:
 
 
 @attrs.frozen(repr=False)  # attrs' repr would print every query's values and samples
-class PipelineEvalReport(Rendered):
+class PipelineEvalReport(Summarized):
     """The outcome of :func:`~ef.evaluation.evaluate_pipeline`: a retriever and a generator
     scored on the same queries, in one report.
 
@@ -197,11 +197,6 @@ class PipelineEvalReport(Rendered):
         if not details:
             return [summary]
         return [summary, per_query_table(self.per_query, self._keys(), cell)]
-
-    def csv_table(self, *, details: bool = False) -> Table:
-        """The one table CSV holds: the means, or with ``details`` each query's values, at
-        full precision (``repr(float)``); an empty cell where there is no value."""
-        return self._tables(details, exact_number)[-1]
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """Each mean and its coverage as a :class:`pandas.DataFrame` (a row per metric), or

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from .._render import Table, exact_number, number, pandas_module, plain_text, some
+from .._render import Table, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
     brief_metrics,
@@ -19,13 +19,19 @@ from .fields import (
     optional_number_of,
     str_tuple,
 )
-from .rendered import Rendered
+from .rendered import Summarized
 
 __all__ = ["RagEvalReport"]
 
 
+def _scored_mean(values: Sequence[float | None]) -> tuple[float | None, int]:
+    """The mean of the values that are not ``None`` (``None`` if none is), and their count."""
+    count = sum(v is not None for v in values)
+    return (math.fsum(v for v in values if v is not None) / count if count else None), count
+
+
 @attrs.frozen(repr=False)  # attrs' repr would print every sample's values
-class RagEvalReport(Rendered):
+class RagEvalReport(Summarized):
     """The outcome of :func:`~ef.evaluation.evaluate_rag`: lexical RAG metrics over samples.
 
     ``metrics`` maps each metric to its mean over the samples it applied to; ``coverage``
@@ -101,19 +107,12 @@ class RagEvalReport(Rendered):
         ({'bleu': 0.375, "bleu(level='corpus')": 0.4}, ("bleu(level='corpus')",))
         """
         corpus = corpus or {}
-        coverage = {name: sum(v is not None for v in values) for name, values in per_sample.items()}
-        means = {
-            name: math.fsum(v for v in values if v is not None) / coverage[name]
-            if coverage[name]
-            else None
-            for name, values in per_sample.items()
-        }
-        for key, (value, count) in corpus.items():
-            means[key], coverage[key] = value, count
-        keys = [*dict.fromkeys([*(k for k in order if k in means), *means])]
+        summed = {name: _scored_mean(values) for name, values in per_sample.items()}
+        summed.update({key: (value, count) for key, (value, count) in corpus.items()})
+        keys = [*dict.fromkeys([*(k for k in order if k in summed), *summed])]
         return cls(
-            metrics={key: means[key] for key in keys},
-            coverage={key: coverage[key] for key in keys},
+            metrics={key: summed[key][0] for key in keys},
+            coverage={key: summed[key][1] for key in keys},
             n_samples=len(sample_ids),
             per_sample=per_sample,
             sample_ids=sample_ids,
@@ -219,11 +218,6 @@ class RagEvalReport(Rendered):
             title="per sample",
         )
         return [summary, per_sample]
-
-    def csv_table(self, *, details: bool = False) -> Table:
-        """The one table CSV holds: the means, or with ``details`` the values per sample, at
-        full precision (``repr(float)``); an empty cell where there is no value."""
-        return self._tables(details, exact_number)[-1]
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """Each metric's mean and coverage as a :class:`pandas.DataFrame` (a row per metric),

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .._render import render, rich_renderable
+from .._render import exact_number, render, rich_renderable
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from .._render import Table
 
-__all__ = ["Rendered"]
+__all__ = ["Rendered", "Summarized"]
 
 
 class Rendered:
@@ -50,3 +51,20 @@ class Rendered:
         from rich.console import Group
 
         return Group(*(rich_renderable(table) for table in self.tables()))
+
+
+class Summarized(Rendered):
+    """A report whose tables are its summary and, with ``details``, its values per query
+    (or per sample), drawn by ``_tables(details, cell)`` with numbers written by ``cell``:
+    rounded to show, at full precision for CSV."""
+
+    __slots__ = ()
+
+    def _tables(self, details: bool, cell: Callable[[float | None], str]) -> list[Table]:
+        raise NotImplementedError
+
+    def csv_table(self, *, details: bool = False) -> Table:
+        """The one table CSV holds: the means, or with ``details`` the values per query (per
+        sample), at full precision (``repr(float)``); an empty cell where there is no
+        value."""
+        return self._tables(details, exact_number)[-1]

@@ -12,7 +12,7 @@ import attrs
 from .._engine.syntax import resolve_key
 from .._engine.syntax.ours import split_key
 from .._engine.ties import TieDiagnostic
-from .._render import Table, exact_number, number, pandas_module, plain_text, some
+from .._render import Table, number, pandas_module, plain_text, some
 from ..types import frozen_deep, plain
 from .fields import (
     brief_metrics,
@@ -25,7 +25,7 @@ from .fields import (
     str_tuple,
     tie_diagnostic_of,
 )
-from .rendered import Rendered
+from .rendered import Summarized
 
 __all__ = ["RetrievalEvalReport", "per_query_table", "tie_note"]
 
@@ -71,7 +71,7 @@ def tie_note(ties: TieDiagnostic, *, cli: bool = False) -> str | None:
 
 
 @attrs.frozen(repr=False)  # attrs' repr would print every query's values
-class RetrievalEvalReport(Rendered):
+class RetrievalEvalReport(Summarized):
     """The outcome of :func:`~ef.evaluation.evaluate_retrieval`: metrics over a query set.
 
     ``metrics`` maps a ``"<name>@<k>"`` key (e.g. ``"ndcg@10"``) to the mean of that metric
@@ -284,11 +284,6 @@ not hold; it holds ndcg@10"
             rank = math.inf if k == "all" else int(k)
             order.append((list(names).index(name), rank, key))
         return [key for *_, key in sorted(order)]
-
-    def csv_table(self, *, details: bool = False) -> Table:
-        """The one table CSV holds: the means, or with ``details`` the values per query, at
-        full precision (``repr(float)``); an empty cell where there is no value."""
-        return self._tables(details, exact_number)[-1]
 
     def to_pandas(self, *, details: bool = False) -> Any:
         """The means as a :class:`pandas.DataFrame` (a row per metric, a column per cutoff),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .._store.record import Record
 from .pages import INDEX, Files, dataset_page, index_page, ordered_pairs, pair_page, system_page
-from .stats import History, Options, drill_down, history, leaderboard
+from .stats import Board, History, Options, drill_down, history, leaderboard
 
 __all__ = ["MARKER", "build_site"]
 
@@ -110,9 +110,24 @@ def _pages(
     """Every file of the site, by name."""
     positions = {id(record): i for i, record in enumerate(records)}
     datasets = list(dict.fromkeys(r.dataset for r in records))
-    systems = list(dict.fromkeys(r.system for r in records))
     boards = [leaderboard(records, dataset, options=options) for dataset in datasets]
-    histories: dict[str, list[History]] = {
+    histories = _histories(records, datasets, options)
+    pages = {INDEX: index_page(boards, histories, options), MARKER: "ef-evaluation site\n"}
+    for board in boards:
+        pages[Files.dataset(board.dataset)] = dataset_page(board, positions, options)
+        pages.update(_pair_pages(board, queries.get(board.dataset, {}), options))
+    for system, own in histories.items():
+        pages[Files.system(system)] = system_page(system, own, positions, queries, options)
+    return pages
+
+
+def _histories(
+    records: list[Record], datasets: list[str], options: Options
+) -> dict[str, list[History]]:
+    """Each system's history on each dataset it has records of, systems and datasets in the
+    order of their first records."""
+    systems = list(dict.fromkeys(r.system for r in records))
+    return {
         system: [
             history(records, system, dataset, options=options)
             for dataset in datasets
@@ -120,15 +135,14 @@ def _pages(
         ]
         for system in systems
     }
-    pages = {INDEX: index_page(boards, histories, options), MARKER: "ef-evaluation site\n"}
-    for board in boards:
-        pages[Files.dataset(board.dataset)] = dataset_page(board, positions, options)
-        texts = queries.get(board.dataset, {})
-        for a, b in ordered_pairs(board):
-            pair = drill_down(board, a, b, options=options)
-            pages[Files.pair(board.dataset, a, b)] = pair_page(pair, texts, board.metric, options)
-    for system, own in histories.items():
-        pages[Files.system(system)] = system_page(system, own, positions, queries, options)
+
+
+def _pair_pages(board: Board, texts: Mapping[str, str], options: Options) -> dict[str, str]:
+    """The drill-down page of each pair of systems on ``board``'s dataset, by file name."""
+    pages = {}
+    for a, b in ordered_pairs(board):
+        pair = drill_down(board, a, b, options=options)
+        pages[Files.pair(board.dataset, a, b)] = pair_page(pair, texts, board.metric, options)
     return pages
 
 

@@ -89,39 +89,21 @@ def sortable_table(
 ) -> str:
     """A table sorted by the script when a header's button is pressed; the column it is
     sorted by now carries ``aria-sort``. ``caption`` names it for a screen reader."""
-    numeric = [bool(rows) and all(row[i].numeric for row in rows) for i in range(len(header))]
-    kinds = [
-        ("ef-num ef-marked" if any(row[i].marked for row in rows) else "ef-num")
-        if numeric[i]
-        else "ef-text"
-        for i in range(len(header))
-    ]
+    numeric = [_is_numeric(rows, i) for i in range(len(header))]
+    kinds = [_column_class(rows, i, numeric=numeric[i]) for i in range(len(header))]
     if sorted_by is not None:  # the rows in the order aria-sort says, as the script sorts
         rows = _sorted_rows(rows, sorted_by, descending=descending)
     ident = f' id="{esc(table_id)}"' if table_id else ""
     parts = [f'<div class="ef-block"><table class="ef-table ef-sortable"{ident}>']
     parts.append(f'<caption class="ef-title">{esc(caption)}</caption><thead><tr>')
-    for i, name in enumerate(header):
-        first = "descending" if numeric[i] else "ascending"
-        sort = ""
-        if i == sorted_by:
-            sort = f' aria-sort="{"descending" if descending else "ascending"}"'
-        parts.append(
-            f'<th scope="col" class="{kinds[i]}" data-first="{first}"{sort}>'
-            f'<button type="button" data-column="{i}">{esc(name)}'
-            '<span class="ef-arrow" aria-hidden="true"></span></button></th>'
+    parts += [
+        _header_cell(
+            i, name, kinds[i], numeric=numeric[i], sorted_by=sorted_by, descending=descending
         )
+        for i, name in enumerate(header)
+    ]
     parts.append("</tr></thead><tbody>")
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            tag = "th" if i == 0 else "td"
-            scope = ' scope="row"' if i == 0 else ""
-            cells.append(
-                f'<{tag}{scope} class="{kinds[i]}" data-key="{esc(_sort_key(cell.key))}">'
-                f"{cell.html}</{tag}>"
-            )
-        parts.append("<tr>" + "".join(cells) + "</tr>")
+    parts += [_body_row(row, kinds) for row in rows]
     parts.append("</tbody></table>")
     if notes:
         parts.append('<div class="ef-notes">')
@@ -129,6 +111,53 @@ def sortable_table(
         parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
+
+
+def _is_numeric(rows: Sequence[Sequence[Cell]], column: int) -> bool:
+    """Whether a column holds numbers: it has rows, and each one's cell is a number."""
+    return bool(rows) and all(row[column].numeric for row in rows)
+
+
+def _column_class(rows: Sequence[Sequence[Cell]], column: int, *, numeric: bool) -> str:
+    """The class of a column's cells: text, numbers, or numbers with marks after them."""
+    if not numeric:
+        return "ef-text"
+    return "ef-num ef-marked" if any(row[column].marked for row in rows) else "ef-num"
+
+
+def _header_cell(
+    column: int,
+    name: str,
+    kind: str,
+    *,
+    numeric: bool,
+    sorted_by: int | None,
+    descending: bool,
+) -> str:
+    """A column's header: the button that sorts by it, numbers first descending and text
+    first ascending; ``aria-sort`` on the column the rows are sorted by now."""
+    first = "descending" if numeric else "ascending"
+    sort = ""
+    if column == sorted_by:
+        sort = f' aria-sort="{"descending" if descending else "ascending"}"'
+    return (
+        f'<th scope="col" class="{kind}" data-first="{first}"{sort}>'
+        f'<button type="button" data-column="{column}">{esc(name)}'
+        '<span class="ef-arrow" aria-hidden="true"></span></button></th>'
+    )
+
+
+def _body_row(row: Sequence[Cell], kinds: Sequence[str]) -> str:
+    """A row of the table; its first cell is the row's header."""
+    cells = []
+    for i, cell in enumerate(row):
+        tag = "th" if i == 0 else "td"
+        scope = ' scope="row"' if i == 0 else ""
+        cells.append(
+            f'<{tag}{scope} class="{kinds[i]}" data-key="{esc(_sort_key(cell.key))}">'
+            f"{cell.html}</{tag}>"
+        )
+    return "<tr>" + "".join(cells) + "</tr>"
 
 
 def _sorted_rows(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timezone
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,7 @@ from .._render import number
 from .._reports.retrieval import tie_note
 from ..types import plain
 from .html import Cell, esc, num_cell, page, slug, sortable_table, text_cell
-from .stats import Board, History, Options, Pair
+from .stats import Board, History, Options, Pair, Step
 
 if TYPE_CHECKING:
     from .._reports import PairComparison
@@ -313,6 +313,10 @@ def _history_table(own: History, positions: Mapping[int, int]) -> str:
     )
 
 
+#: The chart's size in pixels: width, height, the left margin for the scale, the padding.
+_CHART_BOX = (420, 90, 46, 10)
+
+
 def _chart(own: History, key: str) -> str:
     """``key`` over the records as a small line chart; regressions are red points. The
     history table beside it holds the same numbers for a screen reader."""
@@ -323,22 +327,48 @@ def _chart(own: History, key: str) -> str:
     ]
     if len(points) < 2:  # one record is no line: the table says it
         return ""
-    width, height, left, pad = 420, 90, 46, 10
+    width, height, left, pad = _CHART_BOX
     values = [value for _, value in points]
     low, high = min(values), max(values)
+    y = _chart_y(low, high)
+    step_x = (width - left - pad) / (len(points) - 1)
+    xs = [left + i * step_x for i in range(len(points))]
+    line = " ".join(f"{x:.1f},{y(v):.1f}" for x, v in zip(xs, values, strict=True))
+    dots, drops = _chart_dots(points, xs, y, key)
+    label = (
+        f"{key} over {len(points)} records, from {number(values[0])} to {number(values[-1])}; "
+        f"{drops} regression{'s' if drops != 1 else ''}"
+    )
+    return (
+        f'<figure class="ef-figure"><figcaption aria-hidden="true">{esc(key)}</figcaption>'
+        f'<svg class="ef-chart" role="img" aria-label="{esc(label)}" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}">{_chart_scale(low, high)}'
+        f'<line class="ef-axis" x1="{left - 4}" y1="{height - pad}" x2="{width - pad}" '
+        f'y2="{height - pad}"></line>'
+        f'<polyline class="ef-line" points="{line}"></polyline>{"".join(dots)}</svg></figure>'
+    )
+
+
+def _chart_y(low: float, high: float) -> Callable[[float], float]:
+    """The chart's height of a value between ``low`` and ``high`` (SVG's y grows down)."""
+    _, height, _, pad = _CHART_BOX
     span = high - low or 1.0
-    step_x = (width - left - pad) / max(len(points) - 1, 1)
 
     def y(value: float) -> float:
         if high == low:  # one level: a flat line through the middle
             return height / 2
         return height - pad - (value - low) / span * (height - 2 * pad)
 
-    if len(points) == 1:
-        xs = [(left + width - pad) / 2]
-    else:
-        xs = [left + i * step_x for i in range(len(points))]
-    line = " ".join(f"{x:.1f},{y(v):.1f}" for x, v in zip(xs, values, strict=True))
+    return y
+
+
+def _chart_dots(
+    points: Sequence[tuple[Step, float]],
+    xs: Sequence[float],
+    y: Callable[[float], float],
+    key: str,
+) -> tuple[list[str], int]:
+    """A point per record, titled with its time and value, and how many are regressions."""
     dots = []
     drops = 0
     for x, (step, value) in zip(xs, points, strict=True):
@@ -350,23 +380,17 @@ def _chart(own: History, key: str) -> str:
             f'<circle class="{kind}" cx="{x:.1f}" cy="{y(value):.1f}" r="{4.5 if dropped else 3}">'
             f"<title>{esc(said)}</title></circle>"
         )
-    label = (
-        f"{key} over {len(points)} records, from {number(values[0])} to {number(values[-1])}; "
-        f"{drops} regression{'s' if drops != 1 else ''}"
-    )
-    scale = (
+    return dots, drops
+
+
+def _chart_scale(low: float, high: float) -> str:
+    """The highest and lowest values written at the left; one when they are equal."""
+    _, height, _, pad = _CHART_BOX
+    if high == low:
+        return f'<text x="0" y="{height / 2 + 3}">{esc(number(high))}</text>'
+    return (
         f'<text x="0" y="{pad + 4}">{esc(number(high))}</text>'
         f'<text x="0" y="{height - pad + 3}">{esc(number(low))}</text>'
-        if high != low
-        else f'<text x="0" y="{height / 2 + 3}">{esc(number(high))}</text>'
-    )
-    return (
-        f'<figure class="ef-figure"><figcaption aria-hidden="true">{esc(key)}</figcaption>'
-        f'<svg class="ef-chart" role="img" aria-label="{esc(label)}" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}">{scale}'
-        f'<line class="ef-axis" x1="{left - 4}" y1="{height - pad}" x2="{width - pad}" '
-        f'y2="{height - pad}"></line>'
-        f'<polyline class="ef-line" points="{line}"></polyline>{"".join(dots)}</svg></figure>'
     )
 
 
@@ -455,38 +479,55 @@ def _pair_summary(pair: Pair, options: Options) -> str:
     )
 
 
+#: A query's outcome for b against a, and its mark's class.
+_OUTCOME_CLASS = {"win": "ef-win", "loss": "ef-loss", "tie": "ef-muted"}
+
+#: The outcomes in the summary's order, each with its plural.
+_OUTCOME_PLURALS = (("win", "wins"), ("tie", "ties"), ("loss", "losses"))
+
+
 def _per_query(pair: Pair, key: str, texts: Mapping[str, str], *, is_open: bool) -> str:
     assert pair.comparison is not None
     a, b = pair.a.system, pair.b.system
     scores = pair.comparison.scores
     with_text = bool(texts)
-    rows = []
     paired = zip(pair.comparison.query_ids, scores[a][key], scores[b][key], strict=True)
-    for qid, va, vb in paired:
-        if va is None or vb is None:
-            continue
-        difference = vb - va
-        shown = f"{difference:+.4f}" if difference else "0.0000"
-        outcome = "win" if difference > 0 else "loss" if difference < 0 else "tie"
-        kind = {"win": "ef-win", "loss": "ef-loss", "tie": "ef-muted"}[outcome]
-        cells = [text_cell(qid)]
-        if with_text:
-            cells.append(text_cell(texts.get(qid, "")))
-        cells += [
-            num_cell(va),
-            num_cell(vb),
-            num_cell(difference, shown=shown),
-            text_cell(outcome, html_text=f'<span class="{kind}">{outcome}</span>'),
-        ]
-        rows.append(cells)
+    rows = [
+        _query_row(qid, va, vb, texts.get(qid, "") if with_text else None)
+        for qid, va, vb in paired
+        if va is not None and vb is not None
+    ]
     header = ["query", *(["text"] if with_text else []), a, b, "difference", "outcome"]
-    counts = {o: sum(1 for row in rows if row[-1].key == o) for o in ("win", "tie", "loss")}
-    summary = f"{esc(key)}: " + ", ".join(
-        f"{counts[o]} {o if counts[o] == 1 else plural}"
-        for o, plural in (("win", "wins"), ("tie", "ties"), ("loss", "losses"))
-    )
     table = sortable_table(
         header, rows, caption=f"{key} per query", table_id=f"per-query-{slug(key)}"
     )
     opened = " open" if is_open else ""
+    summary = _outcome_summary(key, rows)
     return f'<details class="ef-queries"{opened}><summary>{summary}</summary>{table}</details>'
+
+
+def _outcome_summary(key: str, rows: Sequence[Sequence[Cell]]) -> str:
+    """How many wins, ties and losses the rows hold (their last cell), after ``key``."""
+    counts = {o: sum(1 for row in rows if row[-1].key == o) for o, _ in _OUTCOME_PLURALS}
+    return f"{esc(key)}: " + ", ".join(
+        f"{counts[o]} {o if counts[o] == 1 else plural}" for o, plural in _OUTCOME_PLURALS
+    )
+
+
+def _query_row(qid: str, va: float, vb: float, text: str | None) -> list[Cell]:
+    """A query's row: its id, its text unless ``None``, both scores, b's difference and
+    whether it is a win, a tie or a loss for b."""
+    difference = vb - va
+    shown = f"{difference:+.4f}" if difference else "0.0000"
+    outcome = "win" if difference > 0 else "loss" if difference < 0 else "tie"
+    kind = _OUTCOME_CLASS[outcome]
+    cells = [text_cell(qid)]
+    if text is not None:
+        cells.append(text_cell(text))
+    return [
+        *cells,
+        num_cell(va),
+        num_cell(vb),
+        num_cell(difference, shown=shown),
+        text_cell(outcome, html_text=f'<span class="{kind}">{outcome}</span>'),
+    ]

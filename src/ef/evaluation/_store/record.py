@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from .._reports.fields import str_tuple
 from .._reports.retrieval import RetrievalEvalReport
 
 
@@ -58,7 +59,7 @@ class Record:
     )
     tags: tuple[str, ...] = attrs.field(
         default=(),
-        converter=tuple,
+        converter=str_tuple,
         validator=attrs.validators.deep_iterable(attrs.validators.instance_of(str)),
     )
     id: int | None = attrs.field(

@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from ._ids import DocIdError, as_doc_id, field_id
+from ._ids import document_id
 
 __all__ = ["HaystackSearch", "haystack", "is_haystack_retriever"]
 
@@ -43,16 +43,15 @@ class HaystackSearch:
     id_field: str | None = None
 
     def _doc_id(self, document: Any) -> str:
-        if self.id_field is not None:
-            meta = getattr(document, "meta", None)
-            return field_id(meta, self.id_field, "a Haystack Document's meta", "haystack")
-        found = as_doc_id(getattr(document, "id", None))
-        if found is None:
-            raise DocIdError(
-                "a Haystack Document has no id; read the doc id from its meta: "
-                "ef.evaluation.adapters.haystack(retriever, id_field='doc_id')"
-            )
-        return found
+        return document_id(
+            document,
+            self.id_field,
+            fields="meta",
+            what="a Haystack Document's meta",
+            wrapper="haystack",
+            no_id="a Haystack Document has no id; read the doc id from its meta: "
+            "ef.evaluation.adapters.haystack(retriever, id_field='doc_id')",
+        )
 
     def search(self, query: str, limit: int = 10) -> list[str]:
         """Doc ids for one query, from ``retriever.run(query=query, top_k=limit)``."""

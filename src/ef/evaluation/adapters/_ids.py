@@ -30,6 +30,32 @@ def as_doc_id(value: object) -> str | None:
     return None
 
 
+def document_id(
+    document: Any, id_field: str | None, *, fields: str, what: str, wrapper: str, no_id: str
+) -> str:
+    """A framework Document's doc id: its ``fields`` mapping's ``id_field`` (``what`` names
+    that mapping in an error) when one is named, else its own ``id``; ``no_id`` is the
+    :class:`DocIdError` of a document that has none.
+
+    >>> from types import SimpleNamespace as Doc
+    >>> names = {"fields": "meta", "what": "a Document's meta", "wrapper": "haystack"}
+    >>> document_id(Doc(id="d1", meta={}), None, **names, no_id="no id")
+    'd1'
+    >>> document_id(Doc(id=None, meta={"doc_id": 7}), "doc_id", **names, no_id="no id")
+    '7'
+    >>> document_id(Doc(id=None, meta={}), None, **names, no_id="no id")
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.adapters._ids.DocIdError: no id
+    """
+    if id_field is not None:
+        return field_id(getattr(document, fields, None), id_field, what, wrapper)
+    found = as_doc_id(getattr(document, "id", None))
+    if found is None:
+        raise DocIdError(no_id)
+    return found
+
+
 def field_id(fields: Mapping[str, Any] | None, id_field: str, what: str, wrapper: str) -> str:
     """``fields[id_field]`` as a doc id, or a :class:`DocIdError` naming the field.
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ._ids import DocIdError, as_doc_id, field_id, instance_of
+from ._ids import document_id, instance_of
 
 __all__ = ["LangChainSearch", "is_langchain_retriever", "langchain"]
 
@@ -34,17 +34,16 @@ class LangChainSearch:
     limit_kwarg: str | None = None
 
     def _doc_id(self, document: Any) -> str:
-        if self.id_field is not None:
-            metadata = getattr(document, "metadata", None)
-            return field_id(metadata, self.id_field, "a LangChain Document's metadata", "langchain")
-        found = as_doc_id(getattr(document, "id", None))
-        if found is None:
-            raise DocIdError(
-                "a LangChain Document has no id (Document.id is None); give the documents "
-                "ids, or read them from their metadata: "
-                "ef.evaluation.adapters.langchain(retriever, id_field='doc_id')"
-            )
-        return found
+        return document_id(
+            document,
+            self.id_field,
+            fields="metadata",
+            what="a LangChain Document's metadata",
+            wrapper="langchain",
+            no_id="a LangChain Document has no id (Document.id is None); give the documents "
+            "ids, or read them from their metadata: "
+            "ef.evaluation.adapters.langchain(retriever, id_field='doc_id')",
+        )
 
     def search_batch(self, texts: Sequence[str], limit: int = 10) -> list[list[str]]:
         """Doc ids for each text, from one ``retriever.batch(texts)`` call."""

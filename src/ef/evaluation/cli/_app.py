@@ -75,6 +75,14 @@ COMMANDS: Mapping[str, Listed] = {
         "List every fusion method the loaded plugins provide: what it reads (scores or "
         "ranks), its parameters, its formula and the plugin that provides it.",
     ),
+    "history": Listed(
+        "_store:history_command",
+        "Show METRIC (ndcg@10, nDCG@10, ...) of every recorded evaluation, oldest first.",
+    ),
+    "leaderboard": Listed(
+        "_store:leaderboard_command",
+        "Rank the systems recorded on DATASET by their last METRIC, best first.",
+    ),
     "metrics": Listed(
         "_metrics:metrics_command",
         "List every metric the loaded plugins provide: its parameters, its names in our, "

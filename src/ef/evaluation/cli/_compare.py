@@ -6,7 +6,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 import click
 
@@ -14,11 +14,17 @@ from .._engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
 from ..types import CompareAveraging
 from ._options import (
+    averaging_option,
     check_measures,
+    compared_cutoffs_option,
     echo_warnings,
     input_warnings,
+    per_query_option,
     progress_option,
+    qrels_format_option,
+    run_format_option,
     show_progress,
+    significance_options,
     source_argument,
     split_measures,
     ties_option,
@@ -208,50 +214,16 @@ def _system_name_of(choice: str, named: Mapping[str, Path | str]) -> str:
     help="A metric, as name@k or a name at every --k (repeat or comma-separate). "
     "Default: ndcg@10; with --rag, every metric the reports share.",
 )
-@click.option(
-    "-k",
-    "--k",
-    "k_values",
-    multiple=True,
-    type=click.IntRange(min=1),
-    help="A cutoff for metrics named without one (repeatable). Default: 10.",
-)
-@click.option(
-    "-t",
-    "--test",
-    type=click.Choice(TESTS),
-    default="paired-t",
-    show_default=True,
-    help="The test; tukey: Tukey's HSD over every system, family-wise (no --correction).",
-)
-@click.option(
-    "-c",
-    "--correction",
-    type=click.Choice(("none", *CORRECTIONS)),
-    default="none",
-    show_default=True,
-    help="Multiple-comparison correction over every pair and metric (bh: Benjamini-Hochberg).",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-)
-@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
-@click.option(
-    "--averaging",
-    type=click.Choice(get_args(CompareAveraging)),
-    default="qrels",
-    show_default=True,
-    help="qrels: a judged query missing from a run scores 0; intersection: only queries "
-    "every run answers.",
+@compared_cutoffs_option
+@significance_options(TESTS, CORRECTIONS)
+@averaging_option(
+    "qrels: a judged query missing from a run scores 0; intersection: only queries "
+    "every run answers."
 )
 @ties_option
-@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
-@click.option("--run-format", default=None, help="The RUN format; default: detected.")
-@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@qrels_format_option
+@run_format_option
+@per_query_option
 @progress_option
 @output_option("comparison")
 @click.option(

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import get_args
-
 import click
 
 from ..types import CompareAveraging
-from ._options import per_query_option, split_measures
+from ._options import averaging_option, per_query_option, run_format_option, split_measures
 from ._render import emit_report, output_option
 
 __all__ = ["diversity_command"]
@@ -33,15 +31,11 @@ __all__ = ["diversity_command"]
     show_default=True,
     help="The cutoffs of a measure named without @k, comma-separated.",
 )
-@click.option(
-    "--averaging",
-    type=click.Choice(get_args(CompareAveraging)),
-    default="qrels",
-    show_default=True,
-    help="qrels: a judged query missing from RUN scores 0 (ndeval -c); intersection: only "
-    "the judged queries RUN answers (ndeval's default).",
+@averaging_option(
+    "qrels: a judged query missing from RUN scores 0 (ndeval -c); intersection: only "
+    "the judged queries RUN answers (ndeval's default)."
 )
-@click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@run_format_option
 @per_query_option
 @output_option("retrieval")
 def diversity_command(  # click passes every option by keyword

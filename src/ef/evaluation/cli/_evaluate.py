@@ -33,6 +33,10 @@ from ._options import (
     measures_option,
     per_query_option,
     progress_option,
+    qrels_format_option,
+    record_options,
+    recorded_note,
+    run_format_option,
     show_progress,
     split_measures,
     ties_option,
@@ -78,8 +82,8 @@ __all__ = ["evaluate_command"]
     "by metric (trec_eval, beir, mteb, ir_measures, ranx). Not with --ties or --averaging.",
 )
 @ties_option
-@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
-@click.option("--run-format", default=None, help="The RUN format; default: detected.")
+@qrels_format_option
+@run_format_option
 @progress_option
 @click.option(
     "--run-columns",
@@ -113,9 +117,15 @@ __all__ = ["evaluate_command"]
     "(by default that stops the command, naming the likely cause: case, a prefix, zero "
     "padding, ...).",
 )
+@record_options
 @output_option("retrieval")
 def evaluate_command(  # click passes every option by keyword
     *,
+    record: bool,
+    system: str | None,
+    dataset: str | None,
+    tags: tuple[str, ...],
+    store: str | None,
     qrels: str,
     run: tuple[str, ...],
     workers: int | None,
@@ -151,11 +161,16 @@ def evaluate_command(  # click passes every option by keyword
     Docs are ranked by score, ties broken by docno descending, the rank column ignored:
     trec_eval's rule, and trec_eval's numbers (--ties picks another rule). When ties could
     change a number, a note on stderr counts the queries.
+
+    --record keeps the report in the store of evaluations (--store), named by --system and
+    --dataset, or by RUN's and QRELS's file names; ef-eval history and ef-eval leaderboard
+    read it back.
     """
     from .._evaluate.run import evaluate_run
     from .._evaluate.sharded import shards_of
     from .._evaluate.shards import evaluate_shards
     from .._reports.retrieval import tie_note
+    from .._store.recording import record_evaluation, recorded_names
 
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
@@ -163,6 +178,8 @@ def evaluate_command(  # click passes every option by keyword
     given = _run_argument(run, sharded=workers is not None)
     judged = _qrels(qrels)
     shards = shards_of(given)  # several files, a glob, a URL, or any under --workers
+    if record:  # a missing name stops the command before the scoring
+        names = recorded_names(system, dataset, given, judged)
     options: dict[str, Any] = {
         "metrics": chosen,
         "k_values": cutoffs,
@@ -187,6 +204,11 @@ def evaluate_command(  # click passes every option by keyword
         else:  # a profile refuses shards in evaluate_run, in its own words
             report = evaluate_run(given, judged, profile=profile, **options)
     emit_report(report, output, per_query, " ".join(map(str, run)))
+    if record:
+        recorded = record_evaluation(
+            report, system=names[0], dataset=names[1], tags=tags, store=store
+        )
+        recorded_note(recorded, store)
     # stdout stays the report alone: what the user should know goes to stderr, a line each
     echo_warnings(caught)
     for note in _measure_notes(split_measures(metrics), cutoffs):

@@ -14,13 +14,23 @@ import click
 
 from .._engine.stats import CORRECTIONS, TESTS
 from ._options import (
+    batch_size_option,
     check_measures,
+    compared_cutoffs_option,
+    dataset_format_option,
     dataset_parts,
     echo_warnings,
     input_warnings,
+    limit_option,
+    per_query_option,
     progress_option,
     show_progress,
+    significance_options,
+    source_argument,
     split_measures,
+    split_option,
+    store_option,
+    workers_option,
 )
 from ._render import emit_comparison, output_option
 
@@ -154,61 +164,13 @@ class _Once:
     multiple=True,
     help="A metric, as name@k or a name at every --k (repeat or comma-separate). Default: ndcg@10.",
 )
-@click.option(
-    "-k",
-    "--k",
-    "k_values",
-    multiple=True,
-    type=click.IntRange(min=1),
-    help="A cutoff for metrics named without one (repeatable). Default: 10.",
-)
-@click.option(
-    "-t",
-    "--test",
-    type=click.Choice(TESTS),
-    default="paired-t",
-    show_default=True,
-    help="The test; tukey: Tukey's HSD over every system, family-wise (no --correction).",
-)
-@click.option(
-    "-c",
-    "--correction",
-    type=click.Choice(("none", *CORRECTIONS)),
-    default="none",
-    show_default=True,
-    help="Multiple-comparison correction over every pair and metric (bh: Benjamini-Hochberg).",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-)
-@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the resampling.")
-@click.option("--split", default=None, help="The qrels split to run. Default: test, dev, train.")
-@click.option(
-    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
-)
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
-)
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Queries per retriever call; 1 times each query alone.",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Run the batches on this many threads. Default: one after another.",
-)
+@compared_cutoffs_option
+@significance_options(TESTS, CORRECTIONS)
+@split_option()
+@dataset_format_option
+@limit_option
+@batch_size_option(1, "Queries per retriever call; 1 times each query alone.")
+@workers_option
 @click.option(
     "--cache",
     type=click.Path(path_type=Path, file_okay=False),
@@ -217,7 +179,15 @@ class _Once:
     "version, the depth and the queries are unchanged.",
 )
 @click.option("--clear-cache", is_flag=True, help="Empty the --cache folder of its runs first.")
-@click.option("-q", "--per-query", is_flag=True, help="Also show every query's values.")
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Record each retriever's report in the store of evaluations (--store), under its "
+    "NAME on the dataset (DATASET's folder name).",
+)
+@click.option("--tag", "tags", multiple=True, help="A free tag on each record (repeat for more).")
+@store_option
+@per_query_option
 @progress_option
 @output_option("comparison")
 def experiment_command(  # click passes every option by keyword
@@ -239,6 +209,9 @@ def experiment_command(  # click passes every option by keyword
     workers: int | None,
     cache: Path | None,
     clear_cache: bool,
+    record: bool,
+    tags: tuple[str, ...],
+    store: str | None,
     per_query: bool,
     no_progress: bool,
     output: str,
@@ -260,7 +233,8 @@ def experiment_command(  # click passes every option by keyword
     cutoffs = k_values or (10,)
     check_measures(chosen, cutoffs)  # an error names -m and the measure
     # The qrels of an irds: id are the id: the experiment applies its relevance level.
-    corpus, queries, qrels = dataset_parts(dataset, dataset_format, split)
+    source = source_argument(dataset)
+    corpus, queries, qrels = dataset_parts(source, dataset_format, split)
     experiment = Experiment(
         _systems(systems, corpus),
         qrels if isinstance(qrels, str) else (queries, qrels),
@@ -276,6 +250,10 @@ def experiment_command(  # click passes every option by keyword
         batch_size=batch_size,
         executor=workers,
         cache=cache,
+        record=record,
+        store=store,
+        dataset_name=_dataset_name(source, split) if record else None,
+        tags=tags,
     )
     if clear_cache:
         removed = experiment.clear_cache()
@@ -286,3 +264,20 @@ def experiment_command(  # click passes every option by keyword
         report = experiment.run(progress=show_progress(no_progress))
     emit_comparison(report, output, per_query)
     echo_warnings(caught)  # a line each on stderr, after the report
+    if record:
+        from .._store.location import shown, store_url
+
+        click.echo(
+            f"note: recorded {len(report.systems)} systems on {experiment.dataset_name} in "
+            f"{shown(store_url(store))}",
+            err=True,
+        )
+
+
+def _dataset_name(source: object, split: str | None) -> str:
+    """The dataset's name in the store: its folder's name (or irds: id), with the split when
+    one is named."""
+    from .._store.recording import dataset_name
+
+    name = dataset_name(source) or "dataset"
+    return f"{name}/{split}" if split else name

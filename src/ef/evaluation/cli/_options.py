@@ -7,34 +7,50 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import click
 
-if TYPE_CHECKING:
-    from ..types import Qrels
-
 from .._runs.order import SINGLE_ORDER_POLICIES, TIE_POLICIES
 from ..errors import InputWarning
+from ..types import CompareAveraging
 from ._spelling import cli_message
+
+if TYPE_CHECKING:
+    from .._store import Record
+    from ..types import Qrels
 
 __all__ = [
     "MEASURES_HELP",
+    "averaging_option",
+    "batch_size_option",
     "check_measures",
+    "compared_cutoffs_option",
     "cutoffs_option",
     "dataset_argument",
+    "dataset_format_option",
     "dataset_parts",
     "echo_warnings",
     "file_option",
     "input_warnings",
+    "limit_option",
     "measures_option",
     "per_query_option",
     "progress_option",
+    "qrels_format_option",
+    "record_options",
+    "recorded_note",
+    "run_format_option",
     "show_progress",
+    "significance_options",
     "source_argument",
     "source_callback",
     "split_measures",
+    "split_option",
+    "stacked",
+    "store_option",
     "warnings_shown",
+    "workers_option",
 ]
 
 MEASURES_HELP = (
@@ -53,6 +69,24 @@ cutoffs_option = click.option(
     multiple=True,
     type=click.IntRange(min=1, max=2**63 - 1),  # a ranking's depth is an int64
     help="A cutoff for metrics named without one (repeatable). Default: 1, 5, 10, 100.",
+)
+
+#: ``-k`` of the commands that compare systems, by default at 10 alone (``compare``,
+#: ``experiment``).
+compared_cutoffs_option = click.option(
+    "-k",
+    "--k",
+    "k_values",
+    multiple=True,
+    type=click.IntRange(min=1),
+    help="A cutoff for metrics named without one (repeatable). Default: 10.",
+)
+
+qrels_format_option = click.option(
+    "--qrels-format", default=None, help="The QRELS format; default: detected."
+)
+run_format_option = click.option(
+    "--run-format", default=None, help="The RUN format; default: detected."
 )
 
 per_query_option = click.option(
@@ -92,6 +126,112 @@ def file_option(*decls: str, help: str, required: bool = False) -> Callable[[Any
     """
     kind = click.Path(path_type=Path, dir_okay=False)
     return click.option(*decls, required=required, type=kind, default=None, help=help)
+
+
+def stacked(*options: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """One decorator of several click options, listed (and shown by ``--help``) in the
+    order given, as if each were written above the command in turn.
+
+    >>> @click.command()
+    ... @stacked(click.option("--a"), click.option("--b"))
+    ... def command(a, b): pass
+    >>> [param.name for param in command.params]
+    ['a', 'b']
+    """
+
+    def apply(command: Any) -> Any:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
+def averaging_option(help: str) -> Callable[[Any], Any]:
+    """``--averaging`` of the commands that pair queries (``compare``, ``diversity``): a
+    judged query a run lacks scores 0 (``qrels``), or only the queries answered count."""
+    choices = click.Choice(get_args(CompareAveraging))
+    return click.option("--averaging", type=choices, default="qrels", show_default=True, help=help)
+
+
+def split_option(
+    help: str = "The qrels split to run. Default: test, dev, train.",
+) -> Callable[[Any], Any]:
+    """``--split``: which of a dataset's qrels splits a command reads."""
+    return click.option("--split", default=None, help=help)
+
+
+dataset_format_option = click.option(
+    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
+)
+
+limit_option = click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
+)
+
+workers_option = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run the batches on this many threads. Default: one after another.",
+)
+
+
+def batch_size_option(default: int, help: str) -> Callable[[Any], Any]:
+    """``--batch-size``: queries per retriever call, ``default`` by default."""
+    kind = click.IntRange(min=1)
+    return click.option("--batch-size", type=kind, default=default, show_default=True, help=help)
+
+
+def significance_options(
+    tests: Sequence[str],
+    corrections: Sequence[str],
+    *,
+    test_help: str = "The test; tukey: Tukey's HSD over every system, family-wise "
+    "(no --correction).",
+    correction_help: str = "Multiple-comparison correction over every pair and metric "
+    "(bh: Benjamini-Hochberg).",
+    seed: bool = True,
+) -> Callable[[Any], Any]:
+    """``--test``, ``--correction``, ``--alpha``, ``--n-resamples`` and (with ``seed``)
+    ``--seed``: the significance tests of ``compare``, ``experiment`` and ``site``. The
+    caller passes the names of the tests and corrections (``_engine.stats``' ``TESTS`` and
+    ``CORRECTIONS``): importing them here would load the statistics for every command."""
+    options = [
+        click.option(
+            "-t",
+            "--test",
+            type=click.Choice(tests),
+            default="paired-t",
+            show_default=True,
+            help=test_help,
+        ),
+        click.option(
+            "-c",
+            "--correction",
+            type=click.Choice(("none", *corrections)),
+            default="none",
+            show_default=True,
+            help=correction_help,
+        ),
+        click.option(
+            "--alpha",
+            type=click.FloatRange(0, 1, min_open=True, max_open=True),
+            default=0.05,
+            show_default=True,
+        ),
+        click.option(
+            "--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True
+        ),
+    ]
+    if seed:
+        kind = click.IntRange(min=0)
+        seed_help = "Seed of the resampling."
+        options.append(click.option("--seed", type=kind, default=None, help=seed_help))
+    return stacked(*options)
 
 
 progress_option = click.option(
@@ -150,18 +290,19 @@ def source_argument(value: str, inside: str = "") -> Path | str:
 
 
 def dataset_parts(
-    value: str, format: str | None, split: str | None
+    source: Path | str, format: str | None, split: str | None
 ) -> tuple[Mapping[str, str], Mapping[str, str], Qrels | str]:
-    """``(corpus, queries, qrels)`` of the DATASET argument ``value``, as
-    :func:`~ef.evaluation.read_dataset` reads them; of an ``irds:<id>`` the qrels are the id,
-    for the evaluation to read and apply the dataset's relevance level to its measures."""
+    """``(corpus, queries, qrels)`` of the DATASET argument as :func:`source_argument`
+    gives it, as :func:`~ef.evaluation.read_dataset` reads them; of an ``irds:<id>`` the
+    qrels are the id, for the evaluation to read and apply the dataset's relevance level to
+    its measures."""
     from .._formats.files import read_dataset
     from .._formats.irds import is_irds, read_irds_dataset
 
-    if is_irds(value):
-        corpus, queries, _ = read_irds_dataset(value, note=False)  # the evaluation says it
-        return corpus, queries, value
-    return read_dataset(dataset_argument(value), format, split=split)
+    if is_irds(source):
+        corpus, queries, _ = read_irds_dataset(source, note=False)  # the evaluation says it
+        return corpus, queries, source
+    return read_dataset(source, format, split=split)
 
 
 def source_callback(
@@ -275,3 +416,57 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
         except ValueError as exc:  # UnknownNameError too: the message says which
             problem = " ".join(str(exc).split()).removeprefix(f"{spec!r}: ")
             raise ValueError(f"{option} {spec}: {problem}") from exc
+
+
+STORE_HELP = (
+    "The store of evaluations: a SQLite file or sqlite:///path, or postgresql://user@host/db. "
+    "Default: $EF_EVALUATION_STORE, else the default SQLite file (see docs/experiments.md)."
+)
+
+store_option = click.option("--store", default=None, metavar="URL", help=STORE_HELP)
+
+
+def record_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--record``, ``--system``, ``--dataset``, ``--tag`` and ``--store``."""
+    for option in reversed(
+        (
+            click.option(
+                "--record",
+                is_flag=True,
+                help="Record the report in the store of evaluations (--store), as --system "
+                "on --dataset.",
+            ),
+            click.option(
+                "--system",
+                default=None,
+                help="The system's name in the store. Default: the RUN file's name "
+                "(runs/bm25.trec is bm25).",
+            ),
+            click.option(
+                "--dataset",
+                default=None,
+                help="The dataset's name in the store. Default: the QRELS's (a BEIR "
+                "folder's name, an irds: id, or the qrels file's name).",
+            ),
+            click.option(
+                "--tag",
+                "tags",
+                multiple=True,
+                help="A free label kept with the record (repeatable).",
+            ),
+            store_option,
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def recorded_note(record: Record, store: str | None) -> None:
+    """The stderr line that says what was recorded, and where."""
+    from .._store.location import shown, store_url
+
+    click.echo(
+        f"note: recorded {record.system} on {record.dataset} (record {record.id}) in "
+        f"{shown(store_url(store))}",
+        err=True,
+    )

@@ -13,14 +13,16 @@ from .._render import report_tables
 from ._options import (
     check_measures,
     cutoffs_option,
-    dataset_argument,
+    dataset_format_option,
     dataset_parts,
     echo_warnings,
     file_option,
     input_warnings,
     measures_option,
     per_query_option,
+    source_argument,
     split_measures,
+    split_option,
 )
 from ._render import emit_json, emit_table, output_option
 
@@ -67,10 +69,8 @@ REFERENCES_FILE = "references.jsonl"
     show_default=True,
     help="How many of each query's first docs in RUN were the contexts of its answer.",
 )
-@click.option("--split", default=None, help="The qrels split. Default: test, dev, train.")
-@click.option(
-    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
-)
+@split_option("The qrels split. Default: test, dev, train.")
+@dataset_format_option
 @per_query_option
 @output_option("pipeline")
 def pipeline_command(  # click passes every option by keyword
@@ -103,9 +103,10 @@ def pipeline_command(  # click passes every option by keyword
 
     check_measures(split_measures(metrics), k_values or DEFAULT_K_VALUES)  # names -m
     # The qrels of an irds: id are the id: evaluate_pipeline applies its relevance level.
-    corpus, queries, qrels = dataset_parts(dataset, dataset_format, split)
+    source = source_argument(dataset)
+    corpus, queries, qrels = dataset_parts(source, dataset_format, split)
     answers = read_answers(answers_path, queries=queries)
-    folder = None if isinstance(qrels, str) else dataset_argument(dataset)
+    folder = source if isinstance(source, Path) else None
     if references_path is None and folder is not None and (folder / REFERENCES_FILE).is_file():
         references_path = folder / REFERENCES_FILE
         click.echo(f"note: the gold answers are {references_path}", err=True)

@@ -9,15 +9,21 @@ from pathlib import Path
 import click
 
 from ._options import (
+    batch_size_option,
     check_measures,
     cutoffs_option,
+    dataset_format_option,
     dataset_parts,
     echo_warnings,
     file_option,
     input_warnings,
+    limit_option,
     measures_option,
     per_query_option,
+    source_argument,
     split_measures,
+    split_option,
+    workers_option,
 )
 from ._render import emit_report, output_option
 
@@ -35,33 +41,15 @@ __all__ = ["retrieve_command"]
     "module:object, a retriever or a class built with the corpus, imported from the current "
     "directory or the environment.",
 )
-@click.option("--split", default=None, help="The qrels split to run. Default: test, dev, train.")
-@click.option(
-    "--format", "dataset_format", default=None, help="DATASET's format; default: detected."
-)
+@split_option()
+@dataset_format_option
 @file_option("--out", help="Write the rankings as a TREC run here (.gz compresses), atomically.")
 @measures_option
 @cutoffs_option
 @per_query_option
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Results to retrieve per query. Default: the largest cutoff of the metrics.",
-)
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=32,
-    show_default=True,
-    help="Queries per retriever call.",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Run the batches on this many threads. Default: one after another.",
-)
+@limit_option
+@batch_size_option(32, "Queries per retriever call.")
+@workers_option
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 @output_option("retrieval")
 def retrieve_command(  # click passes every option by keyword
@@ -105,7 +93,7 @@ def retrieve_command(  # click passes every option by keyword
     if ":" in retriever_spec and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # module:object from the current directory, as python -m
     build = retriever_factory(retriever_spec)
-    corpus, queries, source = dataset_parts(dataset, dataset_format, split)
+    corpus, queries, source = dataset_parts(source_argument(dataset), dataset_format, split)
     if isinstance(source, str):  # an irds: id: its relevance level applies to the measures
         with input_warnings() as caught:
             qrels, chosen = irds_metrics(source, chosen, cutoffs, get_registry())

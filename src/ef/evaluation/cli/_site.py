@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .._engine.stats import CORRECTIONS, TESTS
+from ._options import significance_options
 
 if TYPE_CHECKING:
     from .._store.record import Record
@@ -19,14 +20,10 @@ __all__ = ["site_command"]
 def _load_records(store: str | None) -> list[Record]:
     """Every record of the store at ``store`` (a path or URL; None: the default store),
     oldest first. The one place the command reads the store."""
-    import importlib
+    from .._store import open_store
 
-    # By name: the store's reads (open_store) land beside this command, in _store.
-    stores = importlib.import_module("ef.evaluation._store")
-    if not hasattr(stores, "open_store"):
-        raise click.ClickException("this build of ef-evaluation has no store to read")
-    records: list[Record] = stores.open_store(store).records()
-    return records
+    with open_store(store) as opened:
+        return opened.records()
 
 
 def _queries(given: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -76,30 +73,14 @@ def _queries(given: Sequence[str]) -> dict[str, dict[str, str]]:
     metavar="DATASET=FILE",
     help="The query texts of DATASET, shown in its drill-downs (repeatable).",
 )
-@click.option(
-    "-t",
-    "--test",
-    type=click.Choice(TESTS),
-    default="paired-t",
-    show_default=True,
-    help="The significance test, as ef-eval compare's.",
+@significance_options(
+    TESTS,
+    CORRECTIONS,
+    test_help="The significance test, as ef-eval compare's.",
+    correction_help="Multiple-comparison correction over each family: a leaderboard's "
+    "systems and metrics, a record and the one before it, two systems of a drill-down.",
+    seed=False,
 )
-@click.option(
-    "-c",
-    "--correction",
-    type=click.Choice(("none", *CORRECTIONS)),
-    default="none",
-    show_default=True,
-    help="Multiple-comparison correction over each family: a leaderboard's systems and "
-    "metrics, a record and the one before it, two systems of a drill-down.",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-)
-@click.option("--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True)
 def site_command(  # click passes every option by keyword
     *,
     store: str | None,

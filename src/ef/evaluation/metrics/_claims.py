@@ -123,6 +123,14 @@ def checked_labels(value: object, n_contexts: int | None = None) -> dict[str, An
     ef.evaluation.InvalidSampleError: claims: answer2response labels 1 response claims and \
 retrieved2response 2; one label per claim
     """
+    labels = _parsed_labels(value)
+    _check_claim_counts(labels)
+    _check_context_counts(labels, n_contexts)
+    return labels
+
+
+def _parsed_labels(value: object) -> dict[str, Any]:
+    """The label lists and matrices ``value`` gives, as bools; the others left out."""
     if not isinstance(value, Mapping):
         raise InvalidSampleError(
             f"{CLAIMS_KEY!r} must be a mapping of label lists ({', '.join(LABEL_KEYS)}), "
@@ -133,15 +141,28 @@ retrieved2response 2; one label per claim
         if value.get(key) is not None:
             at = f"{CLAIMS_KEY}.{key}"
             labels[key] = (_matrix if key.startswith("retrieved") else _vector)(value[key], at)
-    for side, vector, matrix in (
-        ("response", "answer2response", "retrieved2response"),
-        ("gold", "response2answer", "retrieved2answer"),
-    ):
+    return labels
+
+
+#: Each side's claims, and the list and the matrix that label them, one label (row) a claim.
+_SIDES = (
+    ("response", "answer2response", "retrieved2response"),
+    ("gold", "response2answer", "retrieved2answer"),
+)
+
+
+def _check_claim_counts(labels: Mapping[str, Any]) -> None:
+    """A side's list and matrix, when both are given, label as many claims."""
+    for side, vector, matrix in _SIDES:
         if vector in labels and matrix in labels and len(labels[vector]) != len(labels[matrix]):
             raise InvalidSampleError(
                 f"{CLAIMS_KEY}: {vector} labels {len(labels[vector])} {side} claims and "
                 f"{matrix} {len(labels[matrix])}; one label per claim"
             )
+
+
+def _check_context_counts(labels: Mapping[str, Any], n_contexts: int | None) -> None:
+    """The matrices label as many contexts as each other, and as the sample retrieved."""
     widths = {len(rows[0]) for k in LABEL_KEYS[2:] if (rows := labels.get(k))}
     if n_contexts is not None and widths - {n_contexts}:
         raise InvalidSampleError(
@@ -153,7 +174,6 @@ retrieved2response 2; one label per claim
             f"{CLAIMS_KEY}: retrieved2response and retrieved2answer "
             "label different numbers of contexts"
         )
-    return labels
 
 
 def _mean(flags: Sequence[bool]) -> float:
@@ -178,67 +198,96 @@ def _retriever(labels: Mapping[str, Any]) -> dict[str, float]:
     if "retrieved2answer" not in labels:
         return {}
     g_in_c = labels["retrieved2answer"]
-    if not (g_in_c and g_in_c[0]):
-        out = {"claim_recall": 0.0, "context_precision": 0.0}
-        if "response2answer" in labels:
-            out["context_utilization"] = 0.0
-        return out
+    # No gold claim, or no context: RAGChecker scores each of these 0.
+    scored = bool(g_in_c and g_in_c[0])
     recalled = [any(row) for row in g_in_c]
     out = {
-        "claim_recall": _mean(recalled),
-        "context_precision": _mean([any(column) for column in zip(*g_in_c, strict=True)]),
+        "claim_recall": _mean(recalled) if scored else 0.0,
+        "context_precision": _mean(_relevant(g_in_c)) if scored else 0.0,
     }
     if "response2answer" in labels:
-        used = sum(r and f for r, f in zip(recalled, labels["response2answer"], strict=True))
-        out["context_utilization"] = used / sum(recalled) if any(recalled) else 0.0
+        found = labels["response2answer"]
+        out["context_utilization"] = _utilization(recalled, found) if scored else 0.0
     return out
 
 
+def _relevant(g_in_c: Sequence[Sequence[bool]]) -> list[bool]:
+    """Per context, whether it entails some gold claim: whether it is relevant."""
+    return [any(column) for column in zip(*g_in_c, strict=True)]
+
+
+def _utilization(recalled: Sequence[bool], found: Sequence[bool]) -> float:
+    """The share of the gold claims some context entails that the response entails."""
+    used = sum(r and f for r, f in zip(recalled, found, strict=True))
+    return used / sum(recalled) if any(recalled) else 0.0
+
+
 def _generator(labels: Mapping[str, Any]) -> dict[str, float]:
-    out: dict[str, float] = {}
     if "retrieved2response" not in labels:
-        return out
+        return {}
     r_in_c = labels["retrieved2response"]
     has_contexts = bool(r_in_c and r_in_c[0])
     supported = [any(row) for row in r_in_c]
-    out["faithfulness"] = _mean(supported) if has_contexts else 0.0
-    if "answer2response" not in labels:
-        return out
+    out = {"faithfulness": _mean(supported) if has_contexts else 0.0}
+    if "answer2response" in labels:
+        out |= _wrong_or_right(labels, supported, has_contexts=has_contexts)
+    return out
+
+
+def _wrong_or_right(
+    labels: Mapping[str, Any], supported: Sequence[bool], *, has_contexts: bool
+) -> dict[str, float]:
+    """The generator's metrics that need to know which response claims are correct: 0
+    each without a response claim or a context, as RAGChecker scores them."""
     correct = labels["answer2response"]
     ok = bool(correct) and has_contexts
-    out["hallucination"] = (
-        _mean([not s and not c for s, c in zip(supported, correct, strict=True)]) if ok else 0.0
-    )
-    out["self_knowledge"] = (
-        _mean([not s and c for s, c in zip(supported, correct, strict=True)]) if ok else 0.0
-    )
+    out = _unsupported(supported, correct) if ok else dict(_NO_UNSUPPORTED)
     if "retrieved2answer" in labels:
         g_in_c = labels["retrieved2answer"]
+        r_in_c = labels["retrieved2response"]
         out.update(_noise(r_in_c, correct, g_in_c) if ok and g_in_c else _NO_NOISE)
     return out
 
 
+_NO_UNSUPPORTED = {"hallucination": 0.0, "self_knowledge": 0.0}
 _NO_NOISE = {"noise_sensitivity_in_relevant": 0.0, "noise_sensitivity_in_irrelevant": 0.0}
+
+
+def _unsupported(supported: Sequence[bool], correct: Sequence[bool]) -> dict[str, float]:
+    """The shares of response claims no context entails, wrong (hallucinated) and right
+    (from the generator's own knowledge)."""
+    return {
+        "hallucination": _mean([not s and not c for s, c in zip(supported, correct, strict=True)]),
+        "self_knowledge": _mean([not s and c for s, c in zip(supported, correct, strict=True)]),
+    }
 
 
 def _noise(
     r_in_c: Sequence[Sequence[bool]], correct: Sequence[bool], g_in_c: Sequence[Sequence[bool]]
 ) -> dict[str, float]:
-    relevant = [any(column) for column in zip(*g_in_c, strict=True)]  # a context holds a g
+    in_relevant, in_irrelevant = _by_relevance(r_in_c, _relevant(g_in_c))
+    return {
+        "noise_sensitivity_in_relevant": _wrong_share(in_relevant, correct),
+        "noise_sensitivity_in_irrelevant": _wrong_share(in_irrelevant, correct),
+    }
+
+
+def _by_relevance(
+    r_in_c: Sequence[Sequence[bool]], relevant: Sequence[bool]
+) -> tuple[list[bool], list[bool]]:
+    """Per response claim, whether a relevant context entails it, and whether an irrelevant
+    one does and no relevant one: a claim in a relevant context counts there only."""
     in_relevant = [any(x and rel for x, rel in zip(row, relevant, strict=True)) for row in r_in_c]
-    # Exclusive: a claim in a relevant context counts there only.
     in_irrelevant = [
         any(x and not rel for x, rel in zip(row, relevant, strict=True)) and not in_rel
         for row, in_rel in zip(r_in_c, in_relevant, strict=True)
     ]
-    return {
-        "noise_sensitivity_in_relevant": _mean(
-            [i and not c for i, c in zip(in_relevant, correct, strict=True)]
-        ),
-        "noise_sensitivity_in_irrelevant": _mean(
-            [i and not c for i, c in zip(in_irrelevant, correct, strict=True)]
-        ),
-    }
+    return in_relevant, in_irrelevant
+
+
+def _wrong_share(flags: Sequence[bool], correct: Sequence[bool]) -> float:
+    """The share of response claims that are flagged and wrong."""
+    return _mean([i and not c for i, c in zip(flags, correct, strict=True)])
 
 
 def claim_scores(labels: Mapping[str, Any], n_contexts: int | None = None) -> dict[str, float]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import InvalidSampleError
@@ -154,21 +154,48 @@ def first_answer_rank(
     >>> first_answer_rank(["Rome.", "Paris, France."], ["paris"], limit=1) is None
     True
     """
-    if match == "regex":
-        patterns = [_pattern(answer) for answer in answers]
-        for rank, context in enumerate(contexts[:limit]):
-            text = unicodedata.normalize("NFD", context)
-            if any(pattern.search(text) for pattern in patterns):
-                return rank
-        return None
-    if match != "string":
-        raise ValueError(f"match must be 'string' or 'regex', got {match!r}")
-    needles = [_needle(answer) for answer in answers]
+    contains = _matcher(answers, match)
     for rank, context in enumerate(contexts[:limit]):
-        haystack = _joined(drqa_tokens(context))
-        if any(needle in haystack for needle in needles):
+        if contains(context):
             return rank
     return None
+
+
+def _string_matcher(answers: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a context's DrQA tokens hold those of one of ``answers``, in order and contiguous."""
+    needles = [_needle(answer) for answer in answers]
+
+    def contains(context: str) -> bool:
+        haystack = _joined(drqa_tokens(context))
+        return any(needle in haystack for needle in needles)
+
+    return contains
+
+
+def _regex_matcher(answers: Sequence[str]) -> Callable[[str], bool]:
+    """Whether one of the patterns ``answers`` is found in a context, in NFD."""
+    patterns = [_pattern(answer) for answer in answers]
+
+    def contains(context: str) -> bool:
+        text = unicodedata.normalize("NFD", context)
+        return any(pattern.search(text) for pattern in patterns)
+
+    return contains
+
+
+#: Each value of ``match``, and what makes the test of a context for the answers.
+_MATCHERS: tuple[tuple[str, Callable[[Sequence[str]], Callable[[str], bool]]], ...] = (
+    ("string", _string_matcher),
+    ("regex", _regex_matcher),
+)
+
+
+def _matcher(answers: Sequence[str], match: str) -> Callable[[str], bool]:
+    """The test of a context for ``answers``, as ``match`` says; it checks the answers."""
+    for name, make in _MATCHERS:
+        if match == name:
+            return make(answers)
+    raise ValueError(f"match must be 'string' or 'regex', got {match!r}")
 
 
 def sample_has_answer(sample: RagSample, *, k: int | None, match: str = "string") -> float | None:

@@ -102,6 +102,43 @@ def squad_v2_scores(
     >>> scores["exact"], scores["best_exact"], scores["best_exact_thresh"]
     (0.5, 1.0, 0.2)
     """
+    _check_questions(answers, predictions, na_probs, na_prob_thresh)
+    probs = [0.0] * len(answers) if na_probs is None else [float(p) for p in na_probs]
+    has_ans = [bool(golds) for golds in answers]
+    raw_exact, raw_f1 = _raw_scores(answers, predictions)
+    exact = _thresholded(raw_exact, has_ans, probs, na_prob_thresh)
+    f1 = _thresholded(raw_f1, has_ans, probs, na_prob_thresh)
+    scores = _group("", exact, f1) | _answerable_groups(exact, f1, has_ans)
+    if na_probs is not None:
+        answered = [bool(p) for p in predictions]
+        scores["best_exact"], scores["best_exact_thresh"] = _best(
+            raw_exact, has_ans, answered, probs
+        )
+        scores["best_f1"], scores["best_f1_thresh"] = _best(raw_f1, has_ans, answered, probs)
+    return scores
+
+
+def _answerable_groups(
+    exact: Sequence[float], f1: Sequence[float], has_ans: Sequence[bool]
+) -> dict[str, float | int]:
+    """The ``HasAns_*`` scores over the answerable questions and the ``NoAns_*`` over the
+    others, each group only when it has a question."""
+    scores: dict[str, float | int] = {}
+    for prefix, wanted in (("HasAns_", True), ("NoAns_", False)):
+        where = [i for i, h in enumerate(has_ans) if h is wanted]
+        if where:
+            scores |= _group(prefix, [exact[i] for i in where], [f1[i] for i in where])
+    return scores
+
+
+def _check_questions(
+    answers: Sequence[Sequence[str]],
+    predictions: Sequence[str],
+    na_probs: Sequence[float] | None,
+    na_prob_thresh: float,
+) -> None:
+    """Raise a ValueError unless there is a question, and each has its answers, prediction
+    and probability, and the threshold is a number."""
     if not (
         len(answers) == len(predictions) and (na_probs is None or len(na_probs) == len(answers))
     ):
@@ -114,8 +151,12 @@ def squad_v2_scores(
         raise ValueError("the SQuAD v2.0 evaluation needs at least one question")
     if math.isnan(na_prob_thresh):
         raise ValueError("na_prob_thresh is NaN; give a number (the script's default is 1.0)")
-    probs = [0.0] * len(answers) if na_probs is None else [float(p) for p in na_probs]
-    has_ans = [bool(golds) for golds in answers]
+
+
+def _raw_scores(
+    answers: Sequence[Sequence[str]], predictions: Sequence[str]
+) -> tuple[list[float], list[float]]:
+    """Each question's EM and F1 before the threshold: the script's get_raw_scores."""
     raw_exact, raw_f1 = [], []
     for given, prediction in zip(answers, predictions, strict=True):
         # Under squad_v2, exact_match and token_f1 drop the golds that normalise to nothing
@@ -123,23 +164,15 @@ def squad_v2_scores(
         golds = list(given) or [""]
         raw_exact.append(exact_match(prediction, golds, normalize="squad_v2"))
         raw_f1.append(token_f1(prediction, golds, normalize="squad_v2"))
+    return raw_exact, raw_f1
 
-    def thresholded(raw: list[float]) -> list[float]:
-        return [
-            float(not h) if p > na_prob_thresh else s
-            for s, h, p in zip(raw, has_ans, probs, strict=True)
-        ]
 
-    exact, f1 = thresholded(raw_exact), thresholded(raw_f1)
-    scores = _group("", exact, f1)
-    for prefix, wanted in (("HasAns_", True), ("NoAns_", False)):
-        where = [i for i, h in enumerate(has_ans) if h is wanted]
-        if where:
-            scores |= _group(prefix, [exact[i] for i in where], [f1[i] for i in where])
-    if na_probs is not None:
-        answered = [bool(p) for p in predictions]
-        scores["best_exact"], scores["best_exact_thresh"] = _best(
-            raw_exact, has_ans, answered, probs
-        )
-        scores["best_f1"], scores["best_f1_thresh"] = _best(raw_f1, has_ans, answered, probs)
-    return scores
+def _thresholded(
+    raw: Sequence[float], has_ans: Sequence[bool], probs: Sequence[float], na_prob_thresh: float
+) -> list[float]:
+    """The scores after the threshold: a question whose no-answer probability is above it
+    counts as "no answer", right when it is unanswerable."""
+    return [
+        float(not h) if p > na_prob_thresh else s
+        for s, h, p in zip(raw, has_ans, probs, strict=True)
+    ]

@@ -11,12 +11,15 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import attrs
 
 from .._reports import ComparisonReport, RagEvalReport, RetrievalEvalReport
 from .saved import load_report, save_report
+
+if TYPE_CHECKING:
+    from .._store import Record
 from .thresholds import parse_threshold
 
 __all__ = ["GateFailure", "GateResult", "QualityGates", "metric_value", "resolve_metric"]
@@ -25,6 +28,7 @@ Scored = RetrievalEvalReport | RagEvalReport
 # A baseline name is a file name in the baselines folder: no separators, no "..".
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 UPDATE_OPTION = "--ef-update-baselines"
+RECORD_OPTION = "--ef-record"
 
 
 class GateFailure(AssertionError):
@@ -146,6 +150,11 @@ class QualityGates:
     update: bool = False
     record: Callable[[GateResult], None] = lambda result: None
     test_id: str = ""
+    #: The store of evaluations :meth:`record_evaluation` writes to and ``not_worse(...,
+    #: recorded=)`` reads: a URL, or None for ``EF_EVALUATION_STORE``, else the default file.
+    store: str | None = None
+    #: Whether :meth:`record_evaluation` records (``pytest --ef-record``).
+    recording: bool = False
 
     def _result(
         self, gate: str, metric: str, value: float | None, expected: str, *, ok: bool,
@@ -353,11 +362,49 @@ class QualityGates:
         drop = "" if value is None else f", a drop of {base - value:.4f}"
         return f"{key} = {_show(value)}, baseline {base:.4f}{drop} > tolerance {tolerance:g}"
 
+    def record_evaluation(
+        self,
+        report: RetrievalEvalReport,
+        *,
+        system: str | None = None,
+        dataset: str | None = None,
+        tags: Sequence[str] = (),
+    ) -> Record | None:
+        """Record ``report`` in the store of evaluations as ``system`` on ``dataset`` when
+        pytest runs with ``--ef-record``; do nothing otherwise (and return None). The names
+        default to those of the run and qrels files in the report's manifest, as
+        ``evaluate_run(..., record=True)`` names them.
+
+        Raises:
+            ValueError: (an ``ArgumentError``) under ``--ef-record``, when a name is neither
+                given nor found in the manifest.
+        """
+        if not isinstance(report, RetrievalEvalReport):
+            raise TypeError(
+                f"record_evaluation takes a RetrievalEvalReport, got {type(report).__name__}"
+            )
+        if not self.recording:
+            return None
+        from .._store.recording import record_evaluation
+
+        run, qrels = _input_paths(report)
+        return record_evaluation(
+            report,
+            system=system,
+            dataset=dataset,
+            tags=tags,
+            store=self.store,
+            run=run,
+            qrels=qrels,
+        )
+
     def not_worse(
         self,
         report: Scored,
-        baseline: Scored | str,
+        baseline: Scored | str | None = None,
         *,
+        recorded: str | None = None,
+        dataset: str | None = None,
         metric: str | Sequence[str] = "ndcg@10",
         alpha: float = 0.05,
         test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap"] = "paired-t",
@@ -365,7 +412,9 @@ class QualityGates:
         seed: int = 0,
     ) -> ComparisonReport:
         """Fail only when ``report`` is significantly worse than ``baseline`` (a report, or
-        the name of a stored baseline): :func:`~ef.evaluation.compare` tests the per-query
+        the name of a stored baseline), or than the last evaluation of the system
+        ``recorded`` on ``dataset`` in the store of evaluations (one of the two):
+        :func:`~ef.evaluation.compare` tests the per-query
         differences on each metric, corrects the p-values of all of them together
         (``correction``), and a metric fails when its corrected p-value is at most ``alpha``
         and the mean dropped. Returns the comparison.
@@ -373,6 +422,11 @@ class QualityGates:
         A metric that the baseline lacks, or whose mean in either report is no finite
         number (null, NaN, an infinity), cannot be compared: its gate fails, never passes
         for want of a p-value.
+
+        ``recorded="bm25"`` gates on history: the store (``--ef-store``, else
+        ``EF_EVALUATION_STORE``, else the default file) gives bm25's last record on
+        ``dataset``, which defaults to the name of the report's qrels file (as recording
+        names it). No such record fails the gate, saying how to record one.
 
         Raises:
             GateFailure: naming each metric that is significantly worse, with the
@@ -384,7 +438,18 @@ class QualityGates:
 
         report = _check_report(report, "not_worse")
         names = [metric] if isinstance(metric, str) else list(metric)
-        baseline, label, where = self._compared_baseline(baseline, names)
+        if (baseline is None) == (recorded is None):
+            raise TypeError(
+                "not_worse compares with one baseline: give a report or a baseline's name, "
+                "or recorded= the name of a recorded system, not both nor neither"
+            )
+        if recorded is not None:
+            baseline, label, where = self._recorded_baseline(report, recorded, dataset, names)
+        else:
+            if dataset is not None:
+                raise TypeError("dataset= names the dataset of recorded=, which is not given")
+            assert baseline is not None  # checked above
+            baseline, label, where = self._compared_baseline(baseline, names)
         how = f"{test}, {correction or 'no'} correction, alpha {alpha:g}"
         expected = f"not worse than {label} ({how})"
         keys, unusable = self._comparable(baseline, report, names, where, expected)
@@ -421,6 +486,44 @@ class QualityGates:
             return self._stored(baseline, "not_worse", ",".join(names)), label, where
         return _check_report(baseline, "not_worse"), "the baseline", "the baseline"
 
+    def _recorded_baseline(
+        self, report: Scored, system: str, dataset: str | None, names: list[str]
+    ) -> tuple[Scored, str, str]:
+        """The last record of ``system`` on ``dataset`` (its report), its label and where
+        it is; a failed gate if the store has none."""
+        __tracebackhide__ = True
+        from .._store import open_store
+        from .._store.location import shown, store_url
+        from .._store.recording import dataset_name
+
+        if not isinstance(system, str) or not system:
+            raise TypeError(f"recorded= names a recorded system, got {system!r}")
+        if dataset is None:
+            dataset = (
+                dataset_name(_input_paths(report)[1])
+                if isinstance(report, RetrievalEvalReport)
+                else None
+            )
+            if dataset is None:
+                raise ValueError(
+                    "not_worse(recorded=...) cannot tell the report's dataset (its qrels were "
+                    "not read from a file): name it with dataset="
+                )
+        with open_store(self.store) as store:
+            last = store.last(system, dataset)
+        where = f"{shown(store_url(self.store))}"
+        if last is None:
+            hint = (
+                f"no recorded evaluation of {system!r} on {dataset!r} in the store {where}: "
+                "record one with evaluate_run(..., record=True), ef-eval evaluate --record, or "
+                f"ef_quality.record_evaluation under pytest {RECORD_OPTION}"
+            )
+            self._result("not_worse", ",".join(names), None, f"recorded {system}", ok=False,
+                         detail=hint)  # fmt: skip
+            raise GateFailure(hint)
+        label = f"recorded {system} on {dataset} (record {last.id}, {last.recorded_at:%Y-%m-%d})"
+        return last.report, label, f"the {label}"
+
     def _comparable(
         self, baseline: Scored, report: Scored, names: list[str], where: str, expected: str
     ) -> tuple[list[str], list[str]]:
@@ -454,6 +557,17 @@ class QualityGates:
             if worse:
                 failures.append(f"{key}: significantly worse than {label}: {detail}")
         return failures
+
+
+def _input_paths(report: RetrievalEvalReport) -> tuple[str | None, str | None]:
+    """The paths of the run and qrels files in the report's manifest (None for inputs held
+    in memory)."""
+    inputs = report.manifest.get("inputs") or {}
+
+    def path(entry: Any) -> str | None:
+        return entry.get("path") if isinstance(entry, Mapping) else None
+
+    return path(inputs.get("run")), path(inputs.get("qrels"))
 
 
 def _check_baseline_arguments(tolerance: object, metrics: object) -> None:

@@ -6,6 +6,10 @@ pytest run of every user: it imports nothing heavy (no numpy, no scipy) until a 
 * ``ef_quality``: the :class:`~ef.evaluation.quality.QualityGates` of the test;
 * ``--ef-update-baselines``: rewrite the stored baselines instead of checking them;
 * ``--ef-gates-json=PATH``: write every gate that ran as JSON, for CI dashboards;
+* ``--ef-record``: ``ef_quality.record_evaluation(report, system=...)`` records the report
+  in the store of evaluations (it does nothing without the option);
+* ``--ef-store=URL`` (or ini ``ef_store``): that store, and the one ``not_worse(...,
+  recorded=...)`` reads; by default ``EF_EVALUATION_STORE``, else the default SQLite file;
 * ini ``ef_baselines_dir``: where the baselines live (``tests/ef_baselines`` under rootdir).
 
 Each gate is also a ``ef_gate`` user property of its test (JSON), so ``--junitxml`` holds it,
@@ -45,6 +49,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write every ef quality gate that ran (test, metric, value, threshold, status) "
         "to PATH as JSON",
     )
+    group.addoption(
+        "--ef-record",
+        action="store_true",
+        default=False,
+        help="ef_quality.record_evaluation() records its reports in the store of evaluations "
+        "(--ef-store); without it, it records nothing",
+    )
+    group.addoption(
+        "--ef-store",
+        metavar="URL",
+        default=None,
+        help="the store of evaluations to record in and read recorded baselines from: a "
+        "SQLite file, sqlite:///path or postgresql://... (default: ini ef_store, else "
+        "$EF_EVALUATION_STORE, else the default SQLite file)",
+    )
+    parser.addini(
+        "ef_store",
+        help="the store of evaluations of --ef-store, when the option is not given",
+        default="",
+    )
     parser.addini(
         "ef_baselines_dir",
         help=f"folder of the ef_quality baselines, relative to rootdir (default {_DEFAULT_DIR})",
@@ -60,7 +84,9 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def ef_quality(request: pytest.FixtureRequest) -> QualityGates:
     """Quality gates for this test: ``check`` (thresholds), ``baseline`` (a stored report)
-    and ``not_worse`` (a significance test); see :doc:`/quality-gates`.
+    and ``not_worse`` (a significance test, against a report, a stored baseline or a
+    recorded system); see :doc:`/quality-gates`. ``record_evaluation`` records a report
+    under ``--ef-record`` (:doc:`/experiments`).
 
     .. code-block:: python
 
@@ -85,6 +111,8 @@ def ef_quality(request: pytest.FixtureRequest) -> QualityGates:
         update=bool(config.getoption("ef_update_baselines")),
         record=record,
         test_id=request.node.nodeid,
+        store=config.getoption("ef_store") or str(config.getini("ef_store")) or None,
+        recording=bool(config.getoption("ef_record")),
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol, get_args
 
 import attrs
 
+from ...errors import ArgumentError, Keyword
 from ...interfaces import MetricParam, RetrievalMetric
 from ...types import Averaging
 
@@ -151,7 +152,9 @@ an int
         )
     ks = tuple(k_values)
     if not ks:
-        raise ValueError("k_values is empty; give at least one cutoff, e.g. k_values=(10,)")
+        raise ArgumentError(
+            "k_values is empty; give at least one cutoff, e.g. ", Keyword("k_values", (10,))
+        )
     for k in ks:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"k_values must be positive ints, got {k!r} in {ks!r}")

@@ -12,6 +12,7 @@ import os
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -35,29 +36,24 @@ def _grade(where: str, grade: object) -> float:
     return grade
 
 
+def _mapping(where: str, value: object, expected: str) -> Mapping[Any, Any]:
+    """``value``, refused unless it is a mapping (the ``expected`` one, at ``where``)."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{where}: expected {expected}, got {type(value).__name__}")
+    return value
+
+
 def _frozen(judgements: Judgements) -> Mapping[str, Mapping[str, Mapping[str, float]]]:
-    if not isinstance(judgements, Mapping):
-        raise TypeError(
-            "SubtopicQrels: expected {query_id: {subtopic: {doc_id: grade}}}, got "
-            f"{type(judgements).__name__}"
-        )
+    top = _mapping("SubtopicQrels", judgements, "{query_id: {subtopic: {doc_id: grade}}}")
     out = {}
-    for query_id, intents in judgements.items():
-        if not isinstance(intents, Mapping):
-            raise TypeError(
-                f"SubtopicQrels[{query_id!r}]: expected {{subtopic: {{doc_id: grade}}}}, got "
-                f"{type(intents).__name__}"
-            )
+    for query_id, intents in top.items():
+        at_query = f"SubtopicQrels[{query_id!r}]"
         frozen = {}
-        for subtopic, docs in intents.items():
-            if not isinstance(docs, Mapping):
-                raise TypeError(
-                    f"SubtopicQrels[{query_id!r}][{subtopic!r}]: expected {{doc_id: grade}}, "
-                    f"got {type(docs).__name__}"
-                )
-            where = f"SubtopicQrels[{query_id!r}][{subtopic!r}]"
+        for subtopic, docs in _mapping(at_query, intents, "{subtopic: {doc_id: grade}}").items():
+            where = f"{at_query}[{subtopic!r}]"
+            grades = _mapping(where, docs, "{doc_id: grade}")
             frozen[str(subtopic)] = FrozenDict(
-                {str(d): _grade(f"{where}[{d!r}]", g) for d, g in docs.items()}
+                {str(d): _grade(f"{where}[{d!r}]", g) for d, g in grades.items()}
             )
         out[str(query_id)] = FrozenDict(frozen)
     return FrozenDict(out)

@@ -19,6 +19,8 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ...errors import ArgumentError, Keyword
+
 if TYPE_CHECKING:
     from ..._hits import Floats, Ints, JudgedHits
 
@@ -107,10 +109,11 @@ def expand(
 
     def refuse(query: int, orders: int, where: str) -> ValueError:
         name = repr(query_ids[query]) if query_ids is not None else f"index {query}"
-        return ValueError(
-            f"tie_policy='expected': {metric} has no closed tie-averaged form, and query {name}'s "
+        return ArgumentError(
+            Keyword("tie_policy", "expected"),
+            f": {metric} has no closed tie-averaged form, and query {name}'s "
             f"tied docs{where} have {orders:,} distinct orders, more than {MAX_ORDERS:,} to "
-            "average over; choose a deterministic tie policy"
+            "average over; choose a deterministic tie policy",
         )
 
     per_query: dict[int, list[list[list[tuple[int, float]]]]] = {}
