@@ -21,6 +21,7 @@ from ef.evaluation import (
     evaluate_diversity,
     evaluate_run,
 )
+from ef.evaluation._engine.measures import parse_measures
 from ef.evaluation._engine._diversity import parse_diversity_measure, parse_diversity_measures
 from ef.evaluation.metrics.retrieval.diversity import (
     DIVERSITY_MEASURES,
@@ -137,7 +138,7 @@ def test_averaging_and_the_query_lists() -> None:
 
 
 def test_a_run_with_no_judged_query_is_refused() -> None:
-    with pytest.raises(ValueError, match="shares no query with the subtopic qrels"):
+    with pytest.raises(ValueError, match="no query in common between the run and qrels"):
         evaluate_diversity({"q9": ["a"]}, {"q1": INTENTS})
     with pytest.raises(ValueError, match="averaging must be"):
         evaluate_diversity({"q1": ["a"]}, {"q1": INTENTS}, averaging="run")  # type: ignore[arg-type]
@@ -206,8 +207,10 @@ def test_bad_measure_strings(spec: str, message: str) -> None:
 def test_an_unknown_name_lists_ours_and_a_diversity_name_in_evaluate_run_says_where() -> None:
     with pytest.raises(UnknownNameError, match="valid: alpha_ndcg, alpha_dcg"):
         parse_diversity_measures(["ndcg@10"], (5,))
-    with pytest.raises(UnknownNameError, match=r"evaluate_diversity\(run, subtopic_qrels"):
+    with pytest.raises(ValueError, match=r"a diversity measure needs subtopic qrels"):
         evaluate_run({"q": {"a": 1.0}}, {"q": {"a": 1}}, metrics=["alpha_nDCG@20"])
+    with pytest.raises(UnknownNameError, match=r"evaluate_run\(run, subtopic_qrels"):
+        parse_measures(["alpha_nDCG@20"])  # what evaluate_shards reads: no diversity there
 
 
 def test_each_key_is_computed_once() -> None:

@@ -19,6 +19,7 @@ from .._progress import Progress, check_progress, phase, reading
 from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from ..errors import ProfileRefused
+from ._diversity import subtopic_qrels_of, subtopic_report
 from .doc_ids import check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
 from .irds_level import irds_judgements
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .._engine.scoring import Measure
+    from .._formats.trec._subtopics import SubtopicQrels
     from .._runs.ranked import RankedRun
     from .._runs.table import RunTable
     from ..types import Averaging, DataFrameLike, ProfileName, Qrels, RunInput, TiePolicy
@@ -60,7 +62,7 @@ def evaluate_run(
     | list[str]
     | list[Path]
     | list[str | os.PathLike[str]],
-    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    qrels: Qrels | SubtopicQrels | DataFrameLike | str | os.PathLike[str],
     *,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     metrics: Sequence[str] = DEFAULT_METRICS,
@@ -105,6 +107,16 @@ def evaluate_run(
     A bare ``"map"`` is ``map`` at every cutoff of ``k_values``; trec_eval's ``map`` (the
     whole ranking) is ``"map@all"``, or ``"AP"`` in ir_measures' syntax.
 
+    Diversity measures (``alpha_nDCG@20``, ``ERR_IA@20``, ``NRBP``, ``P_IA@10``, ``AP_IA``,
+    ``StRecall@20``: docs/metrics.md) need subtopic qrels: a
+    :class:`~ef.evaluation.SubtopicQrels`, ``{qid: {subtopic: {doc: grade}}}``, or a
+    ``qid subtopic docno grade`` file, named by ``qrels_format="subtopics"`` or detected when a
+    diversity measure is asked for (a doc judged for two subtopics of a query; a file it is
+    not sure of is refused, asking for the format). Their numbers are ndeval's: a judged
+    query with no relevant doc scores 0 and counts. Ordinary measures on subtopic qrels read
+    each doc's largest grade over the query's subtopics, as the report's note says. A profile
+    or a sharded run is refused with them.
+
     Args:
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), a
             pandas or polars DataFrame (one row per doc: ranx's ``q_id, doc_id, score``
@@ -119,7 +131,7 @@ def evaluate_run(
             same numbers.
         qrels: ``{query_id: {doc_id: relevance}}``, a DataFrame (``q_id, doc_id, score``,
             or ir_measures' ``query_id, doc_id, relevance``), or the path of a qrels file
-            (TREC, Parquet) or BEIR directory.
+            (TREC, Parquet) or BEIR directory; or subtopic qrels (see above).
         k_values: the cutoffs of every metric named without one.
         metrics: measure strings: ``"ndcg"`` (at every cutoff), ``"ndcg@10"``,
             ``"precision(rel=2)@5"``, or the same in ir_measures' or trec_eval's syntax
@@ -142,7 +154,8 @@ def evaluate_run(
             so neither may be given with it.
         run_format: the format of a run given as a path (``"trec"``, ``"msmarco"`` or a
             plugin's); ``None`` detects it.
-        qrels_format: the same for qrels given as a path.
+        qrels_format: the same for qrels given as a path; ``"subtopics"`` for subtopic
+            qrels.
         run_columns: the ``(query, doc, score)`` columns of a run given as a DataFrame or
             Parquet file, when they are not one of the known sets (see
             ``ef.evaluation._formats.frames``).
@@ -208,6 +221,12 @@ def evaluate_run(
     >>> print(evaluate_run(tied, {"q1": {"d1": 1}}, metrics=("mrr@1",)).ties)
     ties (trec_eval): 1 queries with tied scores, 1 across a cutoff, 1 at a relevant doc
 
+    Subtopic qrels: d2 covers both intents of q1, d1 one of them.
+
+    >>> intents = {"q1": {"1": {"d1": 1, "d2": 1}, "2": {"d2": 2}}, "q2": {"1": {"d3": 1}}}
+    >>> evaluate_run(run, intents, metrics=("alpha_nDCG@2", "StRecall@1", "ndcg@2")).metrics
+    {'alpha_ndcg@2': 0.9203032077642921, 'subtopic_recall@1': 0.75, 'ndcg@2': 0.9298593499260985}
+
     Mistakes stop it:
 
     >>> evaluate_run({"Q1": {"d1": 0.5}}, {"1": {"d1": 1}})
@@ -227,6 +246,23 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     """
     check_progress(progress)
     plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
+    subtopics = subtopic_qrels_of(qrels, qrels_format, metrics)
+    if subtopics is not None:  # diversity qrels: ndeval's measures, the others on max grades
+        return subtopic_report(
+            run,
+            subtopics,
+            metrics,
+            k_values,
+            registry=plugins,
+            scoring=Scoring.given(
+                tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids
+            ),
+            files=InputFiles(run_format, run_columns),
+            inputs={"run": run, "qrels": qrels},
+            profile=profile,
+            executor=executor,
+            progress=progress,
+        )
     measures = resolve_measures(metrics, k_values, plugins)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures

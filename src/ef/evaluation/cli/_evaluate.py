@@ -78,7 +78,12 @@ __all__ = ["evaluate_command"]
     "by metric (trec_eval, beir, mteb, ir_measures, ranx). Not with --ties or --averaging.",
 )
 @ties_option
-@click.option("--qrels-format", default=None, help="The QRELS format; default: detected.")
+@click.option(
+    "--qrels-format",
+    default=None,
+    help="The QRELS format; default: detected. 'subtopics': diversity qrels (qid subtopic "
+    "docno grade), detected only when a diversity measure is asked for.",
+)
 @click.option("--run-format", default=None, help="The RUN format; default: detected.")
 @progress_option
 @click.option(

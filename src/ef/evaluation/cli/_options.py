@@ -224,10 +224,15 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
     from .._engine.scoring import resolve_measures
     from .._plugin_engine.registry import get_registry
 
+    from .._engine._diversity import is_diversity_spec, parse_diversity_measures
+
     check_k_values(k_values)
     registry = get_registry()
     for spec in chosen:
         try:
+            if is_diversity_spec(spec):  # scored against subtopic qrels
+                parse_diversity_measures([spec], k_values)
+                continue
             resolve_measures([spec], k_values, registry)
         except ValueError as exc:  # UnknownNameError too: the message says which
             problem = " ".join(str(exc).split()).removeprefix(f"{spec!r}: ")
