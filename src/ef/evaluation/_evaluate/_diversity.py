@@ -69,6 +69,7 @@ ORDINARY_NOTE = (
     "line read)."
 )
 
+#: Subtopic qrels as evaluate_run takes them: the value, or ``{qid: {subtopic: {doc: grade}}}``.
 SubtopicInput = SubtopicQrels | Mapping[str, Mapping[str, Mapping[str, float]]]
 
 
@@ -109,7 +110,9 @@ def subtopic_qrels_of(
         return None
     if isinstance(qrels, (str, os.PathLike)) and not is_url(qrels) and not is_irds(qrels):
         path = Path(qrels)
-        return SubtopicQrels.read(path) if named else SubtopicQrels(read_detected_subtopic_qrels(path))
+        return (
+            SubtopicQrels.read(path) if named else SubtopicQrels(read_detected_subtopic_qrels(path))
+        )
     if named and isinstance(qrels, Mapping):
         return SubtopicQrels(qrels)
     given = "qrels_format='subtopics'" if named else "a diversity measure"
@@ -250,7 +253,9 @@ def subtopic_report(
             _mixed_check(list(scored.per_query), query_ids, scoring.averaging)
         if ordinary:
             query_ids = list(scored.per_query)  # the same queries: in the order they scored
-        rankings = {q: table.ranking(q, scoring.tie_policy) if q in table else [] for q in query_ids}
+        rankings = {
+            q: table.ranking(q, scoring.tie_policy) if q in table else [] for q in query_ids
+        }
         values = score_diversity(rankings, judged.judgements, diverse)
         step.advance(len(diverse))
     base = evaluation(
@@ -357,4 +362,3 @@ def evaluate_diversity(
         files=InputFiles(run_format),
         inputs={"run": run, "qrels": subtopic_qrels},
     )
-

@@ -159,7 +159,9 @@ def _metric_keys(
         if is_diversity_spec(spec):
             keys += [s.key for s in parse_diversity_measures([spec], k_values)]
         else:
-            keys += [m.key for m in resolve_measures([spec], k_values, registry_or_default(registry))]
+            keys += [
+                m.key for m in resolve_measures([spec], k_values, registry_or_default(registry))
+            ]
     if not keys:
         raise ValueError("metrics is empty; name at least one, e.g. metrics=('ndcg',)")
     return tuple(dict.fromkeys(keys))

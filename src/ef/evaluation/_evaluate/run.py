@@ -6,7 +6,7 @@ import contextlib
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
@@ -19,7 +19,7 @@ from .._progress import Progress, check_progress, phase, reading
 from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from ..errors import ProfileRefused
-from ._diversity import subtopic_qrels_of, subtopic_report
+from ._diversity import SubtopicInput, subtopic_qrels_of, subtopic_report
 from .doc_ids import check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
 from .irds_level import irds_judgements
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .._engine.scoring import Measure
-    from .._formats.trec._subtopics import SubtopicQrels
     from .._runs.ranked import RankedRun
     from .._runs.table import RunTable
     from ..types import Averaging, DataFrameLike, ProfileName, Qrels, RunInput, TiePolicy
@@ -62,7 +61,7 @@ def evaluate_run(
     | list[str]
     | list[Path]
     | list[str | os.PathLike[str]],
-    qrels: Qrels | SubtopicQrels | DataFrameLike | str | os.PathLike[str],
+    qrels: Qrels | SubtopicInput | DataFrameLike | str | os.PathLike[str],
     *,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     metrics: Sequence[str] = DEFAULT_METRICS,
@@ -263,6 +262,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
             executor=executor,
             progress=progress,
         )
+    qrels = cast("Qrels | DataFrameLike | str | os.PathLike[str]", qrels)  # one grade a doc
     measures = resolve_measures(metrics, k_values, plugins)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures

@@ -220,11 +220,10 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
         ...
     ValueError: -m rbp(p=1.5): rbp's parameter 'p' must lie strictly between 0 and 1, got 1.5
     """
+    from .._engine._diversity import is_diversity_spec, parse_diversity_measures
     from .._engine.measures import check_k_values
     from .._engine.scoring import resolve_measures
     from .._plugin_engine.registry import get_registry
-
-    from .._engine._diversity import is_diversity_spec, parse_diversity_measures
 
     check_k_values(k_values)
     registry = get_registry()
