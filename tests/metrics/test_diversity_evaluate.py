@@ -268,3 +268,15 @@ def test_the_ir_measures_shim_scores_diversity_as_pyndeval_ranks() -> None:
         shim.calc_aggregate([shim.NRBP], [("q1", "a", 1)], run)
     with pytest.raises(TypeError, match="need subtopic qrels"):
         shim.calc_aggregate([shim.NRBP], 3, run)
+
+
+def test_a_warning_points_at_the_caller() -> None:
+    qrels = {f"q{i}": {"1": {"a": 1}, "2": {"b": 1}} for i in range(3)}
+    with pytest.warns(InputWarning) as caught:  # one query of three
+        evaluate_run({"q0": {"a": 1.0}}, qrels, metrics=["NRBP"])
+    with pytest.warns(InputWarning) as more:
+        evaluate_run({"q0": {"x": 1.0}}, qrels, metrics=["NRBP"], check_doc_ids="warn")
+    messages = [str(w.message) for w in [*caught, *more]]
+    assert any("the run answers only 1 of the 3" in m for m in messages)
+    assert any("no scored query retrieves a judged doc" in m for m in messages)
+    assert {Path(w.filename) for w in [*caught, *more]} == {Path(__file__)}

@@ -228,12 +228,13 @@ def subtopic_report(
             InputFiles(files.run_format, files.run_columns),
             check_swapped=scoring.check_swapped,
             averaging=scoring.averaging,
+            stacklevel=5,  # a frame deeper than evaluate_run's: its caller
         )
     if scoring.check_doc_ids:
         refuse = scoring.check_doc_ids is True
-        check_docs_meet(table, flat, scoring.averaging, stacklevel=4, refuse=refuse)
+        check_docs_meet(table, flat, scoring.averaging, stacklevel=3, refuse=refuse)
     named = f"the run {run}" if path else "the run"
-    check_score_order(score_order(table), stacklevel=4, name=named)
+    check_score_order(score_order(table), stacklevel=3, name=named)
     if scoring.ignore_identical_ids:
         table = table.without_identical_ids()
     query_ids, missing = _queries(table, flat, scoring.averaging)
