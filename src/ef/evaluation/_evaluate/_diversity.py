@@ -27,6 +27,7 @@ from .._engine._diversity import (
     parse_diversity_measures,
     score_diversity,
 )
+from .._engine.measures import check_metric_names
 from .._engine.options import Scoring
 from .._engine.query_values import QueryValues
 from .._engine.score_order import score_order
@@ -104,8 +105,10 @@ def subtopic_qrels_of(
         return qrels
     if _nested(qrels):
         return SubtopicQrels(qrels)  # type: ignore[arg-type]  # checked by its converter
+    check_metric_names(metrics)  # not one str, nor 10: said as evaluate_run says it
     named = qrels_format == SUBTOPICS
-    wanted = any(is_diversity_spec(m) for m in metrics) if not isinstance(metrics, str) else False
+    # A sequence is looked at (an iterator would be used up: its names read as ordinary).
+    wanted = isinstance(metrics, Sequence) and any(is_diversity_spec(m) for m in metrics)
     if not named and not wanted:
         return None
     if isinstance(qrels, (str, os.PathLike)) and not is_url(qrels) and not is_irds(qrels):
