@@ -73,6 +73,7 @@ nitpick_ignore = [
             "RunLike",
             "System",
             "ShardsInput",
+            "SubtopicInput",
             "CorpusInput",
             "Ints",
             "Keyword",

@@ -273,6 +273,9 @@ _AS_TEXT = {
     ("metrics/retrieval/diversity.py", "alpha"): (1, "a metric's parameter: NRBP's alpha and beta"),
     ("quality/gates.py", "dataset"): (2, "a pytest gate's message: not_worse(..., dataset=)"),
     ("quality/gates.py", "record"): (1, "Python code: evaluate_run(..., record=True)"),
+    ("_evaluate/_experiment.py", "record"): (1, "Experiment's own argument, from Python"),
+    ("_formats/trec/_subtopics.py", "qrels_format"): (1, "the option beside it: (ef-eval ...)"),
+    ("_formats/trec/reader.py", "qrels_format"): (1, "the option beside it: --qrels-format"),
 }
 
 #: ``keyword=`` as the library writes a keyword argument in prose.

@@ -22,6 +22,7 @@ from ef.evaluation import (
     evaluate_run,
 )
 from ef.evaluation._engine._diversity import parse_diversity_measure, parse_diversity_measures
+from ef.evaluation._engine.measures import parse_measures
 from ef.evaluation.metrics.retrieval.diversity import (
     DIVERSITY_MEASURES,
     alpha_dcg_at_k,
@@ -137,7 +138,7 @@ def test_averaging_and_the_query_lists() -> None:
 
 
 def test_a_run_with_no_judged_query_is_refused() -> None:
-    with pytest.raises(ValueError, match="shares no query with the subtopic qrels"):
+    with pytest.raises(ValueError, match="no query in common between the run and qrels"):
         evaluate_diversity({"q9": ["a"]}, {"q1": INTENTS})
     with pytest.raises(ValueError, match="averaging must be"):
         evaluate_diversity({"q1": ["a"]}, {"q1": INTENTS}, averaging="run")  # type: ignore[arg-type]
@@ -206,8 +207,10 @@ def test_bad_measure_strings(spec: str, message: str) -> None:
 def test_an_unknown_name_lists_ours_and_a_diversity_name_in_evaluate_run_says_where() -> None:
     with pytest.raises(UnknownNameError, match="valid: alpha_ndcg, alpha_dcg"):
         parse_diversity_measures(["ndcg@10"], (5,))
-    with pytest.raises(UnknownNameError, match=r"evaluate_diversity\(run, subtopic_qrels"):
+    with pytest.raises(ValueError, match=r"a diversity measure needs subtopic qrels"):
         evaluate_run({"q": {"a": 1.0}}, {"q": {"a": 1}}, metrics=["alpha_nDCG@20"])
+    with pytest.raises(UnknownNameError, match=r"evaluate_run\(run, subtopic_qrels"):
+        parse_measures(["alpha_nDCG@20"])  # what evaluate_shards reads: no diversity there
 
 
 def test_each_key_is_computed_once() -> None:
@@ -290,12 +293,22 @@ def test_every_value_is_between_0_and_1(
     intents: dict[str, dict[str, int]], ranked: list[str], alpha: float
 ) -> None:
     for k in (1, 3, 10):
-        for func in (alpha_ndcg_at_k, alpha_dcg_at_k, err_ia_at_k, nerr_ia_at_k):
+        for func in (alpha_dcg_at_k, err_ia_at_k):  # over the "ideal ideal": a true bound
             assert 0.0 <= func(ranked, intents, k, alpha=alpha) <= 1.0 + 1e-12
+        # Over ndeval's greedy ideal, which a ranking can beat (alpha=1: e, then d, when a
+        # and d cover all four subtopics): at least 0, and above 1 only so, as in ndeval.
+        for func in (alpha_ndcg_at_k, nerr_ia_at_k):
+            assert func(ranked, intents, k, alpha=alpha) >= 0.0
         assert 0.0 <= p_ia_at_k(ranked, intents, k) <= 1.0
         assert 0.0 <= subtopic_recall_at_k(ranked, intents, k) <= 1.0
-    assert 0.0 <= nnrbp(ranked, intents, alpha=alpha, beta=0.5) <= 1.0 + 1e-12
+    assert nnrbp(ranked, intents, alpha=alpha, beta=0.5) >= 0.0
     assert 0.0 <= ap_ia(ranked, intents) <= 1.0
+
+
+def test_the_greedy_ideal_can_be_beaten() -> None:
+    """ndeval's ideal ranking is greedy (the best is NP-hard): a ranking may score above it."""
+    intents = {"1": {"a": 1}, "2": {"d": 1}, "3": {"e": 1, "a": 1}, "4": {"d": 1, "e": 1}}
+    assert alpha_ndcg_at_k(["a", "d"], intents, 3, alpha=1.0) > 1.0
 
 
 @settings(max_examples=examples(300), deadline=None)

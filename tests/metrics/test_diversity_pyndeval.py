@@ -11,16 +11,19 @@ relevant judgement is 0/0 = NaN; ours is 0.0.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from ef.evaluation import InputWarning, SubtopicQrels, evaluate_run
 from ef.evaluation._engine._diversity import parse_diversity_measures, score_diversity
 from ef.evaluation._evaluate._diversity import evaluate_diversity
 from ef.evaluation._runs.order import scored_order
 from ef.evaluation.metrics.retrieval.diversity import intent_judgements
+from ef.evaluation.types import Averaging
 
 from ..profiles_hypothesis import examples
 
@@ -175,12 +178,13 @@ def test_every_measure_equals_pyndeval(
 
 
 @settings(max_examples=examples(200), deadline=None)
-@given(records, runs)
+@given(records, runs, st.sampled_from(["intersection", "run"]))
 def test_the_mean_is_ndevals_amean(
-    records: list[tuple[str, str, str, int]], run: dict[str, dict[str, float]]
+    records: list[tuple[str, str, str, int]], run: dict[str, dict[str, float]], averaging: Averaging
 ) -> None:
-    """ndeval's amean row without -c: the mean over the judged queries the run answers,
-    a query with no relevant judgement counting as 0."""
+    """ndeval's amean row without -c, through evaluate_run: the mean over the judged queries
+    the run answers, a query with no relevant judgement counting as 0 (for the diversity
+    measures, averaging "intersection" and "run" are both that)."""
     judgements: dict[str, dict[str, dict[str, int]]] = {}
     for q, s, d, g in records:
         judgements.setdefault(q, {}).setdefault(s, {})[d] = g
@@ -189,7 +193,25 @@ def test_the_mean_is_ndevals_amean(
     if not rankings:
         return
     measures = ["alpha_nDCG@20", "ERR_IA@10", "NRBP", "AP_IA", "P_IA@5", "StRecall@20"]
-    report = evaluate_diversity(run, judgements, metrics=measures, averaging="intersection")
+    qrels = SubtopicQrels.from_records(records)
+    relevant = [
+        q for q in rankings if any(g > 0 for d in judgements[q].values() for g in d.values())
+    ]
+    judged_relevant = [
+        q
+        for q, intents in judgements.items()
+        if any(g > 0 for d in intents.values() for g in d.values())
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)  # few queries answered: said, and scored
+        if averaging == "intersection" and judged_relevant and not relevant:
+            # evaluate_run's check: no answered query has a relevant doc, so all would be 0
+            with pytest.raises(ValueError, match="no query can be scored"):
+                evaluate_run(run, qrels, metrics=measures, averaging=averaging)
+            return
+        report = evaluate_run(
+            run, qrels, metrics=measures, averaging=averaging, check_doc_ids=False
+        )
     theirs = _theirs(records, rankings, alpha=0.5, beta=0.5, rel=1)
     pairs = {
         "alpha_ndcg@20": "alpha-nDCG@20",
@@ -199,6 +221,18 @@ def test_the_mean_is_ndevals_amean(
         "p_ia@5": "P-IA@5",
         "subtopic_recall@20": "strec@20",
     }
+    assert set(report.per_query) == set(theirs)
     for key, spelling in pairs.items():
         amean = sum(values[spelling] for values in theirs.values()) / len(theirs)
         assert report.metrics[key] == pytest.approx(amean, abs=1e-9), key
+        for query_id, values in theirs.items():
+            assert report.per_query[query_id][key] == pytest.approx(values[spelling], abs=1e-9)
+    # evaluate_diversity is the same path: the same report.
+    if relevant:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InputWarning)
+            try:
+                same = evaluate_diversity(run, qrels, metrics=measures, averaging="intersection")
+            except ValueError:  # its doc-id check, which evaluate_run was told to skip
+                return
+        assert same.per_query == report.per_query

@@ -33,18 +33,18 @@ from ..metrics.retrieval.diversity import (
     check_nrbp,
     intent_judgements,
 )
-from .scoring import Evaluation
 from .syntax.ours import SPEC, literal_params, params_text, parse_cutoff
-from .ties import TieDiagnostic
 
 __all__ = [
     "DEFAULT_DIVERSITY_K_VALUES",
     "DEFAULT_DIVERSITY_METRICS",
     "DiversitySpec",
-    "diversity_evaluation",
+    "diversity_entry",
+    "is_diversity_spec",
     "parse_diversity_measure",
     "parse_diversity_measures",
     "score_diversity",
+    "split_diversity",
 ]
 
 #: ndeval's cutoffs.
@@ -83,6 +83,43 @@ class DiversitySpec:
         if self.k is None:
             return func(ranked, judged, **kwargs)
         return func(ranked, judged, self.k, **kwargs)
+
+
+def is_diversity_spec(spec: object) -> bool:
+    """Whether ``spec`` names a diversity measure (in any of the three syntaxes).
+
+    >>> is_diversity_spec("alpha_nDCG@20"), is_diversity_spec("ndcg@20")
+    (True, False)
+    """
+    if not isinstance(spec, str):
+        return False
+    match = SPEC.match(spec.strip())
+    return match is not None and match["name"] in DIVERSITY_NAMES
+
+
+def split_diversity(specs: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``specs`` as (the ordinary measure strings, the diversity ones), each in order.
+
+    >>> split_diversity(["ndcg@10", "NRBP", "P@5"])
+    (['ndcg@10', 'P@5'], ['NRBP'])
+    """
+    ordinary = [s for s in specs if not is_diversity_spec(s)]
+    return ordinary, [s for s in specs if is_diversity_spec(s)]
+
+
+def diversity_entry(spec: DiversitySpec) -> dict[str, Any]:
+    """A diversity measure's entry in a report's manifest: as an ordinary measure's, every
+    parameter's value with the defaults, and ``ndeval`` (not a plugin) as its source."""
+    given = dict(spec.params)
+    params = {n: given.get(n, _DEFAULTS[n]) for n in (*spec.measure.params, "rel")}
+    return {
+        "key": spec.key,
+        "name": spec.measure.name,
+        "k": spec.k,
+        "params": params,
+        "plugin": None,
+        "kind": "diversity",
+    }
 
 
 def _param(spec: str, measure: DiversityMeasure, name: str, value: object) -> Any:
@@ -170,40 +207,3 @@ def score_diversity(
             values[spec.key] = spec.score(ranked, read[spec.rel])
         per_query[query_id] = values
     return per_query
-
-
-def diversity_evaluation(
-    rankings: Mapping[str, Sequence[str]],
-    judgements: Mapping[str, Mapping[str, Mapping[str, float]]],
-    specs: Sequence[DiversitySpec],
-    *,
-    averaging: str,
-    extra: Sequence[str],
-) -> Evaluation:
-    """The evaluation of the judged queries' ``rankings``: with ``averaging="qrels"`` a
-    judged query they lack scores 0.0 (``ndeval -c``); with ``"intersection"`` it is left
-    out (ndeval's default). A query with no relevant judgement is scored (0.0), as ndeval."""
-    per_query = score_diversity(rankings, judgements, specs)
-    missing = [q for q in judgements if q not in rankings]
-    if averaging == "qrels":
-        for query_id in missing:
-            per_query[query_id] = {spec.key: 0.0 for spec in specs}
-    means = {
-        spec.key: sum(values[spec.key] for values in per_query.values()) / len(per_query)
-        for spec in specs
-    }
-    return Evaluation(
-        metrics=means,
-        per_query=per_query,
-        k_values=tuple(dict.fromkeys(s.k for s in specs if s.k is not None)),
-        skipped={},
-        missing=missing,
-        extra=extra,
-        manifest={
-            "kind": "diversity",
-            "averaging": averaging,
-            "metrics": [spec.key for spec in specs],
-            "tie_policy": "trec_eval",
-        },
-        ties=TieDiagnostic(),
-    )

@@ -38,6 +38,7 @@ from ..errors import ArgumentError, InputWarning, Keyword
 from ..types import CompareAveraging, plain
 
 if TYPE_CHECKING:
+    from .._formats.trec._subtopics import SubtopicQrels
     from .._plugin_engine.registry import Registry
     from .._runs.table import RunTable
     from ..types import DataFrameLike, Qrels, RunInput, TiePolicy
@@ -170,11 +171,24 @@ def _metric_keys(
     """The report keys ``metrics`` name, as evaluate_run computes them: ``"ndcg"`` at every
     cutoff, ``"ndcg@10"`` once, and a measure of the whole ranking (``"rprec"``,
     ``"map@all"``, trec_eval's ``"recip_rank"``) with no cutoff added."""
+    from .._engine._diversity import is_diversity_spec, parse_diversity_measures
     from .._engine.scoring import resolve_measures
     from .._plugin_engine.registry import registry_or_default
 
-    measures = resolve_measures(metrics, k_values, registry_or_default(registry))
-    return tuple(dict.fromkeys(m.key for m in measures))
+    check_metric_names(metrics)
+    keys: list[str] = []
+    for spec in metrics:  # a diversity measure's key too (alpha_nDCG@20 is alpha_ndcg@20)
+        if is_diversity_spec(spec):
+            keys += [s.key for s in parse_diversity_measures([spec], k_values)]
+        else:
+            keys += [
+                m.key for m in resolve_measures([spec], k_values, registry_or_default(registry))
+            ]
+    if not keys:
+        raise ArgumentError(
+            "metrics is empty; name at least one, e.g. ", Keyword("metrics", ("ndcg",))
+        )
+    return tuple(dict.fromkeys(keys))
 
 
 def _retrieval_columns(
@@ -194,20 +208,21 @@ def _retrieval_columns(
 ) -> _Columns:
     from .._formats.irds import is_irds
     from .._plugin_engine.registry import registry_or_default
+    from ._diversity import subtopic_qrels_of
     from .inputs import load_qrels
     from .irds_level import irds_metrics
     from .run import evaluate_run
 
     chosen = ("ndcg@10",) if metrics is None else tuple(metrics)
     inputs = {}
-    judged: Qrels | None = None
+    judged: Qrels | SubtopicQrels | None = None
     if isinstance(qrels, (str, os.PathLike)):
         inputs["qrels"] = file_entry(qrels)
     if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
         qrels, chosen = irds_metrics(qrels, chosen, k_values, registry_or_default(registry))
     keys = _metric_keys(chosen, k_values, registry)
     if qrels is not None:  # read once, for every system (a file, a DataFrame)
-        judged = load_qrels(
+        judged = subtopic_qrels_of(qrels, qrels_format, chosen) or load_qrels(
             qrels, registry_or_default(registry), qrels_format, columns=qrels_columns
         )
     reports: dict[str, RetrievalEvalReport] = {}

@@ -300,9 +300,11 @@ def load_inputs(
     *,
     check_swapped: bool = True,
     averaging: str = "qrels",
+    stacklevel: int = 4,
 ) -> tuple[RankedRun, Qrels]:
     """The run as a run value and the judgements, once every check above has passed
-    (``averaging`` decides which queries count as shared, see :func:`check_overlap`).
+    (``averaging`` decides which queries count as shared, see :func:`check_overlap`, and
+    ``stacklevel`` where its warning points).
 
     ``files`` gives the formats of paths and the (query, doc, score or grade) columns of
     a DataFrame or Parquet file; ``None`` finds them (:mod:`ef.evaluation._formats.frames`).
@@ -333,7 +335,7 @@ def load_inputs(
             from .swapped import check_not_swapped
 
             check_not_swapped(run, judged)
-    check_overlap(table, judged, averaging)
+    check_overlap(table, judged, averaging, stacklevel=stacklevel)
     return table, judged
 
 

@@ -6,7 +6,7 @@ import contextlib
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
@@ -20,6 +20,7 @@ from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from .._store.recording import record_evaluation, recorded_names
 from ..errors import ProfileRefused
+from ._diversity import SubtopicInput, subtopic_qrels_of, subtopic_report
 from .doc_ids import check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
 from .irds_level import irds_judgements
@@ -62,7 +63,7 @@ def evaluate_run(
     | list[str]
     | list[Path]
     | list[str | os.PathLike[str]],
-    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    qrels: Qrels | SubtopicInput | DataFrameLike | str | os.PathLike[str],
     *,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     metrics: Sequence[str] = DEFAULT_METRICS,
@@ -112,6 +113,16 @@ def evaluate_run(
     A bare ``"map"`` is ``map`` at every cutoff of ``k_values``; trec_eval's ``map`` (the
     whole ranking) is ``"map@all"``, or ``"AP"`` in ir_measures' syntax.
 
+    Diversity measures (``alpha_nDCG@20``, ``ERR_IA@20``, ``NRBP``, ``P_IA@10``, ``AP_IA``,
+    ``StRecall@20``: docs/metrics.md) need subtopic qrels: a
+    :class:`~ef.evaluation.SubtopicQrels`, ``{qid: {subtopic: {doc: grade}}}``, or a
+    ``qid subtopic docno grade`` file, named by ``qrels_format="subtopics"`` or detected when a
+    diversity measure is asked for (a doc judged for two subtopics of a query; a file it is
+    not sure of is refused, asking for the format). Their numbers are ndeval's: a judged
+    query with no relevant doc scores 0 and counts. Ordinary measures on subtopic qrels read
+    each doc's largest grade over the query's subtopics, as the report's note says. A profile
+    or a sharded run is refused with them.
+
     Args:
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` (ranked), a
             pandas or polars DataFrame (one row per doc: ranx's ``q_id, doc_id, score``
@@ -126,7 +137,7 @@ def evaluate_run(
             same numbers.
         qrels: ``{query_id: {doc_id: relevance}}``, a DataFrame (``q_id, doc_id, score``,
             or ir_measures' ``query_id, doc_id, relevance``), or the path of a qrels file
-            (TREC, Parquet) or BEIR directory.
+            (TREC, Parquet) or BEIR directory; or subtopic qrels (see above).
         k_values: the cutoffs of every metric named without one.
         metrics: measure strings: ``"ndcg"`` (at every cutoff), ``"ndcg@10"``,
             ``"precision(rel=2)@5"``, or the same in ir_measures' or trec_eval's syntax
@@ -149,7 +160,8 @@ def evaluate_run(
             so neither may be given with it.
         run_format: the format of a run given as a path (``"trec"``, ``"msmarco"`` or a
             plugin's); ``None`` detects it.
-        qrels_format: the same for qrels given as a path.
+        qrels_format: the same for qrels given as a path; ``"subtopics"`` for subtopic
+            qrels.
         run_columns: the ``(query, doc, score)`` columns of a run given as a DataFrame or
             Parquet file, when they are not one of the known sets (see
             ``ef.evaluation._formats.frames``).
@@ -228,6 +240,12 @@ def evaluate_run(
     >>> print(evaluate_run(tied, {"q1": {"d1": 1}}, metrics=("mrr@1",)).ties)
     ties (trec_eval): 1 queries with tied scores, 1 across a cutoff, 1 at a relevant doc
 
+    Subtopic qrels: d2 covers both intents of q1, d1 one of them.
+
+    >>> intents = {"q1": {"1": {"d1": 1, "d2": 1}, "2": {"d2": 2}}, "q2": {"1": {"d3": 1}}}
+    >>> evaluate_run(run, intents, metrics=("alpha_nDCG@2", "StRecall@1", "ndcg@2")).metrics
+    {'alpha_ndcg@2': 0.9203032077642921, 'subtopic_recall@1': 0.75, 'ndcg@2': 0.9298593499260985}
+
     Mistakes stop it:
 
     >>> evaluate_run({"Q1": {"d1": 0.5}}, {"1": {"d1": 1}})
@@ -251,6 +269,25 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     )
     check_progress(progress)
     plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
+    subtopics = subtopic_qrels_of(qrels, qrels_format, metrics)
+    if subtopics is not None:  # diversity qrels: ndeval's measures, the others on max grades
+        report = subtopic_report(
+            run,
+            subtopics,
+            metrics,
+            k_values,
+            registry=plugins,
+            scoring=Scoring.given(
+                tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids
+            ),
+            files=InputFiles(run_format, run_columns),
+            inputs={"run": run, "qrels": qrels},
+            profile=profile,
+            executor=executor,
+            progress=progress,
+        )
+        return recording(report)
+    qrels = cast("Qrels | DataFrameLike | str | os.PathLike[str]", qrels)  # one grade a doc
     measures = resolve_measures(metrics, k_values, plugins)
     inputs = {"run": run, "qrels": qrels}  # the paths among them go into the manifest
     qrels, measures, metrics = _levelled(qrels, measures, metrics)  # an irds id's level
@@ -333,8 +370,10 @@ def _kept(report: RetrievalEvalReport) -> RetrievalEvalReport:
 
 
 def _levelled(
-    qrels: object, measures: list[Measure], metrics: Sequence[str]
-) -> tuple[Any, list[Measure], Sequence[str]]:
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    measures: list[Measure],
+    metrics: Sequence[str],
+) -> tuple[Qrels | DataFrameLike | str | os.PathLike[str], list[Measure], Sequence[str]]:
     """An ``irds:`` id's qrels read, with the dataset's relevance level applied to the binary
     measures (and the metric strings that say so, for the shards); other qrels as given."""
     if not is_irds(qrels):

@@ -242,10 +242,15 @@ _DIVERSITY_INTRO = """\
 ## Diversity metrics
 
 The intent-aware measures of the TREC Web track, over subtopic qrels (one `qid subtopic docno
-grade` line per judgement, read by `SubtopicQrels.read`): scored by `evaluate_diversity(run,
-subtopic_qrels, metrics=...)` or `ef-eval diversity QRELS RUN -m ...`, not by `evaluate_run`,
-whose qrels have no subtopics. They equal TREC's ndeval 4.5 (and ir_measures' `pyndeval`
-provider) to 1e-9; tests/metrics/test_diversity_pyndeval.py holds them equal. A query has `A`
+grade` line per judgement, read by `SubtopicQrels.read`:
+[](formats.md#subtopic-qrels-diversity)), named like any other measure in
+`evaluate_run(run, subtopic_qrels, metrics=...)` and
+`ef-eval evaluate QRELS RUN -m ...`, alone or with ordinary measures (which read each doc's
+largest grade over its subtopics: [](semantics.md#diversity-and-subtopic-qrels)), and in
+`compare`, saved reports and `compat.ir_measures`. `evaluate_diversity` and `ef-eval
+diversity` are the same path with diversity measures only, ndeval's by default. They equal
+TREC's ndeval 4.5 (and ir_measures' `pyndeval` provider) to 1e-9;
+tests/metrics/test_diversity_pyndeval.py holds them equal. A query has `A`
 subtopics with a relevant doc; the doc at rank `i` (0-based) gains `g_i = sum((1 - alpha) **
 c_j)` over the subtopics `j` it is relevant to, `c_j` the docs above it relevant to `j`. The
 ideal ranking is ndeval's greedy one: the judged doc of largest gain next, ties to the larger
@@ -258,10 +263,10 @@ no relevant judgement is 0/0 = NaN (here 0.0). pyndeval breaks ties in scores by
 ascending; here, as in `ndeval -traditional` and trec_eval, by doc id descending.
 
 ```pycon
->>> from ef.evaluation import evaluate_diversity
+>>> from ef.evaluation import evaluate_run
 >>> qrels = {"q1": {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}}
 >>> run = {"q1": {"c": 3.0, "a": 2.0, "b": 1.0}}
->>> report = evaluate_diversity(run, qrels, metrics=["alpha_nDCG@2", "ERR-IA@2", "StRecall@2"])
+>>> report = evaluate_run(run, qrels, metrics=["alpha_nDCG@2", "ERR-IA@2", "StRecall@2"])
 >>> report.metrics
 {'alpha_ndcg@2': 0.7043638493171503, 'err_ia@2': 0.6, 'subtopic_recall@2': 1.0}
 

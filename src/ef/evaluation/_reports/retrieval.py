@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from .._engine._diversity import is_diversity_spec, parse_diversity_measure
 from .._engine.syntax import resolve_key
 from .._engine.syntax.ours import split_key
 from .._engine.ties import TieDiagnostic
@@ -134,7 +135,26 @@ class RetrievalEvalReport(Summarized):
         >>> report.metric_key('ndcg_cut_10'), report.metric_key('map')
         ('ndcg@10', 'map@all')
         """
+        if is_diversity_spec(name) and name not in self.metrics:  # alpha_nDCG@20, NRBP
+            return self._diversity_key(name)
         return resolve_key(name, list(self.metrics), k_values=self.k_values)
+
+    def _diversity_key(self, name: str) -> str:
+        """The key of the diversity measure ``name`` (ir_measures' or ndeval's spelling)."""
+        try:
+            keys = [spec.key for spec in parse_diversity_measure(name, self.k_values)]
+        except ValueError as exc:
+            raise KeyError(f"{name!r} names no measure ({exc})") from None
+        found = [key for key in keys if key in self.metrics]
+        if len(found) == 1:
+            return found[0]
+        holds = ", ".join(self.metrics) or "no metric"
+        if found:
+            raise KeyError(f"{name!r} could be any of {', '.join(found)} in this report")
+        raise KeyError(
+            f"{name!r} is {', '.join(keys)} in ef-evaluation's spelling, which this report "
+            f"does not hold; it holds {holds}"
+        )
 
     def metric(self, name: str, query_id: str | None = None) -> float:
         """The mean of the measure ``name`` stands for in any tool's spelling (see
@@ -241,7 +261,7 @@ not hold; it holds ndcg@10"
             [[name, *(cell(v.get(k)) for k in columns)] for name, v in by_name.items()],
             title=str(self).splitlines()[0],
             # the numbers depend on the tie policy: every output says so, as str() does
-            notes=[*self.coverage_notes(), *filter(None, [tie_note(self.ties)])],
+            notes=[*self.coverage_notes(), *self._notes(), *filter(None, [tie_note(self.ties)])],
         )
         if not details:
             return [summary]
@@ -267,6 +287,10 @@ not hold; it holds ndcg@10"
             if items:
                 notes.append(f"{label}: {_plural(len(items))}: {some(items)}.")
         return notes
+
+    def _notes(self) -> list[str]:
+        """What the evaluation noted of its inputs (the grades read from subtopic qrels)."""
+        return [str(note) for note in self.manifest.get("notes", ())]
 
     def ordered_keys(self) -> list[str]:
         """The metric keys as the tables show them: by metric, each metric's cutoffs in
@@ -318,6 +342,7 @@ not hold; it holds ndcg@10"
         if grid is not None:
             lines.append(plain_text(grid))
         lines += self.coverage_notes()
+        lines += self._notes()
         ties = tie_note(self.ties)
         if ties is not None:
             lines.append(ties)  # the numbers depend on the tie policy: say so

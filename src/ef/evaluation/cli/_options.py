@@ -83,7 +83,10 @@ compared_cutoffs_option = click.option(
 )
 
 qrels_format_option = click.option(
-    "--qrels-format", default=None, help="The QRELS format; default: detected."
+    "--qrels-format",
+    default=None,
+    help="The QRELS format; default: detected. 'subtopics': diversity qrels (qid subtopic "
+    "docno grade), detected only when a diversity measure is asked for.",
 )
 run_format_option = click.option(
     "--run-format", default=None, help="The RUN format; default: detected."
@@ -404,6 +407,7 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
         ...
     ValueError: -m rbp(p=1.5): rbp's parameter 'p' must lie strictly between 0 and 1, got 1.5
     """
+    from .._engine._diversity import is_diversity_spec, parse_diversity_measures
     from .._engine.measures import check_k_values
     from .._engine.scoring import resolve_measures
     from .._plugin_engine.registry import get_registry
@@ -412,6 +416,9 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
     registry = get_registry()
     for spec in chosen:
         try:
+            if is_diversity_spec(spec):  # scored against subtopic qrels
+                parse_diversity_measures([spec], k_values)
+                continue
             resolve_measures([spec], k_values, registry)
         except ValueError as exc:  # UnknownNameError too: the message says which
             problem = " ".join(str(exc).split()).removeprefix(f"{spec!r}: ")

@@ -118,7 +118,7 @@ def emit_report(report: RetrievalEvalReport, output: str, per_query: bool, name:
 
     title = str(report).splitlines()[0].replace("Retrieval evaluation", name)
     if output in ("csv", "trec"):  # plain data on stdout; what the tables' notes say, here
-        for note in report.coverage_notes(unjudged=False):
+        for note in [*report.coverage_notes(unjudged=False), *report.manifest.get("notes", ())]:
             click.echo(f"note: {note}", err=True)
     if output == "json":
         emit_json(_report_data(report, per_query))
@@ -154,7 +154,8 @@ def _emit_per_query(report: RetrievalEvalReport, table: Table, output: str, titl
     too wide for the terminal, it is shown in trec_eval's three columns, measure query value."""
     cell = exact_number if output == "csv" else number
     rows = [*table.rows, ("all", *(cell(report.metrics[key]) for key in table.header[1:]))]
-    table = attrs.evolve(table, rows=rows, notes=report.coverage_notes())
+    notes = [*report.coverage_notes(), *report.manifest.get("notes", ())]
+    table = attrs.evolve(table, rows=rows, notes=notes)
     long = Table(
         ["measure", "query", "value"],
         [

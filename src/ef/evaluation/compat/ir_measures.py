@@ -19,6 +19,23 @@ Metric(query_id='q1', measure=AP, value=0.25)
 An empty run scores 0 on every measure, as in ir_measures (each judged query is one the run
 lacks), with an :class:`~ef.evaluation.InputWarning` that says the run is empty;
 :func:`~ef.evaluation.evaluate_run` refuses it.
+
+The diversity measures (``alpha_nDCG@20``, ``alpha_DCG``, ``ERR_IA``, ``nERR_IA``, ``NRBP``,
+``nNRBP``, ``AP_IA``, ``P_IA``, ``StRecall``), which ir_measures computes with pyndeval, are
+scored as ir_measures' pyndeval provider scores them: against subtopic qrels (ir_measures'
+``Qrel`` namedtuples, whose ``iteration`` is the subtopic, a
+:class:`~ef.evaluation.SubtopicQrels` or a ``qid subtopic docno grade`` file), tied scores by
+doc id ascending (pyndeval's order), every judged query averaged in. They are not mixed with
+other measures in one call (ir_measures reads one grade per doc of subtopic qrels, the last
+line's), and ``judged_only`` is not offered. An empty run is refused with them.
+
+>>> from ef.evaluation.compat.ir_measures import ERR_IA, alpha_nDCG
+>>> Qrel = NamedTuple("Qrel", [("query_id", str), ("doc_id", str), ("relevance", int),
+...                            ("iteration", str)])
+>>> intents = [Qrel("q1", "a", 1, "1"), Qrel("q1", "b", 1, "1"), Qrel("q1", "b", 1, "2"),
+...            Qrel("q1", "c", 1, "2")]
+>>> calc_aggregate([alpha_nDCG@2, ERR_IA@2], intents, {"q1": {"c": 2.0, "a": 1.0}})
+{alpha_nDCG@2: 0.7043638493171503, ERR_IA@2: 0.6}
 """
 
 from __future__ import annotations
@@ -31,10 +48,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
+from .._engine._diversity import is_diversity_spec, parse_diversity_measure
 from .._engine.measures import format_value, literal_params
 from .._engine.measures import parse_measure as parse_ef_measure
 from .._evaluate.run import empty_run_report, evaluate_run
 from .._formats.frames import is_table, qrels_of_table, run_of_table
+from .._formats.trec._subtopics import SubtopicQrels
 from ..errors import InputWarning
 
 if TYPE_CHECKING:
@@ -43,10 +62,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AP",
+    "AP_IA",
     "ERR",
+    "ERR_IA",
     "MAP",
     "MRR",
     "NDCG",
+    "NRBP",
+    "P_IA",
     "RBP",
     "RR",
     "Bpref",
@@ -62,12 +85,17 @@ __all__ = [
     "SetF",
     "SetP",
     "SetR",
+    "StRecall",
     "Success",
+    "alpha_DCG",
+    "alpha_nDCG",
     "calc_aggregate",
     "evaluator",
     "infAP",
     "iter_calc",
     "nDCG",
+    "nERR_IA",
+    "nNRBP",
     "parse_measure",
 ]
 
@@ -140,6 +168,11 @@ Success, Judged = Measure("Success"), Measure("Judged")
 ERR, RBP, infAP = Measure("ERR"), Measure("RBP"), Measure("infAP")
 NumRet, NumRel, NumRelRet = Measure("NumRet"), Measure("NumRel"), Measure("NumRelRet")
 SetP, SetR, SetF = Measure("SetP"), Measure("SetR"), Measure("SetF")
+# Its diversity measures (pyndeval's provider), over subtopic qrels.
+alpha_nDCG, alpha_DCG = Measure("alpha_nDCG"), Measure("alpha_DCG")
+ERR_IA, nERR_IA, P_IA = Measure("ERR_IA"), Measure("nERR_IA"), Measure("P_IA")
+NRBP, nNRBP = Measure("NRBP"), Measure("nNRBP")
+AP_IA, StRecall = Measure("AP_IA"), Measure("StRecall")
 
 _MEASURE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<params>.*)\))?(?:@(?P<k>\d+))?$")
 
@@ -168,6 +201,11 @@ def parse_measure(text: str | Measure) -> Measure:
 def _key(measure: Measure | str, registry: Registry | None) -> str:
     """ef-evaluation's report key of ``measure``."""
     spec = parse_measure(measure).spec if isinstance(measure, str) else measure.spec
+    if is_diversity_spec(spec):  # NRBP() is NRBP: no cutoff family to tell from
+        found_k = parse_diversity_measure(str(measure).strip(), ())
+        if not found_k:  # a cutoff family with none: ir_measures' pyndeval needs one
+            raise ValueError(f"{measure!s} needs a cutoff, e.g. {measure!s}@20")
+        return found_k[0].key
     found = parse_ef_measure(spec, registry=registry)
     if len(found) != 1:  # a spelling that names several (none of ir_measures' does)
         raise ValueError(f"{measure!s} names {len(found)} measures; name one, e.g. nDCG@10")
@@ -213,6 +251,22 @@ def _qrels(qrels: Any) -> Any:
     return qrels_of_table(_records(qrels, _QREL_FIELDS, "qrels"), where="the qrels records")
 
 
+def _subtopic_qrels(qrels: Any) -> Any:
+    """Subtopic qrels as pyndeval's provider reads them: ``Qrel`` namedtuples' ``iteration``
+    is the subtopic; a SubtopicQrels, a mapping or a path goes to evaluate_run as it is."""
+    if isinstance(qrels, (SubtopicQrels, Mapping, str, os.PathLike)):
+        return qrels
+    if is_table(qrels) or not isinstance(qrels, Iterable):
+        raise TypeError(
+            "the diversity measures need subtopic qrels: ir_measures' Qrel namedtuples "
+            "(query_id, doc_id, relevance, iteration: the subtopic), a SubtopicQrels or the "
+            f"path of a qid subtopic docno grade file; got a {type(qrels).__name__}"
+        )
+    fields = ("query_id", "iteration", "doc_id", "relevance")
+    columns = _records(qrels, fields, "qrels")  # type: ignore[arg-type]  # four fields
+    return SubtopicQrels.from_records(zip(*columns.values(), strict=True))
+
+
 def _run(run: Any) -> Any:
     if _read_as_given(run):
         return run
@@ -250,12 +304,32 @@ class _Evaluator:
             raise TypeError(f"measures is a list, e.g. [{measures!r}], not one measure")
         self._measures = list(measures)
         self._keys = [_key(m, registry) for m in self._measures]
-        self._qrels = _qrels(qrels)
+        diverse = [m for m in self._measures if is_diversity_spec(str(m))]
+        self._diverse = bool(diverse)
+        if diverse and len(diverse) < len(self._measures):
+            other = next(m for m in self._measures if m not in diverse)
+            raise ValueError(
+                f"{diverse[0]!s} is a diversity measure, {other!s} is not: ir_measures scores "
+                "the second on subtopic qrels' last line for each doc; score them in two calls, "
+                "the ordinary measures against ordinary qrels"
+            )
+        self._qrels = _subtopic_qrels(qrels) if diverse else _qrels(qrels)
         self._registry = registry
 
     def _report(self, run: Any, stacklevel: int) -> RetrievalEvalReport:
         """The report of ``run``; an empty run's warning goes ``stacklevel`` frames up."""
         given = _run(run)
+        if self._diverse:  # pyndeval's rules: ties by doc id ascending, every judged query
+            return evaluate_run(
+                given,
+                self._qrels,
+                metrics=self._keys,
+                tie_policy="docno_asc",
+                averaging="qrels",
+                qrels_format="subtopics",
+                registry=self._registry,
+                check_doc_ids="warn",
+            )
         if _is_empty(given):
             # The qrels are read and checked first: a bad grade is still named.
             report = empty_run_report(

@@ -143,8 +143,9 @@ def _unknown(spec: str, name: str, registry: Registry, index: NameIndex) -> Unkn
         return UnknownNameError(f"{name!r} is a rag metric, not a retrieval metric.")
     if name in DIVERSITY_NAMES:
         return UnknownNameError(
-            f"{spec!r} is a diversity measure: it needs subtopic qrels; score it with "
-            f"evaluate_diversity(run, subtopic_qrels, metrics=[{spec!r}])."
+            f"{spec!r} is a diversity measure: it needs subtopic qrels (a SubtopicQrels, or "
+            "a qid subtopic docno grade file) and a run read whole; score it with "
+            f"evaluate_run(run, subtopic_qrels, metrics=[{spec!r}]) (or evaluate_diversity)."
         )
     family = re.sub(r"_[\d.,=_]+$", "", name)
     if name in NOT_IMPLEMENTED or family in NOT_IMPLEMENTED:

@@ -16,14 +16,26 @@ from typing import Any
 
 import attrs
 
-from ...errors import InputWarning
+from ...errors import DatasetFormatError, InputWarning
 from ...types import FrozenDict
 from .._io import caller_stacklevel, format_error
 from .._records import data_lines, empty_file, is_qrels_shape, parse_grade, read_id, split_fields
 
-__all__ = ["SUBTOPIC_QRELS_COLUMNS", "SubtopicQrels", "read_subtopic_qrels"]
+__all__ = [
+    "SUBTOPICS",
+    "SUBTOPIC_QRELS_COLUMNS",
+    "SubtopicQrels",
+    "read_detected_subtopic_qrels",
+    "read_subtopic_qrels",
+]
 
 SUBTOPIC_QRELS_COLUMNS = "query_id subtopic doc_id grade"
+
+#: The name of the format, for ``qrels_format=`` and ``--qrels-format``.
+SUBTOPICS = "subtopics"
+
+#: What column 2 of ordinary TREC qrels holds: the iteration, which trec_eval ignores.
+_ITERATIONS = frozenset({"0", "Q0"})
 
 Judgements = Mapping[str, Mapping[str, Mapping[str, float]]]
 
@@ -83,6 +95,23 @@ class SubtopicQrels:
     def __contains__(self, query_id: object) -> bool:
         return query_id in self.judgements
 
+    def max_grades(self) -> dict[str, dict[str, float]]:
+        """Ordinary qrels of these judgements, for the measures that read one grade per
+        doc: each judged doc's largest grade over the query's subtopics (relevant if it
+        is relevant to some subtopic). A query with no judged doc is kept, with none.
+
+        >>> SubtopicQrels({"q1": {"1": {"a": 1, "b": 0}, "2": {"a": 0, "c": 2}}}).max_grades()
+        {'q1': {'a': 1, 'b': 0, 'c': 2}}
+        """
+        out: dict[str, dict[str, float]] = {}
+        for query_id, intents in self.judgements.items():
+            grades: dict[str, float] = {}
+            for docs in intents.values():
+                for doc_id, grade in docs.items():
+                    grades[doc_id] = max(grade, grades.get(doc_id, grade))
+            out[query_id] = grades
+        return out
+
     @classmethod
     def from_records(cls, records: Iterable[tuple[str, str, str, float]]) -> SubtopicQrels:
         """From ``(query_id, subtopic, doc_id, grade)`` records (pyndeval's ``SubtopicQrel``
@@ -115,7 +144,41 @@ class SubtopicQrels:
         return cls(read_subtopic_qrels(Path(path)))
 
 
-def read_subtopic_qrels(path: Path) -> dict[str, dict[str, dict[str, int]]]:
+def read_detected_subtopic_qrels(path: Path) -> dict[str, dict[str, dict[str, int]]]:
+    """:func:`read_subtopic_qrels` of a file whose format was not named, once it is sure to be
+    subtopic qrels: some doc is judged for two subtopics of a query (ordinary qrels judge a
+    doc once; trec_eval refuses a doc twice). Else a ``DatasetFormatError`` asks for the
+    format to be named: column 2 may be ordinary qrels' iteration (``0``, or TREC-COVID's
+    judging round), which must never be read as a subtopic."""
+    judgements = read_subtopic_qrels(path, warn_single=False)
+    for intents in judgements.values():
+        seen: set[str] = set()
+        for docs in intents.values():
+            if not seen.isdisjoint(docs):
+                return judgements
+            seen.update(docs)
+    columns = {subtopic for intents in judgements.values() for subtopic in intents}
+    named = f"qrels_format={SUBTOPICS!r} (ef-eval --qrels-format {SUBTOPICS})"
+    if columns <= _ITERATIONS:
+        problem = (
+            f"column 2 is {' or '.join(sorted(columns))} on every line: the iteration of "
+            "ordinary TREC qrels, which holds no subtopic"
+        )
+    else:
+        problem = (
+            "no doc is judged for two subtopics of a query, so column 2 may be the iteration "
+            "of ordinary qrels (a judging round, say) rather than a subtopic"
+        )
+    raise DatasetFormatError(
+        f"{path}: the diversity measures need subtopic qrels (one {SUBTOPIC_QRELS_COLUMNS} "
+        f"line per judgement), and {problem}. If column 2 does name the subtopic, name the "
+        f"format: {named}"
+    )
+
+
+def read_subtopic_qrels(
+    path: Path, *, warn_single: bool = True
+) -> dict[str, dict[str, dict[str, int]]]:
     """``{query_id: {subtopic: {doc_id: grade}}}`` from ``qid subtopic docno grade`` lines.
 
     ``#`` lines are comments (as in the TREC qrels reader). A line of another shape, a grade
@@ -150,7 +213,7 @@ def read_subtopic_qrels(path: Path) -> dict[str, dict[str, dict[str, int]]]:
         docs[doc_id] = grade
     if not judgements:
         raise empty_file(path, f"subtopic qrels lines ({SUBTOPIC_QRELS_COLUMNS})")
-    if all(len(intents) == 1 for intents in judgements.values()):
+    if warn_single and all(len(intents) == 1 for intents in judgements.values()):
         warnings.warn(
             InputWarning(
                 f"{path}: every query has a single subtopic: is this ordinary qrels? "

@@ -396,15 +396,19 @@ def read_qrels_lines(
         fields = split_fields(line)
         if len(fields) != 4:
             raise format_error(path, line_no, _columns_problem(fields, 4, QRELS_COLUMNS), line)
-        query_id, _, doc_id, field = fields
+        query_id, iteration, doc_id, field = fields
         read_id("query id", query_id, path, line_no, line)
         read_id("doc id", doc_id, path, line_no, line)
         grade = parse_grade(field, path, line_no, line)
         judged = qrels.setdefault(query_id, {})
         if doc_id in judged:
-            raise format_error(
-                path, line_no, f"doc {doc_id!r} is judged twice for query {query_id!r}", line
-            )
+            problem = f"doc {doc_id!r} is judged twice for query {query_id!r}"
+            if iteration not in ("0", "Q0"):  # trec_eval refuses it too ("duplicate docs")
+                problem += (
+                    f" (column 2 is {iteration!r}: if it names a subtopic, these are diversity "
+                    "qrels: read them with qrels_format='subtopics', --qrels-format subtopics)"
+                )
+            raise format_error(path, line_no, problem, line)
         judged[doc_id] = grade
     if not qrels and not allow_empty:
         raise empty_file(path, f"qrels lines ({QRELS_COLUMNS})")
