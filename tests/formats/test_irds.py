@@ -7,9 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-import uuid
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,69 +27,9 @@ from ef.evaluation import (
 from ef.evaluation._formats.irds import relevance_level, relevance_note
 from ef.evaluation.cli import cli
 
-QRELS = "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d2 1\nq2 0 d3 2\n"
-RUN = "q1 Q0 d2 1 3.0 r\nq1 Q0 d1 2 2.0 r\nq1 Q0 d3 3 1.0 r\nq2 Q0 d3 1 2.5 r\nq2 Q0 d1 2 0.5 r\n"
+from .irds_dataset import DL_PASSAGE, QRELS, register
+
 METRICS = ("ndcg@10", "map", "map(rel=2)", "P@2", "recall@3")
-#: The official measures of msmarco-passage/trec-dl-2019/judged, as ir_datasets 0.6.3 documents.
-DL_PASSAGE = ["nDCG@10", "RR(rel=2)", "AP(rel=2)"]
-
-
-class _Documented:
-    """A constituent that documents official measures, as ir_datasets' YAML provider does."""
-
-    def __init__(self, measures: list[str]) -> None:
-        self._measures = measures
-
-    def documentation(self) -> dict[str, object]:
-        return {"official_measures": self._measures}
-
-
-@pytest.fixture(scope="module")
-def irds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    """ir_datasets imported with its home in a temporary folder (it makes folders there)."""
-    home = tmp_path_factory.mktemp("ir_datasets_home")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("IR_DATASETS_HOME", str(home))
-        module = pytest.importorskip(
-            "ir_datasets", reason="ir_datasets is the optional extra ef-evaluation[irds]"
-        )
-        yield module
-
-
-def _register(
-    irds: object, folder: Path, *, measures: list[str], run: bool = True, qrels: str = QRELS
-) -> str:
-    """A dataset registered under a fresh id, over files written in ``folder``."""
-    from ir_datasets.datasets.base import Dataset
-    from ir_datasets.formats import TrecQrels, TrecScoredDocs, TsvDocs, TsvQueries
-    from ir_datasets.util import LocalDownload
-
-    files = {
-        "docs.tsv": "d1\tParis is in France.\nd2\tLondon is in England.\nd3\tRome.\n",
-        "queries.tsv": "q1\twhere is paris\nq2\trome\n",
-        "qrels.txt": qrels,
-        "run.trec": RUN,
-    }
-    for name, text in files.items():
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text)
-    parts = [
-        TsvDocs(LocalDownload(folder / "docs.tsv")),
-        TsvQueries(LocalDownload(folder / "queries.tsv")),
-        TrecQrels(LocalDownload(folder / "qrels.txt"), {0: "no", 1: "some", 2: "high"}),
-        TrecScoredDocs(LocalDownload(folder / "run.trec")) if run else None,
-        _Documented(measures),
-    ]
-    dataset_id = f"ef-test/{uuid.uuid4().hex[:8]}"
-    irds.registry.register(dataset_id, Dataset(*parts))  # type: ignore[attr-defined]
-    return dataset_id
-
-
-@pytest.fixture
-def tiny(irds: object, tmp_path: Path) -> Iterator[str]:
-    dataset_id = _register(irds, tmp_path, measures=DL_PASSAGE)
-    yield dataset_id
-    irds.registry._registered.pop(dataset_id)  # type: ignore[attr-defined]
 
 
 def test_readers_give_the_files_values(tiny: str, tmp_path: Path) -> None:
@@ -166,7 +104,7 @@ def test_cli_evaluate_gives_the_numbers_of_the_files(tiny: str, tmp_path: Path) 
 
 
 def test_what_the_dataset_lacks_is_named(irds: object, tmp_path: Path) -> None:
-    dataset_id = _register(irds, tmp_path, measures=[], run=False)
+    dataset_id = register(irds, tmp_path, measures=[], run=False)
     try:
         with pytest.raises(
             ValueError,
@@ -210,7 +148,7 @@ def test_relevance_level(measures: list[str], level: int, said: str) -> None:
 
 
 def test_binary_qrels_need_no_note(irds: object, tmp_path: Path) -> None:
-    dataset_id = _register(irds, tmp_path, measures=DL_PASSAGE)
+    dataset_id = register(irds, tmp_path, measures=DL_PASSAGE)
     (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq2 0 d3 0\n")  # read when iterated
     try:
         with warnings.catch_warnings():
@@ -221,8 +159,8 @@ def test_binary_qrels_need_no_note(irds: object, tmp_path: Path) -> None:
 
 
 def test_a_doc_given_two_grades_is_refused_not_chosen(irds: object, tmp_path: Path) -> None:
-    conflicting = _register(irds, tmp_path / "a", measures=["nDCG@10"], qrels=QRELS + "q2 0 d3 0\n")
-    repeated = _register(irds, tmp_path / "b", measures=["nDCG@10"], qrels=QRELS + "q2 0 d3 2\n")
+    conflicting = register(irds, tmp_path / "a", measures=["nDCG@10"], qrels=QRELS + "q2 0 d3 0\n")
+    repeated = register(irds, tmp_path / "b", measures=["nDCG@10"], qrels=QRELS + "q2 0 d3 2\n")
     try:
         said = f"irds:{conflicting}: doc 'd3' of query 'q2' has two grades, 2 and 0"
         with pytest.raises(DatasetFormatError, match=re.escape(said)):

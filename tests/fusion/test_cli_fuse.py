@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ef.evaluation import evaluate_run, fuse, read_run, write_run
+from ef.evaluation import Registry, evaluate_run, fuse, read_run, write_run
 from ef.evaluation._formats._records import run_tags
 from ef.evaluation.cli import cli
 
@@ -130,6 +130,7 @@ def test_fusions_lists_every_method_with_its_plugin() -> None:
     assert entries["rrf"]["uses"] == "ranks"
     assert entries["rrf"]["parameters"][0] | {"description": ""} == {
         "name": "k", "type": "int", "per_run": False, "default": 60, "description": "",
+        "required": False, "learned": False, "vector": False, "grid": list(range(10, 101, 10)),
     }  # fmt: skip
     assert entries["wsum"]["parameters"][0]["per_run"] is True
     assert {entry["plugin"] for entry in entries.values()} == {"builtin.fusion"}
@@ -141,3 +142,33 @@ def test_fusions_lists_every_method_with_its_plugin() -> None:
     code, out, _ = run("plugins", "-o", "json")
     plugins = {plugin["name"]: plugin for plugin in json.loads(out)}
     assert plugins["builtin.fusion"]["provides"] == {"fusion": list(entries)}
+
+
+def test_fusions_json_gives_each_parameters_flags(builtin_registry: Registry) -> None:
+    code, out, _ = run("fusions", "-o", "json")
+    assert code == 0
+    entries = {entry["name"]: entry for entry in json.loads(out)}
+    for name, method in builtin_registry.fusion_methods.items():
+        entry = entries[name]
+        assert entry["supervised"] is (method.train is not None)
+        assert [p["name"] for p in entry["parameters"]] == [p.name for p in method.params]
+        for shown, param in zip(entry["parameters"], method.params, strict=True):
+            flags = {key: shown[key] for key in ("per_run", "required", "learned", "vector")}
+            assert flags == {
+                "per_run": param.per_run,
+                "required": param.required,
+                "learned": param.learned,
+                "vector": param.vector,
+            }
+            assert shown["grid"] == list(param.grid)
+    # Every kind is there: the supervised methods, and ranx's required gamma and phi.
+    assert {n for n, e in entries.items() if e["supervised"]} == {
+        "bayesfuse", "mapfuse", "posfuse", "probfuse", "segfuse", "slidefuse",
+    }  # fmt: skip
+    assert entries["gmnz"]["parameters"][0]["required"] is True
+    assert entries["probfuse"]["parameters"][0]["vector"] is True
+    assert entries["rrf"]["parameters"][0]["grid"] == list(range(10, 101, 10))
+    code, out, _ = run("fusions", "-o", "csv")
+    assert "gmnz,scores,gamma (required)," in out
+    assert '"probs (one vector per run, learned), n_segments=' in out
+    assert 'mapfuse,ranks,"map_scores (one per run, learned)",' in out

@@ -107,6 +107,60 @@ def test_rrf_k_equals_ranx_s_choice_on_a_plateau_and_off_it() -> None:
             assert ours.params["k"] == 10
 
 
+# A third run that misses docs: n(d) differs, so CombGMNZ's gamma changes the ranking.
+PARTIAL = {
+    "q1": {"d": 0.9, "b": 0.4},
+    "q2": {"a": 0.7, "e": 0.6, "c": 0.2},
+    "q3": {"b": 0.8},
+    "q4": {"a": 0.5, "f": 0.45, "e": 0.3},
+}
+#: The unsupervised methods with a parameter ranx's optimize_fusion searches (beyond wsum
+#: and rrf above), with the runs each is searched on.
+SEARCHED = {
+    "gmnz": [BM25, DENSE, PARTIAL],
+    "logn_isr": [BM25, DENSE, PARTIAL],
+    "rbc": [BM25, DENSE, PARTIAL],
+    "mixed": [BM25, DENSE],
+    "wmnz": [BM25, DENSE],
+    "w_bordafuse": [BM25, DENSE],
+    "w_condorcet": [BM25, DENSE],
+}
+
+
+def _unambiguous(method: str, runs: list[dict[str, dict[str, float]]], params: Any) -> bool:
+    """Whether the fused run of a trial orders its docs one way only: no two docs tie on
+    the fused score (ranx orders ties by numba's quicksort), and for w_condorcet no pair is
+    tied in the vote (two runs of the same docs tie on every pair they disagree on when
+    their weights are equal; ranx's order then depends on the hash seed)."""
+    fused = fuse(runs, method=method, params=params, registry=REGISTRY).to_dict()
+    if any(len(set(scores.values())) != len(scores) for scores in fused.values()):
+        return False
+    return method != "w_condorcet" or len(set(params["weights"])) == len(runs)
+
+
+@pytest.mark.peers
+@pytest.mark.parametrize("method", list(SEARCHED))
+def test_unsupervised_search_equals_ranx(method: str) -> None:
+    """Every trial ranx's optimize_fusion makes, in its order, scores as ours (where the
+    fused ranking is unambiguous), and the choice is ranx's where every trial is."""
+    runs = SEARCHED[method]
+    theirs, trials = ranx_optimized(QRELS, runs, method=method, metric="ndcg@3")
+    ours = optimize_fusion(QRELS, runs, method=method, metric="ndcg@3", registry=REGISTRY)
+    (name,) = theirs
+    shown = [params[name] for params, _ in ours.trials]
+    assert [v if isinstance(v, tuple) else (v,) for v in shown] == [c for c, _ in trials]
+    clear = [_unambiguous(method, runs, params) for params, _ in ours.trials]
+    assert sum(clear) > len(clear) // 2, "too few trials to compare: change the runs"
+    for (_, score), (config, their_score), compared in zip(
+        list(ours.trials), trials, clear, strict=True
+    ):
+        if compared:
+            assert score == pytest.approx(their_score, abs=1e-12), config
+    if all(clear):
+        chosen = theirs[name]
+        assert ours.params == {name: tuple(chosen) if isinstance(chosen, list | tuple) else chosen}
+
+
 def test_the_best_params_fuse_to_the_best_run() -> None:
     best = optimize_fusion(QRELS, [BM25, DENSE], metric="ndcg@3", step=0.25, registry=REGISTRY)
     assert isinstance(best, FusionOptimization)

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import attrs
 
+from .._formats.irds import is_irds, read_irds
 from .._plugin_engine.failures import plugin_call
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Phase, Progress, check_progress, phase
@@ -299,7 +300,7 @@ def _check_texts(query_ids: Sequence[str], query_texts: Sequence[object]) -> Non
 
 def retrieve(
     retriever: Any,
-    queries: Mapping[str, str],
+    queries: Mapping[str, str] | str,
     *,
     limit: int = 100,
     executor: int | cf.Executor | None = None,
@@ -322,7 +323,8 @@ def retrieve(
 
     Args:
         retriever: what answers a query (see :func:`~ef.evaluation.evaluate_retrieval`).
-        queries: ``{query_id: query_text}``.
+        queries: ``{query_id: query_text}``, or an ``irds:<dataset-id>`` whose queries
+            ir_datasets reads.
         limit: how many results to ask for, and keep, per query.
         executor: ``None`` runs the batches inline, in order; an int ``n`` runs them on a
             thread pool of ``n`` workers made (and shut down) here; any
@@ -369,9 +371,11 @@ def retrieve(
     check_progress(progress)
     if doc_id is not None and not callable(doc_id):
         raise ValueError(f"doc_id must be a function of one result, or None, got {doc_id!r}")
-    _check_queries(queries)
-    query_ids = list(queries)
-    query_texts = [queries[qid] for qid in query_ids]
+    # An ir_datasets id reads its queries (formats.irds); anything else is checked as given.
+    texts = read_irds(queries, "read_queries") if is_irds(queries) else queries
+    _check_queries(texts)
+    query_ids = list(texts)
+    query_texts = [texts[qid] for qid in query_ids]
     _check_texts(query_ids, query_texts)
     searcher = searcher_for(retriever, registry_or_default(registry))
     return searched(

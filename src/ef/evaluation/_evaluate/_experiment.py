@@ -20,11 +20,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from .._engine._timing import Calls, Clock, Latency, timed
+from .._formats.irds import is_irds, read_irds_dataset
 from .._reports import ComparisonReport, PipelineEvalReport, RetrievalEvalReport
 from .._reports.comparison import NO_VERSION
 from .._reports.fields import str_tuple
 from ..types import plain
 from ._run_cache import RunCache, digest_of
+from .irds_level import irds_metrics
 
 if TYPE_CHECKING:
     from .._plugin_engine.registry import Registry
@@ -389,13 +391,17 @@ class Experiment:
         check_metric_names(self.metrics)
         registry = registry_or_default(self.registry)
         corpus, queries, qrels = self._read()
-        measures = resolve_measures(self.metrics, self.k_values, registry)
+        metrics: Sequence[str] = self.metrics
+        if is_irds(self.dataset):  # the dataset's relevance level applies to the measures
+            qrels, metrics = irds_metrics(self.dataset, metrics, self.k_values, registry)
+        measures = resolve_measures(metrics, self.k_values, registry)
         check_qrels(qrels)
         limit = retrieval_limit(self.limit, measures, self.k_values)
         runnable, unavailable = runnable_queries(qrels, queries)
         step = _Step(
             registry=registry,
             qrels=qrels,
+            metrics=tuple(metrics),
             measures=measures,
             runnable=runnable,
             unavailable=unavailable,
@@ -478,11 +484,17 @@ class Experiment:
         """The metrics to compare: ``metrics``; for pipelines, their report keys and every
         answer metric."""
         first = results[0].report if results else None
+        # The keys the reports hold name an ir_datasets id's level where it was applied.
+        levelled = is_irds(self.dataset) and first is not None
         if not isinstance(first, PipelineEvalReport):
-            return self.metrics
+            return tuple(first.metrics) if levelled and first is not None else self.metrics
         from .compare import _metric_keys
 
-        keys = _metric_keys(self.metrics, self.k_values, self.registry)
+        retrieval = first.retrieval
+        if levelled and retrieval is not None:
+            keys = tuple(retrieval.metrics)
+        else:
+            keys = _metric_keys(self.metrics, self.k_values, self.registry)
         return (*keys, *(key for key in first.rag.metrics if key not in keys))
 
     # --- each system ----------------------------------------------------------------------
@@ -496,6 +508,8 @@ class Experiment:
             return corpus, self.dataset[-2], self.dataset[-1]
         from .._formats.files import read_dataset
 
+        if is_irds(self.dataset):  # its qrels are read again by results(), with the level
+            return read_irds_dataset(self.dataset, note=False)
         return read_dataset(self.dataset, split=self.split, registry=self.registry)
 
     def _answered(self, system: System, run: Any, step: _Step) -> PipelineEvalReport:
@@ -514,7 +528,7 @@ class Experiment:
             references=self.references,
             n_contexts=self.n_contexts,
             k_values=self.k_values,
-            metrics=self.metrics,
+            metrics=step.metrics,
             rag_metrics=DEFAULT_RAG_METRICS if self.rag_metrics is None else self.rag_metrics,
             limit=step.limit,
             registry=step.registry,
@@ -531,7 +545,7 @@ class Experiment:
             report = evaluate_run(
                 system.run,
                 step.qrels,
-                metrics=self.metrics,
+                metrics=step.metrics,
                 k_values=self.k_values,
                 registry=step.registry,
             )
@@ -634,6 +648,8 @@ class _Step:
 
     registry: Registry
     qrels: Mapping[str, Mapping[str, float]]
+    #: ``metrics``, with an ir_datasets id's relevance level applied (``map(rel=2)@10``).
+    metrics: tuple[str, ...]
     measures: Sequence[Any]
     runnable: Mapping[str, str]
     unavailable: Mapping[str, str]

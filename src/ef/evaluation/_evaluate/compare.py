@@ -206,17 +206,21 @@ def _retrieval_columns(
     qrels_columns: Sequence[str] | None = None,
     progress: Progress = False,
 ) -> _Columns:
+    from .._formats.irds import is_irds
     from .._plugin_engine.registry import registry_or_default
     from ._diversity import subtopic_qrels_of
     from .inputs import load_qrels
+    from .irds_level import irds_metrics
     from .run import evaluate_run
 
     chosen = ("ndcg@10",) if metrics is None else tuple(metrics)
-    keys = _metric_keys(chosen, k_values, registry)
     inputs = {}
     judged: Qrels | SubtopicQrels | None = None
     if isinstance(qrels, (str, os.PathLike)):
         inputs["qrels"] = file_entry(qrels)
+    if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
+        qrels, chosen = irds_metrics(qrels, chosen, k_values, registry_or_default(registry))
+    keys = _metric_keys(chosen, k_values, registry)
     if qrels is not None:  # read once, for every system (a file, a DataFrame)
         judged = subtopic_qrels_of(qrels, qrels_format, chosen) or load_qrels(
             qrels, registry_or_default(registry), qrels_format, columns=qrels_columns

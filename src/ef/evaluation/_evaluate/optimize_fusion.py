@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._engine.measures import DEFAULT_K_VALUES
 from .._engine.scoring import resolve_measures
+from .._formats.irds import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._reports import FusionOptimization
 from ..errors import ArgumentError, InputWarning, Keyword
@@ -32,6 +33,7 @@ from .fuse import (
     method_params,
 )
 from .inputs import load_qrels
+from .irds_level import irds_metrics
 from .run import evaluate_run
 
 if TYPE_CHECKING:
@@ -128,7 +130,11 @@ def optimize_fusion(
     given = set(params or ())
     learns = [p for p in chosen.params if p.learned and p.name not in given]
     searched = _searched(chosen, n_runs, step, grid or {}, given, learns=bool(learns))
-    judged = load_qrels(qrels, registry, qrels_format)
+    if is_irds(qrels):  # the dataset's relevance level applies to a binary metric
+        judged, (metric,) = irds_metrics(qrels, (metric,), DEFAULT_K_VALUES, registry)
+        key = _metric_key(metric, registry)
+    else:
+        judged = load_qrels(qrels, registry, qrels_format)
     inputs = fusion_inputs(
         runs, chosen, norm, tie_policy=tie_policy, run_format=run_format, registry=registry
     )

@@ -5,17 +5,19 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .._engine.id_forms import shown_ids
 from .._engine.manifest import file_entry
 from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.results import DocIdFunction
+from .._formats.irds import is_irds, read_irds_dataset
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import PipelineEvalReport
 from ..errors import GeneratorError
 from ._labels import with_nuggets
+from .irds_level import irds_inputs
 from .rag import DEFAULT_RAG_METRICS, evaluate_rag
 from .report import pipeline_report
 from .retrieval import check_arguments, retrieved, scored_retrieval
@@ -28,11 +30,11 @@ Generate = Callable[[str, list[str]], str]
 
 def evaluate_pipeline(
     retriever: Any,
-    qrels: Mapping[str, Mapping[str, float]] | None,
-    queries: Mapping[str, str],
+    qrels: Mapping[str, Mapping[str, float]] | str | None,
+    queries: Mapping[str, str] | str,
     *,
     generate: Generate | Mapping[str, str],
-    corpus: Mapping[str, str],
+    corpus: Mapping[str, str] | str,
     references: Mapping[str, str | Sequence[str]] | None = None,
     nuggets: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     n_contexts: int = 5,
@@ -67,14 +69,16 @@ def evaluate_pipeline(
     Args:
         retriever: what answers a query, as for :func:`~ef.evaluation.evaluate_retrieval`
             (a stored run too: a path, or ``{query_id: {doc_id: score}}``).
-        qrels: the relevance judgements, or None to score the answers only.
-        queries: ``{query_id: query_text}``.
+        qrels: the relevance judgements, or None to score the answers only; an
+            ``irds:<dataset-id>`` reads the dataset's (its relevance level applies to the
+            binary measures, as in :func:`~ef.evaluation.evaluate_run`).
+        queries: ``{query_id: query_text}``, or an ``irds:<dataset-id>``.
         generate: ``generate(question, contexts) -> str``, called once per query in query
             order (on ``executor`` when it is given); or the answers made beforehand,
             ``{query_id: response}`` (:func:`~ef.evaluation.read_answers`
             reads them from JSONL): a query without one is unanswered.
         corpus: ``{doc_id: text}`` (``read_beir``'s or ``read_dataset``'s corpus), where the
-            contexts' texts come from.
+            contexts' texts come from; an ``irds:<dataset-id>`` reads the dataset's docs.
         references: the gold answers, ``{query_id: answer}`` or ``{query_id: [answer,
             ...]}``. A query without one has no ``reference``, and the metrics that need one
             skip it (``coverage`` counts the others).
@@ -119,6 +123,15 @@ def evaluate_pipeline(
     ('Paris is the capital of France', 0.3333)
     """
     registry = registry_or_default(registry)
+    # ir_datasets ids read here: the dataset's relevance level applies to the measures
+    judged, queries, metrics = irds_inputs(qrels, queries, metrics, k_values, registry)
+    qrels = cast("Mapping[str, Mapping[str, float]] | None", judged)  # a str: refused below
+    # A dataset's docs stream from ir_datasets; a text looked up loads them all.
+    texts = (
+        read_irds_dataset(corpus, note=False)[0]
+        if is_irds(corpus)
+        else cast("Mapping[str, str]", corpus)
+    )
     check_arguments("evaluate_pipeline(retriever, qrels, queries, ...)", retriever, qrels, queries)
     _check_generation(n_contexts, generate)
     gold = _gold_answers(references, queries)
@@ -162,7 +175,7 @@ def evaluate_pipeline(
     query_ids = list(run.query_ids)
     _check_shared_ids(query_ids, references=gold, answers=generate, nuggets=nuggets)
     top = {q: run.ranking(q)[:n_contexts] for q in query_ids}
-    contexts = {q: _contexts(q, top[q], corpus) for q in query_ids}
+    contexts = {q: _contexts(q, top[q], texts) for q in query_ids}
     responses = _responses(generate, query_ids, queries, contexts, executor)
     samples = [
         _sample(

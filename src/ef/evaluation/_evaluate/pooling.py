@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._engine.score_order import score_order
+from .._formats.irds import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._reports.pool import Pool
 from .._runs.order import SINGLE_ORDER_POLICIES
@@ -198,7 +199,7 @@ def merge_qrels(
     """
     registry = registry_or_default(registry)
     old = load_qrels(qrels, registry, qrels_format)
-    if isinstance(judged, (str, os.PathLike)):
+    if isinstance(judged, (str, os.PathLike)) and not is_irds(judged):
         from .._formats.pool import read_judged_pool
 
         new: Qrels = read_judged_pool(Path(judged))

@@ -21,6 +21,7 @@ from .._store import Store
 from .._store.recording import record_evaluation, recorded_names
 from .doc_ids import check_docs_meet
 from .inputs import check_qrels
+from .irds_level import irds_inputs
 from .run import scored_report
 
 __all__ = [
@@ -37,8 +38,8 @@ __all__ = [
 
 def evaluate_retrieval(
     retriever: Any,
-    qrels: Mapping[str, Mapping[str, float]],
-    queries: Mapping[str, str],
+    qrels: Mapping[str, Mapping[str, float]] | str,
+    queries: Mapping[str, str] | str,
     *,
     k_values: Sequence[int] = DEFAULT_K_VALUES,
     metrics: Sequence[str] = DEFAULT_METRICS,
@@ -73,10 +74,12 @@ def evaluate_retrieval(
             ``metadata['source_id']``; its segment's ``doc_id`` / ``source_id``
             (``result.segment``); its own ``id`` / ``_id``. Two different ids at one level
             are an error.
-        qrels: the relevance judgements, ``{query_id: {doc_id: relevance}}``. Queries with no
-            positive judgement are skipped.
-        queries: the query texts, ``{query_id: query_text}``. A judged query absent here
-            cannot be run and is skipped.
+        qrels: the relevance judgements, ``{query_id: {doc_id: relevance}}``, or an
+            ``irds:<dataset-id>`` (its relevance level applies to the binary measures, as
+            in :func:`~ef.evaluation.evaluate_run`). Queries with no positive judgement are
+            skipped.
+        queries: the query texts, ``{query_id: query_text}``, or an ``irds:<dataset-id>``.
+            A judged query absent here cannot be run and is skipped.
         k_values: the rank cutoffs to evaluate at.
         metrics: which metrics to compute: ``ndcg``, ``recall``, ``precision``, ``mrr``,
             ``map``, or any other retrieval metric (built-in or a plugin's), each at every
@@ -139,14 +142,17 @@ def evaluate_retrieval(
     """
     if record:  # a missing name stops the call before the retriever runs
         names = recorded_names(system, dataset)
+    registry = registry_or_default(registry)
+    # ir_datasets ids read here: the dataset's relevance level applies to the measures
+    qrels, queries, metrics = irds_inputs(qrels, queries, metrics, k_values, registry)
     report = scored_retrieval(
         retriever,
-        qrels,
+        qrels,  # type: ignore[arg-type]  # a str left is refused by check_arguments
         queries,
         k_values=k_values,
         metrics=metrics,
         limit=limit,
-        registry=registry_or_default(registry),
+        registry=registry,
         executor=executor,
         batch_size=batch_size,
         progress=progress,

@@ -21,7 +21,9 @@ from .._engine.doc_overlap import doc_overlap
 from .._engine.score_order import score_order
 from .._engine.trec_eval import Options, TrecEvalResult, trec_eval_result
 from .._formats._arguments import path_argument
+from .._formats._io import caller_stacklevel
 from .._formats.files import read_qrels
+from .._formats.irds import graded, is_irds, official_measures, read_irds, relevance_level
 from .._formats.trec.bytes_reader import read_columns
 from .._formats.trec.reader import last_run_tag, read_qrels_lines, read_run_lines
 from .._plugin_engine.registry import Registry, registry_or_default
@@ -71,7 +73,8 @@ def trec_eval_files(
     stdin: IO[bytes] | None = None,
     registry: Registry | None = None,
 ) -> TrecEvalResult:
-    """trec_eval's output for the TREC qrels file ``qrels`` and the TREC run ``run`` (``-``:
+    """trec_eval's output for the TREC qrels file ``qrels`` (or an ``irds:<dataset-id>``,
+    scored at ``-l`` as trec_eval would score its qrels) and the TREC run ``run`` (``-``:
     standard input), as values; ``measures`` are ``-m`` arguments (``official`` if none);
     ``zscores`` is ``-Z``'s file of ``qid measure mean stddev`` lines.
 
@@ -95,9 +98,12 @@ def trec_eval_files(
     # trec_eval 9.0.8 has no comment lines: a '#' line with a data line's shape is data to
     # it (query '#5'), and so to ef here; 10.0 skips it, and ef warns of it.
     hash_data = opts.version == "9.0.8"
-    if hash_data:
+    judged: Qrels
+    if is_irds(qrels):  # an ir_datasets id: no file, no '#' lines
+        judged = _irds_qrels(qrels, opts)
+    elif hash_data:
         source = path_argument(qrels, "trec_eval_files(qrels, run)", "qrels")
-        judged: Qrels = read_qrels_lines(source, hash_data=True)
+        judged = read_qrels_lines(source, hash_data=True)
     else:
         judged = read_qrels(qrels, "trec", registry=registry)
     means = None if zscores is None else read_zscores(Path(zscores))
@@ -118,6 +124,24 @@ def trec_eval_files(
     # trec_eval prints its numbers whatever the doc ids, and so must its drop-in, on stdout.
     check_doc_overlap(doc_overlap(table, judged, result.query_ids), stacklevel=2, refuse=False)
     return result
+
+
+def _irds_qrels(source: str, opts: Options) -> Qrels:
+    """The qrels of the ir_datasets id ``source``. trec_eval's level is ``-l``, whatever
+    the dataset's official measures name: its numbers are trec_eval's on the same
+    judgements. Where they name a level other than ``-l``, an InputWarning says so."""
+    qrels: dict[str, dict[str, float]] = read_irds(source, "read_qrels", note=False)
+    if graded(qrels):
+        level, why = relevance_level(official_measures(source))
+        if level != opts.rel_level:
+            warnings.warn(
+                InputWarning(
+                    f"{source}: ir_datasets records no relevance level; {why}: -l {level} "
+                    f"applies it (grades from {opts.rel_level} count as relevant here)"
+                ),
+                stacklevel=caller_stacklevel(),
+            )
+    return qrels
 
 
 def _run_table(path: Path, hash_data: bool, registry: Registry) -> RunTable:

@@ -25,6 +25,7 @@ from ._arguments import path_argument
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags
 from .files import format_for, write_with
+from .irds import is_irds, read_irds, read_irds_dataset
 from .kinds import DROPPABLE, KINDS, Kind
 from .parquet import looks_like_parquet, read_parquet_tags, write_parquet_run
 from .trec.writer import write_run_lines
@@ -133,6 +134,8 @@ def convert(
     corpus (``kind``, else told from the file name or first line). ``from_format`` is detected
     when ``None``; ``to_format`` is required unless the target name says it (``.jsonl`` is
     BEIR, ``.trec`` and ``.run`` TREC). Corpora stream through, one document at a time.
+    ``source`` may be an ``irds:<dataset-id>``: ``kind`` picks what of the dataset is
+    written (the whole of it, as a directory whose qrels are the ``test`` split, by default).
 
     Nothing is lost silently. What the target cannot hold is a
     :class:`~ef.evaluation.DatasetFormatError` naming it, and nothing is written, unless
@@ -160,8 +163,19 @@ def convert(
     """
     check_progress(progress)
     registry = registry_or_default(registry)
-    src = path_argument(source, "convert(source, target)", "source")
     dst = path_argument(target, "convert(source, target)", "target")
+    if is_irds(source):  # an ir_datasets id: no file to detect a kind or a format from
+        _convert_irds(
+            source,
+            dst,
+            kind=kind,
+            to_format=to_format,
+            drop=drop,
+            on_drop=on_drop,
+            registry=registry,
+        )
+        return kind or "dataset"
+    src = path_argument(source, "convert(source, target)", "source")
     check_input(src, directory_ok=True)
     what = kind or guess_kind(src)
     if what not in KINDS:
@@ -210,6 +224,44 @@ def _move(
         queries = losses.queries(data.queries, refuse=False)
         data = Dataset(losses.documents(data.corpus), queries, data.qrels)
     write_with(writer, capability, dst, data, registry)
+
+
+def _convert_irds(
+    source: str,
+    dst: Path,
+    *,
+    kind: str | None,
+    to_format: str | None,
+    drop: Iterable[str],
+    on_drop: Callable[[str], None] | None,
+    registry: Registry,
+) -> None:
+    """:func:`convert` of an ``irds:<id>`` source: ``kind`` of the dataset (all of it by
+    default, as a directory whose qrels are its ``test`` split), read through ir_datasets and
+    written as a file's would be."""
+    what = kind or "dataset"
+    if what not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {what!r}")
+    writer = format_for(
+        dst, _target_format(dst, to_format), f"write_{what}", registry, must_exist=False
+    )
+    losses = _Losses(Path(source), writer.name, _drops(drop, writer.name), on_drop)
+    data: Any
+    if what == "dataset":
+        corpus, queries, qrels = read_irds_dataset(source)
+        # The queries' losses and the corpus's are named in one refusal, as in _move.
+        kept = losses.queries(queries, refuse=False)
+        data = Dataset(losses.documents(corpus.documents), kept, {"test": qrels})
+    elif what == "corpus":
+        data = losses.documents(read_irds_dataset(source, note=False)[0].documents)
+    else:
+        data = read_irds(source, f"read_{what}")
+        if what == "run":  # scoreddocs have no run tag
+            data = losses.run(data, [])
+        elif what == "queries":
+            data = losses.queries(data)
+    write_with(writer, f"write_{what}", dst, data, registry)
+    losses.tell()
 
 
 def _tags_of(source: Path, format: str) -> list[str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from .._dataset import Document, DocumentStream, StreamingCorpus
@@ -121,11 +121,11 @@ def read_irds(source: str, capability: str, *, note: bool = True) -> Any:
 
 
 def read_irds_dataset(
-    source: str,
+    source: str, *, note: bool = True
 ) -> tuple[StreamingCorpus, dict[str, str], dict[str, dict[str, float]]]:
     """``(corpus, queries, qrels)`` of the dataset ``source``, as
     :func:`~ef.evaluation.read_dataset` gives them; the corpus is streamed from ir_datasets
-    whenever it is iterated."""
+    whenever it is iterated. ``note`` is :func:`read_irds`'s."""
     _iter(source, "read_corpus")  # refused now, not when the corpus is first iterated
 
     def documents() -> Iterator[Document]:
@@ -135,10 +135,10 @@ def read_irds_dataset(
             yield Document(doc.doc_id, title if isinstance(title, str) else "", text)
 
     corpus = StreamingCorpus(DocumentStream(documents))
-    return corpus, read_irds(source, "read_queries"), read_irds(source, "read_qrels")
+    return corpus, read_irds(source, "read_queries"), read_irds(source, "read_qrels", note=note)
 
 
-def graded(qrels: dict[str, dict[str, float]]) -> bool:
+def graded(qrels: Mapping[str, Mapping[str, float]]) -> bool:
     """Whether ``qrels`` hold a grade above 1: only then does a relevance level matter."""
     return any(g > 1 for judged in qrels.values() for g in judged.values())
 

@@ -11,9 +11,9 @@ import click
 
 from ._options import (
     check_measures,
-    dataset_argument,
     echo_warnings,
     input_warnings,
+    source_argument,
     split_measures,
     ties_option,
 )
@@ -22,7 +22,7 @@ from ._render import emit_json, emit_table, output_option
 if TYPE_CHECKING:
     from .._render import Table
     from .._reports.agreement import RankCorrelation, RboReport
-    from ..types import TiePolicy
+    from ..types import Qrels, TiePolicy
 
 __all__ = ["agree_command"]
 
@@ -75,7 +75,8 @@ def agree_command(  # click passes every option by keyword
     Kendall's tau and tau_AP between the orderings of the runs by two metrics (or by one
     metric under QRELS and under --versus), and the rank-biased overlap (RBO_ext, the mean
     over the queries both rank) of every pair of runs. Name a run with NAME=PATH; otherwise
-    its file name is its name.
+    its file name is its name. QRELS, --versus or a RUN may be an ir_datasets id
+    (irds:<dataset-id>): its qrels, with its official relevance level, or its run.
     """
     if len(inputs) < 3:
         raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
@@ -92,38 +93,58 @@ def agree_command(  # click passes every option by keyword
     echo_warnings(caught)
 
 
-def _named_runs(arguments: tuple[str, ...]) -> dict[str, Path]:
+def _named_runs(arguments: tuple[str, ...]) -> dict[str, Path | str]:
     """Each run's path by its name: ``NAME=PATH``'s name, or else its file's."""
     from .._evaluate.compare import system_name
 
-    named: dict[str, Path] = {}
+    named: dict[str, Path | str] = {}
     for index, argument in enumerate(arguments):
         name, equals, path = argument.partition("=")
         if not (equals and name and not Path(argument).exists()):
             name, path = system_name(argument, index), argument
         if name in named:
             raise ValueError(f"two runs are called {name!r}; name them with NAME=PATH")
-        named[name] = Path(path)
+        named[name] = source_argument(path)  # an irds: id (its scoreddocs) stays a str
     return named
 
 
 def _means(
-    named: dict[str, Path], qrels: str, metrics: tuple[str, ...], tie_policy: TiePolicy
+    named: dict[str, Path | str], qrels: str, metrics: tuple[str, ...], tie_policy: TiePolicy
 ) -> dict[str, dict[str, float]]:
     """Each metric's mean per run: ``{metric: {run: mean}}``."""
     from .._evaluate.run import evaluate_run
+    from .._formats.irds import is_irds
 
-    judged = dataset_argument(qrels)
+    judged: Path | str | Qrels = source_argument(qrels)
+    scored = {metric: metric for metric in metrics}
+    if is_irds(judged):  # read once, its level applied to the binary metrics
+        judged, scored = _levelled(judged, metrics)
     means: dict[str, dict[str, float]] = {metric: {} for metric in metrics}
     for name, path in named.items():
-        report = evaluate_run(path, judged, metrics=metrics, tie_policy=tie_policy)
+        report = evaluate_run(path, judged, metrics=tuple(scored.values()), tie_policy=tie_policy)
         for metric in metrics:
-            means[metric][name] = report.metrics[report.metric_key(metric)]
+            means[metric][name] = report.metrics[report.metric_key(scored[metric])]
     return means
 
 
+def _levelled(source: str, metrics: tuple[str, ...]) -> tuple[Qrels, dict[str, str]]:
+    """The qrels of the ir_datasets id ``source``, read once, and each metric as it is
+    scored: with the dataset's relevance level if it is binary (``map@10`` as
+    ``map(rel=2)@10``), said once in an InputWarning."""
+    from .._engine.measures import DEFAULT_K_VALUES
+    from .._engine.scoring import resolve_measures
+    from .._evaluate.irds_level import levelled, official_level
+    from .._formats.irds import read_irds
+    from .._plugin_engine.registry import get_registry
+
+    qrels = read_irds(source, "read_qrels", note=False)
+    each = {m: resolve_measures([m], DEFAULT_K_VALUES, get_registry()) for m in metrics}
+    level = official_level(source, qrels, [x for found in each.values() for x in found])
+    return qrels, {m: levelled(found, level)[0].key for m, found in each.items()}
+
+
 def _correlations(
-    named: dict[str, Path],
+    named: dict[str, Path | str],
     qrels: str,
     versus: str | None,
     metrics: tuple[str, ...],
@@ -146,7 +167,7 @@ def _correlations(
 
 
 def _overlaps(
-    named: dict[str, Path], p: float, depth: int | None, tie_policy: TiePolicy
+    named: dict[str, Path | str], p: float, depth: int | None, tie_policy: TiePolicy
 ) -> list[tuple[str, str, RboReport]]:
     from .._evaluate.agreement import rbo
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
@@ -17,7 +17,6 @@ from ._options import (
     averaging_option,
     check_measures,
     compared_cutoffs_option,
-    dataset_argument,
     echo_warnings,
     input_warnings,
     per_query_option,
@@ -26,6 +25,7 @@ from ._options import (
     run_format_option,
     show_progress,
     significance_options,
+    source_argument,
     split_measures,
     ties_option,
 )
@@ -41,16 +41,23 @@ __all__ = ["compare_command"]
 
 def _named_paths(arguments: Sequence[str]) -> dict[str, Path]:
     """``NAME=PATH`` or ``PATH`` (named by its file name) for each argument."""
+    named = _named_sources(arguments)
+    return {name: Path(source) for name, source in named.items()}
+
+
+def _named_sources(arguments: Sequence[str]) -> dict[str, Path | str]:
+    """:func:`_named_paths` of runs, where an ``irds:<id>`` (the dataset's scoreddocs) or a
+    URL stays a str, read by the API."""
     from .._evaluate.compare import system_name
 
-    named: dict[str, Path] = {}
+    named: dict[str, Path | str] = {}
     for index, argument in enumerate(arguments):
         name, equals, path = argument.partition("=")
         if equals and name and not Path(argument).exists():
-            chosen, source = name, Path(path)
+            chosen, source = name, source_argument(path)
         else:
-            chosen, source = system_name(argument, index), Path(argument)
-        if not source.exists():
+            chosen, source = system_name(argument, index), source_argument(argument)
+        if isinstance(source, Path) and not source.exists():  # an irds: id or a URL is read
             raise FileNotFoundError(f"{source}: no such file")
         if chosen in named:
             raise ValueError(f"two systems are called {chosen!r}; name them with NAME=PATH")
@@ -177,12 +184,12 @@ def _is_close(saved: float, mean: float) -> bool:
     return math.isclose(saved, mean, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _system_name_of(choice: str, named: dict[str, Path]) -> str:
+def _system_name_of(choice: str, named: Mapping[str, Path | str]) -> str:
     if choice in named:
         return choice
     for name, path in named.items():
-        if Path(choice) == path:
-            return name
+        if choice == path or Path(choice) == path:
+            return str(name)
     raise ValueError(f"--baseline {choice!r} is none of the systems: {', '.join(named)}")
 
 
@@ -257,8 +264,10 @@ def compare_command(  # click passes every option by keyword
 
     Each run is scored against QRELS as ef-eval evaluate does, queries are paired by id, and
     every pair of runs (or each run and --baseline) is tested on every metric. Name a run
-    with NAME=PATH; otherwise its file name is its name. With --rag, the arguments are RAG
-    reports saved by ef-eval rag -s -o json, or sample files to score, paired by sample id.
+    with NAME=PATH; otherwise its file name is its name. QRELS or a RUN may be an
+    ir_datasets id (irds:<dataset-id>): its qrels, with its official relevance level, or its
+    run. With --rag, the arguments are RAG reports saved by ef-eval rag -s -o json, or
+    sample files to score, paired by sample id.
     """
     from .._evaluate.compare import compare
 
@@ -294,22 +303,22 @@ def compare_command(  # click passes every option by keyword
 
 def _rag_systems(
     inputs: tuple[str, ...], chosen: tuple[str, ...], cutoffs: tuple[int, ...]
-) -> tuple[dict[str, Path], dict[str, Any], Path | None]:
+) -> tuple[dict[str, Path | str], dict[str, Any], Path | str | None]:
     """The named paths of RAG reports or sample files, their reports, and no qrels."""
     named = _named_paths(inputs)
     systems = {name: _rag_report(path, chosen, cutoffs) for name, path in named.items()}
-    return named, systems, None
+    return dict(named), systems, None
 
 
 def _run_systems(
     inputs: tuple[str, ...], chosen: tuple[str, ...], cutoffs: tuple[int, ...]
-) -> tuple[dict[str, Path], dict[str, Any], Path | None]:
+) -> tuple[dict[str, Path | str], dict[str, Any], Path | str | None]:
     """The named run paths after QRELS, the runs to score (their paths), and the qrels."""
     if len(inputs) < 3:
         raise ValueError("give QRELS and at least two runs: QRELS RUN1 RUN2 [RUN3 ...]")
     check_measures(chosen, cutoffs)  # an error names -m and the measure
-    named = _named_paths(inputs[1:])
-    qrels = dataset_argument(inputs[0])
+    named = _named_sources(inputs[1:])
+    qrels = source_argument(inputs[0])
     return named, dict(named), qrels
 
 
@@ -324,7 +333,7 @@ def _write_plots(
 
 
 def _with_files(
-    report: ComparisonReport, named: dict[str, Path], qrels: Path | None
+    report: ComparisonReport, named: Mapping[str, Path | str], qrels: Path | str | None
 ) -> ComparisonReport:
     """The files the CLI read itself, in the manifest: qrels and every system's file."""
     import attrs

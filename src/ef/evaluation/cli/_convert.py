@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .._formats.kinds import DROPPABLE, KINDS
-from ._options import progress_option, show_progress
+from ._options import progress_option, show_progress, source_callback
 
 if TYPE_CHECKING:
     from .._formats.kinds import Kind
@@ -17,7 +17,7 @@ __all__ = ["convert_command"]
 
 
 @click.command("convert")
-@click.argument("source", type=click.Path(path_type=Path))
+@click.argument("source", type=click.Path(), callback=source_callback)
 @click.argument("target", type=click.Path(path_type=Path))
 @click.option("--from", "from_format", default=None, help="The SOURCE format; default: detected.")
 @click.option(
@@ -43,7 +43,7 @@ __all__ = ["convert_command"]
 )
 @progress_option
 def convert_command(  # noqa: PLR0917 - click passes each option by position
-    source: Path,
+    source: Path | str,
     target: Path,
     from_format: str | None,
     to_format: str | None,
@@ -67,6 +67,8 @@ def convert_command(  # noqa: PLR0917 - click passes each option by position
 
     Datasets keep every split; corpora stream through one document at a time. Nothing is
     written unless all of it can be: a value the target cannot hold is an error naming it.
+    SOURCE may be an ir_datasets id (irds:<dataset-id>): --kind picks its qrels, run,
+    queries or corpus; by default the whole dataset is written as a directory.
     """
     from .._formats.convert import convert as convert_data
 

@@ -17,8 +17,8 @@ from ._options import (
     batch_size_option,
     check_measures,
     compared_cutoffs_option,
-    dataset_argument,
     dataset_format_option,
+    dataset_parts,
     echo_warnings,
     input_warnings,
     limit_option,
@@ -26,6 +26,7 @@ from ._options import (
     progress_option,
     show_progress,
     significance_options,
+    source_argument,
     split_measures,
     split_option,
     store_option,
@@ -217,26 +218,26 @@ def experiment_command(  # click passes every option by keyword
 ) -> None:
     """Run SYSTEMS on DATASET's judged queries, score and compare them, with latency.
 
-    DATASET is demo (the demo dataset shipped with ef-evaluation) or a dataset directory
-    (BEIR, TREC or MS MARCO). Each SYSTEM is [NAME=]SPEC: a run file, or a retriever built
-    over the corpus, bm25, dense or module:object, with options in brackets:
-    "bm25(k1=1.2, b=0.75)". Each retriever is timed around its call only. With --cache, a
-    retriever whose version is known (the built-ins; an imported object's version
-    attribute) is run once and read back after.
+    DATASET is demo (the demo dataset shipped with ef-evaluation), a dataset directory
+    (BEIR, TREC or MS MARCO) or an ir_datasets id (irds:<dataset-id>). Each SYSTEM is
+    [NAME=]SPEC: a run file, or a retriever built over the corpus, bm25, dense or
+    module:object, with options in brackets: "bm25(k1=1.2, b=0.75)". Each retriever is
+    timed around its call only. With --cache, a retriever whose version is known (the
+    built-ins; an imported object's version attribute) is run once and read back after.
     """
     from .._evaluate._experiment import Experiment
-    from .._formats.files import read_dataset
 
     if clear_cache and cache is None:
         raise click.UsageError("--clear-cache needs --cache DIR")
     chosen = split_measures(metrics) or ("ndcg@10",)
     cutoffs = k_values or (10,)
     check_measures(chosen, cutoffs)  # an error names -m and the measure
-    source = dataset_argument(dataset)
-    corpus, queries, qrels = read_dataset(source, dataset_format, split=split)
+    # The qrels of an irds: id are the id: the experiment applies its relevance level.
+    source = source_argument(dataset)
+    corpus, queries, qrels = dataset_parts(source, dataset_format, split)
     experiment = Experiment(
         _systems(systems, corpus),
-        (queries, qrels),
+        qrels if isinstance(qrels, str) else (queries, qrels),
         metrics=chosen,
         k_values=cutoffs,
         baseline=baseline,

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ._options import echo_warnings, file_option, input_warnings, single_order_ties_option
+from ._options import (
+    echo_warnings,
+    file_option,
+    input_warnings,
+    single_order_ties_option,
+    source_callback,
+)
 from ._render import emit_json, emit_rows, output_option
+
+if TYPE_CHECKING:
+    from ..interfaces import FusionParam
 
 __all__ = ["fuse_command", "fusions_command"]
 
@@ -48,7 +57,7 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
 
 
 @click.command("fuse")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("runs", nargs=-1, required=True, type=click.Path(), callback=source_callback)
 @file_option(
     "-o",
     "--output",
@@ -92,7 +101,7 @@ def _weights(value: str | None) -> tuple[float, ...] | None:
 @click.option("--run-format", default=None, help="The RUN files' format; default: detected.")
 def fuse_command(  # click passes every option by keyword
     *,
-    runs: tuple[Path, ...],
+    runs: tuple[Path | str, ...],
     out: Path,
     method: str,
     norm: str,
@@ -104,7 +113,8 @@ def fuse_command(  # click passes every option by keyword
 ) -> None:
     """Fuse two or more run files RUN... into one TREC run, as ranx's fuse does.
 
-    Each RUN is a TREC or MS MARCO run, read as ef-eval evaluate reads it. The default is
+    Each RUN is a TREC or MS MARCO run, read as ef-eval evaluate reads it (an ir_datasets
+    id, irds:<dataset-id>, is the dataset's run). The default is
     ranx's: a weighted sum (equal weights) of min-max normalised scores. Reciprocal rank
     fusion: --method rrf (k = 60; -p k=10 sets it). The fused run ranks by its scores; the
     line on stdout says what was written.
@@ -137,16 +147,43 @@ def fuse_command(  # click passes every option by keyword
 
 
 def _param_cell(param: dict[str, Any]) -> str:
-    if param["per_run"] and param["default"] is None:
-        return f"{param['name']} (one per run)"
+    """A parameter in the table: ``k=60``; ``weights (one per run)``; ``gamma (required)``;
+    ``probs (one vector per run, learned)``."""
+    flags = [flag for flag in ("required", "learned") if param[flag]]
+    if param["per_run"]:
+        flags.insert(0, "one vector per run" if param["vector"] else "one per run")
+    if param["required"] or param["learned"] or (param["per_run"] and param["default"] is None):
+        return f"{param['name']} ({', '.join(flags)})"
     return f"{param['name']}={param['default']}"
+
+
+def _param_entry(param: FusionParam) -> dict[str, Any]:
+    """What ``ef-eval fusions -o json`` says of a parameter: its type and default, whether
+    it is one per run (a vector per run), required, or learned by the method's ``train``
+    (:func:`~ef.evaluation.optimize_fusion` learns it; :func:`~ef.evaluation.fuse` needs
+    it), and the grid optimize_fusion searches (empty: none)."""
+    return {
+        "name": param.name,
+        "type": param.type.__name__,
+        "per_run": param.per_run,
+        "default": param.default,
+        "description": param.description,
+        "required": param.required,
+        "learned": param.learned,
+        "vector": param.vector,
+        "grid": list(param.grid),
+    }
 
 
 @click.command("fusions")
 @output_option("rows")
 def fusions_command(output: str) -> None:
     """List every fusion method the loaded plugins provide: what it reads (scores or ranks),
-    its parameters, its formula and the plugin that provides it."""
+    its parameters, its formula and the plugin that provides it.
+
+    A supervised method (-o json: "supervised") learns its learned parameters from training
+    runs and their qrels (optimize_fusion); a required parameter has no default.
+    """
     from .._plugin_engine.registry import get_registry
 
     registry = get_registry()
@@ -154,16 +191,8 @@ def fusions_command(output: str) -> None:
         {
             "name": name,
             "uses": method.uses,
-            "parameters": [
-                {
-                    "name": p.name,
-                    "type": p.type.__name__,
-                    "per_run": p.per_run,
-                    "default": p.default,
-                    "description": p.description,
-                }
-                for p in method.params
-            ],
+            "parameters": [_param_entry(p) for p in method.params],
+            "supervised": method.train is not None,
             "description": method.description,
             "formula": method.formula,
             "citation": method.citation,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -18,6 +18,7 @@ from ._spelling import cli_message
 
 if TYPE_CHECKING:
     from .._store import Record
+    from ..types import Qrels
 
 __all__ = [
     "MEASURES_HELP",
@@ -28,6 +29,7 @@ __all__ = [
     "cutoffs_option",
     "dataset_argument",
     "dataset_format_option",
+    "dataset_parts",
     "echo_warnings",
     "file_option",
     "input_warnings",
@@ -41,6 +43,8 @@ __all__ = [
     "run_format_option",
     "show_progress",
     "significance_options",
+    "source_argument",
+    "source_callback",
     "split_measures",
     "split_option",
     "stacked",
@@ -276,6 +280,44 @@ def dataset_argument(value: str, inside: str = "") -> Path:
         err=True,
     )
     return local
+
+
+def source_argument(value: str, inside: str = "") -> Path | str:
+    """:func:`dataset_argument`, but an ir_datasets id (``irds:<id>``) or an fsspec URL is
+    kept a str, for the API to read: a Path would fold a URL's ``//``, and an id is no path.
+    """
+    from .._formats.irds import is_irds
+    from .._formats.remote import is_url
+
+    return value if is_irds(value) or is_url(value) else dataset_argument(value, inside)
+
+
+def dataset_parts(
+    source: Path | str, format: str | None, split: str | None
+) -> tuple[Mapping[str, str], Mapping[str, str], Qrels | str]:
+    """``(corpus, queries, qrels)`` of the DATASET argument as :func:`source_argument`
+    gives it, as :func:`~ef.evaluation.read_dataset` reads them; of an ``irds:<id>`` the
+    qrels are the id, for the evaluation to read and apply the dataset's relevance level to
+    its measures."""
+    from .._formats.files import read_dataset
+    from .._formats.irds import is_irds, read_irds_dataset
+
+    if is_irds(source):
+        corpus, queries, _ = read_irds_dataset(source, note=False)  # the evaluation says it
+        return corpus, queries, source
+    return read_dataset(source, format, split=split)
+
+
+def source_callback(
+    ctx: click.Context, param: click.Parameter, value: str | tuple[str, ...] | None
+) -> Path | str | tuple[Path | str, ...] | None:
+    """A click callback: each value of an argument (or option) of files as
+    :func:`source_argument` reads it (the type is a plain ``click.Path()``: strings)."""
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        return tuple(source_argument(v) for v in value)
+    return source_argument(value)
 
 
 @contextlib.contextmanager

@@ -13,11 +13,14 @@ from .._render import report_tables
 from ._options import (
     check_measures,
     cutoffs_option,
-    dataset_argument,
     dataset_format_option,
+    dataset_parts,
+    echo_warnings,
     file_option,
+    input_warnings,
     measures_option,
     per_query_option,
+    source_argument,
     split_measures,
     split_option,
 )
@@ -88,40 +91,43 @@ def pipeline_command(  # click passes every option by keyword
     """Score a stored RUN and the ANSWERS made from it against DATASET, in one report.
 
     DATASET is demo (shipped with ef-evaluation; a folder ./demo, if there is one, is read
-    instead, with a note) or a dataset directory (BEIR, TREC or MS
-    MARCO). The retrieval metrics are those of ef-eval evaluate DATASET RUN: each judged
-    query's ranking in trec_eval's order, the whole run. The contexts of a query's answer
-    are the texts (title and text) of its first --contexts docs in RUN, from DATASET's
-    corpus. A query of RUN without an answer is unanswered.
+    instead, with a note), a dataset directory (BEIR, TREC or MS MARCO) or an ir_datasets
+    id (irds:<dataset-id>). The retrieval metrics are those of ef-eval evaluate DATASET RUN:
+    each judged query's ranking in trec_eval's order, the whole run. The contexts of a
+    query's answer are the texts (title and text) of its first --contexts docs in RUN, from
+    DATASET's corpus. A query of RUN without an answer is unanswered.
     """
     from .._evaluate.pipeline import evaluate_pipeline
     from .._evaluate.rag import DEFAULT_RAG_METRICS
     from .._formats.answers import read_answers, read_references
-    from .._formats.files import read_dataset
 
     check_measures(split_measures(metrics), k_values or DEFAULT_K_VALUES)  # names -m
-    source = dataset_argument(dataset)
-    corpus, queries, qrels = read_dataset(source, dataset_format, split=split)
+    # The qrels of an irds: id are the id: evaluate_pipeline applies its relevance level.
+    source = source_argument(dataset)
+    corpus, queries, qrels = dataset_parts(source, dataset_format, split)
     answers = read_answers(answers_path, queries=queries)
-    if references_path is None and (source / REFERENCES_FILE).is_file():
-        references_path = source / REFERENCES_FILE
+    folder = source if isinstance(source, Path) else None
+    if references_path is None and folder is not None and (folder / REFERENCES_FILE).is_file():
+        references_path = folder / REFERENCES_FILE
         click.echo(f"note: the gold answers are {references_path}", err=True)
     references = (
         None if references_path is None else read_references(references_path, queries=queries)
     )
-    report = evaluate_pipeline(
-        run_path,
-        qrels,
-        queries,
-        generate=answers,
-        corpus=corpus,
-        references=references,
-        n_contexts=n_contexts,
-        k_values=k_values or DEFAULT_K_VALUES,
-        metrics=split_measures(metrics) or DEFAULT_METRICS,
-        rag_metrics=split_measures(rag_metrics) or DEFAULT_RAG_METRICS,
-        limit=sys.maxsize,  # RUN whole, as ef-eval evaluate reads it (map@all, rprec)
-    )
+    with input_warnings() as caught:
+        report = evaluate_pipeline(
+            run_path,
+            qrels,
+            queries,
+            generate=answers,
+            corpus=corpus,
+            references=references,
+            n_contexts=n_contexts,
+            k_values=k_values or DEFAULT_K_VALUES,
+            metrics=split_measures(metrics) or DEFAULT_METRICS,
+            rag_metrics=split_measures(rag_metrics) or DEFAULT_RAG_METRICS,
+            limit=sys.maxsize,  # RUN whole, as ef-eval evaluate reads it (map@all, rprec)
+        )
+    echo_warnings(caught)
     if output == "json":
         data = report.to_dict()
         if not per_query:  # the means, coverage and skips; -q adds every query's values

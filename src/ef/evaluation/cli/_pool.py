@@ -6,14 +6,20 @@ from pathlib import Path
 
 import click
 
-from ._options import echo_warnings, input_warnings, per_query_option, single_order_ties_option
+from ._options import (
+    echo_warnings,
+    input_warnings,
+    per_query_option,
+    single_order_ties_option,
+    source_callback,
+)
 from ._render import emit_json, emit_table
 
 __all__ = ["pool_command"]
 
 
 @click.command("pool")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("runs", nargs=-1, required=True, type=click.Path(), callback=source_callback)
 @click.option(
     "-o",
     "--output",
@@ -34,7 +40,8 @@ __all__ = ["pool_command"]
 )
 @click.option(
     "--qrels",
-    type=click.Path(path_type=Path),
+    type=click.Path(),
+    callback=source_callback,
     default=None,
     help="The judgements there are already: their docs are not pooled again.",
 )
@@ -53,10 +60,10 @@ __all__ = ["pool_command"]
 )
 def pool_command(  # click passes every option by keyword
     *,
-    runs: tuple[Path, ...],
+    runs: tuple[Path | str, ...],
     out: Path,
     depth: int,
-    qrels: Path | None,
+    qrels: Path | str | None,
     tie_policy: str,
     run_format: str | None,
     qrels_format: str | None,
@@ -68,7 +75,8 @@ def pool_command(  # click passes every option by keyword
     Each query's pool is the union of every RUN's top --depth docs, less the docs --qrels
     judges already (depth-k pooling, as TREC pools its runs). The file has no grade: fill
     one in for each line, then merge it into the old qrels (merge_qrels) and score again.
-    The table says how many docs each RUN contributed, and how many no other RUN did.
+    The table says how many docs each RUN contributed, and how many no other RUN did. A RUN
+    or --qrels may be an ir_datasets id (irds:<dataset-id>): its run, or its qrels.
     """
     from .._evaluate.pooling import pool
 

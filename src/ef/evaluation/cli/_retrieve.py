@@ -12,12 +12,15 @@ from ._options import (
     batch_size_option,
     check_measures,
     cutoffs_option,
-    dataset_argument,
     dataset_format_option,
+    dataset_parts,
+    echo_warnings,
     file_option,
+    input_warnings,
     limit_option,
     measures_option,
     per_query_option,
+    source_argument,
     split_measures,
     split_option,
     workers_option,
@@ -68,15 +71,17 @@ def retrieve_command(  # click passes every option by keyword
     """Index DATASET's corpus, run its judged queries through a retriever, and score them.
 
     DATASET is demo (the demo dataset shipped with ef-evaluation; a folder ./demo, if there
-    is one, is read instead, with a note) or a dataset directory (BEIR, TREC or MS MARCO).
+    is one, is read instead, with a note), a dataset directory (BEIR, TREC or MS MARCO) or
+    an ir_datasets id (irds:<dataset-id>).
     The numbers are those of ef-eval evaluate on the run that --out writes: each query's
     ranking is scored in the retriever's order.
     """
     from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
     from .._engine.retrieve import retrieve as run_retriever
     from .._engine.scoring import resolve_measures
+    from .._evaluate.irds_level import irds_metrics
     from .._evaluate.run import evaluate_retrieved
-    from .._formats.files import read_dataset, write_run
+    from .._formats.files import write_run
     from .._plugin_engine.registry import get_registry
     from .._retrievers._load import retriever_factory
 
@@ -88,7 +93,13 @@ def retrieve_command(  # click passes every option by keyword
     if ":" in retriever_spec and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # module:object from the current directory, as python -m
     build = retriever_factory(retriever_spec)
-    corpus, queries, qrels = read_dataset(dataset_argument(dataset), dataset_format, split=split)
+    corpus, queries, source = dataset_parts(source_argument(dataset), dataset_format, split)
+    if isinstance(source, str):  # an irds: id: its relevance level applies to the measures
+        with input_warnings() as caught:
+            qrels, chosen = irds_metrics(source, chosen, cutoffs, get_registry())
+        echo_warnings(caught)
+    else:
+        qrels = source
     if not no_progress:
         click.echo(f"indexing the corpus of {dataset} with {retriever_spec}...", err=True)
     retriever = build(corpus)
