@@ -53,8 +53,10 @@ from .sharded import shards_of
 if TYPE_CHECKING:
     import concurrent.futures as cf
 
+    from .._engine.scoring import Evaluation, Scored
+    from .._runs.ranked import RankedRun
     from .._runs.table import RunTable
-    from ..types import DataFrameLike, RunInput
+    from ..types import DataFrameLike, Qrels, RunInput
 
 __all__ = [
     "ORDINARY_NOTE",
@@ -86,6 +88,20 @@ def _nested(qrels: object) -> bool:
     return False
 
 
+def _held(qrels: object) -> SubtopicQrels | None:
+    """Subtopic qrels given as a value: a :class:`SubtopicQrels` or a nested mapping."""
+    if isinstance(qrels, SubtopicQrels):
+        return qrels
+    if _nested(qrels):
+        return SubtopicQrels(qrels)  # type: ignore[arg-type]  # checked by its converter
+    return None
+
+
+def _local_file(qrels: object) -> bool:
+    """A local file's path: not a URL and not an ir_datasets id."""
+    return isinstance(qrels, (str, os.PathLike)) and not is_url(qrels) and not is_irds(qrels)
+
+
 def subtopic_qrels_of(
     qrels: object, qrels_format: str | None, metrics: Sequence[str]
 ) -> SubtopicQrels | None:
@@ -102,18 +118,17 @@ def subtopic_qrels_of(
     >>> subtopic_qrels_of({"q1": {"d1": 1}}, None, ["ndcg@10"]) is None
     True
     """
-    if isinstance(qrels, SubtopicQrels):
-        return qrels
-    if _nested(qrels):
-        return SubtopicQrels(qrels)  # type: ignore[arg-type]  # checked by its converter
+    held = _held(qrels)
+    if held is not None:
+        return held
     check_metric_names(metrics)  # not one str, nor 10: said as evaluate_run says it
     named = qrels_format == SUBTOPICS
     # A sequence is looked at (an iterator would be used up: its names read as ordinary).
     wanted = isinstance(metrics, Sequence) and any(is_diversity_spec(m) for m in metrics)
     if not named and not wanted:
         return None
-    if isinstance(qrels, (str, os.PathLike)) and not is_url(qrels) and not is_irds(qrels):
-        path = Path(qrels)
+    if _local_file(qrels):
+        path = Path(qrels)  # type: ignore[arg-type]  # a str or a path: _local_file says so
         return (
             SubtopicQrels.read(path) if named else SubtopicQrels(read_detected_subtopic_qrels(path))
         )
@@ -252,6 +267,37 @@ def subtopic_report(
     if scoring.ignore_identical_ids:
         table = table.without_identical_ids()
     query_ids, missing = _queries(table, flat, scoring.averaging)
+    scored, query_ids, values = _scores(
+        table, judged, flat, (ordinary, diverse), query_ids, registry, scoring, progress
+    )
+    base = evaluation(
+        registry,
+        table,
+        flat,
+        ordinary,
+        scored,
+        tie_policy=scoring.tie_policy,
+        averaging=scoring.averaging,
+        inputs=inputs,
+    )
+    return retrieval_report(
+        _with_diversity(base, (ordinary, diverse), order, query_ids, values, scored, missing)
+    )
+
+
+def _scores(  # noqa: PLR0917 - private: subtopic_report's values, in its order
+    table: RankedRun,
+    judged: SubtopicQrels,
+    flat: Qrels,
+    measures: tuple[list[Measure], list[DiversitySpec]],
+    query_ids: list[str],
+    registry: Registry,
+    scoring: Scoring,
+    progress: Progress,
+) -> tuple[Scored, list[str], dict[str, dict[str, float]]]:
+    """The ordinary measures scored by evaluate_run's rules on the largest grades, the
+    diversity ones by ndeval's on the subtopics; the queries, in the order they scored."""
+    ordinary, diverse = measures
     cutoffs = sorted({m.k for m in ordinary if m.k is not None} | {s.k for s in diverse if s.k})
     with phase(progress, "scoring", len(ordinary) + len(diverse)) as step:
         scored = score_rankings(
@@ -273,41 +319,56 @@ def subtopic_report(
         }
         values = score_diversity(rankings, judged.judgements, diverse)
         step.advance(len(diverse))
-    base = evaluation(
-        registry,
-        table,
-        flat,
-        ordinary,
-        scored,
-        tie_policy=scoring.tie_policy,
-        averaging=scoring.averaging,
-        inputs=inputs,
-    )
-    columns: dict[str, list[float]] = {}
-    for key in order:
-        if any(m.key == key for m in ordinary):
-            columns[key] = [scored.per_query[q][key] for q in query_ids]
-        else:
-            columns[key] = [values[q][key] for q in query_ids]
+    return scored, query_ids, values
+
+
+def _with_diversity(  # noqa: PLR0917 - private: subtopic_report's values, in its order
+    base: Evaluation,
+    measures: tuple[list[Measure], list[DiversitySpec]],
+    order: Sequence[str],
+    query_ids: list[str],
+    values: Mapping[str, Mapping[str, float]],
+    scored: Scored,
+    missing: Any,
+) -> Evaluation:
+    """``base`` (the ordinary measures' evaluation) with the diversity measures' values,
+    means and manifest entries, in the order the metrics were asked for."""
+    ordinary, diverse = measures
+    ordinary_keys = {m.key for m in ordinary}
+    columns = {
+        key: [(scored.per_query if key in ordinary_keys else values)[q][key] for q in query_ids]
+        for key in order
+    }
     means = {**base.metrics, **{s.key: _mean(columns[s.key]) for s in diverse}}
-    manifest = dict(base.manifest)
+    skipped, missing = (base.skipped, base.missing) if ordinary else ({}, missing)
+    return attrs.evolve(
+        base,
+        metrics={key: means[key] for key in order},
+        per_query=QueryValues(query_ids, columns),
+        k_values=tuple(sorted(set(base.k_values) | {s.k for s in diverse if s.k})),
+        skipped=skipped,
+        missing=missing,
+        manifest=_manifest(base.manifest, order, diverse, with_ordinary=bool(ordinary)),
+    )
+
+
+def _manifest(
+    given: Mapping[str, Any],
+    order: Sequence[str],
+    diverse: Sequence[DiversitySpec],
+    *,
+    with_ordinary: bool,
+) -> dict[str, Any]:
+    """The ordinary measures' manifest with the diversity measures' entries, in the order
+    asked for, the qrels' format, and the note on the grades the ordinary ones read."""
+    manifest = dict(given)
     entries = {e["key"]: e for e in manifest["metrics"]}
     entries.update({s.key: diversity_entry(s) for s in diverse})
     manifest["metrics"] = [entries[key] for key in order]
     manifest["qrels_format"] = SUBTOPICS
-    if ordinary:
+    if with_ordinary:
         manifest["notes"] = [ORDINARY_NOTE]
-    return retrieval_report(
-        attrs.evolve(
-            base,
-            metrics={key: means[key] for key in order},
-            per_query=QueryValues(query_ids, columns),
-            k_values=tuple(sorted(set(base.k_values) | {s.k for s in diverse if s.k})),
-            skipped={} if not ordinary else base.skipped,
-            missing=missing if not ordinary else base.missing,
-            manifest=manifest,
-        )
-    )
+    return manifest
 
 
 def _mean(values: Sequence[float]) -> float:

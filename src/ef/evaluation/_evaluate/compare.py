@@ -246,10 +246,7 @@ def _retrieval_columns(
             run_columns=run_columns,
             progress=progress,
         )
-    for name, report in reports.items():
-        if not report.per_query:
-            raise ValueError(f"system {name!r} has no per-query values (its per_query is empty)")
-        _require(name, keys, report.metrics)
+    _check_scored(reports, keys)
     return _paired_columns(
         reports,
         keys,
@@ -259,6 +256,14 @@ def _retrieval_columns(
         intersect=averaging == "intersection",
         inputs=inputs,
     )
+
+
+def _check_scored(reports: Mapping[str, RetrievalEvalReport], keys: Sequence[str]) -> None:
+    """Each report has per-query values, and every compared key."""
+    for name, report in reports.items():
+        if not report.per_query:
+            raise ValueError(f"system {name!r} has no per-query values (its per_query is empty)")
+        _require(name, keys, report.metrics)
 
 
 def _query_value_or_zero(report: RetrievalEvalReport) -> Callable[[str, str], float | None]:

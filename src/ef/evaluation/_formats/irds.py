@@ -101,10 +101,19 @@ def read_irds(source: str, capability: str, *, note: bool = True) -> Any:
     dataset, records = _iter(source, capability)
     if capability == "read_queries":
         return {q.query_id: q.default_text() for q in records}
+    values = _values(source, records, grades=capability == "read_qrels")
+    if note and capability == "read_qrels" and graded(values):
+        said = relevance_note(source, _official_measures(dataset))
+        warnings.warn(InputWarning(said), stacklevel=caller_stacklevel())
+    return values
+
+
+def _values(source: str, records: Iterator[Any], *, grades: bool) -> dict[str, dict[str, float]]:
+    """Each query's grades (qrels) or scores (a run), by doc; a doc given two is refused."""
     values: dict[str, dict[str, float]] = {}
-    what = "grade" if capability == "read_qrels" else "score"
+    what = "grade" if grades else "score"
     for record in records:
-        value = record.relevance if capability == "read_qrels" else record.score
+        value = record.relevance if grades else record.score
         held = values.setdefault(record.query_id, {})
         if record.doc_id in held and held[record.doc_id] != value:
             # Keeping either would be a number nobody chose: the file readers refuse it too.
@@ -114,9 +123,6 @@ def read_irds(source: str, capability: str, *, note: bool = True) -> Any:
                 "choose one: fix or filter the dataset's records"
             )
         held[record.doc_id] = value
-    if note and capability == "read_qrels" and graded(values):
-        said = relevance_note(source, _official_measures(dataset))
-        warnings.warn(InputWarning(said), stacklevel=caller_stacklevel())
     return values
 
 

@@ -70,8 +70,11 @@ def dataset_name(qrels: object) -> str | None:
     if is_irds(qrels):
         return qrels[len(PREFIX) :]
     path = _path(qrels)
-    if path is None:
-        return None
+    return None if path is None else _dataset_of(path)
+
+
+def _dataset_of(path: PurePath) -> str | None:
+    """A qrels file's dataset: its stem, or its folder's name where the stem is generic."""
     stem = _stem(path)
     if stem.lower() not in _GENERIC:
         return stem or None
