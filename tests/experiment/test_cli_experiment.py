@@ -191,8 +191,9 @@ def test_record_puts_every_retriever_in_the_store(tmp_path: Path) -> None:
     store = str(tmp_path / "store.sqlite")
     result = CliRunner().invoke(
         cli,
-        ["experiment", "demo", "bm25", "unstemmed=bm25(stemmer=None)", "--record", "--store",
-         store, "--tag", "nightly", "-o", "json"],
+        ["experiment", "demo", f"bm25={EXAMPLES / 'run.bm25.trec'}",
+         f"overlap={EXAMPLES / 'run.overlap.trec'}", "--record", "--store", store, "--tag",
+         "nightly", "-o", "json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert f"recorded 2 systems on demo in {store}" in result.stderr
@@ -200,7 +201,7 @@ def test_record_puts_every_retriever_in_the_store(tmp_path: Path) -> None:
         records = opened.records()
     assert [(r.system, r.dataset, r.tags) for r in records] == [
         ("bm25", "demo", ("nightly",)),
-        ("unstemmed", "demo", ("nightly",)),
+        ("overlap", "demo", ("nightly",)),
     ]
     means = json.loads(result.stdout)["means"]
     assert records[0].report.metrics["ndcg@10"] == means["bm25"]["ndcg@10"]

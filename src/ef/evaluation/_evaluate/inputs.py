@@ -318,7 +318,7 @@ def load_inputs(
         if isinstance(run, Mapping):
             from .swapped import check_not_swapped
 
-            check_not_swapped(run, judged)
+            check_not_swapped(run, judged, stacklevel=stacklevel)
         elif tabular(run, run_format, registry) or tabular(qrels, qrels_format, registry):
             from .swapped import check_not_swapped
 
@@ -330,11 +330,11 @@ def load_inputs(
                     value_type(run, "run", run_columns),
                     value_type(qrels, "qrels", qrels_columns),
                 )
-            check_not_swapped(table, judged, types=types)
+            check_not_swapped(table, judged, types=types, stacklevel=stacklevel)
         elif not isinstance(qrels, (str, os.PathLike)):
             from .swapped import check_not_swapped
 
-            check_not_swapped(run, judged)
+            check_not_swapped(run, judged, stacklevel=stacklevel)
     check_overlap(table, judged, averaging, stacklevel=stacklevel)
     return table, judged
 

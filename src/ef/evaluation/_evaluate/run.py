@@ -318,28 +318,8 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
         )
         if streamed is not None:
             return recording(retrieval_report(streamed))
-    with reading(run, progress) if path else contextlib.nullcontext():  # type: ignore[arg-type]
-        table, judged = load_inputs(
-            run,  # type: ignore[arg-type]  # a list of paths is a sharded run, scored above
-            qrels,
-            plugins,
-            files,
-            check_swapped=scoring.check_swapped,
-            averaging=scoring.averaging,  # under a profile: "qrels", every judged query counts
-        )
-    _check_read(f"the run {run}" if path else "the run", table, judged, scoring)
-    if profile is not None:  # the profile's tool's rules, on the run read whole
-        report = _profile_report(
-            profile, table, judged, measures, plugins, inputs, ignore_identical_ids, progress
-        )
-        return recording(report)
-    if scoring.ignore_identical_ids:
-        table = table.without_identical_ids()
-    return recording(
-        scored_report(
-            table, judged, measures, plugins, scoring=scoring, inputs=inputs, progress=progress
-        )
-    )
+    whole = (run, qrels, measures, plugins, files, scoring, inputs, profile, ignore_identical_ids)
+    return recording(_read_whole(*whole, progress=progress))  # type: ignore[arg-type]
 
 
 def _recording(
@@ -380,6 +360,45 @@ def _levelled(
         return qrels, measures, metrics
     judged, levelled = irds_judgements(qrels, measures)
     return judged, levelled, [m.key for m in levelled]
+
+
+def _read_whole(  # noqa: PLR0917 - private: evaluate_run's values, in its order
+    run: RunInput | RunTable | RankedRun | DataFrameLike | str | os.PathLike[str],
+    qrels: Qrels | DataFrameLike | str | os.PathLike[str],
+    measures: Sequence[Measure],
+    plugins: Registry,
+    files: InputFiles,
+    scoring: Scoring,
+    inputs: Mapping[str, object],
+    profile: ProfileName | None,
+    ignore_identical_ids: bool | None,
+    *,
+    progress: Progress,
+) -> RetrievalEvalReport:
+    """The report of a run read whole (a file not read in batches, or a value held in
+    memory): read, checked, and scored by ``scoring`` or, under ``profile``, by its tool's
+    rules. Its warnings point at evaluate_run's caller, two frames up."""
+    path = isinstance(run, (str, os.PathLike))
+    with reading(run, progress) if path else contextlib.nullcontext():  # type: ignore[arg-type]
+        table, judged = load_inputs(
+            run,
+            qrels,
+            plugins,
+            files,
+            check_swapped=scoring.check_swapped,
+            averaging=scoring.averaging,  # under a profile: "qrels", every judged query counts
+            stacklevel=5,  # load_inputs' check, load_inputs, this, evaluate_run: its caller
+        )
+    _check_read(f"the run {run}" if path else "the run", table, judged, scoring)
+    if profile is not None:  # the profile's tool's rules, on the run read whole
+        return _profile_report(
+            profile, table, judged, measures, plugins, inputs, ignore_identical_ids, progress
+        )
+    if scoring.ignore_identical_ids:
+        table = table.without_identical_ids()
+    return scored_report(
+        table, judged, measures, plugins, scoring=scoring, inputs=inputs, progress=progress
+    )
 
 
 def _shards(run: object, executor: cf.Executor | None) -> list[str] | None:
@@ -432,11 +451,11 @@ def _warn_if_sharded(run: object, executor: cf.Executor | None) -> None:
 def _check_read(named: str, table: RankedRun, judged: Qrels, scoring: Scoring) -> None:
     """The checks of the run read whole (``named`` in a warning), before it is scored: its doc
     ids against the qrels', and whether it lists its docs by rising score. A warning points at
-    evaluate_run's caller."""
+    evaluate_run's caller (this function, _read_whole, evaluate_run: its caller)."""
     if scoring.check_doc_ids:
         refuse = scoring.check_doc_ids is True
-        check_docs_meet(table, judged, scoring.averaging, stacklevel=3, refuse=refuse)
-    check_score_order(score_order(table), stacklevel=3, name=named)  # a file's or table's order
+        check_docs_meet(table, judged, scoring.averaging, stacklevel=4, refuse=refuse)
+    check_score_order(score_order(table), stacklevel=4, name=named)  # a file's or table's order
 
 
 def _profile_report(  # noqa: PLR0917 - private: evaluate_run's values, in its order
@@ -453,7 +472,7 @@ def _profile_report(  # noqa: PLR0917 - private: evaluate_run's values, in its o
     from .._engine.profiles import evaluate_with_profile  # with a profile only
 
     if profile == "ranx":
-        warn_ranx_bpref(table, judged, measures, stacklevel=3)  # at evaluate_run's caller
+        warn_ranx_bpref(table, judged, measures, stacklevel=4)  # at evaluate_run's caller
     with phase(progress, "scoring", len(measures)) as step:
         return retrieval_report(
             evaluate_with_profile(
