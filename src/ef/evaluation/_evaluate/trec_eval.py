@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
-import tempfile
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -44,6 +42,9 @@ def _run_file(run: str | os.PathLike[str], stdin: IO[bytes] | None) -> Iterator[
     if str(run) != STDIN:
         yield Path(run)
         return
+    import shutil  # here: a run on standard input is rare, and these load bz2, lzma, random
+    import tempfile
+
     source = stdin if stdin is not None else sys.stdin.buffer
     with tempfile.TemporaryDirectory(prefix="ef-trec-eval-") as tmp:
         path = Path(tmp, "stdin.run")
@@ -125,7 +126,7 @@ def _run_table(path: Path, hash_data: bool, registry: Registry) -> RunTable:
     fast reader leaves a file with one to the reference reader, which then reads them."""
     if not hash_data:
         return RunTable.read(path, "trec", registry=registry)
-    columns = read_columns(path)
+    columns = read_columns(path, digest=False)  # no manifest: no sha256 of the bytes
     if columns is not None:
         return RunTable.from_columns(columns)
     return RunTable.from_dict(read_run_lines(path, hash_data=True), listed=True)

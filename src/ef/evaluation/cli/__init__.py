@@ -29,11 +29,15 @@ def main() -> None:
 
 def trec_eval_main() -> None:
     """Run ``ef-trec-eval`` with the process arguments; the process ends with it."""
+    from ._gc import pause, resume
+
+    pause()  # until the scoring's modules are loaded (_trec_eval._evaluate)
     from ._trec_eval import trec_eval_main as run
 
     try:
         run()
     finally:
+        resume()
         _before_exit()
 
 
