@@ -19,11 +19,15 @@ __all__ = ["cli", "main", "trec_eval_main"]
 
 def main() -> None:
     """Run ``ef-eval`` with the process arguments; the process ends with it."""
+    from ._gc import pause, resume
+
+    pause()  # until the command's modules are loaded (_app._Group.get_command)
     from ._app import cli
 
     try:
         cli(prog_name="ef-eval")
     finally:
+        resume()
         _before_exit()
 
 
