@@ -19,7 +19,6 @@ from .._engine.doc_overlap import doc_overlap
 from .._engine.score_order import score_order
 from .._engine.trec_eval import Options, TrecEvalResult, trec_eval_result
 from .._formats._arguments import path_argument
-from .._formats.files import read_qrels
 from .._formats.trec.bytes_reader import read_columns
 from .._formats.trec.reader import last_run_tag, read_qrels_lines, read_run_lines
 from .._plugin_engine.registry import Registry, registry_or_default
@@ -100,6 +99,8 @@ def trec_eval_files(
         source = path_argument(qrels, "trec_eval_files(qrels, run)", "qrels")
         judged: Qrels = read_qrels_lines(source, hash_data=True)
     else:
+        from .._formats.files import read_qrels  # here: 9.0.8, the default, reads lines itself
+
         judged = read_qrels(qrels, "trec", registry=registry)
     means = None if zscores is None else read_zscores(Path(zscores))
     with _run_file(run, stdin) as path:
