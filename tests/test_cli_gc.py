@@ -53,3 +53,40 @@ def test_resume_leaves_collection_off_where_it_was_off_already() -> None:
     finally:
         if was:
             gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("entry", "args", "threads"),
+    [
+        ("trec_eval_main", ["-v"], "1"),
+        ("main", ["--debug", "evaluate", "--help"], "1"),
+        ("main", ["fuse", "--help"], None),
+    ],
+)
+def test_the_commands_that_multiply_no_matrix_start_one_blas_thread(
+    tmp_path, entry: str, args: list[str], threads: str | None
+) -> None:
+    # numpy's OpenBLAS threads spin as it loads: ef-trec-eval and evaluate ask for one, and a
+    # value given in the environment wins.
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys; from ef.evaluation import cli; sys.argv[1:] = "
+        f"{args!r}\ntry:\n    cli.{entry}()\nexcept SystemExit:\n    pass\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stderr.splitlines()[-1] == str(threads)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**env, "OPENBLAS_NUM_THREADS": "2"},
+        check=True,
+    )
+    assert done.stderr.splitlines()[-1] == "2"
