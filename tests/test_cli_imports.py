@@ -40,9 +40,10 @@ _MODULES = {
     "site": "_site",
     "trec_eval": "_trec_eval",
 }
-#: What every command's module imports: the group, the shared options and printing, and the
-#: spelling of library messages in the options' names.
-_APP = {"_app", "_options", "_render", "_spelling"}
+#: What every command's module imports: the group, the shared options and printing, the
+#: spelling of library messages in the options' names, and the pause of garbage collection
+#: while the modules load (cli/_gc.py).
+_APP = {"_app", "_gc", "_options", "_render", "_spelling"}
 #: What the other commands run: never imported by ef-eval evaluate.
 _OTHERS_WORK = (
     "ef.evaluation._evaluate.compare",
@@ -112,7 +113,7 @@ def test_the_help_lists_every_command_and_imports_none(tmp_path) -> None:
     assert [line.split()[0] for line in listed] == sorted(_MODULES)
     assert "  evaluate     Score the run file RUN against the judgements in QRELS, as..." in listed
     assert not {name for name in loaded if name.startswith("ef.evaluation._evaluate")}
-    assert _cli_modules(loaded) == {"ef.evaluation.cli._app"}
+    assert _cli_modules(loaded) == {"ef.evaluation.cli._app", "ef.evaluation.cli._gc"}
 
 
 @pytest.mark.parametrize("command", sorted(_MODULES))

@@ -120,3 +120,25 @@ def test_a_small_run_read_with_no_manifest_loads_no_openssl(files) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert shown.strip() == "False"
+
+
+def test_trec_eval_files_hashes_no_run(tmp_path, monkeypatch) -> None:
+    # ef-trec-eval writes no manifest: its run's bytes are not hashed, on a thread or later.
+    from ef.evaluation._evaluate.trec_eval import trec_eval_files
+
+    line = b"q1 Q0 d%08d 1 2.5 t\n"
+    data = b"".join(line % i for i in range(-(-digests.HASHED_BESIDE_BYTES // len(line % 0))))
+    run, qrels = tmp_path / "run.trec", tmp_path / "qrels.txt"
+    run.write_bytes(data)
+    qrels.write_bytes(b"q1 0 d00000001 1\n")
+    started = []
+
+    class Counted(digests._Hashing):
+        def __init__(self, data: bytes, *, beside: bool) -> None:
+            started.append(len(data))
+            super().__init__(data, beside=beside)
+
+    monkeypatch.setattr(digests, "_Hashing", Counted)
+    assert trec_eval_files(qrels, run, ["P.5"]).summary
+    assert started == []
+    assert digests.recorded(run) is None

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
-import tempfile
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -22,7 +20,6 @@ from .._engine.score_order import score_order
 from .._engine.trec_eval import Options, TrecEvalResult, trec_eval_result
 from .._formats._arguments import path_argument
 from .._formats._io import caller_stacklevel
-from .._formats.files import read_qrels
 from .._formats.irds import graded, is_irds, official_measures, read_irds, relevance_level
 from .._formats.trec.bytes_reader import read_columns
 from .._formats.trec.reader import last_run_tag, read_qrels_lines, read_run_lines
@@ -46,6 +43,9 @@ def _run_file(run: str | os.PathLike[str], stdin: IO[bytes] | None) -> Iterator[
     if str(run) != STDIN:
         yield Path(run)
         return
+    import shutil  # here: a run on standard input is rare, and these load bz2, lzma, random
+    import tempfile
+
     source = stdin if stdin is not None else sys.stdin.buffer
     with tempfile.TemporaryDirectory(prefix="ef-trec-eval-") as tmp:
         path = Path(tmp, "stdin.run")
@@ -105,6 +105,8 @@ def trec_eval_files(
         source = path_argument(qrels, "trec_eval_files(qrels, run)", "qrels")
         judged = read_qrels_lines(source, hash_data=True)
     else:
+        from .._formats.files import read_qrels  # here: 9.0.8, the default, reads lines itself
+
         judged = read_qrels(qrels, "trec", registry=registry)
     means = None if zscores is None else read_zscores(Path(zscores))
     with _run_file(run, stdin) as path:
@@ -149,7 +151,7 @@ def _run_table(path: Path, hash_data: bool, registry: Registry) -> RunTable:
     fast reader leaves a file with one to the reference reader, which then reads them."""
     if not hash_data:
         return RunTable.read(path, "trec", registry=registry)
-    columns = read_columns(path)
+    columns = read_columns(path, digest=False)  # no manifest: no sha256 of the bytes
     if columns is not None:
         return RunTable.from_columns(columns)
     return RunTable.from_dict(read_run_lines(path, hash_data=True), listed=True)

@@ -118,6 +118,11 @@ COMMANDS: Mapping[str, Listed] = {
 }
 
 
+#: The commands that load their scoring's modules as they run, and resume garbage collection
+#: once those are loaded (cli/_gc.py); the others' collection resumes once they are imported.
+_RESUME_GC_THEMSELVES = frozenset({"evaluate"})
+
+
 class _Group(click.Group):
     """Imports a command when it is asked for (:data:`COMMANDS`), and turns library errors
     into one-line messages unless ``--debug`` is given."""
@@ -171,6 +176,10 @@ class _Group(click.Group):
             command = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
             command.params.append(_debug_option())
             self.add_command(command, cmd_name)
+        if cmd_name not in _RESUME_GC_THEMSELVES:
+            from ._gc import resume
+
+            resume()  # the command's modules are loaded: collect as usual (cli/_gc.py)
         return command
 
     def resolve_command(

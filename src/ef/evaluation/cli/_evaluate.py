@@ -169,9 +169,13 @@ def evaluate_command(  # click passes every option by keyword
     from .._evaluate.run import evaluate_run
     from .._evaluate.sharded import shards_of
     from .._evaluate.shards import evaluate_shards
+    from .._formats.trec import bytes_reader  # noqa: F401 (numpy, loaded before resume)
     from .._reports.retrieval import tie_note
+    from .._runs import table  # noqa: F401
     from .._store.recording import record_evaluation, recorded_names
+    from ._gc import resume
 
+    resume()  # paused by main() while the modules loaded (cli/_gc.py)
     chosen = split_measures(metrics) or DEFAULT_METRICS
     cutoffs = k_values or DEFAULT_K_VALUES
     check_measures(split_measures(metrics), cutoffs)  # an error names -m and the measure

@@ -259,7 +259,12 @@ def trec_eval_command(
 
 def _evaluate(qrels: str, run: str, measures: Sequence[str], opts: Any, zscores: str | None) -> Any:
     from .._evaluate.trec_eval import trec_eval_files
+    from .._plugin_engine.registry import get_registry
+    from .._presentation.trec_names import trec_eval_lines  # noqa: F401 (loaded before resume)
+    from ._gc import resume
 
+    get_registry()  # the plugins, loaded by trec_eval_files otherwise
+    resume()
     return trec_eval_files(qrels, run, measures, opts, zscores=zscores)
 
 
