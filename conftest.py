@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -134,3 +135,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.outcome = "failed"
         report.longrepr = why
     return report
+
+
+@pytest.fixture(autouse=True)
+def _doctest_temporary_folders(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A doctest's ``tempfile.mkdtemp()`` (the docs show it, as users write it) makes its
+    folder under the test's own ``tmp_path``, which pytest removes after three runs, instead
+    of leaving one in /tmp at every run."""
+    if type(request.node).__name__ == "DoctestItem":
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
