@@ -19,8 +19,7 @@ from .._engine.doc_overlap import doc_overlap
 from .._engine.score_order import score_order
 from .._engine.trec_eval import Options, TrecEvalResult, trec_eval_result
 from .._formats._arguments import path_argument
-from .._formats._io import caller_stacklevel
-from .._formats.irds import graded, is_irds, official_measures, read_irds, relevance_level
+from .._formats.irds import is_irds
 from .._formats.trec.bytes_reader import read_columns
 from .._formats.trec.reader import last_run_tag, read_qrels_lines, read_run_lines
 from .._plugin_engine.registry import Registry, registry_or_default
@@ -132,6 +131,9 @@ def _irds_qrels(source: str, opts: Options) -> Qrels:
     """The qrels of the ir_datasets id ``source``. trec_eval's level is ``-l``, whatever
     the dataset's official measures name: its numbers are trec_eval's on the same
     judgements. Where they name a level other than ``-l``, an InputWarning says so."""
+    from .._formats._io import caller_stacklevel
+    from .._formats.irds import graded, official_measures, read_irds, relevance_level
+
     qrels: dict[str, dict[str, float]] = read_irds(source, "read_qrels", note=False)
     if graded(qrels):
         level, why = relevance_level(official_measures(source))

@@ -22,11 +22,13 @@ import os
 import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-from .._dataset import Document, DocumentStream, StreamingCorpus
 from ..errors import DatasetFormatError, InputWarning, MissingDependencyError, UnknownNameError
 from ._io import caller_stacklevel
+
+if TYPE_CHECKING:
+    from .._dataset import StreamingCorpus
 
 __all__ = [
     "PREFIX",
@@ -132,6 +134,8 @@ def read_irds_dataset(
     """``(corpus, queries, qrels)`` of the dataset ``source``, as
     :func:`~ef.evaluation.read_dataset` gives them; the corpus is streamed from ir_datasets
     whenever it is iterated. ``note`` is :func:`read_irds`'s."""
+    from .._dataset import Document, DocumentStream, StreamingCorpus  # a corpus is asked for
+
     _iter(source, "read_corpus")  # refused now, not when the corpus is first iterated
 
     def documents() -> Iterator[Document]:
