@@ -195,6 +195,17 @@ def _check_unit(call: str, name: str, value: float) -> None:
         raise ValueError(f"{call}: parameter {name!r} must be in [0, 1], got {value!r}")
 
 
+def _alpha_judged(
+    name: str, k: int, alpha: float, intents: Intents | IntentJudgements, rel: float | None
+) -> IntentJudgements:
+    """The checks of an alpha measure's cutoff and alpha (a message naming ``name``'s
+    call), then its judgements."""
+    call = f"{name}(ranked, intents, k)"
+    _check_k(call, k)
+    _check_unit(call, "alpha", alpha)
+    return _judged(intents, rel)
+
+
 def alpha_dcg_at_k(
     ranked: Sequence[str],
     intents: Intents | IntentJudgements,
@@ -211,9 +222,7 @@ def alpha_dcg_at_k(
     >>> alpha_dcg_at_k(["a", "b"], {"1": {"a": 1}, "2": {"b": 1}}, 2)
     0.6199062332840657
     """
-    _check_k("alpha_dcg_at_k(ranked, intents, k)", k)
-    _check_unit("alpha_dcg_at_k(ranked, intents, k)", "alpha", alpha)
-    judged = _judged(intents, rel)
+    judged = _alpha_judged("alpha_dcg_at_k", k, alpha, intents, rel)
     if not judged.n_intents:
         return 0.0
     dcg = _dcg(_novelty(ranked, judged, alpha, k), k)
@@ -235,9 +244,7 @@ def alpha_ndcg_at_k(
     >>> alpha_ndcg_at_k(["c", "a"], {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}, 2)
     0.7043638493171503
     """
-    _check_k("alpha_ndcg_at_k(ranked, intents, k)", k)
-    _check_unit("alpha_ndcg_at_k(ranked, intents, k)", "alpha", alpha)
-    judged = _judged(intents, rel)
+    judged = _alpha_judged("alpha_ndcg_at_k", k, alpha, intents, rel)
     dcg = _dcg(_novelty(ranked, judged, alpha, k), k)
     if dcg == 0.0:
         return 0.0
@@ -258,9 +265,7 @@ def err_ia_at_k(
     >>> err_ia_at_k(["c", "a"], {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}, 2)  # 1.5 / 2.5
     0.6
     """
-    _check_k("err_ia_at_k(ranked, intents, k)", k)
-    _check_unit("err_ia_at_k(ranked, intents, k)", "alpha", alpha)
-    judged = _judged(intents, rel)
+    judged = _alpha_judged("err_ia_at_k", k, alpha, intents, rel)
     if not judged.n_intents:
         return 0.0
     err = _err(_novelty(ranked, judged, alpha, k), k)
@@ -280,9 +285,7 @@ def nerr_ia_at_k(
     >>> nerr_ia_at_k(["c", "a"], {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}, 2)  # 1.5 / 2.25
     0.6666666666666666
     """
-    _check_k("nerr_ia_at_k(ranked, intents, k)", k)
-    _check_unit("nerr_ia_at_k(ranked, intents, k)", "alpha", alpha)
-    judged = _judged(intents, rel)
+    judged = _alpha_judged("nerr_ia_at_k", k, alpha, intents, rel)
     err = _err(_novelty(ranked, judged, alpha, k), k)
     if err == 0.0:
         return 0.0
