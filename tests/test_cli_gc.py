@@ -72,10 +72,11 @@ def test_the_commands_that_multiply_no_matrix_start_one_blas_thread(
     import subprocess
     import sys
 
+    # Printed as the process ends: ef-trec-eval and evaluate end it in cli._exit_now.
     code = (
-        "import os, sys; from ef.evaluation import cli; sys.argv[1:] = "
-        f"{args!r}\ntry:\n    cli.{entry}()\nexcept SystemExit:\n    pass\n"
-        "print(os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)"
+        "import atexit, os, sys; from ef.evaluation import cli; sys.argv[1:] = "
+        f"{args!r}\natexit.register(lambda: print(os.environ.get('OPENBLAS_NUM_THREADS'), "
+        f"file=sys.stderr))\ncli.{entry}()"
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     done = subprocess.run(

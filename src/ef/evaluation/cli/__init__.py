@@ -23,13 +23,18 @@ def main() -> None:
     """Run ``ef-eval`` with the process arguments; the process ends with it."""
     from ._gc import pause, resume
 
-    if _command(sys.argv[1:]) in _NO_BLAS_WORK:
+    lean = _command(sys.argv[1:]) in _LEAN
+    if lean:
         _one_blas_thread()
     pause()  # until the command's modules are loaded (_app._Group.get_command)
     from ._app import cli
 
     try:
         cli(prog_name="ef-eval")
+    except SystemExit as end:
+        if lean:
+            _exit_now(end.code)
+        raise
     finally:
         resume()
         _before_exit()
@@ -45,13 +50,17 @@ def trec_eval_main() -> None:
 
     try:
         run()
+    except SystemExit as end:
+        _exit_now(end.code)
+        raise
     finally:
         resume()
         _before_exit()
 
 
-#: The ef-eval commands that multiply no large matrices: their OpenBLAS needs no threads.
-_NO_BLAS_WORK = frozenset({"evaluate", "trec_eval"})
+#: The ef-eval commands that multiply no large matrices (their OpenBLAS needs no threads), and
+#: whose process may end without the interpreter's teardown (:func:`_exit_now`).
+_LEAN = frozenset({"evaluate", "trec_eval"})
 
 
 def _command(args: list[str]) -> str | None:
@@ -82,6 +91,29 @@ def _before_exit() -> None:
     import gc
 
     gc.freeze()
+
+
+def _exit_now(code: object) -> None:
+    """End the process with ``code`` (a ``SystemExit``'s) without the interpreter's teardown.
+
+    Once a command has written its output, the teardown only frees memory the process is
+    about to give back: it clears every module and deallocates their objects, 10 to 20 ms of
+    a 0.3 s ``ef-trec-eval`` run on SciFact. The ``atexit`` functions still run, and the
+    output is flushed first; a write that fails here, or another thread still running, leaves
+    the ending to the interpreter (returns, so the caller re-raises the ``SystemExit``).
+    """
+    import atexit
+    import threading
+
+    if threading.active_count() > 1 or not isinstance(code, int | None):
+        return  # a thread to join, or a message to print: the interpreter's usual ending
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken stream: say it as the interpreter does
+        return
+    atexit._run_exitfuncs()
+    os._exit(code or 0)
 
 
 def __getattr__(name: str) -> click.Group:

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from .. import digests
 from .._io import open_binary
 from . import fast
+from .decimals import parse_scores
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
 __all__ = ["POLARS_AFTER_DECLINE_BYTES", "doc_hashes", "read_columns", "read_trec_bytes"]
 
 _LF, _SPACE = 10, 32
-_SCORE_BYTES = b"0123456789.eE+-"
 _MULTIPLIER = 0x9E3779B97F4A7C15  # a 64-bit odd constant: multiplying spreads the bits up
 
 
@@ -207,24 +207,15 @@ def _scores(
     view: npt.NDArray[np.uint8], starts: npt.NDArray[np.int32], ends: npt.NDArray[np.int32]
 ) -> npt.NDArray[np.float64] | None:
     """The scores, parsed as the reference reader parses them, or None if one is not a
-    finite plain decimal number. Within the characters ``0-9 . e E + -``, numpy's parse
-    (Python's float()) takes exactly what the reference reader's grammar takes."""
+    finite plain decimal number. Within the characters ``0-9 . e E + -``, float()'s grammar
+    (:func:`~ef.evaluation._formats.trec.decimals.parse_scores`) is the reference reader's."""
     import numpy as np
 
     texts = _fixed(view, starts, ends)
     if texts is None:
         return None
-    matrix = texts.view(np.uint8).reshape(texts.size, texts.dtype.itemsize)
-    allowed = np.zeros(256, dtype=bool)
-    allowed[list(_SCORE_BYTES)] = True
-    allowed[0] = True  # the padding
-    if not allowed[matrix].all():
-        return None
-    try:
-        scores = texts.astype(np.float64)
-    except ValueError:  # "1e", ".", "+-1": the reference reader names the line
-        return None
-    if not np.all(np.isfinite(scores)):  # "1e999"
+    scores = parse_scores(texts)
+    if scores is None or not np.all(np.isfinite(scores)):  # "1e", "1e999"
         return None
     return scores
 
