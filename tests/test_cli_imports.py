@@ -60,16 +60,30 @@ _OTHERS_WORK = (
     "ef.evaluation._presentation.catalogue",
 )
 
+# The listing is written as the process ends: evaluate and trec_eval end it in cli._exit_now,
+# which runs the atexit functions and nothing after main().#: What scoring a run needs none of: the store of evaluations (without --record), the other
+#: kinds of report.
+_NOT_FOR_A_RUN = (
+    "ef.evaluation._store",
+    "ef.evaluation._store.recording",
+    "ef.evaluation._reports.comparison",
+    "ef.evaluation._reports.fusion",
+    "ef.evaluation._reports.pipeline",
+    "ef.evaluation._reports.pool",
+    "ef.evaluation._reports.rag",
+)
+
 _SCRIPT = """
-import json, sys
+import atexit, json, sys
 from ef.evaluation.cli import main
 
-out, sys.argv = sys.argv[1], ["ef-eval", *sys.argv[2:]]
-try:
-    main()
-finally:
+def listing(out=sys.argv[1]):
     with open(out, "w") as f:
         json.dump(sorted(sys.modules), f)
+
+atexit.register(listing)
+sys.argv = ["ef-eval", *sys.argv[2:]]
+main()
 """
 
 
@@ -103,6 +117,7 @@ def test_evaluate_imports_no_other_command(tmp_path) -> None:
     assert json.loads(done.stdout)["metrics"] == {"map@10": 1.0}
     assert "ef.evaluation._evaluate.run" in loaded  # the work was done in this process
     assert not loaded & {*_OTHERS_WORK, "rich"}  # -o json prints no table
+    assert not loaded & set(_NOT_FOR_A_RUN)
     assert _cli_modules(loaded) == {f"ef.evaluation.cli.{m}" for m in _APP | {"_evaluate"}}
 
 

@@ -4,10 +4,14 @@ Evaluation, and a PipelineEvalReport from its two parts."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._engine.scoring import Evaluation
-from .._reports import PipelineEvalReport, RagEvalReport, RetrievalEvalReport
+from .._reports.retrieval import RetrievalEvalReport
+
+if TYPE_CHECKING:
+    from .._reports.pipeline import PipelineEvalReport
+    from .._reports.rag import RagEvalReport
 
 __all__ = ["pipeline_report", "retrieval_report"]
 
@@ -41,6 +45,8 @@ def pipeline_report(
     """The report of a pipeline run: the retrieval report of the rankings (None without
     qrels), the RAG report of ``samples`` (one per query, in the same order), the queries
     left out and why."""
+    from .._reports.pipeline import PipelineEvalReport  # a pipeline's: not loaded for a run's
+
     return PipelineEvalReport(
         retrieval=retrieval, rag=rag, samples=samples, skipped=skipped, manifest=manifest
     )

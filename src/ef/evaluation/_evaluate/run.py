@@ -16,9 +16,8 @@ from .._formats.irds import is_irds
 from .._formats.remote import is_url, url_glob
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress, check_progress, phase, reading
-from .._reports import RetrievalEvalReport
+from .._reports.retrieval import RetrievalEvalReport
 from .._runs.ranked import RankedLists
-from .._store.recording import record_evaluation, recorded_names
 from ..errors import ProfileRefused
 from ._diversity import SubtopicInput, subtopic_qrels_of, subtopic_report
 from .doc_ids import check_docs_meet
@@ -336,6 +335,8 @@ def _recording(
     checked here, before any scoring), and returns it."""
     if not record:
         return _kept
+    from .._store.recording import record_evaluation, recorded_names  # a store: when asked for
+
     names = recorded_names(system, dataset, run, qrels)
 
     def recorded(report: RetrievalEvalReport) -> RetrievalEvalReport:

@@ -9,7 +9,6 @@ from typing import Any
 
 import attrs
 
-from .._engine._diversity import is_diversity_spec, parse_diversity_measure
 from .._engine.syntax import resolve_key
 from .._engine.syntax.ours import split_key
 from .._engine.ties import TieDiagnostic
@@ -135,12 +134,16 @@ class RetrievalEvalReport(Summarized):
         >>> report.metric_key('ndcg_cut_10'), report.metric_key('map')
         ('ndcg@10', 'map@all')
         """
+        from .._engine._diversity import is_diversity_spec  # for this lookup only
+
         if is_diversity_spec(name) and name not in self.metrics:  # alpha_nDCG@20, NRBP
             return self._diversity_key(name)
         return resolve_key(name, list(self.metrics), k_values=self.k_values)
 
     def _diversity_key(self, name: str) -> str:
         """The key of the diversity measure ``name`` (ir_measures' or ndeval's spelling)."""
+        from .._engine._diversity import parse_diversity_measure
+
         try:
             keys = [spec.key for spec in parse_diversity_measure(name, self.k_values)]
         except ValueError as exc:

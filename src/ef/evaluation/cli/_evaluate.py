@@ -168,11 +168,9 @@ def evaluate_command(  # click passes every option by keyword
     """
     from .._evaluate.run import evaluate_run
     from .._evaluate.sharded import shards_of
-    from .._evaluate.shards import evaluate_shards
     from .._formats.trec import bytes_reader  # noqa: F401 (numpy, loaded before resume)
     from .._reports.retrieval import tie_note
     from .._runs import table  # noqa: F401
-    from .._store.recording import record_evaluation, recorded_names
     from ._gc import resume
 
     resume()  # paused by main() while the modules loaded (cli/_gc.py)
@@ -183,6 +181,8 @@ def evaluate_command(  # click passes every option by keyword
     judged = _qrels(qrels)
     shards = shards_of(given)  # several files, a glob, a URL, or any under --workers
     if record:  # a missing name stops the command before the scoring
+        from .._store.recording import recorded_names
+
         names = recorded_names(system, dataset, given, judged)
     options: dict[str, Any] = {
         "metrics": chosen,
@@ -204,11 +204,15 @@ def evaluate_command(  # click passes every option by keyword
         _pool(workers) as pool,
     ):
         if shards is not None and profile is None:
+            from .._evaluate.shards import evaluate_shards
+
             report = evaluate_shards(shards, judged, executor=pool, **options)
         else:  # a profile refuses shards in evaluate_run, in its own words
             report = evaluate_run(given, judged, profile=profile, **options)
     emit_report(report, output, per_query, " ".join(map(str, run)))
     if record:
+        from .._store.recording import record_evaluation
+
         recorded = record_evaluation(
             report, system=names[0], dataset=names[1], tags=tags, store=store
         )

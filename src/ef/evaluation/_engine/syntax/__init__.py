@@ -57,7 +57,6 @@ from typing import TYPE_CHECKING
 
 from ...errors import UnknownNameError
 from ...interfaces import RetrievalMetric, Synonym
-from ...metrics.retrieval.diversity import DIVERSITY_NAMES
 from .index import NameIndex, name_index
 from .ir_measures import ir_measures_measure, is_ir_measures_name
 from .ours import DEFAULT_K_VALUES, SPEC, Measure, check_metric_names, format_value, our_measures
@@ -139,6 +138,8 @@ def parse_measures(
 
 
 def _unknown(spec: str, name: str, registry: Registry, index: NameIndex) -> UnknownNameError:
+    from ...metrics.retrieval.diversity import DIVERSITY_NAMES  # for a name not found only
+
     if name in registry.rag_metrics:
         return UnknownNameError(f"{name!r} is a rag metric, not a retrieval metric.")
     if name in DIVERSITY_NAMES:
