@@ -136,6 +136,15 @@ def test_one_query_respelt_in_ten_or_more_is_scored() -> None:
     assert report.metrics == {"mrr@10": 10 / 11}
 
 
+def test_one_query_respelt_in_exactly_ten_is_refused() -> None:
+    # The boundary: a tenth of the scored queries meets only once respelt (the respelt docs
+    # are looked for from there on, and not below it).
+    qrels = {f"q{i}": {f"D{i}": 1} for i in range(10)}
+    run = {f"q{i}": {f"D{i}": 1.0, "x": 0.5} for i in range(9)} | {"q9": {"d9": 1.0}}
+    with pytest.raises(ValueError, match="only once respelt"):
+        evaluate_run(run, qrels, metrics=("mrr@10",))
+
+
 def test_fewer_than_half_of_the_queries_meeting_the_qrels_warns() -> None:
     qrels = {f"q{i}": {f"d{i}": 1, "judged-0": 0} for i in range(4)}
     run = {"q0": {"d0": 1.0}, "q1": {"x": 1.0}, "q2": {"y": 1.0}, "q3": {"z": 1.0}}

@@ -18,8 +18,9 @@ whole run's: :func:`~ef.evaluation._evaluate.doc_ids.check_doc_overlap` judges t
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -53,12 +54,21 @@ FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
 class Look:
     """A scored query whose ranking holds no judged doc, looked at closer: its first docs,
     its first judged docs and, if one of its docs is a judged doc spelled otherwise, that
-    pair ``(retrieved, judged)``."""
+    pair ``(retrieved, judged)`` (:attr:`respelt`)."""
 
     query_id: str
     docs: tuple[object, ...]
     judged: tuple[object, ...]
-    respelt: tuple[object, object] | None
+    #: The whole ranking and every judged doc, for :attr:`respelt` only.
+    _ranking: tuple[object, ...] = attrs.field(eq=False, repr=False, alias="ranking")
+    _judgements: tuple[object, ...] = attrs.field(eq=False, repr=False, alias="judgements")
+
+    @functools.cached_property
+    def respelt(self) -> tuple[object, object] | None:
+        """The first retrieved doc that is a judged one once both are normalised, with it;
+        found when first asked for: a check asks where the answer can change what it says,
+        not for the few queries of a run that simply missed their judged docs."""
+        return _respelt(self._ranking, self._judgements)
 
 
 @attrs.frozen
@@ -86,7 +96,7 @@ def _folded(text: str) -> str:
     return text.strip().casefold().lstrip("0")
 
 
-def _respelt(docs: Sequence[object], judged: Mapping[str, float]) -> tuple[object, object] | None:
+def _respelt(docs: Sequence[object], judged: Sequence[object]) -> tuple[object, object] | None:
     """The first retrieved doc that is a judged one once both are normalised, with it: as
     text first (an int against a str), then by each of :data:`FOLDS`."""
     # One pass under all the folds at once first: where none matches (the common case, a
@@ -120,12 +130,14 @@ def doc_overlap(run: RankedRun, qrels: Qrels, query_ids: Sequence[str]) -> DocOv
     for i in itertools.islice(unmatched, LOOKED):
         query_id, judged = present[i], judgements[i]
         docs = run.ranking(query_id, "input_order")
+        judged_docs = tuple(judged)
         looked.append(
             Look(
                 query_id,
                 tuple(docs[:_KEPT]),
-                tuple(itertools.islice(judged, _KEPT)),
-                _respelt(docs, judged),
+                judged_docs[:_KEPT],
+                ranking=tuple(docs),
+                judgements=judged_docs,
             )
         )
     return DocOverlap(len(present), len(met), tuple(looked))

@@ -85,8 +85,12 @@ def check_doc_overlap(overlap: DocOverlap, *, stacklevel: int, refuse: bool = Tr
     ``refuse=False`` a refusal is a warning too, and the run is scored as it is."""
     if not overlap.scored:
         return  # no query to score: the query checks and the scoring rules say so
-    respelt = [look for look in overlap.looked if look.respelt is not None]
     unmet = overlap.scored - overlap.met
+    # What the queries looked at hold respelt counts only where a tenth of the scored
+    # queries or more meet no judged doc: the refusals' and the warning's cases (each
+    # needs unmet >= scored / 10). Below, no answer could change what is said: not asked.
+    needed = 10 * unmet >= overlap.scored
+    respelt = [look for look in overlap.looked if needed and look.respelt is not None]
     refusal, fix = None, _FIX
     if not overlap.met and not any(look.docs for look in overlap.looked):
         refusal, fix = _all_empty(overlap), _FIX_EMPTY
