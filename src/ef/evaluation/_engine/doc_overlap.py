@@ -115,9 +115,13 @@ def _respelt(docs: Sequence[object], judged: Sequence[object]) -> tuple[object, 
     return None
 
 
-def doc_overlap(run: RankedRun, qrels: Qrels, query_ids: Sequence[str]) -> DocOverlap:
+def doc_overlap(
+    run: RankedRun, qrels: Qrels, query_ids: Sequence[str], *, looks: int = LOOKED
+) -> DocOverlap:
     """The :class:`DocOverlap` of the scored queries ``query_ids`` (those the run lacks are
-    passed over: they are missing queries, not misspelt docs), taken in the run's order."""
+    passed over: they are missing queries, not misspelt docs), taken in the run's order,
+    the first ``looks`` of those without a judged doc looked at (a later batch of a run
+    needs only what the earlier ones left of :data:`LOOKED`: the sum keeps no more)."""
     scored = set(query_ids)
     present = [q for q in run.query_ids if q in scored]
     if not present:
@@ -127,7 +131,7 @@ def doc_overlap(run: RankedRun, qrels: Qrels, query_ids: Sequence[str]) -> DocOv
     met = set(hits.query.tolist())
     unmatched = (i for i in range(len(present)) if i not in met)
     looked = []
-    for i in itertools.islice(unmatched, LOOKED):
+    for i in itertools.islice(unmatched, max(looks, 0)):
         query_id, judged = present[i], judgements[i]
         docs = run.ranking(query_id, "input_order")
         judged_docs = tuple(judged)
