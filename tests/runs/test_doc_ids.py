@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ef.evaluation import InputWarning, RunTable, evaluate_run, evaluate_shards
-from ef.evaluation._engine.batched import merge_batches, score_batch
+from ef.evaluation._engine.batched import merge_batches, score_batch, scored_parts
 from ef.evaluation._engine.doc_overlap import FOLDS, LOOKED, DocOverlap, _respelt, doc_overlap
 from ef.evaluation._engine.options import Scoring
 from ef.evaluation._engine.scoring import resolve_measures
@@ -141,6 +141,19 @@ def test_batch_scores_carry_their_overlap_and_pickle() -> None:
     merged = pickle.loads(pickle.dumps(merge_batches(parts)))
     assert (merged.docs.scored, merged.docs.met) == (40, 12)
     assert merged.docs == parts[0].docs + parts[1].docs
+
+
+def test_later_batches_look_only_at_what_the_earlier_left() -> None:
+    # 28 queries without a judged doc over 8 batches: the parts look at 20 in all, and add up
+    # to the overlap of every batch looked at in full.
+    measures = resolve_measures(["mrr@10"], (10,), registry_or_default(None))
+    items = list(CASES["few meet"].items())
+    batches = [RunTable.from_dict(dict(items[i : i + 5])) for i in range(0, 40, 5)]
+    parts = list(scored_parts(batches, QRELS, measures, Scoring()))
+    assert sum(len(part.docs.looked) for part in parts) == LOOKED
+    in_full = [score_batch(batch, QRELS, measures, Scoring()).docs for batch in batches]
+    assert sum(len(docs.looked) for docs in in_full) == 28
+    assert sum((p.docs for p in parts), DocOverlap()) == sum(in_full, DocOverlap())
 
 
 def test_the_warning_of_a_streamed_run_names_the_share(tmp_path, small_blocks) -> None:
