@@ -121,16 +121,7 @@ def _scored(
 ) -> Scored:
     """``run`` scored against ``judged`` (every query of which it holds, or none): a batch
     of queries, or the judged queries no batch held."""
-    cutoffs = sorted({m.k for m in measures if m.k is not None})
-    return score_rankings(
-        run,
-        judged,
-        measures,
-        averaging=scoring.averaging,
-        tie_policy=scoring.tie_policy,
-        cutoffs=cutoffs,
-        registry=registry,
-    )
+    return score_rankings(run, judged, measures, registry=registry, **scoring.rules())
 
 
 def score_batch(

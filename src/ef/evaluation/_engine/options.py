@@ -19,7 +19,7 @@ TypeError: check_swapped must be True or False, got 'no'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import attrs
 
@@ -29,7 +29,7 @@ from .measures import AVERAGING
 if TYPE_CHECKING:
     from ..types import Averaging, TiePolicy
 
-__all__ = ["Scoring"]
+__all__ = ["Rules", "Scoring"]
 
 
 def _valid_policy(_: object, __: object, value: str) -> None:
@@ -50,6 +50,14 @@ def _a_bool(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
 def _valid_check(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not (isinstance(value, bool) or value == "warn"):
         raise ValueError(f"{attribute.name} must be True, False or 'warn', got {value!r}")
+
+
+class Rules(TypedDict):
+    """The two rules every scoring step takes as keywords: ``score_rankings`` and
+    ``evaluation`` of :mod:`ef.evaluation._engine.scoring`."""
+
+    tie_policy: str
+    averaging: str
 
 
 @attrs.frozen
@@ -92,3 +100,12 @@ check_swapped=True, check_doc_ids=True)
             check_swapped,
             check_doc_ids,
         )
+
+    def rules(self) -> Rules:
+        """The tie policy and the averaging, as the keywords of ``score_rankings`` and
+        ``evaluation``: ``score_rankings(run, qrels, measures, **scoring.rules())``.
+
+        >>> Scoring(averaging="run").rules()
+        {'tie_policy': 'trec_eval', 'averaging': 'run'}
+        """
+        return {"tie_policy": self.tie_policy, "averaging": self.averaging}

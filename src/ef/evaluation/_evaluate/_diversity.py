@@ -270,16 +270,7 @@ def subtopic_report(
     scored, query_ids, values = _scores(
         table, judged, flat, (ordinary, diverse), query_ids, registry, scoring, progress
     )
-    base = evaluation(
-        registry,
-        table,
-        flat,
-        ordinary,
-        scored,
-        tie_policy=scoring.tie_policy,
-        averaging=scoring.averaging,
-        inputs=inputs,
-    )
+    base = evaluation(registry, table, flat, ordinary, scored, inputs=inputs, **scoring.rules())
     return retrieval_report(
         _with_diversity(base, (ordinary, diverse), order, query_ids, values, scored, missing)
     )
@@ -304,11 +295,10 @@ def _scores(  # noqa: PLR0917 - private: subtopic_report's values, in its order
             table,
             flat,
             ordinary,
-            averaging=scoring.averaging,
-            tie_policy=scoring.tie_policy,
             cutoffs=cutoffs,
             registry=registry,
             progress=step,
+            **scoring.rules(),
         )
         if ordinary and diverse:
             _mixed_check(list(scored.per_query), query_ids, scoring.averaging)

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from .._plugin_engine.registry import Registry
     from .._runs.table import RunTable
     from ..types import DataFrameLike, Qrels, RunInput, TiePolicy
+    from .inputs import InputFiles
 
     System = (
         RunInput
@@ -200,10 +201,7 @@ def _retrieval_columns(
     averaging: str,
     registry: Registry | None,
     tie_policy: str = "trec_eval",
-    run_format: str | None = None,
-    qrels_format: str | None = None,
-    run_columns: Sequence[str] | None = None,
-    qrels_columns: Sequence[str] | None = None,
+    files: InputFiles,
     progress: Progress = False,
 ) -> _Columns:
     from .._formats.irds import is_irds
@@ -222,8 +220,8 @@ def _retrieval_columns(
         qrels, chosen = irds_metrics(qrels, chosen, k_values, registry_or_default(registry))
     keys = _metric_keys(chosen, k_values, registry)
     if qrels is not None:  # read once, for every system (a file, a DataFrame)
-        judged = subtopic_qrels_of(qrels, qrels_format, chosen) or load_qrels(
-            qrels, registry_or_default(registry), qrels_format, columns=qrels_columns
+        judged = subtopic_qrels_of(qrels, files.qrels_format, chosen) or load_qrels(
+            qrels, registry_or_default(registry), files.qrels_format, columns=files.qrels_columns
         )
     reports: dict[str, RetrievalEvalReport] = {}
     for name, item in named.items():
@@ -242,8 +240,8 @@ def _retrieval_columns(
             averaging="qrels",  # every judged query; the intersection is taken below
             registry=registry,
             tie_policy=tie_policy,  # type: ignore[arg-type]  # checked by evaluate_run
-            run_format=run_format,
-            run_columns=run_columns,
+            run_format=files.run_format,
+            run_columns=files.run_columns,
             progress=progress,
         )
     _check_scored(reports, keys)
@@ -633,6 +631,8 @@ def compare(
         )
     kind = _kind(named)
     if kind == "retrieval":
+        from .inputs import InputFiles
+
         columns = _retrieval_columns(
             named,
             qrels=qrels,
@@ -641,10 +641,7 @@ def compare(
             averaging=averaging,
             registry=registry,
             tie_policy=tie_policy,
-            run_format=run_format,
-            qrels_format=qrels_format,
-            run_columns=run_columns,
-            qrels_columns=qrels_columns,
+            files=InputFiles(run_format, run_columns, qrels_format, qrels_columns),
             progress=progress,
         )
     else:  # reports paired over the ids they all have

@@ -20,14 +20,17 @@ before any report is made:
 ``check_doc_ids="warn"`` scores them as they are with an :class:`~ef.evaluation.InputWarning`
 in place of each refusal (the compat shims' way: their tools score such docs 0).
 
->>> check_docs_meet({"q1": ["cacm-1938"]}, {"q1": {"CACM-1938": 1}}, "qrels", stacklevel=1)
+:func:`~ef.evaluation.evaluate_run`'s docstring shows the refusal of ids that differ in
+case; here, in leading zeros:
+
+>>> check_docs_meet({"q1": ["0042"]}, {"q1": {"42": 1}}, "qrels", stacklevel=1)
 Traceback (most recent call last):
     ...
 ValueError: no scored query retrieves a judged doc: none of the 1 queries of the run that \
 qrels judges has a judged doc anywhere in its ranking, so each would score 0. Query 'q1' \
-retrieves ('cacm-1938'), qrels judges ('CACM-1938'); likely cause: the ids differ in case \
-('cacm-1938' and 'CACM-1938'). Nothing was scored: spell the run's doc ids as the qrels' do, \
-or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them as they are
+retrieves ('0042'), qrels judges ('42'); likely cause: the ids differ in leading zeros \
+('0042' and '42'). Nothing was scored: spell the run's doc ids as the qrels' do, or pass \
+check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them as they are
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from .._engine.scoring import Evaluation
 from .._reports.retrieval import RetrievalEvalReport
 
@@ -21,17 +23,9 @@ def retrieval_report(evaluation: Evaluation) -> RetrievalEvalReport:
     if not evaluation.per_query:
         reasons = sorted(set(evaluation.skipped.values())) or ["qrels is empty"]
         raise ValueError(f"no query can be scored ({'; '.join(reasons)})")
-    return RetrievalEvalReport(
-        metrics=evaluation.metrics,
-        per_query=evaluation.per_query,
-        n_queries=len(evaluation.per_query),
-        k_values=evaluation.k_values,
-        skipped=evaluation.skipped,
-        missing=evaluation.missing,
-        extra=evaluation.extra,
-        manifest=evaluation.manifest,
-        ties=evaluation.ties,
-    )
+    # An Evaluation holds the report's fields by their names: all but the count of queries.
+    fields = attrs.asdict(evaluation, recurse=False)
+    return RetrievalEvalReport(n_queries=len(evaluation.per_query), **fields)
 
 
 def pipeline_report(

@@ -575,23 +575,13 @@ def scored_report(
             run,
             qrels,
             measures,
-            averaging=scoring.averaging,
-            tie_policy=scoring.tie_policy,
             unavailable=unavailable,
             registry=registry,
             progress=step,
+            **scoring.rules(),
         )
     return retrieval_report(
-        evaluation(
-            registry,
-            run,
-            qrels,
-            measures,
-            scored,
-            tie_policy=scoring.tie_policy,
-            averaging=scoring.averaging,
-            inputs=inputs,
-        )
+        evaluation(registry, run, qrels, measures, scored, inputs=inputs, **scoring.rules())
     )
 
 

@@ -137,13 +137,4 @@ def batched_evaluation(
         # The same frame, from one frame lower.
         check_doc_overlap(docs, stacklevel=4, refuse=scoring.check_doc_ids is True)
     check_score_order(order, stacklevel=4, name=run_name)
-    return evaluation(
-        registry,
-        run,
-        qrels,
-        measures,
-        scored,
-        tie_policy=scoring.tie_policy,
-        averaging=scoring.averaging,
-        inputs=inputs,
-    )
+    return evaluation(registry, run, qrels, measures, scored, inputs=inputs, **scoring.rules())

@@ -171,7 +171,7 @@ def read_zscores(path: Path) -> dict[str, dict[str, tuple[float, float]]]:
     {'301': {'P_10': (0.42, 0.31)}}
     """
     from .._formats._io import format_error, numbered_lines
-    from .._formats._records import split_fields
+    from .._formats._records import fields_of
 
     def number(text: str, line_no: int, line: str, what: str) -> float:
         try:
@@ -181,15 +181,7 @@ def read_zscores(path: Path) -> dict[str, dict[str, tuple[float, float]]]:
 
     found: dict[str, dict[str, tuple[float, float]]] = {}
     for line_no, line in numbered_lines(path, comments=True):
-        fields = split_fields(line)
-        if len(fields) != 4:
-            raise format_error(
-                path,
-                line_no,
-                f"expected 4 columns (qid measure mean stddev), got {len(fields)}",
-                line,
-            )
-        query_id, measure, mean, stddev = fields
+        query_id, measure, mean, stddev = fields_of(line, "qid measure mean stddev", path, line_no)
         by_measure = found.setdefault(query_id, {})
         if measure in by_measure:
             raise format_error(path, line_no, f"{measure} is given twice for {query_id!r}", line)

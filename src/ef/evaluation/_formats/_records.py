@@ -31,6 +31,7 @@ __all__ = [
     "check_line_text",
     "data_lines",
     "empty_file",
+    "fields_of",
     "format_grade",
     "format_score",
     "id_problem",
@@ -88,6 +89,26 @@ def split_fields(line: str) -> list[str]:
     if _NOT_C_SPACE.search(line) is None:
         return line.split()  # the common case: the same split, faster
     return [field for field in _C_SPACES.split(line) if field]
+
+
+def fields_of(line: str, columns: str, path: Path, line_no: int) -> list[str]:
+    """The fields of ``line`` (as :func:`split_fields` splits them), one per name in
+    ``columns``; a line of another count is an error naming the file and line.
+
+    >>> fields_of("301 P_10 0.42 0.31", "qid measure mean stddev", Path("z.txt"), 1)
+    ['301', 'P_10', '0.42', '0.31']
+    >>> fields_of("301 P_10", "qid measure mean stddev", Path("z.txt"), 2)
+    Traceback (most recent call last):
+        ...
+    ef.evaluation.DatasetFormatError: z.txt:2: expected 4 columns (qid measure mean stddev), \
+got 2 (line: '301 P_10')
+    """
+    fields = split_fields(line)
+    count = len(columns.split())
+    if len(fields) != count:
+        problem = f"expected {count} columns ({columns}), got {len(fields)}"
+        raise format_error(path, line_no, problem, line)
+    return fields
 
 
 def id_problem(value: str) -> str | None:

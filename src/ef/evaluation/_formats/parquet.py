@@ -22,7 +22,7 @@ a Parquet file is read or written.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -142,25 +142,50 @@ def _write(path: Path, columns: Mapping[str, list[Any]], schema: Mapping[str, An
         frame.write_parquet(out)
 
 
-def write_parquet_run(
-    path: Path, run: Mapping[str, Mapping[str, float] | Iterable[str]], tag: str | None = None
-) -> None:
-    """Write a run as Parquet (``q_id, doc_id, score``, and ``tag`` if given), atomically."""
-    pl = _polars()
+def _columns(rows: Iterable[tuple[str, str, float]]) -> tuple[list[str], list[str], list[float]]:
+    """The ``q_id``, ``doc_id`` and ``score`` columns of ``rows``."""
     queries: list[str] = []
     docs: list[str] = []
-    scores: list[float] = []
+    values: list[float] = []
+    for query_id, doc_id, value in rows:
+        queries.append(query_id)
+        docs.append(doc_id)
+        values.append(value)
+    return queries, docs, values
+
+
+def _run_rows(
+    run: Mapping[str, Mapping[str, float] | Iterable[str]],
+) -> Iterator[tuple[str, str, float]]:
     for query_id, ranked in run.items():
         qid = _id("query id", query_id)
         ordered = ranked_docs(query_id, ranked)
         given = ranked if isinstance(ranked, Mapping) else None
         for rank, doc_id in enumerate(ordered):
-            docs.append(_id("doc id", doc_id))
-            queries.append(qid)
-            if given is not None:  # a finite number: ranked_docs checked it
-                scores.append(float(given[doc_id]))
-            else:
-                scores.append(float(len(ordered) - rank))
+            doc = _id("doc id", doc_id)
+            # a finite number: ranked_docs checked it
+            score = float(given[doc_id]) if given is not None else float(len(ordered) - rank)
+            yield qid, doc, score
+
+
+def _qrels_rows(qrels: Mapping[str, Mapping[str, float]]) -> Iterator[tuple[str, str, float]]:
+    for query_id, judged in qrels.items():
+        qid = _id("query id", query_id)
+        for doc_id, grade in judged.items():
+            if isinstance(grade, bool) or not isinstance(grade, (int, float)):
+                raise DatasetFormatError(
+                    f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: a grade is a finite number"
+                )
+            format_score(query_id, doc_id, grade)  # finite
+            yield qid, _id("doc id", doc_id), grade
+
+
+def write_parquet_run(
+    path: Path, run: Mapping[str, Mapping[str, float] | Iterable[str]], tag: str | None = None
+) -> None:
+    """Write a run as Parquet (``q_id, doc_id, score``, and ``tag`` if given), atomically."""
+    pl = _polars()
+    queries, docs, scores = _columns(_run_rows(run))
     columns: dict[str, list[Any]] = {"q_id": queries, "doc_id": docs, "score": scores}
     schema: dict[str, Any] = {"q_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
     if tag is not None:
@@ -173,20 +198,7 @@ def write_parquet_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) ->
     """Write qrels as Parquet (``q_id, doc_id, score``), atomically: whole grades as
     integers, fractional ones as floats (then every grade is a float)."""
     pl = _polars()
-    queries: list[str] = []
-    docs: list[str] = []
-    grades: list[float] = []
-    for query_id, judged in qrels.items():
-        qid = _id("query id", query_id)
-        for doc_id, grade in judged.items():
-            if isinstance(grade, bool) or not isinstance(grade, (int, float)):
-                raise DatasetFormatError(
-                    f"qrels[{query_id!r}][{doc_id!r}] = {grade!r}: a grade is a finite number"
-                )
-            format_score(query_id, doc_id, grade)  # finite
-            queries.append(qid)
-            docs.append(_id("doc id", doc_id))
-            grades.append(grade)
+    queries, docs, grades = _columns(_qrels_rows(qrels))
     whole = all(float(g).is_integer() for g in grades)
     kind = pl.Int64 if whole else pl.Float64
     values: list[Any] = [int(g) for g in grades] if whole else [float(g) for g in grades]

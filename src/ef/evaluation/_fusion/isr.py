@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod
+from ._common import inverse_square_ranks
 
 __all__ = ["ISR", "inverse_square_rank"]
 
@@ -22,10 +23,7 @@ def inverse_square_rank(rankings: Sequence[Sequence[str]]) -> dict[str, float]:
     >>> inverse_square_rank([["a", "b"], ["b", "c"]])
     {'a': 1.0, 'b': 2.5, 'c': 0.25}
     """
-    present: dict[str, list[float]] = {}
-    for ranking in rankings:
-        for rank, doc in enumerate(ranking, start=1):
-            present.setdefault(doc, []).append(1 / rank**2)
+    present = inverse_square_ranks(rankings)
     return {doc: sum(values) * len(values) for doc, values in present.items()}
 
 

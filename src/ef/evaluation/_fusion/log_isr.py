@@ -14,21 +14,9 @@ import math
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod
+from ._common import inverse_square_ranks
 
 __all__ = ["LOG_ISR", "inverse_square_ranks", "log_isr"]
-
-
-def inverse_square_ranks(rankings: Sequence[Sequence[str]]) -> dict[str, list[float]]:
-    """``{doc: [1 / rank**2 in each run that retrieved it]}``, docs in first-seen order.
-
-    >>> inverse_square_ranks([["a", "b"], ["b"]])
-    {'a': [1.0], 'b': [0.25, 1.0]}
-    """
-    present: dict[str, list[float]] = {}
-    for ranking in rankings:
-        for rank, doc in enumerate(ranking, start=1):
-            present.setdefault(doc, []).append(1 / rank**2)
-    return present
 
 
 def log_isr(rankings: Sequence[Sequence[str]]) -> dict[str, float]:

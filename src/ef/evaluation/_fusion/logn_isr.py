@@ -14,8 +14,7 @@ import math
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod, FusionParam
-from ._common import check_unit
-from .log_isr import inverse_square_ranks
+from ._common import check_unit, inverse_square_ranks
 
 __all__ = ["LOGN_ISR", "logn_isr"]
 

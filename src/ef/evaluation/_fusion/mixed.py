@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from ..interfaces import FusionMethod
-from ._common import WEIGHTS, run_weights
+from ._common import weighed_scores, weighted
 
 __all__ = ["MIXED", "mixed"]
 
@@ -27,18 +26,15 @@ def mixed(
     >>> mixed([{"a": 1.0, "b": 0.5}, {"b": 1.0, "c": 0.5}], weights=(0.25, 0.75))
     {'a': 0.25, 'b': 1.2374368670764582, 'c': 0.375}
     """
-    weights = run_weights(weights, len(results))
-    present: dict[str, list[float]] = {}
-    for weight, scores in zip(weights, results, strict=True):
-        for doc, score in scores.items():
-            present.setdefault(doc, []).append(score * weight)
-    return {doc: sum(values) * math.sqrt(len(values)) for doc, values in present.items()}
+    return {
+        doc: sum(score * weight for score, weight in pairs) * math.sqrt(len(pairs))
+        for doc, pairs in weighed_scores(results, weights).items()
+    }
 
 
-MIXED = FusionMethod(
-    name="mixed",
-    func=mixed,
-    params=[WEIGHTS],
+MIXED = weighted(
+    "mixed",
+    mixed,
     formula="Mixed(d) = sqrt(n(d)) * sum_r w_r * s_r(d), over the runs that retrieved d",
     citation="Wu and Crestani, Data fusion with estimated weights, CIKM 2002",
 )

@@ -17,17 +17,15 @@ SIGIR 2006. ``probs`` (one probability per segment per run) is learned by
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..interfaces import FusionMethod, FusionParam
-from ._common import learned
+from ._common import check_at_least, learned, mean_shares
 
 __all__ = ["PROBFUSE", "probfuse", "probfuse_train"]
 
 
-def _positive(n_segments: int) -> None:
-    if n_segments < 1:
-        raise ValueError(f"parameter 'n_segments' must be 1 or more, got {n_segments!r}")
+_positive = check_at_least("n_segments", 1)
 
 
 def probfuse(
@@ -67,17 +65,16 @@ def probfuse_train(
     if n_segments is None:
         raise ValueError("probfuse learns its probs for a number of segments: give n_segments")
     _positive(n_segments)
-    learned = []
-    for run_hits in hits:
-        totals = [0.0] * n_segments
-        for hit_list in run_hits:
-            size = math.ceil(len(hit_list) / n_segments)
-            for k in range(n_segments):
-                segment = hit_list[k * size : (k + 1) * size]
-                if segment:
-                    totals[k] += sum(segment) / len(segment)
-        learned.append(tuple(total / len(run_hits) for total in totals) if run_hits else ())
-    return {"probs": tuple(learned)}
+    count = n_segments
+
+    def shares(hit_list: Sequence[int]) -> Iterator[tuple[int, float]]:
+        size = math.ceil(len(hit_list) / count)
+        for k in range(count):
+            segment = hit_list[k * size : (k + 1) * size]
+            if segment:
+                yield k, sum(segment) / len(segment)
+
+    return {"probs": mean_shares(hits, count, shares)}
 
 
 PROBFUSE = FusionMethod(

@@ -12,13 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod, FusionParam
+from ._common import check_at_least
 
 __all__ = ["RRF", "reciprocal_rank_fusion"]
-
-
-def _non_negative(k: int) -> None:
-    if k < 0:
-        raise ValueError(f"parameter 'k' must be 0 or more, got {k!r}")
 
 
 def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], *, k: int = 60) -> dict[str, float]:
@@ -45,7 +41,7 @@ RRF = FusionMethod(
             60,
             "the rank offset; larger k flattens the top ranks' advantage",
             grid=range(10, 101, 10),
-            check=_non_negative,
+            check=check_at_least("k", 0),
         )
     ],
     uses="ranks",

@@ -14,10 +14,11 @@ on training runs and qrels; pass its ``params`` to :func:`~ef.evaluation.fuse`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 
 from ..interfaces import FusionMethod
-from ._common import learned
+from ._common import learned, mean_shares
 
 __all__ = ["SEGFUSE", "SEGMENT_BOUNDS", "segfuse", "segfuse_train"]
 
@@ -58,15 +59,12 @@ def segfuse_train(
     >>> segfuse_train([[[1, 0, 0, 1, 1, 1]]], [4])["probs"][0][:3]
     (0.6, 0.1, 0.0)
     """
-    learned = []
-    for run_hits in hits:
-        totals = [0.0] * (len(SEGMENT_BOUNDS) - 1)
-        for hit_list in run_hits:
-            for k in range(len(totals)):
-                start, end = SEGMENT_BOUNDS[k], SEGMENT_BOUNDS[k + 1]
-                totals[k] += sum(hit_list[start:end]) / (end - start)
-        learned.append(tuple(total / len(run_hits) for total in totals) if run_hits else ())
-    return {"probs": tuple(learned)}
+
+    def shares(hit_list: Sequence[int]) -> Iterator[tuple[int, float]]:
+        for k, (start, end) in enumerate(itertools.pairwise(SEGMENT_BOUNDS)):
+            yield k, sum(hit_list[start:end]) / (end - start)
+
+    return {"probs": mean_shares(hits, len(SEGMENT_BOUNDS) - 1, shares)}
 
 
 SEGFUSE = FusionMethod(

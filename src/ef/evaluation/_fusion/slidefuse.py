@@ -16,15 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..interfaces import FusionMethod, FusionParam
-from ._common import learned
+from ._common import check_at_least, learned
 from .posfuse import position_probs
 
 __all__ = ["SLIDEFUSE", "slidefuse", "slidefuse_train"]
-
-
-def _non_negative(w: int) -> None:
-    if w < 0:
-        raise ValueError(f"parameter 'w' must be 0 or more, got {w!r}")
 
 
 def slidefuse(
@@ -62,7 +57,7 @@ SLIDEFUSE = FusionMethod(
             int,
             description="the window's half-width in ranks (required, as in ranx)",
             grid=range(1, 101),
-            check=_non_negative,
+            check=check_at_least("w", 0),
             required=True,
         ),
     ],

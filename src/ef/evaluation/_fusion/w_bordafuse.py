@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interfaces import FusionMethod
-from ._common import WEIGHTS, run_weights
+from ._common import run_weights, weighted
 from .bordafuse import borda_points
 
 __all__ = ["W_BORDAFUSE", "weighted_bordafuse"]
@@ -29,10 +28,9 @@ def weighted_bordafuse(
     return borda_points(rankings, run_weights(weights, len(rankings)))
 
 
-W_BORDAFUSE = FusionMethod(
-    name="w_bordafuse",
-    func=weighted_bordafuse,
-    params=[WEIGHTS],
+W_BORDAFUSE = weighted(
+    "w_bordafuse",
+    weighted_bordafuse,
     uses="ranks",
     formula="W_BordaFuse(d) = sum_r w_r * Borda_r(d), Borda_r as bordafuse's",
     citation="Aslam and Montague, Models for Metasearch, SIGIR 2001",

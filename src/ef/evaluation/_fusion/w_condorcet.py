@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..interfaces import FusionMethod
-from ._common import WEIGHTS, run_weights
+from ._common import run_weights, weighted
 from .condorcet import condorcet_points
 
 __all__ = ["W_CONDORCET", "weighted_condorcet"]
@@ -28,10 +27,9 @@ def weighted_condorcet(
     return condorcet_points(rankings, run_weights(weights, len(rankings)))
 
 
-W_CONDORCET = FusionMethod(
-    name="w_condorcet",
-    func=weighted_condorcet,
-    params=[WEIGHTS],
+W_CONDORCET = weighted(
+    "w_condorcet",
+    weighted_condorcet,
     uses="ranks",
     formula="W_Condorcet(d) = c - position of d in the candidates sorted by weighted pairwise "
     "majority",

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..interfaces import FusionMethod
-from ._common import WEIGHTS, run_weights
+from ._common import weighed_scores, weighted
 
 __all__ = ["WMNZ", "weighted_mnz"]
 
@@ -26,19 +25,15 @@ def weighted_mnz(
     >>> weighted_mnz([{"a": 1.0, "b": 0.5}, {"b": 1.0, "c": 0.5}], weights=(0.25, 0.75))
     {'a': 0.25, 'b': 1.5, 'c': 0.375}
     """
-    weights = run_weights(weights, len(results))
-    present: dict[str, tuple[float, float]] = {}
-    for weight, scores in zip(weights, results, strict=True):
-        for doc, score in scores.items():
-            total, weighed = present.get(doc, (0.0, 0.0))
-            present[doc] = (total + score, weighed + weight)
-    return {doc: total * weighed for doc, (total, weighed) in present.items()}
+    return {
+        doc: sum(score for score, _ in pairs) * sum(weight for _, weight in pairs)
+        for doc, pairs in weighed_scores(results, weights).items()
+    }
 
 
-WMNZ = FusionMethod(
-    name="wmnz",
-    func=weighted_mnz,
-    params=[WEIGHTS],
+WMNZ = weighted(
+    "wmnz",
+    weighted_mnz,
     formula="WMNZ(d) = (sum_r w_r) * (sum_r s_r(d)), both over the runs that retrieved d",
     citation="Wu and Crestani, Data fusion with estimated weights, CIKM 2002",
 )

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..interfaces import FusionMethod
-from ._common import WEIGHTS
+from ._common import weighed_scores, weighted
 
 __all__ = ["WSUM", "weighted_sum"]
 
@@ -29,21 +28,13 @@ def weighted_sum(
     >>> weighted_sum([{"a": 1.0, "b": 0.5}, {"b": 1.0, "c": 0.5}], weights=(0.25, 0.75))
     {'a': 0.25, 'b': 0.875, 'c': 0.375}
     """
-    if weights is None:
-        weights = [1 / len(results)] * len(results)
-    if len(weights) != len(results):
-        raise ValueError(f"weights holds {len(weights)} numbers for {len(results)} runs")
-    fused: dict[str, float] = {}
-    for weight, scores in zip(weights, results, strict=True):
-        for doc, score in scores.items():
-            fused[doc] = fused.get(doc, 0.0) + weight * score
-    return fused
+    present = weighed_scores(results, weights)
+    return {doc: sum(weight * score for score, weight in pairs) for doc, pairs in present.items()}
 
 
-WSUM = FusionMethod(
-    name="wsum",
-    func=weighted_sum,
-    params=[WEIGHTS],
+WSUM = weighted(
+    "wsum",
+    weighted_sum,
     formula="WSum(d) = sum_r w_r * s_r(d), 0 for a run that missed d",
     citation="Fox and Shaw, TREC-2, 1994; Vogt and Cottrell, Information Retrieval, 1999",
 )

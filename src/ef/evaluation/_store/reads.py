@@ -18,7 +18,6 @@ others (``tables()``, ``to_markdown()``, ``to_csv()``, ``to_json()``, ``to_panda
 from __future__ import annotations
 
 import difflib
-import json
 import math
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -29,6 +28,7 @@ import attrs
 from .._render import Table, exact_number, number, pandas_module
 from .._reports.fields import str_tuple
 from .._reports.rendered import Rendered
+from .schema import row_fields
 
 __all__ = ["History", "Leaderboard", "Row", "resolve_key"]
 
@@ -57,16 +57,8 @@ class Row:
     @classmethod
     def of(cls, row: Sequence[Any]) -> Row:
         """The row of the store's query (id, system, dataset, time, commit, tags, value)."""
-        key, system, dataset, recorded_at, commit, tags, value = row
-        return cls(
-            id=int(key),
-            system=system,
-            dataset=dataset,
-            recorded_at=datetime.fromisoformat(recorded_at),
-            commit=commit,
-            tags=json.loads(tags),
-            value=value,
-        )
+        fields, value = row_fields(row)
+        return cls(**fields, value=value)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values; the time as ISO 8601."""
@@ -130,8 +122,32 @@ def _frame(rows: Sequence[Row], columns: Sequence[str]) -> Any:
     return frame
 
 
+class _OneTable(Rendered):
+    """A read's report: one table, drawn by ``_table(cell)`` with numbers written by
+    ``cell``: rounded to show, at full precision for CSV."""
+
+    __slots__ = ()
+
+    def _table(self, cell: Any) -> Table:
+        raise NotImplementedError
+
+    def tables(self, *, details: bool = False) -> list[Table]:
+        """One table: a row per record (:class:`History`) or per system, best first
+        (:class:`Leaderboard`)."""
+        return [self._table(number)]
+
+    def csv_table(self, *, details: bool = False) -> Table:
+        """The table at full precision."""
+        return self._table(exact_number)
+
+    def __str__(self) -> str:
+        from .._render import plain_text
+
+        return plain_text(self._table(number))
+
+
 @attrs.frozen(kw_only=True)
-class History(Rendered):
+class History(_OneTable):
     """A metric's recorded values over time (:meth:`Store.history`), oldest first."""
 
     metric: str
@@ -164,14 +180,6 @@ class History(Rendered):
         ]
         return Table(header, rows, title=self.title, numeric=False)
 
-    def tables(self, *, details: bool = False) -> list[Table]:
-        """One table: a row per record."""
-        return [self._table(number)]
-
-    def csv_table(self, *, details: bool = False) -> Table:
-        """The table at full precision."""
-        return self._table(exact_number)
-
     def to_dict(self) -> dict[str, Any]:
         """Plain values: the metric, the filters, and a dict per record."""
         return {
@@ -188,18 +196,13 @@ class History(Rendered):
             self.rows, ["recorded_at", "system", "dataset", "value", "commit", "tags", "id"]
         )
 
-    def __str__(self) -> str:
-        from .._render import plain_text
-
-        return plain_text(self._table(number))
-
 
 def _best_first(row: Row) -> tuple[bool, float, str]:
     return (math.isnan(row.value), -row.value if not math.isnan(row.value) else 0.0, row.system)
 
 
 @attrs.frozen(kw_only=True)
-class Leaderboard(Rendered):
+class Leaderboard(_OneTable):
     """Each system's last recorded value of a metric on a dataset, best first
     (:meth:`Store.leaderboard`); a NaN (nothing scored) ranks last."""
 
@@ -226,14 +229,6 @@ class Leaderboard(Rendered):
         title = f"Leaderboard: {self.metric} on {self.dataset}"
         return Table(header, rows, title=title, text_columns=2, numeric=False)
 
-    def tables(self, *, details: bool = False) -> list[Table]:
-        """One table: a row per system, best first."""
-        return [self._table(number)]
-
-    def csv_table(self, *, details: bool = False) -> Table:
-        """The table at full precision."""
-        return self._table(exact_number)
-
     def to_dict(self) -> dict[str, Any]:
         """Plain values: the dataset, the metric, and a dict per system, best first."""
         return {
@@ -245,8 +240,3 @@ class Leaderboard(Rendered):
     def to_pandas(self) -> Any:
         """A :class:`pandas.DataFrame`, a row per system, best first. Needs pandas."""
         return _frame(self.rows, ["system", "value", "recorded_at", "commit", "tags", "id"])
-
-    def __str__(self) -> str:
-        from .._render import plain_text
-
-        return plain_text(self._table(number))

@@ -40,6 +40,7 @@ __all__ = [
     "record_of",
     "record_row",
     "report_json",
+    "row_fields",
 ]
 
 #: The schema this ef-evaluation writes, and the newest it reads.
@@ -162,15 +163,28 @@ def record_row(record: Record) -> tuple[Any, ...]:
     )
 
 
+def row_fields(row: Sequence[Any]) -> tuple[dict[str, Any], Any]:
+    """What a record's row begins with (id, system, dataset, time, commit, tags) as keyword
+    arguments, and the column after them: the report of :data:`COLUMNS`, or the value a read
+    selects.
+
+    >>> fields, last = row_fields((7, "bm25", "scifact", "2026-12-02T00:00:00", None, '["a"]', 0.5))
+    >>> fields["id"], fields["recorded_at"].year, fields["tags"], last
+    (7, 2026, ['a'], 0.5)
+    """
+    key, system, dataset, recorded_at, commit, tags, last = row
+    fields = {
+        "id": int(key),
+        "system": system,
+        "dataset": dataset,
+        "recorded_at": datetime.fromisoformat(recorded_at),
+        "commit": commit,
+        "tags": json.loads(tags),
+    }
+    return fields, last
+
+
 def record_of(row: Sequence[Any]) -> Record:
     """The record of a row of :data:`COLUMNS`."""
-    key, system, dataset, recorded_at, commit, tags, report = row
-    return Record(
-        id=int(key),
-        system=system,
-        dataset=dataset,
-        recorded_at=datetime.fromisoformat(recorded_at),
-        commit=commit,
-        tags=json.loads(tags),
-        report=RetrievalEvalReport.from_dict(json.loads(report)),
-    )
+    fields, report = row_fields(row)
+    return Record(**fields, report=RetrievalEvalReport.from_dict(json.loads(report)))

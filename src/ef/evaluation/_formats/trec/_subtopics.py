@@ -19,7 +19,7 @@ import attrs
 from ...errors import DatasetFormatError, InputWarning
 from ...types import FrozenDict
 from .._io import caller_stacklevel, format_error
-from .._records import data_lines, empty_file, is_qrels_shape, parse_grade, read_id, split_fields
+from .._records import data_lines, empty_file, fields_of, is_qrels_shape, parse_grade, read_id
 
 __all__ = [
     "SUBTOPICS",
@@ -189,15 +189,7 @@ def read_subtopic_qrels(
     """
     judgements: dict[str, dict[str, dict[str, int]]] = {}
     for line_no, line in data_lines(path, is_qrels_shape):
-        fields = split_fields(line)
-        if len(fields) != 4:
-            raise format_error(
-                path,
-                line_no,
-                f"expected 4 columns ({SUBTOPIC_QRELS_COLUMNS}), got {len(fields)}",
-                line,
-            )
-        query_id, subtopic, doc_id, field = fields
+        query_id, subtopic, doc_id, field = fields_of(line, SUBTOPIC_QRELS_COLUMNS, path, line_no)
         read_id("query id", query_id, path, line_no, line)
         read_id("subtopic", subtopic, path, line_no, line)
         read_id("doc id", doc_id, path, line_no, line)
