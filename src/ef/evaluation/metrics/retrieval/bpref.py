@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
@@ -163,22 +164,11 @@ def _bpref_cut(tied: int, nonrel: int, span: int, nonrel_above: int, n_relevant:
     return numerator / (math.comb(tied, span) * specials)
 
 
-def bpref_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected bpref. A relevant doc scores ``1 - min(n, R) / min(N, R)``, ``n`` the judged
-    non-relevant docs above it: those of the groups above (``n0``) and ``Y`` of its own
-    group's ``s``, ``Y`` uniform on ``0 .. s``. A group within the top ``k`` adds
-    ``r * (1 - mean(min(n0 + y, R), y = 0 .. s) / min(N, R))`` (a closed form); a group cut
-    by ``k`` after ``m`` ranks weights each ``y`` by the chance that the doc is still within
-    them (:func:`_bpref_cut`, O(s) for each such group). O(hits)."""
+def _bpref_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, is_relevant, prepared, relevant_counts, safe_divide, untied
+    from .kernels import TieGroups, is_relevant, relevant_counts, safe_divide
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return bpref_batch(hits, k, rel=rel)
     groups = TieGroups(hits)
     judged = hits.grade >= 0
     relevant_entry = judged & is_relevant(hits.grade, rel)
@@ -205,6 +195,18 @@ def bpref_expected(
     value = relevant * (span / groups.size - safe_divide(penalty, cap))
     total = np.bincount(groups.query, weights=value, minlength=hits.n_queries)
     return safe_divide(total.astype(np.float64), n_relevant)
+
+
+bpref_expected = tie_averaged(
+    bpref_batch,
+    _bpref_tied,
+    """Expected bpref. A relevant doc scores ``1 - min(n, R) / min(N, R)``, ``n`` the judged
+    non-relevant docs above it: those of the groups above (``n0``) and ``Y`` of its own
+    group's ``s``, ``Y`` uniform on ``0 .. s``. A group within the top ``k`` adds
+    ``r * (1 - mean(min(n0 + y, R), y = 0 .. s) / min(N, R))`` (a closed form); a group cut
+    by ``k`` after ``m`` ranks weights each ``y`` by the chance that the doc is still within
+    them (:func:`_bpref_cut`, O(s) for each such group). O(hits).""",
+)
 
 
 BPREF = RetrievalMetric(

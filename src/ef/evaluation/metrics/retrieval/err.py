@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import IRM, JUDGED_ONLY, check_arguments
 from .reference import top_docs
 
@@ -135,22 +136,12 @@ def _err_walk(above: Ints, tied: Ints, span: Ints, satisfied: Floats, count: Int
     return out
 
 
-def err_expected(
-    hits: JudgedHits, k: int | None, *, max_grade: float = 4.0, judged_only: bool = False
-) -> Floats:
-    """Expected ERR@k, exact. The groups above a group are all placed before it, so it adds
-    its own expected ERR (:func:`_err_group`) times the chance that nothing above satisfied,
-    ``prod(1 - R)`` over the groups above. O(hits) for groups of one doc; O(ranks in the top
-    ``k`` * satisfying docs, plus their square) for each larger group holding a satisfying
-    doc."""
+def _err_tied(hits: JudgedHits, k: int | None, max_grade: float) -> Floats:
     import numpy as np
 
     from ..._hits import position_in_query
-    from .kernels import TieGroups, prepared, untied
+    from .kernels import TieGroups
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return err_batch(hits, k, max_grade=max_grade)
     grade = np.clip(hits.grade, 0.0, max_grade)
     satisfied = (np.power(2.0, grade) - 1.0) / 2.0**max_grade
     groups = TieGroups(hits)
@@ -188,6 +179,17 @@ def err_expected(
         score[queries] += gained[at] * decay[queries]
         decay[queries] *= unsatisfied[at]
     return score
+
+
+err_expected = tie_averaged(
+    err_batch,
+    _err_tied,
+    """Expected ERR@k, exact. The groups above a group are all placed before it, so it adds
+    its own expected ERR (:func:`_err_group`) times the chance that nothing above satisfied,
+    ``prod(1 - R)`` over the groups above. O(hits) for groups of one doc; O(ranks in the top
+    ``k`` * satisfying docs, plus their square) for each larger group holding a satisfying
+    doc.""",
+)
 
 
 def _max_grade(value: float) -> None:
