@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .forms import tie_averaged
-from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
+from .forms import geometric, tie_averaged
+from .params import BINARY, CITE_TREC, IRM, REL, TREC
 from .reference import first_docs, guarded, is_relevant_grade, relevant_total
 
 if TYPE_CHECKING:
@@ -62,25 +62,6 @@ def average_precision(
             hits += 1
             total += hits / rank
     return total / n_relevant
-
-
-def gm_average_precision(
-    ranked: Sequence[str],
-    relevant: Mapping[str, float],
-    k: int | None = None,
-    *,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> float:
-    """Average precision of one query, whose geometric mean over queries is GM_MAP.
-
-    The summary is the geometric mean (``aggregate="geometric"``).
-
-    >>> gm_average_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, None)  # (1 + 2/3) / 2
-    0.8333333333333333
-    """
-    check_arguments("gm_average_precision(ranked, relevant, k)", (REL, rel))  # named as itself
-    return average_precision(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 
 def average_precision_batch(
@@ -168,15 +149,16 @@ MAP = RetrievalMetric(
 )
 
 # AP per query, summarised by its geometric mean: AP's batch and tie-averaged forms.
-GM_MAP = RetrievalMetric(
-    name="gm_map",
-    func=gm_average_precision,
-    batch=average_precision_batch,
-    expected=average_precision_expected,
-    params=BINARY,
-    cutoff=False,
-    aggregate="geometric",
-    synonyms=(Synonym(TREC, "gm_map", cutoff=False),),
-    formula="exp(mean(log(max(AP, 0.00001)))) over queries; per query, AP",
+GM_MAP = geometric(
+    MAP,
+    of="AP",
+    doc="""Average precision of one query, whose geometric mean over queries is GM_MAP.
+
+    The summary is the geometric mean (``aggregate="geometric"``).
+
+    >>> gm_average_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, None)  # (1 + 2/3) / 2
+    0.8333333333333333
+    """,
     citation="Robertson, CIKM 2006; trec_eval's gm_map",
 )
+gm_average_precision = GM_MAP.func

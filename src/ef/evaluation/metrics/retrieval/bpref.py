@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .forms import tie_averaged
+from .forms import geometric, tie_averaged
 from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
@@ -71,25 +71,6 @@ def bpref(
         else:
             total += 1.0
     return total / n_relevant if n_relevant else 0.0
-
-
-def gm_bpref(
-    ranked: Sequence[str],
-    relevant: Mapping[str, float],
-    k: int | None = None,
-    *,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> float:
-    """bpref of one query, whose geometric mean over queries is GM_BPREF.
-
-    The summary is the geometric mean (``aggregate="geometric"``).
-
-    >>> gm_bpref(['d1', 'n', 'd2'], {'d1': 1, 'd2': 1, 'n': 0})  # (1 + (1 - 1/1)) / 2
-    0.5
-    """
-    check_arguments("gm_bpref(ranked, relevant, k)", (REL, rel))  # named as itself
-    return bpref(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 
 def _n_nonrelevant(hits: JudgedHits, rel: float | None) -> Ints:
@@ -227,15 +208,16 @@ BPREF = RetrievalMetric(
 )
 
 # bpref per query, summarised by its geometric mean: bpref's batch and tie-averaged forms.
-GM_BPREF = RetrievalMetric(
-    name="gm_bpref",
-    func=gm_bpref,
-    batch=bpref_batch,
-    expected=bpref_expected,
-    params=BINARY,
-    cutoff=False,
-    aggregate="geometric",
-    synonyms=(Synonym(TREC, "gm_bpref", cutoff=False),),
-    formula="exp(mean(log(max(bpref, 0.00001)))) over queries; per query, bpref",
+GM_BPREF = geometric(
+    BPREF,
+    of="bpref",
+    doc="""bpref of one query, whose geometric mean over queries is GM_BPREF.
+
+    The summary is the geometric mean (``aggregate="geometric"``).
+
+    >>> gm_bpref(['d1', 'n', 'd2'], {'d1': 1, 'd2': 1, 'n': 0})  # (1 + (1 - 1/1)) / 2
+    0.5
+    """,
     citation="Buckley and Voorhees, SIGIR 2004; trec_eval's gm_bpref",
 )
+gm_bpref = GM_BPREF.func
