@@ -12,10 +12,10 @@ trec_eval (NIST), usnistgov/trec_eval: ``num_ret``, ``num_rel``, ``num_rel_ret``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ...interfaces import MetricParam, RetrievalMetric, Synonym
+from ...interfaces import RetrievalMetric, Synonym
 from .forms import tie_averaged
 from .params import BINARY, CITE_TREC, IRM, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import check_cutoff, check_query, relevant_hits, relevant_total, top_docs
@@ -187,50 +187,62 @@ def num_rel_ret_expected(
     return found(prepared(hits, judged_only), k, rel, expected=True)
 
 
-def _count(
-    func: Callable[..., float],
-    batch: Callable[..., Floats],
-    expected: Callable[..., Floats],
-    params: tuple[MetricParam, ...],
-    counted: str,
-    *irm: str | Synonym,
-) -> RetrievalMetric:
-    """One of trec_eval's counts: of the whole ranking, summed over queries, named after
-    ``func`` here and in trec_eval's syntax, after its ir_measures names ``irm`` (a name, or
-    a :class:`~ef.evaluation.Synonym` that says more)."""
-    names = [Synonym(IRM, n, cutoff=False) if isinstance(n, str) else n for n in irm]
-    return RetrievalMetric(
-        name=func.__name__,
-        func=func,
-        batch=batch,
-        expected=expected,
-        params=params,
-        cutoff=False,
-        aggregate="sum",
-        synonyms=(*names, Synonym(TREC, func.__name__, cutoff=False)),
-        formula=f"{counted}; summed over queries",
-        citation=CITE_TREC,
-    )
+NUM_RET = RetrievalMetric(
+    name="num_ret",
+    func=num_ret,
+    batch=num_ret_batch,
+    expected=num_ret_expected,
+    params=(JUDGED_ONLY,),
+    cutoff=False,
+    aggregate="sum",
+    synonyms=(Synonym(IRM, "NumRet", cutoff=False), Synonym(TREC, "num_ret", cutoff=False)),
+    formula="|top k|; summed over queries",
+    citation=CITE_TREC,
+)
 
 
-NUM_RET = _count(num_ret, num_ret_batch, num_ret_expected, (JUDGED_ONLY,), "|top k|", "NumRet")
-NUM_REL = _count(
-    num_rel, num_rel_batch, num_rel_expected, (REL,), "R, the query's relevant docs", "NumRel"
+NUM_REL = RetrievalMetric(
+    name="num_rel",
+    func=num_rel,
+    batch=num_rel_batch,
+    expected=num_rel_expected,
+    params=(REL,),
+    cutoff=False,
+    aggregate="sum",
+    synonyms=(Synonym(IRM, "NumRel", cutoff=False), Synonym(TREC, "num_rel", cutoff=False)),
+    formula="R, the query's relevant docs; summed over queries",
+    citation=CITE_TREC,
 )
-NUM_REL_RET = _count(
-    num_rel_ret,
-    num_rel_ret_batch,
-    num_rel_ret_expected,
-    BINARY,
-    "|relevant in top k|",
-    "NumRelRet",
-    # ir_measures spells NumRelRet as NumRet(rel=1).
-    Synonym(IRM, "NumRet", cutoff=False, requires=("rel",)),
+
+
+NUM_REL_RET = RetrievalMetric(
+    name="num_rel_ret",
+    func=num_rel_ret,
+    batch=num_rel_ret_batch,
+    expected=num_rel_ret_expected,
+    params=BINARY,
+    cutoff=False,
+    aggregate="sum",
+    synonyms=(
+        Synonym(IRM, "NumRelRet", cutoff=False),
+        # ir_measures spells NumRelRet as NumRet(rel=1).
+        Synonym(IRM, "NumRet", cutoff=False, requires=("rel",)),
+        Synonym(TREC, "num_rel_ret", cutoff=False),
+    ),
+    formula="|relevant in top k|; summed over queries",
+    citation=CITE_TREC,
 )
-NUM_NONREL_JUDGED_RET = _count(
-    num_nonrel_judged_ret,
-    num_nonrel_judged_ret_batch,
-    num_nonrel_judged_ret_expected,
-    BINARY,
-    "|docs of the top k judged 0 or more, not relevant|",
+
+
+NUM_NONREL_JUDGED_RET = RetrievalMetric(
+    name="num_nonrel_judged_ret",
+    func=num_nonrel_judged_ret,
+    batch=num_nonrel_judged_ret_batch,
+    expected=num_nonrel_judged_ret_expected,
+    params=BINARY,
+    cutoff=False,
+    aggregate="sum",
+    synonyms=(Synonym(TREC, "num_nonrel_judged_ret", cutoff=False),),
+    formula="|docs of the top k judged 0 or more, not relevant|; summed over queries",
+    citation=CITE_TREC,
 )
