@@ -70,13 +70,11 @@ def average_precision_batch(
     """AP@k of every query: precision at each relevant hit in the top ``k``, over all relevant."""
     import numpy as np
 
-    from ..._hits import position_in_query
-    from .kernels import prepared, relevant_counts, relevant_in_top, safe_divide
+    from .kernels import prepared, relevant_counts, relevant_ranks, safe_divide
 
     hits = prepared(hits, judged_only)
-    mask = relevant_in_top(hits, k, rel)
-    query, rank = hits.query[mask], hits.rank[mask]
-    precision = (position_in_query(query) + 1) / rank
+    query, rank, relevant_above = relevant_ranks(hits, k, rel)
+    precision = (relevant_above + 1) / rank
     total = np.bincount(query, weights=precision, minlength=hits.n_queries)
     return safe_divide(total.astype(np.float64), relevant_counts(hits, rel))
 

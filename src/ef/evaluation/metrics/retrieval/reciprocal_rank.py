@@ -57,14 +57,12 @@ def reciprocal_rank_batch(
     """1 / rank of each query's first relevant doc within the top ``k`` (0 if none)."""
     import numpy as np
 
-    from .kernels import prepared, relevant_in_top
+    from .kernels import at_queries, prepared, relevant_in_top
 
     hits = prepared(hits, judged_only)
     mask = relevant_in_top(hits, k, rel)
     queries, first = np.unique(hits.query[mask], return_index=True)
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    out[queries] = 1.0 / hits.rank[mask][first]
-    return out
+    return at_queries(hits.n_queries, queries, 1.0 / hits.rank[mask][first])
 
 
 def _first_reciprocals(above: Ints, tied: Ints, relevant: Ints, span: Ints) -> Floats:
@@ -95,7 +93,7 @@ def _first_reciprocals(above: Ints, tied: Ints, relevant: Ints, span: Ints) -> F
 def _reciprocal_rank_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, first_groups, is_relevant
+    from .kernels import TieGroups, at_queries, first_groups, is_relevant
 
     groups = TieGroups(hits)
     relevant = groups.count(is_relevant(hits.grade, rel))
@@ -105,9 +103,7 @@ def _reciprocal_rank_tied(hits: JudgedHits, k: int | None, rel: float | None) ->
     value = np.where((span > 0) & (n_rel == tied), 1.0 / (above + 1), 0.0)
     mixed = (span > 0) & (n_rel < tied)
     value[mixed] = _first_reciprocals(above[mixed], tied[mixed], n_rel[mixed], span[mixed])
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    out[queries] = value
-    return out
+    return at_queries(hits.n_queries, queries, value)
 
 
 reciprocal_rank_expected = tie_averaged(

@@ -58,7 +58,7 @@ def success_batch(
 def _success_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, comb_ratio, first_groups, is_relevant
+    from .kernels import TieGroups, at_queries, comb_ratio, first_groups, is_relevant
 
     groups = TieGroups(hits)
     relevant = groups.count(is_relevant(hits.grade, rel))
@@ -68,9 +68,7 @@ def _success_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     for i in np.flatnonzero((span > 0) & (span < tied)).tolist():
         t, m = int(tied[i]), int(span[i])
         value[i] = 1.0 - comb_ratio(t - int(n_rel[i]), t, m)
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    out[queries] = value
-    return out
+    return at_queries(hits.n_queries, queries, value)
 
 
 success_expected = tie_averaged(
