@@ -194,13 +194,23 @@ def _overall(labels: Mapping[str, Any]) -> dict[str, float]:
     return out
 
 
+def _entailments(
+    labels: Mapping[str, Any], key: str
+) -> tuple[Sequence[Sequence[bool]], bool, list[bool]] | None:
+    """The claims-by-contexts entailments ``labels[key]`` (None without them), whether they
+    hold a claim and a context (without, RAGChecker scores each metric of them 0), and per
+    claim whether some context entails it."""
+    if key not in labels:
+        return None
+    entails = labels[key]
+    return entails, bool(entails and entails[0]), [any(row) for row in entails]
+
+
 def _retriever(labels: Mapping[str, Any]) -> dict[str, float]:
-    if "retrieved2answer" not in labels:
+    entailed = _entailments(labels, "retrieved2answer")
+    if entailed is None:
         return {}
-    g_in_c = labels["retrieved2answer"]
-    # No gold claim, or no context: RAGChecker scores each of these 0.
-    scored = bool(g_in_c and g_in_c[0])
-    recalled = [any(row) for row in g_in_c]
+    g_in_c, scored, recalled = entailed
     out = {
         "claim_recall": _mean(recalled) if scored else 0.0,
         "context_precision": _mean(_relevant(g_in_c)) if scored else 0.0,
@@ -223,11 +233,10 @@ def _utilization(recalled: Sequence[bool], found: Sequence[bool]) -> float:
 
 
 def _generator(labels: Mapping[str, Any]) -> dict[str, float]:
-    if "retrieved2response" not in labels:
+    entailed = _entailments(labels, "retrieved2response")
+    if entailed is None:
         return {}
-    r_in_c = labels["retrieved2response"]
-    has_contexts = bool(r_in_c and r_in_c[0])
-    supported = [any(row) for row in r_in_c]
+    _, has_contexts, supported = entailed
     out = {"faithfulness": _mean(supported) if has_contexts else 0.0}
     if "answer2response" in labels:
         out |= _wrong_or_right(labels, supported, has_contexts=has_contexts)

@@ -41,8 +41,11 @@ tie-averaged form where it has a closed one (``ndcg_expected``; for the others,
 declarations in registration order.
 :mod:`~ef.evaluation.metrics.retrieval.kernels` holds the array helpers the batch and
 tie-averaged forms share, :mod:`~ef.evaluation.metrics.retrieval.reference` the per-query
-ones, :mod:`~ef.evaluation.metrics.retrieval.params` the shared parameters. numpy is imported
-only when a batch or tie-averaged form runs.
+ones (and ``guarded``, a reference function's checks),
+:mod:`~ef.evaluation.metrics.retrieval.forms` the forms made from others (a tie-averaged form
+from the batch form and the metric's part for tied docs, a ``gm_`` variant from its parent),
+:mod:`~ef.evaluation.metrics.retrieval.params` the shared parameters. numpy is imported only
+when a batch or tie-averaged form runs.
 """
 
 from __future__ import annotations

@@ -16,14 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
-from .reference import (
-    check_query,
-    first_docs,
-    is_relevant_grade,
-    refuse_bad_grades,
-    relevant_total,
-)
+from .forms import geometric, tie_averaged
+from .params import BINARY, CITE_TREC, IRM, REL, TREC
+from .reference import first_docs, guarded, is_relevant_grade, relevant_total
 
 if TYPE_CHECKING:
     from ..._hits import Floats, JudgedHits
@@ -38,6 +33,7 @@ __all__ = [
 ]
 
 
+@guarded(REL)
 def average_precision(
     ranked: Sequence[str],
     relevant: Mapping[str, float],
@@ -55,46 +51,17 @@ def average_precision(
     >>> average_precision(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0})
     0.8333333333333333
     """
-    if rel is not None:
-        check_arguments(_CALL, (REL, rel))
-    check_query(ranked, relevant, _CALL)
-    try:
-        top = first_docs(ranked, relevant, k, judged_only)
-        n_relevant = relevant_total(relevant, rel)
-        if n_relevant == 0:
-            return 0.0
-        hits = 0
-        total = 0.0
-        for rank, doc in enumerate(top, start=1):
-            if is_relevant_grade(relevant.get(doc), rel):
-                hits += 1
-                total += hits / rank
-    except TypeError:
-        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
-        raise
+    top = first_docs(ranked, relevant, k, judged_only)
+    n_relevant = relevant_total(relevant, rel)
+    if n_relevant == 0:
+        return 0.0
+    hits = 0
+    total = 0.0
+    for rank, doc in enumerate(top, start=1):
+        if is_relevant_grade(relevant.get(doc), rel):
+            hits += 1
+            total += hits / rank
     return total / n_relevant
-
-
-_CALL = "average_precision(ranked, relevant, k)"
-
-
-def gm_average_precision(
-    ranked: Sequence[str],
-    relevant: Mapping[str, float],
-    k: int | None = None,
-    *,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> float:
-    """Average precision of one query, whose geometric mean over queries is GM_MAP.
-
-    The summary is the geometric mean (``aggregate="geometric"``).
-
-    >>> gm_average_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, None)  # (1 + 2/3) / 2
-    0.8333333333333333
-    """
-    check_arguments("gm_average_precision(ranked, relevant, k)", (REL, rel))  # named as itself
-    return average_precision(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 
 def average_precision_batch(
@@ -103,50 +70,26 @@ def average_precision_batch(
     """AP@k of every query: precision at each relevant hit in the top ``k``, over all relevant."""
     import numpy as np
 
-    from ..._hits import position_in_query
-    from .kernels import prepared, relevant_counts, relevant_in_top, safe_divide
+    from .kernels import prepared, relevant_counts, relevant_ranks, safe_divide
 
     hits = prepared(hits, judged_only)
-    mask = relevant_in_top(hits, k, rel)
-    query, rank = hits.query[mask], hits.rank[mask]
-    precision = (position_in_query(query) + 1) / rank
+    query, rank, relevant_above = relevant_ranks(hits, k, rel)
+    precision = (relevant_above + 1) / rank
     total = np.bincount(query, weights=precision, minlength=hits.n_queries)
     return safe_divide(total.astype(np.float64), relevant_counts(hits, rel))
 
 
-def average_precision_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected AP@k. A relevant doc of a group (``r`` relevant among ``tied``, ``A`` more
-    above) is at each of its group's ranks ``above + j`` with chance ``1 / tied``; there
-    ``(j - 1) (r - 1) / (tied - 1)`` of the others are expected above it, and its precision
-    is linear in that count: ``sum(r / tied * (A + 1 + (j - 1) (r - 1) / (tied - 1)) /
-    (above + j))`` over the group's ranks in the top ``k``, over R. O(hits + the ranks of
-    the groups holding a relevant doc).
-
-    >>> import attrs
-    >>> from ef.evaluation._hits import JudgedHits
-    >>> hits = JudgedHits.from_rankings([["d1", "d2", "x"]], [{"d1": 1, "d2": 1}])
-    >>> hits = attrs.evolve(hits, above=[0, 0], tied=[3, 3])
-    >>> # d1 and d2 take ranks {1, 2}, {1, 3} or {2, 3}: AP 1, 5/6 or 7/12, so 29/36 on average
-    >>> round(float(average_precision_expected(hits, None)[0]), 12)
-    0.805555555556
-    """
+def _average_precision_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
     from .kernels import (
         TieGroups,
         expand,
         is_relevant,
-        prepared,
         relevant_counts,
         safe_divide,
-        untied,
     )
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return average_precision_batch(hits, k, rel=rel)
     groups = TieGroups(hits)
     relevant = groups.count(is_relevant(hits.grade, rel))
     span = groups.span(k)
@@ -166,6 +109,27 @@ def average_precision_expected(
     return safe_divide(total, relevant_counts(hits, rel))
 
 
+average_precision_expected = tie_averaged(
+    average_precision_batch,
+    _average_precision_tied,
+    """Expected AP@k. A relevant doc of a group (``r`` relevant among ``tied``, ``A`` more
+    above) is at each of its group's ranks ``above + j`` with chance ``1 / tied``; there
+    ``(j - 1) (r - 1) / (tied - 1)`` of the others are expected above it, and its precision
+    is linear in that count: ``sum(r / tied * (A + 1 + (j - 1) (r - 1) / (tied - 1)) /
+    (above + j))`` over the group's ranks in the top ``k``, over R. O(hits + the ranks of
+    the groups holding a relevant doc).
+
+    >>> import attrs
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "d2", "x"]], [{"d1": 1, "d2": 1}])
+    >>> hits = attrs.evolve(hits, above=[0, 0], tied=[3, 3])
+    >>> # d1 and d2 take ranks {1, 2}, {1, 3} or {2, 3}: AP 1, 5/6 or 7/12, so 29/36 on average
+    >>> round(float(average_precision_expected(hits, None)[0]), 12)
+    0.805555555556
+    """,
+)
+
+
 MAP = RetrievalMetric(
     name="map",
     func=average_precision,
@@ -183,15 +147,16 @@ MAP = RetrievalMetric(
 )
 
 # AP per query, summarised by its geometric mean: AP's batch and tie-averaged forms.
-GM_MAP = RetrievalMetric(
-    name="gm_map",
-    func=gm_average_precision,
-    batch=average_precision_batch,
-    expected=average_precision_expected,
-    params=BINARY,
-    cutoff=False,
-    aggregate="geometric",
-    synonyms=(Synonym(TREC, "gm_map", cutoff=False),),
-    formula="exp(mean(log(max(AP, 0.00001)))) over queries; per query, AP",
+GM_MAP = geometric(
+    MAP,
+    of="AP",
+    doc="""Average precision of one query, whose geometric mean over queries is GM_MAP.
+
+    The summary is the geometric mean (``aggregate="geometric"``).
+
+    >>> gm_average_precision(['d1', 'x', 'd2'], {'d1': 1, 'd2': 1}, None)  # (1 + 2/3) / 2
+    0.8333333333333333
+    """,
     citation="Robertson, CIKM 2006; trec_eval's gm_map",
 )
+gm_average_precision = GM_MAP.func

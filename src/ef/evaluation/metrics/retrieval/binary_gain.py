@@ -56,13 +56,11 @@ def binary_gain_batch(
     """binG@k of every query."""
     import numpy as np
 
-    from ..._hits import position_in_query
-    from .kernels import log2_of, prepared, relevant_counts, relevant_in_top, safe_divide
+    from .kernels import log2_of, prepared, relevant_counts, relevant_ranks, safe_divide
 
     hits = prepared(hits, judged_only)
-    mask = relevant_in_top(hits, k, rel)
-    query, rank = hits.query[mask], hits.rank[mask]
-    above = rank - 1 - position_in_query(query)  # the non-relevant docs above each
+    query, rank, relevant_above = relevant_ranks(hits, k, rel)
+    above = rank - 1 - relevant_above  # the non-relevant docs above each
     gained = np.bincount(query, weights=1.0 / log2_of(above + 2), minlength=hits.n_queries)
     return safe_divide(gained.astype(np.float64), relevant_counts(hits, rel))
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import geometric, tie_averaged
 from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
@@ -70,25 +71,6 @@ def bpref(
         else:
             total += 1.0
     return total / n_relevant if n_relevant else 0.0
-
-
-def gm_bpref(
-    ranked: Sequence[str],
-    relevant: Mapping[str, float],
-    k: int | None = None,
-    *,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> float:
-    """bpref of one query, whose geometric mean over queries is GM_BPREF.
-
-    The summary is the geometric mean (``aggregate="geometric"``).
-
-    >>> gm_bpref(['d1', 'n', 'd2'], {'d1': 1, 'd2': 1, 'n': 0})  # (1 + (1 - 1/1)) / 2
-    0.5
-    """
-    check_arguments("gm_bpref(ranked, relevant, k)", (REL, rel))  # named as itself
-    return bpref(ranked, relevant, k, rel=rel, judged_only=judged_only)
 
 
 def _n_nonrelevant(hits: JudgedHits, rel: float | None) -> Ints:
@@ -163,22 +145,11 @@ def _bpref_cut(tied: int, nonrel: int, span: int, nonrel_above: int, n_relevant:
     return numerator / (math.comb(tied, span) * specials)
 
 
-def bpref_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected bpref. A relevant doc scores ``1 - min(n, R) / min(N, R)``, ``n`` the judged
-    non-relevant docs above it: those of the groups above (``n0``) and ``Y`` of its own
-    group's ``s``, ``Y`` uniform on ``0 .. s``. A group within the top ``k`` adds
-    ``r * (1 - mean(min(n0 + y, R), y = 0 .. s) / min(N, R))`` (a closed form); a group cut
-    by ``k`` after ``m`` ranks weights each ``y`` by the chance that the doc is still within
-    them (:func:`_bpref_cut`, O(s) for each such group). O(hits)."""
+def _bpref_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, is_relevant, prepared, relevant_counts, safe_divide, untied
+    from .kernels import TieGroups, is_relevant, relevant_counts, safe_divide
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return bpref_batch(hits, k, rel=rel)
     groups = TieGroups(hits)
     judged = hits.grade >= 0
     relevant_entry = judged & is_relevant(hits.grade, rel)
@@ -207,6 +178,18 @@ def bpref_expected(
     return safe_divide(total.astype(np.float64), n_relevant)
 
 
+bpref_expected = tie_averaged(
+    bpref_batch,
+    _bpref_tied,
+    """Expected bpref. A relevant doc scores ``1 - min(n, R) / min(N, R)``, ``n`` the judged
+    non-relevant docs above it: those of the groups above (``n0``) and ``Y`` of its own
+    group's ``s``, ``Y`` uniform on ``0 .. s``. A group within the top ``k`` adds
+    ``r * (1 - mean(min(n0 + y, R), y = 0 .. s) / min(N, R))`` (a closed form); a group cut
+    by ``k`` after ``m`` ranks weights each ``y`` by the chance that the doc is still within
+    them (:func:`_bpref_cut`, O(s) for each such group). O(hits).""",
+)
+
+
 BPREF = RetrievalMetric(
     name="bpref",
     func=bpref,
@@ -225,15 +208,16 @@ BPREF = RetrievalMetric(
 )
 
 # bpref per query, summarised by its geometric mean: bpref's batch and tie-averaged forms.
-GM_BPREF = RetrievalMetric(
-    name="gm_bpref",
-    func=gm_bpref,
-    batch=bpref_batch,
-    expected=bpref_expected,
-    params=BINARY,
-    cutoff=False,
-    aggregate="geometric",
-    synonyms=(Synonym(TREC, "gm_bpref", cutoff=False),),
-    formula="exp(mean(log(max(bpref, 0.00001)))) over queries; per query, bpref",
+GM_BPREF = geometric(
+    BPREF,
+    of="bpref",
+    doc="""bpref of one query, whose geometric mean over queries is GM_BPREF.
+
+    The summary is the geometric mean (``aggregate="geometric"``).
+
+    >>> gm_bpref(['d1', 'n', 'd2'], {'d1': 1, 'd2': 1, 'n': 0})  # (1 + (1 - 1/1)) / 2
+    0.5
+    """,
     citation="Buckley and Voorhees, SIGIR 2004; trec_eval's gm_bpref",
 )
+gm_bpref = GM_BPREF.func

@@ -8,10 +8,12 @@ Retrieval Models", NeurIPS Datasets and Benchmarks 2021; trec_eval's ``relative_
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
@@ -53,27 +55,28 @@ def capped_recall_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """Relevant docs in the top ``k`` over ``min(k, R)`` (BEIR's R_cap)."""
-    return _capped_recall(hits, k, rel, judged_only, expected=False)
+    from .kernels import prepared
 
-
-def capped_recall_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected R_cap@k: the expected relevant docs in the top ``k`` over ``min(k, R)``
-    (the denominator does not depend on the order). O(hits)."""
-    return _capped_recall(hits, k, rel, judged_only, expected=True)
+    return _capped_recall(prepared(hits, judged_only), k, rel)
 
 
 def _capped_recall(
-    hits: JudgedHits, k: int | None, rel: float | None, judged_only: bool, *, expected: bool
+    hits: JudgedHits, k: int | None, rel: float | None, expected: bool = False
 ) -> Floats:
     import numpy as np
 
-    from .kernels import depths, found, prepared, relevant_counts, safe_divide
+    from .kernels import depths, found, relevant_counts, safe_divide
 
-    hits = prepared(hits, judged_only)
     depth = np.minimum(depths(hits, k), relevant_counts(hits, rel))
     return safe_divide(found(hits, k, rel, expected=expected), depth)
+
+
+capped_recall_expected = tie_averaged(
+    capped_recall_batch,
+    functools.partial(_capped_recall, expected=True),
+    """Expected R_cap@k: the expected relevant docs in the top ``k`` over ``min(k, R)``
+    (the denominator does not depend on the order). O(hits).""",
+)
 
 
 R_CAP = RetrievalMetric(

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, CITE_TREC, IRM, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import check_cutoff, check_query, relevant_hits, relevant_total, top_docs
 
@@ -152,18 +153,19 @@ def num_nonrel_judged_ret_batch(
     return per_query(hits, judged & ~is_relevant(hits.grade, rel), None)
 
 
-def num_nonrel_judged_ret_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected judged, non-relevant docs in the top ``k``: each counts with the share of its
-    group's ranks within it. O(hits)."""
-    from .kernels import is_relevant, per_query, prepared, reach, untied
+def _num_nonrel_judged_ret_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
+    from .kernels import is_relevant, per_query, reach
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return num_nonrel_judged_ret_batch(hits, k, rel=rel)
     judged = (hits.grade >= 0) & ~is_relevant(hits.grade, rel)
     return per_query(hits, judged, reach(hits, k))
+
+
+num_nonrel_judged_ret_expected = tie_averaged(
+    num_nonrel_judged_ret_batch,
+    _num_nonrel_judged_ret_tied,
+    """Expected judged, non-relevant docs in the top ``k``: each counts with the share of its
+    group's ranks within it. O(hits).""",
+)
 
 
 def num_ret_expected(hits: JudgedHits, k: int | None, *, judged_only: bool = False) -> Floats:

@@ -35,8 +35,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric
-from .params import JUDGED_ONLY, check_arguments, positive
-from .reference import check_query, first_docs, refuse_bad_grades
+from .forms import tie_averaged
+from .params import JUDGED_ONLY, positive
+from .reference import first_docs, guarded
 
 if TYPE_CHECKING:
     from ..._hits import Floats, Ints, JudgedHits
@@ -67,6 +68,33 @@ def _gain(
     return 2.0**value - 1.0 if dcg == "exp-log2" else value
 
 
+GAINS = MetricParam(
+    "gains",
+    dict,
+    None,
+    "grade -> gain, e.g. {1:1,2:3} (trec_eval's ndcg.1=1,2=3); unlisted grades keep their own",
+)
+
+
+DCG_FORM = MetricParam(
+    "dcg",
+    str,
+    "log2",
+    "'log2': gain / log2(rank + 1); 'exp-log2': (2 ** gain - 1) / log2(rank + 1) (Burges)",
+    choices=("log2", "exp-log2"),
+)
+
+
+DCG_REL = MetricParam(
+    "rel",
+    float,
+    None,
+    "grades below it gain nothing (ranx's -l); unset: every grade > 0 gains",
+    check=positive("rel"),
+)
+
+
+@guarded(GAINS, DCG_FORM, DCG_REL)
 def dcg_at_k(
     ranked: Sequence[str],
     relevant: Mapping[str, float],
@@ -90,14 +118,7 @@ def dcg_at_k(
     >>> round(dcg_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3), 4)
     1.5
     """
-    if gains is not None or dcg != "log2" or rel is not None:
-        check_arguments(_CALL, (GAINS, gains), (DCG_FORM, dcg), (DCG_REL, rel))
-    check_query(ranked, relevant, _CALL)
-    try:
-        return dcg_of(ranked, relevant, k, gains, dcg, judged_only, rel)
-    except TypeError:
-        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
-        raise
+    return dcg_of(ranked, relevant, k, gains, dcg, judged_only, rel)
 
 
 def dcg_of(  # noqa: PLR0917 - dcg_at_k's arguments, passed on as they are
@@ -109,14 +130,11 @@ def dcg_of(  # noqa: PLR0917 - dcg_at_k's arguments, passed on as they are
     judged_only: bool,
     rel: float | None,
 ) -> float:
-    """:func:`dcg_at_k` for a caller that checked its arguments (:func:`check_query`)."""
+    """:func:`dcg_at_k` for a caller that checked its arguments (:func:`~.reference.guarded`)."""
     return sum(
         _gain(relevant.get(doc), gains, dcg, rel) / math.log2(rank + 1)
         for rank, doc in enumerate(first_docs(ranked, relevant, k, judged_only), start=1)
     )
-
-
-_CALL = "dcg_at_k(ranked, relevant, k)"
 
 
 def _grade_gains(
@@ -189,33 +207,17 @@ def _log_discount(rank: Floats) -> Floats:
     return discount
 
 
-def dcg_expected(
+def _dcg_tied(
     hits: JudgedHits,
     k: int | None,
-    *,
-    gains: Mapping[float, float] | None = None,
-    dcg: str = "log2",
-    judged_only: bool = False,
-    rel: float | None = None,
+    gains: Mapping[float, float] | None,
+    dcg: str,
+    rel: float | None,
 ) -> Floats:
-    """Expected DCG@k over every order of each group of tied docs: each group's gains times
-    the mean discount of its ranks in the top ``k``,
-    ``sum(1 / log2(r + 1), r = above + 1 .. min(above + tied, k)) / tied``. O(hits + the
-    ranks of the groups holding a gain).
-
-    >>> import attrs
-    >>> from ef.evaluation._hits import JudgedHits
-    >>> hits = JudgedHits.from_rankings([["x", "d1"]], [{"d1": 2}])
-    >>> dcg_expected(attrs.evolve(hits, above=[0], tied=[2]), 2).tolist()  # 2 (1 + 1/log2 3) / 2
-    [1.6309297535714575]
-    """
     import numpy as np
 
-    from .kernels import TieGroups, prepared, untied
+    from .kernels import TieGroups
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return dcg_batch(hits, k, gains=gains, dcg=dcg, rel=rel)
     groups = TieGroups(hits)
     gain = _grade_gains(hits.grade, gains, dcg, rel)
     has_gain = gain != 0
@@ -230,29 +232,20 @@ def dcg_expected(
     ).astype(np.float64)
 
 
-GAINS = MetricParam(
-    "gains",
-    dict,
-    None,
-    "grade -> gain, e.g. {1:1,2:3} (trec_eval's ndcg.1=1,2=3); unlisted grades keep their own",
-)
+dcg_expected = tie_averaged(
+    dcg_batch,
+    _dcg_tied,
+    """Expected DCG@k over every order of each group of tied docs: each group's gains times
+    the mean discount of its ranks in the top ``k``,
+    ``sum(1 / log2(r + 1), r = above + 1 .. min(above + tied, k)) / tied``. O(hits + the
+    ranks of the groups holding a gain).
 
-
-DCG_FORM = MetricParam(
-    "dcg",
-    str,
-    "log2",
-    "'log2': gain / log2(rank + 1); 'exp-log2': (2 ** gain - 1) / log2(rank + 1) (Burges)",
-    choices=("log2", "exp-log2"),
-)
-
-
-DCG_REL = MetricParam(
-    "rel",
-    float,
-    None,
-    "grades below it gain nothing (ranx's -l); unset: every grade > 0 gains",
-    check=positive("rel"),
+    >>> import attrs
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["x", "d1"]], [{"d1": 2}])
+    >>> dcg_expected(attrs.evolve(hits, above=[0], tied=[2]), 2).tolist()  # 2 (1 + 1/log2 3) / 2
+    [1.6309297535714575]
+    """,
 )
 
 

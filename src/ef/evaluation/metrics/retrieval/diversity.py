@@ -32,7 +32,7 @@ judgement; here every cutoff is normalised alike and that nNRBP is 0.0 (docs/met
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -175,14 +175,16 @@ def _err(gains: Sequence[float], k: int) -> float:
     return total
 
 
-def _ideal_ideal(n_intents: int, alpha: float, k: int, weight: object) -> float:
+def _ideal_ideal(
+    n_intents: int, alpha: float, k: int, weight: Callable[[Sequence[float], int], float]
+) -> float:
     """Every subtopic covered at every rank: ndeval's collection-independent normaliser."""
     gains = []
     gain = float(n_intents)
     for _ in range(k):
         gains.append(gain)
         gain *= 1.0 - alpha
-    return _dcg(gains, k) if weight == "dcg" else _err(gains, k)
+    return weight(gains, k)
 
 
 def _check_k(call: str, k: int) -> None:
@@ -206,6 +208,32 @@ def _alpha_judged(
     return _judged(intents, rel)
 
 
+def _alpha_measure(
+    name: str,
+    ranked: Sequence[str],
+    intents: Intents | IntentJudgements,
+    k: int,
+    *,
+    alpha: float,
+    rel: float | None,
+    weight: Callable[[Sequence[float], int], float],
+    greedy: bool,
+) -> float:
+    """The alpha measure ``name``: the novelty gains of ``ranked``'s top ``k`` summed under
+    ``weight`` (:func:`_dcg`, :func:`_err`), over the same of ndeval's greedy ideal ranking
+    (``greedy``: collection-dependent, 0.0 when nothing gains) or of the "ideal ideal",
+    every subtopic at every rank (collection-independent, 0.0 without a subtopic)."""
+    judged = _alpha_judged(name, k, alpha, intents, rel)
+    if not greedy and not judged.n_intents:
+        return 0.0
+    value = weight(_novelty(ranked, judged, alpha, k), k)
+    if not greedy:
+        return value / _ideal_ideal(judged.n_intents, alpha, k, weight)
+    if value == 0.0:
+        return 0.0
+    return value / weight(_ideal(judged, alpha, k), k)
+
+
 def alpha_dcg_at_k(
     ranked: Sequence[str],
     intents: Intents | IntentJudgements,
@@ -222,11 +250,9 @@ def alpha_dcg_at_k(
     >>> alpha_dcg_at_k(["a", "b"], {"1": {"a": 1}, "2": {"b": 1}}, 2)
     0.6199062332840657
     """
-    judged = _alpha_judged("alpha_dcg_at_k", k, alpha, intents, rel)
-    if not judged.n_intents:
-        return 0.0
-    dcg = _dcg(_novelty(ranked, judged, alpha, k), k)
-    return dcg / _ideal_ideal(judged.n_intents, alpha, k, "dcg")
+    return _alpha_measure(
+        "alpha_dcg_at_k", ranked, intents, k, alpha=alpha, rel=rel, weight=_dcg, greedy=False
+    )
 
 
 def alpha_ndcg_at_k(
@@ -244,11 +270,9 @@ def alpha_ndcg_at_k(
     >>> alpha_ndcg_at_k(["c", "a"], {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}, 2)
     0.7043638493171503
     """
-    judged = _alpha_judged("alpha_ndcg_at_k", k, alpha, intents, rel)
-    dcg = _dcg(_novelty(ranked, judged, alpha, k), k)
-    if dcg == 0.0:
-        return 0.0
-    return dcg / _dcg(_ideal(judged, alpha, k), k)
+    return _alpha_measure(
+        "alpha_ndcg_at_k", ranked, intents, k, alpha=alpha, rel=rel, weight=_dcg, greedy=True
+    )
 
 
 def err_ia_at_k(
@@ -265,11 +289,9 @@ def err_ia_at_k(
     >>> err_ia_at_k(["c", "a"], {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}, 2)  # 1.5 / 2.5
     0.6
     """
-    judged = _alpha_judged("err_ia_at_k", k, alpha, intents, rel)
-    if not judged.n_intents:
-        return 0.0
-    err = _err(_novelty(ranked, judged, alpha, k), k)
-    return err / _ideal_ideal(judged.n_intents, alpha, k, "err")
+    return _alpha_measure(
+        "err_ia_at_k", ranked, intents, k, alpha=alpha, rel=rel, weight=_err, greedy=False
+    )
 
 
 def nerr_ia_at_k(
@@ -285,11 +307,9 @@ def nerr_ia_at_k(
     >>> nerr_ia_at_k(["c", "a"], {"1": {"a": 1, "b": 1}, "2": {"b": 1, "c": 1}}, 2)  # 1.5 / 2.25
     0.6666666666666666
     """
-    judged = _alpha_judged("nerr_ia_at_k", k, alpha, intents, rel)
-    err = _err(_novelty(ranked, judged, alpha, k), k)
-    if err == 0.0:
-        return 0.0
-    return err / _err(_ideal(judged, alpha, k), k)
+    return _alpha_measure(
+        "nerr_ia_at_k", ranked, intents, k, alpha=alpha, rel=rel, weight=_err, greedy=True
+    )
 
 
 def check_nrbp(call: str, alpha: float, beta: float) -> None:

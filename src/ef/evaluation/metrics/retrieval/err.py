@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import IRM, JUDGED_ONLY, check_arguments
 from .reference import top_docs
 
@@ -66,24 +67,37 @@ def err_batch(
     """
     import numpy as np
 
-    from ..._hits import position_in_query
     from .kernels import in_top, prepared
 
     hits = prepared(hits, judged_only)
     grade = np.clip(hits.grade, 0.0, max_grade)
     satisfied = (np.power(2.0, grade) - 1.0) / 2.0**max_grade
     mask = in_top(hits, k) & (satisfied > 0)
-    query, rank, satisfied = hits.query[mask], hits.rank[mask], satisfied[mask]
+    satisfied = satisfied[mask]
+    return _cascade(hits.n_queries, hits.query[mask], satisfied, hits.rank[mask], 1.0 - satisfied)
+
+
+def _cascade(
+    n_queries: int, query: Ints, gain: Floats, rank: Ints | Floats, kept: Floats
+) -> Floats:
+    """Per query, ``sum(gain_i / rank_i * prod(kept_j, j < i))`` over its items (in query
+    order, each query's in rank order): the chance that nothing above satisfied, ``kept`` the
+    chance an item does not, is a running product within each query, taken one position at
+    a time across all queries at once."""
+    import numpy as np
+
+    from ..._hits import position_in_query
+
     position = position_in_query(query)
     order = np.argsort(position, kind="stable")
     bounds = np.r_[0, np.cumsum(np.bincount(position))] if position.size else np.zeros(1, int)
-    score = np.zeros(hits.n_queries, dtype=np.float64)
-    decay = np.ones(hits.n_queries, dtype=np.float64)
+    score = np.zeros(n_queries, dtype=np.float64)
+    decay = np.ones(n_queries, dtype=np.float64)
     for start, end in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        at = order[start:end]  # the n-th satisfying doc of every query that has one
+        at = order[start:end]  # the n-th item of every query that has one
         owners = query[at]
-        score[owners] += satisfied[at] * decay[owners] / rank[at]
-        decay[owners] *= 1.0 - satisfied[at]
+        score[owners] += gain[at] * decay[owners] / rank[at]
+        decay[owners] *= kept[at]
     return score
 
 
@@ -135,22 +149,12 @@ def _err_walk(above: Ints, tied: Ints, span: Ints, satisfied: Floats, count: Int
     return out
 
 
-def err_expected(
-    hits: JudgedHits, k: int | None, *, max_grade: float = 4.0, judged_only: bool = False
-) -> Floats:
-    """Expected ERR@k, exact. The groups above a group are all placed before it, so it adds
-    its own expected ERR (:func:`_err_group`) times the chance that nothing above satisfied,
-    ``prod(1 - R)`` over the groups above. O(hits) for groups of one doc; O(ranks in the top
-    ``k`` * satisfying docs, plus their square) for each larger group holding a satisfying
-    doc."""
+def _err_tied(hits: JudgedHits, k: int | None, max_grade: float) -> Floats:
     import numpy as np
 
     from ..._hits import position_in_query
-    from .kernels import TieGroups, prepared, untied
+    from .kernels import TieGroups
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return err_batch(hits, k, max_grade=max_grade)
     grade = np.clip(hits.grade, 0.0, max_grade)
     satisfied = (np.power(2.0, grade) - 1.0) / 2.0**max_grade
     groups = TieGroups(hits)
@@ -174,20 +178,20 @@ def err_expected(
         gained[walk] = _err_walk(
             groups.above[walk], groups.size[walk], span[walk], rows, n_sat[walk]
         )
-    # The chance that nothing above satisfied is a running product within each query, taken
-    # one group at a time across all queries at once.
-    owners = groups.query[keep]
-    level = position_in_query(owners)
-    order = np.argsort(level, kind="stable")
-    bounds = np.r_[0, np.cumsum(np.bincount(level))] if level.size else np.zeros(1, int)
-    score = np.zeros(hits.n_queries, dtype=np.float64)
-    decay = np.ones(hits.n_queries, dtype=np.float64)
-    for start, end in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        at = keep[order[start:end]]
-        queries = groups.query[at]
-        score[queries] += gained[at] * decay[queries]
-        decay[queries] *= unsatisfied[at]
-    return score
+    # Each group as one item: its expected ERR (at rank 1), then nothing of it satisfied.
+    ones = np.ones(keep.size, dtype=np.float64)
+    return _cascade(hits.n_queries, groups.query[keep], gained[keep], ones, unsatisfied[keep])
+
+
+err_expected = tie_averaged(
+    err_batch,
+    _err_tied,
+    """Expected ERR@k, exact. The groups above a group are all placed before it, so it adds
+    its own expected ERR (:func:`_err_group`) times the chance that nothing above satisfied,
+    ``prod(1 - R)`` over the groups above. O(hits) for groups of one doc; O(ranks in the top
+    ``k`` * satisfying docs, plus their square) for each larger group holding a satisfying
+    doc.""",
+)
 
 
 def _max_grade(value: float) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
@@ -98,27 +99,23 @@ def f1_batch(
     return safe_divide((beta2 + 1.0) * precision * recall, total)
 
 
-def f1_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    beta2: float = 1.0,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected F1@k. With ``f`` relevant docs in the top ``k``, F is ``(beta2 + 1) f /
-    (k + beta2 R)`` whatever ``f`` (0 included), so its mean is ``(beta2 + 1) E[f] /
-    (k + beta2 R)``. O(hits)."""
+def _f1_tied(hits: JudgedHits, k: int | None, beta2: float, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import depths, found, prepared, relevant_counts, safe_divide, untied
+    from .kernels import depths, found, relevant_counts, safe_divide
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return f1_batch(hits, k, beta2=beta2, rel=rel)
     depth, n_relevant = depths(hits, k), relevant_counts(hits, rel)
     total = np.where((depth > 0) & (n_relevant > 0), depth + beta2 * n_relevant, 0)
     return safe_divide((beta2 + 1.0) * found(hits, k, rel, expected=True), total)
+
+
+f1_expected = tie_averaged(
+    f1_batch,
+    _f1_tied,
+    """Expected F1@k. With ``f`` relevant docs in the top ``k``, F is ``(beta2 + 1) f /
+    (k + beta2 R)`` whatever ``f`` (0 included), so its mean is ``(beta2 + 1) E[f] /
+    (k + beta2 R)``. O(hits).""",
+)
 
 
 F1 = RetrievalMetric(

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import TREC
 from .reference import top_docs
 
@@ -52,18 +53,22 @@ def hole_batch(hits: JudgedHits, k: int | None) -> Floats:
     return safe_divide(shown - judged, depth)
 
 
-def hole_expected(hits: JudgedHits, k: int | None) -> Floats:
-    """Expected share of the top ``k`` that is unjudged (or negative), over ``k``. O(hits)."""
+def _hole_tied(hits: JudgedHits, k: int | None) -> Floats:
     import numpy as np
 
-    from .kernels import depths, per_query, reach, safe_divide, untied
+    from .kernels import depths, per_query, reach, safe_divide
 
-    if untied(hits):
-        return hole_batch(hits, k)
     depth = depths(hits, k)
     shown = np.minimum(depth, hits.n_retrieved)
     judged = per_query(hits, hits.grade >= 0, reach(hits, k))
     return safe_divide(shown - judged, depth)
+
+
+hole_expected = tie_averaged(
+    hole_batch,
+    _hole_tied,
+    """Expected share of the top ``k`` that is unjudged (or negative), over ``k``. O(hits).""",
+)
 
 
 HOLE = RetrievalMetric(

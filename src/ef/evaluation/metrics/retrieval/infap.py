@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import is_relevant_grade, relevant_total, top_docs
 
@@ -162,22 +163,11 @@ def _infap_walk(
     return out
 
 
-def inferred_average_precision_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected infAP, exact. A relevant doc's term depends jointly on the relevant, judged
-    non-relevant and pooled docs above it; groups of one doc take trec_eval's formula as
-    :func:`inferred_average_precision_batch` does, and each
-    larger group holding a relevant doc a walk down its ranks in the top ``k``
-    (:func:`_infap_walk`, O(ranks * relevant * judged non-relevant) for that group; the
-    groups walk together, one numpy step per rank)."""
+def _inferred_average_precision_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, is_relevant, prepared, relevant_counts, safe_divide, untied
+    from .kernels import TieGroups, is_relevant, relevant_counts, safe_divide
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return inferred_average_precision_batch(hits, k, rel=rel)
     groups = TieGroups(hits)
     pooled = hits.grade < 0
     relevant_entry = ~pooled & is_relevant(hits.grade, rel)
@@ -208,6 +198,18 @@ def inferred_average_precision_expected(
     )
     total = np.bincount(groups.query, weights=value, minlength=hits.n_queries)
     return safe_divide(total.astype(np.float64), relevant_counts(hits, rel))
+
+
+inferred_average_precision_expected = tie_averaged(
+    inferred_average_precision_batch,
+    _inferred_average_precision_tied,
+    """Expected infAP, exact. A relevant doc's term depends jointly on the relevant, judged
+    non-relevant and pooled docs above it; groups of one doc take trec_eval's formula as
+    :func:`inferred_average_precision_batch` does, and each
+    larger group holding a relevant doc a walk down its ranks in the top ``k``
+    (:func:`_infap_walk`, O(ranks * relevant * judged non-relevant) for that group; the
+    groups walk together, one numpy step per rank).""",
+)
 
 
 INFAP = RetrievalMetric(

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import IRM
 from .reference import top_docs
 
@@ -51,18 +52,22 @@ def judged_batch(hits: JudgedHits, k: int | None) -> Floats:
     return safe_divide(per_query(hits, in_top(hits, k), None), shown)
 
 
-def judged_expected(hits: JudgedHits, k: int | None) -> Floats:
-    """Expected share of the top ``k`` that is judged (any grade). O(hits)."""
+def _judged_tied(hits: JudgedHits, k: int | None) -> Floats:
     import numpy as np
 
-    from .kernels import depths, per_query, reach, safe_divide, untied
+    from .kernels import depths, per_query, reach, safe_divide
 
-    if untied(hits):
-        return judged_batch(hits, k)
     shown = depths(hits, k)
     if k is not None:
         shown = np.minimum(shown, hits.n_retrieved)
     return safe_divide(per_query(hits, np.ones(hits.query.size, bool), reach(hits, k)), shown)
+
+
+judged_expected = tie_averaged(
+    judged_batch,
+    _judged_tied,
+    """Expected share of the top ``k`` that is judged (any grade). O(hits).""",
+)
 
 
 JUDGED = RetrievalMetric(

@@ -65,11 +65,12 @@ from collections.abc import Iterator
 import numpy as np
 import numpy.typing as npt
 
-from ..._hits import Bools, Floats, Ints, JudgedHits
+from ..._hits import Bools, Floats, Ints, JudgedHits, position_in_query
 
 __all__ = [
     "CELLS",
     "TieGroups",
+    "at_queries",
     "before_in_query",
     "by_query",
     "comb_ratio",
@@ -87,6 +88,7 @@ __all__ = [
     "reach",
     "relevant_counts",
     "relevant_in_top",
+    "relevant_ranks",
     "safe_divide",
     "untied",
     "walking",
@@ -115,6 +117,21 @@ def is_relevant(grade: Floats, rel: float | None) -> Bools:
 def relevant_in_top(hits: JudgedHits, k: int | None, rel: float | None = None) -> Bools:
     """Per entry, whether it is relevant at ``rel`` and in the top ``k``."""
     return is_relevant(hits.grade, rel) & in_top(hits, k)
+
+
+def relevant_ranks(hits: JudgedHits, k: int | None, rel: float | None) -> tuple[Ints, Ints, Ints]:
+    """Each relevant entry in the top ``k``, in query and rank order: its query, its rank and
+    how many relevant entries of its query are above it."""
+    mask = relevant_in_top(hits, k, rel)
+    query = hits.query[mask]
+    return query, hits.rank[mask], position_in_query(query)
+
+
+def at_queries(n_queries: int, queries: Ints, values: Floats) -> Floats:
+    """Per query, its value of ``values`` where ``queries`` lists it, else 0.0."""
+    out = np.zeros(n_queries, dtype=np.float64)
+    out[queries] = values
+    return out
 
 
 def relevant_counts(hits: JudgedHits, rel: float | None) -> Ints:

@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .dcg import DCG_FORM, GAINS, _gain, _grade_gains, dcg_batch, dcg_expected, dcg_of
-from .params import IRM, JUDGED_ONLY, TREC, check_arguments, positive
-from .reference import check_cutoff, check_query, refuse_bad_grades
+from .dcg import DCG_FORM, GAINS, _dcg_tied, _gain, _grade_gains, dcg_batch, dcg_of
+from .forms import tie_averaged
+from .params import IRM, JUDGED_ONLY, TREC, positive
+from .reference import check_cutoff, guarded
 
 if TYPE_CHECKING:
     from ..._hits import Floats, JudgedHits
@@ -45,6 +46,17 @@ def _ideal_dcg(
     return sum(gain / math.log2(rank + 1) for rank, gain in enumerate(ideal, start=1))
 
 
+NDCG_REL = MetricParam(
+    "rel",
+    float,
+    None,
+    "grades below it gain nothing, in the ranking and the ideal (ranx's -l); unset: every "
+    "grade > 0 gains, as trec_eval's -l leaves nDCG alone",
+    check=positive("rel"),
+)
+
+
+@guarded(GAINS, DCG_FORM, NDCG_REL)
 def ndcg_at_k(
     ranked: Sequence[str],
     relevant: Mapping[str, float],
@@ -68,22 +80,11 @@ def ndcg_at_k(
     >>> round(ndcg_at_k(['x', 'd1'], {'d1': 1.0}, 2), 4)     # relevant doc at rank 2
     0.6309
     """
-    if gains is not None or dcg != "log2" or rel is not None:
-        check_arguments(_CALL, (GAINS, gains), (DCG_FORM, dcg), (NDCG_REL, rel))
-    check_query(ranked, relevant, _CALL)
     check_cutoff(k)
-    try:
-        ideal = _ideal_dcg(relevant, k, gains, dcg, rel)
-        if ideal <= 0:
-            return 0.0
-        found = dcg_of(ranked, relevant, k, gains, dcg, judged_only, rel)
-    except TypeError:
-        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
-        raise
-    return found / ideal
-
-
-_CALL = "ndcg_at_k(ranked, relevant, k)"
+    ideal = _ideal_dcg(relevant, k, gains, dcg, rel)
+    if ideal <= 0:
+        return 0.0
+    return dcg_of(ranked, relevant, k, gains, dcg, judged_only, rel) / ideal
 
 
 def _ideal_dcgs(
@@ -134,15 +135,22 @@ def ndcg_batch(
     return safe_divide(found, _ideal_dcgs(hits, k, gains, dcg, rel))
 
 
-def ndcg_expected(
+def _ndcg_tied(
     hits: JudgedHits,
     k: int | None,
-    *,
-    gains: Mapping[float, float] | None = None,
-    dcg: str = "log2",
-    judged_only: bool = False,
-    rel: float | None = None,
+    gains: Mapping[float, float] | None,
+    dcg: str,
+    rel: float | None,
 ) -> Floats:
+    from .kernels import safe_divide
+
+    found = _dcg_tied(hits, k, gains, dcg, rel)
+    return safe_divide(found, _ideal_dcgs(hits, k, gains, dcg, rel))
+
+
+ndcg_expected = tie_averaged(
+    ndcg_batch,
+    _ndcg_tied,
     """Expected nDCG@k: each group's gains times the mean discount of its ranks in the top
     ``k``, ``sum(1 / log2(r + 1), r = above + 1 .. min(above + tied, k)) / tied``, over the
     ideal DCG (which no order changes). O(hits + the ranks of the groups holding a gain).
@@ -152,21 +160,7 @@ def ndcg_expected(
     >>> hits = JudgedHits.from_rankings([["x", "d1"]], [{"d1": 1}])
     >>> ndcg_expected(attrs.evolve(hits, above=[0], tied=[2]), 2).tolist()  # (1 + 1/log2 3) / 2
     [0.8154648767857288]
-    """
-    from .kernels import prepared, safe_divide
-
-    hits = prepared(hits, judged_only)
-    found = dcg_expected(hits, k, gains=gains, dcg=dcg, rel=rel)  # untied: dcg_batch's
-    return safe_divide(found, _ideal_dcgs(hits, k, gains, dcg, rel))
-
-
-NDCG_REL = MetricParam(
-    "rel",
-    float,
-    None,
-    "grades below it gain nothing, in the ranking and the ideal (ranx's -l); unset: every "
-    "grade > 0 gains, as trec_eval's -l leaves nDCG alone",
-    check=positive("rel"),
+    """,
 )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, IRM, REL, TREC, check_arguments
 from .reference import check_query, relevant_hits, relevant_total, top_docs
 
@@ -61,30 +62,29 @@ def r_precision_batch(
     return safe_divide(per_query(hits, mask, None), n_relevant)
 
 
-def r_precision_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected R-precision: precision at the cutoff ``min(k, R)``, each relevant doc
-    counted with the share of its group's ranks above that cutoff. O(hits)."""
+def _r_precision_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
     from .kernels import (
         is_relevant,
         per_query,
-        prepared,
         reach,
         relevant_counts,
         safe_divide,
-        untied,
     )
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return r_precision_batch(hits, k, rel=rel)
     n_relevant = relevant_counts(hits, rel)
     cutoff = n_relevant if k is None else np.minimum(n_relevant, k)
     found = per_query(hits, is_relevant(hits.grade, rel), reach(hits, cutoff[hits.query]))
     return safe_divide(found, n_relevant)
+
+
+r_precision_expected = tie_averaged(
+    r_precision_batch,
+    _r_precision_tied,
+    """Expected R-precision: precision at the cutoff ``min(k, R)``, each relevant doc
+    counted with the share of its group's ranks above that cutoff. O(hits).""",
+)
 
 
 RPREC = RetrievalMetric(

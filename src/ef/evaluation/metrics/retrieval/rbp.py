@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import IRM, JUDGED_ONLY, REL, TREC, check_arguments
 from .reference import is_relevant_grade, top_docs
 
@@ -170,39 +171,27 @@ def _rbp_weight(hits: JudgedHits, k: int | None, p: float) -> Floats:
     return weight / tied
 
 
-def rbp_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    p: float = 0.9,
-    rel: float | None = None,
-    graded: bool = False,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected RBP: ``sum(gain * p ** above * (1 - p ** m) / tied)`` over the hits, ``m``
-    the ranks of the hit's group within the top ``k``. O(hits)."""
-    from .kernels import per_query, prepared, untied
+def _rbp_tied(hits: JudgedHits, k: int | None, p: float, rel: float | None, graded: bool) -> Floats:
+    from .kernels import per_query
 
-    hits = prepared(hits, judged_only)
     gain = _rbp_gain(hits, rel, graded)
-    if untied(hits):
-        return rbp_batch(hits, k, p=p, rel=rel, graded=graded)
     mask = gain != 0
     return per_query(hits, mask, gain * _rbp_weight(hits, k, p))
 
 
-def rbp_residual_expected(hits: JudgedHits, k: int | None, *, p: float = 0.9) -> Floats:
-    """Expected RBP residual. trec_eval's residual is ``p ** n`` plus the unjudged docs'
-    share when some doc of the top ``k`` is unjudged, else 0: its mean is
-    ``p ** n * P(some unjudged) + (1 - p ** n) - E[the judged docs' share]``. The top ``k``
-    is all judged only if every group inside it is, and the group cut by ``k`` puts judged
-    docs on all its ``m`` ranks there: ``C(judged, m) / C(tied, m)``. O(hits)."""
+rbp_expected = tie_averaged(
+    rbp_batch,
+    _rbp_tied,
+    """Expected RBP: ``sum(gain * p ** above * (1 - p ** m) / tied)`` over the hits, ``m``
+    the ranks of the hit's group within the top ``k``. O(hits).""",
+)
+
+
+def _rbp_residual_tied(hits: JudgedHits, k: int | None, p: float) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, comb_ratio, depths, per_query, untied
+    from .kernels import TieGroups, comb_ratio, depths, per_query
 
-    if untied(hits):
-        return rbp_residual_batch(hits, k, p=p)
     shown = np.minimum(depths(hits, k), hits.n_retrieved)
     judged = hits.grade >= 0
     judged_share = per_query(hits, judged, _rbp_weight(hits, k, p))
@@ -218,6 +207,17 @@ def rbp_residual_expected(hits: JudgedHits, k: int | None, *, p: float = 0.9) ->
     tail = np.power(p, shown.astype(np.float64))
     residual = tail * (1.0 - all_judged) + (1.0 - tail) - judged_share
     return np.where(all_judged == 1.0, 0.0, residual)
+
+
+rbp_residual_expected = tie_averaged(
+    rbp_residual_batch,
+    _rbp_residual_tied,
+    """Expected RBP residual. trec_eval's residual is ``p ** n`` plus the unjudged docs'
+    share when some doc of the top ``k`` is unjudged, else 0: its mean is
+    ``p ** n * P(some unjudged) + (1 - p ** n) - E[the judged docs' share]``. The top ``k``
+    is all judged only if every group inside it is, and the group cut by ``k`` puts judged
+    docs on all its ``m`` ranks there: ``C(judged, m) / C(tied, m)``. O(hits).""",
+)
 
 
 def _probability(value: float) -> None:

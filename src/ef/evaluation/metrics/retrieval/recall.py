@@ -7,18 +7,14 @@ trec_eval (NIST), usnistgov/trec_eval: ``recall.k``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
-from .reference import (
-    check_query,
-    first_docs,
-    refuse_bad_grades,
-    relevant_hits,
-    relevant_total,
-)
+from .forms import tie_averaged
+from .params import BINARY, CITE_TREC, IRM, REL, TREC
+from .reference import first_docs, guarded, relevant_hits, relevant_total
 
 if TYPE_CHECKING:
     from ..._hits import Floats, JudgedHits
@@ -31,6 +27,7 @@ __all__ = [
 ]
 
 
+@guarded(REL)
 def recall_at_k(
     ranked: Sequence[str],
     relevant: Mapping[str, float],
@@ -50,42 +47,31 @@ def recall_at_k(
     >>> recall_at_k(['d1', 'x', 'd2'], {'d1': 1.0, 'd2': 1.0}, 3)
     1.0
     """
-    if rel is not None:
-        check_arguments(_CALL, (REL, rel))
-    check_query(ranked, relevant, _CALL)
-    try:
-        top = first_docs(ranked, relevant, k, judged_only)
-        n_relevant = relevant_total(relevant, rel)
-        return relevant_hits(top, relevant, rel) / n_relevant if n_relevant else 0.0
-    except TypeError:
-        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
-        raise
-
-
-_CALL = "recall_at_k(ranked, relevant, k)"
+    top = first_docs(ranked, relevant, k, judged_only)
+    n_relevant = relevant_total(relevant, rel)
+    return relevant_hits(top, relevant, rel) / n_relevant if n_relevant else 0.0
 
 
 def recall_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """recall@k of every query: relevant docs in the top ``k``, over all relevant docs."""
-    return _recall(hits, k, rel, judged_only, expected=False)
+    from .kernels import prepared
+
+    return _recall(prepared(hits, judged_only), k, rel)
 
 
-def recall_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected recall@k: the expected relevant docs in the top ``k`` over R. O(hits)."""
-    return _recall(hits, k, rel, judged_only, expected=True)
+def _recall(hits: JudgedHits, k: int | None, rel: float | None, expected: bool = False) -> Floats:
+    from .kernels import found, relevant_counts, safe_divide
 
-
-def _recall(
-    hits: JudgedHits, k: int | None, rel: float | None, judged_only: bool, *, expected: bool
-) -> Floats:
-    from .kernels import found, prepared, relevant_counts, safe_divide
-
-    hits = prepared(hits, judged_only)
     return safe_divide(found(hits, k, rel, expected=expected), relevant_counts(hits, rel))
+
+
+recall_expected = tie_averaged(
+    recall_batch,
+    functools.partial(_recall, expected=True),
+    """Expected recall@k: the expected relevant docs in the top ``k`` over R. O(hits).""",
+)
 
 
 RECALL = RetrievalMetric(

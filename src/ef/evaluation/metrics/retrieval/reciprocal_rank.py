@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .params import BINARY, IRM, REL, TREC, check_arguments
-from .reference import check_query, first_docs, is_relevant_grade, refuse_bad_grades
+from .forms import tie_averaged
+from .params import BINARY, IRM, REL, TREC
+from .reference import first_docs, guarded, is_relevant_grade
 
 if TYPE_CHECKING:
     from ..._hits import Floats, Ints, JudgedHits
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 
+@guarded(REL)
 def reciprocal_rank(
     ranked: Sequence[str],
     relevant: Mapping[str, float],
@@ -43,20 +45,10 @@ def reciprocal_rank(
     >>> reciprocal_rank(['x', 'd1'], {'d1': 1.0}, k=1)       # relevant doc past the cutoff
     0.0
     """
-    if rel is not None:
-        check_arguments(_CALL, (REL, rel))
-    check_query(ranked, relevant, _CALL)
-    try:
-        for rank, doc in enumerate(first_docs(ranked, relevant, k, judged_only), start=1):
-            if is_relevant_grade(relevant.get(doc), rel):
-                return 1.0 / rank
-    except TypeError:
-        refuse_bad_grades(relevant, _CALL)  # a grade that is no number: name it
-        raise
+    for rank, doc in enumerate(first_docs(ranked, relevant, k, judged_only), start=1):
+        if is_relevant_grade(relevant.get(doc), rel):
+            return 1.0 / rank
     return 0.0
-
-
-_CALL = "reciprocal_rank(ranked, relevant, k)"
 
 
 def reciprocal_rank_batch(
@@ -65,14 +57,12 @@ def reciprocal_rank_batch(
     """1 / rank of each query's first relevant doc within the top ``k`` (0 if none)."""
     import numpy as np
 
-    from .kernels import prepared, relevant_in_top
+    from .kernels import at_queries, prepared, relevant_in_top
 
     hits = prepared(hits, judged_only)
     mask = relevant_in_top(hits, k, rel)
     queries, first = np.unique(hits.query[mask], return_index=True)
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    out[queries] = 1.0 / hits.rank[mask][first]
-    return out
+    return at_queries(hits.n_queries, queries, 1.0 / hits.rank[mask][first])
 
 
 def _first_reciprocals(above: Ints, tied: Ints, relevant: Ints, span: Ints) -> Floats:
@@ -100,20 +90,11 @@ def _first_reciprocals(above: Ints, tied: Ints, relevant: Ints, span: Ints) -> F
     return out
 
 
-def reciprocal_rank_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected reciprocal rank: only the first group holding a relevant doc matters; with
-    ``r`` relevant of its ``tied`` docs, its first relevant doc is at its ``j``-th rank with
-    chance ``C(tied - j, r - 1) / C(tied, r)``. O(hits + the ranks of each query's first
-    such group, when it mixes relevant and other docs)."""
+def _reciprocal_rank_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, first_groups, is_relevant, prepared, untied
+    from .kernels import TieGroups, at_queries, first_groups, is_relevant
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return reciprocal_rank_batch(hits, k, rel=rel)
     groups = TieGroups(hits)
     relevant = groups.count(is_relevant(hits.grade, rel))
     queries, first = first_groups(groups, relevant)
@@ -122,9 +103,17 @@ def reciprocal_rank_expected(
     value = np.where((span > 0) & (n_rel == tied), 1.0 / (above + 1), 0.0)
     mixed = (span > 0) & (n_rel < tied)
     value[mixed] = _first_reciprocals(above[mixed], tied[mixed], n_rel[mixed], span[mixed])
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    out[queries] = value
-    return out
+    return at_queries(hits.n_queries, queries, value)
+
+
+reciprocal_rank_expected = tie_averaged(
+    reciprocal_rank_batch,
+    _reciprocal_rank_tied,
+    """Expected reciprocal rank: only the first group holding a relevant doc matters; with
+    ``r`` relevant of its ``tied`` docs, its first relevant doc is at its ``j``-th rank with
+    chance ``C(tied - j, r - 1) / C(tied, r)``. O(hits + the ranks of each query's first
+    such group, when it mixes relevant and other docs).""",
+)
 
 
 MRR = RetrievalMetric(

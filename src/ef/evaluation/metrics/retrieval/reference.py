@@ -6,11 +6,17 @@ doc ids, a duplicate counting only at its first (best) rank.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import reprlib
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from .params import check_arguments
+
+if TYPE_CHECKING:
+    from ...interfaces import MetricParam
 
 __all__ = [
     "C_NAN",
@@ -20,6 +26,7 @@ __all__ = [
     "check_query",
     "first_docs",
     "grade_problem",
+    "guarded",
     "ideal_gains",
     "is_relevant_grade",
     "refuse_bad_grades",
@@ -192,6 +199,52 @@ def refuse_bad_grades(relevant: object, call: str) -> None:
     problem = grade_problem(relevant) if isinstance(relevant, Mapping) else None
     if problem is not None:
         raise TypeError(f"{call}: {problem}") from None
+
+
+_F = TypeVar("_F", bound=Callable[..., float])
+
+
+def guarded(*params: MetricParam) -> Callable[[_F], _F]:
+    """The checks of a reference function ``f(ranked, relevant, k, **keywords)``, each
+    refusal naming it (``"ndcg_at_k(ranked, relevant, k)"``): a keyword among ``params`` that
+    its measure string would refuse (:func:`~.params.check_arguments`), arguments of the wrong
+    shape (:func:`check_query`), and, for a ``TypeError`` raised inside, the grade at fault
+    (:func:`refuse_bad_grades`). The function keeps its name, signature and docstring.
+
+    >>> from .params import REL
+    >>> @guarded(REL)
+    ... def hits_at_k(ranked, relevant, k, *, rel=None):
+    ...     return float(sum(relevant.get(doc, 0) >= (rel or 1) for doc in ranked[:k]))
+    >>> hits_at_k(["d1", "x"], {"d1": 1}, 2)
+    1.0
+    >>> hits_at_k(["d1"], {"d1": 1}, 1, rel=-1)
+    Traceback (most recent call last):
+        ...
+    ValueError: hits_at_k(ranked, relevant, k): parameter 'rel' must be > 0, got -1.0
+    >>> hits_at_k(["d1", "d2"], {"d1": 1, "d2": [2]}, 2)
+    Traceback (most recent call last):
+        ...
+    TypeError: hits_at_k(ranked, relevant, k): relevant['d2'] = [2]: a grade is a number
+    """
+
+    def guard(func: _F) -> _F:
+        call = f"{func.__name__}(ranked, relevant, k)"
+
+        @functools.wraps(func)
+        def checked(ranked: object, relevant: object, *args: Any, **keywords: Any) -> float:
+            given = [(param, keywords[param.name]) for param in params if param.name in keywords]
+            if given:
+                check_arguments(call, *given)
+            check_query(ranked, relevant, call)
+            try:
+                return func(ranked, relevant, *args, **keywords)
+            except TypeError:
+                refuse_bad_grades(relevant, call)  # a grade that is no number: name it
+                raise
+
+        return cast("_F", checked)
+
+    return guard
 
 
 def top_docs(

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, CITE_TREC, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
@@ -96,22 +97,10 @@ def rprec_mult_batch(
     return safe_divide(per_query(hits, within, None), depth)
 
 
-def rprec_mult_expected(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    mult: float = 1.0,
-    rel: float | None = None,
-    judged_only: bool = False,
-) -> Floats:
-    """Expected Rprec_mult: each relevant doc counts with the share of its group's ranks
-    within the depth. O(hits)."""
-    from .kernels import is_relevant, per_query, prepared, reach, safe_divide, untied
+def _rprec_mult_tied(hits: JudgedHits, k: int | None, mult: float, rel: float | None) -> Floats:
+    from .kernels import is_relevant, per_query, reach, safe_divide
     from .orders import averaged_over_orders
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return rprec_mult_batch(hits, k, mult=mult, rel=rel)
     if k is not None:  # a cut and a depth: exact over the orders
         return averaged_over_orders(
             hits, lambda h: rprec_mult_batch(h, k, mult=mult, rel=rel), "rprec_mult"
@@ -119,6 +108,14 @@ def rprec_mult_expected(
     depth = _depths(hits, mult, rel)
     found = per_query(hits, is_relevant(hits.grade, rel), reach(hits, depth[hits.query]))
     return safe_divide(found, depth)
+
+
+rprec_mult_expected = tie_averaged(
+    rprec_mult_batch,
+    _rprec_mult_tied,
+    """Expected Rprec_mult: each relevant doc counts with the share of its group's ranks
+    within the depth. O(hits).""",
+)
 
 
 RPREC_MULT = RetrievalMetric(

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, CITE_TREC, IRM, REL, TREC, check_arguments
 from .reference import relevant_hits, top_docs
 
@@ -54,19 +55,11 @@ def success_batch(
     return (found(prepared(hits, judged_only), k, rel) > 0).astype(np.float64)
 
 
-def success_expected(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """Expected success@k: 1 if the first group holding a relevant doc lies within the top
-    ``k``; if ``k`` cuts it after ``m`` of its ``tied`` ranks, 1 less the chance that its
-    ``r`` relevant docs all miss them, ``C(tied - r, m) / C(tied, m)``. O(hits)."""
+def _success_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     import numpy as np
 
-    from .kernels import TieGroups, comb_ratio, first_groups, is_relevant, prepared, untied
+    from .kernels import TieGroups, at_queries, comb_ratio, first_groups, is_relevant
 
-    hits = prepared(hits, judged_only)
-    if untied(hits):
-        return success_batch(hits, k, rel=rel)
     groups = TieGroups(hits)
     relevant = groups.count(is_relevant(hits.grade, rel))
     queries, first = first_groups(groups, relevant)
@@ -75,9 +68,16 @@ def success_expected(
     for i in np.flatnonzero((span > 0) & (span < tied)).tolist():
         t, m = int(tied[i]), int(span[i])
         value[i] = 1.0 - comb_ratio(t - int(n_rel[i]), t, m)
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    out[queries] = value
-    return out
+    return at_queries(hits.n_queries, queries, value)
+
+
+success_expected = tie_averaged(
+    success_batch,
+    _success_tied,
+    """Expected success@k: 1 if the first group holding a relevant doc lies within the top
+    ``k``; if ``k`` cuts it after ``m`` of its ``tied`` ranks, 1 less the chance that its
+    ``r`` relevant docs all miss them, ``C(tied - r, m) / C(tied, m)``. O(hits).""",
+)
 
 
 SUCCESS = RetrievalMetric(

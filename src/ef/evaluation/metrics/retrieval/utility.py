@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
+from .forms import tie_averaged
 from .params import BINARY, REL, TREC, check_arguments
 from .reference import relevant_hits, relevant_total, top_docs
 
@@ -104,7 +105,6 @@ def _of_found(
     hits: JudgedHits,
     k: int | None,
     rel: float | None,
-    judged_only: bool,
     *,
     expected: bool,
     coefficients: tuple[float, float, float, float],
@@ -115,9 +115,8 @@ def _of_found(
     import numpy as np
 
     from .counts import num_ret_batch
-    from .kernels import found, prepared, relevant_counts
+    from .kernels import found, relevant_counts
 
-    hits = prepared(hits, judged_only)
     n_relevant = relevant_counts(hits, rel).astype(np.float64)
     retrieved = num_ret_batch(hits, k)
     value: Floats = _utility(
@@ -139,30 +138,40 @@ def utility_batch(
     judged_only: bool = False,
 ) -> Floats:
     """The utility of every query's top ``k``."""
+    from .kernels import prepared
+
     coefficients = (rel_ret, nonrel_ret, rel_unret, nonrel_unret)
     return _of_found(
-        hits, k, rel, judged_only, expected=False, coefficients=coefficients, collection=collection
+        prepared(hits, judged_only),
+        k,
+        rel,
+        expected=False,
+        coefficients=coefficients,
+        collection=collection,
     )
 
 
-def utility_expected(
+def _utility_tied(
     hits: JudgedHits,
     k: int | None,
     *,
-    rel_ret: float = 1.0,
-    nonrel_ret: float = -1.0,
-    rel_unret: float = 0.0,
-    nonrel_unret: float = 0.0,
-    collection: int = 0,
-    rel: float | None = None,
-    judged_only: bool = False,
+    rel_ret: float,
+    nonrel_ret: float,
+    rel_unret: float,
+    nonrel_unret: float,
+    collection: int,
+    rel: float | None,
 ) -> Floats:
-    """Expected utility of the top ``k``: linear in the relevant docs found, so the utility of
-    their expected number. O(hits)."""
     coefficients = (rel_ret, nonrel_ret, rel_unret, nonrel_unret)
-    return _of_found(
-        hits, k, rel, judged_only, expected=True, coefficients=coefficients, collection=collection
-    )
+    return _of_found(hits, k, rel, expected=True, coefficients=coefficients, collection=collection)
+
+
+utility_expected = tie_averaged(
+    utility_batch,
+    _utility_tied,
+    """Expected utility of the top ``k``: linear in the relevant docs found, so the utility of
+    their expected number. O(hits).""",
+)
 
 
 UTILITY = RetrievalMetric(
