@@ -132,12 +132,47 @@ def _loading(name: str, import_: object) -> object:
             _switch(None)
     for target, kind in TIMED.get(name, ()):
         _patch(module, target, kind)
+    if name == "ef.evaluation.cli":
+        module._exit_now = _ending(module._exit_now)  # type: ignore[attr-defined]
     return module
+
+
+#: OUT.json's path, set by main(); emptied once the report is written.
+_out: list[str] = []
+
+
+def _ending(exit_now: object) -> object:
+    """``cli._exit_now``, which ends ef-trec-eval's and evaluate's process without the
+    interpreter's teardown (the command never returns here): the report is written first."""
+
+    def ending(code: object) -> None:
+        _finish(code if isinstance(code, int) else int(code is not None))
+        exit_now(code)  # type: ignore[operator]
+
+    return ending
+
+
+def _finish(status: int) -> None:
+    """The last charges, and OUT.json written (once)."""
+    if not _out:
+        return
+    _switch("output")  # what is still buffered is written: the output's
+    sys.stdout.flush()
+    _switch(None)
+    _bootstrap._find_and_load = _find_and_load  # type: ignore[attr-defined]
+    _charge()  # the last stretch: "other"
+    total = _last[0] - START  # to the last charge: the kinds add up to it
+    import json
+
+    with open(_out.pop(), "w", encoding="utf-8") as f:
+        result = {"spent": _spent, "missing": _missing, "status": status, "total": total}
+        json.dump(result, f)
 
 
 def run(command: str, args: list[str]) -> int:
     """Run ``ef-eval evaluate ARGS`` or ``ef-trec-eval ARGS`` here, its time charged by kind;
-    its exit status."""
+    its exit status, once OUT.json is written (where the command ends the process itself,
+    :func:`_ending` writes it)."""
     _bootstrap._find_and_load = _loading  # type: ignore[attr-defined]
     try:
         if command == "evaluate":
@@ -153,24 +188,16 @@ def run(command: str, args: list[str]) -> int:
             status = 0
         except SystemExit as exit_:
             status = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
-        _switch("output")  # what is still buffered is written: the output's
-        sys.stdout.flush()
-        _switch(None)
     finally:
         _bootstrap._find_and_load = _find_and_load  # type: ignore[attr-defined]
-    _charge()  # the last stretch: "other"
+    _finish(status)
     return status
 
 
 def main(argv: list[str]) -> None:
     out, command, *args = argv
-    status = run(command, args)
-    total = _last[0] - START  # to the last charge: the kinds add up to it
-    import json
-
-    with open(out, "w", encoding="utf-8") as f:
-        result = {"spent": _spent, "missing": _missing, "status": status, "total": total}
-        json.dump(result, f)
+    _out.append(out)
+    run(command, args)
 
 
 if __name__ == "__main__":
