@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -96,7 +96,7 @@ def _folded(text: str) -> str:
     return text.strip().casefold().lstrip("0")
 
 
-def _respelt(docs: Sequence[object], judged: Sequence[object]) -> tuple[object, object] | None:
+def _respelt(docs: Sequence[object], judged: Collection[object]) -> tuple[object, object] | None:
     """The first retrieved doc that is a judged one once both are normalised, with it: as
     text first (an int against a str), then by each of :data:`FOLDS`."""
     # One pass under all the folds at once first: where none matches (the common case, a
