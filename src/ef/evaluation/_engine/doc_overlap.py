@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .._runs.ranked import RankedRun
     from ..types import Qrels
 
-__all__ = ["FOLDS", "LOOKED", "DocOverlap", "Look", "doc_overlap"]
+__all__ = ["FOLDS", "LOOKED", "DocOverlap", "Look", "doc_overlap", "worth_looking"]
 
 #: Scored queries without a judged doc looked at closer, per run (the first ones, in the
 #: run's order); of each, the first docs of its ranking and of its judgements are kept.
@@ -115,13 +115,31 @@ def _respelt(docs: Sequence[object], judged: Collection[object]) -> tuple[object
     return None
 
 
+def worth_looking(scored: int, met: int) -> bool:
+    """Whether what the queries without a judged doc hold can change what the check of a run
+    says (:func:`~ef.evaluation._evaluate.doc_ids.check_doc_overlap`): only where a tenth
+    or more of its ``scored`` queries have none (``met``: those that have one).
+
+    >>> worth_looking(300, 291), worth_looking(300, 270)
+    (False, True)
+    """
+    return 10 * (scored - met) >= scored
+
+
 def doc_overlap(
-    run: RankedRun, qrels: Qrels, query_ids: Sequence[str], *, looks: int = LOOKED
+    run: RankedRun,
+    qrels: Qrels,
+    query_ids: Sequence[str],
+    *,
+    looks: int = LOOKED,
+    whole: bool = False,
 ) -> DocOverlap:
     """The :class:`DocOverlap` of the scored queries ``query_ids`` (those the run lacks are
     passed over: they are missing queries, not misspelt docs), taken in the run's order,
     the first ``looks`` of those without a judged doc looked at (a later batch of a run
-    needs only what the earlier ones left of :data:`LOOKED`: the sum keeps no more)."""
+    needs only what the earlier ones left of :data:`LOOKED`: the sum keeps no more). For
+    the ``whole`` run (not a part that others add to), none is looked at where
+    :func:`worth_looking` says nothing could come of it."""
     scored = set(query_ids)
     present = [q for q in run.query_ids if q in scored]
     if not present:
@@ -129,6 +147,8 @@ def doc_overlap(
     judgements = [qrels[q] for q in present]
     hits = run.judged_hits(present, judgements, "input_order")  # any grade: 0 included
     met = set(hits.query.tolist())
+    if whole and not worth_looking(len(present), len(met)):
+        looks = 0
     unmatched = (i for i in range(len(present)) if i not in met)
     looked = []
     for i in itertools.islice(unmatched, max(looks, 0)):

@@ -39,7 +39,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .._engine.doc_overlap import DocOverlap, Look, doc_overlap
+from .._engine.doc_overlap import DocOverlap, Look, doc_overlap, worth_looking
 from .._engine.id_forms import no_overlap_cause, shown_ids, with_cause
 from .._engine.scoring import query_sets
 from .._runs.ranked import RankedLists
@@ -79,7 +79,8 @@ def check_docs_meet(
     caller)."""
     ranked = RankedLists(run, checked=True) if isinstance(run, Mapping) else run
     scored = query_sets(ranked, qrels, averaging, unavailable)[0]
-    check_doc_overlap(doc_overlap(ranked, qrels, scored), stacklevel=stacklevel + 1, refuse=refuse)
+    overlap = doc_overlap(ranked, qrels, scored, whole=True)
+    check_doc_overlap(overlap, stacklevel=stacklevel + 1, refuse=refuse)
 
 
 def check_doc_overlap(overlap: DocOverlap, *, stacklevel: int, refuse: bool = True) -> None:
@@ -89,10 +90,9 @@ def check_doc_overlap(overlap: DocOverlap, *, stacklevel: int, refuse: bool = Tr
     if not overlap.scored:
         return  # no query to score: the query checks and the scoring rules say so
     unmet = overlap.scored - overlap.met
-    # What the queries looked at hold respelt counts only where a tenth of the scored
-    # queries or more meet no judged doc: the refusals' and the warning's cases (each
-    # needs unmet >= scored / 10). Below, no answer could change what is said: not asked.
-    needed = 10 * unmet >= overlap.scored
+    # Below a tenth of the scored queries without a judged doc, neither refusal nor the
+    # warning can be said (each needs unmet >= scored / 10): respelt docs are not looked for.
+    needed = worth_looking(overlap.scored, overlap.met)
     respelt = [look for look in overlap.looked if needed and look.respelt is not None]
     refusal, fix = None, _FIX
     if not overlap.met and not any(look.docs for look in overlap.looked):

@@ -123,7 +123,8 @@ def trec_eval_files(
     # What evaluate_run would refuse or warn of in the run's doc ids (cacm-1938 against
     # CACM-1938: every query scores 0), as an InputWarning (a warning: line in ef-trec-eval):
     # trec_eval prints its numbers whatever the doc ids, and so must its drop-in, on stdout.
-    check_doc_overlap(doc_overlap(table, judged, result.query_ids), stacklevel=2, refuse=False)
+    overlap = doc_overlap(table, judged, result.query_ids, whole=True)
+    check_doc_overlap(overlap, stacklevel=2, refuse=False)
     return result
 
 
