@@ -145,8 +145,7 @@ def doc_overlap(
     if not present:
         return DocOverlap()
     judgements = [qrels[q] for q in present]
-    hits = run.judged_hits(present, judgements, "input_order")  # any grade: 0 included
-    met = set(hits.query.tolist())
+    met = run.judged_queries(present, judgements)  # any grade: 0 included
     if whole and not worth_looking(len(present), len(met)):
         looks = 0
     unmatched = (i for i in range(len(present)) if i not in met)

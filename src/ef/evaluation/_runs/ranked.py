@@ -45,6 +45,10 @@ class RankedRun(Protocol):
         float64: bool = False,
     ) -> JudgedHits: ...
 
+    def judged_queries(
+        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+    ) -> set[int]: ...
+
     def tie_stats(
         self, query_ids: Sequence[str], cutoffs: Sequence[int], *, float64: bool = False
     ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]] | None: ...
@@ -102,6 +106,20 @@ class RankedLists:
         from .._hits import JudgedHits  # numpy, only once something is scored
 
         return JudgedHits.from_rankings(self.rankings(query_ids), judgements)
+
+    def judged_queries(
+        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+    ) -> set[int]:
+        """The positions in ``query_ids`` of the queries whose list holds a judged doc.
+
+        >>> RankedLists({"q1": ["d1"], "q2": ["d2"]}).judged_queries(["q1", "q2"], [{"d1": 0}, {}])
+        {0}
+        """
+        return {
+            i
+            for i, (query_id, judged) in enumerate(zip(query_ids, judgements, strict=True))
+            if not judged.keys().isdisjoint(self._rankings.get(query_id, ()))
+        }
 
     def tie_stats(self, *_: object, **__: object) -> None:
         """Ranked lists have no scores, hence no ties."""

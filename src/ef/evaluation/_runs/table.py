@@ -475,6 +475,46 @@ class RunTable:
         higher + those of its tie group that ``tie_policy`` puts first (trec_eval's: those
         with a greater doc id). The hits carry each doc's tie group (``above``, ``tied``).
         """
+        rows, pair, pair_query, pair_grades, docs = self._judged_rows(query_ids, judgements)
+        ranks, above, tied = self._ranks(rows, docs, tie_policy, float64)
+        query = np.asarray(pair_query, dtype=np.int64)[pair]
+        by_query_then_rank = np.lexsort((ranks, query))
+        lengths = np.diff(self.offsets)
+        blocks = np.fromiter(
+            (self._index.get(q, -1) for q in query_ids), dtype=np.int64, count=len(query_ids)
+        )
+        return JudgedHits.build(
+            len(query_ids),
+            query[by_query_then_rank],
+            ranks[by_query_then_rank],
+            np.asarray(pair_grades, dtype=np.float64)[pair][by_query_then_rank],
+            judgements,
+            n_retrieved=np.where(blocks >= 0, lengths[np.maximum(blocks, 0)], 0)
+            if lengths.size
+            else np.zeros(blocks.size, dtype=np.int64),
+            above=above[by_query_then_rank],
+            tied=tied[by_query_then_rank],
+        )
+
+    def judged_queries(
+        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+    ) -> set[int]:
+        """The positions in ``query_ids`` of the queries whose docs include one of their
+        judged docs (of any grade): the queries :meth:`judged_hits` has hits for, without
+        ranking them.
+
+        >>> table = RunTable.from_dict({"q1": {"d1": 1.0}, "q2": {"d2": 1.0}})
+        >>> table.judged_queries(["q1", "q2", "q3"], [{"d1": 0}, {"x": 1}, {"d1": 1}])
+        {0}
+        """
+        _, pair, pair_query, _, _ = self._judged_rows(query_ids, judgements)
+        return set(np.asarray(pair_query, dtype=np.int64)[pair].tolist())
+
+    def _judged_rows(
+        self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
+    ) -> tuple[Ints, Ints, list[int], list[float], list[str]]:
+        """The rows that hold a judged doc of their query, each row's (query, doc) pair, the
+        pairs' queries (positions in ``query_ids``) and grades, and the rows' doc ids."""
         # Every judged (query, doc) pair of a query the run answers.
         pair_query: list[int] = []  # the query's position in query_ids
         pair_block: list[int] = []  # the query's block in this table
@@ -510,27 +550,8 @@ class RunTable:
             count=len(docs),
         )
         rows, pair = rows[same], pair[same]
-        ranks, above, tied = self._ranks(
-            rows, [doc for doc, keep in zip(docs, same, strict=True) if keep], tie_policy, float64
-        )
-        query = np.asarray(pair_query, dtype=np.int64)[pair]
-        by_query_then_rank = np.lexsort((ranks, query))
-        lengths = np.diff(self.offsets)
-        blocks = np.fromiter(
-            (self._index.get(q, -1) for q in query_ids), dtype=np.int64, count=len(query_ids)
-        )
-        return JudgedHits.build(
-            len(query_ids),
-            query[by_query_then_rank],
-            ranks[by_query_then_rank],
-            np.asarray(pair_grades, dtype=np.float64)[pair][by_query_then_rank],
-            judgements,
-            n_retrieved=np.where(blocks >= 0, lengths[np.maximum(blocks, 0)], 0)
-            if lengths.size
-            else np.zeros(blocks.size, dtype=np.int64),
-            above=above[by_query_then_rank],
-            tied=tied[by_query_then_rank],
-        )
+        docs = [doc for doc, keep in zip(docs, same, strict=True) if keep]
+        return rows, pair, pair_query, pair_grades, docs
 
     def _pairs_by_id(
         self, rows: Ints, owners: Ints, pair_block: list[int], pair_docs: list[str]

@@ -1,0 +1,59 @@
+"""``judged_queries`` (the doc-id check's count) is the set of queries that ``judged_hits``
+has hits for, on every kind of run: a table of a list of ids, of a polars Series (a file's),
+and ranked lists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ef.evaluation import RunTable
+from ef.evaluation._formats.trec.fast import RunColumns
+from ef.evaluation._runs.ranked import RankedLists
+
+from ..profiles_hypothesis import examples
+
+DOCS = [f"d{i}" for i in range(8)]
+
+runs = st.dictionaries(
+    st.sampled_from(["q1", "q2", "q3", "q4"]),
+    st.dictionaries(st.sampled_from(DOCS), st.floats(0, 3, allow_nan=False), max_size=5),
+    max_size=4,
+)
+# Judgements of some queries, the run's or not, their docs retrieved or not; a grade 0 counts.
+judged = st.lists(
+    st.tuples(
+        st.sampled_from(["q1", "q2", "q3", "q4", "q5"]),
+        st.dictionaries(st.sampled_from([*DOCS, "D1", "x"]), st.sampled_from([0.0, 1.0, 2.0])),
+    ),
+    max_size=5,
+    unique_by=lambda pair: pair[0],
+)
+
+
+def _runs(run: dict[str, dict[str, float]]) -> list[object]:
+    pl = pytest.importorskip("polars")
+    docs = [doc for ranked in run.values() for doc in ranked]
+    offsets = np.cumsum([0, *map(len, run.values())]).astype(np.int64)
+    values = np.asarray([s for ranked in run.values() for s in ranked.values()], dtype=np.float64)
+    columns = RunColumns(list(run), offsets, values, pl.Series(docs, dtype=pl.String))
+    lists = RankedLists({q: list(ranked) for q, ranked in run.items()})
+    return [RunTable.from_dict(run), RunTable.from_columns(columns), lists]
+
+
+@settings(max_examples=examples(300))
+@given(runs, judged)
+def test_judged_queries_are_the_queries_with_hits(run, pairs) -> None:
+    query_ids = [q for q, _ in pairs]
+    judgements = [j for _, j in pairs]
+    expected = {
+        i
+        for i, (q, j) in enumerate(pairs)
+        if any(doc in run.get(q, {}) for doc in j)  # a judged doc of its own, any grade
+    }
+    for ranked in _runs(run):
+        assert ranked.judged_queries(query_ids, judgements) == expected
+        hits = ranked.judged_hits(query_ids, judgements, "input_order")
+        assert set(hits.query.tolist()) == expected
