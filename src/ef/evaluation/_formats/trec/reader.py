@@ -20,11 +20,10 @@ import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..._dataset import Dataset, Document, DocumentStream, QueryTexts, extra_of
 from ...errors import DatasetFormatError
 from .._io import first_line, format_error, json_lines, numbered_lines, open_binary, read_text
 from .._records import (
@@ -40,6 +39,9 @@ from .._records import (
     read_id_texts,
     split_fields,
 )
+
+if TYPE_CHECKING:
+    from ..._dataset import Dataset, Document, DocumentStream
 
 __all__ = [
     "QRELS_COLUMNS",
@@ -181,6 +183,8 @@ def read_trec_topics(path: Path) -> dict[str, str]:
     meta_file = meta_path(path)
     meta = _read_meta(meta_file)
     _unmatched(meta_file, meta, texts)
+    from ..._dataset import QueryTexts  # the dataset values: not for a run's or qrels' reading
+
     return QueryTexts(texts, extra={qid: fields for qid, (_, fields) in meta.items()})
 
 
@@ -247,6 +251,8 @@ def _document(path: Path, line_no: int, block: str, seen: set[str]) -> Document:
     if text is None:
         rest = re.sub(r"<(TITLE|HEAD)>.*?</\1>", "", block[docno.end() :], flags=re.DOTALL)
         text = rest.strip()
+    from ..._dataset import Document
+
     return Document(doc_id, title or "", text)
 
 
@@ -292,6 +298,8 @@ def _trec_files(path: Path) -> tuple[Path, list[Path], dict[str, Path]]:
 
 def read_trec_dataset(path: Path) -> Dataset:
     """A directory of ``corpus.trec``, ``topics*`` files and ``qrels.<split>.txt`` files."""
+    from ..._dataset import Dataset, DocumentStream, QueryTexts, extra_of
+
     corpus, topics, splits = _trec_files(path)
     documents = DocumentStream(lambda: iter_trec_documents(corpus))
     qrels = {split: read_qrels_lines(file, allow_empty=True) for split, file in splits.items()}
@@ -335,6 +343,8 @@ def read_trec_corpus(path: Path) -> DocumentStream:
     file = _find_corpus(path) if path.is_dir() else path
     if file is None or not file.is_file():
         raise FileNotFoundError(f"no such file: {file or path / _CORPUS_NAMES[0]}")
+    from ..._dataset import DocumentStream
+
     return DocumentStream(lambda: iter_trec_documents(file))
 
 

@@ -21,13 +21,15 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from ..._dataset import Dataset, Document, extra_of
 from ...errors import DatasetFormatError
 from .._io import atomic_writer, once_each
 from .._records import check_id, format_grade, format_score, ranked_docs, write_id_texts_to
 from .reader import meta_path
+
+if TYPE_CHECKING:
+    from ..._dataset import Dataset, Document
 
 __all__ = [
     "write_qrels_lines",
@@ -134,6 +136,8 @@ def _write_documents(out: IO[str], documents: Iterable[Document], meta: list[str
 
 def _write_topics(out: IO[str], queries: Mapping[str, str], meta: list[str]) -> None:
     write_id_texts_to(out, queries.items(), "query")
+    from ..._dataset import extra_of  # the dataset values: not for a run's or qrels' writing
+
     meta.extend(_meta_line(qid, fields) for qid, fields in extra_of(queries).items())
 
 
