@@ -71,6 +71,15 @@ _NOT_FOR_A_RUN = (
     "ef.evaluation._reports.pipeline",
     "ef.evaluation._reports.pool",
     "ef.evaluation._reports.rag",
+    # The RAG metrics: the registry collects retrieval metrics without them.
+    "ef.evaluation.metrics.rag",
+    "ef.evaluation.metrics.lexical",
+    "ef.evaluation.metrics.normalize",
+    "ef.evaluation.metrics.overlap",
+    "ef.evaluation.metrics._claims",
+    "ef.evaluation.metrics._nuggets",
+    "ef.evaluation.metrics.has_answer",
+    "ef.evaluation._evaluate.rag",
 )
 
 _SCRIPT = """
@@ -87,12 +96,14 @@ main()
 """
 
 
-def _ef_eval(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+def _ef_eval(
+    tmp_path: Path, *args: str, script: str = _SCRIPT
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     """``ef-eval ARGS`` in a fresh interpreter: how it ended, and the modules it imported."""
     listing = tmp_path / "modules.json"
     env = {**os.environ, "EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD": "1", "COLUMNS": "80"}
     done = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(listing), *args],
+        [sys.executable, "-c", script, str(listing), *args],
         capture_output=True,
         text=True,
         check=False,
@@ -119,6 +130,32 @@ def test_evaluate_imports_no_other_command(tmp_path) -> None:
     assert not loaded & {*_OTHERS_WORK, "rich"}  # -o json prints no table
     assert not loaded & set(_NOT_FOR_A_RUN)
     assert _cli_modules(loaded) == {f"ef.evaluation.cli.{m}" for m in _APP | {"_evaluate"}}
+
+
+def test_ef_trec_eval_imports_what_it_scores_with_alone(tmp_path) -> None:
+    # Issue 26: ef-trec-eval never imports fusion, compare, retrievers, RAG or rich; nor the
+    # store, the other reports, or the dataset values of a corpus.
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    script = _SCRIPT.replace("import main", "import trec_eval_main as main")
+    done, loaded = _ef_eval(tmp_path, "-m", "all_trec", str(qrels), str(run), script=script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("runid")
+    assert "ef.evaluation._engine.trec_eval" in loaded  # the work was done in this process
+    never = {
+        *(name for name in _OTHERS_WORK if name != "ef.evaluation._engine.trec_eval"),
+        *_NOT_FOR_A_RUN,
+        "rich",
+        "ef.evaluation._fusion",
+        "ef.evaluation._retrievers",
+        "ef.evaluation._dataset",
+    }
+    assert not loaded & never
+    # Its warnings are printed as ef-eval prints them (_options, _spelling); no other command.
+    own = {"_gc", "_trec_eval", "_options", "_spelling"}
+    assert _cli_modules(loaded) == {f"ef.evaluation.cli.{m}" for m in own}
 
 
 def test_the_help_lists_every_command_and_imports_none(tmp_path) -> None:

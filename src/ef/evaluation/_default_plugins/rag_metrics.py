@@ -11,6 +11,10 @@ from ..hookspecs import hookimpl
 from ..interfaces import NuggetAssigner, RagMetric
 from ..types import RagSample
 
+#: What this plugin's ef_evaluation_metrics() returns: the registry calls it only when RAG
+#: metrics are asked for (scoring a run loads no RAG metric module).
+PROVIDES = (RagMetric,)
+
 
 def _text_metric(
     name: str, func: Callable[..., float | None], *, answer: bool = False

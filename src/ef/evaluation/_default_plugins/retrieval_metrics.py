@@ -7,12 +7,12 @@ beside its parent: ``gm_map`` with ``map``, ``gm_bpref`` with ``bpref``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..hookspecs import hookimpl
+from ..interfaces import RetrievalMetric
 
-if TYPE_CHECKING:
-    from ..interfaces import RetrievalMetric
+#: What this plugin's ef_evaluation_metrics() returns: the registry calls it only when
+#: retrieval metrics are asked for (RAG metrics alone load none of their modules).
+PROVIDES = (RetrievalMetric,)
 
 
 @hookimpl

@@ -247,15 +247,40 @@ class Registry:
     def _metrics(self) -> Mapping[str, RetrievalMetric | RagMetric]:
         return self._kind("metric").items
 
+    def _metrics_of(self, cls: type[RetrievalMetric] | type[RagMetric]) -> _Collected:
+        """The metrics of class ``cls``. Where only the built-ins provide metrics, only the
+        built-in plugins that provide ``cls`` are called (their ``PROVIDES``): resolving a
+        retrieval metric loads no RAG metric module, nor the other way round. Where a plugin
+        provides metrics, every kind was collected as the registry was built, name clashes
+        checked: its metrics of ``cls`` are those."""
+        collected = self._collected.get("metric")
+        if collected is None:
+            key = f"metric:{cls.__name__}"
+            collected = self._collected.get(key)
+            if collected is None:
+                with self._lock:
+                    if key not in self._collected:
+                        hook, types = _KINDS["metric"]
+                        caller = getattr(self._manager.hook, hook)
+                        impls = [
+                            impl
+                            for impl in caller.get_hookimpls()
+                            if cls in getattr(impl.plugin, "PROVIDES", (cls,))
+                        ]
+                        collector = _Collector(self._infos)
+                        self._collected[key] = collector.collect("metric", caller, types, impls)
+                    collected = self._collected[key]
+        return collected
+
     @property
     def retrieval_metrics(self) -> Mapping[str, RetrievalMetric]:
         """Name to :class:`RetrievalMetric`, sorted by name."""
-        return _sorted_view(self._metrics, RetrievalMetric)
+        return _sorted_view(self._metrics_of(RetrievalMetric).items, RetrievalMetric)
 
     @property
     def rag_metrics(self) -> Mapping[str, RagMetric]:
         """Name to :class:`RagMetric`, sorted by name."""
-        return _sorted_view(self._metrics, RagMetric)
+        return _sorted_view(self._metrics_of(RagMetric).items, RagMetric)
 
     @property
     def formats(self) -> Mapping[str, DatasetFormat]:
@@ -333,10 +358,18 @@ class Registry:
         >>> Registry.load(autoload=False).provider_name("trec", "format")
         'builtin.formats'
         """
-        plugin = self._kind(kind).providers.get(name) if kind in _KINDS else None
+        if kind == "metric":  # the class already collected first: another's modules stay
+            classes = sorted((RetrievalMetric, RagMetric), key=self._not_collected)
+            found = (self._metrics_of(cls).providers.get(name) for cls in classes)
+            plugin = next((p for p in found if p is not None), None)
+        else:
+            plugin = self._kind(kind).providers.get(name) if kind in _KINDS else None
         if plugin is None:
             raise UnknownNameError(f"no loaded plugin provides the {kind} {name!r}")
         return plugin
+
+    def _not_collected(self, cls: type) -> bool:
+        return f"metric:{cls.__name__}" not in self._collected
 
     def _lookup(self, what: str, name: str, valid: Mapping[str, Item]) -> Item:
         if name in valid:
@@ -396,13 +429,21 @@ class _Collector:
         """Whether ``plugin`` was registered in process (no distribution installed it)."""
         return plugin in self._infos and self._infos[plugin].distribution is None
 
-    def collect(self, kind: str, hook: pluggy.HookCaller, types: tuple[type, ...]) -> _Collected:
+    def collect(
+        self,
+        kind: str,
+        hook: pluggy.HookCaller,
+        types: tuple[type, ...],
+        impls: Sequence[pluggy.HookImpl] | None = None,
+    ) -> _Collected:
+        """The items of ``kind`` from every implementation of ``hook`` (or those of
+        ``impls``)."""
         items: dict[str, Any] = {}
         providers: dict[str, str] = {}
         provides: dict[str, tuple[str, ...]] = {}
         # get_hookimpls() lists in reverse call order; pluggy calls the last one first
         # (tryfirst last, trylast first), and so do we.
-        for impl in reversed(hook.get_hookimpls()):
+        for impl in reversed(hook.get_hookimpls() if impls is None else impls):
             for item in self._call(impl, hook.name, types):
                 if item.name in providers:
                     raise self._clash(kind, item.name, providers[item.name], impl.plugin_name)
