@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ef.evaluation import RunTable
 from ef.evaluation._formats.trec.fast import RunColumns
-from ef.evaluation._runs.ranked import RankedLists
+from ef.evaluation._runs.ranked import RankedLists, RankedRun
 
 from ..profiles_hypothesis import examples
 
@@ -33,7 +33,7 @@ judged = st.lists(
 )
 
 
-def _runs(run: dict[str, dict[str, float]]) -> list[object]:
+def _runs(run: dict[str, dict[str, float]]) -> list[RankedRun]:
     pl = pytest.importorskip("polars")
     docs = [doc for ranked in run.values() for doc in ranked]
     offsets = np.cumsum([0, *map(len, run.values())]).astype(np.int64)
