@@ -10,7 +10,6 @@ not RagSample fields (an ``id``) are kept as they are.
 from __future__ import annotations
 
 import ast
-import csv
 import difflib
 import io
 import json
@@ -233,6 +232,8 @@ def read_csv_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     ...     read_csv_samples(path)
     [{'retrieved_contexts': ['a', 'b'], 'response': 'Paris'}]
     """
+    import csv  # the CSV format's: not loaded with the other formats
+
     source = Path(path)
     reader = csv.reader(io.StringIO(read_text(source), newline=""))
     header = _csv_header(reader, source)
@@ -251,6 +252,8 @@ def read_csv_samples(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def _csv_header(reader: Any, source: Path) -> list[str]:
     """The header row: field names, none empty and none repeated."""
+    import csv
+
     try:
         header: list[str] = next(reader)
     except StopIteration:
@@ -266,6 +269,8 @@ def _csv_header(reader: Any, source: Path) -> list[str]:
 
 def _csv_rows(reader: Any, source: Path) -> Iterator[tuple[int, list[str]]]:
     """The rows after the header that are not blank lines, each with the line it starts on."""
+    import csv
+
     while True:
         line_no = reader.line_num + 1  # where the next record starts
         try:
@@ -295,6 +300,8 @@ def write_csv_samples(path: str | os.PathLike[str], samples: Iterable[Mapping[st
 
     List and mapping fields are written as JSON; absent fields as empty cells. Atomic.
     """
+    import csv
+
     rows = _validated(samples)
     header = _csv_columns(rows)
     with atomic_writer(Path(path)) as out:

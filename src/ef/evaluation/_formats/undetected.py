@@ -14,7 +14,6 @@ CsvTable(columns=('q', 'doc', 'score'), header=True)
 from __future__ import annotations
 
 import contextlib
-import csv
 import gzip
 import os
 import zlib
@@ -135,6 +134,8 @@ def csv_columns(path: Path) -> CsvTable | None:
     line = first_line(path)
     if line is None or "," not in line or "\t" in line:
         return None
+    import csv  # for a comma-separated line only
+
     with contextlib.suppress(csv.Error, StopIteration):
         fields = next(csv.reader([line]))
         if len(fields) >= 2:

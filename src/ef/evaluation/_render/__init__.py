@@ -21,7 +21,6 @@ the functions that need them.
 from __future__ import annotations
 
 import io
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -630,6 +629,8 @@ def render(report: Tabular, output: str = "table", *, details: bool = False) -> 
     """
     report = _tabular(report)
     if output == "json":
+        import json  # for this output only
+
         return json.dumps(_json_ready(report.to_dict()), indent=2, ensure_ascii=False) + "\n"
     if output not in OUTPUTS:
         raise ValueError(f"output must be one of {', '.join(OUTPUTS)}, got {output!r}")

@@ -6,7 +6,6 @@ The formats themselves live in :mod:`ef.evaluation._render`, shared with the rep
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -51,6 +50,8 @@ def output_option(kind: str) -> Callable[[_Command], _Command]:
 
 
 def emit_json(data: Any) -> None:
+    import json  # for -o json only
+
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -202,6 +203,8 @@ def emit_comparison(report: ComparisonReport, output: str, per_query: bool) -> N
     if output == "json":
         text = render(report, "json")
         if not per_query:
+            import json
+
             data = json.loads(text)
             del data["query_ids"], data["scores"]
             text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
