@@ -219,6 +219,7 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.browser  # tox -e browser, which installs Chromium; the README's command skips it
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH")
 def test_headless_chromium_parses_and_draws_a_comparison(comparison, tmp_path: Path) -> None:
     page = tmp_path / "report.html"
