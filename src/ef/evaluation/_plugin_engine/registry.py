@@ -200,17 +200,26 @@ class Registry:
                 registry._kind(kind)
         return registry
 
-    def _kind(self, kind: str) -> _Collected:
-        """The items of ``kind``, collected on first use (once, whichever thread asks)."""
-        collected = self._collected.get(kind)
+    def _kind(self, kind: str, provides: type | None = None) -> _Collected:
+        """The items of ``kind``, collected on first use (once, whichever thread asks); with
+        ``provides``, only from the plugins that provide that class (a built-in's
+        ``PROVIDES`` says which; any other plugin is asked)."""
+        key = _key(kind, provides)
+        collected = self._collected.get(key)
         if collected is not None:
             return collected
         with self._lock:
-            if kind not in self._collected:
+            if key not in self._collected:
                 hook, types = _KINDS[kind]
                 caller = getattr(self._manager.hook, hook)
-                self._collected[kind] = _Collector(self._infos).collect(kind, caller, types)
-            return self._collected[kind]
+                impls = [
+                    impl
+                    for impl in caller.get_hookimpls()
+                    if provides is None or provides in getattr(impl.plugin, "PROVIDES", (provides,))
+                ]
+                collector = _Collector(self._infos)
+                self._collected[key] = collector.collect(kind, caller, types, impls)
+            return self._collected[key]
 
     @property
     def plugins(self) -> tuple[PluginInfo, ...]:
@@ -253,24 +262,8 @@ class Registry:
         retrieval metric loads no RAG metric module, nor the other way round. Where a plugin
         provides metrics, every kind was collected as the registry was built, name clashes
         checked: its metrics of ``cls`` are those."""
-        collected = self._collected.get("metric")
-        if collected is None:
-            key = f"metric:{cls.__name__}"
-            collected = self._collected.get(key)
-            if collected is None:
-                with self._lock:
-                    if key not in self._collected:
-                        hook, types = _KINDS["metric"]
-                        caller = getattr(self._manager.hook, hook)
-                        impls = [
-                            impl
-                            for impl in caller.get_hookimpls()
-                            if cls in getattr(impl.plugin, "PROVIDES", (cls,))
-                        ]
-                        collector = _Collector(self._infos)
-                        self._collected[key] = collector.collect("metric", caller, types, impls)
-                    collected = self._collected[key]
-        return collected
+        whole = self._collected.get("metric")
+        return whole if whole is not None else self._kind("metric", provides=cls)
 
     @property
     def retrieval_metrics(self) -> Mapping[str, RetrievalMetric]:
@@ -369,7 +362,7 @@ class Registry:
         return plugin
 
     def _not_collected(self, cls: type) -> bool:
-        return f"metric:{cls.__name__}" not in self._collected
+        return _key("metric", cls) not in self._collected
 
     def _lookup(self, what: str, name: str, valid: Mapping[str, Item]) -> Item:
         if name in valid:
@@ -384,6 +377,11 @@ class Registry:
                 message = f"unknown {what} {name!r}; did you mean {' or '.join(map(repr, close))}?"
         names = ", ".join(valid) or "(none loaded)"
         raise UnknownNameError(f"{message} Valid {what}s: {names}.")
+
+
+def _key(kind: str, provides: type | None) -> str:
+    """Where the items of ``kind`` (of the class ``provides`` only, if given) are kept."""
+    return kind if provides is None else f"{kind}:{provides.__name__}"
 
 
 def _sorted_view(items: Mapping[str, Any], kind: type[Item]) -> Mapping[str, Item]:
@@ -434,16 +432,15 @@ class _Collector:
         kind: str,
         hook: pluggy.HookCaller,
         types: tuple[type, ...],
-        impls: Sequence[pluggy.HookImpl] | None = None,
+        impls: Sequence[pluggy.HookImpl],
     ) -> _Collected:
-        """The items of ``kind`` from every implementation of ``hook`` (or those of
-        ``impls``)."""
+        """The items of ``kind`` from ``impls``, implementations of ``hook``."""
         items: dict[str, Any] = {}
         providers: dict[str, str] = {}
         provides: dict[str, tuple[str, ...]] = {}
         # get_hookimpls() lists in reverse call order; pluggy calls the last one first
         # (tryfirst last, trylast first), and so do we.
-        for impl in reversed(hook.get_hookimpls() if impls is None else impls):
+        for impl in reversed(impls):
             for item in self._call(impl, hook.name, types):
                 if item.name in providers:
                     raise self._clash(kind, item.name, providers[item.name], impl.plugin_name)
