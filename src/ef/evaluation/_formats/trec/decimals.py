@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["parse_scores"]
 
-_DOT, _MINUS, _PLUS = 46, 45, 43
+_NUL, _PLUS, _MINUS, _DOT, _ZERO, _UPPER_E, _LOWER_E = b"\0+-.0Ee"
 _EXACT = 2.0**53  # every whole number below is a double
 _EXACT_POWERS = 22  # 10**22 is the last power of ten that is a double
 _MAX_WIDTH = 64  # wider columns (few) go to numpy's parse
@@ -39,15 +39,22 @@ def parse_scores(texts: npt.NDArray[np.bytes_]) -> npt.NDArray[np.float64] | Non
     import numpy as np
 
     width = texts.dtype.itemsize
+    # A row per byte position: each step is one operation across all scores.
     by_position = np.ascontiguousarray(texts.view(np.uint8).reshape(texts.size, width).T)
-    kinds = _byte_kinds()[by_position]
-    if not kinds.all():
+    plain = _any_of(by_position, _NUL, _PLUS, _MINUS, _DOT, _LOWER_E, _UPPER_E)
+    plain |= by_position - np.uint8(_ZERO) < 10  # the bytes below "0" wrap past 9
+    if not plain.all():
         return None  # a byte float() would refuse, or would take as more than a number
-    if width > _MAX_WIDTH or (kinds == _EXPONENT).any():
+    del plain  # as large as the scores' text, as is each array of this function's
+    if width > _MAX_WIDTH or _any_of(by_position, _LOWER_E, _UPPER_E).any():
         return _numpy_parse(texts)
-    whole, decimals, digits, dots, signs = _digits(by_position)
+    whole, decimals, digits, dots = _digits(by_position)
     # float()'s grammar without an exponent: a sign first only, one dot at most, a digit.
-    if signs.any() or dots.max(initial=0) > 1 or digits.min(initial=1) == 0:
+    if (
+        _any_of(by_position[1:], _PLUS, _MINUS).any()
+        or dots.max(initial=0) > 1
+        or digits.min(initial=1) == 0
+    ):
         return None
     if whole.max(initial=0) >= _EXACT or decimals.max(initial=0) > _EXACT_POWERS:
         return _numpy_parse(texts)  # 16 digits or 23 decimals: rounded twice here
@@ -56,59 +63,39 @@ def parse_scores(texts: npt.NDArray[np.bytes_]) -> npt.NDArray[np.float64] | Non
     return values
 
 
+def _any_of(by_position: npt.NDArray[np.uint8], *bytes_: int) -> npt.NDArray[np.bool_]:
+    """Where ``by_position`` holds one of ``bytes_``."""
+    first, *rest = bytes_
+    found = by_position == first
+    for byte in rest:
+        found |= by_position == byte
+    return found
+
+
 def _digits(
     by_position: npt.NDArray[np.uint8],
 ) -> tuple[
-    npt.NDArray[np.float64],
-    npt.NDArray[np.uint8],
-    npt.NDArray[np.uint8],
-    npt.NDArray[np.uint8],
-    npt.NDArray[np.bool_],
+    npt.NDArray[np.float64], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]
 ]:
     """Each score's digits as one whole number (exact below 2**53), how many of them follow
-    its dot, how many it has, its dots, and whether a sign stands past its first byte."""
+    its dot, how many it has, and its dots: a byte position at a time, across all scores."""
     import numpy as np
 
-    multiplier, digit_value, is_digit = _tables()
     n = by_position.shape[1]
     whole = np.zeros(n)
-    decimals = np.zeros(n, dtype=np.uint8)
-    digits = np.zeros(n, dtype=np.uint8)
-    dots = np.zeros(n, dtype=np.uint8)
-    signs = np.zeros(n, dtype=bool)
-    for position, column in enumerate(by_position):
-        whole *= multiplier[column]  # 10 for a digit, 1 for anything else
-        whole += digit_value[column]
-        digit = is_digit[column]
+    decimals, digits, dots = (np.zeros(n, dtype=np.uint8) for _ in range(3))
+    past_dot = np.zeros(n, dtype=bool)
+    for column in by_position:
+        value = column - np.uint8(_ZERO)
+        digit = value < 10
+        np.multiply(whole, 10.0, out=whole, where=digit)  # a digit shifts the number
+        np.add(whole, value, out=whole, where=digit)
         digits += digit
-        decimals += digit & (dots > 0)
-        dots += column == _DOT
-        if position:
-            signs |= (column == _MINUS) | (column == _PLUS)
-    return whole, decimals, digits, dots, signs
-
-
-_EXPONENT = 2
-
-
-def _byte_kinds() -> npt.NDArray[np.uint8]:
-    """A byte's kind: 0 for a byte no score holds, ``_EXPONENT`` for ``e E``, 1 for the
-    digits, ``.``, ``+``, ``-`` and NUL (the padding)."""
-    import numpy as np
-
-    kinds = np.zeros(256, dtype=np.uint8)
-    kinds[list(b"0123456789.+-\0")] = 1
-    kinds[list(b"eE")] = _EXPONENT
-    return kinds
-
-
-def _tables() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.uint8]]:
-    """A byte's multiplier (10 for a digit, else 1), digit value and digit flag, by byte."""
-    import numpy as np
-
-    multiplier, value, flag = np.ones(256), np.zeros(256), np.zeros(256, dtype=np.uint8)
-    multiplier[48:58], value[48:58], flag[48:58] = 10.0, np.arange(10), 1
-    return multiplier, value, flag
+        dot = column == _DOT
+        dots += dot
+        past_dot |= dot
+        decimals += digit & past_dot
+    return whole, decimals, digits, dots
 
 
 def _powers_of_ten() -> npt.NDArray[np.float64]:
