@@ -330,3 +330,30 @@ def test_the_builtin_beir_format_reads_and_detects_the_demo(builtin_registry) ->
     assert (len(list(dataset.corpus)), len(dataset.queries)) == (36, 15)
     assert list(dataset.qrels) == ["test"]
     assert len(dataset.qrels["test"]) == 15
+
+
+def test_the_groups_entry_points_equal_importlib_metadatas(tmp_path, monkeypatch) -> None:
+    """``group_entry_points`` skips parsing only where no distribution has a section of the
+    group: with none, a distribution of another group, the group's name as an entry point of
+    another group (as ef-evaluation's pytest plugin is), and a plugin, it gives what
+    ``importlib_metadata.entry_points(group=...)`` gives."""
+    import importlib_metadata
+
+    from ef.evaluation._plugin_engine.loading import group_entry_points
+    from ef.evaluation.testing import make_dist
+
+    def full() -> list[importlib_metadata.EntryPoint]:
+        return list(importlib_metadata.entry_points(group="ef_evaluation"))
+
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    assert group_entry_points() == full()
+    make_dist(site, "other-tool", "1.0", {"x": "other_mod"}, group="other")
+    make_dist(site, "mentions", "1.0", {"ef_evaluation": "ef_evaluation_mod"}, group="other")
+    assert group_entry_points() == full()
+    assert not {"other_mod", "ef_evaluation_mod"} & {ep.value for ep in full()}
+    make_dist(site, "ef-evaluation-hits", "1.0", {"hits": "hits_mod"})
+    found = group_entry_points()
+    assert found == full()
+    assert [ep.value for ep in found if ep.name == "hits"] == ["hits_mod"]
