@@ -14,13 +14,12 @@ A plugin builds these and returns them from a hook of :mod:`ef.evaluation.hooksp
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
@@ -503,14 +502,21 @@ class RetrievalMetric:
         return _param_named(f"retrieval metric {self.name!r}", self.params, name)
 
 
-def _param_named(metric: str, params: tuple[MetricParam, ...], name: str) -> MetricParam:
+_Param = TypeVar("_Param", "MetricParam", "FusionParam")
+
+
+def _param_named(owner: str, params: tuple[_Param, ...], name: str) -> _Param:
+    """The parameter of ``owner`` (a metric or fusion method, as its errors name it) called
+    ``name``; ``UnknownNameError`` lists the valid ones."""
     for param in params:
         if param.name == name:
             return param
+    import difflib  # for a misspelt name only
+
     from .errors import UnknownNameError
 
     valid = [p.name for p in params]
-    message = f"{metric} has no parameter {name!r}"
+    message = f"{owner} has no parameter {name!r}"
     close = difflib.get_close_matches(str(name), valid, n=3)
     message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
     listed = ", ".join(valid) if valid else "none"
@@ -969,17 +975,7 @@ class FusionMethod:
 
     def param(self, name: str) -> FusionParam:
         """The parameter called ``name``; ``UnknownNameError`` lists the valid ones."""
-        for param in self.params:
-            if param.name == name:
-                return param
-        from .errors import UnknownNameError
-
-        valid = [p.name for p in self.params]
-        message = f"fusion method {self.name!r} has no parameter {name!r}"
-        close = difflib.get_close_matches(str(name), valid, n=3)
-        message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
-        listed = ", ".join(valid) if valid else "none"
-        raise UnknownNameError(f"{message} Its parameters: {listed}.")
+        return _param_named(f"fusion method {self.name!r}", self.params, name)
 
 
 @attrs.frozen
