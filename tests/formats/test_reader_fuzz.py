@@ -179,6 +179,8 @@ def _warned(read: Callable[[], object]) -> tuple[object, list[str]]:
 @example((b"q1 Q0 d1 1 2.5 t\n\xef\xbb\xbfq1 Q0 d2 1 2.5 t\n", False))  # a BOM mid-file
 @example(("q1 Q0 d\u00a01 1 2.5 t\n".encode(), True))  # a no-break space in a docno
 @example((b"q1 Q0 d1 1 2.5 t\n#5 Q0 d2 1 0.9 t\n", False))  # a '#' query, or commented out
+# The last fields within the widest id's width of the file's end, with a short tag.
+@example((b"q1 Q0 averyveryverylongdocid 1 2.5 t\nq22 Q0 d2 2 1.5 t\nq3 Q0 d 1 .25 t", False))
 @settings(
     max_examples=int(os.environ.get("EF_FUZZ_EXAMPLES", examples(300))),
     suppress_health_check=[HealthCheck.too_slow],
