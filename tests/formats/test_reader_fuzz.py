@@ -170,6 +170,11 @@ def _warned(read: Callable[[], object]) -> tuple[object, list[str]]:
     return got, [str(w.message) for w in caught if issubclass(w.category, InputWarning)]
 
 
+def read_trec_bytes_unhashed(path: Path) -> RunColumns | None:
+    """The numpy reader as ef-trec-eval calls it: a plain file memory-mapped."""
+    return read_trec_bytes(path, digest=False)
+
+
 # The cases found on main, every run whatever the seed.
 @example((b"q\xc3\xa9 Q0 d\x7fx 0 1 tag\n", True))  # a DEL in a file with non-ASCII bytes
 @example((b"q1 Q0 d1 1 2.5 \n", False))  # five columns and a trailing space
@@ -193,8 +198,9 @@ def test_the_fast_reader_agrees_with_the_reference_reader(case: tuple[bytes, boo
         path.write_bytes(gzip.compress(content) if gzipped else content)
         reference, reference_warnings = _warned(lambda: read_run_lines(path))
         assert isinstance(reference, (dict, DatasetFormatError))
-        # Both fast readers: polars (large files) and numpy (small and mid-size ones).
-        for read in (read_trec_columns, read_trec_bytes):
+        # Both fast readers: polars (large files) and numpy (small and mid-size ones), which
+        # maps a plain file into memory where it records no digest (ef-trec-eval).
+        for read in (read_trec_columns, read_trec_bytes, read_trec_bytes_unhashed):
             columns, fast_warnings = _warned(functools.partial(read, path))  # may not raise
             assert not isinstance(columns, DatasetFormatError)
             assert not fast_warnings
