@@ -499,7 +499,7 @@ def rich_table(table: Table, widths: Sequence[int] | None = None) -> RichTable:
     for i, name in enumerate(table.header):
         number_column = table._right(i)
         result.add_column(
-            name,
+            Text(name),  # as written: a str would be read as markup and :emoji: codes
             justify="right" if number_column else "left",
             no_wrap=number_column,  # a number is never split
             width=None if widths is None else widths[i],

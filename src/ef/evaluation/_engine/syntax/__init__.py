@@ -49,7 +49,6 @@ The names trec_eval prints are read too (``P_30``, ``ndcg_cut_10``, ``map_cut_5`
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -155,6 +154,8 @@ def _unknown(spec: str, name: str, registry: Registry, index: NameIndex) -> Unkn
             f"retrieval metrics: {', '.join(registry.retrieval_metrics)} (ef-eval metrics lists "
             "their trec_eval names)."
         )
+    import difflib  # for an unknown name only
+
     candidates = list(dict.fromkeys([*index.names, *index.ir_measures, *index.trec_eval]))
     folded = {c.lower(): c for c in reversed(candidates)}
     close = [folded[name.lower()]] if name.lower() in folded else []
