@@ -189,3 +189,13 @@ def test_latex_and_markdown_escape_their_special_characters() -> None:
     assert "P\\_5 \\& 50\\%" in format_table(table, "latex")
     assert "| P_5 & 50% | a\\|b |" in format_table(table, "markdown")
     assert '<td class="ef-text">P_5 &amp; 50%</td>' in format_table(table, "html")
+
+
+def test_the_terminal_table_shows_headers_and_cells_as_written() -> None:
+    """rich reads a plain string as markup and ``:name:`` as an emoji: a metric, a system or a
+    query named so must still be shown as written."""
+    from ef.evaluation._render import Table, format_table
+
+    text = format_table(Table(["[b]run", ":smile:@10"], [["[i]bm25", ":x:"]]), "table")
+    for written in ("[b]run", ":smile:@10", "[i]bm25", ":x:"):
+        assert written in text
