@@ -66,7 +66,7 @@ def parse_scores(texts: npt.NDArray[np.bytes_]) -> npt.NDArray[np.float64] | Non
 def _any_of(by_position: npt.NDArray[np.uint8], *bytes_: int) -> npt.NDArray[np.bool_]:
     """Where ``by_position`` holds one of ``bytes_``."""
     first, *rest = bytes_
-    found = by_position == first
+    found: npt.NDArray[np.bool_] = by_position == first
     for byte in rest:
         found |= by_position == byte
     return found
