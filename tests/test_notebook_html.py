@@ -4,6 +4,7 @@ with the title above each table, its notes below, best values bold and marks rai
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 import subprocess
@@ -216,6 +217,7 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-extensions",
          f"--user-data-dir={tmp_path / 'profile'}", *args],
         capture_output=True, text=True, timeout=120, check=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # its singleton socket's folder, not /tmp
     )  # fmt: skip
 
 

@@ -44,19 +44,24 @@ def _chromium() -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     from selenium.webdriver.chrome.service import Service
 
     binary, driver = _chromium()
+    # Chromium's profile and the folders it makes in TMPDIR (its singleton socket, which
+    # it leaves behind) go under the test's own temporary folder, not /tmp.
+    scratch = tmp_path_factory.mktemp("chromium")
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(argument)
+    options.add_argument(f"--user-data-dir={scratch / 'profile'}")
     if os.geteuid() == 0:  # Chromium refuses to run as root inside its sandbox
         options.add_argument("--no-sandbox")
     options.add_argument("--window-size=1200,900")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    chrome = webdriver.Chrome(service=Service(executable_path=driver), options=options)
+    service = Service(executable_path=driver, env={**os.environ, "TMPDIR": str(scratch)})
+    chrome = webdriver.Chrome(service=service, options=options)
     try:
         yield chrome
     finally:
