@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -62,6 +64,21 @@ def dask_client(*, processes: bool) -> Iterator[Any]:
         distributed.Client(cluster) as client,
     ):
         yield client
+
+
+@contextlib.contextmanager
+def chromium_scratch() -> Iterator[Path]:
+    """A folder for Chromium's profile and its TMPDIR, removed afterwards with what it holds.
+
+    Chromium leaves its singleton socket in TMPDIR, so TMPDIR must not be /tmp itself; and the
+    socket's path must fit a Unix socket's 107 bytes, which a pytest tmp_path under xdist does
+    not leave room for (Chromium aborts). Hence a short folder of its own under /tmp.
+    """
+    scratch = Path(tempfile.mkdtemp(prefix="ef-chromium-"))
+    try:
+        yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def no_whole_read(*args: object, **kwargs: object) -> None:

@@ -17,6 +17,8 @@ from ef.evaluation import RagEvalReport, RetrievalEvalReport, compare
 from ef.evaluation._engine.ties import TieDiagnostic
 from ef.evaluation._render import Table, format_table, render
 
+from .conftest import chromium_scratch
+
 RETRIEVAL = RetrievalEvalReport(
     {"ndcg@10": 0.625},
     {"q1": {"ndcg@10": 0.75}, "q2": {"ndcg@10": 0.5}},
@@ -211,14 +213,15 @@ def test_titles_cells_and_notes_are_escaped() -> None:
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
-    return subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-extensions",
-         f"--user-data-dir={tmp_path / 'profile'}", *args],
-        capture_output=True, text=True, timeout=120, check=True,
-        env={**os.environ, "TMPDIR": str(tmp_path)},  # its singleton socket's folder, not /tmp
-    )  # fmt: skip
+    with chromium_scratch() as scratch:
+        return subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-extensions",
+             f"--user-data-dir={scratch / 'profile'}", *args],
+            capture_output=True, text=True, timeout=120, check=True,
+            env={**os.environ, "TMPDIR": str(scratch)},
+        )  # fmt: skip
 
 
 @pytest.mark.browser  # tox -e browser, which installs Chromium; the README's command skips it
@@ -230,13 +233,13 @@ def test_headless_chromium_parses_and_draws_a_comparison(comparison, tmp_path: P
         f"<body>{comparison._repr_html_()}</body></html>",
         encoding="utf-8",
     )
-    dom = _chromium(tmp_path, "--dump-dom", page.as_uri()).stdout
+    dom = _chromium("--dump-dom", page.as_uri()).stdout
     assert '<div class="ef-report">' in dom
     best = comparison.tables()[0].rows[1][1]
     assert f"<strong>{best}</strong><sup>a</sup>" in dom  # the rows made it into the DOM
     assert dom.count('<tr><td class="ef-text">m</td>') == 1  # the one pairwise row
     shot = tmp_path / "report.png"
-    _chromium(tmp_path, f"--screenshot={shot}", "--window-size=900,500", page.as_uri())
+    _chromium(f"--screenshot={shot}", "--window-size=900,500", page.as_uri())
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     assert len(data) > 1000

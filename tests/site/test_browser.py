@@ -31,6 +31,7 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 
 from ef.evaluation import build_site  # noqa: E402
 
+from ..conftest import chromium_scratch  # noqa: E402
 from .records import QUERIES, SCRIPT_NAME, scenario  # noqa: E402
 
 
@@ -44,13 +45,16 @@ def _chromium() -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+def browser() -> Iterator[WebDriver]:
+    binary, driver = _chromium()
+    with chromium_scratch() as scratch:
+        yield from _driven(binary, driver, scratch)
+
+
+def _driven(binary: str, driver: str, scratch: Path) -> Iterator[WebDriver]:
+    """Chromium through its driver, its profile and TMPDIR in ``scratch``; quit afterwards."""
     from selenium.webdriver.chrome.service import Service
 
-    binary, driver = _chromium()
-    # Chromium's profile and the folders it makes in TMPDIR (its singleton socket, which
-    # it leaves behind) go under the test's own temporary folder, not /tmp.
-    scratch = tmp_path_factory.mktemp("chromium")
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage"):
