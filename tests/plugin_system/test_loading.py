@@ -357,3 +357,92 @@ def test_the_groups_entry_points_equal_importlib_metadatas(tmp_path, monkeypatch
     found = group_entry_points()
     assert found == full()
     assert [ep.value for ep in found if ep.name == "hits"] == ["hits_mod"]
+
+
+def _entry_points_txt(folder, group: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "METADATA").write_text("Metadata-Version: 2.1\nName: old\nVersion: 1.0\n")
+    (folder / "entry_points.txt").write_text(f"[{group}]\nold = old_mod\n")
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["dist-info", "DIST-INFO", "egg-info", "egg", "egg-info file", "other group", "none"],
+)
+def test_the_scan_sees_a_section_where_importlib_metadata_finds_entry_points(
+    tmp_path, monkeypatch, layout: str
+) -> None:
+    """``may_declare`` looks where importlib-metadata's path finder looks, in each layout a
+    distribution's metadata takes on ``sys.path``: it answers True wherever importlib-metadata
+    finds an entry point of the group, and False (not importing it) where there is none."""
+    import importlib
+    import sys
+
+    import importlib_metadata
+
+    from ef.evaluation._plugin_engine.metadata_scan import may_declare
+
+    site = tmp_path / "site"
+    site.mkdir()
+    path = [str(site)]
+    if layout in ("dist-info", "DIST-INFO", "egg-info"):
+        _entry_points_txt(site / f"old-1.0.{layout}", "ef_evaluation")
+    elif layout == "egg":  # an old egg: the path entry is the .egg folder itself
+        _entry_points_txt(site / "old-1.0-py3.11.egg" / "EGG-INFO", "ef_evaluation")
+        path.append(str(site / "old-1.0-py3.11.egg"))
+    elif layout == "egg-info file":  # PKG-INFO alone, as a file: no entry points
+        (site / "old-1.0.egg-info").write_text("Metadata-Version: 1.0\nName: old\n")
+    elif layout == "other group":
+        _entry_points_txt(site / "old-1.0.dist-info", "not_ef_evaluation_at_all")
+    monkeypatch.setattr(sys, "path", path)
+    importlib.invalidate_caches()
+    found = list(importlib_metadata.entry_points(group="ef_evaluation"))
+    assert may_declare("ef_evaluation") == bool(found)
+    assert bool(found) == (layout in ("dist-info", "DIST-INFO", "egg-info", "egg"))
+
+
+def test_the_scan_leaves_what_it_cannot_see_to_importlib_metadata(tmp_path, monkeypatch) -> None:
+    import sys
+    import zipfile
+
+    from ef.evaluation._plugin_engine.metadata_scan import may_declare
+
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "absent")])
+    assert may_declare("ef_evaluation") is False
+    archive = tmp_path / "plugins.zip"  # a zip on sys.path: importlib-metadata reads inside
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("old-1.0.dist-info/entry_points.txt", "[other]\nx = y\n")
+    monkeypatch.setattr(sys, "path", [str(archive)])
+    assert may_declare("ef_evaluation") is True
+
+    class Finder:  # a finder of distributions of its own (not sys.path's)
+        @staticmethod
+        def find_distributions(context=None):
+            return iter(())
+
+    monkeypatch.setattr(sys, "path", [])
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    assert may_declare("ef_evaluation") is True
+
+
+def test_no_plugin_installed_imports_no_importlib_metadata(tmp_path) -> None:
+    """Discovery on a path where no distribution declares the group (one names it in another
+    group) finds none, and importlib-metadata is never imported, in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    from ef.evaluation.testing import make_dist
+
+    site = tmp_path / "site"
+    make_dist(site, "mentions", "1.0", {"ef_evaluation": "ef_evaluation_mod"}, group="other")
+    sys.path.remove(str(site))
+    script = (
+        "import sys\n"
+        "from ef.evaluation._plugin_engine.loading import group_entry_points\n"
+        f"sys.path[:] = [{str(site)!r}]\n"
+        "print(group_entry_points(), 'importlib_metadata' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "[] False\n"

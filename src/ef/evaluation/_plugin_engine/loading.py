@@ -26,15 +26,19 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import attrs
-import importlib_metadata
 import pluggy
 
 from .. import hookspecs
 from .._version import __version__
 from ..errors import PluginError, PluginLoadError
 from ..types import FrozenDict
+from .metadata_scan import may_declare
+
+if TYPE_CHECKING:
+    import importlib_metadata
 
 __all__ = [
     "BUILTIN_PLUGINS",
@@ -213,18 +217,16 @@ def group_entry_points() -> list[importlib_metadata.EntryPoint]:
     """The installed entry points of the ``ef_evaluation`` group, as
     ``importlib_metadata.entry_points(group=...)`` gives them.
 
-    That call parses every distribution's ``entry_points.txt`` (about 5 ms for a hundred
-    installed distributions, on every command), and most installs have no plugin. A section
-    of the group is a line ``[ef_evaluation]`` (importlib-metadata strips the brackets off a
-    stripped line): where no file holds that text, there is none, and nothing is parsed.
-    ef-evaluation's own file names ``ef_evaluation`` too, as its pytest plugin.
+    Importing importlib-metadata and parsing every distribution's ``entry_points.txt`` costs
+    several milliseconds of every command, and most installs have no plugin: where no
+    distribution's file holds the group's section line (:func:`may_declare`), there is none,
+    and importlib-metadata is not imported. ef-evaluation's own file names ``ef_evaluation``
+    too, as its pytest plugin, not as a section.
     """
-    header = f"[{hookspecs.NAME}]"
-    if not any(
-        header in (dist.read_text("entry_points.txt") or "")
-        for dist in importlib_metadata.distributions()
-    ):
+    if not may_declare(hookspecs.NAME):
         return []
+    import importlib_metadata
+
     return list(importlib_metadata.entry_points(group=hookspecs.NAME))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 import reprlib
@@ -372,6 +371,8 @@ class Registry:
             message = f"{name!r} is a {other.kind} metric, not a {what}."
         else:
             message = f"unknown {what} {name!r}."
+            import difflib  # here: a misspelt name only
+
             close = difflib.get_close_matches(str(name), list(valid), n=3)
             if close:
                 message = f"unknown {what} {name!r}; did you mean {' or '.join(map(repr, close))}?"
