@@ -83,12 +83,14 @@ _NOT_FOR_A_RUN = (
 )
 
 _SCRIPT = """
-import atexit, json, sys
+import atexit, sys
 from ef.evaluation.cli import main
 
 def listing(out=sys.argv[1]):
+    names = sorted(sys.modules)  # before this listing's own json
+    import json
     with open(out, "w") as f:
-        json.dump(sorted(sys.modules), f)
+        json.dump(names, f)
 
 atexit.register(listing)
 sys.argv = ["ef-eval", *sys.argv[2:]]
@@ -132,6 +134,22 @@ def test_evaluate_imports_no_other_command(tmp_path) -> None:
     assert _cli_modules(loaded) == {f"ef.evaluation.cli.{m}" for m in _APP | {"_evaluate"}}
 
 
+#: What reading and scoring TREC files, and printing a table, need none of: JSON, the
+#: temporary files and folders of a write, a package's resources (the demo dataset).
+_NOT_FOR_TREC_FILES = ("json", "tempfile", "shutil", "importlib.resources")
+
+
+def test_evaluates_table_imports_no_json_and_no_writing(tmp_path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10")
+    assert done.returncode == 0, done.stderr
+    assert "│ map    │ 1.0000 │" in done.stdout  # the table was drawn in this process
+    assert not loaded & set(_NOT_FOR_TREC_FILES)
+
+
 def test_ef_trec_eval_imports_what_it_scores_with_alone(tmp_path) -> None:
     # Issue 26: ef-trec-eval never imports fusion, compare, retrievers, RAG or rich; nor the
     # store, the other reports, or the dataset values of a corpus.
@@ -151,6 +169,7 @@ def test_ef_trec_eval_imports_what_it_scores_with_alone(tmp_path) -> None:
         "ef.evaluation._fusion",
         "ef.evaluation._retrievers",
         "ef.evaluation._dataset",
+        *_NOT_FOR_TREC_FILES,
     }
     assert not loaded & never
     # Its warnings are printed as ef-eval prints them (_options, _spelling); no other command.

@@ -6,14 +6,11 @@ import contextlib
 import errno
 import gzip
 import io
-import json
 import math
 import os
 import re
-import shutil
 import stat
 import sys
-import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -318,6 +315,8 @@ reads (4300: sys.set_int_max_str_digits raises the limit); is it a number at all
     ef.evaluation.DatasetFormatError: r.json:1: the number 1e999 is beyond a float's range \
 (about ±1.8e308)
     """
+    import json  # here: a run or qrels file of TREC lines never needs it
+
     options.setdefault("parse_float", _finite_float)
     try:
         return json.loads(text, **options)
@@ -345,6 +344,8 @@ def parse_json(text: str, path: Path, line_no: int, line: str | None = None) -> 
     """``text`` parsed as JSON, or an error naming ``path`` and ``line_no``: invalid JSON, an
     object that gives a key twice (which ``json.loads`` would silently resolve to the last),
     or the parser's limits (see :func:`load_json`)."""
+    import json
+
     try:
         return load_json(text, path, line_no, line, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
@@ -476,6 +477,8 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
     ``.<name>.ef-tmp-<pid>-<random>``; only those whose writer's process is gone are removed,
     so a concurrent writer's file is never touched.
     """
+    import shutil  # here, as tempfile below: only a write needs them
+
     prefix = _temp_prefix(path)
     removed = []
     with contextlib.suppress(OSError):  # an unlistable directory: the write will say so
@@ -522,6 +525,8 @@ def atomic_binary_writer(path: Path) -> Iterator[IO[bytes]]:
     """Write the bytes of ``path`` as :func:`atomic_writer` writes its text (no gzip)."""
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a directory; cannot write a file there")
+    import tempfile
+
     remove_stale_temporaries(path)
     try:
         fd, temp_name = tempfile.mkstemp(
@@ -569,6 +574,9 @@ def staged_path(path: Path) -> Iterator[Path]:
     ...     before, target.read_text(), sorted(p.name for p in target.parent.iterdir())
     (False, 'done', ['out.txt'])
     """
+    import shutil
+    import tempfile
+
     remove_stale_temporaries(path)
     try:
         folder = Path(

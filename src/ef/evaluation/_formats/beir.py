@@ -10,7 +10,6 @@ bad line raises :class:`~ef.evaluation.errors.DatasetFormatError` naming the fil
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import re
@@ -328,6 +327,8 @@ def looks_like_beir(path: str | os.PathLike[str]) -> bool:
     if first is None:
         return False
     if first.lstrip().startswith("{"):
+        import json  # here, as in _json_line: telling a TREC file from BEIR's needs none
+
         with contextlib.suppress(ValueError, RecursionError):
             return isinstance(json.loads(first), dict)
     # Three tab-separated columns, none holding a space (that would be TREC's whitespace).
@@ -521,6 +522,8 @@ def write_beir(
 
 def _json_line(record: Mapping[str, Any]) -> str:
     # ASCII escapes, as BEIR's own files have them: any str round-trips, lone surrogates too.
+    import json
+
     return json.dumps(record) + "\n"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 __all__ = ["DEMO_NAME", "demo_path"]
@@ -30,6 +29,8 @@ def demo_path() -> Path:
     ['README.md', 'corpus.jsonl', 'qrels', 'queries.jsonl', 'rag_samples.jsonl', \
 'references.jsonl']
     """
+    from importlib.resources import files  # here: a command naming no demo needs none
+
     path = files("ef.evaluation") / "data" / "demo"
     if not isinstance(path, Path) or not path.is_dir():
         raise FileNotFoundError(

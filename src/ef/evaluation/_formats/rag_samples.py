@@ -10,9 +10,7 @@ not RagSample fields (an ``id``) are kept as they are.
 from __future__ import annotations
 
 import ast
-import difflib
 import io
-import json
 import os
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -87,6 +85,8 @@ def _suggestion(key: str) -> str | None:
         return OLD_RAGAS_NAMES[key]
     if key in EXTRA_KEYS or key.startswith("_"):
         return None
+    import difflib  # here: an unknown field only
+
     close = difflib.get_close_matches(key.lower(), SAMPLE_FIELDS, n=1, cutoff=0.8)
     return close[0] if close else None
 
@@ -194,6 +194,8 @@ def _cell(field: str, text: str, path: Path, line_no: int) -> Any:
         return _number_cell(field, text, path, line_no)
     if field not in _STRUCTURED:
         return text
+    import json  # here, as below: a run's format detection reads no sample
+
     try:
         load_json(text, path, line_no)  # the parser's limits are named by the line
     except json.JSONDecodeError:
@@ -289,6 +291,8 @@ def _validated(samples: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 def write_jsonl_samples(path: str | os.PathLike[str], samples: Iterable[Mapping[str, Any]]) -> None:
     """Write RagSamples as JSONL, atomically (a temporary file renamed when complete)."""
+    import json
+
     rows = _validated(samples)
     with atomic_writer(Path(path)) as out:
         for sample in rows:
@@ -326,6 +330,8 @@ def _to_cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, (list, tuple, Mapping)):
+        import json
+
         return json.dumps(value if not isinstance(value, tuple) else list(value))
     return str(value)
 

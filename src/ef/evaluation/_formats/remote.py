@@ -27,7 +27,6 @@ import contextlib
 import os
 import posixpath
 import re
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -132,6 +131,7 @@ def local_copy(url: str, kind: str = "run") -> Iterator[LocalCopy]:
     ``FileNotFoundError`` naming the URL; a folder, an ``IsADirectoryError`` saying a
     ``kind`` file was due."""
     import hashlib  # here: OpenSSL's load is 5 ms of a start that may fetch nothing
+    import tempfile
 
     fs, path = _filesystem(url)
     name = posixpath.basename(path.rstrip("/")) or kind

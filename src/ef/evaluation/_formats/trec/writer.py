@@ -17,7 +17,6 @@ q1 Q0 d1 2 0.5 bm25
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -80,6 +79,8 @@ def write_run_lines(
 def _meta_line(item_id: str, extra: Mapping[str, Any]) -> str:
     if "_id" in extra:
         raise DatasetFormatError(f"{item_id!r}: an extra field may not be called '_id'")
+    import json  # here: a run or qrels file is written without it
+
     return json.dumps({"_id": item_id, **extra}) + "\n"
 
 
