@@ -139,7 +139,7 @@ def test_evaluate_imports_no_other_command(tmp_path) -> None:
 _NOT_FOR_TREC_FILES = ("json", "tempfile", "shutil", "importlib.resources")
 
 
-def test_evaluates_table_imports_no_json_and_no_writing(tmp_path) -> None:
+def test_evaluates_table_imports_no_json_no_writing_and_no_rich(tmp_path) -> None:
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
     run = tmp_path / "run.trec"
@@ -148,6 +148,7 @@ def test_evaluates_table_imports_no_json_and_no_writing(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert "│ map    │ 1.0000 │" in done.stdout  # the table was drawn in this process
     assert not loaded & set(_NOT_FOR_TREC_FILES)
+    assert "rich" not in loaded  # off a terminal, its box is drawn without rich
 
 
 def test_ef_trec_eval_imports_what_it_scores_with_alone(tmp_path) -> None:

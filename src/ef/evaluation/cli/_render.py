@@ -6,7 +6,9 @@ The formats themselves live in :mod:`ef.evaluation._render`, shared with the rep
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -68,6 +70,10 @@ def emit_table(table: Table, output: str, *, long: Table | None = None) -> None:
         if output == "markdown":
             click.echo()  # a blank line ends the table before the next one
         return
+    plain = _plain_table(table)
+    if plain is not None:  # off a terminal: rich's characters, without importing rich
+        click.echo(plain, nl=False)
+        return
     from rich.console import Console
 
     width = Console().width  # the terminal's, or COLUMNS, or 80 when piped
@@ -82,6 +88,59 @@ def emit_table(table: Table, output: str, *, long: Table | None = None) -> None:
         console.print(rich_renderable(long, long_widths), crop=False)
     else:
         click.echo(long_text(table, width), nl=False)
+
+
+def _plain_table(table: Table) -> str | None:
+    """``table`` as rich would print it on stdout, where stdout is no terminal and the table
+    fits as it is (:mod:`~ef.evaluation._render.box`); None where rich must print it."""
+    from .._render.box import boxed, plain_widths
+
+    width = plain_width()
+    widths = None if width is None else plain_widths(table, width)
+    return None if widths is None else boxed(table, widths)
+
+
+def plain_width(environ: Mapping[str, str] = os.environ) -> int | None:
+    """The width a rich ``Console()`` takes, where it would print to stdout without styles;
+    None where it would print styles (a terminal by rich's rules: ``TTY_COMPATIBLE=1``, a
+    non-empty ``FORCE_COLOR``, or a tty), or where its rules differ from these (Windows, a
+    non-UTF-8 stream, IPython).
+
+    rich's width: the first of stdin, stdout and stderr that is a terminal, ``COLUMNS`` over
+    it, 80 if neither says.
+    """
+    if sys.platform == "win32" or "IPython" in sys.modules:
+        return None
+    if not (getattr(sys.stdout, "encoding", None) or "utf-8").lower().startswith("utf"):
+        return None  # rich would draw an ASCII box
+    compatible = environ.get("TTY_COMPATIBLE", "")
+    if compatible == "1":
+        return None
+    if compatible != "0":
+        force = environ.get("FORCE_COLOR")
+        if force is not None and force != "":
+            return None
+        if force is None and _isatty(sys.stdout):
+            return None
+    width = None
+    for fd in (0, 1, 2):
+        try:
+            width = os.get_terminal_size(fd).columns
+        except (AttributeError, ValueError, OSError):
+            continue
+        break
+    columns = environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        width = int(columns)
+    return width or 80
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return False if isatty is None else bool(isatty())
+    except ValueError:  # a closed stream
+        return False
 
 
 def _note_long(table: Table, width: int) -> None:
