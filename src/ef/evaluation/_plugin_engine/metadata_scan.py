@@ -33,24 +33,27 @@ def may_declare(group: str) -> bool:
     False
     """
     section = f"[{group}]".encode()
-    if _other_finders():
-        return True
-    for entry in sys.path:
-        try:
-            children = os.scandir(entry or ".")
-        except (NotADirectoryError, TypeError):
-            return True  # a zip file (or an odd entry): importlib-metadata reads inside it
-        except OSError:
-            continue  # absent or unreadable: importlib-metadata skips it too
-        with children:
-            egg = os.path.basename(entry).lower().endswith(".egg")
-            for child in children:
-                low = child.name.lower()
-                if (low.endswith(_METADATA_FOLDERS) or (egg and low == "egg-info")) and _holds(
-                    child.path, section
-                ):
-                    return True
-    return False
+    return _other_finders() or any(_entry_may_declare(entry, section) for entry in sys.path)
+
+
+def _entry_may_declare(entry: str, section: bytes) -> bool:
+    """Whether the ``sys.path`` entry ``entry`` holds a distribution that may declare
+    ``section``."""
+    try:
+        children = os.scandir(entry or ".")
+    except (NotADirectoryError, TypeError):
+        return True  # a zip file (or an odd entry): importlib-metadata reads inside it
+    except OSError:
+        return False  # absent or unreadable: importlib-metadata skips it too
+    with children:
+        egg = os.path.basename(entry).lower().endswith(".egg")
+        return any(_holds(c.path, section) for c in children if _is_metadata(c.name, egg))
+
+
+def _is_metadata(name: str, egg: bool) -> bool:
+    """A distribution's metadata folder, as importlib-metadata's path finder tells it."""
+    low = name.lower()
+    return low.endswith(_METADATA_FOLDERS) or (egg and low == "egg-info")
 
 
 def _other_finders() -> bool:

@@ -41,13 +41,16 @@ def plain_widths(table: Table, width: int) -> list[int] | None:
     True
     """
     shown = _shown(table)
-    lines = [table.title or "", *table.notes]
-    if not table.header or not table.rows or not all(map(_whole_line, lines)):
-        return None
-    if not all(_narrow(cell) for line in shown for cell in line):
+    if not table.header or not table.rows or not _drawable(table, shown):
         return None
     widths = [max(len(line[i]) for line in shown) for i in range(len(table.header))]
     return widths if sum(widths) + _frame(len(widths)) <= width else None
+
+
+def _drawable(table: Table, shown: list[list[str]]) -> bool:
+    """Every cell narrow, and the title and notes printable whole."""
+    lines = [table.title or "", *table.notes]
+    return all(map(_whole_line, lines)) and all(_narrow(c) for line in shown for c in line)
 
 
 def boxed(table: Table, widths: list[int]) -> str:

@@ -102,9 +102,8 @@ def _plain_table(table: Table) -> str | None:
 
 def plain_width(environ: Mapping[str, str] = os.environ) -> int | None:
     """The width a rich ``Console()`` takes, where it would print to stdout without styles;
-    None where it would print styles (a terminal by rich's rules: ``TTY_COMPATIBLE=1``, a
-    non-empty ``FORCE_COLOR``, or a tty), or where its rules differ from these (Windows, a
-    non-UTF-8 stream, IPython).
+    None where it may print styles (stdout a tty, ``FORCE_COLOR`` or ``TTY_COMPATIBLE``
+    set), or where its rules differ from these (Windows, a non-UTF-8 stream, IPython).
 
     rich's width: the first of stdin, stdout and stderr that is a terminal, ``COLUMNS`` over
     it, 80 if neither says.
@@ -113,15 +112,11 @@ def plain_width(environ: Mapping[str, str] = os.environ) -> int | None:
         return None
     if not (getattr(sys.stdout, "encoding", None) or "utf-8").lower().startswith("utf"):
         return None  # rich would draw an ASCII box
-    compatible = environ.get("TTY_COMPATIBLE", "")
-    if compatible == "1":
-        return None
-    if compatible != "0":
-        force = environ.get("FORCE_COLOR")
-        if force is not None and force != "":
-            return None
-        if force is None and _isatty(sys.stdout):
-            return None
+    return None if _styled(environ) else _width(environ)
+
+
+def _width(environ: Mapping[str, str]) -> int:
+    """rich's width: the first standard stream that is a terminal, ``COLUMNS`` over it."""
     width = None
     for fd in (0, 1, 2):
         try:
@@ -133,6 +128,13 @@ def plain_width(environ: Mapping[str, str] = os.environ) -> int | None:
     if columns is not None and columns.isdigit():
         width = int(columns)
     return width or 80
+
+
+def _styled(environ: Mapping[str, str]) -> bool:
+    """Whether rich may print styles on stdout: a tty, or ``FORCE_COLOR`` or
+    ``TTY_COMPATIBLE`` set, which rich's versions read differently (``FORCE_COLOR=""`` is a
+    terminal before rich 14, not since): those are left to rich."""
+    return "FORCE_COLOR" in environ or "TTY_COMPATIBLE" in environ or _isatty(sys.stdout)
 
 
 def _isatty(stream: object) -> bool:
