@@ -67,18 +67,25 @@ def dask_client(*, processes: bool) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def chromium_scratch() -> Iterator[Path]:
-    """A folder for Chromium's profile and its TMPDIR, removed afterwards with what it holds.
+def short_scratch(prefix: str) -> Iterator[Path]:
+    """A folder of its own under /tmp, for a program's TMPDIR, removed afterwards with what it
+    holds (what a killed process leaves behind too).
 
-    Chromium leaves its singleton socket in TMPDIR, so TMPDIR must not be /tmp itself; and the
-    socket's path must fit a Unix socket's 107 bytes, which a pytest tmp_path under xdist does
-    not leave room for (Chromium aborts). Hence a short folder of its own under /tmp.
+    A Unix socket's path must fit in 107 bytes, which a pytest tmp_path under xdist does not
+    leave room for: Chromium's singleton socket (Chromium aborts) and multiprocessing's
+    forkserver socket (``pymp-*/listener-*``) go here instead.
     """
-    scratch = Path(tempfile.mkdtemp(prefix="ef-chromium-"))
+    scratch = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         yield scratch
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def chromium_scratch() -> contextlib.AbstractContextManager[Path]:
+    """A short folder for Chromium's profile and its TMPDIR (Chromium leaves its singleton
+    socket there, so TMPDIR must not be /tmp itself)."""
+    return short_scratch("ef-chromium-")
 
 
 def no_whole_read(*args: object, **kwargs: object) -> None:

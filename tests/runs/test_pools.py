@@ -24,6 +24,7 @@ from ef.evaluation import evaluate_run, evaluate_shards
 from ef.evaluation._evaluate.pools import SAFE_POOL, check_start_method, start_method
 from ef.evaluation.testing.dists import make_dist
 
+from ..conftest import short_scratch
 from .shards import METRICS, QRELS, entry, same, sharded_files
 
 linux_only = pytest.mark.skipif(
@@ -156,12 +157,20 @@ def test_ef_eval_workers_exit_when_their_parent_is_killed(tmp_path) -> None:
     fifo = tmp_path / "b.blocking.fifo"
     os.mkfifo(fifo)
     (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    with short_scratch("ef-pool-") as scratch:  # the killed parent's pymp-* folder goes there
+        _kill_the_parent(tmp_path, site, fifo, scratch)
+
+
+def _kill_the_parent(tmp_path: Path, site: Path, fifo: Path, scratch: Path) -> None:
+    """Start ``ef-eval evaluate --workers 2`` on a shard that blocks, kill it once a worker
+    reads, and check that its workers, forkserver and tracker exit."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(site), *sys.path]),
         "EF_EVALUATION_PLUGINS": "blocking",
         "EF_EVALUATION_DISABLE_PLUGINS": "",
         "EF_EVALUATION_DISABLE_PLUGIN_AUTOLOAD": "",
+        "TMPDIR": str(scratch),
     }
     command = [
         sys.executable,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import tempfile
 
@@ -12,7 +14,8 @@ from hypothesis import settings
 # Before anything imports ragas: "true" (not "1") turns its usage tracking off, and ragas still
 # writes $XDG_DATA_HOME/ragas/uuid.json, so point that at a temporary directory.
 os.environ["RAGAS_DO_NOT_TRACK"] = "true"
-os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ef-ragas-xdg-")
+os.environ["XDG_DATA_HOME"] = _XDG = tempfile.mkdtemp(prefix="ef-ragas-xdg-")
+atexit.register(shutil.rmtree, _XDG, ignore_errors=True)  # not one folder left a run
 
 
 # No test may depend on timing: no per-example deadline. On CI, the same examples every run.
