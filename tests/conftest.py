@@ -72,20 +72,15 @@ def short_scratch(prefix: str) -> Iterator[Path]:
     holds (what a killed process leaves behind too).
 
     A Unix socket's path must fit in 107 bytes, which a pytest tmp_path under xdist does not
-    leave room for: Chromium's singleton socket (Chromium aborts) and multiprocessing's
-    forkserver socket (``pymp-*/listener-*``) go here instead.
+    leave room for: Chromium's singleton socket (Chromium aborts; and TMPDIR must not be /tmp
+    itself, where Chromium leaves it) and multiprocessing's forkserver socket
+    (``pymp-*/listener-*``) go here instead.
     """
     scratch = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         yield scratch
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-
-
-def chromium_scratch() -> contextlib.AbstractContextManager[Path]:
-    """A short folder for Chromium's profile and its TMPDIR (Chromium leaves its singleton
-    socket there, so TMPDIR must not be /tmp itself)."""
-    return short_scratch("ef-chromium-")
 
 
 def no_whole_read(*args: object, **kwargs: object) -> None:

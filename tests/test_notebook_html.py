@@ -17,7 +17,7 @@ from ef.evaluation import RagEvalReport, RetrievalEvalReport, compare
 from ef.evaluation._engine.ties import TieDiagnostic
 from ef.evaluation._render import Table, format_table, render
 
-from .conftest import chromium_scratch
+from .conftest import short_scratch
 
 RETRIEVAL = RetrievalEvalReport(
     {"ndcg@10": 0.625},
@@ -215,7 +215,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
-    with chromium_scratch() as scratch:
+    with short_scratch("ef-chromium-") as scratch:
         return subprocess.run(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-extensions",
              f"--user-data-dir={scratch / 'profile'}", *args],

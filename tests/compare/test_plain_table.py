@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from ef.evaluation._render import _SUPERSCRIPTS, Table, rich_renderable
+from ef.evaluation._render import _SUPERSCRIPTS, Table, column_widths, rich_renderable
 from ef.evaluation._render.box import boxed, plain_widths
 from ef.evaluation.cli._render import plain_width
 
@@ -69,6 +69,8 @@ def test_the_plain_table_is_riches_character_for_character(table: Table, width: 
     widths = plain_widths(table, width)
     if widths is None:  # rich's to draw: nothing to compare
         return
+    # What emit_table printed through rich: the widths column_widths picks, then rich.
+    assert column_widths(table, width) == widths
     assert boxed(table, widths) == _by_rich(table, widths, width)
 
 

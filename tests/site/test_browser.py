@@ -31,7 +31,7 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 
 from ef.evaluation import build_site  # noqa: E402
 
-from ..conftest import chromium_scratch  # noqa: E402
+from ..conftest import short_scratch  # noqa: E402
 from .records import QUERIES, SCRIPT_NAME, scenario  # noqa: E402
 
 
@@ -47,7 +47,7 @@ def _chromium() -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
     binary, driver = _chromium()
-    with chromium_scratch() as scratch:
+    with short_scratch("ef-chromium-") as scratch:
         yield from _driven(binary, driver, scratch)
 
 
