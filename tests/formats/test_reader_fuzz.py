@@ -175,6 +175,17 @@ def read_trec_bytes_unhashed(path: Path) -> RunColumns | None:
     return read_trec_bytes(path, digest=False)
 
 
+def read_trec_bytes_in_parts(path: Path) -> RunColumns | None:
+    """The numpy reader with the lines parsed in two parts on two threads, as it parses a
+    file of PARALLEL_BYTES or more."""
+    return read_trec_bytes(path, parts=2)
+
+
+def read_trec_bytes_in_three_parts(path: Path) -> RunColumns | None:
+    """The same in three parts: a query's lines may straddle two cuts."""
+    return read_trec_bytes(path, digest=False, parts=3)
+
+
 # The cases found on main, every run whatever the seed.
 @example((b"q\xc3\xa9 Q0 d\x7fx 0 1 tag\n", True))  # a DEL in a file with non-ASCII bytes
 @example((b"q1 Q0 d1 1 2.5 \n", False))  # five columns and a trailing space
@@ -199,8 +210,15 @@ def test_the_fast_reader_agrees_with_the_reference_reader(case: tuple[bytes, boo
         reference, reference_warnings = _warned(lambda: read_run_lines(path))
         assert isinstance(reference, (dict, DatasetFormatError))
         # Both fast readers: polars (large files) and numpy (small and mid-size ones), which
-        # maps a plain file into memory where it records no digest (ef-trec-eval).
-        for read in (read_trec_columns, read_trec_bytes, read_trec_bytes_unhashed):
+        # maps a plain file into memory where it records no digest (ef-trec-eval), and
+        # parses a larger file's lines in parts on threads.
+        for read in (
+            read_trec_columns,
+            read_trec_bytes,
+            read_trec_bytes_unhashed,
+            read_trec_bytes_in_parts,
+            read_trec_bytes_in_three_parts,
+        ):
             columns, fast_warnings = _warned(functools.partial(read, path))  # may not raise
             assert not isinstance(columns, DatasetFormatError)
             assert not fast_warnings
