@@ -68,9 +68,10 @@ _MULTIPLIER = 0x9E3779B97F4A7C15  # a 64-bit odd constant: multiplying spreads t
 POLARS_AFTER_DECLINE_BYTES = 2 << 20
 
 #: From this size, where two cores are free, a file's lines are parsed in two parts on two
-#: threads: SciFact's 16 MB in 34 ms against 66 (best of 7, warm, here). Below it, what a
-#: thread's start and the joined columns' copies cost is a larger share of the parse.
-PARALLEL_BYTES = 1 << 20
+#: threads. Prefixes of SciFact's BM25 run, best of 15, warm: 1 MB 4.0 ms in one part, 4.6
+#: in two; 2 MB 7.0 and 6.2; 4 MB 12.6 and 9.5; the whole 16 MB 71 and 35. Below it, a
+#: thread's start and the joined columns' copies cost about what the second core saves.
+PARALLEL_BYTES = 2 << 20
 
 
 def read_columns(path: Path, *, digest: bool = True) -> fast.RunColumns | None:
