@@ -647,3 +647,48 @@ def test_retrieve_says_the_split_it_scores_in_the_shells_words(tmp_path) -> None
     code, _, err = run("retrieve", str(folder), "-r", "bm25", "--split", "train", "--no-progress")
     assert code == 0
     assert "warning" not in err
+
+
+def test_only_a_shown_or_kept_manifest_hashes_the_files(tmp_path, monkeypatch) -> None:
+    # The sha256 of the inputs is the manifest's: a table shows none, so nothing is hashed
+    # (a run of 2 MB or more, which the reader would otherwise hash on a thread as it reads).
+    from ef.evaluation._formats import digests
+    from ef.evaluation._store import open_store
+
+    qrels, run_file = tmp_path / "qrels.txt", tmp_path / "run.trec"
+    qrels.write_text("".join(f"q{q} 0 d{q}-3 1\n" for q in range(400)))
+    run_file.write_text(
+        "".join(
+            f"q{q} Q0 d{q}-{rank} {rank} {100 - rank / 10:.4f} tag\n"
+            for q in range(400)
+            for rank in range(1, 200)
+        )
+    )
+    assert run_file.stat().st_size >= 2 << 20
+    expected = {
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in (qrels, run_file)
+    }
+
+    def refused(*_: object) -> None:
+        raise AssertionError("hashed for a manifest no one sees")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(hashlib, "sha256", refused)
+        code, out, err = run("evaluate", str(qrels), str(run_file), "-m", "recall@10")
+        assert code == 0, err
+        assert "recall" in out
+        code, _, err = run("evaluate", str(qrels), str(run_file), "-m", "recall@10", "-o", "csv")
+        assert code == 0, err
+    assert digests.asked()  # only within the command
+    code, out, err = run("evaluate", str(qrels), str(run_file), "-m", "recall@10", "-o", "json")
+    assert code == 0, err
+    inputs = json.loads(out)["manifest"]["inputs"]
+    assert {Path(inputs[k]["path"]).name: inputs[k]["sha256"] for k in inputs} == expected
+    store = str(tmp_path / "store.sqlite")
+    code, _, err = run(
+        "evaluate", str(qrels), str(run_file), "-m", "recall@10", "--record", "--store", store
+    )
+    assert code == 0, err
+    with open_store(store) as opened:
+        (record,) = opened.records()
+    assert record.report.manifest["inputs"]["run"]["sha256"] == expected["run.trec"]

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .._formats.digests import recorded, recorded_url
+from .._formats.digests import asked, recorded, recorded_url
 from .._formats.irds import is_irds
 from .._formats.remote import is_url
 from .._plugin_engine.registry import Registry
@@ -64,6 +64,8 @@ def file_entry(path: str | os.PathLike[str]) -> dict[str, Any]:
             return {"path": str(path), "sha256": None, "bytes": None}
         source = found
     shown = str(path) if source == Path(path) else str(source)
+    if not asked():  # a command that shows no manifest: not hashed (formats.digests)
+        return {"path": shown, "sha256": None, "bytes": None}
     known = recorded(source)  # hashed by the reader as it read the file: no second pass
     if known is not None:
         return {"path": shown, "sha256": known[0], "bytes": known[1]}

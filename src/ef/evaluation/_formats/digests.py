@@ -20,6 +20,8 @@ was read is hashed again, never described by a stale digest.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import threading
 from collections import OrderedDict
@@ -28,15 +30,47 @@ from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     import hashlib
+    from collections.abc import Iterator
 
 __all__ = [
     "HASHED_BESIDE_BYTES",
+    "asked",
     "record",
     "record_bytes",
     "record_url",
     "recorded",
     "recorded_url",
+    "unasked",
 ]
+
+#: False within :func:`unasked`.
+_ASKED: contextvars.ContextVar[bool] = contextvars.ContextVar("ef_digests_asked", default=True)
+
+
+def asked() -> bool:
+    """Whether the files read now are hashed for a manifest: True but within :func:`unasked`."""
+    return _ASKED.get()
+
+
+@contextlib.contextmanager
+def unasked() -> Iterator[None]:
+    """Within it, in this thread, the readers hash nothing and
+    :func:`~ef.evaluation._engine.manifest.file_entry` gives a local file no sha256: for a
+    command whose output shows no manifest (``ef-eval evaluate``'s tables), which would
+    otherwise pay for OpenSSL's load and 2 ms a MB of sha256 it never prints.
+
+    >>> with unasked():
+    ...     asked()
+    False
+    >>> asked()
+    True
+    """
+    token = _ASKED.set(False)
+    try:
+        yield
+    finally:
+        _ASKED.reset(token)
+
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")

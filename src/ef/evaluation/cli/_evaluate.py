@@ -202,6 +202,7 @@ def evaluate_command(  # click passes every option by keyword
         input_warnings() as caught,
         _swapped_files(judged, run[0]),
         _pool(workers) as pool,
+        _hashed_if_shown(output, record=record),
     ):
         if shards is not None and profile is None:
             from .._evaluate.shards import evaluate_shards
@@ -275,6 +276,16 @@ def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
                     f"-m {spec}: trec_eval's {', '.join(left_out)} are not implemented and left out"
                 )
     return notes
+
+
+def _hashed_if_shown(output: str, *, record: bool) -> contextlib.AbstractContextManager[None]:
+    """The input files hashed for the report's manifest only where it is shown (``-o json``)
+    or kept (``--record``): a table's numbers need no sha256 (formats.digests.unasked)."""
+    if output == "json" or record:
+        return contextlib.nullcontext()
+    from .._formats.digests import unasked
+
+    return unasked()
 
 
 @contextlib.contextmanager

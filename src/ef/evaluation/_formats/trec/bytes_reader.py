@@ -94,13 +94,14 @@ def read_trec_bytes(
     """The columns of a plain 6-column TREC run read with numpy (see the module), or None
     for a file the reference reader must read: a missing, damaged or empty file too. The
     digest of a file read as it is stored (not gunzipped) is recorded for the manifest,
-    unless ``digest`` is False. ``parts``: as :func:`columns_of` parses the bytes."""
+    unless ``digest`` is False or no digest is asked for (:func:`~ef.evaluation._formats.
+    digests.unasked`). ``parts``: as :func:`columns_of` parses the bytes."""
     data: bytes | mmap.mmap
     try:
         with open_binary(path) as handle:
             if not isinstance(handle, io.BufferedReader):  # gzip: the bytes are not the file's
                 data = handle.read()
-            elif digest:
+            elif digest and digests.asked():
                 data = handle.read()
                 digests.record_bytes(path, os.fstat(handle.fileno()), data)
             else:

@@ -264,7 +264,7 @@ def _parse_checked(
     spaces, from the byte checks run beside it; ``data`` closed after. The file's digest is
     recorded on the way."""
     # Not hashed where the digest is known already (a remote file's copy, hashed as copied).
-    hashed = status is not None and digests.recorded(path, status) is None
+    hashed = status is not None and digests.asked() and digests.recorded(path, status) is None
     import hashlib  # here: the numpy reader's runs need no digest
 
     checks = _Beside(data, has_hash, hashlib.sha256() if hashed else None)

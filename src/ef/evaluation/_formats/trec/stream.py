@@ -128,7 +128,8 @@ def iter_trec_batches(path: Path, block_bytes: int) -> Iterator[RunColumns]:
         status, digest = None, None
         if isinstance(handle, io.BufferedReader):  # gzip: the manifest hashes the file
             status = os.fstat(handle.fileno())
-            if digests.recorded(path, status) is None:  # not known already (a remote copy's)
+            # Not known already (a remote copy's), and asked for.
+            if digests.asked() and digests.recorded(path, status) is None:
                 digest = hashlib.sha256()
             try:
                 mapped = stack.enter_context(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
