@@ -63,8 +63,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-MEASURES = "ndcg@10,recall@100,mrr@10,map@1000,precision@10"
-
 #: (label, where its functions are, parent label): the stages of ``ef-eval evaluate``, whole
 #: file or in batches. A stage's functions are ``module:attribute`` in ef.evaluation, one per
 #: name it is called by (a module that imported it by name calls its own copy).
@@ -72,34 +70,38 @@ STAGES: list[tuple[str, str, str | None]] = [
     ("evaluate_run", "_evaluate.run:evaluate_run", None),
     ("detect the formats", "_formats.files:format_for _engine.batched:format_for", "evaluate_run"),
     ("read the qrels", "_evaluate.inputs:read_qrels", "evaluate_run"),
+    ("read the run (numpy)", "_formats.trec.bytes_reader:columns_of", "evaluate_run"),
+    ("parse, in parts on threads", "_formats.trec.bytes_reader:_parsed", "read the run (numpy)"),
     ("parse (polars)", "_formats.trec.fast:_parse _formats.trec.stream:_parse", "evaluate_run"),
-    ("ids, checks", "_formats.trec.fast:_columns _formats.trec.stream:_columns", "evaluate_run"),
-    ("doc twice?", "_formats.trec.fast:_repeats_a_doc", "ids, checks"),
+    ("ids, checks (polars)", "_formats.trec.fast:_columns _formats.trec.stream:_columns",
+     "evaluate_run"),
     ("RunTable", "_runs.table:RunTable.from_columns", "evaluate_run"),
     ("score", "_evaluate.run:score_rankings _engine.batched:score_rankings", "evaluate_run"),
     ("judged docs' ranks", "_runs.table:RunTable.judged_hits", "score"),
     ("metrics", "_engine.scoring:score_all", "score"),
     ("tie statistics", "_runs.table:RunTable.tie_stats", "score"),
-    ("manifest (input hashes)", "_engine.manifest:file_entry", "evaluate_run"),
+    ("manifest", "_engine.manifest:file_entry", "evaluate_run"),
     ("report", "_evaluate.run:retrieval_report", "evaluate_run"),
-    ("write the JSON", "cli._evaluate:emit_report", None),
+    ("write the table", "cli._evaluate:emit_report", None),
 ]  # fmt: skip
 #: Beside the stages: work in another thread, overlapping them.
 BESIDE = [("byte checks + sha256 (thread)", "_formats.trec.fast:_Beside.run")]
 
-#: What ``ef-eval evaluate`` imports before it reads a line.
+#: What ``ef-eval evaluate`` imports before it reads a line (:func:`imports_for` adds polars
+#: for a run it reads with polars).
 IMPORTS = [
     "ef.evaluation.cli",
     "ef.evaluation.cli._evaluate",
     "ef.evaluation._evaluate.run",
-    "numpy",
-    "polars",
-    "ef.evaluation._runs.table",
-    "ef.evaluation._engine.scoring",
-    "ef.evaluation._formats.trec.fast",
-    "ef.evaluation._formats.trec.stream",
-    "ef.evaluation._engine.batched",
+    "ef.evaluation._formats.trec.bytes_reader",
 ]
+
+
+def imports_for(run: str | Path) -> list[str]:
+    """IMPORTS, and polars where ``run`` is large enough to be read by it."""
+    from ef.evaluation._formats.trec.fast import worth_starting_polars
+
+    return [*IMPORTS, "polars"] if worth_starting_polars(Path(run)) else list(IMPORTS)
 
 
 def _timed(times: dict[str, float], label: str, func: Callable[..., Any]) -> Callable[..., Any]:
@@ -149,7 +151,7 @@ def _install(
 def child(run: str, qrels: str) -> dict[str, Any]:
     """One process's stage times (seconds), from its first import to the report written."""
     start = time.perf_counter()
-    for module in IMPORTS:
+    for module in imports_for(run):
         importlib.import_module(module)
     from ef.evaluation._plugin_engine.registry import registry_or_default
 
@@ -160,7 +162,7 @@ def child(run: str, qrels: str) -> dict[str, Any]:
     missing = _install(STAGES + BESIDE, times, undo)  # type: ignore[operator]
     from ef.evaluation.cli import cli
 
-    args = ["evaluate", qrels, run, "-m", MEASURES, "--averaging", "intersection", "-o", "json"]
+    args = ["evaluate", qrels, run]  # as the scales' rows run it: the five default measures
     command = time.perf_counter()
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -194,6 +196,8 @@ def rows(samples: list[dict[str, float]], start_up: float) -> list[tuple[str, fl
 
     def walk(parent: str | None, depth: int) -> None:
         for label in tree[parent]:
+            if not any(label in sample for sample in samples):
+                continue  # not reached on this run (the other reader's, the batches')
             out.append(("  " * depth + label, median.get(label, float("nan"))))
             if tree.get(label):
                 walk(label, depth + 1)
@@ -201,7 +205,8 @@ def rows(samples: list[dict[str, float]], start_up: float) -> list[tuple[str, fl
 
     walk(None, 1)
     for label, *_ in BESIDE:
-        out.append((label, median.get(label, float("nan"))))
+        if any(label in sample for sample in samples):
+            out.append((label, median[label]))
     out.append(("in-process total", median["in-process total"]))
     return out
 
@@ -214,7 +219,8 @@ def import_summary(
     python: str, repeat: int = 3, command: Sequence[str] | None = None
 ) -> list[tuple[str, float]]:
     """Seconds of ``-X importtime`` self time per top-level package, the largest first: of
-    importing IMPORTS, or of running ``command`` (``-c`` code and its arguments)."""
+    importing IMPORTS, or of running ``command`` (``-c`` code and its arguments, which
+    may import more as it runs)."""
     code = "; ".join(f"import {m}" for m in IMPORTS)
     arguments = ["-c", code] if command is None else list(command)
     runs: list[dict[str, float]] = []
@@ -276,7 +282,8 @@ def breakdown(run: Path, qrels: Path, repeat: int = 3, python: str = sys.executa
         print(f"\n(not found, so not timed: {', '.join(sorted(missing))})")
     print("\nImports by package (-X importtime self time, medians):\n")
     print("| package | s |\n|---|---:|")
-    for group, seconds in import_summary(python):
+    command = _importtime_command(["evaluate"], run, qrels)  # all the command imports
+    for group, seconds in import_summary(python, command=command):
         print(f"| {group} | {seconds:.3f} |")
 
 
