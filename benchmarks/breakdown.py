@@ -271,7 +271,7 @@ def breakdown(run: Path, qrels: Path, repeat: int = 3, python: str = sys.executa
     for label, seconds in rows(samples, start_up(python)):
         shown = label.replace("  ", "· ")
         print(f"| {shown} | {seconds:.3f} |")
-    from ef.evaluation._engine.batched import STREAM_FROM
+    from ef.evaluation._engine.batch_sizes import STREAM_FROM
 
     print(
         f"\nIn batches (a run of {STREAM_FROM >> 20} MB or more), the next batch is parsed and"

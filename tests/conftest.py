@@ -93,12 +93,12 @@ def small_blocks(monkeypatch) -> Callable[..., None]:
     given) is read in blocks of ``n`` bytes; with ``whole=False``, reading a whole RunTable
     fails the test."""
     from ef.evaluation import RunTable
-    from ef.evaluation._engine import batched
+    from ef.evaluation._engine import batch_sizes
 
     def tiny(block_bytes: int, *, stream_from: int | None = None, whole: bool = True) -> None:
         from_bytes = block_bytes if stream_from is None else stream_from
-        monkeypatch.setattr(batched, "STREAM_FROM", from_bytes)
-        monkeypatch.setattr(batched, "BLOCK_BYTES", block_bytes)
+        monkeypatch.setattr(batch_sizes, "STREAM_FROM", from_bytes)
+        monkeypatch.setattr(batch_sizes, "BLOCK_BYTES", block_bytes)
         if not whole:
             monkeypatch.setattr(RunTable, "read", no_whole_read)
 

@@ -82,6 +82,16 @@ _NOT_FOR_A_RUN = (
     "ef.evaluation._evaluate.rag",
 )
 
+#: What a plain run file below the batch size needs none of: the engine of batches (streamed
+#: or sharded runs) and gzip.
+_NOT_FOR_A_SMALL_FILE = (
+    "ef.evaluation._engine.batched",
+    "ef.evaluation._evaluate.sharded",
+    "ef.evaluation._evaluate.streamed",
+    "ef.evaluation._formats.trec.stream",
+    "gzip",
+)
+
 _SCRIPT = """
 import atexit, sys
 from ef.evaluation.cli import main
@@ -132,6 +142,7 @@ def test_evaluate_imports_no_other_command(tmp_path) -> None:
     assert not loaded & {*_OTHERS_WORK, "rich"}  # -o json prints no table
     assert "hashlib" in loaded  # its manifest holds the files' sha256
     assert not loaded & set(_NOT_FOR_A_RUN)
+    assert not loaded & set(_NOT_FOR_A_SMALL_FILE)
     assert _cli_modules(loaded) == {f"ef.evaluation.cli.{m}" for m in _APP | {"_evaluate"}}
 
 
@@ -149,7 +160,7 @@ def test_evaluates_table_imports_no_json_no_writing_and_no_rich(tmp_path) -> Non
     done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10")
     assert done.returncode == 0, done.stderr
     assert "│ map    │ 1.0000 │" in done.stdout  # the table was drawn in this process
-    assert not loaded & set(_NOT_FOR_TREC_FILES)
+    assert not loaded & {*_NOT_FOR_TREC_FILES, *_NOT_FOR_A_SMALL_FILE}
     assert "rich" not in loaded  # off a terminal, its box is drawn without rich
 
 
@@ -173,6 +184,7 @@ def test_ef_trec_eval_imports_what_it_scores_with_alone(tmp_path) -> None:
         "ef.evaluation._retrievers",
         "ef.evaluation._dataset",
         *_NOT_FOR_TREC_FILES,
+        *_NOT_FOR_A_SMALL_FILE,
     }
     assert not loaded & never
     # Its warnings are printed as ef-eval prints them (_options, _spelling); no other command.

@@ -55,6 +55,7 @@ from .._formats.files import format_for
 from .._runs.packed import PackedStrings
 from ..errors import InputWarning
 from ..types import FrozenDict
+from . import batch_sizes
 from .doc_overlap import LOOKED, DocOverlap, doc_overlap
 from .measures import Measure
 from .query_values import QueryValues
@@ -71,8 +72,6 @@ if TYPE_CHECKING:
     from .options import Scoring
 
 __all__ = [
-    "BLOCK_BYTES",
-    "STREAM_FROM",
     "BatchScores",
     "ShardScores",
     "batched_scores",
@@ -86,11 +85,6 @@ __all__ = [
     "streamable",
 ]
 
-#: Bytes read at a time: about 900,000 lines of a typical run (a block and its columns take
-#: a few hundred MB at most).
-BLOCK_BYTES = 16 << 20
-#: Run files at least this large are read in batches: below it, the whole file is read.
-STREAM_FROM = 2 * BLOCK_BYTES
 
 _FLAGS = ("tied", "at_cutoff", "at_relevant")
 
@@ -330,10 +324,11 @@ def scored_parts(
 
 
 def streamable(path: Path, run_format: str | None, registry: Registry) -> bool:
-    """A file of the built-in TREC format, large enough for batches to pay."""
+    """A file of the built-in TREC format, large enough for batches to pay
+    (:func:`~ef.evaluation._engine.batch_sizes.large_enough`)."""
+    if not batch_sizes.large_enough(path):
+        return False
     try:
-        if path.stat().st_size < STREAM_FROM:
-            return False
         fmt = format_for(path, run_format, "read_run", registry, must_exist=True)
     except (OSError, ValueError):  # the whole-file path says what is wrong
         return False
@@ -341,12 +336,13 @@ def streamable(path: Path, run_format: str | None, registry: Registry) -> bool:
 
 
 def run_batches(path: Path, advance: Callable[[int], None] | None = None) -> Iterator[RunTable]:
-    """The run file ``path`` as tables of whole queries, about :data:`BLOCK_BYTES` read for
-    each; ``advance(BLOCK_BYTES)`` once each has been used (read and scored)."""
+    """The run file ``path`` as tables of whole queries, about
+    :data:`~ef.evaluation._engine.batch_sizes.BLOCK_BYTES` read for each;
+    ``advance(BLOCK_BYTES)`` once each has been used (read and scored)."""
     from .._formats.trec.stream import iter_trec_batches  # numpy and polars: once a run is read
     from .._runs.table import RunTable
 
-    block_bytes = BLOCK_BYTES  # read when called: the tests make it tiny
+    block_bytes = batch_sizes.BLOCK_BYTES  # read when called: the tests make it tiny
     for columns in iter_trec_batches(path, block_bytes):
         yield RunTable.from_columns(columns)
         if advance is not None:  # the batch is read and scored: its bytes are done
@@ -378,11 +374,12 @@ def batched_scores(
     stacklevel: int = 1,
 ) -> BatchScores | None:
     """The :class:`BatchScores` of the run file ``path`` (a shard) read in batches of
-    :data:`BLOCK_BYTES` and scored by ``scoring``'s tie policy, averaging and identical
-    ids: those of the whole file read at once, or None where it is smaller than
-    :data:`STREAM_FROM`, of another format, or cannot be read in batches exactly. ``shown``
-    names the file in a warning (the URL of a local copy), which points ``stacklevel``
-    frames above this function (1: its caller)."""
+    :data:`~ef.evaluation._engine.batch_sizes.BLOCK_BYTES` and scored by ``scoring``'s tie
+    policy, averaging and identical ids: those of the whole file read at once, or None where
+    it is smaller than :data:`~ef.evaluation._engine.batch_sizes.STREAM_FROM`, of another
+    format, or cannot be read in batches exactly. ``shown`` names the file in a warning (the
+    URL of a local copy), which points ``stacklevel`` frames above this function (1: its
+    caller)."""
     if not streamable(path, run_format, registry):
         return None
     from .._formats.trec.stream import NotStreamable  # numpy: once the run is large enough

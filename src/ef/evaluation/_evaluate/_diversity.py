@@ -48,7 +48,7 @@ from .doc_ids import check_docs_meet
 from .inputs import InputFiles, load_inputs
 from .report import retrieval_report
 from .score_order import check_score_order
-from .sharded import shards_of
+from .shard_paths import shards_of
 
 if TYPE_CHECKING:
     import concurrent.futures as cf

@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, cast
 
+from .._engine.batch_sizes import large_enough
 from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
 from .._engine.score_order import score_order
@@ -27,9 +28,8 @@ from .pools import check_start_method
 from .ranx_bpref import warn_ranx_bpref
 from .report import retrieval_report
 from .score_order import check_score_order
-from .sharded import sharded_report, shards_of
+from .shard_paths import shards_of
 from .shards import check_executor
-from .streamed import streamed_evaluation
 
 if TYPE_CHECKING:
     import concurrent.futures as cf
@@ -297,16 +297,19 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     files = InputFiles(run_format, run_columns, qrels_format, qrels_columns)
     # The one place the kinds of run are told apart: shards, a path, a value held in memory.
     if shards is not None:  # each shard read and scored where it runs, as evaluate_shards does
+        from .sharded import sharded_report  # the batch engine: for a sharded run only
+
         _warn_if_sharded(run, executor)
         return recording(
             sharded_report(
                 shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
             )
         )
-    path = isinstance(run, (str, os.PathLike))
-    if path and profile is None:  # a large file: a batch of queries at a time
-        streamed = streamed_evaluation(
-            run,  # type: ignore[arg-type]  # a path
+    if isinstance(run, (str, os.PathLike)) and profile is None and large_enough(run):
+        from .streamed import streamed_evaluation  # the batch engine: for a large file only
+
+        streamed = streamed_evaluation(  # a batch of queries at a time
+            run,
             qrels,
             measures,
             plugins,

@@ -22,7 +22,7 @@ from .._reports import RetrievalEvalReport
 from .inputs import InputFiles
 from .irds_level import irds_judgements
 from .pools import check_start_method
-from .sharded import sharded_report, shards_of
+from .shard_paths import shards_of
 
 if TYPE_CHECKING:
     import concurrent.futures as cf
@@ -113,6 +113,8 @@ def evaluate_shards(
         tie_policy, averaging, ignore_identical_ids, check_swapped, check_doc_ids
     )
     files = InputFiles(run_format, run_columns, qrels_format, qrels_columns)
+    from .sharded import sharded_report  # the batch engine: loaded by the sharded paths only
+
     return sharded_report(
         shards, qrels, metrics, k_values, registry, scoring, files, executor, progress
     )

@@ -57,8 +57,8 @@ def streamed_evaluation(
     progress: Progress = False,
 ) -> Evaluation | None:
     """The evaluation of the run file ``path`` read in batches of
-    :data:`~ef.evaluation._engine.batched.BLOCK_BYTES`, or None if it is smaller than
-    :data:`~ef.evaluation._engine.batched.STREAM_FROM`, of another format, or cannot be read in
+    :data:`~ef.evaluation._engine.batch_sizes.BLOCK_BYTES`, or None if it is smaller than
+    :data:`~ef.evaluation._engine.batch_sizes.STREAM_FROM`, of another format, or cannot be read in
     batches exactly. A run whose queries are not grouped is an
     :class:`~ef.evaluation.InputWarning` saying how to sort it. Its doc ids are checked
     once every batch is scored, before the report (unless ``scoring.check_doc_ids`` is False).

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gzip
 import io
 import math
 import os
@@ -126,6 +125,8 @@ def _open_binary(path: Path) -> IO[bytes]:
         with open(path, "rb") as probe:
             magic = probe.read(2)
         if magic == b"\x1f\x8b":
+            import gzip  # here: most runs and qrels are plain text
+
             return cast("IO[bytes]", gzip.open(path, "rb"))
         return open(path, "rb")  # the caller closes it
     except PermissionError:
@@ -161,8 +162,15 @@ def _reading(path: Path) -> Iterator[IO[bytes]]:
     try:
         with _open_binary(path) as handle:
             yield handle
-    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+    except _gzip_damage() as exc:
         raise DatasetFormatError(f"{path}: damaged gzip data ({exc})") from None
+
+
+def _gzip_damage() -> tuple[type[BaseException], ...]:
+    """The errors of a damaged gzip stream: gzip's own among them once gzip is loaded (as
+    :func:`_open_binary` loads it for a gzip file; a plain file cannot raise it)."""
+    gzip = sys.modules.get("gzip")
+    return (EOFError, zlib.error) if gzip is None else (EOFError, gzip.BadGzipFile, zlib.error)
 
 
 def numbered_lines(
@@ -386,9 +394,11 @@ def damaged_gzip(path: Path) -> str | None:
         with path.open("rb") as raw:
             if raw.read(2) != b"\x1f\x8b":
                 return None
+        import gzip  # a gzip file's: loaded here only
+
         with gzip.open(path, "rb") as handle:
             handle.read(1 << 16)
-    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+    except _gzip_damage() as exc:
         return f"{path}: damaged gzip data ({exc})"
     except OSError:
         return None
@@ -509,6 +519,8 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
     with atomic_binary_writer(path) as handle:
         raw: IO[bytes] = handle
         if path.name.endswith(".gz"):
+            import gzip  # a .gz target's only
+
             # The target's name and mtime=0 in the header: the same data, the same bytes.
             raw = cast(
                 "IO[bytes]",

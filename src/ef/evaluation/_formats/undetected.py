@@ -14,7 +14,6 @@ CsvTable(columns=('q', 'doc', 'score'), header=True)
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
 import zlib
 from collections.abc import Sequence
@@ -101,6 +100,8 @@ def _emptiness(path: Path) -> str | None:
             return "the file is empty (0 bytes)"
         with open(path, "rb") as raw:
             gzipped = raw.read(2) == b"\x1f\x8b"
+        if gzipped:
+            import gzip  # a gzip file's only
         with gzip.open(path, "rb") if gzipped else open(path, "rb") as handle:
             data = handle.read(_SCAN + 1)
     except (OSError, EOFError, zlib.error):

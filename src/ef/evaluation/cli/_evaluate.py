@@ -167,7 +167,7 @@ def evaluate_command(  # click passes every option by keyword
     read it back.
     """
     from .._evaluate.run import evaluate_run
-    from .._evaluate.sharded import shards_of
+    from .._evaluate.shard_paths import shards_of
     from .._formats.trec import bytes_reader  # noqa: F401 (numpy, loaded before resume)
     from .._reports.retrieval import tie_note
     from .._runs import table  # noqa: F401
