@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ __all__ = [
     "evaluation",
     "mean_of",
     "query_sets",
+    "relevant",
     "resolve_measures",
     "score_all",
     "score_rankings",
@@ -76,7 +78,7 @@ def _checked(
     return float(value)  # type: ignore[arg-type]  # is_score checked it
 
 
-def _plain_floats(raw: object, values: list[Any]) -> bool:
+def _plain_floats(raw: object, values: Sequence[Any]) -> bool:
     """True if every value is a finite float (a float64 array is checked at once)."""
     if getattr(raw, "dtype", None) == "float64" and getattr(raw, "ndim", None) == 1:
         import numpy as np  # a batch metric returned an array: numpy is loaded already
@@ -131,11 +133,11 @@ def score_all(
     What a metric's plugin raises is a ``PluginError`` naming the metric and its plugin
     (``registry`` says which plugin that is), and, for a per-query ``func``, the query.
     """
-    columns: dict[str, list[float]] = {}
+    columns: dict[str, Sequence[float]] = {}
     ranked = _built_once(rankings)
     for m in measures:
         raw: object = None
-        values: list[Any]
+        values: Sequence[Any]
         if expected:
             raw, values = _expected_values(
                 m, query_ids, judgements, hits, ranked, registry=registry
@@ -170,14 +172,18 @@ def _built_once(
     return once
 
 
-def _values_of(raw: Any) -> list[Any]:
-    # An array's tolist() gives Python floats in one step; any sequence will do.
+def _values_of(raw: Any) -> Sequence[Any]:
+    # A float64 column is copied as its bytes into the array("d") a report keeps (no float
+    # objects made); another array's tolist() gives Python values in one step; any sequence
+    # will do.
+    if getattr(raw, "dtype", None) == "float64" and getattr(raw, "ndim", None) == 1:
+        return array("d", raw.tobytes())
     return raw.tolist() if hasattr(raw, "tolist") else list(raw)
 
 
 def batch_values(
     m: Measure, query_ids: Sequence[str], hits: JudgedHits, registry: Registry | None
-) -> tuple[object, list[Any]]:
+) -> tuple[object, Sequence[Any]]:
     """A metric's batch form on every query at once: what it returned, and its values.
 
     The one place a metric's batch form is called, for every route: the scoring pipeline and
@@ -208,7 +214,7 @@ def _expected_values(
     ranked: Callable[[], Sequence[Sequence[str]]],
     *,
     registry: Registry | None,
-) -> tuple[object, list[Any]]:
+) -> tuple[object, Sequence[Any]]:
     """A metric's mean over the orders of each query's ties: its expected form if it has
     one (what it returned, and its values), else the mean over the expanded orders."""
     raw: object = None
@@ -277,10 +283,11 @@ def mean_of(
     rows = per_query.values()
     for m in measures:
         key = m.key  # formatted anew on every access: once per measure, not per query
-        # aggregate_values sums exactly (and takes gm_ logs): from a column as it is, else
-        # from a C-level pass over the rows.
-        values = (
-            per_query.column(key).tolist()
+        # aggregate_values sums exactly (and takes gm_ logs): from a column as it is (fsum
+        # reads the view; a list of it would cost more than the sum), else from a C-level
+        # pass over the rows.
+        values: Sequence[float] = (
+            per_query.column(key)
             if isinstance(per_query, QueryValues)
             else list(map(operator.itemgetter(key), rows))
         )
@@ -339,6 +346,16 @@ def score_rankings(
     return Scored(per_query, skipped, missing, tie_diagnostic(tie_policy, query_ids, hits, stats))
 
 
+def relevant(judged: Mapping[str, float]) -> bool:
+    """Whether a query's judgements hold a positive grade: a query scoring can count.
+
+    >>> relevant({"d1": 0, "d2": 2}), relevant({"d1": 0}), relevant({})
+    (True, False, False)
+    """
+    # max()'s default= keyword alone costs twice the rest: this runs for every judged query.
+    return bool(judged) and max(judged.values()) > 0
+
+
 def query_sets(
     run: RankedRun,
     qrels: Qrels,
@@ -355,7 +372,7 @@ def query_sets(
     skipped: dict[str, str] = {}
     missing: list[str] = []
     for query_id, judged in qrels.items():
-        if averaging != "all" and max(judged.values(), default=0) <= 0:  # no positive grade
+        if averaging != "all" and not relevant(judged):
             skipped[query_id] = "no positive judgement"
             continue
         if query_id in unavailable:

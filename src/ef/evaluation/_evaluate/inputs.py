@@ -23,6 +23,7 @@ inputs that would give a plausible number from misread data (DESIGN §6):
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import os
@@ -156,6 +157,10 @@ def _sums_finite(values: Iterable[object]) -> bool:
         return False
 
 
+def _grades(qrels: Mapping[str, Mapping[str, object]]) -> Iterable[object]:
+    return itertools.chain.from_iterable(judged.values() for judged in qrels.values())
+
+
 def check_qrels(qrels: object) -> None:
     """Refuse qrels that are not ``{qid: {doc: grade}}`` (a ``TypeError``) or hold a grade
     that is no finite number (a ``ValueError`` naming the query and the doc).
@@ -170,12 +175,16 @@ def check_qrels(qrels: object) -> None:
         shown = hint if hint is not None else f"a {_kind(qrels)}"
         raise TypeError(f"qrels is {shown}; expected {QRELS_SHAPES}")
     for query_id, judged in qrels.items():
-        if not isinstance(judged, Mapping):
+        if type(judged) is not dict and not isinstance(judged, Mapping):
             raise TypeError(
                 f"qrels[{query_id!r}] is a {_kind(judged)}; expected {{doc: grade}} for each "
                 f"query (the qrels: {QRELS_SHAPES})"
             )
-        # Plain numbers whose sum is finite need no look each: the usual qrels.
+    # Plain numbers whose sum is finite need no look each: the usual qrels, in one C-level
+    # pass over every grade (a sum that overflows is looked at query by query).
+    if set(map(type, _grades(qrels))) <= {int, float} and _sums_finite(_grades(qrels)):
+        return
+    for query_id, judged in qrels.items():
         kinds = set(map(type, judged.values()))
         if kinds <= {int, float} and _sums_finite(judged.values()):
             continue

@@ -12,7 +12,7 @@ from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check
 from .._engine.options import Scoring
 from .._engine.results import DocIdFunction, result_doc_id
 from .._engine.retrieve import retrieve
-from .._engine.scoring import resolve_measures
+from .._engine.scoring import relevant, resolve_measures
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import RetrievalEvalReport
@@ -286,7 +286,7 @@ def runnable_queries(
     runnable: dict[str, str] = {}
     unavailable: dict[str, str] = {}
     for query_id, judged in qrels.items():
-        if max(judged.values(), default=0) <= 0:
+        if not relevant(judged):
             continue  # the engine skips it: no positive judgement (grades are finite numbers)
         if query_id not in queries:
             unavailable[query_id] = "no query text in queries"

@@ -72,6 +72,21 @@ class _Collected:
     items: Mapping[str, Any]
     providers: Mapping[str, str]
     provides: Mapping[str, tuple[str, ...]]
+    # Each class's sorted view, made on first use: a registry never changes, and scoring
+    # asks for the retrieval metrics on every call.
+    _views: dict[type, Mapping[str, Any]] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False
+    )
+
+    def sorted_view(self, kind: type[Item]) -> Mapping[str, Item]:
+        """Name to item, sorted by name, of the items that are ``kind``s (read-only)."""
+        view = self._views.get(kind)
+        if view is None:  # two threads may both build it: the same view
+            items = sorted(self.items.items())
+            view = self._views[kind] = FrozenDict(
+                {name: item for name, item in items if isinstance(item, kind)}
+            )
+        return view
 
 
 @attrs.frozen(eq=False)
@@ -267,17 +282,17 @@ class Registry:
     @property
     def retrieval_metrics(self) -> Mapping[str, RetrievalMetric]:
         """Name to :class:`RetrievalMetric`, sorted by name."""
-        return _sorted_view(self._metrics_of(RetrievalMetric).items, RetrievalMetric)
+        return self._metrics_of(RetrievalMetric).sorted_view(RetrievalMetric)
 
     @property
     def rag_metrics(self) -> Mapping[str, RagMetric]:
         """Name to :class:`RagMetric`, sorted by name."""
-        return _sorted_view(self._metrics_of(RagMetric).items, RagMetric)
+        return self._metrics_of(RagMetric).sorted_view(RagMetric)
 
     @property
     def formats(self) -> Mapping[str, DatasetFormat]:
         """Name to :class:`DatasetFormat`, sorted by name."""
-        return _sorted_view(self._kind("format").items, DatasetFormat)
+        return self._kind("format").sorted_view(DatasetFormat)
 
     @property
     def formats_to_detect(self) -> tuple[DatasetFormat, ...]:
@@ -297,7 +312,7 @@ class Registry:
         >>> sorted(Registry.load(autoload=False).fusion_methods)[:8]
         ['anz', 'bayesfuse', 'bordafuse', 'condorcet', 'gmnz', 'isr', 'log_isr', 'logn_isr']
         """
-        return _sorted_view(self._kind("fusion").items, FusionMethod)
+        return self._kind("fusion").sorted_view(FusionMethod)
 
     @property
     def nugget_assigners(self) -> Mapping[str, NuggetAssigner]:
@@ -306,12 +321,12 @@ class Registry:
         >>> list(Registry.load(autoload=False).nugget_assigners)
         ['lexical']
         """
-        return _sorted_view(self._kind("nugget_assigner").items, NuggetAssigner)
+        return self._kind("nugget_assigner").sorted_view(NuggetAssigner)
 
     @property
     def claim_labelers(self) -> Mapping[str, ClaimLabeler]:
         """Name to :class:`ClaimLabeler`, sorted by name (the built-ins provide none)."""
-        return _sorted_view(self._kind("claim_labeler").items, ClaimLabeler)
+        return self._kind("claim_labeler").sorted_view(ClaimLabeler)
 
     def nugget_assigner(self, name: str) -> NuggetAssigner:
         """The nugget assigner called ``name``; ``UnknownNameError`` lists the valid ones."""
@@ -383,12 +398,6 @@ class Registry:
 def _key(kind: str, provides: type | None) -> str:
     """Where the items of ``kind`` (of the class ``provides`` only, if given) are kept."""
     return kind if provides is None else f"{kind}:{provides.__name__}"
-
-
-def _sorted_view(items: Mapping[str, Any], kind: type[Item]) -> Mapping[str, Item]:
-    return FrozenDict(
-        {name: item for name, item in sorted(items.items()) if isinstance(item, kind)}
-    )
 
 
 def _way_out(kind: str, local: list[str], hint: str) -> str:

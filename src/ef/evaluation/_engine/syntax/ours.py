@@ -13,6 +13,7 @@ other syntaxes (:mod:`.ir_measures`, :mod:`.trec_eval`, :mod:`.ranx`) share.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, get_args
@@ -21,7 +22,7 @@ import attrs
 
 from ...errors import ArgumentError, Keyword
 from ...interfaces import MetricParam, RetrievalMetric
-from ...types import Averaging
+from ...types import Averaging, FrozenDict
 
 __all__ = [
     "AVERAGING",
@@ -185,7 +186,8 @@ class Measure:
     k: int | None
     params: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
 
-    @property
+    # Worked out once a measure: scoring reads both for every metric of every report.
+    @functools.cached_property
     def key(self) -> str:
         """The canonical spelling: ``name``, ``(params)``, then ``@k``, ``@all`` or nothing."""
         text = self.metric.name + params_text(self.params)
@@ -211,11 +213,14 @@ class Measure:
         )
         return Measure(self.metric, self.k, params)
 
-    @property
-    def kwargs(self) -> dict[str, Any]:
-        """Every declared parameter, at its value here or its default, for ``func``/``batch``."""
+    @functools.cached_property
+    def kwargs(self) -> FrozenDict[str, Any]:
+        """Every declared parameter, at its value here or its default, for ``func``/``batch``
+        (read-only: every call of the measure shares it)."""
         set_here = dict(self.params)
-        return {p.name: p.as_argument(set_here.get(p.name, p.default)) for p in self.metric.params}
+        return FrozenDict(
+            {p.name: p.as_argument(set_here.get(p.name, p.default)) for p in self.metric.params}
+        )
 
 
 def literal_params(spec: str, text: str, *, bare_names: bool = False) -> list[tuple[str, Any]]:
