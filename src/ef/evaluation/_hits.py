@@ -42,7 +42,13 @@ def _placed(ranked: Sequence[str], judged: Mapping[str, float]) -> list[tuple[in
     # Found by C-level scans: a few judged docs are looked up in the ranking one by one;
     # many are intersected with it first.
     if len(judged) <= _FEW:
-        placed = [(ranked.index(doc) + 1, doc) for doc in judged if doc in ranked]
+        placed = []
+        index = ranked.index
+        for doc in judged:  # one scan a doc: most judged docs are retrieved
+            try:
+                placed.append((index(doc) + 1, doc))
+            except ValueError:
+                continue
         if len(placed) > 1:  # most queries place one judged doc, or none
             placed.sort()
         return placed

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Evaluation",
     "Measure",
+    "QuerySets",
     "Scored",
     "evaluation",
     "mean_of",
@@ -318,6 +319,7 @@ def score_rankings(
     unavailable: Mapping[str, str] | None = None,
     registry: Registry | None = None,
     progress: Phase | None = None,
+    sets: QuerySets | None = None,
 ) -> Scored:
     """Every measure on every query that ``averaging`` scores, with tied docs ordered by
     ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would).
@@ -325,9 +327,12 @@ def score_rankings(
     ``unavailable`` maps judged queries that could not be run to why (a retriever raised, a
     query had no text): they are skipped with that reason. The tie diagnostic looks at
     ``cutoffs`` (default: the measures' own). ``registry`` names the plugin of a metric that
-    fails. ``progress`` advances by one per measure scored.
+    fails. ``progress`` advances by one per measure scored. ``sets`` are the
+    :func:`query_sets` of these inputs where the caller has them already.
     """
-    query_ids, skipped, missing = query_sets(run, qrels, averaging, unavailable)
+    if sets is None:
+        sets = query_sets(run, qrels, averaging, unavailable)
+    query_ids, skipped, missing = sets
     judgements = [qrels[query_id] for query_id in query_ids]
     hits = run.judged_hits(query_ids, judgements, tie_policy, float64=float64)
     per_query = score_all(
@@ -356,12 +361,16 @@ def relevant(judged: Mapping[str, float]) -> bool:
     return bool(judged) and max(judged.values()) > 0
 
 
+#: The queries to score, the skipped ones (with why) and the missing ones (:func:`query_sets`).
+QuerySets = tuple[list[str], dict[str, str], list[str]]
+
+
 def query_sets(
     run: RankedRun,
     qrels: Qrels,
     averaging: str,
     unavailable: Mapping[str, str] | None = None,
-) -> tuple[list[str], dict[str, str], list[str]]:
+) -> QuerySets:
     """The queries to score (all judged), the skipped ones (with why, in qrels' order) and
     the missing ones, under the averaging policy (or ``"all"``: every judged query, scoring
     0 where the run lacks it, as ranx's ``make_comparable``)."""
@@ -387,7 +396,7 @@ def query_sets(
     return scored, skipped, missing
 
 
-def _run_query_sets(run: RankedRun, qrels: Qrels) -> tuple[list[str], dict[str, str], list[str]]:
+def _run_query_sets(run: RankedRun, qrels: Qrels) -> QuerySets:
     """:func:`query_sets` under ``averaging="run"``: the run's queries in its order (a judged
     query with no positive grade is scored too)."""
     scored: list[str] = []

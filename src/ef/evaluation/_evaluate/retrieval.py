@@ -7,19 +7,20 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from .._engine.doc_overlap import doc_overlap
 from .._engine.id_forms import no_overlap_cause, shown_ids, with_cause
 from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check_k_values
 from .._engine.options import Scoring
 from .._engine.results import DocIdFunction, result_doc_id
 from .._engine.retrieve import retrieve
-from .._engine.scoring import relevant, resolve_measures
+from .._engine.scoring import query_sets, relevant, resolve_measures
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from .._store import Store
 from .._store.recording import record_evaluation, recorded_names
-from .doc_ids import check_docs_meet
+from .doc_ids import check_doc_overlap
 from .inputs import check_qrels
 from .irds_level import irds_inputs
 from .run import scored_report
@@ -256,15 +257,12 @@ def scored_rankings(
     """A retriever's rankings scored as :func:`evaluate_retrieval` scores them, in the
     retriever's order (the judged queries of ``unavailable`` skipped with its reasons); a
     warning points ``stacklevel`` frames above this function (1: its caller)."""
+    sets = query_sets(run, qrels, "qrels", unavailable)  # once, for the check and the scores
     if check_doc_ids:
-        check_docs_meet(run, qrels, "qrels", stacklevel=stacklevel + 1, unavailable=unavailable)
+        overlap = doc_overlap(run, qrels, sets[0], whole=True)
+        check_doc_overlap(overlap, stacklevel=stacklevel + 1)
     return scored_report(
-        run,
-        qrels,
-        measures,
-        registry,
-        scoring=Scoring(tie_policy="input_order"),
-        unavailable=unavailable,
+        run, qrels, measures, registry, scoring=Scoring(tie_policy="input_order"), sets=sets
     )
 
 

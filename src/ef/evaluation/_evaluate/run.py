@@ -9,10 +9,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, cast
 
 from .._engine.batch_sizes import large_enough
+from .._engine.doc_overlap import doc_overlap
 from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
 from .._engine.score_order import score_order
-from .._engine.scoring import evaluation, resolve_measures, score_rankings
+from .._engine.scoring import QuerySets, evaluation, query_sets, resolve_measures, score_rankings
 from .._formats.irds import is_irds
 from .._formats.remote import is_url, url_glob
 from .._plugin_engine.registry import Registry, registry_or_default
@@ -21,7 +22,7 @@ from .._reports.retrieval import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from ..errors import ProfileRefused
 from ._diversity import SubtopicInput, subtopic_qrels_of, subtopic_report
-from .doc_ids import check_docs_meet
+from .doc_ids import check_doc_overlap, check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
 from .irds_level import irds_judgements
 from .pools import check_start_method
@@ -520,8 +521,9 @@ def evaluate_retrieved(
     run = RankedLists(rankings, checked=True)
     # stacklevel: a warning points at the caller, as evaluate_run's does.
     check_overlap(run, judged, "qrels", stacklevel=3)
-    check_docs_meet(run, judged, "qrels", stacklevel=2)
-    return scored_report(run, judged, measures, registry, scoring=Scoring())
+    sets = query_sets(run, judged, "qrels")
+    check_doc_overlap(doc_overlap(run, judged, sets[0], whole=True), stacklevel=2)
+    return scored_report(run, judged, measures, registry, scoring=Scoring(), sets=sets)
 
 
 def empty_run_report(
@@ -566,19 +568,19 @@ def scored_report(
     registry: Registry,
     *,
     scoring: Scoring,
-    unavailable: Mapping[str, str] | None = None,
+    sets: QuerySets | None = None,
     inputs: Mapping[str, object] | None = None,
     progress: Progress = False,
 ) -> RetrievalEvalReport:
     """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run by the
-    tie policy and averaging of ``scoring`` (the judged queries of ``unavailable`` skipped
-    with its reasons, as :func:`~ef.evaluation._engine.scoring.score_rankings` does)."""
+    tie policy and averaging of ``scoring`` (on the queries of ``sets`` if given, the
+    :func:`~ef.evaluation._engine.scoring.query_sets` its caller worked out already)."""
     with phase(progress, "scoring", len(measures)) as step:
         scored = score_rankings(
             run,
             qrels,
             measures,
-            unavailable=unavailable,
+            sets=sets,
             registry=registry,
             progress=step,
             **scoring.rules(),
