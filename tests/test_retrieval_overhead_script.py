@@ -31,6 +31,9 @@ def test_it_times_the_three_paths_on_the_demo(capsys) -> None:
     assert list(result["seconds"]) == ["direct", "evaluate_retrieval", "ef-eval retrieve"]
     assert list(result["overhead"]) == ["evaluate_retrieval", "ef-eval retrieve"]
     assert all(share < 1 for share in result["overhead"].values())
+    # ef's own work, timed alone on replayed answers, as a share of the retriever's time.
+    assert 0 < result["best_own_seconds"] <= result["own_seconds"]
+    assert result["own_share"] == pytest.approx(result["own_seconds"] / result["seconds"]["direct"])
 
 
 def test_the_report_names_the_target(capsys) -> None:
@@ -38,6 +41,8 @@ def test_the_report_names_the_target(capsys) -> None:
     out = capsys.readouterr().out
     assert "15 judged queries, BM25, limit 100, batches of 32" in out
     assert "target: overhead <= 5% of wall time: " in out
+    assert "ef alone (replayed)" in out
+    assert "target: ef's own work (replayed) <= 5% of the retriever's time: " in out
 
 
 def test_a_missing_dataset_is_exit_2(tmp_path, capsys) -> None:
