@@ -27,7 +27,7 @@ def test_core_declares_the_cli_and_no_unresolvable_ragas_extra() -> None:
     }
     # No extra for the Ragas bridge until it is published: pip could not resolve it.
     assert "ragas" not in project["optional-dependencies"]
-    assert {"attrs>=23.1", "pluggy>=1.5", "importlib-metadata>=6.0", "numpy>=1.24"} <= set(
+    assert {"attrs>=23.2", "pluggy>=1.5", "importlib-metadata>=6.0", "numpy>=1.24"} <= set(
         project["dependencies"]
     )
     assert not (ROOT / "src" / "ef" / "__init__.py").exists()  # ef is a namespace package
