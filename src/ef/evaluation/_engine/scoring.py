@@ -283,7 +283,7 @@ def mean_of(
         return means  # no query scored: the report refuses, naming why
     rows = per_query.values()
     for m in measures:
-        key = m.key  # formatted anew on every access: once per measure, not per query
+        key = m.key
         # aggregate_values sums exactly (and takes gm_ logs): from a column as it is (fsum
         # reads the view; a list of it would cost more than the sum), else from a C-level
         # pass over the rows.
