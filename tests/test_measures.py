@@ -136,6 +136,17 @@ def test_the_same_measure_is_the_same_object() -> None:
     assert parse_measure(" ndcg@10 ", registry=BUILTINS)[0].kwargs["gains"] is None
 
 
+def test_a_measures_keywords_are_shared_and_read_only() -> None:
+    # Worked out once and handed to every call of the metric: a caller's change to them
+    # would reach the next call, so they refuse one.
+    (measure,) = parse_measure("precision(rel=2)@5", registry=BUILTINS)
+    assert measure.kwargs is measure.kwargs
+    with pytest.raises(TypeError, match="read-only"):
+        measure.kwargs["rel"] = 3.0
+    assert measure.kwargs == {"rel": 2.0, "judged_only": False}
+    assert measure.key == "precision(rel=2)@5"
+
+
 def test_parse_measures_keeps_each_key_once_in_order() -> None:
     measures = parse_measures(["P.5", "precision@5", "nDCG@3", "P.5,10"], registry=BUILTINS)
     assert [m.key for m in measures] == ["precision@5", "ndcg@3", "precision@10"]
