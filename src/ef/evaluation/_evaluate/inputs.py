@@ -174,17 +174,26 @@ def check_qrels(qrels: object) -> None:
         hint = lazy_frame_hint(qrels)
         shown = hint if hint is not None else f"a {_kind(qrels)}"
         raise TypeError(f"qrels is {shown}; expected {QRELS_SHAPES}")
+    # The usual qrels, dicts of plain numbers whose sum is finite, pass in C-level passes
+    # over every grade; anything else is looked at query by query.
+    if (
+        set(map(type, qrels.values())) == {dict}
+        and set(map(type, _grades(qrels))) <= {int, float}
+        and _sums_finite(_grades(qrels))
+    ):
+        return
+    _refuse_first_fault(qrels)
+
+
+def _refuse_first_fault(qrels: Mapping[object, object]) -> None:
+    """Refuse the first query, in order, that is no ``{doc: grade}`` mapping or holds a grade
+    that is no finite number."""
     for query_id, judged in qrels.items():
-        if type(judged) is not dict and not isinstance(judged, Mapping):
+        if not isinstance(judged, Mapping):
             raise TypeError(
                 f"qrels[{query_id!r}] is a {_kind(judged)}; expected {{doc: grade}} for each "
                 f"query (the qrels: {QRELS_SHAPES})"
             )
-    # Plain numbers whose sum is finite need no look each: the usual qrels, in one C-level
-    # pass over every grade (a sum that overflows is looked at query by query).
-    if set(map(type, _grades(qrels))) <= {int, float} and _sums_finite(_grades(qrels)):
-        return
-    for query_id, judged in qrels.items():
         kinds = set(map(type, judged.values()))
         if kinds <= {int, float} and _sums_finite(judged.values()):
             continue
