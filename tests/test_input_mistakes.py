@@ -489,3 +489,25 @@ def test_a_check_switch_that_is_no_bool_is_named(
     run, qrels = {"q1": {"d1": 0.5}}, {"q1": {"d1": 1}}
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         evaluate_run(run, qrels, metrics=("ndcg@10",), **cast("dict[str, Any]", {keyword: value}))
+
+
+@pytest.mark.parametrize(
+    ("qrels", "error", "message"),
+    [
+        ({"q1": {"d1": float("nan")}, "q2": ["d2"]}, ValueError, r"^qrels\['q1'\]\['d1'\] = nan"),
+        ({"q1": ["d2"], "q2": {"d1": float("nan")}}, TypeError, r"^qrels\['q1'\] is a list"),
+        ({"q1": {"d1": 1}, "q2": {"d2": True}}, ValueError, r"^qrels\['q2'\]\['d2'\] = True"),
+    ],
+)
+def test_the_qrels_check_names_the_first_fault_in_query_order(qrels, error, message) -> None:
+    from ef.evaluation._evaluate.inputs import check_qrels
+
+    with pytest.raises(error, match=message):
+        check_qrels(qrels)
+
+
+def test_finite_grades_whose_sum_overflows_pass_the_qrels_check() -> None:
+    from ef.evaluation._evaluate.inputs import check_qrels
+
+    # Each grade is finite; only their sum is not, which the one-pass check cannot tell.
+    assert check_qrels({"q1": {"d1": 1e308}, "q2": {"d2": 1e308, "d3": 1e308}}) is None
