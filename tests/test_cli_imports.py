@@ -80,6 +80,10 @@ _NOT_FOR_A_RUN = (
     "ef.evaluation.metrics._nuggets",
     "ef.evaluation.metrics.has_answer",
     "ef.evaluation._evaluate.rag",
+    # The values of the other kinds of plugin: the registry builds none of their classes.
+    "ef.evaluation.interfaces._adapters",
+    "ef.evaluation.interfaces._fusion",
+    "ef.evaluation.interfaces._rag",
 )
 
 #: What a plain run file below the batch size needs none of: the engine of batches (streamed

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..hookspecs import hookimpl
-from ..interfaces import BatchSearchFunction, RetrieverAdapter, SearchFunction
+
+if TYPE_CHECKING:
+    from ..interfaces import BatchSearchFunction, RetrieverAdapter, SearchFunction
 
 
 # The libraries' adapters with their documented defaults; the wrappers in
@@ -41,6 +43,7 @@ def ef_evaluation_retriever_adapters() -> list[RetrieverAdapter]:
     # methods before plain callables: an object may be callable *and* have .search; a run
     # mapping is neither.
     from ..adapters import _bm25s, _haystack, _langchain, _llamaindex, basic, precomputed
+    from ..interfaces import RetrieverAdapter
 
     return [
         RetrieverAdapter(

@@ -6,19 +6,24 @@ the baseline that needs no model."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..hookspecs import hookimpl
-from ..interfaces import NuggetAssigner, RagMetric
 from ..types import RagSample
 
-#: What this plugin's ef_evaluation_metrics() returns: the registry calls it only when RAG
-#: metrics are asked for (scoring a run loads no RAG metric module).
-PROVIDES = (RagMetric,)
+if TYPE_CHECKING:
+    from ..interfaces import NuggetAssigner, RagMetric
+
+#: The class of what this plugin's ef_evaluation_metrics() returns, by name: the registry
+#: calls it only when RAG metrics are asked for (scoring a run loads no RAG metric module, and
+#: builds no RagMetric class).
+PROVIDES = ("RagMetric",)
 
 
 def _text_metric(
     name: str, func: Callable[..., float | None], *, answer: bool = False
 ) -> RagMetric:
+    from ..interfaces import RagMetric
     from ..metrics import rag
 
     # The metrics that compare text take normalize= and lang=: token_f1(normalize=squad);
@@ -29,6 +34,7 @@ def _text_metric(
 
 @hookimpl
 def ef_evaluation_metrics() -> list[RagMetric]:
+    from ..interfaces import RagMetric
     from ..metrics import overlap, rag  # when the registry first resolves a metric
     from ..metrics._claims import CLAIM_METRICS
     from ..metrics._nuggets import NUGGET_METRICS
@@ -74,4 +80,6 @@ def _lexical_assign(samples: Sequence[RagSample]) -> list[list[str]]:
 
 @hookimpl
 def ef_evaluation_nugget_assigners() -> list[NuggetAssigner]:
+    from ..interfaces import NuggetAssigner
+
     return [NuggetAssigner(name="lexical", assign=_lexical_assign)]

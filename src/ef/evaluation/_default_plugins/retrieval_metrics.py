@@ -7,12 +7,17 @@ beside its parent: ``gm_map`` with ``map``, ``gm_bpref`` with ``bpref``).
 
 from __future__ import annotations
 
-from ..hookspecs import hookimpl
-from ..interfaces import RetrievalMetric
+from typing import TYPE_CHECKING
 
-#: What this plugin's ef_evaluation_metrics() returns: the registry calls it only when
-#: retrieval metrics are asked for (RAG metrics alone load none of their modules).
-PROVIDES = (RetrievalMetric,)
+from ..hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from ..interfaces import RetrievalMetric
+
+#: The class of what this plugin's ef_evaluation_metrics() returns, by name: the registry
+#: calls it only when retrieval metrics are asked for (RAG metrics alone load none of their
+#: modules).
+PROVIDES = ("RetrievalMetric",)
 
 
 @hookimpl

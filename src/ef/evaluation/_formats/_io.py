@@ -10,7 +10,6 @@ import os
 import re
 import stat
 import sys
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, NoReturn, TypeVar, cast
@@ -167,10 +166,16 @@ def _reading(path: Path) -> Iterator[IO[bytes]]:
 
 
 def _gzip_damage() -> tuple[type[BaseException], ...]:
-    """The errors of a damaged gzip stream: gzip's own among them once gzip is loaded (as
-    :func:`_open_binary` loads it for a gzip file; a plain file cannot raise it)."""
-    gzip = sys.modules.get("gzip")
-    return (EOFError, zlib.error) if gzip is None else (EOFError, gzip.BadGzipFile, zlib.error)
+    """The errors of a damaged gzip stream: gzip's and zlib's own among them once they are
+    loaded (as :func:`_open_binary` loads them for a gzip file; a plain file cannot raise
+    them, and a plain file's reading loads neither). An ``except`` evaluates this only when
+    something was raised."""
+    gzip, zlib = sys.modules.get("gzip"), sys.modules.get("zlib")
+    return (
+        EOFError,
+        *(() if gzip is None else (gzip.BadGzipFile,)),
+        *(() if zlib is None else (zlib.error,)),
+    )
 
 
 def numbered_lines(
@@ -418,7 +423,9 @@ def first_line(path: Path) -> str | None:
                     line = line.removeprefix("\ufeff")
                 if line.strip() and not line.lstrip().startswith("#"):
                     return line
-    except (OSError, EOFError, zlib.error):
+    except OSError:
+        return None
+    except _gzip_damage():  # a damaged gzip file: no line to read either
         return None
     return None
 

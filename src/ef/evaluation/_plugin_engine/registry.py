@@ -8,22 +8,15 @@ import reprlib
 import sys
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import pluggy
 
+from .. import interfaces
 from ..errors import DuplicateNameError, PluginError, UnknownNameError
 from ..hookspecs import hookimpl
-from ..interfaces import (
-    ClaimLabeler,
-    DatasetFormat,
-    FusionMethod,
-    NuggetAssigner,
-    RagMetric,
-    RetrievalMetric,
-    RetrieverAdapter,
-)
+from ..interfaces import DatasetFormat, RetrievalMetric
 from ..types import FrozenDict
 from .loading import (
     DISABLE_PLUGINS_ENV,
@@ -37,31 +30,43 @@ from .loading import (
     register_in_process,
 )
 
+if TYPE_CHECKING:
+    from ..interfaces import (
+        ClaimLabeler,
+        FusionMethod,
+        NuggetAssigner,
+        RagMetric,
+        RetrieverAdapter,
+    )
+
 __all__ = ["Registry", "get_registry", "list_plugins"]
 
 Item = TypeVar(
     "Item",
-    RetrievalMetric,
-    RagMetric,
-    DatasetFormat,
-    RetrieverAdapter,
-    FusionMethod,
-    NuggetAssigner,
-    ClaimLabeler,
+    "RetrievalMetric",
+    "RagMetric",
+    "DatasetFormat",
+    "RetrieverAdapter",
+    "FusionMethod",
+    "NuggetAssigner",
+    "ClaimLabeler",
 )
 T = TypeVar("T")
 
 
-#: Each kind of item: its hook and the classes its items are. A registry collects a kind when it
-#: is first asked for, so resolving a metric imports no format, adapter or fusion module.
-_KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
-    "metric": ("ef_evaluation_metrics", (RetrievalMetric, RagMetric)),
-    "format": ("ef_evaluation_formats", (DatasetFormat,)),
-    "adapter": ("ef_evaluation_retriever_adapters", (RetrieverAdapter,)),
-    "fusion": ("ef_evaluation_fusion_methods", (FusionMethod,)),
-    "nugget_assigner": ("ef_evaluation_nugget_assigners", (NuggetAssigner,)),
-    "claim_labeler": ("ef_evaluation_claim_labelers", (ClaimLabeler,)),
+#: Each kind of item: its hook and the names of the classes (in :mod:`ef.evaluation.interfaces`)
+#: its items are. A registry collects a kind when it is first asked for, so resolving a metric
+#: imports no format, adapter or fusion module, and builds none of their classes.
+_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "metric": ("ef_evaluation_metrics", ("RetrievalMetric", "RagMetric")),
+    "format": ("ef_evaluation_formats", ("DatasetFormat",)),
+    "adapter": ("ef_evaluation_retriever_adapters", ("RetrieverAdapter",)),
+    "fusion": ("ef_evaluation_fusion_methods", ("FusionMethod",)),
+    "nugget_assigner": ("ef_evaluation_nugget_assigners", ("NuggetAssigner",)),
+    "claim_labeler": ("ef_evaluation_claim_labelers", ("ClaimLabeler",)),
 }
+#: The classes a registry's metrics are, by name: retrieval first (the one scoring asks for).
+_METRIC_CLASSES = _KINDS["metric"][1]
 _BUILTIN = "builtin."
 
 
@@ -214,25 +219,30 @@ class Registry:
                 registry._kind(kind)
         return registry
 
-    def _kind(self, kind: str, provides: type | None = None) -> _Collected:
+    def _kind(self, kind: str, provides: str | None = None) -> _Collected:
         """The items of ``kind``, collected on first use (once, whichever thread asks); with
-        ``provides``, only from the plugins that provide that class (a built-in's
-        ``PROVIDES`` says which; any other plugin is asked)."""
-        key = _key(kind, provides)
+        ``provides`` (a class's name), only from the plugins that provide that class (a
+        built-in's ``PROVIDES`` says which; any other plugin is asked)."""
+        key = kind if provides is None else f"{kind}:{provides}"
         collected = self._collected.get(key)
         if collected is not None:
             return collected
         with self._lock:
             if key not in self._collected:
-                hook, types = _KINDS[kind]
+                hook, names = _KINDS[kind]
                 caller = getattr(self._manager.hook, hook)
                 impls = [
                     impl
                     for impl in caller.get_hookimpls()
                     if provides is None or provides in getattr(impl.plugin, "PROVIDES", (provides,))
                 ]
+                # Built-ins say what they provide: where only they are called for one class,
+                # the kind's other classes are not built (attrs compiles each one's methods).
+                told = all(hasattr(impl.plugin, "PROVIDES") for impl in impls)
+                wanted = (provides,) if provides is not None and told else names
+                types = tuple(getattr(interfaces, name) for name in wanted)
                 collector = _Collector(self._infos)
-                self._collected[key] = collector.collect(kind, caller, types, impls)
+                self._collected[key] = collector.collect(kind, caller, types, impls, names)
             return self._collected[key]
 
     @property
@@ -270,24 +280,24 @@ class Registry:
     def _metrics(self) -> Mapping[str, RetrievalMetric | RagMetric]:
         return self._kind("metric").items
 
-    def _metrics_of(self, cls: type[RetrievalMetric] | type[RagMetric]) -> _Collected:
-        """The metrics of class ``cls``. Where only the built-ins provide metrics, only the
-        built-in plugins that provide ``cls`` are called (their ``PROVIDES``): resolving a
-        retrieval metric loads no RAG metric module, nor the other way round. Where a plugin
-        provides metrics, every kind was collected as the registry was built, name clashes
-        checked: its metrics of ``cls`` are those."""
+    def _metrics_of(self, cls: str) -> _Collected:
+        """The metrics of the class named ``cls``. Where only the built-ins provide metrics,
+        only the built-in plugins that provide ``cls`` are called (their ``PROVIDES``):
+        resolving a retrieval metric loads no RAG metric module, nor the other way round.
+        Where a plugin provides metrics, every kind was collected as the registry was built,
+        name clashes checked: its metrics of ``cls`` are those."""
         whole = self._collected.get("metric")
         return whole if whole is not None else self._kind("metric", provides=cls)
 
     @property
     def retrieval_metrics(self) -> Mapping[str, RetrievalMetric]:
         """Name to :class:`RetrievalMetric`, sorted by name."""
-        return self._metrics_of(RetrievalMetric).sorted_view(RetrievalMetric)
+        return self._metrics_of("RetrievalMetric").sorted_view(RetrievalMetric)
 
     @property
     def rag_metrics(self) -> Mapping[str, RagMetric]:
         """Name to :class:`RagMetric`, sorted by name."""
-        return self._metrics_of(RagMetric).sorted_view(RagMetric)
+        return self._metrics_of("RagMetric").sorted_view(interfaces.RagMetric)
 
     @property
     def formats(self) -> Mapping[str, DatasetFormat]:
@@ -312,7 +322,7 @@ class Registry:
         >>> sorted(Registry.load(autoload=False).fusion_methods)[:8]
         ['anz', 'bayesfuse', 'bordafuse', 'condorcet', 'gmnz', 'isr', 'log_isr', 'logn_isr']
         """
-        return self._kind("fusion").sorted_view(FusionMethod)
+        return self._kind("fusion").sorted_view(interfaces.FusionMethod)
 
     @property
     def nugget_assigners(self) -> Mapping[str, NuggetAssigner]:
@@ -321,12 +331,12 @@ class Registry:
         >>> list(Registry.load(autoload=False).nugget_assigners)
         ['lexical']
         """
-        return self._kind("nugget_assigner").sorted_view(NuggetAssigner)
+        return self._kind("nugget_assigner").sorted_view(interfaces.NuggetAssigner)
 
     @property
     def claim_labelers(self) -> Mapping[str, ClaimLabeler]:
         """Name to :class:`ClaimLabeler`, sorted by name (the built-ins provide none)."""
-        return self._kind("claim_labeler").sorted_view(ClaimLabeler)
+        return self._kind("claim_labeler").sorted_view(interfaces.ClaimLabeler)
 
     def nugget_assigner(self, name: str) -> NuggetAssigner:
         """The nugget assigner called ``name``; ``UnknownNameError`` lists the valid ones."""
@@ -366,7 +376,7 @@ class Registry:
         'builtin.formats'
         """
         if kind == "metric":  # the class already collected first: another's modules stay
-            classes = sorted((RetrievalMetric, RagMetric), key=self._not_collected)
+            classes = sorted(_METRIC_CLASSES, key=self._not_collected)
             found = (self._metrics_of(cls).providers.get(name) for cls in classes)
             plugin = next((p for p in found if p is not None), None)
         else:
@@ -375,8 +385,8 @@ class Registry:
             raise UnknownNameError(f"no loaded plugin provides the {kind} {name!r}")
         return plugin
 
-    def _not_collected(self, cls: type) -> bool:
-        return _key("metric", cls) not in self._collected
+    def _not_collected(self, cls: str) -> bool:
+        return f"metric:{cls}" not in self._collected
 
     def _lookup(self, what: str, name: str, valid: Mapping[str, Item]) -> Item:
         if name in valid:
@@ -393,11 +403,6 @@ class Registry:
                 message = f"unknown {what} {name!r}; did you mean {' or '.join(map(repr, close))}?"
         names = ", ".join(valid) or "(none loaded)"
         raise UnknownNameError(f"{message} Valid {what}s: {names}.")
-
-
-def _key(kind: str, provides: type | None) -> str:
-    """Where the items of ``kind`` (of the class ``provides`` only, if given) are kept."""
-    return kind if provides is None else f"{kind}:{provides.__name__}"
 
 
 def _way_out(kind: str, local: list[str], hint: str) -> str:
@@ -443,15 +448,17 @@ class _Collector:
         hook: pluggy.HookCaller,
         types: tuple[type, ...],
         impls: Sequence[pluggy.HookImpl],
+        expected: Sequence[str],
     ) -> _Collected:
-        """The items of ``kind`` from ``impls``, implementations of ``hook``."""
+        """The items of ``kind`` from ``impls``, implementations of ``hook``: each one of
+        ``types`` (an error names the classes ``expected`` of the kind)."""
         items: dict[str, Any] = {}
         providers: dict[str, str] = {}
         provides: dict[str, tuple[str, ...]] = {}
         # get_hookimpls() lists in reverse call order; pluggy calls the last one first
         # (tryfirst last, trylast first), and so do we.
         for impl in reversed(impls):
-            for item in self._call(impl, hook.name, types):
+            for item in self._call(impl, hook.name, types, expected):
                 if item.name in providers:
                     raise self._clash(kind, item.name, providers[item.name], impl.plugin_name)
                 providers[item.name] = impl.plugin_name
@@ -460,7 +467,11 @@ class _Collector:
         return _Collected(FrozenDict(items), FrozenDict(providers), FrozenDict(provides))
 
     def _call(
-        self, impl: pluggy.HookImpl, hook_name: str, types: tuple[type, ...]
+        self,
+        impl: pluggy.HookImpl,
+        hook_name: str,
+        types: tuple[type, ...],
+        expected: Sequence[str],
     ) -> Iterator[Any]:
         plugin = self._describe(impl.plugin_name)
         try:
@@ -476,10 +487,9 @@ class _Collector:
             raise PluginError(f"plugin {plugin} {what}") from exc
         for item in items:
             if not isinstance(item, types):
-                expected = " or ".join(t.__name__ for t in types)
                 raise PluginError(
                     f"plugin {plugin} returned {item!r} from {hook_name}(); expected "
-                    f"{expected} objects (from ef.evaluation)."
+                    f"{' or '.join(expected)} objects (from ef.evaluation)."
                 )
             yield item
 

@@ -24,9 +24,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import attrs
 
 if TYPE_CHECKING:
-    from ._dataset import Dataset, Document
-    from ._hits import JudgedHits
-    from .types import Qrels, Queries, Run, RunInput
+    from .._dataset import Dataset, Document
+    from .._hits import JudgedHits
+    from ..types import Qrels, Queries, Run, RunInput
+    from ._adapters import RetrieverAdapter
+    from ._fusion import FUSION_INPUTS as FUSION_INPUTS
+    from ._fusion import FUSION_PARAM_TYPES as FUSION_PARAM_TYPES
+    from ._fusion import FusionMethod, FusionParam
+    from ._rag import RAG_LEVELS, ClaimLabeler, NuggetAssigner, RagMetric
 
 __all__ = [
     "AGGREGATES",
@@ -49,14 +54,28 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # JudgedHits, the input of a metric's batch and expected forms, is part of the plugin
-    # interface; it needs numpy, which importing this module must not load (PEP 562).
-    if name == "JudgedHits":
-        from ._hits import JudgedHits
+#: The names defined in a module of their own, loaded on first use (PEP 562). JudgedHits, the
+#: input of a metric's batch and expected forms, needs numpy, which importing this module must
+#: not load. The values of the RAG, adapter and fusion plugins are attrs classes, each a
+#: fraction of a millisecond to build: scoring a run builds none of them.
+_ELSEWHERE = {
+    "JudgedHits": "ef.evaluation._hits",
+    **dict.fromkeys(("RAG_LEVELS", "ClaimLabeler", "NuggetAssigner", "RagMetric"), "._rag"),
+    "RetrieverAdapter": "._adapters",
+    **dict.fromkeys(
+        ("FUSION_INPUTS", "FUSION_PARAM_TYPES", "FusionMethod", "FusionParam"), "._fusion"
+    ),
+}
 
-        return JudgedHits
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __getattr__(name: str) -> object:
+    if name not in _ELSEWHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_ELSEWHERE[name], __name__), name)
+    globals()[name] = value  # the next use is a plain global
+    return value
 
 
 #: Names are lower-case identifiers, optionally dotted for a namespace (``ragas.bleu``).
@@ -386,12 +405,19 @@ class Synonym:
             )
 
 
+def _check_unique(owner: str, params: Iterable[MetricParam | FusionParam]) -> list[str]:
+    """The names of ``params``, none twice; ``owner`` (``"retrieval metric 'ndcg'"``) names
+    the declaration in the error."""
+    names = [p.name for p in params]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{owner} repeats a parameter: {names}")
+    return names
+
+
 def _check_params(
     instance: RetrievalMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
 ) -> None:
-    names = [p.name for p in value]
-    if len(set(names)) != len(names):
-        raise ValueError(f"retrieval metric {instance.name!r} repeats a parameter: {names}")
+    _check_unique(f"retrieval metric {instance.name!r}", value)
 
 
 def _check_synonyms(
@@ -513,7 +539,7 @@ def _param_named(owner: str, params: tuple[_Param, ...], name: str) -> _Param:
             return param
     import difflib  # for a misspelt name only
 
-    from .errors import UnknownNameError
+    from ..errors import UnknownNameError
 
     valid = [p.name for p in params]
     message = f"{owner} has no parameter {name!r}"
@@ -521,110 +547,6 @@ def _param_named(owner: str, params: tuple[_Param, ...], name: str) -> _Param:
     message += f"; did you mean {' or '.join(map(repr, close))}?" if close else "."
     listed = ", ".join(valid) if valid else "none"
     raise UnknownNameError(f"{message} Its parameters: {listed}.")
-
-
-def _check_rag_params(
-    instance: RagMetric, attribute: attrs.Attribute[Any], value: tuple[Any, ...]
-) -> None:
-    names = [p.name for p in value]
-    if len(set(names)) != len(names):
-        raise ValueError(f"RAG metric {instance.name!r} repeats a parameter: {names}")
-    if "sample" in names:
-        raise ValueError(
-            f"RAG metric {instance.name!r}: 'sample' cannot name a parameter, the metric "
-            "function already takes it"
-        )
-
-
-#: The values of a RAG metric's ``level`` parameter: ``func`` per sample, or ``corpus`` once.
-RAG_LEVELS = ("sentence", "corpus")
-
-
-def _check_corpus(
-    instance: RagMetric, attribute: attrs.Attribute[Any], value: Callable[..., Any] | None
-) -> None:
-    if value is None:
-        return
-    level = [p for p in instance.params if p.name == "level"]
-    if not level or "corpus" not in level[0].choices:
-        raise ValueError(
-            f"RAG metric {instance.name!r} has a corpus form, which the metric string asks "
-            "for with level=corpus: declare MetricParam('level', str, 'sentence', "
-            "choices=RAG_LEVELS) among its params"
-        )
-    if instance.cutoff:
-        raise ValueError(
-            f"RAG metric {instance.name!r}: a metric of the top k contexts (cutoff=True) has "
-            "no corpus form"
-        )
-
-
-@attrs.frozen
-class RagMetric:
-    """A per-sample RAG metric.
-
-    ``func(sample) -> float | None`` gets one validated :class:`~ef.evaluation.RagSample` and
-    returns ``None`` when the metric does not apply to it (for example, no ``reference``): the
-    sample is then left out of that metric's mean and of its ``coverage``.
-
-    The keyword-only fields are optional:
-
-    * ``params``: the :class:`MetricParam` objects it takes. A metric string sets them
-      (``token_f1(normalize=squad)``) and ``func`` receives every one as a keyword argument,
-      at its default when the string does not set it; the report keys the metric by its
-      name and the parameters that differ from their defaults, as retrieval measures are
-      keyed (``token_f1(normalize='squad')``).
-    * ``check(params)``: a check of the parameters together (every one, defaults included),
-      raising ``ValueError`` for a combination that makes no sense; it runs when a metric
-      string is read, before any sample is scored.
-    * ``cutoff``: ``True`` for a metric of the top ``k`` retrieved contexts
-      (``has_answer@5``): ``func`` then receives ``k`` too (``None`` for ``@all``, every
-      context), and the bare name means every cutoff of ``k_values``.
-    * ``corpus(samples, **params) -> (value, count)``: the metric over all the samples at
-      once (a corpus score, such as corpus BLEU), and how many samples it scored; ``value``
-      is ``None`` when it scored none. The metric string asks for it with ``level=corpus``,
-      so a metric with ``corpus`` declares the parameter ``level`` (choices
-      ``RAG_LEVELS``, ``sentence`` the default: ``func`` on each sample and the mean).
-      A corpus score has no value per sample: the report shows it without one, and
-      :func:`~ef.evaluation.compare` does not test it.
-    * ``formula`` and ``citation``: one line each, for the metric catalogue.
-
-    >>> metric = RagMetric(name="answer_length", func=lambda s: float(len(s.get("response", ""))))
-    >>> metric.func({"response": "Paris"})
-    5.0
-    """
-
-    name: str = attrs.field(validator=_name)
-    func: Callable[..., float | None] = attrs.field(validator=_callable)
-    description: str = attrs.field(
-        default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
-    )
-    params: tuple[MetricParam, ...] = attrs.field(
-        default=(),
-        converter=_params_tuple,
-        validator=[_qualified(_V.deep_iterable(_V.instance_of(MetricParam))), _check_rag_params],
-        kw_only=True,
-    )
-    check: Callable[[Mapping[str, Any]], None] | None = attrs.field(
-        default=None, validator=_optional_callable, kw_only=True
-    )
-    cutoff: bool = attrs.field(default=False, kw_only=True)
-    corpus: Callable[..., tuple[float | None, int]] | None = attrs.field(
-        default=None, validator=[_optional_callable, _check_corpus], kw_only=True
-    )
-    formula: str = attrs.field(default="", kw_only=True)
-    citation: str = attrs.field(default="", kw_only=True)
-
-    kind: ClassVar[str] = "rag"
-
-    def param(self, name: str) -> MetricParam:
-        """The parameter called ``name``; ``UnknownNameError`` lists the valid ones.
-
-        >>> from ef.evaluation import get_registry
-        >>> get_registry().rag_metric("token_f1").param("normalize").default
-        'unicode'
-        """
-        return _param_named(f"RAG metric {self.name!r}", self.params, name)
 
 
 @attrs.frozen
@@ -717,321 +639,3 @@ class DatasetFormat:
             for field in attrs.fields(type(self))
             if field.name.startswith(("read_", "write_")) and getattr(self, field.name) is not None
         )
-
-
-def _check_adapt_given(
-    instance: RetrieverAdapter, attribute: attrs.Attribute[Any], value: Any
-) -> None:
-    if value is None and instance.adapt is None:
-        raise TypeError(
-            f"RetrieverAdapter {instance.name!r} needs adapt= (one query at a time), "
-            "adapt_batch= (many queries per call), or both"
-        )
-
-
-@attrs.frozen
-class RetrieverAdapter:
-    """Turns "whatever answers a query" into a
-    :data:`~ef.evaluation.interfaces.SearchFunction` or a
-    :data:`~ef.evaluation.interfaces.BatchSearchFunction`.
-
-    ``accepts(obj) -> bool`` says whether this adapter handles ``obj``. ``adapt(obj)`` returns
-    ``search(query, limit) -> results``; ``adapt_batch(obj)`` returns
-    ``search_batch(query_ids, query_texts, limit) -> [results, ...]``, one list per query in
-    the order given. Give either or both: the engine uses ``adapt_batch`` when it is there and
-    otherwise calls ``adapt``'s function one query at a time. Adapters are tried in hook-call
-    order (a plugin's ``@hookimpl(tryfirst=True)`` goes first; the built-ins are ``trylast``)
-    and the first that accepts wins.
-
-    The returned functions should be picklable (module-level functions or instances of
-    module-level classes, not lambdas or closures) so that process pools and Dask can ship
-    them to their workers; inline and thread runs do not need it.
-
-    >>> adapter = RetrieverAdapter(
-    ...     name="echo", accepts=lambda obj: obj == "echo", adapt=lambda obj: lambda q, n: [q])
-    >>> adapter.adapt("echo")("d1", 10)
-    ['d1']
-    >>> batched = RetrieverAdapter(
-    ...     name="echo_batch",
-    ...     accepts=lambda obj: obj == "echo",
-    ...     adapt_batch=lambda obj: lambda ids, texts, n: [[t] for t in texts],
-    ... )
-    >>> batched.adapt_batch("echo")(["q1", "q2"], ["d1", "d2"], 10)
-    [['d1'], ['d2']]
-    >>> RetrieverAdapter(name="nothing", accepts=callable)
-    Traceback (most recent call last):
-        ...
-    TypeError: RetrieverAdapter 'nothing' needs adapt= (one query at a time), adapt_batch= \
-(many queries per call), or both
-    """
-
-    name: str = attrs.field(validator=_name)
-    accepts: Callable[[Any], bool] = attrs.field(validator=_callable)
-    adapt: Callable[[Any], SearchFunction] | None = attrs.field(
-        default=None, validator=_optional_callable
-    )
-    description: str = ""
-    #: ``adapt_batch(obj) -> search_batch(query_ids, query_texts, limit)``, or None.
-    adapt_batch: Callable[[Any], BatchSearchFunction] | None = attrs.field(
-        default=None, validator=[_optional_callable, _check_adapt_given], kw_only=True
-    )
-
-    kind: ClassVar[str] = "adapter"
-
-
-#: What a fusion parameter holds: an ``int`` or a ``float`` (one per run if ``per_run``).
-FUSION_PARAM_TYPES: tuple[type, ...] = (int, float)
-
-#: What a fusion method reads of each run: its scores (after normalisation) or its ranks.
-FUSION_INPUTS = ("scores", "ranks")
-
-#: Names a fusion parameter cannot take: the positional argument of a fusion function.
-_RESERVED_FUSION_PARAMS = frozenset({"results", "rankings"})
-
-
-def _fusion_params_tuple(value: Iterable[FusionParam]) -> tuple[FusionParam, ...]:
-    return tuple(value)
-
-
-@attrs.frozen
-class FusionParam:
-    """A parameter of a fusion method: RRF's ``k``, the ``weights`` of a weighted sum.
-
-    ``type`` is ``int`` or ``float``. With ``per_run`` the value is a sequence of such
-    numbers, one per fused run in the order of the runs (``weights``), held as a tuple.
-    ``default`` is the value when the call does not set it; ``None`` means the method's own
-    choice, which its ``func`` documents (equal weights). ``grid`` lists the values
-    :func:`~ef.evaluation.optimize_fusion` tries for a scalar parameter (RRF's ``k``); a
-    per-run ``float`` parameter is searched over the weights ``0, step, ..., 1`` that sum to
-    1. ``check(value)`` may raise ``ValueError`` for any other rule.
-
-    Three flags serve the methods ranx has (all ``False`` by default):
-
-    * ``required``: the call must set it; it has no default (ranx's ``gamma`` of ``gmnz``
-      and ``phi`` of ``rbc``). :func:`~ef.evaluation.optimize_fusion` searches it all the
-      same (it has a grid).
-    * ``learned``: the method's ``FusionMethod.train`` learns it from training runs and
-      their qrels; :func:`~ef.evaluation.optimize_fusion` does so, and its ``params`` hold
-      the value for :func:`~ef.evaluation.fuse`, which requires it (ProbFuse's ``probs``).
-      A learned parameter is per run and has no grid.
-    * ``vector``: with ``per_run``, each run's value is itself a sequence of numbers (a
-      probability per rank position), held as a tuple of tuples.
-
-    >>> k = FusionParam("k", int, 60, "the rank offset", grid=range(10, 101, 10))
-    >>> k.convert(10, n_runs=2), k.grid[:3]
-    (10, (10, 20, 30))
-    >>> weights = FusionParam("weights", float, per_run=True)
-    >>> weights.convert([1, 0.5], n_runs=2)
-    (1.0, 0.5)
-    >>> weights.convert([1, 0.5, 2], n_runs=2)
-    Traceback (most recent call last):
-        ...
-    ValueError: parameter 'weights' holds one number per run: 2 runs, got 3 values
-    >>> probs = FusionParam("probs", float, per_run=True, vector=True, learned=True)
-    >>> probs.convert([[0.5, 0.25], [1]], n_runs=2)
-    ((0.5, 0.25), (1.0,))
-    """
-
-    name: str
-    type: type
-    default: Any = None
-    description: str = ""
-    per_run: bool = attrs.field(default=False, kw_only=True)
-    required: bool = attrs.field(default=False, kw_only=True)
-    learned: bool = attrs.field(default=False, kw_only=True)
-    vector: bool = attrs.field(default=False, kw_only=True)
-    grid: tuple[Any, ...] = attrs.field(default=(), converter=_any_tuple, kw_only=True)
-    check: Callable[[Any], None] | None = attrs.field(
-        default=None, validator=_optional_callable, kw_only=True
-    )
-
-    def __attrs_post_init__(self) -> None:
-        _check_param_name(self.name, "fusion", _RESERVED_FUSION_PARAMS)
-        if self.type not in FUSION_PARAM_TYPES:
-            raise TypeError(f"fusion parameter {self.name!r}: type must be int or float")
-        self._check_per_run()
-        object.__setattr__(self, "grid", tuple(self._scalar(v) for v in self.grid))
-        if self.default is not None and not self.per_run:
-            object.__setattr__(self, "default", self._scalar(self.default))
-
-    def _check_per_run(self) -> None:
-        """A per-run parameter has no grid; a vector or learned one is per run."""
-        if self.per_run and self.grid:
-            raise ValueError(
-                f"fusion parameter {self.name!r}: a per-run parameter has no grid "
-                "(optimize_fusion searches its values on the simplex)"
-            )
-        if (self.vector or self.learned) and not self.per_run:
-            raise ValueError(
-                f"fusion parameter {self.name!r}: a vector or learned parameter is per run "
-                "(per_run=True)"
-            )
-
-    def _scalar(self, value: object) -> Any:
-        converted = _CONVERTERS[self.type](self.name, value)
-        if self.check is not None:
-            self.check(converted)
-        return converted
-
-    def _vector(self, value: object) -> tuple[Any, ...]:
-        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-            raise ValueError(
-                f"parameter {self.name!r} holds a sequence of numbers per run; got {value!r}"
-            )
-        return tuple(self._scalar(v) for v in value)
-
-    def convert(self, value: object, n_runs: int) -> Any:
-        """``value`` checked and converted (a tuple for a per-run parameter); ValueError
-        otherwise. ``None`` is the default."""
-        if value is None:
-            return self.default
-        if not self.per_run:
-            return self._scalar(value)
-        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-            raise ValueError(
-                f"parameter {self.name!r} holds one number per run, e.g. (0.5, 0.5); got {value!r}"
-            )
-        values = tuple(self._vector(v) if self.vector else self._scalar(v) for v in value)
-        if len(values) != n_runs:
-            raise ValueError(
-                f"parameter {self.name!r} holds one number per run: {n_runs} runs, "
-                f"got {len(values)} values"
-            )
-        return values
-
-
-@attrs.frozen
-class FusionMethod:
-    """A fusion method: how the results of several runs for one query become one ranking.
-
-    ``func(results, **params) -> {doc_id: score}`` fuses one query; the fused run ranks its
-    docs by that score, ties broken by the tie policy. What ``results`` holds, one entry per
-    run in the order of the runs, depends on ``uses``:
-
-    * ``"scores"`` (the default): a ``{doc_id: score}`` mapping per run, listing that run's
-      docs for the query in rank order, with the scores after normalisation (``norm=``);
-    * ``"ranks"``: a list of doc ids per run, in rank order (rank 1 first). Such a method
-      never sees a score (RRF, ISR), so normalisation does not touch it and ranked lists
-      without scores can be fused.
-
-    A run that lacks the query gives an empty entry. ``func`` receives every one of
-    ``params`` (:class:`FusionParam`) as a keyword argument, at its default when the call
-    does not set it. ``formula`` and ``citation`` are one line each, for ``ef-eval
-    fusions`` and the docs.
-
-    A supervised method (ProbFuse, SegFuse, ...) also has ``train(hits, relevant, **values)
-    -> {name: value}``, which learns its ``learned`` parameters from training runs and their
-    qrels; :func:`~ef.evaluation.optimize_fusion` calls it. ``hits[r][i]`` is run ``r``'s
-    hit list on training query ``i`` (for each doc it ranked, in rank order, 1 if the qrels
-    grade it 1 or more, else 0), ``relevant[i]`` the number of docs the qrels grade 1 or
-    more for that query, and ``values`` the method's other parameters (ProbFuse's
-    ``n_segments``). A method has ``train`` if and only if it has a learned parameter.
-
-    >>> def comb_first(results):
-    ...     '''The score of the first run that retrieved the doc.'''
-    ...     fused = {}
-    ...     for scores in results:
-    ...         for doc, score in scores.items():
-    ...             fused.setdefault(doc, score)
-    ...     return fused
-    >>> method = FusionMethod(name="first", func=comb_first)
-    >>> method.description, method.uses
-    ('The score of the first run that retrieved the doc.', 'scores')
-    >>> method.func([{"d1": 1.0}, {"d1": 0.2, "d2": 0.5}])
-    {'d1': 1.0, 'd2': 0.5}
-    """
-
-    name: str = attrs.field(validator=_name)
-    func: Callable[..., Mapping[str, float]] = attrs.field(validator=_callable)
-    description: str = attrs.field(
-        default=attrs.Factory(lambda self: _first_docstring_line(self.func), takes_self=True)
-    )
-    params: tuple[FusionParam, ...] = attrs.field(
-        default=(),
-        converter=_fusion_params_tuple,
-        validator=_qualified(_V.deep_iterable(_V.instance_of(FusionParam))),
-        kw_only=True,
-    )
-    uses: str = attrs.field(
-        default="scores", validator=_qualified(_V.in_(FUSION_INPUTS)), kw_only=True
-    )
-    formula: str = attrs.field(default="", kw_only=True)
-    citation: str = attrs.field(default="", kw_only=True)
-    train: Callable[..., Mapping[str, Any]] | None = attrs.field(
-        default=None, validator=_optional_callable, kw_only=True
-    )
-
-    kind: ClassVar[str] = "fusion"
-
-    def __attrs_post_init__(self) -> None:
-        names = [p.name for p in self.params]
-        if len(set(names)) != len(names):
-            raise ValueError(f"fusion method {self.name!r} repeats a parameter: {names}")
-        if (self.train is not None) != any(p.learned for p in self.params):
-            raise ValueError(
-                f"fusion method {self.name!r}: a method has train= if and only if it has a "
-                "learned parameter (FusionParam(..., learned=True))"
-            )
-
-    def param(self, name: str) -> FusionParam:
-        """The parameter called ``name``; ``UnknownNameError`` lists the valid ones."""
-        return _param_named(f"fusion method {self.name!r}", self.params, name)
-
-
-@attrs.frozen
-class NuggetAssigner:
-    """Labels, for each sample, whether its response holds each nugget of its query.
-
-    ``assign(samples, **options) -> [[label, ...], ...]`` gets validated samples that carry
-    ``nuggets`` (``{"text": ..., "importance": "vital" | "okay"}``) and returns, for each
-    sample in order, one label per nugget in order: ``"support"``, ``"partial_support"`` or
-    ``"not_support"``. ``options`` are what the caller passed to
-    :func:`~ef.evaluation.assign_nuggets` (the user's LLM, say). ef writes the labels into
-    copies of the samples, and the metrics ``nugget_all``, ``nugget_vital`` and
-    ``nugget_weighted`` score them with exact arithmetic.
-
-    An assigner runs only when :func:`~ef.evaluation.assign_nuggets` names it: never inside
-    :func:`~ef.evaluation.evaluate_rag`, and never chosen by the order of the plugins.
-
-    >>> assigner = NuggetAssigner(
-    ...     name="all_support", assign=lambda samples: [["support"] * len(s["nuggets"])
-    ...                                                 for s in samples])
-    >>> assigner.assign([{"nuggets": [{"text": "Paris", "importance": "vital"}]}])
-    [['support']]
-    """
-
-    name: str = attrs.field(validator=_name)
-    assign: Callable[..., Sequence[Sequence[str]]] = attrs.field(validator=_callable)
-    description: str = attrs.field(
-        default=attrs.Factory(lambda self: _first_docstring_line(self.assign), takes_self=True)
-    )
-    kind: ClassVar[str] = "nugget_assigner"
-
-
-@attrs.frozen
-class ClaimLabeler:
-    """Extracts claims and labels their entailment, for RAGChecker's claim metrics.
-
-    ``label(samples, **options) -> [claims, ...]`` gets validated samples and returns, for
-    each in order, a mapping of RAGChecker's fields: ``response_claims`` and
-    ``reference_claims`` (the claims, as text, optional) and the labels ``answer2response``,
-    ``response2answer``, ``retrieved2response`` and ``retrieved2answer`` (``"Entailment"``,
-    ``"Neutral"``, ``"Contradiction"``, or bools; see :doc:`/rag`). ef writes each mapping
-    into a copy of its sample under the key ``claims``; the ``claims.*`` metrics score it.
-
-    A labeler runs only when :func:`~ef.evaluation.label_claims` names it: never inside
-    :func:`~ef.evaluation.evaluate_rag`.
-
-    >>> labeler = ClaimLabeler(
-    ...     name="none", label=lambda samples: [{"answer2response": []} for _ in samples])
-    >>> labeler.label([{"response": "Paris"}])
-    [{'answer2response': []}]
-    """
-
-    name: str = attrs.field(validator=_name)
-    label: Callable[..., Sequence[Mapping[str, Any]]] = attrs.field(validator=_callable)
-    description: str = attrs.field(
-        default=attrs.Factory(lambda self: _first_docstring_line(self.label), takes_self=True)
-    )
-
-    kind: ClassVar[str] = "claim_labeler"
