@@ -80,6 +80,8 @@ _NOT_FOR_A_RUN = (
     "ef.evaluation.metrics._nuggets",
     "ef.evaluation.metrics.has_answer",
     "ef.evaluation._evaluate.rag",
+    # The dataset values (a corpus, a dataset): read for a dataset, never for a run.
+    "ef.evaluation._dataset",
     # The values of the other kinds of plugin: the registry builds none of their classes.
     "ef.evaluation.interfaces._adapters",
     "ef.evaluation.interfaces._fusion",
@@ -87,13 +89,15 @@ _NOT_FOR_A_RUN = (
 )
 
 #: What a plain run file below the batch size needs none of: the engine of batches (streamed
-#: or sharded runs) and gzip.
+#: or sharded runs), and gzip and zlib (a plain file's readers catch their errors only once a
+#: gzip file loaded them).
 _NOT_FOR_A_SMALL_FILE = (
     "ef.evaluation._engine.batched",
     "ef.evaluation._evaluate.sharded",
     "ef.evaluation._evaluate.streamed",
     "ef.evaluation._formats.trec.stream",
     "gzip",
+    "zlib",
 )
 
 _SCRIPT = """

@@ -26,6 +26,7 @@ __all__ = [
     "check_input",
     "first_line",
     "format_error",
+    "gzip_damage",
     "json_lines",
     "load_json",
     "numbered_lines",
@@ -161,11 +162,11 @@ def _reading(path: Path) -> Iterator[IO[bytes]]:
     try:
         with _open_binary(path) as handle:
             yield handle
-    except _gzip_damage() as exc:
+    except gzip_damage() as exc:
         raise DatasetFormatError(f"{path}: damaged gzip data ({exc})") from None
 
 
-def _gzip_damage() -> tuple[type[BaseException], ...]:
+def gzip_damage() -> tuple[type[BaseException], ...]:
     """The errors of a damaged gzip stream: gzip's and zlib's own among them once they are
     loaded (as :func:`_open_binary` loads them for a gzip file; a plain file cannot raise
     them, and a plain file's reading loads neither). An ``except`` evaluates this only when
@@ -403,7 +404,7 @@ def damaged_gzip(path: Path) -> str | None:
 
         with gzip.open(path, "rb") as handle:
             handle.read(1 << 16)
-    except _gzip_damage() as exc:
+    except gzip_damage() as exc:
         return f"{path}: damaged gzip data ({exc})"
     except OSError:
         return None
@@ -425,7 +426,7 @@ def first_line(path: Path) -> str | None:
                     return line
     except OSError:
         return None
-    except _gzip_damage():  # a damaged gzip file: no line to read either
+    except gzip_damage():  # a damaged gzip file: no line to read either
         return None
     return None
 

@@ -16,9 +16,8 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from .._dataset import Dataset, Document, DocumentStream, QueryTexts, documents_of, extra_of
 from ..errors import DatasetFormatError, InputWarning
 from ..interfaces import DatasetFormat
 from ._arguments import a_type, check_triple, path_argument
@@ -32,6 +31,9 @@ from ._io import (
     once_each,
 )
 from ._records import id_problem, parse_score, read_id, split_fields
+
+if TYPE_CHECKING:
+    from .._dataset import Dataset, Document, DocumentStream, QueryTexts
 
 __all__ = [
     "DEFAULT_QRELS_PATHS",
@@ -111,6 +113,8 @@ def _extra(record: Mapping[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
 
 def iter_beir_documents(path: Path) -> Iterator[Document]:
     """Stream the documents of a ``corpus.jsonl``, title and text apart, other fields kept."""
+    from .._dataset import Document
+
     for line_no, line, doc_id, record in _records(path):
         title = _text_field(record, "title", path, line_no, line)
         text = _text_field(record, "text", path, line_no, line)
@@ -122,6 +126,8 @@ def read_beir_queries(path: Path, *, allow_empty: bool = False) -> QueryTexts:
     fields of each record (``metadata``) are its ``extra``. An empty file is an error naming
     it, as an empty qrels file is, unless ``allow_empty`` (a dataset that write_beir wrote
     with no query)."""
+    from .._dataset import QueryTexts
+
     if path.is_dir():
         path = _jsonl_path(path, "queries")
     texts: dict[str, str] = {}
@@ -363,6 +369,8 @@ def _split_files(root: Path) -> dict[str, Path]:
 
 def read_beir_dataset(path: Path) -> Dataset:
     """Every split of a BEIR directory (``qrels/<split>.tsv``), documents streamed."""
+    from .._dataset import Dataset, DocumentStream
+
     dataset_folder(path, "read_dataset(path)")
     splits = _split_files(path)
     _refuse_missing(path, None if splits else "qrels (qrels/<split>.tsv or qrels.tsv)")
@@ -492,6 +500,8 @@ def write_beir(
     ...     pathlib.Path(tmp, "qrels.tsv").read_text().splitlines()
     ['query-id\\tcorpus-id\\tscore', 'q1\\td1\\t2']
     """
+    from .._dataset import documents_of
+
     root = path_argument(
         directory, _WRITE_BEIR, "directory", expected="a folder path", other=corpus
     )
@@ -529,6 +539,8 @@ def _json_line(record: Mapping[str, Any]) -> str:
 
 def read_beir_corpus(path: Path) -> DocumentStream:
     """The documents of a ``corpus.jsonl`` (or a BEIR directory's), streamed on iteration."""
+    from .._dataset import DocumentStream
+
     file = _jsonl_path(path, "corpus") if path.is_dir() else path
     if not file.is_file():
         raise FileNotFoundError(f"no such file: {file}")
@@ -565,6 +577,8 @@ def write_beir_queries(path: Path, queries: Mapping[str, str]) -> None:
 
 
 def _write_queries(out: IO[str], queries: Mapping[str, str]) -> None:
+    from .._dataset import extra_of
+
     _check_texts("query", queries)
     extra = extra_of(queries)
     for query_id, text in queries.items():

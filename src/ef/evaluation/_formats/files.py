@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from .._dataset import Dataset, Document, StreamingCorpus, documents_of
 from .._plugin_engine.failures import describe_item, plugin_call, provider_of
 from .._plugin_engine.registry import Registry, registry_or_default
 from ..errors import (
@@ -36,6 +35,7 @@ from .irds import is_irds, read_irds, read_irds_dataset
 from .undetected import undetected_error
 
 if TYPE_CHECKING:
+    from .._dataset import Dataset, Document, StreamingCorpus
     from .trec.fast import RunColumns
 
 __all__ = [
@@ -481,6 +481,8 @@ def read_dataset(
     ...     dict(corpus.items()), queries, qrels
     ({'d1': 'Paris is in France.'}, {'q1': 'Paris?'}, {'q1': {'d1': 1}})
     """
+    from .._dataset import StreamingCorpus
+
     if is_irds(path):
         return read_irds_dataset(path)
     source = path_argument(path, "read_dataset(path)", expected="a dataset folder")
@@ -510,6 +512,8 @@ def write_dataset(
     document at a time. ``qrels`` are written as ``split``. Every file goes through a
     temporary file, renamed only when all were written.
     """
+    from .._dataset import Dataset, documents_of
+
     call = "write_dataset(path, corpus, queries, qrels)"
     path_argument(path, call, expected="a dataset folder", other=corpus)
     check_triple(call, corpus, queries, qrels)

@@ -14,9 +14,8 @@ import contextlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from .._dataset import Dataset, Document, DocumentStream, extra_of
 from ..errors import DatasetFormatError
 from ..interfaces import DatasetFormat
 from ._io import atomic_writer, first_line
@@ -32,6 +31,9 @@ from ._records import (
 )
 from .trec.reader import read_qrels_lines, read_run_lines
 from .trec.writer import write_qrels_to
+
+if TYPE_CHECKING:
+    from .._dataset import Dataset, Document, DocumentStream
 
 __all__ = [
     "FORMAT",
@@ -66,6 +68,8 @@ def _plain_documents(documents: Iterable[Document]) -> Iterator[Document]:
 
 
 def _plain_queries(queries: Mapping[str, str]) -> Mapping[str, str]:
+    from .._dataset import extra_of
+
     for query_id, fields in extra_of(queries).items():
         raise _cannot_hold("query", query_id, fields)
     return queries
@@ -73,6 +77,8 @@ def _plain_queries(queries: Mapping[str, str]) -> Mapping[str, str]:
 
 def iter_collection(path: Path) -> Iterator[Document]:
     """Stream ``pid<TAB>text`` lines as documents without a title."""
+    from .._dataset import Document
+
     empty = True
     for _, doc_id, text in iter_id_texts(path, "passage"):
         empty = False
@@ -116,6 +122,8 @@ def _msmarco_files(path: Path) -> tuple[Path, dict[str, Path], dict[str, Path]]:
 
 def read_msmarco_dataset(path: Path) -> Dataset:
     """A directory of ``collection.tsv``, ``queries*.tsv`` and ``qrels.<split>.tsv`` files."""
+    from .._dataset import Dataset, DocumentStream
+
     collection, query_files, qrels_files = _msmarco_files(path)
     # A split's queries file may be empty: a split without judgements has no queries.
     queries = merge_texts(
@@ -173,6 +181,8 @@ def looks_like_msmarco(path: Path) -> bool:
 
 def read_msmarco_corpus(path: Path) -> DocumentStream:
     """The passages of a ``collection.tsv`` (or an MS MARCO directory's), streamed."""
+    from .._dataset import DocumentStream
+
     file = path
     if path.is_dir():
         file = next((path / n for n in _COLLECTION_NAMES if (path / n).is_file()), path / "x")

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import DatasetFormatError, FormatNotDetectedError, Keyword
-from ._io import first_line
+from ._io import first_line, gzip_damage
 from .frames import QRELS_COLUMN_SETS, RUN_COLUMN_SETS
 
 __all__ = ["CsvTable", "cli_csv_hint", "csv_columns", "undetected_error"]
@@ -104,7 +103,9 @@ def _emptiness(path: Path) -> str | None:
             import gzip  # a gzip file's only
         with gzip.open(path, "rb") if gzipped else open(path, "rb") as handle:
             data = handle.read(_SCAN + 1)
-    except (OSError, EOFError, zlib.error):
+    except OSError:
+        return None
+    except gzip_damage():  # a damaged gzip file: its reader will say so
         return None
     if not data:
         return "the file is empty (a gzip file of 0 bytes once decompressed)"

@@ -35,12 +35,11 @@ import io
 import itertools
 import os
 import threading
-import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from .. import digests
-from .._io import open_binary
+from .._io import gzip_damage, open_binary
 from . import fast
 from .decimals import parse_scores
 
@@ -106,7 +105,9 @@ def read_trec_bytes(
                 digests.record_bytes(path, os.fstat(handle.fileno()), data)
             else:
                 data = _mapped(handle)
-    except (OSError, EOFError, ValueError, zlib.error):  # the reference reader says what
+    except (OSError, ValueError):  # the reference reader says what
+        return None
+    except gzip_damage():  # damaged gzip data
         return None
     try:
         if not data or data.find(b"#") != -1:  # comments, and '#' lines of a run line's shape

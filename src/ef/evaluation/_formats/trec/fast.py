@@ -16,7 +16,6 @@ import mmap
 import os
 import re
 import threading
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import digests
-from .._io import open_binary
+from .._io import gzip_damage, open_binary
 
 if TYPE_CHECKING:
     import hashlib
@@ -173,7 +172,9 @@ def _mapped(path: Path) -> tuple[bytes | mmap.mmap, os.stat_result | None] | Non
                 return handle.read(), None
             status = os.fstat(handle.fileno())
             return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ), status
-    except (OSError, EOFError, ValueError, zlib.error):  # missing, damaged, or empty (mmap)
+    except (OSError, ValueError):  # missing, damaged, or empty (mmap)
+        return None
+    except gzip_damage():  # damaged gzip data
         return None
 
 
