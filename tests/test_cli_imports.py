@@ -172,6 +172,27 @@ def test_evaluates_table_imports_no_json_no_writing_and_no_rich(tmp_path) -> Non
     assert "rich" not in loaded  # off a terminal, its box is drawn without rich
 
 
+def test_the_default_measures_load_no_other_tools_vocabulary(tmp_path) -> None:
+    # Measures in our syntax are read without trec_eval's vocabulary (its names, its sets)
+    # or ranx's: those load for a measure written in theirs.
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    vocabularies = {
+        "ef.evaluation._engine.syntax.trec_eval",
+        "ef.evaluation._engine.trec_vocabulary",
+        "ef.evaluation._engine.syntax.ranx",
+    }
+    done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run))
+    assert done.returncode == 0, done.stderr
+    assert "│ ndcg      │ 1.0000 │" in done.stdout  # the default measures, scored here
+    assert not loaded & vocabularies
+    done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), "-m", "ndcg_cut.10")
+    assert done.returncode == 0, done.stderr
+    assert "ef.evaluation._engine.syntax.trec_eval" in loaded  # read in trec_eval's syntax
+
+
 def test_ef_trec_eval_imports_what_it_scores_with_alone(tmp_path) -> None:
     # Issue 26: ef-trec-eval never imports fusion, compare, retrievers, RAG or rich; nor the
     # store, the other reports, or the dataset values of a corpus.

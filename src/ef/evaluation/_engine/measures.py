@@ -1,7 +1,7 @@
 """The names of :mod:`ef.evaluation._engine.syntax`, where measure strings are read, one module
 per tool's vocabulary; kept so that ``from ef.evaluation._engine.measures import ...`` works.
 
-ranx's names load on first use, as they do from the package.
+trec_eval's and ranx's names load on first use: a measure in our syntax needs neither.
 
 >>> [m.key for m in parse_measure("P.5,10")]
 ['precision@5', 'precision@10']
@@ -30,17 +30,17 @@ from .syntax.ours import (
     parse_cutoff,
     split_key,
 )
-from .syntax.trec_eval import (
-    TREC_EVAL_CUTOFFS,
-    TREC_EVAL_SETS,
-    parse_trec_eval_measure,
-    trec_eval_differences,
-    trec_eval_printed,
-    trec_eval_set,
-)
 
 if TYPE_CHECKING:
     from .syntax.ranx import RANX_NAMES, parse_ranx_measure
+    from .syntax.trec_eval import (
+        TREC_EVAL_CUTOFFS,
+        TREC_EVAL_SETS,
+        parse_trec_eval_measure,
+        trec_eval_differences,
+        trec_eval_printed,
+        trec_eval_set,
+    )
 
 __all__ = [
     "AVERAGING",
@@ -74,9 +74,28 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("RANX_NAMES", "parse_ranx_measure"):
-        from .syntax import ranx
+#: The names of the vocabularies read only for their own names, by module: trec_eval's and
+#: ranx's load on first use, as they do from the package (a measure in our syntax needs
+#: neither).
+_ELSEWHERE = {
+    **dict.fromkeys(("RANX_NAMES", "parse_ranx_measure"), "ranx"),
+    **dict.fromkeys(
+        (
+            "TREC_EVAL_CUTOFFS",
+            "TREC_EVAL_SETS",
+            "parse_trec_eval_measure",
+            "trec_eval_differences",
+            "trec_eval_printed",
+            "trec_eval_set",
+        ),
+        "trec_eval",
+    ),
+}
 
-        return getattr(ranx, name)
+
+def __getattr__(name: str) -> Any:
+    if name in _ELSEWHERE:
+        import importlib
+
+        return getattr(importlib.import_module(f".syntax.{_ELSEWHERE[name]}", __package__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,14 +14,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import click
 
-from .._engine.measures import (
-    AVERAGING,
-    DEFAULT_K_VALUES,
-    DEFAULT_METRICS,
-    TREC_EVAL_SETS,
-    trec_eval_differences,
-    trec_eval_set,
-)
+from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from ..errors import DatasetFormatError
 from ..types import ProfileName
 from ._options import (
@@ -264,6 +257,10 @@ def _columns(text: str | None) -> tuple[str, ...] | None:
 def _measure_notes(specs: Sequence[str], k_values: Sequence[int]) -> list[str]:
     """What a trec_eval user should know about the measures asked for: the bare names read
     otherwise than trec_eval reads them, and the members of its sets left out."""
+    if not specs:  # the default measures: trec_eval's vocabulary is not loaded for them
+        return []
+    from .._engine.syntax.trec_eval import TREC_EVAL_SETS, trec_eval_differences, trec_eval_set
+
     notes = []
     differences = trec_eval_differences(specs, k_values)
     if differences is not None:

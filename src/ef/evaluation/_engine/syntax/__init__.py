@@ -59,7 +59,6 @@ from ...interfaces import RetrievalMetric, Synonym
 from .index import NameIndex, name_index
 from .ir_measures import ir_measures_measure, is_ir_measures_name
 from .ours import DEFAULT_K_VALUES, SPEC, Measure, check_metric_names, format_value, our_measures
-from .trec_eval import NOT_IMPLEMENTED, parse_trec_eval_measure, trec_eval_syntax
 
 if TYPE_CHECKING:
     from ..._plugin_engine.registry import Registry
@@ -111,6 +110,8 @@ def parse_measure(
 
     if match and is_ir_measures_name(match, name, index):
         return [ir_measures_measure(spec, match, name, index=index, metrics=metrics)]
+    from .trec_eval import trec_eval_syntax  # trec_eval's vocabulary: for its names only
+
     found = trec_eval_syntax(spec, match, index=index, k_values=k_values, registry=registry)
     if found is None:
         raise _unknown(spec, match["name"] if match else text.partition(".")[0], registry, index)
@@ -138,6 +139,7 @@ def parse_measures(
 
 def _unknown(spec: str, name: str, registry: Registry, index: NameIndex) -> UnknownNameError:
     from ...metrics.retrieval.diversity import DIVERSITY_NAMES  # for a name not found only
+    from .trec_eval import NOT_IMPLEMENTED
 
     if name in registry.rag_metrics:
         return UnknownNameError(f"{name!r} is a rag metric, not a retrieval metric.")
@@ -224,6 +226,7 @@ def _readings(
     """The report keys ``name`` means in each syntax that reads it, and why the others do not."""
     from .beir import our_spelling  # ranx's and BEIR's names: read only here
     from .ranx import parse_ranx_measure
+    from .trec_eval import parse_trec_eval_measure
 
     readings: list[list[str]] = []
     problems: list[Exception] = []
