@@ -80,6 +80,10 @@ _NOT_FOR_A_RUN = (
     "ef.evaluation.metrics._nuggets",
     "ef.evaluation.metrics.has_answer",
     "ef.evaluation._evaluate.rag",
+    # The readers of ir_datasets ids and of URLs: local files need neither.
+    "ef.evaluation._formats.irds",
+    "ef.evaluation._formats.remote",
+    "ef.evaluation._evaluate.irds_level",
     # The dataset values (a corpus, a dataset): read for a dataset, never for a run.
     "ef.evaluation._dataset",
     # The values of the other kinds of plugin: the registry builds none of their classes.

@@ -27,8 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .._formats.digests import asked, recorded, recorded_url
-from .._formats.irds import is_irds
-from .._formats.remote import is_url
+from .._formats.sources import is_irds, is_url
 from .._plugin_engine.registry import Registry
 from .._version import __version__
 

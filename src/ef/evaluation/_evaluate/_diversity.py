@@ -32,8 +32,7 @@ from .._engine.options import Scoring
 from .._engine.query_values import QueryValues
 from .._engine.score_order import score_order
 from .._engine.scoring import Measure, evaluation, query_sets, resolve_measures, score_rankings
-from .._formats.irds import is_irds
-from .._formats.remote import is_url
+from .._formats.sources import is_irds, is_url
 from .._formats.trec._subtopics import (
     SUBTOPICS,
     SubtopicQrels,

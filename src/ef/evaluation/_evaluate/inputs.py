@@ -43,9 +43,8 @@ from .._formats.frames import (
     qrels_of_table,
     value_type,
 )
-from .._formats.irds import is_irds
 from .._formats.parquet import read_parquet_rows
-from .._formats.remote import is_url, local_copy, named_as
+from .._formats.sources import is_irds, is_url
 from .._runs.ranked import RankedLists
 from ..errors import ArgumentError, InputWarning, Keyword
 
@@ -401,6 +400,8 @@ def load_qrels(
     checked if a mapping. A path may be an fsspec URL (``s3://bucket/qrels.txt``): its file is
     copied to a local one and read as that, its sha256 kept for the manifest."""
     if is_url(qrels):  # local_copy refuses first a URL that fsspec cannot read
+        from .._formats.remote import local_copy, named_as
+
         with local_copy(qrels, "qrels") as copy, named_as(qrels, copy.path):
             return load_qrels(copy.path, registry, format, columns=columns)
     if is_irds(qrels):  # an ir_datasets id (formats.irds)

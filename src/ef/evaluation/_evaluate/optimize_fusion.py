@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._engine.measures import DEFAULT_K_VALUES
 from .._engine.scoring import resolve_measures
-from .._formats.irds import is_irds
+from .._formats.sources import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._reports import FusionOptimization
 from ..errors import ArgumentError, InputWarning, Keyword

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._engine.score_order import score_order
-from .._formats.irds import is_irds
+from .._formats.sources import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._reports.pool import Pool
 from .._runs.order import SINGLE_ORDER_POLICIES

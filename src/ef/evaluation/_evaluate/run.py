@@ -14,8 +14,7 @@ from .._engine.measures import AVERAGING, DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
 from .._engine.score_order import score_order
 from .._engine.scoring import QuerySets, evaluation, query_sets, resolve_measures, score_rankings
-from .._formats.irds import is_irds
-from .._formats.remote import is_url, url_glob
+from .._formats.sources import is_irds, is_url, url_glob
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress, check_progress, phase, reading
 from .._reports.retrieval import RetrievalEvalReport
@@ -24,7 +23,6 @@ from ..errors import ProfileRefused
 from ._diversity import SubtopicInput, subtopic_qrels_of, subtopic_report
 from .doc_ids import check_doc_overlap, check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
-from .irds_level import irds_judgements
 from .pools import check_start_method
 from .ranx_bpref import warn_ranx_bpref
 from .report import retrieval_report
@@ -363,6 +361,8 @@ def _levelled(
     measures (and the metric strings that say so, for the shards); other qrels as given."""
     if not is_irds(qrels):
         return qrels, measures, metrics
+    from .irds_level import irds_judgements  # ir_datasets' reader: for its ids only
+
     judged, levelled = irds_judgements(qrels, measures)
     return judged, levelled, [m.key for m in levelled]
 

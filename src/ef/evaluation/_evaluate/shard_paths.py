@@ -14,7 +14,7 @@ import glob
 import os
 from typing import Any
 
-from .._formats.remote import GLOB_CHARS, check_url, expand_url_glob, is_url, url_glob
+from .._formats.sources import GLOB_CHARS, is_url, url_glob
 
 __all__ = ["shards_of"]
 
@@ -44,12 +44,16 @@ def _listed_shards(run: list[Any]) -> list[str] | None:
         return None if run else _none_matched("an empty list of run files")
     shards = [os.fspath(p) for p in run]
     for shard in filter(is_url, shards):
+        from .._formats.remote import check_url
+
         check_url(shard)
     return shards
 
 
 def _url_shards(run: str) -> list[str]:
     """A URL (one shard) or a glob of URLs, checked to be readable."""
+    from .._formats.remote import check_url, expand_url_glob
+
     check_url(run)
     if not url_glob(run):
         return [run]

@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.options import Scoring
 from .._engine.scoring import resolve_measures
-from .._formats.irds import is_irds
+from .._formats.sources import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress, check_progress
 from .._reports import RetrievalEvalReport
 from .inputs import InputFiles
-from .irds_level import irds_judgements
 from .pools import check_start_method
 from .shard_paths import shards_of
 
@@ -104,6 +103,8 @@ def evaluate_shards(
     # An unknown metric: before any shard is read.
     measures = resolve_measures(metrics, k_values, registry_or_default(registry))
     if is_irds(qrels):  # read here: the dataset's relevance level applies to the measures
+        from .irds_level import irds_judgements
+
         qrels, measures = irds_judgements(qrels, measures)
         metrics = [m.key for m in measures]
     check_start_method(executor)  # first: a forked worker can hang, whatever the run

@@ -19,7 +19,7 @@ from .._engine.doc_overlap import doc_overlap
 from .._engine.score_order import score_order
 from .._engine.trec_eval import Options, TrecEvalResult, trec_eval_result
 from .._formats._arguments import path_argument
-from .._formats.irds import is_irds
+from .._formats.sources import is_irds
 from .._formats.trec.bytes_reader import read_columns
 from .._formats.trec.reader import last_run_tag, read_qrels_lines, read_run_lines
 from .._plugin_engine.registry import Registry, registry_or_default

@@ -31,7 +31,7 @@ from ..types import Qrels, Queries, Run, RunInput
 from ._arguments import a_type, check_triple, is_path, path_argument
 from ._io import caller_stacklevel, check_input, damaged_gzip, staged_path
 from .frames import frame_library
-from .irds import is_irds, read_irds, read_irds_dataset
+from .sources import is_irds
 from .undetected import undetected_error
 
 if TYPE_CHECKING:
@@ -163,6 +163,8 @@ def _read(
     path: str | os.PathLike[str], format: str | None, capability: str, registry: Registry | None
 ) -> Any:
     if is_irds(path):  # an ir_datasets id, not a file (formats.irds)
+        from .irds import read_irds
+
         return read_irds(path, capability)
     source = path_argument(path, f"{capability}(path)", hint=_IN_MEMORY.get(capability, ""))
     registry = registry_or_default(registry)
@@ -484,6 +486,8 @@ def read_dataset(
     from .._dataset import StreamingCorpus
 
     if is_irds(path):
+        from .irds import read_irds_dataset
+
         return read_irds_dataset(path)
     source = path_argument(path, "read_dataset(path)", expected="a dataset folder")
     dataset: Dataset = _read(source, format, "read_dataset", registry)

@@ -18,14 +18,14 @@ measures (``_evaluate/irds_level``), a reader tells it in an :class:`~ef.evaluat
 
 from __future__ import annotations
 
-import os
 import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DatasetFormatError, InputWarning, MissingDependencyError, UnknownNameError
 from ._io import caller_stacklevel
+from .sources import PREFIX, is_irds
 
 if TYPE_CHECKING:
     from .._dataset import StreamingCorpus
@@ -41,7 +41,6 @@ __all__ = [
     "relevance_note",
 ]
 
-PREFIX = "irds:"
 _INSTALL = 'pip install "ef-evaluation[irds]"'
 #: What each reader asks of a dataset: ir_datasets' entity type, and its name in messages.
 _ENTITIES = {
@@ -58,11 +57,6 @@ _BINARY = frozenset(
 )
 _MEASURE = re.compile(r"(?P<name>[A-Za-z_]+)(?:\((?P<params>[^)]*)\))?(?:@\w+)?")
 _REL = re.compile(r"(?:^|,)\s*rel\s*=\s*(?P<level>\d+)")
-
-
-def is_irds(value: object) -> TypeGuard[str]:
-    """Whether ``value`` is an ``irds:<dataset-id>`` str that names no local file."""
-    return isinstance(value, str) and value.startswith(PREFIX) and not os.path.exists(value)
 
 
 def _dataset(source: str) -> Any:

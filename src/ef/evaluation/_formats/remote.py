@@ -24,12 +24,10 @@ False
 from __future__ import annotations
 
 import contextlib
-import os
 import posixpath
-import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 import attrs
 
@@ -42,6 +40,7 @@ from ..errors import (
     UnknownNameError,
 )
 from . import digests
+from .sources import GLOB_CHARS, is_url, url_glob
 
 __all__ = [
     "GLOB_CHARS",
@@ -54,26 +53,8 @@ __all__ = [
     "url_glob",
 ]
 
-#: ``protocol://``, possibly after chained ones (``simplecache::s3://``); a protocol of one
-#: letter would be a Windows drive.
-_URL = re.compile(r"(?:[A-Za-z][\w+.-]*::)*[A-Za-z][A-Za-z0-9+.-]+://")
-#: The characters that make a path or URL a glob pattern (as :mod:`glob` reads them).
-GLOB_CHARS = frozenset("*?[")
-#: Protocols whose ``?`` starts a query string, never a glob.
-_NO_GLOB = frozenset({"http", "https"})
 _BLOCK = 1 << 20
 _INSTALL = 'pip install "ef-evaluation[remote]"'
-
-
-def is_url(value: object) -> TypeGuard[str]:
-    """Whether ``value`` is a str with a protocol (``s3://...``) that names no local file."""
-    return isinstance(value, str) and bool(_URL.match(value)) and not os.path.exists(value)
-
-
-def url_glob(url: str) -> bool:
-    """Whether the URL ``url`` is a glob pattern: ``*``, ``?`` or ``[`` in its path."""
-    protocol, _, path = url.partition("://")
-    return protocol.split("::")[-1] not in _NO_GLOB and bool(GLOB_CHARS & set(path))
 
 
 def _fsspec(url: str) -> Any:

@@ -235,8 +235,7 @@ def _run_argument(
 ) -> Path | str | list[str | os.PathLike[str]]:
     """One RUN as before; several (or any under --workers) as shards; a quoted glob or a URL
     as such (evaluate_run finds the shards)."""
-    from .._formats.irds import is_irds
-    from .._formats.remote import GLOB_CHARS, is_url
+    from .._formats.sources import GLOB_CHARS, is_irds, is_url
 
     if len(run) > 1:
         return [r if is_url(r) else Path(r) for r in run]
@@ -289,7 +288,7 @@ def _hashed_if_shown(output: str, *, record: bool) -> contextlib.AbstractContext
 def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
     """A qrels file that cannot be read because it is a TREC run (the reader's message says
     its line is a run line): say the order the command takes, and the command meant."""
-    from .._formats.remote import is_url
+    from .._formats.sources import is_url
     from .._formats.trec.reader import looks_like_trec_run
 
     try:
@@ -307,7 +306,6 @@ def _swapped_files(qrels: Path | str, run: str | Path) -> Iterator[None]:
 def _qrels(value: str) -> Path | str:
     """QRELS: the demo dataset, a path, an fsspec URL (kept a string: a Path would fold
     its ``//``) or an ir_datasets id (``irds:<id>``)."""
-    from .._formats.irds import is_irds
-    from .._formats.remote import is_url
+    from .._formats.sources import is_irds, is_url
 
     return value if is_url(value) or is_irds(value) else dataset_argument(value)

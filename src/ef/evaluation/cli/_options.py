@@ -286,8 +286,7 @@ def source_argument(value: str, inside: str = "") -> Path | str:
     """:func:`dataset_argument`, but an ir_datasets id (``irds:<id>``) or an fsspec URL is
     kept a str, for the API to read: a Path would fold a URL's ``//``, and an id is no path.
     """
-    from .._formats.irds import is_irds
-    from .._formats.remote import is_url
+    from .._formats.sources import is_irds, is_url
 
     return value if is_irds(value) or is_url(value) else dataset_argument(value, inside)
 
