@@ -19,9 +19,11 @@ __all__ = [
     "Averaging",
     "CompareAveraging",
     "Corpus",
+    "Correction",
     "DataFrameLike",
     "FrozenDict",
     "FusionTiePolicy",
+    "PairedTest",
     "ProfileName",
     "Progress",
     "Qrels",
@@ -30,6 +32,7 @@ __all__ = [
     "RankedResults",
     "Run",
     "RunInput",
+    "SignificanceTest",
     "TiePolicy",
     "checked_nuggets",
     "frozen_deep",
@@ -80,6 +83,18 @@ Averaging: TypeAlias = Literal[CompareAveraging, "run"]
 
 #: The tools whose numbers ``evaluate_run(..., profile=...)`` reproduces.
 ProfileName: TypeAlias = Literal["trec_eval", "beir", "mteb", "ir_measures", "ranx"]
+
+#: The paired significance tests of :func:`~ef.evaluation.compare`: Student's t, Wilcoxon's
+#: signed rank, the randomization (permutation) test, the bootstrap.
+PairedTest: TypeAlias = Literal["paired-t", "wilcoxon", "randomization", "bootstrap"]
+
+#: Every test :func:`~ef.evaluation.compare` runs: a paired one, or Tukey's HSD, which adjusts
+#: its own p-values over the pairs of systems.
+SignificanceTest: TypeAlias = Literal[PairedTest, "tukey"]
+
+#: The multiple-comparison corrections of :func:`~ef.evaluation.compare`: Bonferroni's,
+#: Holm's, Benjamini-Hochberg's.
+Correction: TypeAlias = Literal["bonferroni", "holm", "bh"]
 
 
 class DataFrameLike(Protocol):

@@ -74,28 +74,17 @@ __all__ = [
 ]
 
 
-#: The names of the vocabularies read only for their own names, by module: trec_eval's and
-#: ranx's load on first use, as they do from the package (a measure in our syntax needs
-#: neither).
-_ELSEWHERE = {
-    **dict.fromkeys(("RANX_NAMES", "parse_ranx_measure"), "ranx"),
-    **dict.fromkeys(
-        (
-            "TREC_EVAL_CUTOFFS",
-            "TREC_EVAL_SETS",
-            "parse_trec_eval_measure",
-            "trec_eval_differences",
-            "trec_eval_printed",
-            "trec_eval_set",
-        ),
-        "trec_eval",
-    ),
-}
+#: The vocabularies read only for their own names (a measure in our syntax needs neither):
+#: their names of ``__all__`` load on first use.
+_VOCABULARIES = ("trec_eval", "ranx")
 
 
 def __getattr__(name: str) -> Any:
-    if name in _ELSEWHERE:
+    if name in __all__:
         import importlib
 
-        return getattr(importlib.import_module(f".syntax.{_ELSEWHERE[name]}", __package__), name)
+        for vocabulary in _VOCABULARIES:
+            module = importlib.import_module(f".syntax.{vocabulary}", __package__)
+            if hasattr(module, name):
+                return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

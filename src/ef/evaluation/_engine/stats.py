@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import MissingDependencyError
+from .significance import CORRECTIONS, PAIRED_TESTS, TESTS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,13 +38,6 @@ __all__ = [
     "tukey_test",
 ]
 
-#: The paired tests :func:`paired_test` runs.
-PAIRED_TESTS = ("paired-t", "wilcoxon", "randomization", "bootstrap")
-#: Every test compare() runs: the paired ones, and Tukey's HSD (:func:`tukey_test`), which
-#: adjusts its own p-values over all pairs of systems and so takes no correction.
-TESTS = (*PAIRED_TESTS, "tukey")
-#: The multiple-comparison corrections :func:`adjust` applies (``None`` for none).
-CORRECTIONS = ("bonferroni", "holm", "bh")
 #: scipy.stats.wilcoxon's ``zero_method``: zero differences are dropped before ranking, as
 #: R's ``wilcox.test``, PyTerrier and scipy's own default do.
 WILCOXON_ZERO_METHOD = "wilcox"

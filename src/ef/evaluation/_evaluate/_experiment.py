@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from .._engine._timing import Calls, Clock, Latency, timed
+from .._engine.significance import Significance
 from .._formats.irds import is_irds, read_irds_dataset
 from .._reports import ComparisonReport, PipelineEvalReport, RetrievalEvalReport
 from .._reports.comparison import NO_VERSION
 from .._reports.fields import str_tuple
-from ..types import plain
+from ..types import Correction, SignificanceTest, plain
 from ._run_cache import RunCache, digest_of
 from .irds_level import irds_metrics
 
@@ -283,10 +284,8 @@ class Experiment:
     metrics: tuple[str, ...] = attrs.field(default=("ndcg@10",), kw_only=True, converter=_names)
     k_values: tuple[int, ...] = attrs.field(default=(10,), kw_only=True, converter=_cutoffs)
     baseline: str | None = attrs.field(default=None, kw_only=True)
-    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap", "tukey"] = attrs.field(
-        default="paired-t", kw_only=True
-    )
-    correction: Literal["bonferroni", "holm", "bh"] | None = attrs.field(default=None, kw_only=True)
+    test: SignificanceTest = attrs.field(default="paired-t", kw_only=True)
+    correction: Correction | None = attrs.field(default=None, kw_only=True)
     alpha: float = attrs.field(default=0.05, kw_only=True)
     n_resamples: int = attrs.field(default=10_000, kw_only=True)
     seed: int | None = attrs.field(default=None, kw_only=True)
@@ -455,11 +454,7 @@ class Experiment:
             metrics=self._compared_metrics(results),
             k_values=self.k_values,
             baseline=self.baseline,
-            test=self.test,
-            correction=self.correction,
-            alpha=self.alpha,
-            n_resamples=self.n_resamples,
-            seed=self.seed,
+            **attrs.asdict(Significance.of(self)),
             registry=self.registry,
             progress=progress,
         )

@@ -17,14 +17,15 @@ import secrets
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, TypeVar, cast, get_args
 
 import attrs
 
 from .._engine.manifest import file_entry
 from .._engine.measures import check_metric_names
 from .._engine.rag_measures import parse_rag_metric
-from .._engine.stats import CORRECTIONS, TESTS, WILCOXON_ZERO_METHOD, PairedResult
+from .._engine.significance import Significance
+from .._engine.stats import WILCOXON_ZERO_METHOD, PairedResult
 from .._progress import Progress, check_progress, phase
 from .._reports import (
     ComparisonReport,
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from .._formats.trec._subtopics import SubtopicQrels
     from .._plugin_engine.registry import Registry
     from .._runs.table import RunTable
-    from ..types import DataFrameLike, Qrels, RunInput, TiePolicy
+    from ..types import Correction, DataFrameLike, Qrels, RunInput, SignificanceTest, TiePolicy
     from .inputs import InputFiles
 
     System = (
@@ -98,59 +99,11 @@ def _named(systems: Mapping[str, System] | Sequence[System]) -> dict[str, System
     return named
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-#: The numeric options of compare(): each one's test and what it must be.
-_NUMERIC_OPTIONS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
-    (
-        "alpha",
-        lambda v: not isinstance(v, bool) and isinstance(v, (int, float)) and 0 < v < 1,
-        "a number between 0 and 1",
-    ),
-    ("n_resamples", lambda v: _is_int(v) and v >= 1, "a positive int"),
-    ("seed", lambda v: v is None or (_is_int(v) and v >= 0), "None or a non-negative int"),
-)
-
-
-def _check_options(
-    *,
-    test: str,
-    correction: str | None,
-    alpha: float,
-    n_resamples: int,
-    seed: int | None,
-    averaging: str,
-) -> None:
-    _check_test(test, correction)
-    given = {"alpha": alpha, "n_resamples": n_resamples, "seed": seed}
-    for name, valid, what in _NUMERIC_OPTIONS:
-        if not valid(given[name]):
-            raise ValueError(f"{name} must be {what}, got {given[name]!r}")
+def _check_averaging(averaging: str) -> None:
     # Pairing needs one query set for every system: each run's own queries ("run") won't do.
     AVERAGING = get_args(CompareAveraging)
     if averaging not in AVERAGING:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
-
-
-def _check_test(test: str, correction: str | None) -> None:
-    """A known test, and a known correction unless the test (Tukey's) adjusts its own."""
-    if test not in TESTS:
-        raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
-    if test == "tukey" and correction is not None:
-        raise ArgumentError(
-            Keyword("test", "tukey"),
-            " adjusts its p-values over the pairs of systems itself: it takes no correction, got ",
-            Keyword("correction", correction),
-            " (give ",
-            Keyword("correction", None),
-            ")",
-        )
-    if correction is not None and correction not in CORRECTIONS:
-        raise ValueError(
-            f"correction must be None or one of {', '.join(CORRECTIONS)}, got {correction!r}"
-        )
 
 
 @attrs.frozen
@@ -510,8 +463,8 @@ def compare(
     metrics: Sequence[str] | None = None,
     k_values: Sequence[int] = (10,),
     baseline: str | None = None,
-    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap", "tukey"] = "paired-t",
-    correction: Literal["bonferroni", "holm", "bh"] | None = None,
+    test: SignificanceTest = "paired-t",
+    correction: Correction | None = None,
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
@@ -612,14 +565,10 @@ def compare(
     >>> round(pair.difference, 4), round(pair.p_value, 4), (pair.wins, pair.ties, pair.losses)
     (0.4167, 0.0632, (3, 1, 0))
     """
-    _check_options(
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
-        averaging=averaging,
+    significance = Significance(
+        test=test, correction=correction, alpha=alpha, n_resamples=n_resamples, seed=seed
     )
+    _check_averaging(averaging)
     check_progress(progress)
     if metrics is not None:
         check_metric_names(metrics)
@@ -656,11 +605,11 @@ def compare(
         columns=columns,
         kind=kind,
         baseline=baseline,
-        test=test,
-        correction=correction,
-        alpha=float(alpha),
-        n_resamples=n_resamples,
-        seed=secrets.randbits(63) if seed is None else seed,
+        significance=attrs.evolve(
+            significance,
+            alpha=float(alpha),
+            seed=secrets.randbits(63) if seed is None else seed,
+        ),
         averaging=averaging,
         progress=progress,
     )
@@ -682,17 +631,15 @@ def _test_all(
     columns: _Columns,
     kind: str,
     baseline: str | None,
-    test: str,
-    correction: str | None,
-    alpha: float,
-    n_resamples: int,
-    seed: int,
+    significance: Significance,
     averaging: str,
     progress: Progress = False,
 ) -> ComparisonReport:
+    """Every pair's test (``significance``, its seed drawn), corrected, as a report."""
     from .._engine.stats import adjust, scipy_stats
 
     scipy_stats()  # the ImportError that names the extra, before any work
+    test, correction, alpha = significance.test, significance.correction, significance.alpha
 
     paired, means = _paired_values(columns, named, "samples" if kind == "rag" else "queries")
     if test == "tukey":  # family-wise over the systems already: no correction
@@ -705,8 +652,8 @@ def _test_all(
             _pairs(named, baseline),
             test=test,
             alpha=alpha,
-            n_resamples=n_resamples,
-            seed=seed,
+            n_resamples=significance.n_resamples,
+            seed=cast("int", significance.seed),  # drawn by compare() where it was None
             progress=progress,
         )
         corrected = adjust([entry["p_value"] for entry in found], correction)
@@ -723,8 +670,8 @@ def _test_all(
         # Tukey's family is each metric's pairs of systems; a correction's is every test.
         "family": len(named) * (len(named) - 1) // 2 if test == "tukey" else len(comparisons),
         "alpha": alpha,
-        "n_resamples": n_resamples,
-        "seed": seed,
+        "n_resamples": significance.n_resamples,
+        "seed": significance.seed,
     }
     return ComparisonReport(
         systems=named,
@@ -734,11 +681,7 @@ def _test_all(
         query_ids=columns.query_ids,
         scores=columns.scores,
         baseline=baseline,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
+        **attrs.asdict(significance),
         averaging=averaging,
         kind=kind,
         missing=columns.missing,

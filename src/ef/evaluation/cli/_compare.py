@@ -6,11 +6,11 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
+import attrs
 import click
 
-from .._engine.stats import CORRECTIONS, TESTS
 from ..errors import DatasetFormatError
 from ..types import CompareAveraging
 from ._options import (
@@ -32,6 +32,7 @@ from ._options import (
 from ._render import emit_comparison, output_option
 
 if TYPE_CHECKING:
+    from .._engine.significance import Significance
     from .._evaluate.compare import ComparisonReport
     from .._reports import RagEvalReport
     from ..types import TiePolicy
@@ -215,7 +216,7 @@ def _system_name_of(choice: str, named: Mapping[str, Path | str]) -> str:
     "Default: ndcg@10; with --rag, every metric the reports share.",
 )
 @compared_cutoffs_option
-@significance_options(TESTS, CORRECTIONS)
+@significance_options()
 @averaging_option(
     "qrels: a judged query missing from a run scores 0; intersection: only queries "
     "every run answers."
@@ -245,11 +246,7 @@ def compare_command(  # click passes every option by keyword
     baseline: str | None,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
-    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap", "tukey"],
-    correction: str,
-    alpha: float,
-    n_resamples: int,
-    seed: int | None,
+    significance: Significance,
     averaging: CompareAveraging,
     tie_policy: TiePolicy | None,
     qrels_format: str | None,
@@ -283,11 +280,7 @@ def compare_command(  # click passes every option by keyword
             metrics=chosen or None,
             k_values=k_values or (10,),
             baseline=None if baseline is None else _system_name_of(baseline, named),
-            test=test,
-            correction=None if correction == "none" else correction,  # type: ignore[arg-type]
-            alpha=alpha,
-            n_resamples=n_resamples,
-            seed=seed,
+            **attrs.asdict(significance),
             averaging=averaging,
             tie_policy=tie_policy or "trec_eval",
             run_format=run_format,

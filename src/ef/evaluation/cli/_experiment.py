@@ -8,11 +8,11 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+import attrs
 import click
 
-from .._engine.stats import CORRECTIONS, TESTS
 from ._options import (
     batch_size_option,
     check_measures,
@@ -35,6 +35,7 @@ from ._options import (
 from ._render import emit_comparison, output_option
 
 if TYPE_CHECKING:
+    from .._engine.significance import Significance
     from .._evaluate._experiment import System
 
 __all__ = ["experiment_command", "parse_system"]
@@ -165,7 +166,7 @@ class _Once:
     help="A metric, as name@k or a name at every --k (repeat or comma-separate). Default: ndcg@10.",
 )
 @compared_cutoffs_option
-@significance_options(TESTS, CORRECTIONS)
+@significance_options()
 @split_option()
 @dataset_format_option
 @limit_option
@@ -197,11 +198,7 @@ def experiment_command(  # click passes every option by keyword
     baseline: str | None,
     metrics: tuple[str, ...],
     k_values: tuple[int, ...],
-    test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap", "tukey"],
-    correction: str,
-    alpha: float,
-    n_resamples: int,
-    seed: int | None,
+    significance: Significance,
     split: str | None,
     dataset_format: str | None,
     limit: int | None,
@@ -241,11 +238,7 @@ def experiment_command(  # click passes every option by keyword
         metrics=chosen,
         k_values=cutoffs,
         baseline=baseline,
-        test=test,
-        correction=None if correction == "none" else correction,  # type: ignore[arg-type]
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
+        **attrs.asdict(significance),
         limit=limit,
         batch_size=batch_size,
         executor=workers,

@@ -190,8 +190,6 @@ def batch_size_option(default: int, help: str) -> Callable[[Any], Any]:
 
 
 def significance_options(
-    tests: Sequence[str],
-    corrections: Sequence[str],
     *,
     test_help: str = "The test; tukey: Tukey's HSD over every system, family-wise "
     "(no --correction).",
@@ -200,22 +198,37 @@ def significance_options(
     seed: bool = True,
 ) -> Callable[[Any], Any]:
     """``--test``, ``--correction``, ``--alpha``, ``--n-resamples`` and (with ``seed``)
-    ``--seed``: the significance tests of ``compare``, ``experiment`` and ``site``. The
-    caller passes the names of the tests and corrections (``_engine.stats``' ``TESTS`` and
-    ``CORRECTIONS``): importing them here would load the statistics for every command."""
+    ``--seed``: the significance tests of ``compare``, ``experiment`` and ``site``, with
+    :class:`~ef.evaluation._engine.significance.Significance`'s names and defaults. The
+    command gets them as one keyword, ``significance`` (``--correction none`` is None),
+    checked as ``compare`` checks them before the command reads anything.
+
+    >>> @click.command()
+    ... @significance_options()
+    ... def command(significance): print(significance.test, significance.correction)
+    >>> command(["--test", "wilcoxon", "--correction", "holm"], standalone_mode=False)
+    wilcoxon holm
+    """
+    import functools
+
+    import attrs
+
+    from .._engine.significance import CORRECTIONS, TESTS, Significance
+
+    default = attrs.fields(Significance)
     options = [
         click.option(
             "-t",
             "--test",
-            type=click.Choice(tests),
-            default="paired-t",
+            type=click.Choice(TESTS),
+            default=default.test.default,
             show_default=True,
             help=test_help,
         ),
         click.option(
             "-c",
             "--correction",
-            type=click.Choice(("none", *corrections)),
+            type=click.Choice(("none", *CORRECTIONS)),
             default="none",
             show_default=True,
             help=correction_help,
@@ -223,18 +236,33 @@ def significance_options(
         click.option(
             "--alpha",
             type=click.FloatRange(0, 1, min_open=True, max_open=True),
-            default=0.05,
+            default=default.alpha.default,
             show_default=True,
         ),
         click.option(
-            "--n-resamples", type=click.IntRange(min=1), default=10_000, show_default=True
+            "--n-resamples",
+            type=click.IntRange(min=1),
+            default=default.n_resamples.default,
+            show_default=True,
         ),
     ]
     if seed:
         kind = click.IntRange(min=0)
         seed_help = "Seed of the resampling."
         options.append(click.option("--seed", type=kind, default=None, help=seed_help))
-    return stacked(*options)
+    names = [field.name for field in attrs.fields(Significance)]
+
+    def collapse(command: Callable[..., Any]) -> Any:
+        @functools.wraps(command)
+        def with_significance(**given: Any) -> Any:
+            chosen = {name: given.pop(name) for name in names if name in given}
+            if chosen["correction"] == "none":
+                chosen["correction"] = None
+            return command(significance=Significance(**chosen), **given)
+
+        return stacked(*options)(with_significance)
+
+    return collapse
 
 
 progress_option = click.option(

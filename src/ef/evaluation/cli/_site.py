@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .._engine.stats import CORRECTIONS, TESTS
 from ._options import significance_options
 
 if TYPE_CHECKING:
+    from .._engine.significance import Significance
     from .._store.record import Record
 
 __all__ = ["site_command"]
@@ -74,8 +74,6 @@ def _queries(given: Sequence[str]) -> dict[str, dict[str, str]]:
     help="The query texts of DATASET, shown in its drill-downs (repeatable).",
 )
 @significance_options(
-    TESTS,
-    CORRECTIONS,
     test_help="The significance test, as ef-eval compare's.",
     correction_help="Multiple-comparison correction over each family: a leaderboard's "
     "systems and metrics, a record and the one before it, two systems of a drill-down.",
@@ -88,10 +86,7 @@ def site_command(  # click passes every option by keyword
     baseline: str | None,
     metric: str | None,
     queries: tuple[str, ...],
-    test: str,
-    correction: str,
-    alpha: float,
-    n_resamples: int,
+    significance: Significance,
 ) -> None:
     """Write the leaderboard site of the evaluations in STORE into a directory: static pages
     that open from disk, with no server and no network.
@@ -110,9 +105,9 @@ def site_command(  # click passes every option by keyword
         baseline=baseline,
         metric=metric,
         queries=texts,
-        test=test,
-        correction=None if correction == "none" else correction,
-        alpha=alpha,
-        n_resamples=n_resamples,
+        test=significance.test,
+        correction=significance.correction,
+        alpha=significance.alpha,
+        n_resamples=significance.n_resamples,
     )
     click.echo(f"wrote {len(records)} records into {index}")

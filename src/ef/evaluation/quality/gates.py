@@ -11,16 +11,17 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
 from .._reports import ComparisonReport, RagEvalReport, RetrievalEvalReport
 from .saved import load_report, save_report
+from .thresholds import parse_threshold
 
 if TYPE_CHECKING:
     from .._store import Record
-from .thresholds import parse_threshold
+    from ..types import Correction, PairedTest
 
 __all__ = ["GateFailure", "GateResult", "QualityGates", "metric_value", "resolve_metric"]
 
@@ -407,8 +408,8 @@ class QualityGates:
         dataset: str | None = None,
         metric: str | Sequence[str] = "ndcg@10",
         alpha: float = 0.05,
-        test: Literal["paired-t", "wilcoxon", "randomization", "bootstrap"] = "paired-t",
-        correction: Literal["bonferroni", "holm", "bh"] | None = "holm",
+        test: PairedTest = "paired-t",
+        correction: Correction | None = "holm",
         seed: int = 0,
     ) -> ComparisonReport:
         """Fail only when ``report`` is significantly worse than ``baseline`` (a report, or
