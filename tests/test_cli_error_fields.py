@@ -269,7 +269,10 @@ _AS_TEXT = {
     ("_evaluate/compare.py", "level"): (1, "a metric's parameter in a metric string: bleu(level=)"),
     ("_evaluate/optimize_fusion.py", "metric"): (1, "optimize_fusion's own argument, from Python"),
     ("_reports/comparison.py", "version"): (1, "Python code: System(..., version=...)"),
-    ("interfaces/_rag.py", "level"): (1, "a plugin author's declaration: MetricParam('level', ...)"),
+    ("interfaces/_rag.py", "level"): (
+        1,
+        "a plugin author's declaration: MetricParam('level', ...)",
+    ),
     ("metrics/retrieval/diversity.py", "alpha"): (1, "a metric's parameter: NRBP's alpha and beta"),
     ("quality/gates.py", "dataset"): (2, "a pytest gate's message: not_worse(..., dataset=)"),
     ("quality/gates.py", "record"): (1, "Python code: evaluate_run(..., record=True)"),
