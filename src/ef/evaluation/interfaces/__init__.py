@@ -78,6 +78,10 @@ def __getattr__(name: str) -> object:
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})  # the names not loaded yet too
+
+
 #: Names are lower-case identifiers, optionally dotted for a namespace (``ragas.bleu``).
 #: ``@`` is reserved for cut-offs in report keys (``ndcg@10``).
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
