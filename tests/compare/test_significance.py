@@ -11,9 +11,10 @@ import attrs
 import click
 import pytest
 
-from ef.evaluation import Experiment, compare
+from ef.evaluation import Experiment, build_site, compare
 from ef.evaluation._engine import stats
 from ef.evaluation._engine.significance import CORRECTIONS, PAIRED_TESTS, TESTS, Significance
+from ef.evaluation._site.stats import Options
 from ef.evaluation.cli import cli
 from ef.evaluation.errors import ArgumentError
 from ef.evaluation.types import Correction, PairedTest, SignificanceTest
@@ -43,6 +44,17 @@ def test_compare_and_experiment_default_as_the_value_does() -> None:
     assert {name: compared[name].default for name in _FIELDS} == attrs.asdict(defaults)
     experiment = {field.name: field.default for field in attrs.fields(Experiment)}
     assert {name: experiment[name] for name in _FIELDS} == attrs.asdict(defaults)
+
+
+def test_the_site_defaults_as_the_value_does_but_for_its_fixed_seed() -> None:
+    defaults = attrs.asdict(Significance())
+    del defaults["seed"]
+    built = inspect.signature(build_site).parameters
+    assert {name: built[name].default for name in defaults} == defaults
+    assert "seed" not in built
+    options = {field.name: field.default for field in attrs.fields(Options)}
+    assert {name: options[name] for name in defaults} == defaults
+    assert options["seed"] == 0  # the same records build the same site
 
 
 @pytest.mark.parametrize("command", ["compare", "experiment", "site"])

@@ -13,10 +13,14 @@ import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._store.record import Record
 from .pages import INDEX, Files, dataset_page, index_page, ordered_pairs, pair_page, system_page
 from .stats import Board, History, Options, drill_down, history, leaderboard
+
+if TYPE_CHECKING:
+    from ..types import Correction, SignificanceTest
 
 __all__ = ["MARKER", "build_site"]
 
@@ -31,8 +35,8 @@ def build_site(
     baseline: str | None = None,
     metric: str | None = None,
     queries: Mapping[str, Mapping[str, str]] | None = None,
-    test: str = "paired-t",
-    correction: str | None = None,
+    test: SignificanceTest = "paired-t",
+    correction: Correction | None = None,
     alpha: float = 0.05,
     n_resamples: int = 10_000,
 ) -> Path:

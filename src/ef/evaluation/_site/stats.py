@@ -32,6 +32,7 @@ from .._store.record import Record
 
 if TYPE_CHECKING:
     from .._reports import ComparisonReport, PairComparison
+    from ..types import Correction, SignificanceTest
 
 __all__ = [
     "Board",
@@ -52,8 +53,8 @@ class Options:
 
     baseline: str | None = None
     metric: str | None = None
-    test: str = "paired-t"
-    correction: str | None = None
+    test: SignificanceTest = "paired-t"
+    correction: Correction | None = None
     alpha: float = 0.05
     n_resamples: int = 10_000
     seed: int = 0  # a fixed seed: the same records build the same site, byte for byte
@@ -95,8 +96,8 @@ def _compared(
                 dict(reports),
                 metrics=tuple(keys),
                 baseline=baseline,
-                test=options.test,  # type: ignore[arg-type]  # checked by compare
-                correction=options.correction,  # type: ignore[arg-type]
+                test=options.test,
+                correction=options.correction,
                 alpha=options.alpha,
                 n_resamples=options.n_resamples,
                 seed=options.seed,
