@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from ef.evaluation import DatasetFormatError, MissingDependencyError, evaluate_run, evaluate_shards
 from ef.evaluation._formats import digests
-from ef.evaluation._formats.remote import expand_url_glob, is_url, local_copy, url_glob
+from ef.evaluation._formats.remote import expand_url_glob, local_copy
+from ef.evaluation._formats.sources import is_url, url_glob
 from ef.evaluation._formats.trec.fast import read_trec_columns
 from ef.evaluation._formats.trec.stream import iter_trec_batches
 from ef.evaluation.errors import FormatNotDetectedError

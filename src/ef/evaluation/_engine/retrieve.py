@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 import attrs
 
-from .._formats.irds import is_irds, read_irds
+from .._formats.irds import read_irds
+from .._formats.sources import is_irds
 from .._plugin_engine.failures import plugin_call
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Phase, Progress, check_progress, phase

@@ -21,7 +21,8 @@ import attrs
 
 from .._engine._timing import Calls, Clock, Latency, timed
 from .._engine.significance import Significance
-from .._formats.irds import is_irds, read_irds_dataset
+from .._formats.irds import read_irds_dataset
+from .._formats.sources import is_irds
 from .._reports import ComparisonReport, PipelineEvalReport, RetrievalEvalReport
 from .._reports.comparison import NO_VERSION
 from .._reports.fields import str_tuple

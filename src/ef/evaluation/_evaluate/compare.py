@@ -157,7 +157,7 @@ def _retrieval_columns(
     files: InputFiles,
     progress: Progress = False,
 ) -> _Columns:
-    from .._formats.irds import is_irds
+    from .._formats.sources import is_irds
     from .._plugin_engine.registry import registry_or_default
     from ._diversity import subtopic_qrels_of
     from .inputs import load_qrels

@@ -16,14 +16,8 @@ from typing import TYPE_CHECKING, TypeVar, cast
 from .._engine.measures import Measure
 from .._engine.scoring import resolve_measures
 from .._formats._io import caller_stacklevel
-from .._formats.irds import (
-    graded,
-    is_irds,
-    official_measures,
-    read_irds,
-    relevance_level,
-    relevance_note,
-)
+from .._formats.irds import graded, official_measures, read_irds, relevance_level, relevance_note
+from .._formats.sources import is_irds
 from ..errors import InputWarning
 from ..metrics.retrieval.params import REL
 from ..types import Qrels

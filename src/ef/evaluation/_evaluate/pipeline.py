@@ -11,7 +11,8 @@ from .._engine.id_forms import shown_ids
 from .._engine.manifest import file_entry
 from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS
 from .._engine.results import DocIdFunction
-from .._formats.irds import is_irds, read_irds_dataset
+from .._formats.irds import read_irds_dataset
+from .._formats.sources import is_irds
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import PipelineEvalReport

@@ -43,10 +43,12 @@ def _listed_shards(run: list[Any]) -> list[str] | None:
     if not run or not all(isinstance(p, (str, os.PathLike)) for p in run):
         return None if run else _none_matched("an empty list of run files")
     shards = [os.fspath(p) for p in run]
-    for shard in filter(is_url, shards):
-        from .._formats.remote import check_url
+    urls = [shard for shard in shards if is_url(shard)]
+    if urls:
+        from .._formats.remote import check_url  # fsspec's reader: for URLs only
 
-        check_url(shard)
+        for url in urls:
+            check_url(url)
     return shards
 
 

@@ -37,7 +37,8 @@ from .._engine.batched import (
 from .._engine.manifest import file_entry
 from .._engine.options import Scoring
 from .._engine.scoring import resolve_measures
-from .._formats.remote import is_url, local_copy, named_as
+from .._formats.remote import local_copy, named_as
+from .._formats.sources import is_url
 from .._plugin_engine.registry import registry_or_default
 from .._progress import Progress, phase
 from .._runs.packed import packed_qrels

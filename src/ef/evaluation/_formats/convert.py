@@ -25,9 +25,10 @@ from ._arguments import path_argument
 from ._io import check_input, first_line
 from ._records import ranks_only, run_tags
 from .files import format_for, write_with
-from .irds import is_irds, read_irds, read_irds_dataset
+from .irds import read_irds, read_irds_dataset
 from .kinds import DROPPABLE, KINDS, Kind
 from .parquet import looks_like_parquet, read_parquet_tags, write_parquet_run
+from .sources import is_irds
 from .trec.writer import write_run_lines
 
 __all__ = ["DROPPABLE", "KINDS", "convert"]

@@ -8,8 +8,9 @@ level a dataset's documented official measures name (``AP(rel=2)`` for the TREC 
 judgements) is found by :func:`relevance_level`; an evaluation applies it to its binary
 measures (``_evaluate/irds_level``), a reader tells it in an :class:`~ef.evaluation.InputWarning`.
 
->>> is_irds("irds:msmarco-passage/trec-dl-2019/judged"), is_irds("qrels.txt")
-(True, False)
+An ``irds:`` id is told apart from a path by :mod:`.sources` (``is_irds``), so that a local
+file's reading never loads this module.
+
 >>> relevance_level(["nDCG@10", "RR(rel=2)", "AP(rel=2)"])
 (2, 'the official measures RR(rel=2), AP(rel=2) judge relevance from grade 2')
 >>> relevance_level(["AP@100", "P@10", "RR(rel=2)"])[0]
@@ -25,15 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import DatasetFormatError, InputWarning, MissingDependencyError, UnknownNameError
 from ._io import caller_stacklevel
-from .sources import PREFIX, is_irds
+from .sources import PREFIX
 
 if TYPE_CHECKING:
     from .._dataset import StreamingCorpus
 
 __all__ = [
-    "PREFIX",
     "graded",
-    "is_irds",
     "official_measures",
     "read_irds",
     "read_irds_dataset",

@@ -7,8 +7,9 @@ works), hashing them on the way, and deletes it afterwards. fsspec is optional
 (``pip install "ef-evaluation[remote]"``); each protocol's own package too (``s3fs`` for
 ``s3://``, ``gcsfs`` for ``gs://``). A local path never goes through fsspec.
 
->>> is_url("s3://bucket/run.trec"), is_url("runs/run.trec"), is_url("C:\\\\runs\\\\run.trec")
-(True, False, False)
+Which strings are URLs is :mod:`.sources`' to say (``is_url``), so that a local file's
+reading never loads this module.
+
 >>> import fsspec
 >>> with fsspec.open("memory://docs/run.trec.gz", "wb") as out:
 ...     _ = out.write(b"not gzip, but named so")
@@ -40,17 +41,13 @@ from ..errors import (
     UnknownNameError,
 )
 from . import digests
-from .sources import GLOB_CHARS, is_url, url_glob
 
 __all__ = [
-    "GLOB_CHARS",
     "LocalCopy",
     "check_url",
     "expand_url_glob",
-    "is_url",
     "local_copy",
     "named_as",
-    "url_glob",
 ]
 
 _BLOCK = 1 << 20

@@ -223,7 +223,7 @@ class Registry:
         """The items of ``kind``, collected on first use (once, whichever thread asks); with
         ``provides`` (a class's name), only from the plugins that provide that class (a
         built-in's ``PROVIDES`` says which; any other plugin is asked)."""
-        key = kind if provides is None else f"{kind}:{provides}"
+        key = _key(kind, provides)
         collected = self._collected.get(key)
         if collected is not None:
             return collected
@@ -386,7 +386,7 @@ class Registry:
         return plugin
 
     def _not_collected(self, cls: str) -> bool:
-        return f"metric:{cls}" not in self._collected
+        return _key("metric", cls) not in self._collected
 
     def _lookup(self, what: str, name: str, valid: Mapping[str, Item]) -> Item:
         if name in valid:
@@ -403,6 +403,11 @@ class Registry:
                 message = f"unknown {what} {name!r}; did you mean {' or '.join(map(repr, close))}?"
         names = ", ".join(valid) or "(none loaded)"
         raise UnknownNameError(f"{message} Valid {what}s: {names}.")
+
+
+def _key(kind: str, provides: str | None) -> str:
+    """Where the items of ``kind`` (of the class named ``provides`` only, if given) are kept."""
+    return kind if provides is None else f"{kind}:{provides}"
 
 
 def _way_out(kind: str, local: list[str], hint: str) -> str:

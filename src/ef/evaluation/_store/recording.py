@@ -22,8 +22,7 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import PurePath
 
-from .._formats.irds import PREFIX, is_irds
-from .._formats.remote import is_url
+from .._formats.sources import PREFIX, is_irds, is_url
 from .._reports.retrieval import RetrievalEvalReport
 from ..errors import ArgumentError, Keyword
 from . import open_store

@@ -113,7 +113,7 @@ def _means(
 ) -> dict[str, dict[str, float]]:
     """Each metric's mean per run: ``{metric: {run: mean}}``."""
     from .._evaluate.run import evaluate_run
-    from .._formats.irds import is_irds
+    from .._formats.sources import is_irds
 
     judged: Path | str | Qrels = source_argument(qrels)
     scored = {metric: metric for metric in metrics}

@@ -327,7 +327,8 @@ def dataset_parts(
     qrels are the id, for the evaluation to read and apply the dataset's relevance level to
     its measures."""
     from .._formats.files import read_dataset
-    from .._formats.irds import is_irds, read_irds_dataset
+    from .._formats.irds import read_irds_dataset
+    from .._formats.sources import is_irds
 
     if is_irds(source):
         corpus, queries, _ = read_irds_dataset(source, note=False)  # the evaluation says it
