@@ -4,6 +4,7 @@ first use: every name stays where plugin authors import it from, and importing t
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -53,6 +54,17 @@ def test_each_value_keeps_its_import_paths(module: str, name: str) -> None:
     assert value.__module__ == module
     assert value is getattr(ef.evaluation, name) is getattr(sys.modules[module], name)
     assert name in interfaces.__all__
+
+
+def test_the_lazy_table_lists_what_each_module_exports() -> None:
+    # _ELSEWHERE names the module of each lazy name without importing it: it must list every
+    # name each module exports, and no other.
+    from ef.evaluation.interfaces import _ELSEWHERE
+
+    for module in _LATER:
+        exported = importlib.import_module(module).__all__
+        listed = {name for name, where in _ELSEWHERE.items() if module.endswith(where)}
+        assert listed == set(exported), module
 
 
 def test_star_import_gives_every_name() -> None:
