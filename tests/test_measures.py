@@ -532,3 +532,29 @@ def test_bare_names_trec_eval_reads_otherwise_are_described() -> None:
     assert "trec_eval's P is cut at 5,10,15,20,30,100,200,500,1000" in note
     assert trec_eval_differences(["ndcg@10", "map@all", "P.5"], (1, 10)) is None
     assert trec_eval_differences(["recall"], (5, 10, 15, 20, 30, 100, 200, 500, 1000)) is None
+
+
+def test_resolved_measures_are_reused_per_registry_and_still_checked() -> None:
+    # resolve_measures keeps what it parsed on the registry: the same measures again, a
+    # fresh list each time, another registry parsing for itself, and the checks of its
+    # arguments made on every call.
+    from ef.evaluation._engine.scoring import resolve_measures
+
+    builtin = Registry.load(autoload=False)
+    first = resolve_measures(["ndcg", "P@5"], (1, 10), builtin)
+    assert [m.key for m in first] == ["ndcg@1", "ndcg@10", "precision@5"]
+    first.clear()
+    again = resolve_measures(iter(["ndcg", "P@5"]), [1, 10], builtin)
+    assert [m.key for m in again] == ["ndcg@1", "ndcg@10", "precision@5"]
+    with pytest.raises(UnknownNameError):
+        resolve_measures(["top_grade@3"], (1,), builtin)
+    mine = registry_with(TOP, plugin="mine")
+    assert [m.key for m in resolve_measures(["top_grade@3"], (1,), mine)] == ["top_grade@3"]
+    with pytest.raises(UnknownNameError):  # a failed parse is not kept either
+        resolve_measures(["top_grade@3"], (1,), builtin)
+    with pytest.raises(ValueError, match="k_values"):
+        resolve_measures(["ndcg", "P@5"], (0,), builtin)
+    with pytest.raises(TypeError, match="not a str"):
+        resolve_measures("ndcg", (1, 10), builtin)
+    with pytest.raises(TypeError, match="a measure is a string"):
+        resolve_measures([["ndcg"]], (1, 10), builtin)

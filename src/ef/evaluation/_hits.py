@@ -220,9 +220,12 @@ def _regrouped(query: Ints, above: Ints) -> tuple[Ints, Ints]:
 
 
 def position_in_query(query: Ints) -> Ints:
-    """0, 1, 2, ... within each run of equal values of the sorted ``query``."""
-    if query.size == 0:
-        return query
-    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
-    lengths = np.diff(np.r_[starts, query.size])
-    return np.arange(query.size) - np.repeat(starts, lengths)
+    """0, 1, 2, ... within each run of equal values of the sorted ``query``.
+
+    >>> position_in_query(np.array([0, 0, 2, 2, 2, 5])).tolist()
+    [0, 1, 0, 1, 2, 0]
+    """
+    # Each entry less the index of its query's first entry, which a binary search finds in
+    # one C call (the batch forms call this on every scoring).
+    position: Ints = np.arange(query.size) - np.searchsorted(query, query)
+    return position

@@ -89,11 +89,18 @@ class RankedLists:
         return [self._rankings.get(q, ()) for q in query_ids]
 
     def without_identical_ids(self) -> RankedLists:
-        """These lists without a doc whose id is its query's id (BEIR's option)."""
-        return RankedLists(
-            {q: [doc for doc in docs if doc != q] for q, docs in self._rankings.items()},
-            checked=True,
-        )
+        """These lists without a doc whose id is its query's id (BEIR's option).
+
+        >>> RankedLists({"q1": ["q1", "d1"], "q2": ["d2"]}).without_identical_ids().rankings(
+        ...     ["q1", "q2"]
+        ... )
+        [['d1'], ['d2']]
+        """
+        # Only the few lists that hold their query's id are copied: one C-level scan a list,
+        # not a Python loop over every doc of the run.
+        rankings = self._rankings
+        kept = {q: [doc for doc in docs if doc != q] for q, docs in rankings.items() if q in docs}
+        return RankedLists({**rankings, **kept}, checked=True)
 
     def judged_hits(
         self,

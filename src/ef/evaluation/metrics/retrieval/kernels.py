@@ -204,13 +204,16 @@ def safe_divide(numerator: Floats, denominator: npt.NDArray[np.int64] | Floats) 
 
 
 def before_in_query(query: Ints, flags: Bools) -> Ints:
-    """For each entry, how many entries of its query before it have ``flags`` set."""
-    if query.size == 0:
-        return query
+    """For each entry of the sorted ``query``, how many entries of its query before it have
+    ``flags`` set.
+
+    >>> before_in_query(np.array([0, 0, 0, 1, 1]), np.array([1, 0, 1, 1, 1], dtype=bool)).tolist()
+    [0, 1, 1, 0, 1]
+    """
     counts = np.cumsum(flags, dtype=np.int64) - flags
-    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
-    lengths = np.diff(np.r_[starts, query.size])
-    return counts - np.repeat(counts[starts], lengths)
+    # Less the count at its query's first entry, found by a binary search (query is sorted).
+    before: Ints = counts - counts[np.searchsorted(query, query)]
+    return before
 
 
 def by_query(
