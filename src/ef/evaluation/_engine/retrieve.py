@@ -12,7 +12,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import pickle
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import attrs
 
@@ -243,20 +243,16 @@ def _batches(
         yield start, query_ids[start:stop], query_texts[start:stop]
 
 
-def _raise_for(query_ids: Sequence[str], outcomes: Sequence[_Outcome | None]) -> None:
-    """Raise for the first query, in query order, whose outcome is a bad result or a failure."""
-    for qid, outcome in zip(query_ids, outcomes, strict=True):
-        if isinstance(outcome, _BadResult):
-            raise RetrieverResultError(f"query {qid!r}: {outcome.message}")
-        if isinstance(outcome, _Failed):
-            if outcome.batch:
-                names = ", ".join(map(repr, outcome.batch))
-                where = f"a batch of queries ({names}), but on none of them alone"
-            else:
-                where = f"query {qid!r}"
-            raise RetrieverError(f"the retriever raised on {where}: {outcome.message}") from (
-                outcome.error
-            )
+def _raise_for(qid: str, outcome: _Failed | _BadResult) -> NoReturn:
+    """Raise for a query whose outcome is a bad result or a failure."""
+    if isinstance(outcome, _BadResult):
+        raise RetrieverResultError(f"query {qid!r}: {outcome.message}")
+    if outcome.batch:
+        names = ", ".join(map(repr, outcome.batch))
+        where = f"a batch of queries ({names}), but on none of them alone"
+    else:
+        where = f"query {qid!r}"
+    raise RetrieverError(f"the retriever raised on {where}: {outcome.message}") from (outcome.error)
 
 
 def _check_picklable(searcher: Searcher, doc_id: DocIdFunction | None) -> None:
@@ -412,19 +408,24 @@ def searched(
         run = _Run(searcher, limit, on_error, retrieving, doc_id)
         outcomes = run.on_executor(executor, batches)
         # Inside the phase: a run stopped by a failure must not end as complete.
-        _raise_for(
-            query_ids,
-            [o if on_error == "raise" or isinstance(o, _BadResult) else None for o in outcomes],
-        )
-    return _retrieval(query_ids, outcomes)
+        return _retrieval(query_ids, outcomes, on_error)
 
 
-def _retrieval(query_ids: Sequence[str], outcomes: Sequence[_Outcome | None]) -> Retrieval:
-    """The rankings of the queries answered and the messages of those that failed."""
-    rankings = {q: o for q, o in zip(query_ids, outcomes, strict=True) if isinstance(o, tuple)}
-    failures = {
-        q: o.message for q, o in zip(query_ids, outcomes, strict=True) if isinstance(o, _Failed)
-    }
+def _retrieval(
+    query_ids: Sequence[str], outcomes: Sequence[_Outcome | None], on_error: str
+) -> Retrieval:
+    """The rankings of the queries answered and the messages of those that failed, in one
+    pass; it raises for the first query, in query order, whose outcome is a bad result, or
+    a failure under ``on_error="raise"`` (``None``: a query not run after a stop)."""
+    rankings: dict[str, tuple[str, ...]] = {}
+    failures: dict[str, str] = {}
+    for qid, outcome in zip(query_ids, outcomes, strict=True):
+        if isinstance(outcome, tuple):
+            rankings[qid] = outcome
+        elif isinstance(outcome, _BadResult) or (outcome is not None and on_error == "raise"):
+            _raise_for(qid, outcome)
+        elif outcome is not None:
+            failures[qid] = outcome.message
     return Retrieval(rankings=rankings, failures=failures)
 
 
