@@ -11,7 +11,7 @@ import pytest
 from ef.evaluation import MetricParam, Registry, RetrievalMetric
 from ef.evaluation.metrics import retrieval
 from ef.evaluation.metrics.retrieval.ndcg import ndcg_expected
-from ef.evaluation.metrics.retrieval.precision import precision_batch
+from ef.evaluation.metrics.retrieval.precision import precision_batch, precision_cutoffs
 from ef.evaluation.metrics.retrieval.reciprocal_rank import reciprocal_rank_batch
 from ef.evaluation.testing import JudgedHits, check_retrieval_metric
 
@@ -139,3 +139,33 @@ def test_a_bad_declaration_fails() -> None:
 def test_the_expected_forms_are_the_builtins_own() -> None:
     # The check compares against brute force, as tests/metrics/test_expected.py does.
     assert BUILTINS["ndcg"].expected is ndcg_expected
+
+
+def _cutoffs_reversed(hits: JudgedHits, ks: Any, **params: Any) -> Any:
+    """Precision at every cutoff, but its rows in the reverse order of ``ks``."""
+    return precision_cutoffs(hits, tuple(reversed(ks)), **params)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cutoffs_form_with_its_rows_out_of_order_fails(engine: str) -> None:
+    broken = attrs.evolve(BUILTINS["precision"], name="mixed_up", batch_cutoffs=_cutoffs_reversed)
+    with pytest.raises(
+        AssertionError, match=r"'mixed_up': batch_cutoffs gave .* but func gave .* at k="
+    ):
+        check_retrieval_metric(broken, engine=engine)
+
+
+def test_a_cutoffs_form_with_a_row_missing_or_that_raises_fails() -> None:
+    def one_row(hits: JudgedHits, ks: Any) -> Any:
+        return [[0.0] * hits.n_queries]
+
+    metric = RetrievalMetric(name="one_row", func=lambda r, q, k: 0.0, batch_cutoffs=one_row)
+    with pytest.raises(AssertionError, match=r"'one_row': batch_cutoffs gave 1 rows for the"):
+        check_retrieval_metric(metric, engine="random")
+
+    def fails(hits: JudgedHits, ks: Any) -> Any:
+        raise ZeroDivisionError("no")
+
+    metric = RetrievalMetric(name="fails", func=lambda r, q, k: 0.0, batch_cutoffs=fails)
+    with pytest.raises(AssertionError, match=r"'fails': batch_cutoffs raised ZeroDivisionError"):
+        check_retrieval_metric(metric, engine="random")

@@ -39,6 +39,7 @@ __all__ = [
     "Measure",
     "QuerySets",
     "Scored",
+    "cutoffs_values",
     "evaluation",
     "mean_of",
     "query_sets",
@@ -97,11 +98,14 @@ def _checked(
 
 
 def _plain_floats(raw: object, values: Sequence[Any]) -> bool:
-    """True if every value is a finite float (a float64 array is checked at once)."""
-    if getattr(raw, "dtype", None) == "float64" and getattr(raw, "ndim", None) == 1:
+    """True if every value is a finite float (a float64 array is checked at once; ``values``
+    are then its rows where it has two dimensions)."""
+    if getattr(raw, "dtype", None) == "float64" and getattr(raw, "ndim", None) in (1, 2):
         import numpy as np  # a batch metric returned an array: numpy is loaded already
 
         return bool(np.isfinite(raw).all())  # type: ignore[call-overload]  # raw is an ndarray
+    if raw is not None and getattr(raw, "ndim", 1) != 1:
+        return all(_plain_floats(None, row) for row in values)
     return all(type(v) is float and math.isfinite(v) for v in values)
 
 
@@ -142,8 +146,10 @@ def score_all(
     """Every measure's value for every query: ``{query_id: {key: value}}``; ``progress``
     advances by one as each measure is done.
 
-    A metric with a ``batch`` form computes all queries at once from ``hits``; one without is
-    called query by query on ``rankings()``, which is built only if some metric needs it.
+    A metric with a ``batch`` form computes all queries at once from ``hits``, and one with a
+    ``batch_cutoffs`` form all the cutoffs asked of it with the same parameters at once; one
+    without is called query by query on ``rankings()``, which is built only if some metric
+    needs it.
     With ``expected``, each value is the metric's mean over the orders of the query's tied
     docs: its ``expected`` form if it has one, else its mean over :func:`~ef.evaluation.
     ties.expand`'s repeats.
@@ -153,27 +159,56 @@ def score_all(
     """
     columns: dict[str, Sequence[float]] = {}
     ranked = _built_once(rankings)
+    together = {} if expected else _at_cutoffs(measures)
     for m in measures:
-        raw: object = None
-        values: Sequence[Any]
-        if expected:
+        if m.key in columns:
+            pass  # scored beside another cutoff of its metric
+        elif expected:
             raw, values = _expected_values(
                 m, query_ids, judgements, hits, ranked, registry=registry
             )
+            columns[m.key] = _column(m, values, query_ids, registry, _plain_floats(raw, values))
+        elif m.key in together:
+            group = together[m.key]
+            raw, rows = cutoffs_values(group, query_ids, hits, registry)
+            plain = _plain_floats(raw, rows)
+            for member, values in zip(group, rows, strict=True):
+                columns[member.key] = _column(member, values, query_ids, registry, plain)
         elif m.metric.batch is not None:
             raw, values = batch_values(m, query_ids, hits, registry)
+            columns[m.key] = _column(m, values, query_ids, registry, _plain_floats(raw, values))
         else:
             values = _per_query(m, ranked(), judgements, query_ids.__getitem__, registry)
-        if not _plain_floats(raw, values):
-            # Only a value that is not a plain, finite float needs the full check.
-            values = [
-                _checked(m.metric, v, q, registry) for v, q in zip(values, query_ids, strict=True)
-            ]
-        columns[m.key] = values
+            columns[m.key] = _column(m, values, query_ids, registry, _plain_floats(None, values))
         if progress is not None:
             progress.advance(1)
     # Columns of floats, 8 bytes a value: a row is made only when a query is read.
-    return QueryValues(query_ids, columns)
+    return QueryValues(query_ids, {m.key: columns[m.key] for m in measures})
+
+
+def _column(
+    m: Measure,
+    values: Sequence[Any],
+    query_ids: Sequence[str],
+    registry: Registry | None,
+    plain: bool,
+) -> Sequence[float]:
+    """``m``'s values, checked: only where they are not all ``plain``, finite floats
+    (:func:`_plain_floats`) is each value checked."""
+    if plain:
+        return values
+    return [_checked(m.metric, v, q, registry) for v, q in zip(values, query_ids, strict=True)]
+
+
+def _at_cutoffs(measures: Sequence[Measure]) -> dict[str, list[Measure]]:
+    """The measures whose metric scores them in one ``batch_cutoffs`` call, each with the
+    others of its metric and parameters (two or more cutoffs)."""
+    groups: dict[tuple[int, str], list[Measure]] = {}
+    for m in measures:
+        if m.metric.batch_cutoffs is not None:
+            # The key without its cutoff: the metric and its parameters.
+            groups.setdefault((id(m.metric), m.key.rpartition("@")[0]), []).append(m)
+    return {m.key: group for group in groups.values() if len(group) > 1 for m in group}
 
 
 def _built_once(
@@ -213,6 +248,26 @@ def batch_values(
         values = _values_of(raw)
     _check_count(m, "its batch form", values, query_ids)
     return raw, values
+
+
+def cutoffs_values(
+    group: Sequence[Measure], query_ids: Sequence[str], hits: JudgedHits, registry: Registry | None
+) -> tuple[object, list[Sequence[Any]]]:
+    """The measures of ``group`` (one metric and parameters, at several cutoffs) from one call
+    of its ``batch_cutoffs`` form: what it returned, and each measure's values."""
+    metric, kwargs = group[0].metric, group[0].kwargs
+    assert metric.batch_cutoffs is not None  # the caller's choice of this path
+    with plugin_call(registry, "metric", metric.name, "its batch_cutoffs form"):
+        raw = metric.batch_cutoffs(hits, tuple(m.k for m in group), **kwargs)
+        rows = [_values_of(row) for row in raw]
+    if len(rows) != len(group) or not all(hasattr(row, "__len__") for row in rows):
+        raise PluginError(
+            f"retrieval metric {metric.name!r}: its batch_cutoffs form returned "
+            f"{len(rows)} values for {len(group)} cutoffs, not a row of values per cutoff"
+        )
+    for m, column in zip(group, rows, strict=True):
+        _check_count(m, "its batch_cutoffs form", column, query_ids)
+    return raw, rows
 
 
 def _check_count(m: Measure, form: str, values: Sequence[Any], query_ids: Sequence[str]) -> None:

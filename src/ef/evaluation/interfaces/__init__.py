@@ -456,6 +456,13 @@ class RetrievalMetric:
     and returns one value per query, in query order. It must equal ``func``; evaluations use
     it when it is there and call ``func`` query by query when it is not.
 
+    ``batch_cutoffs(hits, ks) -> array``, optional, is ``batch`` at several cutoffs at once:
+    one row per cutoff of the sequence ``ks`` (``None`` among them is the whole ranking),
+    one column per query, each row equal to ``batch(hits, k)``. Evaluations call it once for
+    the measures of one metric and parameters at several cutoffs (``ndcg@1``, ``ndcg@10``,
+    ...), where ``batch`` would be called once each: what does not depend on the cutoff is
+    computed once.
+
     ``expected(hits, k) -> array``, optional, is the metric's exact mean over every order of
     each group of tied docs (the ``expected`` tie policy; ``_hits.above`` and ``_hits.tied``
     give the groups). Without it, that policy averages ``batch`` or ``func`` over the
@@ -492,6 +499,10 @@ class RetrievalMetric:
     )
     #: The vectorised form of ``func`` over every query at once, or None.
     batch: Callable[..., Iterable[float]] | None = attrs.field(
+        default=None, validator=_optional_callable, kw_only=True
+    )
+    #: ``batch`` at several cutoffs at once, a row each, or None.
+    batch_cutoffs: Callable[..., Any] | None = attrs.field(
         default=None, validator=_optional_callable, kw_only=True
     )
     #: The tie-averaged form of ``batch`` (McSherry and Najork, 2008), or None.

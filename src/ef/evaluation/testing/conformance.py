@@ -7,6 +7,8 @@ retrieved docs, empty rankings; ``k=None`` and integer cutoffs), it checks that
   default passes its own checks;
 * ``func`` returns a finite real number, within ``value_range`` when one is given;
 * ``batch``, if the metric has one, equals ``func`` query by query (to 1e-9);
+* ``batch_cutoffs``, if it has one, gives a row per cutoff asked, each equal to ``func`` at
+  that cutoff query by query (to 1e-9);
 * ``expected``, if it has one, equals the mean of ``func`` over every order of each group of
   tied docs (by brute force: the generated groups are small).
 
@@ -83,7 +85,7 @@ on ranking [] with judgements {} at k=None
         raise TypeError(f"check_retrieval_metric takes a RetrievalMetric, got {metric!r}")
     keywords = _check_declaration(metric, params or {})
     ks = [k for k in cutoffs if metric.cutoff or k is None] or [None]
-    checker = _Checker(metric, keywords, value_range)
+    checker = _Checker(metric, keywords, value_range, tuple(ks))
     for queries, k in _EDGE_CASES:
         checker.check(queries, k)
     _check_examples(checker, ks, engine, examples, seed)
@@ -218,10 +220,12 @@ class _Checker:
         metric: RetrievalMetric,
         keywords: dict[str, Any],
         value_range: tuple[float, float] | None,
+        ks: tuple[int | None, ...] = (None,),
     ) -> None:
         self.metric = metric
         self.keywords = keywords
         self.range = value_range
+        self.ks = ks
 
     def _where(self, ranked: Sequence[str], qrels: Mapping[str, float], k: int | None) -> str:
         args = "".join(f", {n}={v!r}" for n, v in self.keywords.items())
@@ -250,13 +254,16 @@ class _Checker:
         rankings = [_ranked(scores) for scores, _ in queries]
         judgements = [qrels for _, qrels in queries]
         truth = [self.func(r, q, k) for r, q in zip(rankings, judgements, strict=True)]
-        if self.metric.batch is None and self.metric.expected is None:
+        forms = (self.metric.batch, self.metric.expected, self.metric.batch_cutoffs)
+        if all(form is None for form in forms):
             return
         from .._hits import JudgedHits
 
         if self.metric.batch is not None:
             hits = JudgedHits.from_rankings(rankings, judgements)
             self._compare("batch", self.metric.batch, hits, k, queries, truth)
+        if self.metric.batch_cutoffs is not None:
+            self._check_cutoffs(JudgedHits.from_rankings(rankings, judgements), queries)
         if self.metric.expected is not None:
             averaged = [self._brute_force(scores, qrels, k) for scores, qrels in queries]
             hits = _tied_hits(queries)
@@ -273,6 +280,23 @@ class _Checker:
         ]
         return math.fsum(values) / len(values)
 
+    def _check_cutoffs(self, hits: JudgedHits, queries: list[Query]) -> None:
+        """``batch_cutoffs`` at every cutoff at once: a row each, equal to ``func``."""
+        ks = self.ks
+        try:
+            rows = list(self.metric.batch_cutoffs(hits, ks, **self.keywords))  # type: ignore[misc]
+        except Exception as exc:
+            raise _fail(
+                self.metric,
+                f"batch_cutoffs raised {type(exc).__name__}: {exc} on {len(queries)} queries "
+                f"(scores, judgements) {queries!r} at ks={ks!r}",
+            ) from exc
+        if len(rows) != len(ks):
+            raise _fail(self.metric, f"batch_cutoffs gave {len(rows)} rows for the cutoffs {ks!r}")
+        for k, row in zip(ks, rows, strict=True):
+            want = [self.func(_ranked(scores), qrels, k) for scores, qrels in queries]
+            self._agree("batch_cutoffs", list(row), k, queries, want)
+
     def _compare(  # noqa: PLR0917 - private, called twice
         self,
         form: str,
@@ -282,7 +306,6 @@ class _Checker:
         queries: list[Query],
         want: list[float],
     ) -> None:
-        reference = "func" if form == "batch" else "the mean of func over every order of the ties"
         try:
             got = list(function(hits, k, **self.keywords))
         except Exception as exc:
@@ -291,6 +314,15 @@ class _Checker:
                 f"{form} raised {type(exc).__name__}: {exc} on {len(queries)} queries "
                 f"(scores, judgements) {queries!r} at k={k!r}",
             ) from exc
+        self._agree(form, got, k, queries, want)
+
+    def _agree(
+        self, form: str, got: list[Any], k: int | None, queries: list[Query], want: list[float]
+    ) -> None:
+        """``form``'s values ``got`` are ``want``, one per query, to :data:`TOLERANCE`."""
+        reference = (
+            "the mean of func over every order of the ties" if form == "expected" else "func"
+        )
         if len(got) != len(queries):
             raise _fail(
                 self.metric,

@@ -28,6 +28,7 @@ __all__ = [
     "MAP",
     "average_precision",
     "average_precision_batch",
+    "average_precision_cutoffs",
     "average_precision_expected",
     "gm_average_precision",
 ]
@@ -68,15 +69,42 @@ def average_precision_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """AP@k of every query: precision at each relevant hit in the top ``k``, over all relevant."""
-    import numpy as np
+    row: Floats = average_precision_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
+        0
+    ]  # the one cutoff's row
+    return row
 
-    from .kernels import prepared, relevant_counts, relevant_ranks, safe_divide
+
+def average_precision_cutoffs(
+    hits: JudgedHits,
+    ks: Sequence[int | None],
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> Floats:
+    """AP@k of every query at every cutoff of ``ks``, a row each: the precision at a
+    relevant doc does not depend on the cutoff, only which docs count.
+
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"]], [{"d1": 1, "d2": 1}])
+    >>> average_precision_cutoffs(hits, (1, None)).tolist()
+    [[0.5], [0.8333333333333333]]
+    """
+    from .kernels import (
+        cutoff_column,
+        per_query_at,
+        prepared,
+        relevant_counts,
+        relevant_ranks,
+        safe_divide,
+    )
 
     hits = prepared(hits, judged_only)
-    query, rank, relevant_above = relevant_ranks(hits, k, rel)
-    precision = (relevant_above + 1) / rank
-    total = np.bincount(query, weights=precision, minlength=hits.n_queries)
-    return safe_divide(total.astype(np.float64), relevant_counts(hits, rel))
+    query, rank, relevant_above = relevant_ranks(hits, None, rel)
+    total = per_query_at(
+        hits.n_queries, query, rank, cutoff_column(ks), (relevant_above + 1) / rank
+    )
+    return safe_divide(total, relevant_counts(hits, rel))
 
 
 def _average_precision_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
@@ -134,6 +162,7 @@ MAP = RetrievalMetric(
     name="map",
     func=average_precision,
     batch=average_precision_batch,
+    batch_cutoffs=average_precision_cutoffs,
     expected=average_precision_expected,
     params=BINARY,
     synonyms=(

@@ -46,6 +46,7 @@ __all__ = [
     "DCG",
     "dcg_at_k",
     "dcg_batch",
+    "dcg_cutoffs",
     "dcg_expected",
     "dcg_of",
 ]
@@ -176,17 +177,38 @@ def dcg_batch(
     >>> dcg_batch(hits, 3).tolist(), dcg_batch(hits, 3, dcg="exp-log2").tolist()
     ([2.5, 0.0], [3.5, 0.0])
     """
+    rows = dcg_cutoffs(hits, (k,), gains=gains, dcg=dcg, judged_only=judged_only, rel=rel)
+    row: Floats = rows[0]  # the one cutoff's row
+    return row
+
+
+def dcg_cutoffs(
+    hits: JudgedHits,
+    ks: Sequence[int | None],
+    *,
+    gains: Mapping[float, float] | None = None,
+    dcg: str = "log2",
+    judged_only: bool = False,
+    rel: float | None = None,
+) -> Floats:
+    """DCG@k of every query at every cutoff of ``ks``, a row each: a gain's discount does
+    not depend on the cutoff, only which gains count.
+
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"]], [{"d1": 2, "d2": 1}])
+    >>> dcg_cutoffs(hits, (1, None)).tolist()
+    [[2.0], [2.5]]
+    """
     import numpy as np
 
-    from .kernels import in_top, prepared
+    from .kernels import cutoff_column, per_query_at, prepared
 
     hits = prepared(hits, judged_only)
     gain = _grade_gains(hits.grade, gains, dcg, rel)
-    mask = (gain != 0) & in_top(hits, k)
-    discounted = gain[mask] / np.log2(hits.rank[mask] + 1.0)
-    return np.bincount(hits.query[mask], weights=discounted, minlength=hits.n_queries).astype(
-        np.float64
-    )
+    nonzero = gain != 0
+    rank = hits.rank[nonzero]
+    discounted = gain[nonzero] / np.log2(rank + 1.0)
+    return per_query_at(hits.n_queries, hits.query[nonzero], rank, cutoff_column(ks), discounted)
 
 
 def _span_sums(start: Ints, count: Ints, f: Callable[[Floats], Floats]) -> Floats:
@@ -253,6 +275,7 @@ DCG = RetrievalMetric(
     name="dcg",
     func=dcg_at_k,
     batch=dcg_batch,
+    batch_cutoffs=dcg_cutoffs,
     expected=dcg_expected,
     params=(GAINS, DCG_FORM, JUDGED_ONLY, DCG_REL),
     formula="sum(gain_i / log2(i + 1), i <= k), not normalised",

@@ -60,7 +60,7 @@ forms, so that ``import ef.evaluation`` stays free of numpy.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -69,21 +69,26 @@ from ..._hits import Bools, Floats, Ints, JudgedHits, position_in_query
 
 __all__ = [
     "CELLS",
+    "WHOLE",
     "TieGroups",
     "at_queries",
     "before_in_query",
     "by_query",
     "comb_ratio",
     "cut",
+    "cutoff_column",
     "depths",
+    "depths_at",
     "expand",
     "expected_found",
     "first_groups",
     "found",
+    "found_at",
     "in_top",
     "is_relevant",
     "log2_of",
     "per_query",
+    "per_query_at",
     "prepared",
     "reach",
     "relevant_counts",
@@ -100,6 +105,53 @@ def per_query(hits: JudgedHits, mask: Bools, weights: Floats | None) -> Floats:
     """Per query, the entries with ``mask`` set, counted or summed over ``weights``."""
     w = None if weights is None else weights[mask]
     return np.bincount(hits.query[mask], weights=w, minlength=hits.n_queries).astype(np.float64)
+
+
+#: A cutoff of ``None`` (the whole ranking) as a rank that no entry's exceeds.
+WHOLE = np.iinfo(np.int64).max
+
+
+def cutoff_column(ks: Sequence[int | None]) -> Ints:
+    """The cutoffs as a column, a row each: what the ``*_cutoffs`` forms compare ranks with.
+
+    >>> cutoff_column([1, None]).tolist() == [[1], [WHOLE]]
+    True
+    """
+    return np.array([WHOLE if k is None else k for k in ks], dtype=np.int64)[:, None]
+
+
+def per_query_at(
+    n_queries: int, query: Ints, rank: Ints, cuts: Ints, weights: Floats | None = None
+) -> Floats:
+    """Per cutoff of ``cuts`` (a row each) and query (a column each), the entries whose
+    ``rank`` lies within the cutoff, counted or summed over ``weights``.
+
+    One ``bincount`` for every cutoff at once. Each sum takes its entries in their order,
+    as :func:`per_query` does for one cutoff, so a row equals its value to the last bit.
+
+    >>> per_query_at(2, np.array([0, 0, 1]), np.array([1, 3, 2]), cutoff_column([2, None])).tolist()
+    [[1.0, 1.0], [2.0, 1.0]]
+    """
+    # Row by row, each row's entries in their order: a bin per (cutoff, query).
+    row, entry = np.nonzero(rank <= cuts)
+    kept = None if weights is None else weights[entry]
+    counts = np.bincount(
+        row * n_queries + query[entry], weights=kept, minlength=cuts.shape[0] * n_queries
+    )
+    return counts.reshape(cuts.shape[0], n_queries).astype(np.float64)
+
+
+def found_at(hits: JudgedHits, cuts: Ints, rel: float | None) -> Floats:
+    """Per cutoff (row) and query, the relevant docs within the cutoff: :func:`found` at
+    every cutoff of ``cuts`` at once (ties ranked as given)."""
+    relevant = is_relevant(hits.grade, rel)
+    return per_query_at(hits.n_queries, hits.query[relevant], hits.rank[relevant], cuts)
+
+
+def depths_at(hits: JudgedHits, ks: Sequence[int | None]) -> Ints:
+    """:func:`depths` at every cutoff of ``ks``, a row each (a cutoff as large as
+    :data:`WHOLE` ranks as the whole ranking does, but divides by itself)."""
+    return np.stack([depths(hits, k) for k in ks])
 
 
 def in_top(hits: JudgedHits, k: int | None) -> Bools:

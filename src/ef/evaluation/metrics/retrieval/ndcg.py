@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
-from .dcg import DCG_FORM, GAINS, _dcg_tied, _gain, _grade_gains, dcg_batch, dcg_of
+from .dcg import DCG_FORM, GAINS, _dcg_tied, _gain, _grade_gains, dcg_cutoffs, dcg_of
 from .forms import tie_averaged
 from .params import IRM, JUDGED_ONLY, TREC, positive
 from .reference import check_cutoff, guarded
@@ -28,6 +28,7 @@ __all__ = [
     "NDCG",
     "ndcg_at_k",
     "ndcg_batch",
+    "ndcg_cutoffs",
     "ndcg_expected",
 ]
 
@@ -89,14 +90,16 @@ def ndcg_at_k(
 
 def _ideal_dcgs(
     hits: JudgedHits,
-    k: int | None,
+    ks: Sequence[int | None],
     gains: Mapping[float, float] | None,
     dcg: str,
     rel: float | None = None,
 ) -> Floats:
+    """The ideal DCG of every query at every cutoff of ``ks``, a row each."""
     import numpy as np
 
     from ..._hits import position_in_query
+    from .kernels import cutoff_column, per_query_at
 
     if gains or rel is not None:
         gain = _grade_gains(hits.judged, gains, dcg, rel)
@@ -110,11 +113,10 @@ def _ideal_dcgs(
         gain = _grade_gains(hits.ideal, None, dcg)
         owner = np.repeat(np.arange(hits.n_queries), hits.n_relevant)
         position = np.arange(hits.ideal.size) - hits.ideal_offsets[owner]
-    within = position < k if k is not None else np.ones(position.size, dtype=bool)
-    discounted = gain[within] / np.log2(position[within] + 2.0)
-    return np.bincount(owner[within], weights=discounted, minlength=hits.n_queries).astype(
-        np.float64
-    )
+    # The ideal ranking's ranks are the positions from 1, each discounted once for all
+    # cutoffs.
+    discounted = gain / np.log2(position + 2.0)
+    return per_query_at(hits.n_queries, owner, position + 1, cutoff_column(ks), discounted)
 
 
 def ndcg_batch(
@@ -128,11 +130,32 @@ def ndcg_batch(
 ) -> Floats:
     """nDCG@k of every query, over the ideal DCG of all judged grades (linear gain unless
     ``gains`` or ``dcg="exp-log2"`` say otherwise; grades below ``rel`` gain nothing)."""
+    rows = ndcg_cutoffs(hits, (k,), gains=gains, dcg=dcg, judged_only=judged_only, rel=rel)
+    row: Floats = rows[0]  # the one cutoff's row
+    return row
+
+
+def ndcg_cutoffs(
+    hits: JudgedHits,
+    ks: Sequence[int | None],
+    *,
+    gains: Mapping[float, float] | None = None,
+    dcg: str = "log2",
+    judged_only: bool = False,
+    rel: float | None = None,
+) -> Floats:
+    """nDCG@k of every query at every cutoff of ``ks``, a row each.
+
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["x", "d1"]], [{"d1": 1}])
+    >>> ndcg_cutoffs(hits, (1, None)).round(4).tolist()
+    [[0.0], [0.6309]]
+    """
     from .kernels import prepared, safe_divide
 
     hits = prepared(hits, judged_only)
-    found = dcg_batch(hits, k, gains=gains, dcg=dcg, rel=rel)
-    return safe_divide(found, _ideal_dcgs(hits, k, gains, dcg, rel))
+    found = dcg_cutoffs(hits, ks, gains=gains, dcg=dcg, rel=rel)
+    return safe_divide(found, _ideal_dcgs(hits, ks, gains, dcg, rel))
 
 
 def _ndcg_tied(
@@ -145,7 +168,7 @@ def _ndcg_tied(
     from .kernels import safe_divide
 
     found = _dcg_tied(hits, k, gains, dcg, rel)
-    return safe_divide(found, _ideal_dcgs(hits, k, gains, dcg, rel))
+    return safe_divide(found, _ideal_dcgs(hits, (k,), gains, dcg, rel)[0])
 
 
 ndcg_expected = tie_averaged(
@@ -168,6 +191,7 @@ NDCG = RetrievalMetric(
     name="ndcg",
     func=ndcg_at_k,
     batch=ndcg_batch,
+    batch_cutoffs=ndcg_cutoffs,
     expected=ndcg_expected,
     params=(GAINS, DCG_FORM, JUDGED_ONLY, NDCG_REL),
     synonyms=(

@@ -7,7 +7,6 @@ trec_eval (NIST), usnistgov/trec_eval: ``P.k``, ``set_P``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,7 @@ __all__ = [
     "PRECISION",
     "precision_at_k",
     "precision_batch",
+    "precision_cutoffs",
     "precision_expected",
 ]
 
@@ -55,22 +55,41 @@ def precision_batch(
 ) -> Floats:
     """P@k of every query: relevant docs in the top ``k``, over ``k`` (over the docs
     retrieved for ``k=None``)."""
-    from .kernels import prepared
+    row: Floats = precision_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
+        0
+    ]  # the one cutoff's row
+    return row
 
-    return _precision(prepared(hits, judged_only), k, rel)
 
-
-def _precision(
-    hits: JudgedHits, k: int | None, rel: float | None, expected: bool = False
+def precision_cutoffs(
+    hits: JudgedHits,
+    ks: Sequence[int | None],
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
 ) -> Floats:
+    """P@k of every query at every cutoff of ``ks``, a row each.
+
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"]], [{"d1": 1, "d2": 1}])
+    >>> precision_cutoffs(hits, (1, 2, None)).tolist()
+    [[1.0], [0.5], [0.6666666666666666]]
+    """
+    from .kernels import cutoff_column, depths_at, found_at, prepared, safe_divide
+
+    hits = prepared(hits, judged_only)
+    return safe_divide(found_at(hits, cutoff_column(ks), rel), depths_at(hits, ks))
+
+
+def _precision_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     from .kernels import depths, found, safe_divide
 
-    return safe_divide(found(hits, k, rel, expected=expected), depths(hits, k))
+    return safe_divide(found(hits, k, rel, expected=True), depths(hits, k))
 
 
 precision_expected = tie_averaged(
     precision_batch,
-    functools.partial(_precision, expected=True),
+    _precision_tied,
     """Expected P@k over the orders of tied docs: each relevant doc counts with the share of
     its group's ranks within the top ``k``, ``clip((k - above) / tied, 0, 1)``. O(hits).
 
@@ -87,6 +106,7 @@ PRECISION = RetrievalMetric(
     name="precision",
     func=precision_at_k,
     batch=precision_batch,
+    batch_cutoffs=precision_cutoffs,
     expected=precision_expected,
     params=BINARY,
     synonyms=(

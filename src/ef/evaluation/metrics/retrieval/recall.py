@@ -7,7 +7,6 @@ trec_eval (NIST), usnistgov/trec_eval: ``recall.k``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,7 @@ __all__ = [
     "RECALL",
     "recall_at_k",
     "recall_batch",
+    "recall_cutoffs",
     "recall_expected",
 ]
 
@@ -56,20 +56,41 @@ def recall_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """recall@k of every query: relevant docs in the top ``k``, over all relevant docs."""
-    from .kernels import prepared
+    row: Floats = recall_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
+        0
+    ]  # the one cutoff's row
+    return row
 
-    return _recall(prepared(hits, judged_only), k, rel)
+
+def recall_cutoffs(
+    hits: JudgedHits,
+    ks: Sequence[int | None],
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> Floats:
+    """recall@k of every query at every cutoff of ``ks``, a row each.
+
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"]], [{"d1": 1, "d2": 1}])
+    >>> recall_cutoffs(hits, (1, 2, None)).tolist()
+    [[0.5], [0.5], [1.0]]
+    """
+    from .kernels import cutoff_column, found_at, prepared, relevant_counts, safe_divide
+
+    hits = prepared(hits, judged_only)
+    return safe_divide(found_at(hits, cutoff_column(ks), rel), relevant_counts(hits, rel))
 
 
-def _recall(hits: JudgedHits, k: int | None, rel: float | None, expected: bool = False) -> Floats:
+def _recall_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:
     from .kernels import found, relevant_counts, safe_divide
 
-    return safe_divide(found(hits, k, rel, expected=expected), relevant_counts(hits, rel))
+    return safe_divide(found(hits, k, rel, expected=True), relevant_counts(hits, rel))
 
 
 recall_expected = tie_averaged(
     recall_batch,
-    functools.partial(_recall, expected=True),
+    _recall_tied,
     """Expected recall@k: the expected relevant docs in the top ``k`` over R. O(hits).""",
 )
 
@@ -78,6 +99,7 @@ RECALL = RetrievalMetric(
     name="recall",
     func=recall_at_k,
     batch=recall_batch,
+    batch_cutoffs=recall_cutoffs,
     expected=recall_expected,
     params=BINARY,
     synonyms=(

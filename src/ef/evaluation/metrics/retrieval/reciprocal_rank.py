@@ -22,6 +22,7 @@ __all__ = [
     "MRR",
     "reciprocal_rank",
     "reciprocal_rank_batch",
+    "reciprocal_rank_cutoffs",
     "reciprocal_rank_expected",
 ]
 
@@ -55,14 +56,36 @@ def reciprocal_rank_batch(
     hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
 ) -> Floats:
     """1 / rank of each query's first relevant doc within the top ``k`` (0 if none)."""
-    import numpy as np
+    row: Floats = reciprocal_rank_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
+        0
+    ]  # the one cutoff's row
+    return row
 
-    from .kernels import at_queries, prepared, relevant_in_top
+
+def reciprocal_rank_cutoffs(
+    hits: JudgedHits,
+    ks: Sequence[int | None],
+    *,
+    rel: float | None = None,
+    judged_only: bool = False,
+) -> Floats:
+    """RR@k of every query at every cutoff of ``ks``, a row each: each query's first relevant
+    doc counts at the cutoffs it lies within.
+
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["x", "d1", "d2"]], [{"d1": 1, "d2": 1}])
+    >>> reciprocal_rank_cutoffs(hits, (1, 2, None)).tolist()
+    [[0.0], [0.5], [0.5]]
+    """
+    from ..._hits import position_in_query
+    from .kernels import cutoff_column, is_relevant, per_query_at, prepared
 
     hits = prepared(hits, judged_only)
-    mask = relevant_in_top(hits, k, rel)
-    queries, first = np.unique(hits.query[mask], return_index=True)
-    return at_queries(hits.n_queries, queries, 1.0 / hits.rank[mask][first])
+    relevant = is_relevant(hits.grade, rel)
+    query, rank = hits.query[relevant], hits.rank[relevant]
+    first = position_in_query(query) == 0
+    query, rank = query[first], rank[first]
+    return per_query_at(hits.n_queries, query, rank, cutoff_column(ks), 1.0 / rank)
 
 
 def _first_reciprocals(above: Ints, tied: Ints, relevant: Ints, span: Ints) -> Floats:
@@ -120,6 +143,7 @@ MRR = RetrievalMetric(
     name="mrr",
     func=reciprocal_rank,
     batch=reciprocal_rank_batch,
+    batch_cutoffs=reciprocal_rank_cutoffs,
     expected=reciprocal_rank_expected,
     params=BINARY,
     synonyms=(
