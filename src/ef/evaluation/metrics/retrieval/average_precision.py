@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .forms import geometric, tie_averaged
+from .forms import geometric, one_cutoff, tie_averaged
 from .params import BINARY, CITE_TREC, IRM, REL, TREC
 from .reference import first_docs, guarded, is_relevant_grade, relevant_total
 
@@ -65,16 +65,6 @@ def average_precision(
     return total / n_relevant
 
 
-def average_precision_batch(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """AP@k of every query: precision at each relevant hit in the top ``k``, over all relevant."""
-    row: Floats = average_precision_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
-        0
-    ]  # the one cutoff's row
-    return row
-
-
 def average_precision_cutoffs(
     hits: JudgedHits,
     ks: Sequence[int | None],
@@ -105,6 +95,12 @@ def average_precision_cutoffs(
         hits.n_queries, query, rank, cutoff_column(ks), (relevant_above + 1) / rank
     )
     return safe_divide(total, relevant_counts(hits, rel))
+
+
+average_precision_batch = one_cutoff(
+    average_precision_cutoffs,
+    """AP@k of every query: precision at each relevant hit in the top ``k``, over all relevant.""",
+)
 
 
 def _average_precision_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:

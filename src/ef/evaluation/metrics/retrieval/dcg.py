@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric
-from .forms import tie_averaged
+from .forms import one_cutoff, tie_averaged
 from .params import JUDGED_ONLY, positive
 from .reference import first_docs, guarded
 
@@ -160,28 +160,6 @@ def _grade_gains(
     return value
 
 
-def dcg_batch(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    gains: Mapping[float, float] | None = None,
-    dcg: str = "log2",
-    judged_only: bool = False,
-    rel: float | None = None,
-) -> Floats:
-    """DCG@k of every query: each gain in the top ``k`` over ``log2(rank + 1)``, summed
-    (:func:`dcg_at_k`'s gains), with no ideal to divide by.
-
-    >>> from ef.evaluation._hits import JudgedHits
-    >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"], ["x"]], [{"d1": 2, "d2": 1}, {}])
-    >>> dcg_batch(hits, 3).tolist(), dcg_batch(hits, 3, dcg="exp-log2").tolist()
-    ([2.5, 0.0], [3.5, 0.0])
-    """
-    rows = dcg_cutoffs(hits, (k,), gains=gains, dcg=dcg, judged_only=judged_only, rel=rel)
-    row: Floats = rows[0]  # the one cutoff's row
-    return row
-
-
 def dcg_cutoffs(
     hits: JudgedHits,
     ks: Sequence[int | None],
@@ -209,6 +187,19 @@ def dcg_cutoffs(
     rank = hits.rank[nonzero]
     discounted = gain[nonzero] / np.log2(rank + 1.0)
     return per_query_at(hits.n_queries, hits.query[nonzero], rank, cutoff_column(ks), discounted)
+
+
+dcg_batch = one_cutoff(
+    dcg_cutoffs,
+    """DCG@k of every query: each gain in the top ``k`` over ``log2(rank + 1)``, summed
+    (:func:`dcg_at_k`'s gains), with no ideal to divide by.
+
+    >>> from ef.evaluation._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"], ["x"]], [{"d1": 2, "d2": 1}, {}])
+    >>> dcg_batch(hits, 3).tolist(), dcg_batch(hits, 3, dcg="exp-log2").tolist()
+    ([2.5, 0.0], [3.5, 0.0])
+    """,
+)
 
 
 def _span_sums(start: Ints, count: Ints, f: Callable[[Floats], Floats]) -> Floats:

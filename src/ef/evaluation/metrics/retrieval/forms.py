@@ -1,5 +1,6 @@
-"""The forms a metric module makes from others: a tie-averaged form from its batch form and
-its part for tied docs, and a geometric-mean variant from its parent.
+"""The forms a metric module makes from others: a batch form from its form at several
+cutoffs, a tie-averaged form from its batch form and its part for tied docs, and a
+geometric-mean variant from its parent.
 
 Every tie-averaged (``expected``) form starts alike: it drops the docs ``judged_only`` drops
 and, where no docs tie, gives the batch form's values (one order: its value is the mean).
@@ -21,7 +22,34 @@ from .params import REL, TREC, check_arguments
 if TYPE_CHECKING:
     from ..._hits import Floats, JudgedHits
 
-__all__ = ["geometric", "tie_averaged"]
+__all__ = ["geometric", "one_cutoff", "tie_averaged"]
+
+
+def one_cutoff(cutoffs: Callable[..., Floats], doc: str) -> Callable[..., Floats]:
+    """The batch form of a metric with a form at several cutoffs: that form's row at one
+    cutoff ``k``, with its keywords. Named after ``cutoffs`` (``ndcg_cutoffs``:
+    ``ndcg_batch``), in its module, ``doc`` its docstring.
+
+    >>> def hits_cutoffs(hits, ks, *, judged_only=False):
+    ...     return [[float(k or 0)] for k in ks]
+    >>> hits_batch = one_cutoff(hits_cutoffs, "Hits.")
+    >>> hits_batch.__name__, str(inspect.signature(hits_batch)), hits_batch(None, 3)
+    ('hits_batch', '(hits, k, *, judged_only=False)', [3.0])
+    """
+    signature = inspect.signature(cutoffs)
+    hits, ks, *keywords = signature.parameters.values()
+
+    def batch(hits: JudgedHits, k: int | None, **params: Any) -> Floats:
+        row: Floats = cutoffs(hits, (k,), **params)[0]
+        return row
+
+    batch.__name__ = batch.__qualname__ = f"{cutoffs.__name__.removesuffix('_cutoffs')}_batch"
+    batch.__module__ = cutoffs.__module__
+    batch.__doc__ = doc
+    typed = ks.annotation is not inspect.Parameter.empty
+    one = ks.replace(name="k", annotation="int | None" if typed else ks.annotation)
+    batch.__signature__ = signature.replace(parameters=[hits, one, *keywords])  # type: ignore[attr-defined]
+    return batch
 
 
 def tie_averaged(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ...interfaces import MetricParam, RetrievalMetric, Synonym
 from .dcg import DCG_FORM, GAINS, _dcg_tied, _gain, _grade_gains, dcg_cutoffs, dcg_of
-from .forms import tie_averaged
+from .forms import one_cutoff, tie_averaged
 from .params import IRM, JUDGED_ONLY, TREC, positive
 from .reference import check_cutoff, guarded
 
@@ -119,22 +119,6 @@ def _ideal_dcgs(
     return per_query_at(hits.n_queries, owner, position + 1, cutoff_column(ks), discounted)
 
 
-def ndcg_batch(
-    hits: JudgedHits,
-    k: int | None,
-    *,
-    gains: Mapping[float, float] | None = None,
-    dcg: str = "log2",
-    judged_only: bool = False,
-    rel: float | None = None,
-) -> Floats:
-    """nDCG@k of every query, over the ideal DCG of all judged grades (linear gain unless
-    ``gains`` or ``dcg="exp-log2"`` say otherwise; grades below ``rel`` gain nothing)."""
-    rows = ndcg_cutoffs(hits, (k,), gains=gains, dcg=dcg, judged_only=judged_only, rel=rel)
-    row: Floats = rows[0]  # the one cutoff's row
-    return row
-
-
 def ndcg_cutoffs(
     hits: JudgedHits,
     ks: Sequence[int | None],
@@ -156,6 +140,13 @@ def ndcg_cutoffs(
     hits = prepared(hits, judged_only)
     found = dcg_cutoffs(hits, ks, gains=gains, dcg=dcg, rel=rel)
     return safe_divide(found, _ideal_dcgs(hits, ks, gains, dcg, rel))
+
+
+ndcg_batch = one_cutoff(
+    ndcg_cutoffs,
+    """nDCG@k of every query, over the ideal DCG of all judged grades (linear gain unless
+    ``gains`` or ``dcg="exp-log2"`` say otherwise; grades below ``rel`` gain nothing).""",
+)
 
 
 def _ndcg_tied(

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .forms import tie_averaged
+from .forms import one_cutoff, tie_averaged
 from .params import BINARY, CITE_TREC, IRM, REL, TREC
 from .reference import first_docs, guarded, relevant_hits
 
@@ -50,17 +50,6 @@ def precision_at_k(
     return relevant_hits(top, relevant, rel) / depth if depth else 0.0
 
 
-def precision_batch(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """P@k of every query: relevant docs in the top ``k``, over ``k`` (over the docs
-    retrieved for ``k=None``)."""
-    row: Floats = precision_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
-        0
-    ]  # the one cutoff's row
-    return row
-
-
 def precision_cutoffs(
     hits: JudgedHits,
     ks: Sequence[int | None],
@@ -79,6 +68,13 @@ def precision_cutoffs(
 
     hits = prepared(hits, judged_only)
     return safe_divide(found_at(hits, cutoff_column(ks), rel), depths_at(hits, ks))
+
+
+precision_batch = one_cutoff(
+    precision_cutoffs,
+    """P@k of every query: relevant docs in the top ``k``, over ``k`` (over the docs
+    retrieved for ``k=None``).""",
+)
 
 
 def _precision_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:

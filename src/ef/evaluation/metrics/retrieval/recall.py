@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .forms import tie_averaged
+from .forms import one_cutoff, tie_averaged
 from .params import BINARY, CITE_TREC, IRM, REL, TREC
 from .reference import first_docs, guarded, relevant_hits, relevant_total
 
@@ -52,16 +52,6 @@ def recall_at_k(
     return relevant_hits(top, relevant, rel) / n_relevant if n_relevant else 0.0
 
 
-def recall_batch(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """recall@k of every query: relevant docs in the top ``k``, over all relevant docs."""
-    row: Floats = recall_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
-        0
-    ]  # the one cutoff's row
-    return row
-
-
 def recall_cutoffs(
     hits: JudgedHits,
     ks: Sequence[int | None],
@@ -80,6 +70,12 @@ def recall_cutoffs(
 
     hits = prepared(hits, judged_only)
     return safe_divide(found_at(hits, cutoff_column(ks), rel), relevant_counts(hits, rel))
+
+
+recall_batch = one_cutoff(
+    recall_cutoffs,
+    """recall@k of every query: relevant docs in the top ``k``, over all relevant docs.""",
+)
 
 
 def _recall_tied(hits: JudgedHits, k: int | None, rel: float | None) -> Floats:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...interfaces import RetrievalMetric, Synonym
-from .forms import tie_averaged
+from .forms import one_cutoff, tie_averaged
 from .params import BINARY, IRM, REL, TREC
 from .reference import first_docs, guarded, is_relevant_grade
 
@@ -52,16 +52,6 @@ def reciprocal_rank(
     return 0.0
 
 
-def reciprocal_rank_batch(
-    hits: JudgedHits, k: int | None, *, rel: float | None = None, judged_only: bool = False
-) -> Floats:
-    """1 / rank of each query's first relevant doc within the top ``k`` (0 if none)."""
-    row: Floats = reciprocal_rank_cutoffs(hits, (k,), rel=rel, judged_only=judged_only)[
-        0
-    ]  # the one cutoff's row
-    return row
-
-
 def reciprocal_rank_cutoffs(
     hits: JudgedHits,
     ks: Sequence[int | None],
@@ -86,6 +76,12 @@ def reciprocal_rank_cutoffs(
     first = position_in_query(query) == 0
     query, rank = query[first], rank[first]
     return per_query_at(hits.n_queries, query, rank, cutoff_column(ks), 1.0 / rank)
+
+
+reciprocal_rank_batch = one_cutoff(
+    reciprocal_rank_cutoffs,
+    """1 / rank of each query's first relevant doc within the top ``k`` (0 if none).""",
+)
 
 
 def _first_reciprocals(above: Ints, tied: Ints, relevant: Ints, span: Ints) -> Floats:
