@@ -315,3 +315,25 @@ def test_a_commands_outputs_are_those_render_declares(command: str) -> None:
     assert choices == [REPORT_OUTPUTS[kind]]
     # render() draws each of them, but trec_eval's lines, which the CLI prints itself.
     assert set(REPORT_OUTPUTS[kind]) <= {*OUTPUTS, "trec"}
+
+
+def test_ordinary_qrels_load_no_diversity_path(tmp_path) -> None:
+    # Whether qrels may be subtopic qrels is told without the diversity scoring and the
+    # subtopic reader (_evaluate/_subtopic_gate.py); a subtopic file, named or detected by a
+    # diversity measure, still takes that path.
+    diversity = {"ef.evaluation._evaluate._diversity", "ef.evaluation._formats.trec._subtopics"}
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10")
+    assert done.returncode == 0, done.stderr
+    assert not loaded & diversity
+    subtopics = tmp_path / "subtopics.txt"
+    subtopics.write_text("q1 1 d1 1\nq1 2 d1 1\nq1 2 d2 1\nq2 1 d3 1\n")
+    done, loaded = _ef_eval(
+        tmp_path, "evaluate", str(subtopics), str(run), "-m", "alpha_nDCG@10", "-o", "json"
+    )
+    assert done.returncode == 0, done.stderr
+    assert diversity <= loaded
+    assert set(json.loads(done.stdout)["metrics"]) == {"alpha_ndcg@10"}

@@ -43,6 +43,7 @@ from .._progress import Progress, phase, reading
 from .._reports import RetrievalEvalReport
 from ..errors import ArgumentError, Keyword
 from ..types import CompareAveraging
+from ._subtopic_gate import nested
 from .doc_ids import check_docs_meet
 from .inputs import InputFiles, load_inputs
 from .report import retrieval_report
@@ -76,22 +77,11 @@ ORDINARY_NOTE = (
 SubtopicInput = SubtopicQrels | Mapping[str, Mapping[str, Mapping[str, float]]]
 
 
-def _nested(qrels: object) -> bool:
-    """``{qid: {subtopic: {doc: grade}}}``: a grade that is itself a mapping."""
-    if not isinstance(qrels, Mapping):
-        return False
-    for judged in qrels.values():
-        if isinstance(judged, Mapping):
-            for value in judged.values():
-                return isinstance(value, Mapping)
-    return False
-
-
 def _held(qrels: object) -> SubtopicQrels | None:
     """Subtopic qrels given as a value: a :class:`SubtopicQrels` or a nested mapping."""
     if isinstance(qrels, SubtopicQrels):
         return qrels
-    if _nested(qrels):
+    if nested(qrels):
         return SubtopicQrels(qrels)  # type: ignore[arg-type]  # checked by its converter
     return None
 

@@ -20,7 +20,7 @@ from .._progress import Progress, check_progress, phase, reading
 from .._reports.retrieval import RetrievalEvalReport
 from .._runs.ranked import RankedLists
 from ..errors import ProfileRefused
-from ._diversity import SubtopicInput, subtopic_qrels_of, subtopic_report
+from ._subtopic_gate import may_hold_subtopics
 from .doc_ids import check_doc_overlap, check_docs_meet
 from .inputs import InputFiles, check_overlap, load_inputs, load_qrels, load_run
 from .pools import check_start_method
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .._runs.table import RunTable
     from .._store import Store
     from ..types import Averaging, DataFrameLike, ProfileName, Qrels, RunInput, TiePolicy
+    from ._diversity import SubtopicInput
 
 __all__ = [
     "AVERAGING",
@@ -267,8 +268,16 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     )
     check_progress(progress)
     plugins = registry_or_default(registry)  # registry itself: only one given goes to workers
-    subtopics = subtopic_qrels_of(qrels, qrels_format, metrics)
+    # The diversity path (and the TREC readers of its files) loads only for what may be
+    # subtopic qrels.
+    subtopics = None
+    if may_hold_subtopics(qrels, qrels_format, metrics):
+        from ._diversity import subtopic_qrels_of
+
+        subtopics = subtopic_qrels_of(qrels, qrels_format, metrics)
     if subtopics is not None:  # diversity qrels: ndeval's measures, the others on max grades
+        from ._diversity import subtopic_report
+
         report = subtopic_report(
             run,
             subtopics,
