@@ -557,4 +557,4 @@ def test_resolved_measures_are_reused_per_registry_and_still_checked() -> None:
     with pytest.raises(TypeError, match="not a str"):
         resolve_measures("ndcg", (1, 10), builtin)
     with pytest.raises(TypeError, match="a measure is a string"):
-        resolve_measures([["ndcg"]], (1, 10), builtin)
+        resolve_measures([["ndcg"]], (1, 10), builtin)  # type: ignore[list-item]

@@ -35,6 +35,8 @@ def test_the_default_metrics_have_a_cutoffs_form() -> None:
 )
 def test_each_row_is_the_batch_form_at_its_cutoff(name, data, ks, choices) -> None:
     metric = BUILTIN.retrieval_metric(name)
+    assert metric.batch is not None
+    assert metric.batch_cutoffs is not None
     names = _keywords(metric.batch)
     assert names == _keywords(metric.batch_cutoffs)
     params = {key: choices.draw(PARAMETERS[key], label=key) for key in sorted(names)}
@@ -42,7 +44,7 @@ def test_each_row_is_the_batch_form_at_its_cutoff(name, data, ks, choices) -> No
     rows = metric.batch_cutoffs(hits, tuple(ks), **params)
     assert rows.shape == (len(ks), len(data))
     for k, row in zip(ks, rows, strict=True):
-        assert np.array_equal(row, metric.batch(hits, k, **params))  # bit for bit
+        assert np.array_equal(row, np.asarray(metric.batch(hits, k, **params)))  # bit for bit
 
 
 RUN = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 2.0, "d5": 1.0}}
@@ -55,13 +57,13 @@ def _top(calls: list[tuple[str, object]], answer=None) -> RetrievalMetric:
     def func(ranked, relevant, k):
         return float(sum(relevant.get(doc, 0) > 0 for doc in ranked[:k]))
 
-    def batch(hits, k):
+    def batch(hits: JudgedHits, k: int) -> np.ndarray:
         calls.append(("batch", k))
         return np.bincount(
             hits.query[(hits.grade > 0) & (hits.rank <= k)], minlength=hits.n_queries
         ).astype(float)
 
-    def batch_cutoffs(hits, ks):
+    def batch_cutoffs(hits: JudgedHits, ks: tuple[int, ...]) -> object:
         calls.append(("batch_cutoffs", ks))
         if answer is not None:
             return answer
