@@ -136,15 +136,21 @@ def _ef_eval(
     return done, set(json.loads(listing.read_text()))
 
 
+def _trec_files(tmp_path: Path) -> tuple[Path, Path]:
+    """A small TREC qrels file and run, every query scored 1.0 by map@10."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    return qrels, run
+
+
 def _cli_modules(loaded: set[str]) -> set[str]:
     return {name for name in loaded if name.startswith("ef.evaluation.cli._")}
 
 
 def test_evaluate_imports_no_other_command(tmp_path) -> None:
-    qrels = tmp_path / "qrels.txt"
-    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
-    run = tmp_path / "run.trec"
-    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    qrels, run = _trec_files(tmp_path)
     done, loaded = _ef_eval(
         tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10", "-o", "json"
     )
@@ -165,10 +171,7 @@ _NOT_FOR_TREC_FILES = ("json", "tempfile", "shutil", "importlib.resources", "has
 
 
 def test_evaluates_table_imports_no_json_no_writing_and_no_rich(tmp_path) -> None:
-    qrels = tmp_path / "qrels.txt"
-    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
-    run = tmp_path / "run.trec"
-    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    qrels, run = _trec_files(tmp_path)
     done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10")
     assert done.returncode == 0, done.stderr
     assert "│ map    │ 1.0000 │" in done.stdout  # the table was drawn in this process
@@ -179,10 +182,7 @@ def test_evaluates_table_imports_no_json_no_writing_and_no_rich(tmp_path) -> Non
 def test_the_default_measures_load_no_other_tools_vocabulary(tmp_path) -> None:
     # Measures in our syntax are read without trec_eval's vocabulary (its names, its sets)
     # or ranx's: those load for a measure written in theirs.
-    qrels = tmp_path / "qrels.txt"
-    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
-    run = tmp_path / "run.trec"
-    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    qrels, run = _trec_files(tmp_path)
     vocabularies = {
         "ef.evaluation._engine.syntax.trec_eval",
         "ef.evaluation._engine.trec_vocabulary",
@@ -200,10 +200,7 @@ def test_the_default_measures_load_no_other_tools_vocabulary(tmp_path) -> None:
 def test_ef_trec_eval_imports_what_it_scores_with_alone(tmp_path) -> None:
     # Issue 26: ef-trec-eval never imports fusion, compare, retrievers, RAG or rich; nor the
     # store, the other reports, or the dataset values of a corpus.
-    qrels = tmp_path / "qrels.txt"
-    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
-    run = tmp_path / "run.trec"
-    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    qrels, run = _trec_files(tmp_path)
     script = _SCRIPT.replace("import main", "import trec_eval_main as main")
     done, loaded = _ef_eval(tmp_path, "-m", "all_trec", str(qrels), str(run), script=script)
     assert done.returncode == 0, done.stderr
@@ -322,10 +319,7 @@ def test_ordinary_qrels_load_no_diversity_path(tmp_path) -> None:
     # subtopic reader (_evaluate/_subtopic_gate.py); a subtopic file, named or detected by a
     # diversity measure, still takes that path.
     diversity = {"ef.evaluation._evaluate._diversity", "ef.evaluation._formats.trec._subtopics"}
-    qrels = tmp_path / "qrels.txt"
-    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
-    run = tmp_path / "run.trec"
-    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.0 t\n")
+    qrels, run = _trec_files(tmp_path)
     done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10")
     assert done.returncode == 0, done.stderr
     assert not loaded & diversity

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ef.evaluation import Registry, RetrievalMetric, evaluate_run
+from ef.evaluation import MetricParam, Registry, RetrievalMetric, evaluate_run
 from ef.evaluation._hits import JudgedHits
 from ef.evaluation.errors import PluginError
 from ef.evaluation.testing import registry_with
@@ -98,3 +98,32 @@ def test_what_the_cutoffs_form_returns_is_checked(answer, message) -> None:
     registry = registry_with(_top([], answer), plugin="mine")
     with pytest.raises(PluginError, match=message):
         evaluate_run(RUN, QRELS, metrics=("top@1", "top@2"), registry=registry)
+
+
+def test_measures_of_other_parameters_are_scored_apart() -> None:
+    # A metric of the whole ranking (no cutoff in its key) at two parameter values: each
+    # scored with its own value, never both from one call with the first one's.
+    calls: list[tuple[tuple[object, ...], float]] = []
+
+    def func(ranked, relevant, k, *, floor=1.0):
+        return float(sum(relevant.get(doc, 0) >= floor for doc in ranked))
+
+    def batch_cutoffs(hits: JudgedHits, ks: tuple[object, ...], *, floor: float = 1.0) -> object:
+        calls.append((ks, floor))
+        counts = np.bincount(hits.query[hits.grade >= floor], minlength=hits.n_queries)
+        return np.stack([counts.astype(float) for _ in ks])
+
+    metric = RetrievalMetric(
+        name="above",
+        func=func,
+        batch_cutoffs=batch_cutoffs,
+        params=(MetricParam("floor", float, 1.0),),
+        cutoff=False,
+    )
+    registry = registry_with(metric, plugin="mine")
+    qrels = {"q1": {"d1": 1, "d2": 2, "d3": 2}, "q2": {"d5": 2}}
+    report = evaluate_run(
+        RUN, qrels, metrics=("above(floor=1)", "above(floor=2)"), registry=registry
+    )
+    assert report.metrics == {"above": 2.0, "above(floor=2)": 1.5}
+    assert calls == []  # each is one measure of its parameters: no call at several cutoffs

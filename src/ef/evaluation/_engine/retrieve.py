@@ -252,7 +252,7 @@ def _raise_for(qid: str, outcome: _Failed | _BadResult) -> NoReturn:
         where = f"a batch of queries ({names}), but on none of them alone"
     else:
         where = f"query {qid!r}"
-    raise RetrieverError(f"the retriever raised on {where}: {outcome.message}") from (outcome.error)
+    raise RetrieverError(f"the retriever raised on {where}: {outcome.message}") from outcome.error
 
 
 def _check_picklable(searcher: Searcher, doc_id: DocIdFunction | None) -> None:

@@ -98,15 +98,21 @@ def _checked(
 
 
 def _plain_floats(raw: object, values: Sequence[Any]) -> bool:
-    """True if every value is a finite float (a float64 array is checked at once; ``values``
-    are then its rows where it has two dimensions)."""
+    """True if every value is a finite float (a float64 array is checked at once)."""
+    finite = _finite_array(raw)
+    if finite is not None:
+        return finite
+    return all(type(v) is float and math.isfinite(v) for v in values)
+
+
+def _finite_array(raw: object) -> bool | None:
+    """Whether a float64 array of one or two dimensions (a row per cutoff) holds only finite
+    numbers, in one pass; None for anything else, whose values are looked at one by one."""
     if getattr(raw, "dtype", None) == "float64" and getattr(raw, "ndim", None) in (1, 2):
-        import numpy as np  # a batch metric returned an array: numpy is loaded already
+        import numpy as np  # a metric returned an array: numpy is loaded already
 
         return bool(np.isfinite(raw).all())  # type: ignore[call-overload]  # raw is an ndarray
-    if raw is not None and getattr(raw, "ndim", 1) != 1:
-        return all(_plain_floats(None, row) for row in values)
-    return all(type(v) is float and math.isfinite(v) for v in values)
+    return None
 
 
 def _per_query(
@@ -171,8 +177,9 @@ def score_all(
         elif m.key in together:
             group = together[m.key]
             raw, rows = cutoffs_values(group, query_ids, hits, registry)
-            plain = _plain_floats(raw, rows)
+            finite = _finite_array(raw)
             for member, values in zip(group, rows, strict=True):
+                plain = finite if finite is not None else _plain_floats(None, values)
                 columns[member.key] = _column(member, values, query_ids, registry, plain)
         elif m.metric.batch is not None:
             raw, values = batch_values(m, query_ids, hits, registry)
@@ -206,8 +213,7 @@ def _at_cutoffs(measures: Sequence[Measure]) -> dict[str, list[Measure]]:
     groups: dict[tuple[int, str], list[Measure]] = {}
     for m in measures:
         if m.metric.batch_cutoffs is not None:
-            # The key without its cutoff: the metric and its parameters.
-            groups.setdefault((id(m.metric), m.key.rpartition("@")[0]), []).append(m)
+            groups.setdefault((id(m.metric), m.family), []).append(m)
     return {m.key: group for group in groups.values() if len(group) > 1 for m in group}
 
 

@@ -43,7 +43,7 @@ from .._progress import Progress, phase, reading
 from .._reports import RetrievalEvalReport
 from ..errors import ArgumentError, Keyword
 from ..types import CompareAveraging
-from ._subtopic_gate import nested
+from ._subtopic_gate import may_hold_subtopics, nested
 from .doc_ids import check_docs_meet
 from .inputs import InputFiles, load_inputs
 from .report import retrieval_report
@@ -111,11 +111,9 @@ def subtopic_qrels_of(
     if held is not None:
         return held
     check_metric_names(metrics)  # not one str, nor 10: said as evaluate_run says it
-    named = qrels_format == SUBTOPICS
-    # A sequence is looked at (an iterator would be used up: its names read as ordinary).
-    wanted = isinstance(metrics, Sequence) and any(is_diversity_spec(m) for m in metrics)
-    if not named and not wanted:
+    if not may_hold_subtopics(qrels, qrels_format, metrics):  # named, or a diversity measure
         return None
+    named = qrels_format == SUBTOPICS
     if _local_file(qrels):
         path = Path(qrels)  # type: ignore[arg-type]  # a str or a path: _local_file says so
         return (

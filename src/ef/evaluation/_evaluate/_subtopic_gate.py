@@ -48,7 +48,9 @@ def may_hold_subtopics(qrels: object, qrels_format: str | None, metrics: object)
         if qrels_format == SUBTOPICS:
             return True
     if isinstance(metrics, str) or not isinstance(metrics, Sequence):
-        return False  # refused as evaluate_run refuses it, when its measures are read
+        # Refused as evaluate_run refuses it, when its measures are read; an iterator is
+        # not looked at (it would be used up: its names are read as ordinary ones).
+        return False
     from .._engine._diversity import is_diversity_spec
 
     return any(is_diversity_spec(m) for m in metrics)

@@ -220,7 +220,7 @@ class _Checker:
         metric: RetrievalMetric,
         keywords: dict[str, Any],
         value_range: tuple[float, float] | None,
-        ks: tuple[int | None, ...] = (None,),
+        ks: tuple[int | None, ...],
     ) -> None:
         self.metric = metric
         self.keywords = keywords

@@ -186,11 +186,23 @@ class Measure:
     k: int | None
     params: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
 
-    # Worked out once a measure: scoring reads both for every metric of every report.
+    # Worked out once a measure: scoring reads these for every metric of every report.
+    @functools.cached_property
+    def family(self) -> str:
+        """The key without its cutoff: ``name`` and ``(params)``, the same for the measures
+        of one metric and parameters at every cutoff (scored together where the metric has
+        a form at several cutoffs).
+
+        >>> from ef.evaluation import get_registry
+        >>> Measure(get_registry().retrieval_metric("precision"), 5, (("rel", 2.0),)).family
+        'precision(rel=2)'
+        """
+        return self.metric.name + params_text(self.params)
+
     @functools.cached_property
     def key(self) -> str:
         """The canonical spelling: ``name``, ``(params)``, then ``@k``, ``@all`` or nothing."""
-        text = self.metric.name + params_text(self.params)
+        text = self.family
         if self.k is not None:
             return f"{text}@{self.k}"
         return f"{text}@all" if self.metric.cutoff else text

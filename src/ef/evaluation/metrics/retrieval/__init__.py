@@ -33,9 +33,9 @@ rest of trec_eval's ``all_trec``: ``iprec_at_recall``, ``iprec_avg`` (11pt_avg),
 subtopic qrels (alpha-nDCG, ERR-IA, NRBP, ...): they are not in :data:`BUILTIN`, as their
 judgements have another shape; :func:`~ef.evaluation.evaluate_diversity` scores them.
 Each holds the metric's readable per-query reference function (``ndcg_at_k``), its numpy
-batch form over :class:`~ef.evaluation._hits.JudgedHits` (``ndcg_batch``), for the metrics
-most often asked at several cutoffs the same at every cutoff at once (``ndcg_cutoffs``, of
-which the batch form is one row), its exact
+batch form over :class:`~ef.evaluation._hits.JudgedHits` (``ndcg_batch``; for the metrics
+most often asked at several cutoffs, one row of their form at every cutoff at once,
+``ndcg_cutoffs``), its exact
 tie-averaged form where it has a closed one (``ndcg_expected``; for the others,
 ``tie_policy="expected"`` averages the batch form over the distinct orders of the ties,
 :mod:`~ef.evaluation.metrics.retrieval.orders`), its parameters and its
