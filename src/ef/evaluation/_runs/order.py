@@ -27,6 +27,7 @@ __all__ = [
     "SINGLE_ORDER_POLICIES",
     "TIE_POLICIES",
     "TieBreak",
+    "check_scores",
     "check_tie_policy",
     "order",
     "ranking_of",
@@ -161,6 +162,39 @@ def _is_finite(score: float) -> bool:
         return False
 
 
+def check_scores(query_id: str, ranked: Mapping[str, float]) -> bool:
+    """Refuse a score of ``run[query_id]`` that is no finite number (a bool, a str, NaN, an
+    infinity, an int too large for a float), naming the query and the doc. True where every
+    score is a plain ``int`` or ``float``, which numpy converts as ``float()`` does.
+
+    >>> check_scores("q1", {"d1": 2, "d2": 0.5})
+    True
+    >>> check_scores("q1", {"d1": 1.0, "d2": float("nan")})
+    Traceback (most recent call last):
+        ...
+    ValueError: run['q1']['d2'] = nan: not finite
+    """
+    scores = ranked.values()
+    # The usual scores, plain numbers with a finite sum, pass in C-level passes; anything
+    # else (a subclass such as numpy.float64 too) is looked at score by score. A NaN or an
+    # infinity makes the sum of floats non-finite (inf - inf is NaN); ints are summed as
+    # floats, as float() refuses one too large for a float, which a sum of ints would hide.
+    kinds = set(map(type, scores))
+    if kinds <= {float, int}:
+        try:
+            if math.isfinite(sum(map(float, scores) if int in kinds else scores)):
+                return True
+        except OverflowError:  # an int too large for a float: named below
+            pass
+    for doc_id, score in ranked.items():
+        if isinstance(score, bool) or not isinstance(score, (int, float)):
+            raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not a number")
+        if not _is_finite(score):
+            shown = reprlib.repr(score)
+            raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {shown}: not finite")
+    return False
+
+
 def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> list[str]:
     """One query's doc ids in rank order.
 
@@ -174,12 +208,7 @@ def ranking_of(query_id: str, ranked: Mapping[str, float] | Sequence[str]) -> li
     ['d2', 'd1']
     """
     if isinstance(ranked, Mapping):
-        for doc_id, score in ranked.items():
-            if isinstance(score, bool) or not isinstance(score, (int, float)):
-                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not a number")
-            if not _is_finite(score):
-                shown = reprlib.repr(score)
-                raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {shown}: not finite")
+        check_scores(query_id, ranked)
         return scored_order(ranked)
     if isinstance(ranked, str):
         raise TypeError(f"run[{query_id!r}] is a str; expected {{doc: score}} or a list of docs")

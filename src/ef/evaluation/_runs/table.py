@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from .._formats.trec.fast import RunColumns
 from .._hits import JudgedHits
-from .order import order, ranking_of, refuse_repeats, tie_break
+from .order import check_scores, order, ranking_of, refuse_repeats, tie_break
 
 if TYPE_CHECKING:
     from .._plugin_engine.registry import Registry
@@ -98,8 +98,9 @@ def _rows_in(hashes: Hashes, wanted: Hashes) -> Ints:
 
 
 class _ListDocs:
-    def __init__(self, docs: list[str]) -> None:
+    def __init__(self, docs: list[str], hashes: Hashes | None = None) -> None:
         self.docs = docs
+        self._hashes = hashes  # each row's doc hash, from the first lookup (one Python pass)
 
     def take(self, rows: Ints) -> list[str]:
         return [self.docs[i] for i in rows.tolist()]
@@ -108,9 +109,10 @@ class _ListDocs:
         return np.fromiter((hash(d) for d in docs), dtype=np.int64, count=len(docs)).view(np.uint64)
 
     def rows_with_hashes(self, wanted: Hashes) -> tuple[Ints, Hashes]:
-        hashes = self.hash_docs(self.docs)
-        rows = _rows_in(hashes, wanted)
-        return rows, hashes[rows]
+        if self._hashes is None:
+            self._hashes = self.hash_docs(self.docs)
+        rows = _rows_in(self._hashes, wanted)
+        return rows, self._hashes[rows]
 
     def descending_pairs(self, rows: Ints) -> npt.NDArray[np.bool_]:
         # For each row r: docs[r - 1] > docs[r] (byte order, as strcmp).
@@ -119,7 +121,9 @@ class _ListDocs:
         )
 
     def subset(self, keep: npt.NDArray[np.bool_]) -> _ListDocs:
-        return _ListDocs([d for d, kept in zip(self.docs, keep.tolist(), strict=True) if kept])
+        hashes = None if self._hashes is None else self._hashes[keep]
+        docs = [d for d, kept in zip(self.docs, keep.tolist(), strict=True) if kept]
+        return _ListDocs(docs, hashes)
 
 
 class _SeriesDocs:
@@ -258,15 +262,15 @@ class RunTable:
         offsets = [0]
         lists: dict[str, Sequence[str]] = {}
         for query_id, ranked in run.items():
-            ordered = ranking_of(query_id, ranked)  # validates scores, de-duplicates lists
-            if not isinstance(ranked, Mapping):
-                lists[query_id] = ordered
             query_ids.append(query_id)
             if isinstance(ranked, Mapping):
-                # Rows in the mapping's order: the input_order tie policy needs it.
+                # Rows in the mapping's order (the input_order tie policy needs it), ranked
+                # by the table, not sorted here.
+                plain = check_scores(query_id, ranked)
                 docs.extend(ranked)
-                scores.extend(float(score) for score in ranked.values())
+                scores.extend(ranked.values() if plain else map(float, ranked.values()))
             else:
+                ordered = lists[query_id] = ranking_of(query_id, ranked)  # de-duplicated
                 docs.extend(ordered)
                 scores.extend(float(len(ordered) - i) for i in range(len(ordered)))
             offsets.append(len(docs))
