@@ -60,7 +60,7 @@ def _first_fault(run: Mapping[str, Mapping[str, Any]]) -> str | None:
 def test_from_dict_is_the_plain_definition(run: dict[str, dict[str, Any]]) -> None:
     fault = _first_fault(run)
     if fault is not None:
-        with pytest.raises(ValueError) as caught:
+        with pytest.raises(ValueError, match=r"^run\[") as caught:
             RunTable.from_dict(run)
         assert str(caught.value) == fault
         return
@@ -113,14 +113,12 @@ def test_hashes_kept_from_a_lookup_serve_the_table_without_identical_ids(
     query_ids = list(qrels)
     judgements = [qrels[q] for q in query_ids]
     table = RunTable.from_dict(run)
-    assert table.judged_queries(query_ids, judgements) == RunTable.from_dict(
-        run
-    ).judged_queries(query_ids, judgements)
+    assert table.judged_queries(query_ids, judgements) == RunTable.from_dict(run).judged_queries(
+        query_ids, judgements
+    )
     kept = table.without_identical_ids()
     fresh = RunTable.from_dict(_without_identical_ids(run))
     got, want = kept.judged_hits(query_ids, judgements), fresh.judged_hits(query_ids, judgements)
     for field in ("query", "rank", "grade", "n_relevant", "n_retrieved"):
         assert np.array_equal(getattr(got, field), getattr(want, field)), field
-    assert kept.judged_queries(query_ids, judgements) == fresh.judged_queries(
-        query_ids, judgements
-    )
+    assert kept.judged_queries(query_ids, judgements) == fresh.judged_queries(query_ids, judgements)
