@@ -30,6 +30,7 @@ from ef.evaluation import (
 )
 from ef.evaluation._engine.measures import parse_measure
 from ef.evaluation.compat import ir_measures, pytrec_eval
+from ef.evaluation.metrics.retrieval.ndcg import ndcg_at_k
 
 from .conftest import shared_path
 
@@ -161,6 +162,19 @@ def test_a_score_too_large_for_a_float_is_named(check_swapped: bool) -> None:
     shown = re.escape("run['q2']['d3'] = 100000000000000000...0000000000000000000: not finite")
     with pytest.raises(ValueError, match=f"^{shown}$"):
         evaluate_run(run, QRELS, check_swapped=check_swapped)
+
+
+def test_grades_too_large_for_a_float_are_named_though_their_sum_is_finite() -> None:
+    # 10**400 - 10**400 is 0: a check of the sum alone let them through to a bare
+    # OverflowError, in evaluate_run's qrels, a run's scores and a reference metric alike.
+    huge = {"d3": 10**400, "d4": -(10**400), "d5": 1}
+    shown = re.escape("['d3'] = 100000000000000000...0000000000000000000")
+    with pytest.raises(ValueError, match=f"^qrels\\['q2'\\]{shown}: a grade is a finite"):
+        evaluate_run(RUN, {"q1": {"d1": 1}, "q2": huge}, metrics=("ndcg@10",))
+    with pytest.raises(ValueError, match=f"^run\\['q2'\\]{shown}: not finite$"):
+        evaluate_run({**RUN, "q2": huge}, QRELS)
+    with pytest.raises(ValueError, match=f"^ndcg_at_k\\(ranked, relevant, k\\): relevant{shown}"):
+        ndcg_at_k(["d3"], huge, 10)
 
 
 def test_finite_grades_whose_sum_overflows_are_fine() -> None:

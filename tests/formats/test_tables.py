@@ -147,6 +147,11 @@ QRELS = {"q1": {"d1": 1}, "q2": {"d3": 1}}
         ({"score": ["0.5", "0.9", "0.1"]}, "column 'score' row 0 holds '0.5' (a str)"),
         ({"score": [0.5, float("nan"), 0.1]}, "column 'score' row 1 is null"),  # NaN is NA
         ({"score": [0.5, float("inf"), 0.1]}, "row 1 holds inf; a score is a finite number"),
+        # Ints too large for a float, whose sum is 0: was a bare OverflowError.
+        (
+            {"score": [10**400, -(10**400), 1]},
+            "row 0 holds 100000000000000000...0000000000000000000; a score is a finite number",
+        ),
         ({"score": [True, False, True]}, "column 'score' row 0 holds True (a bool)"),
         ({"doc_id": ["d1", "d1", "d3"]}, "rows 0 and 1 both have q_id='q1', doc_id='d1'"),
         ({"doc_id": ["d1", None, "d3"]}, "column 'doc_id' row 1 is null; every row needs an id"),

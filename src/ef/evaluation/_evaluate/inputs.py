@@ -24,7 +24,6 @@ inputs that would give a plausible number from misread data (DESIGN §6):
 from __future__ import annotations
 
 import itertools
-import math
 import numbers
 import os
 import reprlib
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, cast
 import attrs
 
 from .._engine.id_forms import no_overlap_cause, shown_ids, with_cause
+from .._finite import is_finite, plain_finite
 from .._formats.files import format_for, read_qrels, read_run
 from .._formats.frames import (
     is_table,
@@ -141,19 +141,9 @@ a RunTable, a pandas or polars DataFrame (q_id, doc_id, score columns), or the p
 def _grade_error(query_id: object, doc_id: object, grade: object) -> str | None:
     if isinstance(grade, bool) or not isinstance(grade, numbers.Real):
         return "a grade is a number, e.g. 0, 1 or 2"
-    if not _sums_finite((grade,)):  # NaN, an infinity, or an int past a float's range
+    if not is_finite(grade):  # NaN, an infinity, or an int past a float's range
         return "a grade is a finite number, e.g. 0, 1 or 2"
     return None
-
-
-def _sums_finite(values: Iterable[object]) -> bool:
-    """Whether numbers add up to a finite float: true of finite ones unless the sum
-    overflows (then each is looked at), false if one is NaN, an infinity or an int too
-    large for a float (which numpy cannot take)."""
-    try:
-        return math.isfinite(sum(values))  # type: ignore[arg-type]  # numbers, checked
-    except OverflowError:
-        return False
 
 
 def _grades(qrels: Mapping[str, Mapping[str, object]]) -> Iterable[object]:
@@ -175,11 +165,7 @@ def check_qrels(qrels: object) -> None:
         raise TypeError(f"qrels is {shown}; expected {QRELS_SHAPES}")
     # The usual qrels, dicts of plain numbers whose sum is finite, pass in C-level passes
     # over every grade; anything else is looked at query by query.
-    if (
-        set(map(type, qrels.values())) == {dict}
-        and set(map(type, _grades(qrels))) <= {int, float}
-        and _sums_finite(_grades(qrels))
-    ):
+    if set(map(type, qrels.values())) == {dict} and plain_finite(list(_grades(qrels))):
         return
     _refuse_first_fault(qrels)
 
@@ -193,8 +179,7 @@ def _refuse_first_fault(qrels: Mapping[object, object]) -> None:
                 f"qrels[{query_id!r}] is a {_kind(judged)}; expected {{doc: grade}} for each "
                 f"query (the qrels: {QRELS_SHAPES})"
             )
-        kinds = set(map(type, judged.values()))
-        if kinds <= {int, float} and _sums_finite(judged.values()):
+        if plain_finite(judged.values()):
             continue
         for doc_id, grade in judged.items():
             problem = _grade_error(query_id, doc_id, grade)

@@ -32,11 +32,12 @@ a doc is listed once per query
 
 from __future__ import annotations
 
-import math
 import numbers
+import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._finite import is_finite, plain_finite
 from ..errors import DatasetFormatError, Keyword
 
 if TYPE_CHECKING:
@@ -232,6 +233,8 @@ def _refuse_mixed(table: _Columns, column: str, values: Sequence[Any]) -> None:
 
 def _numbers(table: _Columns, column: str, kind: Kind) -> list[float | int]:
     values = table.values(column)
+    if plain_finite(values):  # the usual column, in C-level passes
+        return values
     what = "score" if kind == "run" else "grade"
     for row, value in enumerate(values):
         if value is None:
@@ -243,8 +246,9 @@ def _numbers(table: _Columns, column: str, kind: Kind) -> list[float | int]:
                 row,
                 f"holds {value!r} (a {type(value).__name__}); a {what} is a number",
             )
-        if not math.isfinite(float(value)):
-            raise _bad(table, column, row, f"holds {value!r}; a {what} is a finite number")
+        if not is_finite(value):  # NaN, an infinity, an int too large for a float
+            shown = reprlib.repr(value)
+            raise _bad(table, column, row, f"holds {shown}; a {what} is a finite number")
     return values
 
 

@@ -10,11 +10,11 @@ runs by the same rules without sorting them (tests/runs/test_order.py holds the 
 
 from __future__ import annotations
 
-import math
 import reprlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, get_args
 
+from .._finite import is_finite, plain_finite
 from ..types import FusionTiePolicy
 
 if TYPE_CHECKING:
@@ -154,18 +154,10 @@ def scored_order(ranked: Mapping[str, float]) -> list[str]:
     return order([ranked[d] for d in docs], docs)
 
 
-def _is_finite(score: float) -> bool:
-    """NaN, an infinity and an int too large for a float are not."""
-    try:
-        return math.isfinite(score)
-    except OverflowError:
-        return False
-
-
 def check_scores(query_id: str, ranked: Mapping[str, float]) -> bool:
     """Refuse a score of ``run[query_id]`` that is no finite number (a bool, a str, NaN, an
     infinity, an int too large for a float), naming the query and the doc. True where every
-    score is a plain ``int`` or ``float``, which numpy converts as ``float()`` does.
+    score is a plain ``int`` or ``float`` (:func:`~ef.evaluation._finite.plain_finite`).
 
     >>> check_scores("q1", {"d1": 2, "d2": 0.5})
     True
@@ -174,22 +166,12 @@ def check_scores(query_id: str, ranked: Mapping[str, float]) -> bool:
         ...
     ValueError: run['q1']['d2'] = nan: not finite
     """
-    scores = ranked.values()
-    # The usual scores, plain numbers with a finite sum, pass in C-level passes; anything
-    # else (a subclass such as numpy.float64 too) is looked at score by score. A NaN or an
-    # infinity makes the sum of floats non-finite (inf - inf is NaN); ints are summed as
-    # floats, as float() refuses one too large for a float, which a sum of ints would hide.
-    kinds = set(map(type, scores))
-    if kinds <= {float, int}:
-        try:
-            if math.isfinite(sum(map(float, scores) if int in kinds else scores)):
-                return True
-        except OverflowError:  # an int too large for a float: named below
-            pass
+    if plain_finite(ranked.values()):
+        return True
     for doc_id, score in ranked.items():
         if isinstance(score, bool) or not isinstance(score, (int, float)):
             raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {score!r}: not a number")
-        if not _is_finite(score):
+        if not is_finite(score):
             shown = reprlib.repr(score)
             raise ValueError(f"run[{query_id!r}][{doc_id!r}] = {shown}: not finite")
     return False

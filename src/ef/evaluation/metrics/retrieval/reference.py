@@ -13,6 +13,7 @@ import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from ..._finite import is_finite, plain_finite
 from .params import check_arguments
 
 if TYPE_CHECKING:
@@ -85,30 +86,14 @@ number, e.g. 0, 1 or 2
     """
     if type(ranked) is list and type(relevant) is dict:
         first = next(iter(relevant.values()), 0)
-        if (type(first) is int or type(first) is float) and _sums_finite(relevant):
+        if (type(first) is int or type(first) is float) and plain_finite(relevant.values()):
             return
     problem = _query_problem(ranked, relevant)
     if problem is not None:
         raise TypeError(f"{call}: {problem}")
     assert isinstance(relevant, Mapping)  # _query_problem refuses any other
-    if not _sums_finite(relevant):  # a grade that is no finite number, or no number at all
+    if not plain_finite(relevant.values()):  # a grade no finite number, or no plain one
         _refuse_grades(relevant, call)
-
-
-def _sums_finite(relevant: Mapping[Any, Any]) -> bool:
-    """Whether the grades add up to a finite number: true of finite numbers, unless their
-    sum overflows (then each is looked at), false if one is NaN, an infinity or no number."""
-    try:
-        return math.isfinite(sum(relevant.values()))
-    except (TypeError, ValueError, OverflowError):
-        return False
-
-
-def _is_finite(grade: float) -> bool:
-    try:
-        return math.isfinite(grade)
-    except (TypeError, ValueError, OverflowError):  # an int too big for a float, say
-        return False
 
 
 def _refuse_grades(relevant: Mapping[Any, Any], call: str) -> None:
@@ -117,7 +102,7 @@ def _refuse_grades(relevant: Mapping[Any, Any], call: str) -> None:
     problem = grade_problem(relevant)
     if problem is not None:
         raise TypeError(f"{call}: {problem}")
-    bad = [(doc, grade) for doc, grade in relevant.items() if not _is_finite(grade)]
+    bad = [(doc, grade) for doc, grade in relevant.items() if not is_finite(grade)]
     if not bad:
         return  # finite numbers whose sum overflowed
     shown = ", ".join(f"relevant[{doc!r}] = {reprlib.repr(grade)}" for doc, grade in bad[:3])
