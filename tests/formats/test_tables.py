@@ -4,11 +4,14 @@ the dicts they hold, and every bad value named by column and row."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ef.evaluation import (
     DatasetFormatError,
@@ -20,8 +23,10 @@ from ef.evaluation import (
     write_qrels,
     write_run,
 )
+from ef.evaluation._formats.frames import run_of_table
 from ef.evaluation.cli import cli
 
+from ..profiles_hypothesis import examples
 from .helpers import BUILTIN
 
 pd = pytest.importorskip("pandas")
@@ -391,3 +396,43 @@ def test_the_cli_reads_parquet_columns_it_is_told(tmp_path: Path) -> None:
     told = CliRunner().invoke(cli, [*args, "--run-columns", "topic,doc,s"])
     assert told.exit_code == 0, told.stderr
     assert told.stdout == "metric,@10\nmrr,1.0\n"
+
+
+def _grouped_row_by_row(
+    queries: list[str], docs: list[str], scores: list[float]
+) -> dict[str, dict[str, float]] | str:
+    """The run a table holds, read as the module's rules say, one row at a time: a query's
+    rows merged wherever they stand, a doc listed twice for a query an error naming both."""
+    rows: dict[str, dict[str, int]] = {}
+    for row, (query_id, doc_id) in enumerate(zip(queries, docs, strict=True)):
+        first = rows.setdefault(query_id, {}).setdefault(doc_id, row)
+        if first != row:
+            return f"rows {first} and {row} both have q_id={query_id!r}, doc_id={doc_id!r}"
+    return {q: {d: scores[row] for d, row in ranked.items()} for q, ranked in rows.items()}
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["q1", "q2", "q3"]), st.sampled_from(["d1", "d2", "d3"])),
+        min_size=1,
+        max_size=12,
+    ),
+    st.booleans(),
+)
+@settings(max_examples=examples(300))
+def test_a_table_is_grouped_as_row_by_row(pairs: list[tuple[str, str]], together: bool) -> None:
+    # Each query's rows together (the usual table, grouped in C-level passes) or not.
+    if together:
+        pairs = sorted(pairs, key=lambda pair: pair[0])
+    queries, docs = [q for q, _ in pairs], [d for _, d in pairs]
+    scores = [float(i) for i in range(len(pairs))]
+    want = _grouped_row_by_row(queries, docs, scores)
+    table = {"q_id": queries, "doc_id": docs, "score": scores}
+    if isinstance(want, str):
+        with pytest.raises(DatasetFormatError, match=re.escape(want)):
+            run_of_table(table)
+        return
+    got = run_of_table(table)
+    assert [(q, list(ranked.items())) for q, ranked in got.items()] == [
+        (q, list(ranked.items())) for q, ranked in want.items()
+    ]

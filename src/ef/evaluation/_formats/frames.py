@@ -32,6 +32,7 @@ a doc is listed once per query
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import reprlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -187,13 +188,12 @@ def _bad(table: _Columns, column: str, row: int, problem: str) -> DatasetFormatE
 
 def _ids(table: _Columns, column: str) -> list[str]:
     values: list[Any] = table.values(column)
-    if all(type(v) is str for v in values):
+    if set(map(type, values)) <= {str}:  # in C-level passes, as the empty ids below
         ids = values
     else:
         ids = [_id(table, column, row, value) for row, value in enumerate(values)]
-    for row, value in enumerate(ids):
-        if not value:
-            raise _bad(table, column, row, "is an empty id")
+    if not all(ids):
+        raise _bad(table, column, ids.index(""), "is an empty id")
     if ids is not values:
         _refuse_mixed(table, column, values)
     return ids
@@ -261,6 +261,9 @@ def _grouped(
     queries = _ids(table, query_column)
     docs = _ids(table, doc_column)
     values = _numbers(table, value_column, kind)
+    blocks = _blocks(queries, docs)
+    if blocks is not None:
+        return blocks, values
     groups: dict[str, dict[str, int]] = {}
     for row, (query_id, doc_id) in enumerate(zip(queries, docs, strict=True)):
         rows = groups.setdefault(query_id, {})
@@ -272,6 +275,28 @@ def _grouped(
                 f"{doc_column}={doc_id!r}; a doc is {what} once per query"
             )
     return groups, values
+
+
+def _blocks(queries: list[str], docs: list[str]) -> dict[str, dict[str, int]] | None:
+    """Each query's docs with their row, in C-level passes, for the usual table: each
+    query's rows together, no doc twice for a query. None for any other, which
+    :func:`_grouped` reads row by row (merging a query's rows, naming a doc listed twice).
+
+    >>> _blocks(["q1", "q1", "q2"], ["d1", "d2", "d1"])
+    {'q1': {'d1': 0, 'd2': 1}, 'q2': {'d1': 2}}
+    >>> _blocks(["q1", "q2", "q1"], ["d1", "d1", "d2"]), _blocks(["q1", "q1"], ["d1", "d1"])
+    (None, None)
+    """
+    groups: dict[str, dict[str, int]] = {}
+    start = 0
+    for query_id, block in itertools.groupby(queries):
+        stop = start + len(list(block))
+        rows = dict(zip(docs[start:stop], range(start, stop), strict=True))
+        if query_id in groups or len(rows) != stop - start:
+            return None
+        groups[query_id] = rows
+        start = stop
+    return groups
 
 
 def _columns(table: Any, where: str) -> _Columns:
