@@ -18,10 +18,11 @@ measures, the peer's call beside the one-line switch to ef:
   compiled by a first call), against ef's ranx shim.
 
 It prints each path's median and best seconds, ef's median over the peer's beside the
-range of the rounds' own ratios (the noise of a shared machine), and, where both answer in
-pytrec_eval's shape (``{qid: {measure: value}}``), whether they gave the same numbers (each
-query's values, within 1e-9; the differential tests check the rest). A peer that is not
-installed is a row that says so. A script, not a test: nothing here asserts a time.
+range of the rounds' own ratios (the noise of a shared machine), and, where both give each
+query's values (pytrec_eval's ``{qid: {measure: value}}``, and evaluate_run's report under
+pytrec_eval's names), whether they gave the same numbers (within 1e-9; the differential
+tests check the rest). A peer that is not installed is a row that says so. A script, not a
+test: nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -44,9 +45,16 @@ HERE = Path(__file__).parent
 SHARED = Path(os.environ.get("EF_EVALUATION_SHARED", HERE.parent.parent / "shared"))
 DEFAULT_RUN = SHARED / "datasets/scifact-runs/run.scifact.test.bm25s-lucene-k1_0.9-b_0.4.txt.gz"
 DEFAULT_QRELS = SHARED / "datasets/scifact/qrels/test.tsv"
-#: pytrec_eval's names of the five measures, and evaluate_run's.
-PYTREC_MEASURES = ("ndcg_cut_10", "map", "recall_100", "P_10", "recip_rank")
-EF_METRICS = ("ndcg@10", "map", "recall@100", "P@10", "mrr")
+#: evaluate_run's keys of the five measures, each with pytrec_eval's name of it (``map``
+#: and ``recip_rank`` are of the whole ranking: ``@all``).
+SAME_MEASURES = {
+    "ndcg@10": "ndcg_cut_10",
+    "map@all": "map",
+    "recall@100": "recall_100",
+    "precision@10": "P_10",
+    "mrr@all": "recip_rank",
+}
+PYTREC_MEASURES, EF_METRICS = tuple(SAME_MEASURES.values()), tuple(SAME_MEASURES)
 BEIR_K = (1, 3, 5, 10, 100, 1000)
 RANX_METRICS = ("ndcg@10", "map@100", "recall@100", "precision@10", "mrr")
 
@@ -87,7 +95,7 @@ def _pairs(run: Run, qrels: Run) -> dict[str, tuple[Call | None, Call]]:
         ),
         "evaluate_run": (
             pytrec_call(measures),
-            lambda: evaluate_run(run, qrels, metrics=EF_METRICS, k_values=(10,)),
+            lambda: evaluate_run(run, qrels, metrics=EF_METRICS),
         ),
         "BEIR shim": (
             pytrec_call(beir_measures),
@@ -102,8 +110,14 @@ def _module(name: str) -> Any:
 
 
 def _per_query(result: Any) -> dict[str, dict[str, float]] | None:
-    """Each query's values from a pytrec_eval-shaped answer (BEIR's and pytrec_eval's);
-    None for another shape, whose numbers are not compared here."""
+    """Each query's values from a pytrec_eval-shaped answer, or from evaluate_run's report
+    under pytrec_eval's names; None for another shape, whose numbers are not compared here."""
+    per_query = getattr(result, "per_query", None)
+    if per_query is not None:
+        return {
+            q: {SAME_MEASURES[key]: value for key, value in values.items()}
+            for q, values in per_query.items()
+        }
     if isinstance(result, Mapping) and all(isinstance(v, Mapping) for v in result.values()):
         return {q: dict(v) for q, v in result.items()}
     return None

@@ -45,8 +45,10 @@ def test_it_times_each_peer_beside_ef_on_the_same_dicts(tmp_path, capsys) -> Non
         row = rows[name]
         assert row["ratio"] == pytest.approx(row["ef"] / row["peer"])
         assert 0 < row["best_ef"] <= row["ef"]
-    # The shim answers in pytrec_eval's shape, so its numbers are compared, and agree.
+    # The shim and evaluate_run give each query's values, so their numbers are compared
+    # with pytrec_eval's, and agree.
     assert rows["pytrec_eval shim"]["same"] == "yes"
+    assert rows["evaluate_run"]["same"] == "yes"
 
 
 def test_the_table_names_each_pair(tmp_path, capsys) -> None:
