@@ -12,11 +12,16 @@ same judged queries go through the same retriever in the same batches three ways
 * ef-eval retrieve: what the CLI does after indexing: retrieve(), then evaluate_run()'s
   report of the rankings without checking them again (evaluate_retrieved()).
 
-A fourth path times ef's own work alone: evaluate_retrieval on a retriever that replays the
-answers BM25 gave (the same objects, so ef takes the same paths), which costs next to nothing
-itself. The first three subtract two medians of the retriever's time, and that difference moves
-by as much as ef's work when other jobs share the cores; this one does not subtract. Its share
-of the retriever's time is what the target asks for.
+Two more rows time ef's own work without subtracting two medians (a difference that moves by
+as much as ef's work when other jobs share the cores):
+
+* ef in the call: evaluate_retrieval on BM25 behind a clock that sums the time spent inside
+  its ``search_batch``; the call's time less that is ef's own work, in the very call, with
+  the caches as BM25 leaves them between its batches. Its share of the time inside BM25,
+  round by round, is what the target asks for;
+* ef alone (replayed): evaluate_retrieval on a retriever that replays the answers BM25 gave
+  (the same objects, so ef takes the same paths), after a BM25 pass. It runs ef's work in one
+  piece, not between BM25's batches, and so reads lower than the row above.
 
 It prints the median and the best wall time of each (the best is the least disturbed by
 other work on a shared machine); each path's overhead over direct as a share of its own
@@ -78,6 +83,15 @@ def measure(dataset: Path, repeat: int, batch_size: int, limit: int) -> dict[str
         return evaluate_retrieved(rankings, qrels, metrics=METRICS, k_values=K_VALUES)
 
     replay = _Replay(retriever)
+    clocked = _Clocked(retriever)
+
+    def in_call() -> tuple[float, float]:  # (ef's own seconds, the seconds inside BM25)
+        clocked.inside = 0.0
+        started = time.perf_counter()
+        evaluate_retrieval(
+            clocked, qrels, queries, limit=limit, batch_size=batch_size, k_values=K_VALUES
+        )
+        return time.perf_counter() - started - clocked.inside, clocked.inside
 
     def replayed() -> object:
         return evaluate_retrieval(
@@ -90,11 +104,14 @@ def measure(dataset: Path, repeat: int, batch_size: int, limit: int) -> dict[str
         "ef-eval retrieve": cli,
     }
     replayed()  # records the answers
+    in_call()
     for path in paths.values():  # warm up: imports, the plugin registry, numpy's caches
         path()
     times: dict[str, list[float]] = {name: [] for name in paths}
     cpu: dict[str, list[float]] = {name: [] for name in paths}
     own: list[float] = []
+    call_own: list[float] = []
+    call_shares: list[float] = []
     for round_ in range(repeat):
         names = list(paths) if round_ % 2 == 0 else list(reversed(paths))
         for name in names:
@@ -105,6 +122,9 @@ def measure(dataset: Path, repeat: int, batch_size: int, limit: int) -> dict[str
         started = time.perf_counter()
         replayed()
         own.append(time.perf_counter() - started)
+        mine, inside = in_call()
+        call_own.append(mine)
+        call_shares.append(mine / inside)
     medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["direct"]
     own_seconds = statistics.median(own)
@@ -131,6 +151,9 @@ def measure(dataset: Path, repeat: int, batch_size: int, limit: int) -> dict[str
         "own_seconds": own_seconds,
         "best_own_seconds": min(own),
         "own_share": own_seconds / base,
+        "call_own_seconds": statistics.median(call_own),
+        "best_call_own_seconds": min(call_own),
+        "call_own_share": statistics.median(call_shares),
         "cpu_seconds": cpu_medians,
         "cpu_overhead": {
             name: (seconds - cpu_medians["direct"]) / seconds
@@ -181,34 +204,55 @@ def report(result: dict[str, object]) -> str:
             f"{name:<20} {value:>9.4f} {best[name]:>9.4f} {shown:>9} {lowest:>9} {micro:>12} "
             f"{cpu[name]:>8.4f} {cpu_shown:>8} {cpu_micro:>9}"
         )
-    own, best_own, own_share = (
-        result["own_seconds"],
-        result["best_own_seconds"],
-        result["own_share"],
-    )
-    assert isinstance(own, float)
-    assert isinstance(best_own, float)
-    assert isinstance(own_share, float)
-    lines.append(
-        f"{'ef alone (replayed)':<20} {own:>9.4f} {best_own:>9.4f} "
-        f"{100 * own_share:>8.1f}% of the retriever's median time, "
-        f"{1e6 * own / result['queries']:.1f} µs/query"  # type: ignore[operator]
-    )
+    call_share = result["call_own_share"]
+    assert isinstance(call_share, float)
+    for name, key, whose in (
+        ("ef in the call", "call_own", "the time inside the retriever, median of the rounds"),
+        ("ef alone (replayed)", "own", "the retriever's median time"),
+    ):
+        own, best_own, share = (
+            result[f"{key}_seconds"],
+            result[f"best_{key}_seconds"],
+            result[f"{key}_share"],
+        )
+        assert isinstance(own, float)
+        assert isinstance(best_own, float)
+        assert isinstance(share, float)
+        lines.append(
+            f"{name:<20} {own:>9.4f} {best_own:>9.4f} {100 * share:>8.1f}% of {whose}, "
+            f"{1e6 * own / result['queries']:.1f} µs/query"  # type: ignore[operator]
+        )
     worst = max(overhead.values())
     verdict = "met" if worst <= TARGET else "NOT met"
-    own_verdict = "met" if own_share <= TARGET else "NOT met"
+    own_verdict = "met" if call_share <= TARGET else "NOT met"
     retriever = result["retriever_seconds_per_query"]
     assert isinstance(retriever, float)
     needed = max(per_query.values()) * (1 - TARGET) / TARGET
     lines += [
         "",
         f"target: overhead <= {100 * TARGET:.0f}% of wall time: {verdict}",
-        f"target: ef's own work (replayed) <= {100 * TARGET:.0f}% of the retriever's time: "
+        f"target: ef's own work (in the call) <= {100 * TARGET:.0f}% of the retriever's time: "
         f"{own_verdict}",
         f"the retriever takes {1e3 * retriever:.3f} ms per query; ef's overhead is within the "
         f"target for retrievers taking {1e3 * needed:.2f} ms or more",
     ]
     return "\n".join(lines)
+
+
+class _Clocked:
+    """BM25 behind a clock: ``inside`` sums the seconds spent in its ``search_batch``, so
+    that evaluate_retrieval's time less it is ef's own work in the same call."""
+
+    def __init__(self, retriever: BM25Retriever) -> None:
+        self._retriever = retriever
+        self.inside = 0.0
+
+    def search_batch(self, texts: Sequence[str], limit: int) -> object:
+        started = time.perf_counter()
+        try:
+            return self._retriever.search_batch(texts, limit)
+        finally:
+            self.inside += time.perf_counter() - started
 
 
 class _Replay:
