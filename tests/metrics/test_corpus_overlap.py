@@ -23,6 +23,7 @@ from ef.evaluation import (
 from ef.evaluation.interfaces import MetricParam
 from ef.evaluation.metrics.overlap import bleu as bleu_module
 from ef.evaluation.metrics.overlap import chrf as chrf_module
+from ef.evaluation.metrics.overlap._library import sacrebleu_scorer
 from ef.evaluation.metrics.overlap.bleu import corpus_bleu
 from ef.evaluation.metrics.overlap.chrf import corpus_chrf
 
@@ -181,7 +182,7 @@ def test_a_missing_sacrebleu_names_the_text_extra(monkeypatch, builtin_registry,
     for name in [m for m in sys.modules if m == "sacrebleu" or m.startswith("sacrebleu.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "sacrebleu", None)  # import fails as if not installed
-    module._corpus_scorer.cache_clear()
+    sacrebleu_scorer.cache_clear()
     try:
         with pytest.raises(MissingDependencyError, match=r'needs sacrebleu.*\[text\]"'):
             evaluate_rag(
@@ -190,7 +191,7 @@ def test_a_missing_sacrebleu_names_the_text_extra(monkeypatch, builtin_registry,
                 registry=builtin_registry,
             )
     finally:
-        module._corpus_scorer.cache_clear()
+        sacrebleu_scorer.cache_clear()
 
 
 def test_ef_eval_compares_saved_reports_with_a_corpus_score(tmp_path) -> None:

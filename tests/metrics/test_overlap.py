@@ -10,10 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ef.evaluation import InvalidSampleError, MissingDependencyError, evaluate_rag
-from ef.evaluation.metrics.overlap import bleu as bleu_module
-from ef.evaluation.metrics.overlap import chrf as chrf_module
 from ef.evaluation.metrics.overlap import rouge_l as rouge_module
 from ef.evaluation.metrics.overlap import sample_bleu
+from ef.evaluation.metrics.overlap._library import sacrebleu_scorer
 from ef.evaluation.metrics.overlap.bleu import bleu
 from ef.evaluation.metrics.overlap.chrf import chrf
 from ef.evaluation.metrics.overlap.rouge_l import rouge_l
@@ -106,27 +105,27 @@ def test_references_must_be_a_list_of_strings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("module", "missing", "distribution"),
+    ("metric", "missing", "cached"),
     [
-        (bleu_module, "sacrebleu", "sacrebleu"),
-        (chrf_module, "sacrebleu", "sacrebleu"),
-        (rouge_module, "rouge_score", "rouge-score"),
+        ("bleu", "sacrebleu", sacrebleu_scorer),
+        ("chrf", "sacrebleu", sacrebleu_scorer),
+        ("rouge_l", "rouge_score", rouge_module._scorer),
     ],
 )
 def test_a_missing_library_names_the_text_extra(
-    monkeypatch, builtin_registry, module, missing, distribution
+    monkeypatch, builtin_registry, metric, missing, cached
 ) -> None:
-    metric = module.__name__.rpartition(".")[2]
+    distribution = missing.replace("_", "-")  # what pip installs: sacrebleu, rouge-score
     for name in [m for m in sys.modules if m == missing or m.startswith(f"{missing}.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, missing, None)  # import fails as if not installed
-    module._scorer.cache_clear()
+    cached.cache_clear()  # the library object made while it was there
     try:
         with pytest.raises(MissingDependencyError, match=rf'needs {distribution}.*\[text\]"'):
             evaluate_rag([{"response": "a", "reference": "a"}], metrics=(metric,),
                          registry=builtin_registry)  # fmt: skip
     finally:
-        module._scorer.cache_clear()
+        cached.cache_clear()
 
 
 def test_importing_ef_evaluation_imports_neither_library() -> None:

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import Any
 
 from ...errors import MissingDependencyError
 from ...interfaces import RAG_LEVELS, MetricParam
 from ...types import RagSample
 from ..rag import gold_answers
 
-__all__ = ["LEVEL", "corpus_streams", "library"]
+__all__ = [
+    "LEVEL",
+    "against_gold",
+    "corpus_score",
+    "corpus_streams",
+    "library",
+    "over_corpus",
+    "sacrebleu_scorer",
+    "sentence_score",
+]
 
 LEVEL = MetricParam(
     "level",
@@ -40,6 +51,37 @@ def corpus_streams(samples: Sequence[RagSample]) -> tuple[list[str], list[list[s
     return [response for response, _ in scored], streams
 
 
+def against_gold(score: Callable[[str, Sequence[str]], float], sample: RagSample) -> float | None:
+    """``score(response, gold answers)`` of one sample (no response: the empty one), or None
+    for a sample with no gold answer: every overlap metric's value of a sample.
+
+    >>> against_gold(lambda response, gold: len(gold), {"response": "a", "references": ["b"]})
+    1
+    >>> print(against_gold(lambda response, gold: 1.0, {"response": "a"}))
+    None
+    """
+    gold = gold_answers(sample)
+    return score(sample.get("response") or "", gold) if gold else None
+
+
+def over_corpus(
+    score: Callable[[list[str], list[list[str | None]]], float], samples: Sequence[RagSample]
+) -> tuple[float | None, int]:
+    """``score(responses, reference streams)`` over the samples with a gold answer
+    (:func:`corpus_streams`), and how many they are; ``(None, 0)`` where none has one: the
+    ``corpus`` form of an overlap metric.
+
+    >>> over_corpus(lambda responses, streams: len(streams), [{"response": "a", "reference": "b"}])
+    (1, 1)
+    >>> over_corpus(lambda responses, streams: 1.0, [{"response": "a"}])
+    (None, 0)
+    """
+    responses, streams = corpus_streams(samples)
+    if not responses:
+        return None, 0
+    return score(responses, streams), len(responses)
+
+
 def library(module: str, distribution: str) -> ModuleType:
     """Import ``module``, or say that the ``text`` extra installs ``distribution``.
 
@@ -58,3 +100,23 @@ installed: pip install "ef-evaluation[text]"
             f"this metric needs {distribution}, which is not installed: "
             'pip install "ef-evaluation[text]"'
         ) from exc
+
+
+@functools.cache
+def sacrebleu_scorer(name: str, **options: Any) -> Any:
+    """sacrebleu's metric object ``name`` (``BLEU``, ``CHRF``) with ``options``, made once:
+    what sacrebleu's ``sentence_*`` and ``corpus_*`` functions build on every call."""
+    return getattr(library("sacrebleu.metrics", "sacrebleu"), name)(**options)
+
+
+def sentence_score(scorer: Any, response: str, references: Sequence[str]) -> float:
+    """``scorer``'s sentence score of ``response`` against ``references``, on 0 to 1."""
+    return float(scorer.sentence_score(response, list(references)).score) / 100
+
+
+def corpus_score(
+    scorer: Any, responses: Sequence[str], references: Sequence[Sequence[str | None]]
+) -> float:
+    """``scorer``'s corpus score of ``responses`` against the reference streams, on 0 to 1."""
+    streams = [list(stream) for stream in references]
+    return float(scorer.corpus_score(list(responses), streams).score) / 100

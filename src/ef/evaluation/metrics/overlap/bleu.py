@@ -21,22 +21,12 @@ Post, "A call for clarity in reporting BLEU scores", WMT 2018 (sacrebleu).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from typing import Any
 
 from ...types import RagSample
-from ..rag import gold_answers
-from ._library import corpus_streams, library
+from ._library import against_gold, corpus_score, over_corpus, sacrebleu_scorer, sentence_score
 
 __all__ = ["bleu", "corpus_bleu", "sample_bleu", "samples_corpus_bleu"]
-
-
-@functools.cache
-def _scorer() -> Any:
-    # The object sentence_bleu() builds on every call, made once: the same settings.
-    metrics = library("sacrebleu.metrics", "sacrebleu")
-    return metrics.BLEU(effective_order=True)
 
 
 def bleu(response: str, references: Sequence[str]) -> float:
@@ -47,23 +37,14 @@ def bleu(response: str, references: Sequence[str]) -> float:
     >>> bleu("", ["a gold answer"])
     0.0
     """
-    return float(_scorer().sentence_score(response, list(references)).score) / 100
+    # sentence_bleu()'s setting: a short response is not 0 for lacking 4-grams
+    return sentence_score(sacrebleu_scorer("BLEU", effective_order=True), response, references)
 
 
 def sample_bleu(sample: RagSample, *, level: str = "sentence") -> float | None:
     """BLEU against the gold answers: sacrebleu's sentence_bleu / 100 (the text extra)."""
     del level  # "corpus" goes to samples_corpus_bleu, over every sample at once
-    gold = gold_answers(sample)
-    if not gold:
-        return None
-    return bleu(sample.get("response") or "", gold)
-
-
-@functools.cache
-def _corpus_scorer() -> Any:
-    # The object corpus_bleu() builds, with its defaults.
-    metrics = library("sacrebleu.metrics", "sacrebleu")
-    return metrics.BLEU()
+    return against_gold(bleu, sample)
 
 
 def corpus_bleu(responses: Sequence[str], references: Sequence[Sequence[str | None]]) -> float:
@@ -76,8 +57,7 @@ def corpus_bleu(responses: Sequence[str], references: Sequence[Sequence[str | No
     >>> round(corpus_bleu(responses, [["the cat sat on a mat", "the cat"], [None, "a dog"]]), 4)
     0.5584
     """
-    streams = [list(stream) for stream in references]
-    return float(_corpus_scorer().corpus_score(list(responses), streams).score) / 100
+    return corpus_score(sacrebleu_scorer("BLEU"), responses, references)
 
 
 def samples_corpus_bleu(
@@ -85,7 +65,5 @@ def samples_corpus_bleu(
 ) -> tuple[float | None, int]:
     """Corpus BLEU over the samples with a gold answer, and how many they are: the
     ``corpus`` form of the RAG metric ``bleu(level=corpus)``."""
-    responses, streams = corpus_streams(samples)
-    if not responses:
-        return None, 0
-    return corpus_bleu(responses, streams), len(responses)
+    del level  # the corpus form: one value over the samples
+    return over_corpus(corpus_bleu, samples)

@@ -18,22 +18,12 @@ Popović, "chrF: character n-gram F-score for automatic MT evaluation", WMT 2015
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from typing import Any
 
 from ...types import RagSample
-from ..rag import gold_answers
-from ._library import corpus_streams, library
+from ._library import against_gold, corpus_score, over_corpus, sacrebleu_scorer, sentence_score
 
 __all__ = ["chrf", "corpus_chrf", "sample_chrf", "samples_corpus_chrf"]
-
-
-@functools.cache
-def _scorer() -> Any:
-    # The object sentence_chrf() builds on every call, made once: the same settings.
-    metrics = library("sacrebleu.metrics", "sacrebleu")
-    return metrics.CHRF()
 
 
 def chrf(response: str, references: Sequence[str]) -> float:
@@ -42,23 +32,13 @@ def chrf(response: str, references: Sequence[str]) -> float:
     >>> round(chrf("the cat sat on the mat", ["the cat sat on a mat"]), 4)
     0.7208
     """
-    return float(_scorer().sentence_score(response, list(references)).score) / 100
+    return sentence_score(sacrebleu_scorer("CHRF"), response, references)
 
 
 def sample_chrf(sample: RagSample, *, level: str = "sentence") -> float | None:
     """chrF against the gold answers: sacrebleu's sentence_chrf / 100 (the text extra)."""
     del level  # "corpus" goes to samples_corpus_chrf, over every sample at once
-    gold = gold_answers(sample)
-    if not gold:
-        return None
-    return chrf(sample.get("response") or "", gold)
-
-
-@functools.cache
-def _corpus_scorer() -> Any:
-    # The object corpus_chrf() builds, with its defaults.
-    metrics = library("sacrebleu.metrics", "sacrebleu")
-    return metrics.CHRF()
+    return against_gold(chrf, sample)
 
 
 def corpus_chrf(responses: Sequence[str], references: Sequence[Sequence[str | None]]) -> float:
@@ -71,8 +51,7 @@ def corpus_chrf(responses: Sequence[str], references: Sequence[Sequence[str | No
     >>> round(corpus_chrf(responses, [["the cat sat on a mat", "the cat"], [None, "a dog"]]), 4)
     0.7387
     """
-    streams = [list(stream) for stream in references]
-    return float(_corpus_scorer().corpus_score(list(responses), streams).score) / 100
+    return corpus_score(sacrebleu_scorer("CHRF"), responses, references)
 
 
 def samples_corpus_chrf(
@@ -80,7 +59,5 @@ def samples_corpus_chrf(
 ) -> tuple[float | None, int]:
     """Corpus CHRF over the samples with a gold answer, and how many they are: the
     ``corpus`` form of the RAG metric ``chrf(level=corpus)``."""
-    responses, streams = corpus_streams(samples)
-    if not responses:
-        return None, 0
-    return corpus_chrf(responses, streams), len(responses)
+    del level  # the corpus form: one value over the samples
+    return over_corpus(corpus_chrf, samples)

@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...types import RagSample
-from ..rag import gold_answers
-from ._library import library
+from ._library import against_gold, library
 
 __all__ = ["rouge_l", "sample_rouge_l"]
 
@@ -46,7 +45,4 @@ def rouge_l(response: str, references: Sequence[str]) -> float:
 
 def sample_rouge_l(sample: RagSample) -> float | None:
     """ROUGE-L F-measure, best over the gold answers: rouge-score (the text extra)."""
-    gold = gold_answers(sample)
-    if not gold:
-        return None
-    return rouge_l(sample.get("response") or "", gold)
+    return against_gold(rouge_l, sample)
