@@ -18,16 +18,10 @@ True
 from __future__ import annotations
 
 from array import array
-from collections.abc import (
-    ItemsView,
-    Iterable,
-    Iterator,
-    Mapping,
-    Sequence,
-    ValuesView,
-)
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from .._runs.positional import PositionalMapping
 from ..types import FrozenDict
 
 __all__ = ["QueryValues"]
@@ -38,7 +32,7 @@ def _floats(values: Iterable[float]) -> array[float]:
     return values if isinstance(values, array) and values.typecode == "d" else array("d", values)
 
 
-class QueryValues(Mapping[str, Mapping[str, float]]):
+class QueryValues(PositionalMapping[str, Mapping[str, float]]):
     """``{query_id: {key: value}}`` for the queries ``query_ids`` (distinct, in order), from
     ``columns``: each key's values, one per query, in the same order. Read-only.
 
@@ -51,16 +45,16 @@ class QueryValues(Mapping[str, Mapping[str, float]]):
     ValueError: per-query values: column 'mrr@10' has 1 values for 2 queries
     """
 
-    __slots__ = ("_columns", "_hash", "_ids", "_index")
+    __slots__ = ("_columns", "_hash", "_index", "_keys")
 
     def __init__(self, query_ids: Iterable[str], columns: Mapping[str, Iterable[float]]) -> None:
-        self._ids: tuple[str, ...] = tuple(query_ids)
+        self._keys: tuple[str, ...] = tuple(query_ids)
         self._columns: dict[str, array[float]] = {k: _floats(v) for k, v in columns.items()}
         for key, column in self._columns.items():
-            if len(column) != len(self._ids):
+            if len(column) != len(self._keys):
                 raise ValueError(
                     f"per-query values: column {key!r} has {len(column)} values for "
-                    f"{len(self._ids)} queries"
+                    f"{len(self._keys)} queries"
                 )
         # Built on the first look-up by id: a report only summarised never needs it.
         self._index: dict[str, int] | None = None
@@ -72,44 +66,32 @@ class QueryValues(Mapping[str, Mapping[str, float]]):
 
     def _position(self) -> dict[str, int]:
         if self._index is None:
-            index = {query_id: i for i, query_id in enumerate(self._ids)}
-            if len(index) != len(self._ids):
+            index = {query_id: i for i, query_id in enumerate(self._keys)}
+            if len(index) != len(self._keys):
                 raise ValueError("per-query values: a query id is listed twice")
             self._index = index
         return self._index
 
-    def _row(self, i: int) -> FrozenDict[str, float]:
+    def _row_at(self, i: int) -> FrozenDict[str, float]:
         return FrozenDict({key: column[i] for key, column in self._columns.items()})
 
-    def _rows(self) -> Iterator[FrozenDict[str, float]]:
+    def _each_row(self) -> Iterator[FrozenDict[str, float]]:
         if not self._columns:  # rows with no key: one per query all the same
-            yield from (FrozenDict() for _ in self._ids)
+            yield from (FrozenDict() for _ in self._keys)
             return
         keys = tuple(self._columns)
         for row in zip(*self._columns.values(), strict=True):
             yield FrozenDict(zip(keys, row, strict=True))
 
     def __getitem__(self, query_id: str) -> FrozenDict[str, float]:
-        return self._row(self._position()[query_id])
+        return self._row_at(self._position()[query_id])
 
     def __contains__(self, query_id: object) -> bool:
         return query_id in self._position()
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    def values(self) -> ValuesView[Mapping[str, float]]:
-        return _Values(self)
-
-    def items(self) -> ItemsView[str, Mapping[str, float]]:
-        return _Items(self)
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, QueryValues):
-            return self._ids == other._ids and self._columns == other._columns
+            return self._keys == other._keys and self._columns == other._columns
         if isinstance(other, Mapping):
             return dict(self.items()) == dict(other.items())
         return NotImplemented
@@ -123,18 +105,4 @@ class QueryValues(Mapping[str, Mapping[str, float]]):
         return repr(dict(self.items()))
 
     def __reduce__(self) -> tuple[type[QueryValues], tuple[Sequence[str], dict[str, Any]]]:
-        return (type(self), (self._ids, self._columns))
-
-
-class _Values(ValuesView[Mapping[str, float]]):
-    _mapping: QueryValues
-
-    def __iter__(self) -> Iterator[Mapping[str, float]]:
-        return self._mapping._rows()  # by position: no index by id is built
-
-
-class _Items(ItemsView[str, Mapping[str, float]]):
-    _mapping: QueryValues
-
-    def __iter__(self) -> Iterator[tuple[str, Mapping[str, float]]]:
-        return zip(self._mapping._ids, self._mapping._rows(), strict=True)
+        return (type(self), (self._keys, self._columns))

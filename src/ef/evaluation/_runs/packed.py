@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain, pairwise
 from typing import Any, overload
+
+from .positional import PositionalMapping
 
 __all__ = ["PackedQrels", "PackedStrings", "packed_qrels"]
 
@@ -89,7 +91,7 @@ def _unpickled(joined: str, ends: array[int]) -> PackedStrings:
     return strings
 
 
-class PackedQrels(Mapping[str, Mapping[str, float]]):
+class PackedQrels(PositionalMapping[str, Mapping[str, float]]):
     """Read-only ``{query_id: {doc_id: grade}}`` packed in flat arrays; build it with
     :meth:`of`. Queries keep their order (the report's order under ``averaging="qrels"``),
     and each query's judgements theirs.
@@ -107,12 +109,12 @@ class PackedQrels(Mapping[str, Mapping[str, float]]):
     KeyError: 'q9'
     """
 
-    __slots__ = ("_by_hash", "_docs", "_grades", "_hashes", "_queries", "_rows")
+    __slots__ = ("_by_hash", "_docs", "_grades", "_hashes", "_keys", "_rows")
 
     def __init__(
         self, queries: PackedStrings, rows: array[int], docs: PackedStrings, grades: array[float]
     ) -> None:
-        self._queries = queries
+        self._keys = queries
         self._rows = rows  # query i's judgements are rows rows[i] .. rows[i + 1] - 1
         self._docs = docs  # each row's doc id
         self._grades = grades  # each row's grade
@@ -144,12 +146,12 @@ class PackedQrels(Mapping[str, Mapping[str, float]]):
         at = bisect_left(self._hashes, key)
         while at < len(self._hashes) and self._hashes[at] == key:
             i = self._by_hash[at]
-            if self._queries[i] == query_id:
+            if self._keys[i] == query_id:
                 return i
             at += 1  # another query with the same hash
         return -1
 
-    def _judged(self, i: int) -> dict[str, float]:
+    def _row_at(self, i: int) -> dict[str, float]:
         docs, grades = self._docs, self._grades
         return {docs[r]: grades[r] for r in range(self._rows[i], self._rows[i + 1])}
 
@@ -157,26 +159,14 @@ class PackedQrels(Mapping[str, Mapping[str, float]]):
         i = self._find(query_id)
         if i < 0:
             raise KeyError(query_id)
-        return self._judged(i)
+        return self._row_at(i)
 
     def __contains__(self, query_id: object) -> bool:
         return self._find(query_id) >= 0
 
     def get(self, query_id: object, default: Any = None) -> Any:  # one search, no KeyError
         i = self._find(query_id)
-        return default if i < 0 else self._judged(i)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._queries)
-
-    def __len__(self) -> int:
-        return len(self._queries)
-
-    def values(self) -> ValuesView[Mapping[str, float]]:
-        return _Values(self)
-
-    def items(self) -> ItemsView[str, Mapping[str, float]]:
-        return _Items(self)
+        return default if i < 0 else self._row_at(i)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Mapping):
@@ -192,7 +182,7 @@ class PackedQrels(Mapping[str, Mapping[str, float]]):
 
     def __reduce__(self) -> tuple[type[PackedQrels], tuple[Any, ...]]:
         # The hash index is built again where it lands: str hashes differ between processes.
-        return (type(self), (self._queries, self._rows, self._docs, self._grades))
+        return (type(self), (self._keys, self._rows, self._docs, self._grades))
 
 
 def packed_qrels(
@@ -211,17 +201,3 @@ def packed_qrels(
         for query_id, judged in qrels.items()
     )
     return PackedQrels.of(qrels) if every_id_a_str else qrels
-
-
-class _Values(ValuesView[Mapping[str, float]]):
-    _mapping: PackedQrels
-
-    def __iter__(self) -> Iterator[Mapping[str, float]]:
-        return map(self._mapping._judged, range(len(self._mapping)))  # by position
-
-
-class _Items(ItemsView[str, Mapping[str, float]]):
-    _mapping: PackedQrels
-
-    def __iter__(self) -> Iterator[tuple[str, Mapping[str, float]]]:
-        return zip(self._mapping, self._mapping.values(), strict=True)
