@@ -60,7 +60,7 @@ forms, so that ``import ef.evaluation`` stays free of numpy.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -79,6 +79,7 @@ __all__ = [
     "cutoff_column",
     "depths",
     "depths_at",
+    "each_query",
     "expand",
     "expected_found",
     "first_groups",
@@ -279,6 +280,26 @@ def by_query(
     for q, n in enumerate(hits.n_retrieved.tolist()):
         start, end = bounds[q], bounds[q + 1]
         yield ranks[start:end], grades[start:end], judged[offsets[q] : offsets[q + 1]], n
+
+
+def each_query(
+    hits: JudgedHits,
+    k: int | None,
+    judged_only: bool,
+    value: Callable[[list[int], list[float], list[float]], float],
+) -> Floats:
+    """``value(ranks, grades, judged grades)`` of each query's hits within ``k``
+    (:func:`by_query`): the batch form of a metric that walks each query's judged docs in
+    Python.
+
+    >>> from ..._hits import JudgedHits
+    >>> hits = JudgedHits.from_rankings([["d1", "x", "d2"], ["y"]], [{"d1": 1, "d2": 2}, {}])
+    >>> each_query(hits, 2, False, lambda ranks, grades, judged: sum(grades)).tolist()
+    [1.0, 0.0]
+    """
+    hits = cut(prepared(hits, judged_only), k)
+    walked = (value(ranks, grades, judged) for ranks, grades, judged, _ in by_query(hits))
+    return np.fromiter(walked, dtype=np.float64, count=hits.n_queries)
 
 
 def untied(hits: JudgedHits) -> bool:

@@ -85,16 +85,12 @@ def ndcg_rel_batch(
     judged_only: bool = False,
 ) -> Floats:
     """ndcg_rel of every query (a walk over each query's judged docs)."""
-    import numpy as np
+    from .kernels import each_query
 
-    from .kernels import by_query, cut, prepared
-
-    hits = cut(prepared(hits, judged_only), k)
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    for q, (ranks, grades, judged, _) in enumerate(by_query(hits)):
+    def value(ranks: list[int], grades: list[float], judged: list[float]) -> float:
         ideal = ideal_gains(judged, gains)
         if not ideal:
-            continue
+            return 0.0
         prefix = _ideal_prefix(ideal)
         dcg = total = 0.0
         found = 0
@@ -105,8 +101,9 @@ def ndcg_rel_batch(
             if gain > 0:
                 total += dcg / prefix[min(rank, len(ideal))]
                 found += 1
-        out[q] = _finish(total, len(ideal) - found, dcg, prefix[-1], len(ideal))
-    return out
+        return _finish(total, len(ideal) - found, dcg, prefix[-1], len(ideal))
+
+    return each_query(hits, k, judged_only, value)
 
 
 NDCG_REL = RetrievalMetric(

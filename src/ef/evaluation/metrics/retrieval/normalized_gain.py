@@ -109,17 +109,13 @@ def normalized_gain_batch(
     judged_only: bool = False,
 ) -> Floats:
     """G@k of every query (a walk over each query's judged docs)."""
-    import numpy as np
+    from .kernels import each_query
 
-    from .kernels import by_query, cut, prepared
-
-    hits = cut(prepared(hits, judged_only), k)
-    out = np.zeros(hits.n_queries, dtype=np.float64)
-    for q, (ranks, grades, judged, _) in enumerate(by_query(hits)):
+    def value(ranks: list[int], grades: list[float], judged: list[float]) -> float:
         ideal = ideal_gains(judged, gains)
         best = _total(ideal)
         if best <= 0:
-            continue
+            return 0.0
         costs = _Costs(ideal)
         gained = total = 0.0
         for rank, grade in zip(ranks, grades, strict=True):
@@ -127,8 +123,9 @@ def normalized_gain_batch(
             gained += gain
             if gain != 0:
                 total += gain / math.log2(2 + costs.at(rank - 1) - gained)
-        out[q] = total / best
-    return out
+        return total / best
+
+    return each_query(hits, k, judged_only, value)
 
 
 NORMALIZED_GAIN = RetrievalMetric(
