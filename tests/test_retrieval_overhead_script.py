@@ -52,6 +52,8 @@ def test_the_clock_sums_only_the_time_inside_the_retriever() -> None:
     assert first > 0
     clocked.search_batch(["c"], 5)
     assert clocked.inside > first  # summed over the batches of one call
+    # The answers are kept, to be freed untimed, as the direct path frees its own.
+    assert clocked.answers == [[[("d1", 1.0)], [("d1", 1.0)]], [[("d1", 1.0)]]]
 
 
 def test_the_report_names_the_target(capsys) -> None:
