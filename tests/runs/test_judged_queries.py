@@ -57,3 +57,34 @@ def test_judged_queries_are_the_queries_with_hits(run, pairs) -> None:
         assert ranked.judged_queries(query_ids, judgements) == expected
         hits = ranked.judged_hits(query_ids, judgements, "input_order")
         assert set(hits.query.tolist()) == expected
+
+
+def _hits_of(ranked: RankedRun, query_ids: list[str], judgements: list[dict[str, float]]) -> list:
+    hits = ranked.judged_hits(query_ids, judgements, "trec_eval")
+    return [hits.query.tolist(), hits.rank.tolist(), hits.grade.tolist()]
+
+
+grades = st.dictionaries(st.sampled_from([*DOCS, "x"]), st.sampled_from([0.0, 1.0, 2.0]))
+
+
+@settings(max_examples=examples(200))
+@given(
+    runs,
+    st.lists(st.sampled_from(["q1", "q2", "q3", "q4", "q5"]), min_size=1, max_size=4, unique=True),
+    st.data(),
+)
+def test_a_table_asked_in_turn_answers_each_as_a_fresh_one(run, query_ids, data) -> None:
+    # A table keeps its last search for judged rows (the doc-id check, then the scores, ask
+    # for the same). An ask that differs from the last in its queries (their order too), a
+    # doc or a grade must be searched again.
+    table = RunTable.from_dict(run)
+    judgements = [data.draw(grades) for _ in query_ids]
+    for _ in range(3):
+        ids = data.draw(st.permutations(query_ids))
+        if data.draw(st.booleans()):  # else the same judgements, for other queries
+            judgements = [data.draw(grades) for _ in ids]
+        fresh = RunTable.from_dict(run)
+        assert table.judged_queries(ids, judgements) == fresh.judged_queries(ids, judgements)
+        assert _hits_of(table, ids, judgements) == _hits_of(
+            RunTable.from_dict(run), ids, judgements
+        )
