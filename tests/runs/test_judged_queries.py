@@ -59,7 +59,9 @@ def test_judged_queries_are_the_queries_with_hits(run, pairs) -> None:
         assert set(hits.query.tolist()) == expected
 
 
-def _hits_of(ranked: RankedRun, query_ids: list[str], judgements: list[dict[str, float]]) -> list:
+def _hits_of(
+    ranked: RankedRun, query_ids: list[str], judgements: list[dict[str, float]]
+) -> list[list[float]]:
     hits = ranked.judged_hits(query_ids, judgements, "trec_eval")
     return [hits.query.tolist(), hits.rank.tolist(), hits.grade.tolist()]
 
