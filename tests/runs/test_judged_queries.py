@@ -90,3 +90,25 @@ def test_a_table_asked_in_turn_answers_each_as_a_fresh_one(run, query_ids, data)
         assert _hits_of(table, ids, judgements) == _hits_of(
             RunTable.from_dict(run), ids, judgements
         )
+
+
+@pytest.mark.parametrize("order", [["q1", "q2", "q3"], ["q2", "q3", "q1"]])
+def test_the_doc_id_check_and_the_scores_search_the_run_once(monkeypatch, order) -> None:
+    # Whatever order the run lists its queries in, the check asks as the scores do, and the
+    # table answers the scores from the check's search.
+    from ef.evaluation import evaluate_run
+
+    searches = []
+    search = RunTable._search_judged_rows
+
+    def counted(self, *args):
+        searches.append(args)
+        return search(self, *args)
+
+    monkeypatch.setattr(RunTable, "_search_judged_rows", counted)
+    run = {q: {"d1": 2.0, f"{q}-d2": 1.0} for q in order}
+    qrels = {"q1": {"d1": 1}, "q2": {"q2-d2": 1, "x": 0}, "q3": {"d1": 0}, "q4": {"d1": 1}}
+    report = evaluate_run(RunTable.from_dict(run), qrels, metrics=["recall@1", "precision@2"])
+    assert len(searches) == 1
+    assert report.per_query["q2"]["recall@1"] == 0.0  # its judged doc ranks second
+    assert report.per_query["q2"]["precision@2"] == 0.5

@@ -145,7 +145,12 @@ def doc_overlap(
     if not present:
         return DocOverlap()
     judgements = [qrels[q] for q in present]
-    met = run.judged_queries(present, judgements)  # any grade: 0 included
+    # Asked in the scored queries' own order, as the scores ask where the run holds every
+    # one (a run table keeps its last answer, so that they reuse this search); any grade
+    # counts, 0 included.
+    asked = [q for q in query_ids if q in run]
+    met_ids = {asked[i] for i in run.judged_queries(asked, [qrels[q] for q in asked])}
+    met = {i for i, query_id in enumerate(present) if query_id in met_ids}
     if whole and not worth_looking(len(present), len(met)):
         looks = 0
     unmatched = (i for i in range(len(present)) if i not in met)

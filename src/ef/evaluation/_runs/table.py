@@ -527,16 +527,20 @@ class RunTable:
         """The rows that hold a judged doc of their query, each row's (query, doc) pair, the
         pairs' queries (positions in ``query_ids``) and grades, and the rows' doc ids.
 
-        The last answer is kept, with the queries and judgements it answers: the doc-id check
-        (:meth:`judged_queries`) and the scores (:meth:`judged_hits`) ask for the same ones in
-        turn, and each search is a pass over the whole run (2.5 ms on SciFact's 300,000 rows).
+        The last answer is kept, with the queries (those this run holds) and judgements it
+        answers: the doc-id check (:meth:`judged_queries`) and the scores (:meth:`judged_hits`)
+        ask for the same ones in turn, and each search is a pass over the whole run (2.5 ms on
+        SciFact's 300,000 rows).
         """
-        asked = (tuple(query_ids), tuple(tuple(judged.items()) for judged in judgements))
-        if self._judged is not None and self._judged[0] == asked:
-            return self._judged[1]
-        found = self._search_judged_rows(query_ids, judgements)
-        self._judged = (asked, found)
-        return found
+        held = [i for i, query_id in enumerate(query_ids) if query_id in self._index]
+        ids, judged = [query_ids[i] for i in held], [judgements[i] for i in held]
+        asked = (tuple(ids), tuple(tuple(grades.items()) for grades in judged))
+        if self._judged is None or self._judged[0] != asked:
+            self._judged = (asked, self._search_judged_rows(ids, judged))
+        rows, pair, pair_query, pair_grades, docs = self._judged[1]
+        if len(held) < len(query_ids):  # positions among the queries held -> in query_ids
+            pair_query = [held[i] for i in pair_query]
+        return rows, pair, pair_query, pair_grades, docs
 
     def _search_judged_rows(
         self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
