@@ -75,21 +75,22 @@ grades = st.dictionaries(st.sampled_from([*DOCS, "x"]), st.sampled_from([0.0, 1.
     st.lists(st.sampled_from(["q1", "q2", "q3", "q4", "q5"]), min_size=1, max_size=4, unique=True),
     st.data(),
 )
-def test_a_table_asked_in_turn_answers_each_as_a_fresh_one(run, query_ids, data) -> None:
-    # A table keeps its last search for judged rows (the doc-id check, then the scores, ask
+def test_a_run_asked_in_turn_answers_each_as_a_fresh_one(run, query_ids, data) -> None:
+    # A run keeps its last search for judged docs (the doc-id check, then the scores, ask
     # for the same). An ask that differs from the last in its queries (their order too), a
     # doc or a grade must be searched again.
-    table = RunTable.from_dict(run)
+    def fresh() -> list[RankedRun]:
+        return [RunTable.from_dict(run), RankedLists({q: list(r) for q, r in run.items()})]
+
+    kept = fresh()
     judgements = [data.draw(grades) for _ in query_ids]
     for _ in range(3):
         ids = data.draw(st.permutations(query_ids))
         if data.draw(st.booleans()):  # else the same judgements, for other queries
             judgements = [data.draw(grades) for _ in ids]
-        fresh = RunTable.from_dict(run)
-        assert table.judged_queries(ids, judgements) == fresh.judged_queries(ids, judgements)
-        assert _hits_of(table, ids, judgements) == _hits_of(
-            RunTable.from_dict(run), ids, judgements
-        )
+        for asked, new in zip(kept, fresh(), strict=True):
+            assert asked.judged_queries(ids, judgements) == new.judged_queries(ids, judgements)
+            assert _hits_of(asked, ids, judgements) == _hits_of(new, ids, judgements)
 
 
 @pytest.mark.parametrize("order", [["q1", "q2", "q3"], ["q2", "q3", "q1"]])
