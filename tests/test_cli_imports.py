@@ -318,11 +318,18 @@ def test_ordinary_qrels_load_no_diversity_path(tmp_path) -> None:
     # Whether qrels may be subtopic qrels is told without the diversity scoring and the
     # subtopic reader (_evaluate/_subtopic_gate.py); a subtopic file, named or detected by a
     # diversity measure, still takes that path.
-    diversity = {"ef.evaluation._evaluate._diversity", "ef.evaluation._formats.trec._subtopics"}
+    diversity = {
+        "ef.evaluation._evaluate._diversity",
+        "ef.evaluation._formats.trec._subtopics",
+        # Nor the diversity measures, to tell that a metric's name is none of theirs.
+        "ef.evaluation._engine._diversity",
+        "ef.evaluation.metrics.retrieval.diversity",
+    }
     qrels, run = _trec_files(tmp_path)
-    done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), "-m", "map@10")
-    assert done.returncode == 0, done.stderr
-    assert not loaded & diversity
+    for measures in (["-m", "map@10"], [], ["-m", "nDCG@10", "-m", "P@5"]):
+        done, loaded = _ef_eval(tmp_path, "evaluate", str(qrels), str(run), *measures)
+        assert done.returncode == 0, done.stderr
+        assert not loaded & diversity
     subtopics = tmp_path / "subtopics.txt"
     subtopics.write_text("q1 1 d1 1\nq1 2 d1 1\nq1 2 d2 1\nq2 1 d3 1\n")
     done, loaded = _ef_eval(

@@ -433,6 +433,34 @@ def test_two_plugins_cannot_claim_one_synonym() -> None:
 
 
 @pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"name": "alpha_ndcg"},  # ours
+        {"name": "mine", "aliases": ("strec",)},  # ndeval's
+        {"name": "mine", "synonyms": (Synonym("ir_measures", "NRBP"),)},  # ir_measures'
+    ],
+)
+def test_a_plugins_metric_spelt_as_a_diversity_measure_is_refused(kwargs) -> None:
+    # The name would mean two measures; refused, a measure string that names a metric is
+    # never a diversity measure, which evaluate_run and the CLI tell without loading them.
+    registry = registry_with(RetrievalMetric(func=top_grade_at_k, **kwargs), plugin="mine")
+    with pytest.raises(DuplicateNameError, match=r"\('mine'\) is spelt '.+', as the diversity"):
+        parse_measure("ndcg@10", registry=registry)
+
+
+def test_no_built_in_metric_is_spelt_as_a_diversity_measure() -> None:
+    from ef.evaluation import get_registry
+    from ef.evaluation._engine.syntax import is_metric_name
+    from ef.evaluation._engine.syntax.index import name_index
+    from ef.evaluation.metrics.retrieval.diversity import DIVERSITY_NAMES
+
+    index = name_index(get_registry())
+    assert not (set(index.names) | set(index.ir_measures)) & set(DIVERSITY_NAMES)
+    assert not any(is_metric_name(spelling, get_registry()) for spelling in DIVERSITY_NAMES)
+    assert is_metric_name("ndcg@10", get_registry())
+
+
+@pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
         ({"name": "Rel"}, ValueError, "name must match"),

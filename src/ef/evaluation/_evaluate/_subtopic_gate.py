@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .._plugin_engine.registry import Registry
 
 __all__ = ["may_hold_subtopics", "nested"]
 
@@ -32,11 +36,15 @@ def nested(qrels: object) -> bool:
     return False
 
 
-def may_hold_subtopics(qrels: object, qrels_format: str | None, metrics: object) -> bool:
+def may_hold_subtopics(
+    qrels: object, qrels_format: str | None, metrics: object, registry: Registry | None = None
+) -> bool:
     """Whether ``qrels`` may be subtopic qrels, as
     :func:`~ef.evaluation._evaluate._diversity.subtopic_qrels_of` tells them: a
     ``SubtopicQrels``, a nested mapping, ``qrels_format="subtopics"``, or a file when a
-    diversity measure is asked for. False is certain; True sends them to that function."""
+    diversity measure is asked for. False is certain; True sends them to that function.
+    Measures that name ``registry``'s metrics are told without the diversity measures'
+    module (:func:`~ef.evaluation._engine.syntax.is_metric_name`)."""
     loaded = sys.modules.get(_SUBTOPICS_MODULE)
     if loaded is not None and isinstance(qrels, loaded.SubtopicQrels):
         return True
@@ -51,6 +59,11 @@ def may_hold_subtopics(qrels: object, qrels_format: str | None, metrics: object)
         # Refused as evaluate_run refuses it, when its measures are read; an iterator is
         # not looked at (it would be used up: its names are read as ordinary ones).
         return False
+    if registry is not None:
+        from .._engine.syntax import is_metric_name
+
+        if all(is_metric_name(m, registry) for m in metrics):  # the common case
+            return False
     from .._engine._diversity import is_diversity_spec
 
     return any(is_diversity_spec(m) for m in metrics)

@@ -271,7 +271,7 @@ or pass check_doc_ids=False (ef-eval evaluate --no-check-doc-ids) to score them 
     # The diversity path (and the TREC readers of its files) loads only for what may be
     # subtopic qrels.
     subtopics = None
-    if may_hold_subtopics(qrels, qrels_format, metrics):
+    if may_hold_subtopics(qrels, qrels_format, metrics, plugins):
         from ._diversity import subtopic_qrels_of
 
         subtopics = subtopic_qrels_of(qrels, qrels_format, metrics)

@@ -435,22 +435,32 @@ def check_measures(chosen: Sequence[str], k_values: Sequence[int], option: str =
         ...
     ValueError: -m rbp(p=1.5): rbp's parameter 'p' must lie strictly between 0 and 1, got 1.5
     """
-    from .._engine._diversity import is_diversity_spec, parse_diversity_measures
     from .._engine.measures import check_k_values
     from .._engine.scoring import resolve_measures
+    from .._engine.syntax import is_metric_name
     from .._plugin_engine.registry import get_registry
 
     check_k_values(k_values)
     registry = get_registry()
     for spec in chosen:
         try:
-            if is_diversity_spec(spec):  # scored against subtopic qrels
-                parse_diversity_measures([spec], k_values)
-                continue
+            if not is_metric_name(spec, registry) and _diversity(spec, k_values):
+                continue  # scored against subtopic qrels
             resolve_measures([spec], k_values, registry)
         except ValueError as exc:  # UnknownNameError too: the message says which
             problem = " ".join(str(exc).split()).removeprefix(f"{spec!r}: ")
             raise ValueError(f"{option} {spec}: {problem}") from exc
+
+
+def _diversity(spec: str, k_values: Sequence[int]) -> bool:
+    """Whether ``spec`` is a diversity measure, read as one (its errors raised): the
+    diversity measures' module loads only for a string that names no metric."""
+    from .._engine._diversity import is_diversity_spec, parse_diversity_measures
+
+    if not is_diversity_spec(spec):
+        return False
+    parse_diversity_measures([spec], k_values)
+    return True
 
 
 STORE_HELP = (

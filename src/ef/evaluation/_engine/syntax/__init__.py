@@ -63,7 +63,13 @@ from .ours import DEFAULT_K_VALUES, SPEC, Measure, check_metric_names, format_va
 if TYPE_CHECKING:
     from ..._plugin_engine.registry import Registry
 
-__all__ = ["describe_syntaxes", "parse_measure", "parse_measures", "resolve_key"]
+__all__ = [
+    "describe_syntaxes",
+    "is_metric_name",
+    "parse_measure",
+    "parse_measures",
+    "resolve_key",
+]
 
 
 def parse_measure(
@@ -116,6 +122,26 @@ def parse_measure(
     if found is None:
         raise _unknown(spec, match["name"] if match else text.partition(".")[0], registry, index)
     return found
+
+
+def is_metric_name(spec: object, registry: Registry) -> bool:
+    """Whether ``spec`` names one of ``registry``'s retrieval metrics, by our name, an alias
+    or ir_measures' spelling (trec_eval's are not looked at: that would load its vocabulary).
+    Such a string is never a diversity measure's: no built-in metric is spelt as one, and
+    the name index refuses a plugin's that is, so the diversity measures need not load to
+    tell.
+
+    >>> from ef.evaluation import get_registry
+    >>> [is_metric_name(s, get_registry()) for s in ("ndcg@10", "nDCG@10", "alpha_nDCG@20")]
+    [True, True, False]
+    """
+    if not isinstance(spec, str):
+        return False
+    match = SPEC.match(spec.strip())
+    if match is None:
+        return False
+    index = name_index(registry)
+    return match["name"] in index.names or match["name"] in index.ir_measures
 
 
 def parse_measures(

@@ -73,7 +73,38 @@ def _build_index(registry: Registry) -> NameIndex:
             names[alias] = name
         for synonym in metric.synonyms:
             _add_synonym(syntaxes[synonym.syntax], name, synonym, registry)
+    _refuse_diversity_spellings(registry)
     return NameIndex(names, syntaxes["ir_measures"], syntaxes["trec_eval"])
+
+
+def _refuse_diversity_spellings(registry: Registry) -> None:
+    """Refuse a plugin's metric named, in our syntax or ir_measures', as a diversity measure
+    is (``alpha_ndcg``, ``NRBP``): the name would mean two measures. A measure string that
+    names a metric is then never a diversity measure (:func:`~ef.evaluation._engine.syntax.
+    is_metric_name`). No built-in metric is spelt as one (a test holds it), so the diversity
+    measures' module loads here only where a plugin provides a retrieval metric."""
+    metrics = registry.retrieval_metrics
+    plugins = [name for name in metrics if not _built_in(registry, name)]
+    if not plugins:
+        return
+    from ...metrics.retrieval.diversity import DIVERSITY_NAMES  # a plugin's metric: rare
+
+    for name in plugins:
+        metric = metrics[name]
+        irm = [synonym.name for synonym in metric.synonyms if synonym.syntax == "ir_measures"]
+        for spelling in (name, *metric.aliases, *irm):
+            if spelling in DIVERSITY_NAMES:
+                raise DuplicateNameError(
+                    f"retrieval metric {_who(registry, name)} is spelt {spelling!r}, as the "
+                    f"diversity measure {DIVERSITY_NAMES[spelling]!r} is: rename it"
+                )
+
+
+def _built_in(registry: Registry, name: str) -> bool:
+    try:
+        return registry.plugin_info(registry.provider_name(name)).builtin
+    except UnknownNameError:  # a registry built by hand
+        return False
 
 
 def _add_synonym(
