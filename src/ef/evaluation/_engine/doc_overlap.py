@@ -144,21 +144,18 @@ def doc_overlap(
     present = [q for q in run.query_ids if q in scored]
     if not present:
         return DocOverlap()
-    judgements = [qrels[q] for q in present]
-    # Asked in the scored queries' own order, as the scores ask where the run holds every
-    # one (a run table keeps its last answer, so that they reuse this search); any grade
-    # counts, 0 included.
+    # The same queries asked in the scored queries' own order, as the scores ask where the
+    # run holds every one (a run table keeps its last answer, so that they reuse this
+    # search); any grade counts, 0 included.
     asked = [q for q in query_ids if q in run]
-    met_ids = {asked[i] for i in run.judged_queries(asked, [qrels[q] for q in asked])}
-    met = {i for i, query_id in enumerate(present) if query_id in met_ids}
+    met = {asked[i] for i in run.judged_queries(asked, [qrels[q] for q in asked])}
     if whole and not worth_looking(len(present), len(met)):
         looks = 0
-    unmatched = (i for i in range(len(present)) if i not in met)
+    unmatched = (query_id for query_id in present if query_id not in met)  # the run's order
     looked = []
-    for i in itertools.islice(unmatched, max(looks, 0)):
-        query_id, judged = present[i], judgements[i]
+    for query_id in itertools.islice(unmatched, max(looks, 0)):
         docs = run.ranking(query_id, "input_order")
-        judged_docs = tuple(judged)
+        judged_docs = tuple(qrels[query_id])
         looked.append(
             Look(
                 query_id,
