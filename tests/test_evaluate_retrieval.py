@@ -322,3 +322,39 @@ def test_a_metric_returning_a_non_number_is_an_error_naming_metric_and_query() -
     registry = Registry.from_plugin_manager(pm, infos)
     with pytest.raises(PluginError, match="retrieval metric 'sloppy' returned None for query 'q1'"):
         evaluate_retrieval(retriever, QRELS, QUERIES, metrics=("sloppy",), registry=registry)
+
+
+@pytest.mark.parametrize("check_doc_ids", [True, False])
+def test_the_judged_docs_are_placed_once_for_the_check_and_the_scores(
+    monkeypatch, check_doc_ids
+) -> None:
+    # The doc-id check reads which queries met the qrels from the hits the scores use: the
+    # rankings are searched for judged docs once, not once more by the check.
+    from ef.evaluation._hits import JudgedHits
+    from ef.evaluation._runs.ranked import RankedLists
+
+    placed = []
+    from_rankings = JudgedHits.from_rankings.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, *args, **kwargs):
+        placed.append(args)
+        return from_rankings(cls, *args, **kwargs)
+
+    def searched_again(*args, **kwargs):
+        raise AssertionError("the rankings were searched again for the doc-id check")
+
+    monkeypatch.setattr(JudgedHits, "from_rankings", classmethod(counted))
+    monkeypatch.setattr(RankedLists, "judged_queries", searched_again)
+    answers = {"alpha": ["d1", "x"], "beta": ["y", "d2"], "gamma": ["z"]}
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 2, "y": 0}, "q3": {"w": 1}}
+    queries = {"q1": "alpha", "q2": "beta", "q3": "gamma"}
+    report = evaluate_retrieval(
+        lambda text, *, limit: answers[text][:limit],
+        qrels,
+        queries,
+        k_values=(1, 2),
+        check_doc_ids=check_doc_ids,
+    )
+    assert len(placed) == 1
+    assert report.per_query["q2"]["recall@2"] == 1.0
+    assert report.per_query["q3"]["ndcg@2"] == 0.0

@@ -133,22 +133,26 @@ def doc_overlap(
     *,
     looks: int = LOOKED,
     whole: bool = False,
+    met: Collection[str] | None = None,
 ) -> DocOverlap:
     """The :class:`DocOverlap` of the scored queries ``query_ids`` (those the run lacks are
     passed over: they are missing queries, not misspelt docs), taken in the run's order,
     the first ``looks`` of those without a judged doc looked at (a later batch of a run
     needs only what the earlier ones left of :data:`LOOKED`: the sum keeps no more). For
     the ``whole`` run (not a part that others add to), none is looked at where
-    :func:`worth_looking` says nothing could come of it."""
+    :func:`worth_looking` says nothing could come of it. ``met``: the scored queries with a
+    judged doc in their ranking, where the caller has them (from the judged hits it scores
+    with); else the run is asked."""
     scored = set(query_ids)
     present = [q for q in run.query_ids if q in scored]
     if not present:
         return DocOverlap()
-    # The same queries asked in the scored queries' own order, as the scores ask where the
-    # run holds every one (a run table keeps its last answer, so that they reuse this
-    # search); any grade counts, 0 included.
-    asked = [q for q in query_ids if q in run]
-    met = {asked[i] for i in run.judged_queries(asked, [qrels[q] for q in asked])}
+    if met is None:
+        # The same queries asked in the scored queries' own order, as the scores ask where
+        # the run holds every one (a run table keeps its last answer, so that they reuse this
+        # search); any grade counts, 0 included.
+        asked = [q for q in query_ids if q in run]
+        met = {asked[i] for i in run.judged_queries(asked, [qrels[q] for q in asked])}
     if whole and not worth_looking(len(present), len(met)):
         looks = 0
     unmatched = (query_id for query_id in present if query_id not in met)  # the run's order

@@ -398,6 +398,7 @@ def score_rankings(
     registry: Registry | None = None,
     progress: Phase | None = None,
     sets: QuerySets | None = None,
+    hits: JudgedHits | None = None,
 ) -> Scored:
     """Every measure on every query that ``averaging`` scores, with tied docs ordered by
     ``tie_policy`` (scores compared as float64 if ``float64``, as Python's sort would).
@@ -406,13 +407,15 @@ def score_rankings(
     query had no text): they are skipped with that reason. The tie diagnostic looks at
     ``cutoffs`` (default: the measures' own). ``registry`` names the plugin of a metric that
     fails. ``progress`` advances by one per measure scored. ``sets`` are the
-    :func:`query_sets` of these inputs where the caller has them already.
+    :func:`query_sets` of these inputs, and ``hits`` the judged hits of their scored
+    queries under ``tie_policy``, where the caller has them already.
     """
     if sets is None:
         sets = query_sets(run, qrels, averaging, unavailable)
     query_ids, skipped, missing = sets
     judgements = [qrels[query_id] for query_id in query_ids]
-    hits = run.judged_hits(query_ids, judgements, tie_policy, float64=float64)
+    if hits is None:
+        hits = run.judged_hits(query_ids, judgements, tie_policy, float64=float64)
     per_query = score_all(
         measures,
         query_ids,

@@ -257,13 +257,15 @@ def scored_rankings(
     """A retriever's rankings scored as :func:`evaluate_retrieval` scores them, in the
     retriever's order (the judged queries of ``unavailable`` skipped with its reasons); a
     warning points ``stacklevel`` frames above this function (1: its caller)."""
-    sets = query_sets(run, qrels, "qrels", unavailable)  # once, for the check and the scores
+    # The queries and their judged docs' ranks, once, for the check and the scores.
+    sets = query_sets(run, qrels, "qrels", unavailable)
+    hits = run.judged_hits(sets[0], [qrels[query_id] for query_id in sets[0]])
     if check_doc_ids:
-        overlap = doc_overlap(run, qrels, sets[0], whole=True)
+        met = {sets[0][i] for i in set(hits.query.tolist())}  # any grade, 0 included
+        overlap = doc_overlap(run, qrels, sets[0], whole=True, met=met)
         check_doc_overlap(overlap, stacklevel=stacklevel + 1)
-    return scored_report(
-        run, qrels, measures, registry, scoring=Scoring(tie_policy="input_order"), sets=sets
-    )
+    scoring = Scoring(tie_policy="input_order")
+    return scored_report(run, qrels, measures, registry, scoring=scoring, sets=sets, hits=hits)
 
 
 def retrieval_limit(limit: int | None, measures: Sequence[Measure], k_values: Sequence[int]) -> int:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .._engine.scoring import Measure
+    from .._hits import JudgedHits
     from .._runs.ranked import RankedRun
     from .._runs.table import RunTable
     from .._store import Store
@@ -578,18 +579,21 @@ def scored_report(
     *,
     scoring: Scoring,
     sets: QuerySets | None = None,
+    hits: JudgedHits | None = None,
     inputs: Mapping[str, object] | None = None,
     progress: Progress = False,
 ) -> RetrievalEvalReport:
     """Every measure on ``run``, scored as :func:`evaluate_run` scores a checked run by the
     tie policy and averaging of ``scoring`` (on the queries of ``sets`` if given, the
-    :func:`~ef.evaluation._engine.scoring.query_sets` its caller worked out already)."""
+    :func:`~ef.evaluation._engine.scoring.query_sets` its caller worked out already, and
+    with ``hits``, their judged hits, if it has them too)."""
     with phase(progress, "scoring", len(measures)) as step:
         scored = score_rankings(
             run,
             qrels,
             measures,
             sets=sets,
+            hits=hits,
             registry=registry,
             progress=step,
             **scoring.rules(),
