@@ -148,25 +148,30 @@ def doc_overlap(
     if not present:
         return DocOverlap()
     if met is None:
-        # The same queries asked in the scored queries' own order, as the scores ask where
-        # the run holds every one (a run table keeps its last answer, so that they reuse this
-        # search); any grade counts, 0 included.
-        asked = [q for q in query_ids if q in run]
-        met = {asked[i] for i in run.judged_queries(asked, [qrels[q] for q in asked])}
+        met = _met(run, qrels, query_ids)
     if whole and not worth_looking(len(present), len(met)):
         looks = 0
     unmatched = (query_id for query_id in present if query_id not in met)  # the run's order
-    looked = []
-    for query_id in itertools.islice(unmatched, max(looks, 0)):
-        docs = run.ranking(query_id, "input_order")
-        judged_docs = tuple(qrels[query_id])
-        looked.append(
-            Look(
-                query_id,
-                tuple(docs[:_KEPT]),
-                judged_docs[:_KEPT],
-                ranking=tuple(docs),
-                judgements=judged_docs,
-            )
-        )
+    looked = [_look(run, qrels, q) for q in itertools.islice(unmatched, max(looks, 0))]
     return DocOverlap(len(present), len(met), tuple(looked))
+
+
+def _met(run: RankedRun, qrels: Qrels, query_ids: Sequence[str]) -> set[str]:
+    """The queries of ``query_ids`` with a judged doc (any grade, 0 included) in their
+    ranking, asked in their own order, as the scores ask where the run holds every one: a
+    run table keeps its last answer, so that they reuse this search."""
+    asked = [q for q in query_ids if q in run]
+    return {asked[i] for i in run.judged_queries(asked, [qrels[q] for q in asked])}
+
+
+def _look(run: RankedRun, qrels: Qrels, query_id: str) -> Look:
+    """A closer look at a query without a judged doc in its ranking."""
+    docs = run.ranking(query_id, "input_order")
+    judged_docs = tuple(qrels[query_id])
+    return Look(
+        query_id,
+        tuple(docs[:_KEPT]),
+        judged_docs[:_KEPT],
+        ranking=tuple(docs),
+        judgements=judged_docs,
+    )

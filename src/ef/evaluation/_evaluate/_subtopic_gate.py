@@ -59,6 +59,10 @@ def may_hold_subtopics(
         # Refused as evaluate_run refuses it, when its measures are read; an iterator is
         # not looked at (it would be used up: its names are read as ordinary ones).
         return False
+    return _names_a_diversity_measure(metrics, registry)
+
+
+def _names_a_diversity_measure(metrics: Sequence[object], registry: Registry | None) -> bool:
     if registry is not None:
         from .._engine.syntax import is_metric_name
 
