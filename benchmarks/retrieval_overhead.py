@@ -21,7 +21,7 @@ as much as ef's work when other jobs share the cores):
   round by round, is what the target asks for;
 * ef alone (replayed): evaluate_retrieval on a retriever that replays the answers BM25 gave
   (the same objects, so ef takes the same paths), after a BM25 pass. It runs ef's work in one
-  piece, not between BM25's batches, and so reads lower than the row above.
+  piece, not between BM25's batches, and reads a little lower than the row above.
 
 It prints the median and the best wall time of each (the best is the least disturbed by
 other work on a shared machine); each path's overhead over direct as a share of its own
