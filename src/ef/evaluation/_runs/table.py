@@ -545,18 +545,17 @@ class RunTable:
     def _search_judged_rows(
         self, query_ids: Sequence[str], judgements: Sequence[Mapping[str, float]]
     ) -> _JudgedRows:
-        # Every judged (query, doc) pair of a query the run answers.
+        # Every judged (query, doc) pair: the queries are those the run holds
+        # (_judged_rows passes no other).
         pair_query: list[int] = []  # the query's position in query_ids
         pair_block: list[int] = []  # the query's block in this table
         pair_docs: list[str] = []
         pair_grades: list[float] = []
         for i, (query_id, judged) in enumerate(zip(query_ids, judgements, strict=True)):
-            block = self._index.get(query_id)
-            if block is not None:
-                pair_query.extend([i] * len(judged))
-                pair_block.extend([block] * len(judged))
-                pair_docs.extend(judged)
-                pair_grades.extend(judged.values())
+            pair_query.extend([i] * len(judged))
+            pair_block.extend([self._index[query_id]] * len(judged))
+            pair_docs.extend(judged)
+            pair_grades.extend(judged.values())
         doc_hashes = self._docs.hash_docs(pair_docs)
         rows, row_hashes = self._docs.rows_with_hashes(_distinct(doc_hashes))
         owners = np.searchsorted(self.offsets, rows, side="right") - 1
