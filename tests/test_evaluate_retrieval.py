@@ -358,3 +358,50 @@ def test_the_judged_docs_are_placed_once_for_the_check_and_the_scores(
     assert len(placed) == 1
     assert report.per_query["q2"]["recall@2"] == 1.0
     assert report.per_query["q3"]["ndcg@2"] == 0.0
+
+
+@settings(deadline=None, max_examples=examples(100))
+@given(
+    judged=st.dictionaries(
+        st.sampled_from(["q1", "q2", "q3", "q4", "q5"]), judgements, min_size=1, max_size=5
+    ),
+    texts=st.sets(st.sampled_from(["q1", "q2", "q3", "q4", "q5"])),
+    failing=st.sets(st.sampled_from(["q1", "q2", "q3", "q4", "q5"]), max_size=1),
+)
+def test_the_query_sets_of_a_retrieval_are_those_query_sets_gives(judged, texts, failing) -> None:
+    # scored_retrieval knows the query sets from its walk of qrels when every runnable
+    # query was answered: the report is the one the engine's query_sets gives, skipped
+    # queries and their reasons in qrels' order included.
+    from ef.evaluation._evaluate import retrieval
+
+    registry = Registry.load(autoload=False)
+    queries = {q: q for q in sorted(texts)}  # another order than qrels'
+
+    def search(text: str, *, limit: int) -> list[str]:
+        if text in failing:
+            raise RuntimeError("down")
+        return ["d1", "d2", "d3", "d4"][:limit]
+
+    def report() -> object:
+        try:
+            return evaluate_retrieval(
+                search, judged, queries, k_values=(2,), registry=registry,
+                on_error="skip", check_doc_ids=False,
+            )  # fmt: skip
+        except ValueError as exc:  # no query can be scored: the same refusal either way
+            return str(exc)
+
+    known = report()
+    scored_rankings = retrieval.scored_rankings
+
+    def engine_sets(*args, **kwargs):
+        return scored_rankings(*args, **{**kwargs, "sets": None})
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(retrieval, "scored_rankings", engine_sets)
+        engine = report()
+    assert known == engine
+    if isinstance(known, RetrievalEvalReport):
+        assert isinstance(engine, RetrievalEvalReport)
+        assert list(known.skipped.items()) == list(engine.skipped.items())
+        assert list(known.per_query) == list(engine.per_query)

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..types import Qrels
 
 __all__ = [
+    "NO_POSITIVE",
     "Evaluation",
     "Measure",
     "QuerySets",
@@ -444,6 +445,8 @@ def relevant(judged: Mapping[str, float]) -> bool:
 
 #: The queries to score, the skipped ones (with why) and the missing ones (:func:`query_sets`).
 QuerySets = tuple[list[str], dict[str, str], list[str]]
+#: Why a judged query without a positive grade is skipped.
+NO_POSITIVE = "no positive judgement"
 
 
 def query_sets(
@@ -463,7 +466,7 @@ def query_sets(
     missing: list[str] = []
     for query_id, judged in qrels.items():
         if averaging != "all" and not relevant(judged):
-            skipped[query_id] = "no positive judgement"
+            skipped[query_id] = NO_POSITIVE
             continue
         if query_id in unavailable:
             skipped[query_id] = unavailable[query_id]

@@ -397,7 +397,7 @@ class Experiment:
         measures = resolve_measures(metrics, self.k_values, registry)
         check_qrels(qrels)
         limit = retrieval_limit(self.limit, measures, self.k_values)
-        runnable, unavailable = runnable_queries(qrels, queries)
+        runnable, unavailable, _ = runnable_queries(qrels, queries)
         step = _Step(
             registry=registry,
             qrels=qrels,

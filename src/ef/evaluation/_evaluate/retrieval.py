@@ -13,7 +13,7 @@ from .._engine.measures import DEFAULT_K_VALUES, DEFAULT_METRICS, Measure, check
 from .._engine.options import Scoring
 from .._engine.results import DocIdFunction, result_doc_id
 from .._engine.retrieve import retrieve
-from .._engine.scoring import query_sets, relevant, resolve_measures
+from .._engine.scoring import NO_POSITIVE, QuerySets, query_sets, relevant, resolve_measures
 from .._plugin_engine.registry import Registry, registry_or_default
 from .._progress import Progress
 from .._reports import RetrievalEvalReport
@@ -218,7 +218,7 @@ def scored_retrieval(
     measures = resolve_measures(metrics, k_values, registry)
     check_qrels(qrels)  # the one input check of evaluate_run's: a grade is a finite number
     limit = retrieval_limit(limit, measures, k_values)
-    runnable, unavailable = runnable_queries(qrels, queries)
+    runnable, unavailable, skipped = runnable_queries(qrels, queries)
     run, failed = retrieved(
         retriever,
         runnable,
@@ -231,6 +231,9 @@ def scored_retrieval(
         registry=registry,
         doc_id=doc_id,
     )
+    # A run that answered every runnable query holds them in qrels' order: the query sets
+    # are known, and qrels need not be walked again.
+    whole = not failed and len(run.query_ids) == len(runnable)
     unavailable.update(failed)
     report = scored_rankings(
         run,
@@ -238,6 +241,7 @@ def scored_retrieval(
         measures,
         registry,
         unavailable=unavailable,
+        sets=(list(runnable), skipped, []) if whole else None,
         check_doc_ids=check_doc_ids,
         stacklevel=stacklevel + 1,
     )
@@ -251,14 +255,17 @@ def scored_rankings(
     registry: Registry,
     *,
     unavailable: Mapping[str, str],
+    sets: QuerySets | None = None,
     check_doc_ids: bool = True,
     stacklevel: int = 1,
 ) -> RetrievalEvalReport:
     """A retriever's rankings scored as :func:`evaluate_retrieval` scores them, in the
-    retriever's order (the judged queries of ``unavailable`` skipped with its reasons); a
-    warning points ``stacklevel`` frames above this function (1: its caller)."""
+    retriever's order (the judged queries of ``unavailable`` skipped with its reasons, or
+    ``sets``, their :func:`~ef.evaluation._engine.scoring.query_sets` if the caller knows
+    them); a warning points ``stacklevel`` frames above this function (1: its caller)."""
     # The queries and their judged docs' ranks, once, for the check and the scores.
-    sets = query_sets(run, qrels, "qrels", unavailable)
+    if sets is None:
+        sets = query_sets(run, qrels, "qrels", unavailable)
     hits = run.judged_hits(sets[0], [qrels[query_id] for query_id in sets[0]])
     if check_doc_ids:
         met = {sets[0][i] for i in set(hits.query.tolist())}  # any grade, 0 included
@@ -280,21 +287,29 @@ def retrieval_limit(limit: int | None, measures: Sequence[Measure], k_values: Se
 
 def runnable_queries(
     qrels: Mapping[str, Mapping[str, float]], queries: Mapping[str, str]
-) -> tuple[dict[str, str], dict[str, str]]:
-    """The text of each judged query to retrieve for, and why each other judged query is
-    not scored."""
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The text of each judged query to retrieve for; why each query with a positive
+    judgement but no text is not scored; and why each judged query that is not retrieved
+    for is skipped, in qrels' order, as :func:`~ef.evaluation._engine.scoring.query_sets`
+    gives it.
+
+    >>> runnable_queries({"q1": {"d1": 1}, "q2": {"d1": 0}, "q3": {"d2": 2}}, {"q1": "red"})
+    ({'q1': 'red'}, {'q3': 'no query text in queries'}, \
+{'q2': 'no positive judgement', 'q3': 'no query text in queries'})
+    """
     runnable: dict[str, str] = {}
     unavailable: dict[str, str] = {}
+    skipped: dict[str, str] = {}
     for query_id, judged in qrels.items():
-        if not relevant(judged):
-            continue  # the engine skips it: no positive judgement (grades are finite numbers)
-        if query_id not in queries:
-            unavailable[query_id] = "no query text in queries"
+        if not relevant(judged):  # the engine skips it (grades are finite numbers)
+            skipped[query_id] = NO_POSITIVE
+        elif query_id not in queries:
+            unavailable[query_id] = skipped[query_id] = "no query text in queries"
         else:
             runnable[query_id] = queries[query_id]
     if unavailable and not runnable:  # every judged query lacks a text: ids spelled otherwise?
         raise ValueError(_no_text_message(list(unavailable), queries))
-    return runnable, unavailable
+    return runnable, unavailable, skipped
 
 
 def retrieved(
