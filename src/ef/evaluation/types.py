@@ -232,8 +232,18 @@ for _name in (
     setattr(RankedResults, _name, _forgetting(_name))
 
 
+# What frozen_deep returns as it is, found by type at once.
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def frozen_deep(value: Any) -> Any:
-    """Mappings as FrozenDicts and lists as tuples, all the way down (a manifest)."""
+    """Mappings as FrozenDicts and lists as tuples, all the way down (a manifest).
+
+    >>> frozen_deep({"metrics": [{"k": 10}], "python": "3.11"})
+    {'metrics': ({'k': 10},), 'python': '3.11'}
+    """
+    if type(value) in _LEAVES:  # most of a manifest: told apart before the ABC checks
+        return value
     if isinstance(value, Mapping):
         return FrozenDict({key: frozen_deep(inner) for key, inner in value.items()})
     if isinstance(value, (list, tuple)):

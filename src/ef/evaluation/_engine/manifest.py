@@ -85,11 +85,13 @@ MetricEntry = tuple[str, str, "int | None", "Mapping[str, Any]"]
 
 def _base(registry: Registry, metrics: Iterable[MetricEntry]) -> dict[str, Any]:
     entries = []
-    used: dict[str, None] = {}
+    providers: dict[str, str] = {}  # a metric's plugin, asked once for all its cutoffs
     for key, name, k, params in metrics:
-        plugin = registry.provider_name(name)
-        used[plugin] = None
+        if name not in providers:
+            providers[name] = registry.provider_name(name)
+        plugin = providers[name]
         entries.append({"key": key, "name": name, "k": k, "params": dict(params), "plugin": plugin})
+    used = dict.fromkeys(providers.values())
     infos = {name: registry.plugin_info(name) for name in used}
     return {
         "ef_evaluation": __version__,

@@ -274,6 +274,8 @@ def _check_picklable(searcher: Searcher, doc_id: DocIdFunction | None) -> None:
 
 
 def _stops(outcomes: Sequence[_Outcome | None], on_error: str) -> bool:
+    if all(type(o) is tuple for o in outcomes):  # every query answered: the common case
+        return False
     bad = (_BadResult,) if on_error == "skip" else (_BadResult, _Failed)
     return any(isinstance(o, bad) for o in outcomes)
 
