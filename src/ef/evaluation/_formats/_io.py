@@ -24,6 +24,7 @@ __all__ = [
     "atomic_writer",
     "caller_stacklevel",
     "check_input",
+    "files_by_split",
     "first_line",
     "format_error",
     "gzip_damage",
@@ -429,6 +430,27 @@ def first_line(path: Path) -> str | None:
     except gzip_damage():  # a damaged gzip file: no line to read either
         return None
     return None
+
+
+def files_by_split(root: Path, pattern: re.Pattern[str], unnamed: str) -> dict[str, Path]:
+    """The files of the directory ``root`` whose names ``pattern`` matches, in name order, by
+    the split the match's ``split`` group names (``unnamed`` for a name that has none).
+
+    >>> import tempfile
+    >>> qrels = re.compile(r"^qrels(?:\\.(?P<split>[^.]+))?\\.txt$")
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     for name in ("qrels.dev.txt", "qrels.txt", "notes.txt"):
+    ...         _ = Path(tmp, name).write_text("")
+    ...     found = files_by_split(Path(tmp), qrels, "test")
+    ...     {split: path.name for split, path in found.items()}
+    {'dev': 'qrels.dev.txt', 'test': 'qrels.txt'}
+    """
+    found: dict[str, Path] = {}
+    for path in sorted(root.iterdir()):
+        match = pattern.match(path.name)
+        if match and path.is_file():
+            found[match["split"] or unnamed] = path
+    return found
 
 
 def once_each(items: Iterable[T], key: Callable[[T], str], kind: str) -> Iterator[T]:

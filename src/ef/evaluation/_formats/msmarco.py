@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING
 
 from ..errors import DatasetFormatError
 from ..interfaces import DatasetFormat
-from ._io import atomic_writer, first_line
+from ._io import atomic_writer, files_by_split, first_line
 from ._records import (
     iter_id_texts,
     merge_texts,
@@ -95,23 +95,14 @@ def read_msmarco_run(path: Path) -> dict[str, dict[str, float]]:
     return read_ranked_lines(path)
 
 
-def _named(root: Path, pattern: re.Pattern[str]) -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for path in sorted(root.iterdir()):
-        match = pattern.match(path.name)
-        if match and path.is_file():
-            found[match["split"] or ""] = path
-    return found
-
-
 def _msmarco_files(path: Path) -> tuple[Path, dict[str, Path], dict[str, Path]]:
     """The collection, queries files and qrels files (by split) of the directory ``path``;
     a directory that lacks one of the three is refused."""
     if not path.is_dir():
         raise FileNotFoundError(f"no such dataset directory: {path}")
     collection = next((path / n for n in _COLLECTION_NAMES if (path / n).is_file()), None)
-    query_files = _named(path, _QUERIES_FILE)
-    qrels_files = _named(path, _QRELS_FILE)
+    query_files = files_by_split(path, _QUERIES_FILE, "")
+    qrels_files = files_by_split(path, _QRELS_FILE, "")
     if collection is None or not query_files or not qrels_files:
         raise FileNotFoundError(
             f"{path} is not an MS MARCO dataset directory: it needs collection.tsv, "

@@ -25,7 +25,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ...errors import DatasetFormatError
-from .._io import first_line, format_error, json_lines, numbered_lines, open_binary, read_text
+from .._io import (
+    files_by_split,
+    first_line,
+    format_error,
+    json_lines,
+    numbered_lines,
+    open_binary,
+    read_text,
+)
 from .._records import (
     add_to_run,
     data_lines,
@@ -268,12 +276,7 @@ def _find_corpus(root: Path) -> Path | None:
 
 
 def _split_files(root: Path) -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for path in sorted(root.iterdir()):
-        match = _QRELS_FILE.match(path.name)
-        if match and path.is_file():
-            found[match["split"] or "test"] = path
-    return found
+    return files_by_split(root, _QRELS_FILE, "test")
 
 
 def _trec_files(path: Path) -> tuple[Path, list[Path], dict[str, Path]]:
