@@ -367,8 +367,11 @@ def test_the_judged_docs_are_placed_once_for_the_check_and_the_scores(
     ),
     texts=st.sets(st.sampled_from(["q1", "q2", "q3", "q4", "q5"])),
     failing=st.sets(st.sampled_from(["q1", "q2", "q3", "q4", "q5"]), max_size=1),
+    ignore=st.booleans(),
 )
-def test_the_query_sets_of_a_retrieval_are_those_query_sets_gives(judged, texts, failing) -> None:
+def test_the_query_sets_of_a_retrieval_are_those_query_sets_gives(
+    judged, texts, failing, ignore
+) -> None:
     # scored_retrieval knows the query sets from its walk of qrels when every runnable
     # query was answered: the report is the one the engine's query_sets gives, skipped
     # queries and their reasons in qrels' order included.
@@ -380,13 +383,13 @@ def test_the_query_sets_of_a_retrieval_are_those_query_sets_gives(judged, texts,
     def search(text: str, *, limit: int) -> list[str]:
         if text in failing:
             raise RuntimeError("down")
-        return ["d1", "d2", "d3", "d4"][:limit]
+        return ["d1", text, "d2", "d3", "d4"][:limit]  # a text is its query's id
 
     def report() -> object:
         try:
             return evaluate_retrieval(
                 search, judged, queries, k_values=(2,), registry=registry,
-                on_error="skip", check_doc_ids=False,
+                on_error="skip", check_doc_ids=False, ignore_identical_ids=ignore,
             )  # fmt: skip
         except ValueError as exc:  # no query can be scored: the same refusal either way
             return str(exc)
