@@ -156,6 +156,26 @@ def test_beir_splits_written_one_at_a_time_are_all_kept(tmp_path: Path) -> None:
     assert read_dataset(tmp_path, split="train")[2] == SPLITS["train"]
 
 
+def test_beir_splits_are_the_qrels_folders_tsv_files_by_name_up_to_the_first_dot(
+    tmp_path: Path,
+) -> None:
+    import gzip
+
+    write_dataset(tmp_path, DOCS, QUERIES, SPLITS["dev"], split="dev")
+    qrels = tmp_path / "qrels"
+    table = (qrels / "dev.tsv").read_bytes()
+    (qrels / "train.tsv.gz").write_bytes(gzip.compress(table))
+    (qrels / "test.v2.tsv").write_bytes(table)
+    (qrels / "notes.txt").write_text("not a split")
+    (qrels / "other.tsv.bak").write_bytes(table)
+    with pytest.raises(ValueError, match="has no split 'validation'") as info:
+        read_dataset(tmp_path, split="validation")
+    listed = str(info.value).rpartition("it has: ")[2]
+    assert sorted(listed.split(", ")) == ["dev", "test", "train"]
+    assert read_dataset(tmp_path, split="train")[2] == SPLITS["dev"]
+    assert read_dataset(tmp_path, split="test")[2] == SPLITS["dev"]
+
+
 def test_msmarco_keeps_each_splits_queries_and_the_unjudged_ones(tmp_path: Path) -> None:
     _write_splits(tmp_path, "msmarco", SPLITS)
     assert (tmp_path / "queries.dev.tsv").read_text() == "q2\t leading space\n"

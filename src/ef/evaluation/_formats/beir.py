@@ -24,6 +24,7 @@ from ._arguments import a_type, check_triple, path_argument
 from ._io import (
     atomic_writer,
     caller_stacklevel,
+    files_by_split,
     first_line,
     format_error,
     json_lines,
@@ -57,6 +58,8 @@ _DEFAULT_QRELS_PATHS = DEFAULT_QRELS_PATHS
 _QRELS_HEADER = ("query-id", "corpus-id", "score")
 # A first row whose score column is a word ("score", "relevance") is a header, not data.
 _HEADER_SCORE = re.compile(r"^[A-Za-z][A-Za-z_\- ]*$")
+# A qrels file of the qrels folder: its split is its name up to the first dot.
+_QRELS_FILE = re.compile(r"(?P<split>[^.]*)(?:\..*)?\.tsv(?:\.gz)?\Z", re.DOTALL)
 
 
 def _jsonl_path(directory: Path, stem: str) -> Path:
@@ -357,11 +360,7 @@ def write_beir_qrels(path: Path, qrels: Mapping[str, Mapping[str, float]]) -> No
 
 def _split_files(root: Path) -> dict[str, Path]:
     folder = root / "qrels"
-    found = {
-        p.name.split(".")[0]: p
-        for p in sorted(folder.iterdir() if folder.is_dir() else ())
-        if p.is_file() and p.name.endswith((".tsv", ".tsv.gz"))
-    }
+    found = files_by_split(folder, _QRELS_FILE, "") if folder.is_dir() else {}
     if not found and (root / "qrels.tsv").is_file():
         found["test"] = root / "qrels.tsv"
     return found
